@@ -1,0 +1,275 @@
+//! The note model: what cairn knows about one markdown file after parsing.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use chrono::NaiveDate;
+use serde::{Deserialize, Serialize};
+
+/// One parsed note. Paths are vault-relative with `/` separators.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Note {
+    /// Vault-relative path without the `.md` extension: the note's id.
+    pub id: String,
+    /// Vault-relative path with extension.
+    pub path: String,
+    /// Title: frontmatter `title`, else the first `# H1`, else `name`, else the file stem.
+    pub title: String,
+    /// Frontmatter `description`, if any.
+    pub description: Option<String>,
+    /// Frontmatter `memory_type` (or `metadata.type`), if known.
+    pub memory_type: Option<MemoryType>,
+    /// Frontmatter `project_id`.
+    pub project_id: Option<String>,
+    /// Frontmatter `scope`.
+    pub scope: Option<String>,
+    /// Frontmatter `sensitivity`; internal when absent.
+    pub sensitivity: Sensitivity,
+    /// Frontmatter `freshness`.
+    pub freshness: Option<Freshness>,
+    /// Frontmatter `source_of_truth`.
+    pub source_of_truth: bool,
+    /// Frontmatter `retrieval_priority`.
+    pub retrieval_priority: Option<Priority>,
+    /// Frontmatter `pinned`.
+    pub pinned: bool,
+    /// Frontmatter `status`; active when absent.
+    pub status: Status,
+    /// Notes this one replaces (link targets, brackets removed).
+    pub supersedes: Vec<String>,
+    /// Notes replacing this one.
+    pub superseded_by: Vec<String>,
+    /// Phrases that, when the task mentions them, make this note relevant.
+    pub triggers: Vec<String>,
+    /// Repository-relative files this note is about.
+    pub related_files: Vec<String>,
+    /// Linked notes (link targets, brackets removed).
+    pub related_memory: Vec<String>,
+    /// Tags from frontmatter and inline `#tags`, lowercase, sorted, unique.
+    pub tags: Vec<String>,
+    /// Other names of this note.
+    pub aliases: Vec<String>,
+    /// `created` (or `date`).
+    pub created: Option<NaiveDate>,
+    /// `updated`.
+    pub updated: Option<NaiveDate>,
+    /// `review_after`.
+    pub review_after: Option<NaiveDate>,
+    /// Frontmatter keys cairn does not interpret, kept as they were.
+    pub extra: BTreeMap<String, serde_json::Value>,
+    /// ATX headings of the body.
+    pub headings: Vec<Heading>,
+    /// `[[wikilink]]` targets in the body, in order, unique.
+    pub wikilinks: Vec<String>,
+    /// The markdown body (frontmatter removed).
+    pub body: String,
+    /// 1-based line of the file on which `body` starts.
+    pub body_line: usize,
+    /// Size of the file in bytes.
+    pub size: u64,
+    /// Modification time of the file, seconds since the epoch (set by the scanner).
+    pub mtime: Option<i64>,
+}
+
+/// A heading of the body.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Heading {
+    /// 1 to 6.
+    pub level: u8,
+    /// Text without the `#` marks.
+    pub text: String,
+    /// 1-based line in the file.
+    pub line: usize,
+}
+
+macro_rules! keyword_enum {
+    ($(#[$m:meta])* $name:ident { $($(#[$vm:meta])* $variant:ident = $text:literal $(| $alias:literal)*),+ $(,)? }) => {
+        $(#[$m])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+        #[serde(rename_all = "snake_case")]
+        pub enum $name {
+            $($(#[$vm])* $variant),+
+        }
+
+        impl $name {
+            /// Every value, in declaration order.
+            pub const ALL: &'static [$name] = &[$($name::$variant),+];
+
+            /// The canonical lowercase word.
+            pub fn as_str(self) -> &'static str {
+                match self { $($name::$variant => $text),+ }
+            }
+
+            /// Parses the canonical word or an accepted alias, ignoring case and `-`/`_`/spaces.
+            pub fn parse(text: &str) -> Option<Self> {
+                let t: String = text
+                    .trim()
+                    .chars()
+                    .filter(|c| !matches!(c, '-' | '_' | ' '))
+                    .flat_map(char::to_lowercase)
+                    .collect();
+                match t.as_str() {
+                    $($text $(| $alias)* => Some($name::$variant),)+
+                    _ => None,
+                }
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    };
+}
+
+keyword_enum! {
+    /// What kind of memory a note holds; decides its packet section.
+    MemoryType {
+        /// A project's overview or current situation.
+        Project = "project" | "projects" | "overview",
+        /// An accepted decision (ADR).
+        Decision = "decision" | "decisions" | "adr",
+        /// How the developer likes to work.
+        Preference = "preference" | "preferences" | "feedback",
+        /// A hard requirement or boundary.
+        Constraint = "constraint" | "constraints" | "rule" | "rules",
+        /// A reusable approach.
+        Pattern = "pattern" | "patterns",
+        /// A failure and its lesson.
+        Incident = "incident" | "incidents" | "postmortem" | "lesson" | "lessons",
+        /// A person (the developer themself when scoped to the user).
+        Person = "person" | "people" | "user",
+        /// A procedure or habit.
+        Workflow = "workflow" | "workflows" | "runbook" | "global",
+        /// A session log.
+        Session = "session" | "sessions",
+        /// Reference material.
+        Reference = "reference" | "references" | "doc" | "docs",
+    }
+}
+
+keyword_enum! {
+    /// Who may see a note's content.
+    Sensitivity {
+        /// Anyone.
+        Public = "public",
+        /// The developer and their agents (the default).
+        Internal = "internal",
+        /// Only mentioned when strongly relevant, never verbatim.
+        Confidential = "confidential",
+        /// Never shown.
+        Secret = "secret",
+    }
+}
+
+keyword_enum! {
+    /// How current a note is meant to be.
+    Freshness {
+        /// Timeless: no recency decay.
+        Evergreen = "evergreen",
+        /// Current.
+        Active = "active",
+        /// Known to be out of date.
+        Stale = "stale",
+    }
+}
+
+keyword_enum! {
+    /// The author's hint about retrieval importance.
+    Priority {
+        /// Prefer.
+        High = "high",
+        /// Neutral.
+        Medium = "medium" | "normal",
+        /// Prefer less.
+        Low = "low",
+    }
+}
+
+keyword_enum! {
+    /// Lifecycle state.
+    Status {
+        /// In force.
+        Active = "active" | "accepted" | "current",
+        /// Replaced by a newer note; never enters a packet section.
+        Superseded = "superseded" | "replaced" | "deprecated",
+        /// Kept for history; never enters a packet section.
+        Archived = "archived" | "archive",
+    }
+}
+
+impl Default for Sensitivity {
+    fn default() -> Self {
+        Self::Internal
+    }
+}
+
+impl Default for Status {
+    fn default() -> Self {
+        Self::Active
+    }
+}
+
+impl Note {
+    /// Whether the note is out of service (superseded or archived).
+    pub fn is_retired(&self) -> bool {
+        matches!(self.status, Status::Superseded | Status::Archived)
+    }
+
+    /// The date recency is measured from: `updated`, else `created`/`date`, else the file's mtime.
+    pub fn effective_date(&self) -> Option<NaiveDate> {
+        self.updated.or(self.created).or_else(|| {
+            self.mtime
+                .and_then(|s| chrono::DateTime::from_timestamp(s, 0))
+                .map(|d| d.date_naive())
+        })
+    }
+
+    /// The file stem (last path segment of the id).
+    pub fn stem(&self) -> &str {
+        self.id.rsplit('/').next().unwrap_or(&self.id)
+    }
+}
+
+/// How bad a diagnostic is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    /// Worth knowing; nothing was lost.
+    Info,
+    /// Something was ignored or defaulted.
+    Warning,
+    /// A file was skipped.
+    Error,
+}
+
+/// A problem found while reading a note or walking the vault. Never fatal.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Diagnostic {
+    /// Vault-relative path (or the folder, for walk problems).
+    pub path: String,
+    /// 1-based line, when known.
+    pub line: Option<usize>,
+    /// Severity.
+    pub severity: Severity,
+    /// A stable short code (`frontmatter-yaml`, `binary-file`, ...).
+    pub code: String,
+    /// What happened and what cairn did about it.
+    pub message: String,
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let sev = match self.severity {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        };
+        write!(f, "{sev}: {}", self.path)?;
+        if let Some(line) = self.line {
+            write!(f, ":{line}")?;
+        }
+        write!(f, ": {} [{}]", self.message, self.code)
+    }
+}

@@ -1,0 +1,406 @@
+//! Bytes of one file → a [`Note`] plus diagnostics. Never panics, never fails on
+//! content: a file is only refused when it is binary or empty.
+
+use std::collections::BTreeMap;
+
+use chrono::NaiveDate;
+use serde_yaml_ng::Value as Yaml;
+
+use crate::markdown::{link_target, scan_body};
+use crate::model::{
+    Diagnostic, Freshness, MemoryType, Note, Priority, Sensitivity, Severity, Status,
+};
+
+/// The outcome of parsing one file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Parsed {
+    /// The note, unless the file was refused.
+    pub note: Option<Note>,
+    /// What was wrong, with lines where known.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Keys cairn interprets; everything else goes to `Note::extra`.
+const KNOWN_KEYS: &[&str] = &[
+    "title",
+    "description",
+    "memory_type",
+    "project_id",
+    "scope",
+    "sensitivity",
+    "freshness",
+    "source_of_truth",
+    "retrieval_priority",
+    "pinned",
+    "status",
+    "supersedes",
+    "superseded_by",
+    "triggers",
+    "related_files",
+    "related_memory",
+    "tags",
+    "aliases",
+    "created",
+    "date",
+    "updated",
+    "review_after",
+];
+
+/// Parses the bytes of the file at vault-relative `path`.
+pub fn parse_note(path: &str, bytes: &[u8]) -> Parsed {
+    let mut diags = Vec::new();
+    let diag = |line: Option<usize>, severity, code: &str, message: String| Diagnostic {
+        path: path.to_owned(),
+        line,
+        severity,
+        code: code.to_owned(),
+        message,
+    };
+
+    let head = &bytes[..bytes.len().min(8192)];
+    if head.contains(&0) {
+        diags.push(diag(
+            None,
+            Severity::Error,
+            "binary-file",
+            "looks binary (NUL bytes); skipped".into(),
+        ));
+        return Parsed { note: None, diagnostics: diags };
+    }
+    let text = match std::str::from_utf8(bytes) {
+        Ok(t) => std::borrow::Cow::Borrowed(t),
+        Err(e) => {
+            let line = bytes[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count() + 1;
+            diags.push(diag(
+                Some(line),
+                Severity::Warning,
+                "invalid-utf8",
+                "not valid UTF-8; invalid bytes replaced with U+FFFD".into(),
+            ));
+            String::from_utf8_lossy(bytes)
+        }
+    };
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    let text = if text.contains('\r') { text.replace("\r\n", "\n") } else { text.to_owned() };
+    if text.trim().is_empty() {
+        diags.push(diag(None, Severity::Warning, "empty-note", "empty note; skipped".into()));
+        return Parsed { note: None, diagnostics: diags };
+    }
+
+    let (front, body, body_line) = split_frontmatter(&text);
+    let mut fields = BTreeMap::<String, Yaml>::new();
+    match front {
+        Frontmatter::None => {}
+        Frontmatter::Unclosed => diags.push(diag(
+            Some(1),
+            Severity::Warning,
+            "frontmatter-unclosed",
+            "frontmatter starts with `---` but never ends; read the whole file as text".into(),
+        )),
+        Frontmatter::Yaml(yaml) => match serde_yaml_ng::from_str::<Yaml>(yaml) {
+            Ok(Yaml::Mapping(map)) => {
+                for (k, v) in map {
+                    let key = match k {
+                        Yaml::String(s) => s,
+                        other => yaml_scalar_text(&other).unwrap_or_default(),
+                    };
+                    fields.insert(key, v);
+                }
+            }
+            Ok(Yaml::Null) => {}
+            Ok(_) => diags.push(diag(
+                Some(2),
+                Severity::Warning,
+                "frontmatter-shape",
+                "frontmatter is not a key: value mapping; ignored".into(),
+            )),
+            Err(e) => {
+                let line = e.location().map(|l| l.line() + 1);
+                let msg = e.to_string();
+                let msg = msg.split(" at line").next().unwrap_or(&msg).to_owned();
+                diags.push(diag(
+                    line,
+                    Severity::Warning,
+                    "frontmatter-yaml",
+                    format!("malformed frontmatter ({msg}); ignored, body still read"),
+                ));
+            }
+        },
+    }
+
+    let id = note_id(path);
+    let stem = id.rsplit('/').next().unwrap_or(&id).to_owned();
+    let parts = scan_body(body, body_line);
+    let mut f = Fields { map: &fields, path, diags: &mut diags };
+
+    // Agent-memory shape: name / description / metadata.type.
+    let metadata_type = match fields.get("metadata") {
+        Some(Yaml::Mapping(m)) => m.get("type").and_then(yaml_scalar_text),
+        _ => None,
+    };
+    let title = f
+        .string("title")
+        .or_else(|| parts.headings.iter().find(|h| h.level == 1).map(|h| h.text.clone()))
+        .or_else(|| fields.get("name").and_then(yaml_scalar_text))
+        .unwrap_or(stem);
+    let memory_type = match f.raw_text("memory_type").or(metadata_type) {
+        Some(t) => f.keyword("memory_type", &t, MemoryType::parse),
+        None => None,
+    };
+    let sensitivity = f.enum_field("sensitivity", Sensitivity::parse).unwrap_or_default();
+    let freshness = f.enum_field("freshness", Freshness::parse);
+    let retrieval_priority = f.enum_field("retrieval_priority", Priority::parse);
+    let status = f.enum_field("status", Status::parse).unwrap_or_default();
+    let mut tags: Vec<String> = f
+        .list("tags")
+        .into_iter()
+        .map(|t| t.trim_start_matches('#').to_lowercase())
+        .filter(|t| !t.is_empty())
+        .chain(parts.tags)
+        .collect();
+    tags.sort();
+    tags.dedup();
+
+    let note = Note {
+        description: f.string("description"),
+        memory_type,
+        project_id: f.string("project_id"),
+        scope: f.string("scope"),
+        sensitivity,
+        freshness,
+        source_of_truth: f.boolean("source_of_truth"),
+        retrieval_priority,
+        pinned: f.boolean("pinned"),
+        status,
+        supersedes: f.links("supersedes"),
+        superseded_by: f.links("superseded_by"),
+        triggers: f.list("triggers"),
+        related_files: f.list("related_files"),
+        related_memory: f.links("related_memory"),
+        aliases: f.list("aliases"),
+        created: f.date("created").or_else(|| f.date("date")),
+        updated: f.date("updated"),
+        review_after: f.date("review_after"),
+        extra: fields
+            .iter()
+            .filter(|(k, _)| !KNOWN_KEYS.contains(&k.as_str()))
+            .map(|(k, v)| (k.clone(), yaml_to_json(v)))
+            .collect(),
+        tags,
+        title,
+        id,
+        path: path.to_owned(),
+        headings: parts.headings,
+        wikilinks: parts.wikilinks,
+        body: body.to_owned(),
+        body_line,
+        size: bytes.len() as u64,
+        mtime: None,
+    };
+    diags.sort();
+    Parsed { note: Some(note), diagnostics: diags }
+}
+
+/// `dir/Note Name.md` → `dir/Note Name`.
+pub fn note_id(path: &str) -> String {
+    let p = path.replace('\\', "/");
+    for ext in [".md", ".markdown", ".MD", ".Md"] {
+        if let Some(stripped) = p.strip_suffix(ext) {
+            return stripped.to_owned();
+        }
+    }
+    p
+}
+
+enum Frontmatter<'a> {
+    None,
+    Unclosed,
+    Yaml(&'a str),
+}
+
+/// Splits `---\nyaml\n---\nbody`. Returns the frontmatter, the body and the body's first line.
+fn split_frontmatter(text: &str) -> (Frontmatter<'_>, &str, usize) {
+    let Some(rest) = text.strip_prefix("---") else { return (Frontmatter::None, text, 1) };
+    let Some(nl) = rest.find('\n') else { return (Frontmatter::None, text, 1) };
+    if !rest[..nl].trim().is_empty() {
+        return (Frontmatter::None, text, 1);
+    }
+    let yaml_start = 3 + nl + 1;
+    let mut offset = yaml_start;
+    let mut line_no = 2;
+    for line in text[yaml_start..].split_inclusive('\n') {
+        let t = line.trim_end();
+        if t == "---" || t == "..." {
+            let yaml = &text[yaml_start..offset];
+            let body_start = offset + line.len();
+            return (Frontmatter::Yaml(yaml), &text[body_start..], line_no + 1);
+        }
+        offset += line.len();
+        line_no += 1;
+    }
+    (Frontmatter::Unclosed, text, 1)
+}
+
+/// Lenient typed access to frontmatter fields; type mistakes become diagnostics.
+struct Fields<'a> {
+    map: &'a BTreeMap<String, Yaml>,
+    path: &'a str,
+    diags: &'a mut Vec<Diagnostic>,
+}
+
+impl Fields<'_> {
+    fn warn(&mut self, key: &str, message: String) {
+        self.diags.push(Diagnostic {
+            path: self.path.to_owned(),
+            line: None,
+            severity: Severity::Warning,
+            code: "frontmatter-value".into(),
+            message: format!("`{key}`: {message}"),
+        });
+    }
+
+    fn raw_text(&mut self, key: &str) -> Option<String> {
+        let v = self.map.get(key)?;
+        match yaml_scalar_text(v) {
+            Some(s) => Some(s),
+            None if matches!(v, Yaml::Null) => None,
+            None => {
+                self.warn(key, "expected a single value; ignored".into());
+                None
+            }
+        }
+    }
+
+    fn string(&mut self, key: &str) -> Option<String> {
+        self.raw_text(key).map(|s| s.trim().to_owned()).filter(|s| !s.is_empty())
+    }
+
+    fn keyword<T>(&mut self, key: &str, text: &str, parse: fn(&str) -> Option<T>) -> Option<T> {
+        let parsed = parse(text);
+        if parsed.is_none() && !text.trim().is_empty() {
+            self.warn(key, format!("unknown value `{}`; using the default", text.trim()));
+        }
+        parsed
+    }
+
+    fn enum_field<T>(&mut self, key: &str, parse: fn(&str) -> Option<T>) -> Option<T> {
+        let text = self.raw_text(key)?;
+        self.keyword(key, &text, parse)
+    }
+
+    fn boolean(&mut self, key: &str) -> bool {
+        match self.map.get(key) {
+            None | Some(Yaml::Null) => false,
+            Some(Yaml::Bool(b)) => *b,
+            Some(v) => match yaml_scalar_text(v).map(|s| s.to_lowercase()).as_deref() {
+                Some("true" | "yes" | "on" | "1") => true,
+                Some("false" | "no" | "off" | "0" | "") => false,
+                _ => {
+                    self.warn(key, "expected true or false; using false".into());
+                    false
+                }
+            },
+        }
+    }
+
+    /// A list, or one string (split on commas).
+    fn list(&mut self, key: &str) -> Vec<String> {
+        let Some(v) = self.map.get(key) else { return Vec::new() };
+        let items: Vec<String> = match v {
+            Yaml::Null => Vec::new(),
+            Yaml::Sequence(seq) => {
+                let mut out = Vec::new();
+                for item in seq {
+                    match yaml_scalar_text(item) {
+                        Some(s) => out.push(s),
+                        None if matches!(item, Yaml::Null) => {}
+                        // `- [[link]]` parses as a nested list: flatten it.
+                        None => out.extend(flatten_links(item)),
+                    }
+                }
+                out
+            }
+            other => match yaml_scalar_text(other) {
+                Some(s) => s.split(',').map(str::to_owned).collect(),
+                None => {
+                    let flat = flatten_links(other);
+                    if flat.is_empty() {
+                        self.warn(key, "expected a list of words; ignored".into());
+                    }
+                    flat
+                }
+            },
+        };
+        items.into_iter().map(|s| s.trim().to_owned()).filter(|s| !s.is_empty()).collect()
+    }
+
+    fn links(&mut self, key: &str) -> Vec<String> {
+        self.list(key).iter().map(|s| link_target(s)).filter(|s| !s.is_empty()).collect()
+    }
+
+    fn date(&mut self, key: &str) -> Option<NaiveDate> {
+        let text = self.raw_text(key)?;
+        let t = text.trim();
+        if t.is_empty() {
+            return None;
+        }
+        let parsed = parse_date(t);
+        if parsed.is_none() {
+            self.warn(key, format!("`{t}` is not a date (YYYY-MM-DD); ignored"));
+        }
+        parsed
+    }
+}
+
+/// `YYYY-MM-DD`, optionally followed by a time (`T13:56`, ` 10:00:00Z`, ...).
+pub fn parse_date(t: &str) -> Option<NaiveDate> {
+    let head = t.get(..10)?;
+    let rest = &t[10..];
+    if !rest.is_empty() && !rest.starts_with(['T', 't', ' ']) {
+        return None;
+    }
+    NaiveDate::parse_from_str(head, "%Y-%m-%d").ok()
+}
+
+/// A YAML `[[link]]` written bare parses as nested one-element sequences.
+fn flatten_links(v: &Yaml) -> Vec<String> {
+    match v {
+        Yaml::Sequence(seq) => seq.iter().flat_map(flatten_links).collect(),
+        other => yaml_scalar_text(other).into_iter().collect(),
+    }
+}
+
+fn yaml_scalar_text(v: &Yaml) -> Option<String> {
+    match v {
+        Yaml::String(s) => Some(s.clone()),
+        Yaml::Bool(b) => Some(b.to_string()),
+        Yaml::Number(n) => Some(n.to_string()),
+        Yaml::Tagged(t) => yaml_scalar_text(&t.value),
+        _ => None,
+    }
+}
+
+fn yaml_to_json(v: &Yaml) -> serde_json::Value {
+    use serde_json::Value as J;
+    match v {
+        Yaml::Null => J::Null,
+        Yaml::Bool(b) => J::Bool(*b),
+        Yaml::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                J::from(i)
+            } else if let Some(u) = n.as_u64() {
+                J::from(u)
+            } else {
+                n.as_f64().and_then(serde_json::Number::from_f64).map_or(J::Null, J::Number)
+            }
+        }
+        Yaml::String(s) => J::String(s.clone()),
+        Yaml::Sequence(seq) => J::Array(seq.iter().map(yaml_to_json).collect()),
+        Yaml::Mapping(m) => J::Object(
+            m.iter()
+                .map(|(k, v)| (yaml_scalar_text(k).unwrap_or_default(), yaml_to_json(v)))
+                .collect(),
+        ),
+        Yaml::Tagged(t) => yaml_to_json(&t.value),
+    }
+}

@@ -1,0 +1,347 @@
+//! Scan: find the note files of a vault and parse them, in parallel, under limits.
+//!
+//! Two steps, so a persistent index can skip the second for unchanged files:
+//! [`list`] walks the note roots (respecting `.gitignore`, `.cairnignore` and hidden
+//! files the way an editor does, following symlinks but never around a loop) and
+//! returns every note file with its size and mtime, sorted by path; [`read`] reads
+//! and parses a set of listed files in parallel. Limits (file count, file size,
+//! total bytes, depth) skip and report; nothing here ever aborts a scan.
+//!
+//! Parallel results are always sorted by path before they are returned.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::UNIX_EPOCH;
+
+use cairn_config::Limits;
+pub use cairn_note::{Diagnostic, Note, Severity};
+use rayon::prelude::*;
+
+/// A note file found by [`list`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileEntry {
+    /// Vault-relative path, `/`-separated.
+    pub path: String,
+    /// Absolute path.
+    pub abs: PathBuf,
+    /// Size in bytes.
+    pub size: u64,
+    /// Modification time, nanoseconds since the epoch.
+    pub mtime_ns: i128,
+}
+
+/// The outcome of [`list`].
+#[derive(Debug, Clone, Default)]
+pub struct Listing {
+    /// Note files within the limits, sorted by path.
+    pub files: Vec<FileEntry>,
+    /// Walk problems and limit skips, sorted.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// The outcome of [`scan`] (or [`read`]).
+#[derive(Debug, Clone, Default)]
+pub struct Scan {
+    /// Parsed notes, sorted by path.
+    pub notes: Vec<Note>,
+    /// Every diagnostic, sorted.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Lists and reads every note under `roots` (vault-relative folders; `""` is the vault).
+pub fn scan(vault: &Path, roots: &[String], limits: &Limits) -> Scan {
+    let listing = list(vault, roots, limits);
+    let mut scan = read(&listing.files);
+    scan.diagnostics.extend(listing.diagnostics);
+    scan.diagnostics.sort();
+    scan
+}
+
+/// Whether `name` is a markdown note file name.
+pub fn is_note_file(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    lower.ends_with(".md") || lower.ends_with(".markdown")
+}
+
+/// Walks `roots` in parallel and returns the note files within `limits`.
+pub fn list(vault: &Path, roots: &[String], limits: &Limits) -> Listing {
+    let mut diagnostics = Vec::new();
+    let mut root_dirs: Vec<PathBuf> = Vec::new();
+    let mut sorted_roots: Vec<&String> = roots.iter().collect();
+    sorted_roots.sort();
+    sorted_roots.dedup();
+    for r in sorted_roots {
+        let dir = vault.join(r);
+        if !dir.is_dir() {
+            diagnostics.push(diag(
+                r,
+                None,
+                Severity::Warning,
+                "missing-root",
+                "note root is not a folder in the vault; nothing read from it".into(),
+            ));
+            continue;
+        }
+        // A root inside another root adds nothing.
+        if root_dirs.iter().any(|d| dir.starts_with(d)) {
+            continue;
+        }
+        root_dirs.retain(|d| !d.starts_with(&dir));
+        root_dirs.push(dir);
+    }
+    if root_dirs.is_empty() {
+        diagnostics.sort();
+        return Listing {
+            files: Vec::new(),
+            diagnostics,
+        };
+    }
+
+    let mut builder = ignore::WalkBuilder::new(&root_dirs[0]);
+    for d in &root_dirs[1..] {
+        builder.add(d);
+    }
+    builder
+        .hidden(true)
+        .parents(true)
+        .git_ignore(true)
+        .git_exclude(true)
+        .git_global(false)
+        .require_git(false)
+        .ignore(true)
+        .follow_links(true)
+        .add_custom_ignore_filename(".cairnignore")
+        .threads(std::thread::available_parallelism().map_or(2, |n| n.get().min(8)));
+
+    let found: Mutex<Vec<(FileEntry, Option<(u64, u64)>)>> = Mutex::new(Vec::new());
+    let problems: Mutex<Vec<Diagnostic>> = Mutex::new(Vec::new());
+    let max_depth = limits.max_depth;
+    builder.build_parallel().run(|| {
+        let found = &found;
+        let problems = &problems;
+        Box::new(move |entry| {
+            let entry = match entry {
+                Ok(e) => e,
+                Err(err) => {
+                    let (path, msg) = walk_error(vault, &err);
+                    push(
+                        problems,
+                        diag(&path, None, Severity::Warning, "walk-error", msg),
+                    );
+                    return ignore::WalkState::Continue;
+                }
+            };
+            let rel = rel_path(vault, entry.path());
+            let depth = rel.matches('/').count();
+            let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
+            if is_dir {
+                if depth >= max_depth && entry.depth() > 0 {
+                    push(
+                        problems,
+                        diag(
+                            &rel,
+                            None,
+                            Severity::Warning,
+                            "limit-depth",
+                            format!("folder deeper than max_depth ({max_depth}); not read"),
+                        ),
+                    );
+                    return ignore::WalkState::Skip;
+                }
+                return ignore::WalkState::Continue;
+            }
+            if !is_note_file(&entry.file_name().to_string_lossy()) {
+                return ignore::WalkState::Continue;
+            }
+            match entry.metadata() {
+                Ok(md) if md.is_file() => {
+                    let mtime_ns = md
+                        .modified()
+                        .ok()
+                        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+                        .map_or(0, |d| d.as_nanos() as i128);
+                    let file = FileEntry {
+                        path: rel,
+                        abs: entry.path().to_path_buf(),
+                        size: md.len(),
+                        mtime_ns,
+                    };
+                    push(found, (file, file_identity(&md)));
+                }
+                Ok(_) => {}
+                Err(err) => push(
+                    problems,
+                    diag(
+                        &rel,
+                        None,
+                        Severity::Warning,
+                        "unreadable",
+                        format!("cannot stat: {err}"),
+                    ),
+                ),
+            }
+            ignore::WalkState::Continue
+        })
+    });
+
+    let mut found = found.into_inner().unwrap_or_else(|e| e.into_inner());
+    diagnostics.extend(problems.into_inner().unwrap_or_else(|e| e.into_inner()));
+    found.sort_by(|a, b| a.0.path.cmp(&b.0.path));
+
+    // The same file reached twice (a symlinked folder inside the vault): keep the first path.
+    let mut seen = HashSet::new();
+    let mut files = Vec::with_capacity(found.len());
+    let mut total: u64 = 0;
+    let mut over_count = 0usize;
+    let mut over_total = 0usize;
+    for (file, identity) in found {
+        if let Some(id) = identity {
+            if !seen.insert(id) {
+                diagnostics.push(diag(
+                    &file.path,
+                    None,
+                    Severity::Info,
+                    "duplicate-file",
+                    "same file as another path (symlink); read once".into(),
+                ));
+                continue;
+            }
+        }
+        if file.size > limits.max_file_bytes {
+            diagnostics.push(diag(
+                &file.path,
+                None,
+                Severity::Warning,
+                "limit-file-size",
+                format!(
+                    "{} bytes is over max_file_bytes ({}); skipped",
+                    file.size, limits.max_file_bytes
+                ),
+            ));
+            continue;
+        }
+        if files.len() >= limits.max_files {
+            over_count += 1;
+            continue;
+        }
+        if total + file.size > limits.max_total_bytes {
+            over_total += 1;
+            continue;
+        }
+        total += file.size;
+        files.push(file);
+    }
+    if over_count > 0 {
+        diagnostics.push(diag("", None, Severity::Warning, "limit-files", format!("{over_count} note files over max_files ({}) skipped (the first in path order were kept)", limits.max_files)));
+    }
+    if over_total > 0 {
+        diagnostics.push(diag(
+            "",
+            None,
+            Severity::Warning,
+            "limit-total-bytes",
+            format!(
+                "{over_total} note files skipped: max_total_bytes ({}) reached",
+                limits.max_total_bytes
+            ),
+        ));
+    }
+    diagnostics.sort();
+    Listing { files, diagnostics }
+}
+
+/// Reads and parses `files` in parallel; the result is sorted by path.
+pub fn read(files: &[FileEntry]) -> Scan {
+    let results: Vec<(Option<Note>, Vec<Diagnostic>)> = files
+        .par_iter()
+        .map(|f| match std::fs::read(&f.abs) {
+            Ok(bytes) => {
+                let parsed = cairn_note::parse_note(&f.path, &bytes);
+                let note = parsed.note.map(|mut n| {
+                    n.mtime = Some((f.mtime_ns / 1_000_000_000) as i64);
+                    n
+                });
+                (note, parsed.diagnostics)
+            }
+            Err(err) => (
+                None,
+                vec![diag(
+                    &f.path,
+                    None,
+                    Severity::Error,
+                    "unreadable",
+                    format!("cannot read: {err}; skipped"),
+                )],
+            ),
+        })
+        .collect();
+    let mut scan = Scan::default();
+    for (note, diags) in results {
+        scan.notes.extend(note);
+        scan.diagnostics.extend(diags);
+    }
+    scan.notes.sort_by(|a, b| a.path.cmp(&b.path));
+    scan.diagnostics.sort();
+    scan
+}
+
+fn push<T>(m: &Mutex<Vec<T>>, item: T) {
+    m.lock().unwrap_or_else(|e| e.into_inner()).push(item);
+}
+
+fn diag(
+    path: &str,
+    line: Option<usize>,
+    severity: Severity,
+    code: &str,
+    message: String,
+) -> Diagnostic {
+    Diagnostic {
+        path: path.to_owned(),
+        line,
+        severity,
+        code: code.to_owned(),
+        message,
+    }
+}
+
+/// Vault-relative, `/`-separated.
+pub fn rel_path(vault: &Path, p: &Path) -> String {
+    let rel = p.strip_prefix(vault).unwrap_or(p);
+    rel.components()
+        .map(|c| c.as_os_str().to_string_lossy())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+fn walk_error(vault: &Path, err: &ignore::Error) -> (String, String) {
+    let mut path = String::new();
+    let mut e = err;
+    loop {
+        match e {
+            ignore::Error::WithPath { path: p, err } => {
+                path = rel_path(vault, p);
+                e = err;
+            }
+            ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
+                e = err
+            }
+            ignore::Error::Loop { child, .. } => {
+                return (rel_path(vault, child), "symlink loop; not followed".into());
+            }
+            other => return (path, format!("{other}; skipped")),
+        }
+    }
+}
+
+#[cfg(unix)]
+fn file_identity(md: &std::fs::Metadata) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    Some((md.dev(), md.ino()))
+}
+
+#[cfg(not(unix))]
+fn file_identity(_md: &std::fs::Metadata) -> Option<(u64, u64)> {
+    None
+}
