@@ -1,0 +1,457 @@
+//! Index: full-text BM25 over notes, built on tantivy.
+//!
+//! One document per note, keyed by its vault-relative path. Text fields (title,
+//! headings, contents, tags, triggers, aliases, related files, path) share one
+//! English analyzer (split on non-alphanumerics, lowercase, ASCII folding, Snowball
+//! stop words, Snowball stemmer), so a query matches "retrying" against "retries".
+//! A query is a weighted bag of analysed terms searched across the fields with
+//! per-field boosts; a folder filter restricts it to note roots.
+//!
+//! The index can live in RAM (one-shot commands, tests) or in a directory (the
+//! persistent cache keeps one per vault). It knows nothing of boosts beyond BM25,
+//! of policy or of packets: it returns `(path, bm25)` pairs.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use cairn_note::Note;
+use tantivy::collector::TopDocs;
+use tantivy::query::{BooleanQuery, BoostQuery, ConstScoreQuery, Occur, Query, TermQuery};
+use tantivy::schema::{
+    Field, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions, Value,
+};
+use tantivy::tokenizer::{
+    AsciiFoldingFilter, Language, LowerCaser, RemoveLongFilter, SimpleTokenizer, Stemmer,
+    StopWordFilter, TextAnalyzer, TokenStream,
+};
+use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term};
+
+/// The analyzer's registered name.
+pub const ANALYZER: &str = "cairn_en";
+/// Bumped whenever the schema or the analyzer changes; persisted indexes of another
+/// version are rebuilt.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// Index failures (I/O, corruption, tantivy errors).
+#[derive(Debug, thiserror::Error)]
+pub enum IndexError {
+    /// Anything tantivy reports.
+    #[error("index: {0}")]
+    Tantivy(#[from] tantivy::TantivyError),
+    /// Opening a directory failed.
+    #[error("index directory: {0}")]
+    Directory(#[from] tantivy::directory::error::OpenDirectoryError),
+    /// The stored schema is not this version's.
+    #[error("index schema does not match this version of cairn")]
+    SchemaMismatch,
+}
+
+/// The searchable fields, in the order of [`FieldWeights`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum TextField {
+    /// Title (and aliases' first word of context).
+    Title,
+    /// ATX headings.
+    Headings,
+    /// Title plus body: the "flat" BM25 field.
+    Contents,
+    /// Tags.
+    Tags,
+    /// Trigger phrases.
+    Triggers,
+    /// Aliases.
+    Aliases,
+    /// Related file paths.
+    RelatedFiles,
+    /// The note's own path.
+    Path,
+}
+
+impl TextField {
+    /// Every field.
+    pub const ALL: [TextField; 8] = [
+        TextField::Title,
+        TextField::Headings,
+        TextField::Contents,
+        TextField::Tags,
+        TextField::Triggers,
+        TextField::Aliases,
+        TextField::RelatedFiles,
+        TextField::Path,
+    ];
+
+    /// The schema name.
+    pub fn name(self) -> &'static str {
+        match self {
+            TextField::Title => "title",
+            TextField::Headings => "headings",
+            TextField::Contents => "contents",
+            TextField::Tags => "tags",
+            TextField::Triggers => "triggers",
+            TextField::Aliases => "aliases",
+            TextField::RelatedFiles => "related_files",
+            TextField::Path => "path_text",
+        }
+    }
+}
+
+/// Per-field boosts applied to BM25.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FieldWeights(pub [f32; 8]);
+
+impl FieldWeights {
+    /// Only the flat contents field: textbook BM25, for `--ranking bm25` baselines.
+    pub const FLAT: FieldWeights = FieldWeights([0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0]);
+
+    /// The weight of one field.
+    pub fn get(&self, f: TextField) -> f32 {
+        self.0[f as usize]
+    }
+}
+
+impl Default for FieldWeights {
+    /// Title, triggers and aliases count more than body text; the path a little.
+    fn default() -> Self {
+        //               title head  cont  tags  trig  alias files path
+        FieldWeights([0.6, 0.35, 1.0, 0.5, 0.6, 0.6, 0.4, 0.3])
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Fields {
+    key: Field,
+    folders: Field,
+    text: [Field; 8],
+}
+
+fn schema() -> (Schema, Fields) {
+    let mut b = Schema::builder();
+    let key = b.add_text_field("path", STRING | STORED);
+    let folders = b.add_text_field("folders", STRING);
+    let indexing = TextFieldIndexing::default()
+        .set_tokenizer(ANALYZER)
+        .set_index_option(IndexRecordOption::WithFreqsAndPositions);
+    let opts = TextOptions::default().set_indexing_options(indexing);
+    let text = TextField::ALL.map(|f| b.add_text_field(f.name(), opts.clone()));
+    (b.build(), Fields { key, folders, text })
+}
+
+/// The analyzer: split on non-alphanumerics, drop tokens over 40 bytes, lowercase,
+/// fold accents, drop English stop words, stem.
+pub fn analyzer() -> TextAnalyzer {
+    let stop = StopWordFilter::new(Language::English)
+        .unwrap_or_else(|| StopWordFilter::remove(Vec::<String>::new()));
+    TextAnalyzer::builder(SimpleTokenizer::default())
+        .filter(RemoveLongFilter::limit(40))
+        .filter(LowerCaser)
+        .filter(AsciiFoldingFilter)
+        .filter(stop)
+        .filter(Stemmer::new(Language::English))
+        .build()
+}
+
+/// Analyses `text` into index terms, in order (duplicates kept).
+pub fn analyze(text: &str) -> Vec<String> {
+    let mut a = analyzer();
+    let mut stream = a.token_stream(text);
+    let mut out = Vec::new();
+    while let Some(t) = stream.next() {
+        out.push(t.text.clone());
+    }
+    out
+}
+
+/// A query: weighted analysed terms.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct QueryTerms {
+    /// term → weight; a term said twice weighs twice.
+    pub terms: BTreeMap<String, f32>,
+}
+
+impl QueryTerms {
+    /// Adds the terms of `text` with `weight` each.
+    pub fn add_text(&mut self, text: &str, weight: f32) {
+        for t in analyze(text) {
+            *self.terms.entry(t).or_insert(0.0) += weight;
+        }
+    }
+
+    /// No terms at all.
+    pub fn is_empty(&self) -> bool {
+        self.terms.is_empty()
+    }
+}
+
+/// A BM25 hit.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Hit {
+    /// Vault-relative path of the note.
+    pub path: String,
+    /// Weighted BM25 score.
+    pub bm25: f32,
+}
+
+/// The note index.
+pub struct NoteIndex {
+    index: Index,
+    reader: IndexReader,
+    fields: Fields,
+}
+
+impl std::fmt::Debug for NoteIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NoteIndex").field("docs", &self.doc_count()).finish()
+    }
+}
+
+impl NoteIndex {
+    /// Builds an index of `notes` in RAM.
+    pub fn build_in_ram(notes: &[Note]) -> Result<Self, IndexError> {
+        let (schema, fields) = schema();
+        let index = Index::create_in_ram(schema);
+        let mut idx = Self::wrap(index, fields)?;
+        let mut w = idx.writer()?;
+        for n in notes {
+            w.add(n)?;
+        }
+        w.commit()?;
+        idx.reload()?;
+        Ok(idx)
+    }
+
+    /// Opens the index in `dir`, or creates an empty one there.
+    pub fn open_or_create(dir: &Path) -> Result<Self, IndexError> {
+        let (schema, fields) = schema();
+        let directory = tantivy::directory::MmapDirectory::open(dir)?;
+        let index = Index::open_or_create(directory, schema.clone())?;
+        if index.schema() != schema {
+            return Err(IndexError::SchemaMismatch);
+        }
+        Self::wrap(index, fields)
+    }
+
+    fn wrap(index: Index, fields: Fields) -> Result<Self, IndexError> {
+        index.tokenizers().register(ANALYZER, analyzer());
+        let reader = index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into()?;
+        Ok(Self { index, reader, fields })
+    }
+
+    /// A writer to add, replace and delete notes. One at a time per index (tantivy locks).
+    pub fn writer(&mut self) -> Result<NoteWriter, IndexError> {
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get().clamp(1, 4));
+        let writer = self.index.writer_with_num_threads(threads, threads * 40_000_000)?;
+        Ok(NoteWriter { writer, fields: self.fields })
+    }
+
+    /// Makes committed changes visible to searches.
+    pub fn reload(&mut self) -> Result<(), IndexError> {
+        self.reader.reload()?;
+        Ok(())
+    }
+
+    /// Number of notes in the index.
+    pub fn doc_count(&self) -> u64 {
+        self.reader.searcher().num_docs()
+    }
+
+    fn build_query(
+        &self,
+        q: &QueryTerms,
+        weights: &FieldWeights,
+        folders: Option<&[String]>,
+    ) -> Option<Box<dyn Query>> {
+        let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+        for (term, &tw) in &q.terms {
+            for f in TextField::ALL {
+                let fw = weights.get(f);
+                if fw <= 0.0 || tw <= 0.0 {
+                    continue;
+                }
+                let t = Term::from_field_text(self.fields.text[f as usize], term);
+                let tq = TermQuery::new(t, IndexRecordOption::WithFreqs);
+                clauses.push((Occur::Should, Box::new(BoostQuery::new(Box::new(tq), fw * tw))));
+            }
+        }
+        if clauses.is_empty() {
+            return None;
+        }
+        let text: Box<dyn Query> = Box::new(BooleanQuery::new(clauses));
+        match folders {
+            Some(folders) if !folders.iter().any(|f| f.trim_matches('/').is_empty()) => {
+                let filter: Vec<(Occur, Box<dyn Query>)> = folders
+                    .iter()
+                    .map(|f| {
+                        let t = Term::from_field_text(self.fields.folders, f.trim_matches('/'));
+                        (Occur::Should, Box::new(TermQuery::new(t, IndexRecordOption::Basic)) as Box<dyn Query>)
+                    })
+                    .collect();
+                Some(Box::new(BooleanQuery::new(vec![
+                    (Occur::Must, text),
+                    (Occur::Must, Box::new(ConstScoreQuery::new(Box::new(BooleanQuery::new(filter)), 0.0))),
+                ])))
+            }
+            _ => Some(text),
+        }
+    }
+
+    /// The best `limit` notes for `q`, best first; ties broken by path. `folders`
+    /// restricts to notes under these vault-relative folders (`""` means all).
+    pub fn search(
+        &self,
+        q: &QueryTerms,
+        weights: &FieldWeights,
+        folders: Option<&[String]>,
+        limit: usize,
+    ) -> Result<Vec<Hit>, IndexError> {
+        let Some(query) = self.build_query(q, weights, folders) else { return Ok(Vec::new()) };
+        let searcher = self.reader.searcher();
+        let top = searcher.search(&query, &TopDocs::with_limit(limit.max(1)).order_by_score())?;
+        let mut hits = Vec::with_capacity(top.len());
+        for (score, addr) in top {
+            let doc: TantivyDocument = searcher.doc(addr)?;
+            if let Some(path) = doc.get_first(self.fields.key).and_then(|v| v.as_str()) {
+                hits.push(Hit { path: path.to_owned(), bm25: score });
+            }
+        }
+        hits.sort_by(|a, b| b.bm25.total_cmp(&a.bm25).then_with(|| a.path.cmp(&b.path)));
+        Ok(hits)
+    }
+
+    /// Which query terms match the note at `path`, per field, with their BM25 share.
+    pub fn explain(
+        &self,
+        q: &QueryTerms,
+        weights: &FieldWeights,
+        path: &str,
+    ) -> Result<Vec<TermMatch>, IndexError> {
+        let searcher = self.reader.searcher();
+        let key = Term::from_field_text(self.fields.key, path);
+        let top = searcher.search(
+            &TermQuery::new(key, IndexRecordOption::Basic),
+            &TopDocs::with_limit(1).order_by_score(),
+        )?;
+        let Some((_, addr)) = top.first() else { return Ok(Vec::new()) };
+        let mut out = Vec::new();
+        for (term, &tw) in &q.terms {
+            for f in TextField::ALL {
+                let fw = weights.get(f);
+                if fw <= 0.0 {
+                    continue;
+                }
+                let t = Term::from_field_text(self.fields.text[f as usize], term);
+                let tq = BoostQuery::new(Box::new(TermQuery::new(t, IndexRecordOption::WithFreqs)), fw * tw);
+                if let Ok(e) = tq.explain(&searcher, *addr) {
+                    if e.value() > 0.0 {
+                        out.push(TermMatch { term: term.clone(), field: f, score: e.value() });
+                    }
+                }
+            }
+        }
+        out.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.term.cmp(&b.term)));
+        Ok(out)
+    }
+}
+
+/// One query term matching one field of a note.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TermMatch {
+    /// The analysed term.
+    pub term: String,
+    /// Where it matched.
+    pub field: TextField,
+    /// Its weighted BM25 contribution.
+    pub score: f32,
+}
+
+/// Adds, replaces and deletes notes; changes become visible after `commit` and `reload`.
+pub struct NoteWriter {
+    writer: IndexWriter,
+    fields: Fields,
+}
+
+impl std::fmt::Debug for NoteWriter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("NoteWriter")
+    }
+}
+
+impl NoteWriter {
+    /// Adds `note` (call [`NoteWriter::delete`] first to replace one).
+    pub fn add(&mut self, note: &Note) -> Result<(), IndexError> {
+        let f = &self.fields;
+        let mut doc = TantivyDocument::default();
+        doc.add_text(f.key, &note.path);
+        for folder in ancestors(&note.path) {
+            doc.add_text(f.folders, folder);
+        }
+        let text = |field: TextField| f.text[field as usize];
+        doc.add_text(text(TextField::Title), &note.title);
+        for h in &note.headings {
+            doc.add_text(text(TextField::Headings), &h.text);
+        }
+        let mut contents = String::with_capacity(note.title.len() + note.body.len() + 64);
+        contents.push_str(&note.title);
+        contents.push('\n');
+        if let Some(d) = &note.description {
+            contents.push_str(d);
+            contents.push('\n');
+        }
+        contents.push_str(&note.body);
+        doc.add_text(text(TextField::Contents), &contents);
+        for t in &note.tags {
+            doc.add_text(text(TextField::Tags), t);
+        }
+        for t in &note.triggers {
+            doc.add_text(text(TextField::Triggers), t);
+        }
+        for a in &note.aliases {
+            doc.add_text(text(TextField::Aliases), a);
+        }
+        for r in &note.related_files {
+            doc.add_text(text(TextField::RelatedFiles), r);
+        }
+        doc.add_text(text(TextField::Path), &note.id);
+        self.writer.add_document(doc)?;
+        Ok(())
+    }
+
+    /// Deletes the note at `path`.
+    pub fn delete(&mut self, path: &str) {
+        self.writer.delete_term(Term::from_field_text(self.fields.key, path));
+    }
+
+    /// Deletes every note.
+    pub fn delete_all(&mut self) -> Result<(), IndexError> {
+        self.writer.delete_all_documents()?;
+        Ok(())
+    }
+
+    /// Commits the changes.
+    pub fn commit(mut self) -> Result<(), IndexError> {
+        self.writer.commit()?;
+        self.writer.wait_merging_threads()?;
+        Ok(())
+    }
+}
+
+/// `a/b/c.md` → `a`, `a/b`.
+fn ancestors(path: &str) -> impl Iterator<Item = &str> {
+    path.match_indices('/').map(move |(i, _)| &path[..i])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn analyzer_stems_and_drops_stop_words() {
+        assert_eq!(analyze("The Retrying of payouts, naïvely!"), vec!["retri", "payout", "naiv"]);
+        assert_eq!(analyze("src/settlement/payout_job.rs"), vec!["src", "settlement", "payout", "job", "rs"]);
+    }
+
+    #[test]
+    fn ancestors_of_a_path() {
+        assert_eq!(ancestors("a/b/c.md").collect::<Vec<_>>(), vec!["a", "a/b"]);
+        assert_eq!(ancestors("c.md").count(), 0);
+    }
+}
