@@ -1,0 +1,475 @@
+//! Score: the final ranking of candidate notes, with every factor visible.
+//!
+//! ```text
+//! score = (relevance + signals) × multipliers
+//! relevance   = bm25 / best bm25 of this query              (0..1; 0.5 for everyone when there is no query)
+//! signals     = related file or module matches --files       (+0.6 / +0.3)
+//!             + a trigger phrase is in the task               (+0.5)
+//!             + the note is preferred by an active scene      (+0.3)
+//!             + pinned                                        (+0.4)
+//! multipliers = source_of_truth ×1.25 · retrieval_priority high ×1.2 / low ×0.8
+//!             · project_id is the routed project ×1.15
+//!             · recency 0.5 + 0.5·2^(−age/half-life) (evergreen: ×1)
+//!             · freshness stale or review_after passed ×0.5
+//! ```
+//! Boosts multiply relevance instead of adding to it, so a project name or a pin
+//! on an unrelated note can never outrank the note that matches the task (the
+//! failure of fixed integer boosts). `--ranking bm25` turns everything but BM25 off.
+//!
+//! Score reads notes and BM25 hits; it decides nothing about sections, policy or
+//! budgets, it only reports facts (retired, belongs to another project) for the
+//! assembler to act on.
+
+use std::collections::{BTreeSet, HashMap};
+
+use cairn_index::Hit;
+use cairn_note::{Freshness, Note, Priority};
+use chrono::NaiveDate;
+use serde::Serialize;
+
+/// Which ranking to apply.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Ranking {
+    /// BM25 plus every boost.
+    #[default]
+    Full,
+    /// Plain BM25 (flat contents field, no boosts): the baseline.
+    Bm25,
+}
+
+/// Weights of the formula, exposed so `explain` can print them and tests can pin them.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Weights {
+    /// Added when a related file (or module prefix) matches `--files`.
+    pub file_match: f64,
+    /// Added when a note's module matches.
+    pub module_match: f64,
+    /// Added when a trigger phrase is in the task.
+    pub trigger: f64,
+    /// Added for an active scene's preferred note.
+    pub scene: f64,
+    /// Added for pinned notes.
+    pub pinned: f64,
+    /// Multiplier for `source_of_truth`.
+    pub source_of_truth: f64,
+    /// Multiplier for `retrieval_priority: high`.
+    pub priority_high: f64,
+    /// Multiplier for `retrieval_priority: low`.
+    pub priority_low: f64,
+    /// Multiplier when `project_id` is the routed project.
+    pub project_match: f64,
+    /// Multiplier for stale notes.
+    pub stale: f64,
+    /// Relevance given to every note when there is no query at all.
+    pub no_query_relevance: f64,
+}
+
+impl Default for Weights {
+    fn default() -> Self {
+        Self {
+            file_match: 0.6,
+            module_match: 0.3,
+            trigger: 0.5,
+            scene: 0.3,
+            pinned: 0.4,
+            source_of_truth: 1.25,
+            priority_high: 1.2,
+            priority_low: 0.8,
+            project_match: 1.15,
+            stale: 0.5,
+            no_query_relevance: 0.5,
+        }
+    }
+}
+
+/// What the scorer needs to know about the request.
+#[derive(Debug, Clone)]
+pub struct ScoreContext<'a> {
+    /// "Today", for recency and `review_after`.
+    pub today: NaiveDate,
+    /// Recency half-life in days.
+    pub half_life_days: f64,
+    /// The routed project.
+    pub project_id: Option<&'a str>,
+    /// Every configured project id (to spot notes of other projects).
+    pub project_ids: &'a [String],
+    /// `--files`, repository-relative.
+    pub files: &'a [String],
+    /// Path prefixes of the selected modules.
+    pub module_prefixes: &'a [String],
+    /// Ids of the selected modules (a note tagged with one matches).
+    pub modules: &'a [String],
+    /// Analysed terms of the task (for triggers).
+    pub task_terms: &'a BTreeSet<String>,
+    /// Notes preferred by active scenes (paths, ids or titles).
+    pub scene_preferred: &'a [String],
+    /// Whether the request had any query terms at all.
+    pub has_query: bool,
+    /// Full or plain BM25.
+    pub ranking: Ranking,
+    /// Formula weights.
+    pub weights: Weights,
+}
+
+/// How a factor combines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Op {
+    /// The relevance base.
+    Base,
+    /// Added to the base.
+    Add,
+    /// Multiplies the total.
+    Multiply,
+}
+
+/// One factor of a note's score.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Factor {
+    /// Stable name (`bm25`, `pinned`, `recency`, ...).
+    pub name: &'static str,
+    /// How it combines.
+    pub op: Op,
+    /// Its value.
+    pub value: f64,
+    /// Why, in words.
+    pub detail: String,
+}
+
+/// A scored note.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Scored {
+    /// Vault-relative path.
+    pub path: String,
+    /// Final score.
+    pub score: f64,
+    /// Raw BM25 (0 when the note did not match).
+    pub bm25: f64,
+    /// Normalised BM25, 0..1.
+    pub relevance: f64,
+    /// Sum of the additive signals (files, triggers, scenes; pins excluded).
+    pub signals: f64,
+    /// Every factor.
+    pub factors: Vec<Factor>,
+    /// Superseded or archived.
+    pub retired: bool,
+    /// `project_id` names another configured project.
+    pub other_project: Option<String>,
+    /// Pinned.
+    pub pinned: bool,
+}
+
+impl Scored {
+    /// Whether anything in the request points at this note (BM25, files, triggers, scenes).
+    pub fn is_relevant(&self, min_relevance: f64) -> bool {
+        self.relevance >= min_relevance || self.signals > 0.0
+    }
+
+    /// Human-readable reasons, one per factor that mattered.
+    pub fn reasons(&self) -> Vec<String> {
+        self.factors
+            .iter()
+            .filter(|f| match f.op {
+                Op::Base => f.value > 0.0,
+                Op::Add => f.value != 0.0,
+                Op::Multiply => (f.value - 1.0).abs() > 1e-9,
+            })
+            .map(|f| f.detail.clone())
+            .collect()
+    }
+}
+
+/// Scores `notes` given BM25 `hits`; best first, ties by path.
+pub fn score<'n>(
+    notes: impl IntoIterator<Item = &'n Note>,
+    hits: &[Hit],
+    ctx: &ScoreContext<'_>,
+) -> Vec<Scored> {
+    let best = hits
+        .iter()
+        .map(|h| f64::from(h.bm25))
+        .fold(0.0_f64, f64::max);
+    let by_path: HashMap<&str, f64> = hits
+        .iter()
+        .map(|h| (h.path.as_str(), f64::from(h.bm25)))
+        .collect();
+    let mut out: Vec<Scored> = notes
+        .into_iter()
+        .map(|n| {
+            score_one(
+                n,
+                by_path.get(n.path.as_str()).copied().unwrap_or(0.0),
+                best,
+                ctx,
+            )
+        })
+        .collect();
+    out.sort_by(|a, b| {
+        b.score
+            .total_cmp(&a.score)
+            .then_with(|| a.path.cmp(&b.path))
+    });
+    out
+}
+
+fn score_one(n: &Note, bm25: f64, best: f64, ctx: &ScoreContext<'_>) -> Scored {
+    let w = &ctx.weights;
+    let mut factors = Vec::new();
+    let retired = n.is_retired();
+    let other_project = n
+        .project_id
+        .as_deref()
+        .filter(|p| Some(*p) != ctx.project_id && ctx.project_ids.iter().any(|id| id == p))
+        .map(str::to_owned);
+
+    if ctx.ranking == Ranking::Bm25 {
+        let relevance = if best > 0.0 { bm25 / best } else { 0.0 };
+        factors.push(Factor {
+            name: "bm25",
+            op: Op::Base,
+            value: bm25,
+            detail: format!("bm25 {bm25:.3}"),
+        });
+        return Scored {
+            path: n.path.clone(),
+            score: bm25,
+            bm25,
+            relevance,
+            signals: 0.0,
+            factors,
+            retired,
+            other_project,
+            pinned: n.pinned,
+        };
+    }
+
+    let relevance = if !ctx.has_query {
+        factors.push(Factor {
+            name: "no_query",
+            op: Op::Base,
+            value: w.no_query_relevance,
+            detail: "no task given: ranked by pins, priority and recency".into(),
+        });
+        w.no_query_relevance
+    } else {
+        let r = if best > 0.0 { bm25 / best } else { 0.0 };
+        factors.push(Factor {
+            name: "bm25",
+            op: Op::Base,
+            value: r,
+            detail: format!(
+                "matches the task (bm25 {bm25:.2}, {:.0}% of the best match)",
+                r * 100.0
+            ),
+        });
+        r
+    };
+
+    let mut signals = 0.0;
+    if let Some((file, related)) = file_match(n, ctx.files) {
+        signals += w.file_match;
+        factors.push(Factor {
+            name: "file",
+            op: Op::Add,
+            value: w.file_match,
+            detail: format!("related file {related} matches {file}"),
+        });
+    } else if let Some(m) = module_match(n, ctx) {
+        signals += w.module_match;
+        factors.push(Factor {
+            name: "module",
+            op: Op::Add,
+            value: w.module_match,
+            detail: m,
+        });
+    }
+    if let Some(t) = trigger_match(n, ctx.task_terms) {
+        signals += w.trigger;
+        factors.push(Factor {
+            name: "trigger",
+            op: Op::Add,
+            value: w.trigger,
+            detail: format!("trigger \"{t}\" is in the task"),
+        });
+    }
+    if ctx
+        .scene_preferred
+        .iter()
+        .any(|p| p == &n.path || p == &n.id || p == &n.title)
+    {
+        signals += w.scene;
+        factors.push(Factor {
+            name: "scene",
+            op: Op::Add,
+            value: w.scene,
+            detail: "preferred by an active scene".into(),
+        });
+    }
+    let mut base = relevance + signals;
+    if n.pinned {
+        base += w.pinned;
+        factors.push(Factor {
+            name: "pinned",
+            op: Op::Add,
+            value: w.pinned,
+            detail: "pinned".into(),
+        });
+    }
+
+    let mut mult = 1.0;
+    let mut multiply = |name: &'static str, value: f64, detail: String| {
+        mult *= value;
+        factors.push(Factor {
+            name,
+            op: Op::Multiply,
+            value,
+            detail,
+        });
+    };
+    if n.source_of_truth {
+        multiply(
+            "source_of_truth",
+            w.source_of_truth,
+            format!("source of truth ×{}", w.source_of_truth),
+        );
+    }
+    match n.retrieval_priority {
+        Some(Priority::High) => multiply(
+            "priority",
+            w.priority_high,
+            format!("retrieval priority high ×{}", w.priority_high),
+        ),
+        Some(Priority::Low) => multiply(
+            "priority",
+            w.priority_low,
+            format!("retrieval priority low ×{}", w.priority_low),
+        ),
+        _ => {}
+    }
+    if let (Some(p), Some(routed)) = (n.project_id.as_deref(), ctx.project_id) {
+        if p == routed {
+            multiply(
+                "project",
+                w.project_match,
+                format!("belongs to project {p} ×{}", w.project_match),
+            );
+        }
+    }
+    if n.freshness == Some(Freshness::Evergreen) {
+        // Evergreen notes do not decay.
+    } else if let Some(date) = n.effective_date() {
+        let age = (ctx.today - date).num_days().max(0) as f64;
+        let decay = 0.5 + 0.5 * (-age / ctx.half_life_days).exp2();
+        multiply(
+            "recency",
+            decay,
+            format!("dated {date}, {age:.0} days old: recency ×{decay:.2}"),
+        );
+    }
+    let review_passed = n.review_after.is_some_and(|d| d < ctx.today);
+    if n.freshness == Some(Freshness::Stale) || review_passed {
+        let why = if review_passed {
+            format!(
+                "review was due {}",
+                n.review_after.map(|d| d.to_string()).unwrap_or_default()
+            )
+        } else {
+            "marked stale".to_owned()
+        };
+        multiply("stale", w.stale, format!("{why} ×{}", w.stale));
+    }
+
+    Scored {
+        path: n.path.clone(),
+        score: base * mult,
+        bm25,
+        relevance,
+        signals,
+        factors,
+        retired,
+        other_project,
+        pinned: n.pinned,
+    }
+}
+
+fn norm_path(p: &str) -> &str {
+    p.trim_start_matches("./").trim_matches('/')
+}
+
+fn path_covers(a: &str, b: &str) -> bool {
+    let (a, b) = (norm_path(a), norm_path(b));
+    !a.is_empty()
+        && !b.is_empty()
+        && (a == b
+            || b.strip_prefix(a).is_some_and(|r| r.starts_with('/'))
+            || a.strip_prefix(b).is_some_and(|r| r.starts_with('/')))
+}
+
+/// A related file equal to, or a folder containing, a `--files` path.
+fn file_match(n: &Note, files: &[String]) -> Option<(String, String)> {
+    files.iter().find_map(|f| {
+        n.related_files
+            .iter()
+            .find(|r| path_covers(r, f))
+            .map(|r| (f.clone(), r.clone()))
+    })
+}
+
+fn module_match(n: &Note, ctx: &ScoreContext<'_>) -> Option<String> {
+    if let Some(m) = ctx
+        .modules
+        .iter()
+        .find(|m| n.tags.iter().any(|t| t == &m.to_lowercase()))
+    {
+        return Some(format!("tagged with the selected module {m}"));
+    }
+    ctx.module_prefixes.iter().find_map(|p| {
+        n.related_files
+            .iter()
+            .find(|r| path_covers(p, r))
+            .map(|r| format!("related file {r} is in the selected module ({p})"))
+    })
+}
+
+/// A trigger whose every analysed term is in the task.
+fn trigger_match<'n>(n: &'n Note, task_terms: &BTreeSet<String>) -> Option<&'n str> {
+    if task_terms.is_empty() {
+        return None;
+    }
+    n.triggers.iter().map(String::as_str).find(|t| {
+        let terms = cairn_index::analyze(t);
+        !terms.is_empty() && terms.iter().all(|x| task_terms.contains(x))
+    })
+}
+
+/// The query terms that occur in the note's title, headings, tags or body (for
+/// "why" lines); cheap enough for the handful of notes that make a packet.
+pub fn matched_terms(n: &Note, query_terms: &BTreeSet<String>) -> Vec<String> {
+    if query_terms.is_empty() {
+        return Vec::new();
+    }
+    let mut found = BTreeSet::new();
+    let mut scan = |text: &str| {
+        for t in cairn_index::analyze(text) {
+            if query_terms.contains(&t) {
+                found.insert(t);
+            }
+        }
+    };
+    scan(&n.title);
+    for h in &n.headings {
+        scan(&h.text);
+    }
+    for t in n.tags.iter().chain(&n.triggers).chain(&n.aliases) {
+        scan(t);
+    }
+    if let Some(d) = &n.description {
+        scan(d);
+    }
+    scan(&n.body);
+    found.into_iter().collect()
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,200 @@
+//! Ranking cases, each a small table: notes, hits, context → expected order or factor.
+
+use super::*;
+use cairn_note::parse_note;
+
+fn note(path: &str, front: &str) -> Note {
+    parse_note(path, format!("---\n{front}\n---\nbody").as_bytes())
+        .note
+        .unwrap()
+}
+
+fn hit(path: &str, bm25: f32) -> Hit {
+    Hit {
+        path: path.to_owned(),
+        bm25,
+    }
+}
+
+struct Ctx {
+    projects: Vec<String>,
+    files: Vec<String>,
+    prefixes: Vec<String>,
+    modules: Vec<String>,
+    terms: BTreeSet<String>,
+    scenes: Vec<String>,
+}
+
+impl Ctx {
+    fn new(task: &str) -> Self {
+        Ctx {
+            projects: vec!["ledger".into(), "atlas".into()],
+            files: vec![],
+            prefixes: vec![],
+            modules: vec![],
+            terms: cairn_index::analyze(task).into_iter().collect(),
+            scenes: vec![],
+        }
+    }
+    fn ctx(&self) -> ScoreContext<'_> {
+        ScoreContext {
+            today: NaiveDate::from_ymd_opt(2026, 11, 22).unwrap(),
+            half_life_days: 180.0,
+            project_id: Some("ledger"),
+            project_ids: &self.projects,
+            files: &self.files,
+            module_prefixes: &self.prefixes,
+            modules: &self.modules,
+            task_terms: &self.terms,
+            scene_preferred: &self.scenes,
+            has_query: !self.terms.is_empty(),
+            ranking: Ranking::Full,
+            weights: Weights::default(),
+        }
+    }
+}
+
+fn order(scored: &[Scored]) -> Vec<&str> {
+    scored.iter().map(|s| s.path.as_str()).collect()
+}
+
+#[test]
+fn the_note_matching_the_task_beats_project_priors() {
+    let notes = vec![
+        note(
+            "overview.md",
+            "project_id: ledger\nsource_of_truth: true\nretrieval_priority: high\nupdated: 2026-11-20",
+        ),
+        note("retry.md", "updated: 2025-01-01"),
+    ];
+    let c = Ctx::new("retry payouts");
+    // The overview matches weakly (the project's name), the retry note strongly.
+    let s = score(
+        &notes,
+        &[hit("retry.md", 10.0), hit("overview.md", 2.0)],
+        &c.ctx(),
+    );
+    assert_eq!(order(&s), vec!["retry.md", "overview.md"]);
+}
+
+#[test]
+fn pins_are_a_bonus_not_a_trump() {
+    let notes = vec![
+        note("pinned.md", "pinned: true\nfreshness: evergreen"),
+        note("match.md", "freshness: evergreen"),
+    ];
+    let c = Ctx::new("kafka lag");
+    let s = score(&notes, &[hit("match.md", 8.0)], &c.ctx());
+    assert_eq!(order(&s), vec!["match.md", "pinned.md"]);
+    assert!(s[1].pinned && s[1].score > 0.0);
+    assert!(!s[1].is_relevant(0.2), "a pin is not relevance");
+}
+
+#[test]
+fn recency_and_staleness() {
+    let notes = vec![
+        note("old.md", "updated: 2024-11-22"),
+        note("new.md", "updated: 2026-11-01"),
+        note("stale.md", "updated: 2026-11-01\nfreshness: stale"),
+        note("review.md", "updated: 2026-11-01\nreview_after: 2026-01-01"),
+    ];
+    let c = Ctx::new("x");
+    let hits: Vec<_> = notes.iter().map(|n| hit(&n.path, 5.0)).collect();
+    let s = score(&notes, &hits, &c.ctx());
+    assert_eq!(order(&s), vec!["new.md", "old.md", "review.md", "stale.md"]);
+    let old = s.iter().find(|x| x.path == "old.md").unwrap();
+    let recency = old.factors.iter().find(|f| f.name == "recency").unwrap();
+    assert!(
+        (recency.value - (0.5 + 0.5 * 2f64.powf(-730.0 / 180.0))).abs() < 0.02,
+        "{recency:?}"
+    );
+    assert!(
+        s.iter()
+            .find(|x| x.path == "review.md")
+            .unwrap()
+            .reasons()
+            .iter()
+            .any(|r| r.contains("review was due 2026-01-01"))
+    );
+}
+
+#[test]
+fn files_triggers_scenes_add_signals() {
+    let notes = vec![
+        note("file.md", "related_files: [src/settlement/]"),
+        note("trig.md", "triggers: [schema change]"),
+        note("scene.md", "title: Release checklist"),
+        note("module.md", "tags: [settlement]"),
+        note("none.md", "title: nothing"),
+    ];
+    let mut c = Ctx::new("plan the schema change for release");
+    c.files = vec!["src/settlement/payout.rs".into()];
+    c.modules = vec!["settlement".into()];
+    c.scenes = vec!["Release checklist".into()];
+    let s = score(&notes, &[], &c.ctx());
+    let sig = |p: &str| s.iter().find(|x| x.path == p).unwrap().signals;
+    assert_eq!(sig("file.md"), 0.6);
+    assert_eq!(sig("trig.md"), 0.5);
+    assert_eq!(sig("scene.md"), 0.3);
+    assert_eq!(sig("module.md"), 0.3);
+    assert_eq!(sig("none.md"), 0.0);
+    assert!(
+        !s.iter()
+            .find(|x| x.path == "none.md")
+            .unwrap()
+            .is_relevant(0.2)
+    );
+}
+
+#[test]
+fn facts_for_the_assembler() {
+    let notes = vec![
+        note("old.md", "status: superseded"),
+        note("arch.md", "status: archived"),
+        note("other.md", "project_id: atlas"),
+        note("unknown.md", "project_id: somewhere-else"),
+    ];
+    let c = Ctx::new("x");
+    let s = score(&notes, &[], &c.ctx());
+    let get = |p: &str| s.iter().find(|x| x.path == p).unwrap();
+    assert!(get("old.md").retired && get("arch.md").retired);
+    assert_eq!(get("other.md").other_project.as_deref(), Some("atlas"));
+    assert_eq!(
+        get("unknown.md").other_project,
+        None,
+        "only configured projects count"
+    );
+}
+
+#[test]
+fn no_query_ranks_by_priors_and_bm25_mode_ignores_them() {
+    let notes = vec![
+        note("plain.md", "freshness: evergreen"),
+        note("sot.md", "source_of_truth: true\nfreshness: evergreen"),
+    ];
+    let c = Ctx::new("");
+    let s = score(&notes, &[], &c.ctx());
+    assert_eq!(order(&s), vec!["sot.md", "plain.md"]);
+    assert!(
+        s[0].is_relevant(0.2),
+        "everything is relevant without a query"
+    );
+
+    let c = Ctx::new("x");
+    let mut ctx = c.ctx();
+    ctx.ranking = Ranking::Bm25;
+    let s = score(&notes, &[hit("plain.md", 3.0), hit("sot.md", 1.0)], &ctx);
+    assert_eq!(order(&s), vec!["plain.md", "sot.md"]);
+    assert_eq!(s[0].score, 3.0);
+}
+
+#[test]
+fn matched_terms_lists_query_terms_found() {
+    let n = parse_note("a.md", b"# Payout retries\nWe retry with backoff.")
+        .note
+        .unwrap();
+    let q: BTreeSet<String> = cairn_index::analyze("retrying payouts quickly")
+        .into_iter()
+        .collect();
+    assert_eq!(matched_terms(&n, &q), vec!["payout", "retri"]);
+}
