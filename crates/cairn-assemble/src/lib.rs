@@ -1,0 +1,368 @@
+//! Assemble: scored, policy-cleared candidates → a wakeup.v1 [`Packet`].
+//!
+//! A profile (data, see [`Profile`]) maps memory types to sections with caps and a
+//! relevance floor. Every item carries its path, score, reasons and sensitivity;
+//! superseded and archived notes never enter a section (relevant ones are listed in
+//! `provenance.excluded`); notes of other projects are ignored and counted.
+//! Summaries are the note's description, else its sentences that best match the task.
+//!
+//! Assembly does not render or count tokens: the caller renders, measures, and calls
+//! [`Packet::drop_lowest`] until the output fits the budget. It does not decide
+//! sensitivity either: candidates arrive already cleared (or withheld) by policy.
+
+mod packet;
+mod profile;
+
+use std::collections::BTreeSet;
+
+use cairn_note::{Note, Sensitivity, prose_sentences};
+use cairn_score::Scored;
+
+pub use packet::{
+    Budget, Derived, Excluded, Identity, Item, LeftOut, Packet, PolicySummary, ProjectInfo,
+    Provenance, QueryEcho, RouteInfo, VERSION,
+};
+pub use profile::{Profile, ProfileError, SECTION_NAMES, SectionRule, Source};
+
+/// How many left-out notes are listed by name (all are counted).
+pub const LEFT_OUT_LISTED: usize = 20;
+/// How many excluded notes are listed.
+pub const EXCLUDED_LISTED: usize = 20;
+/// Longest summary, in characters.
+pub const SUMMARY_CHARS: usize = 280;
+
+/// A note offered to the assembler.
+#[derive(Debug, Clone, Copy)]
+pub struct Candidate<'a> {
+    /// The note.
+    pub note: &'a Note,
+    /// Its score.
+    pub scored: &'a Scored,
+    /// Which scope it came from.
+    pub origin: Source,
+    /// Confidential: show the title and a neutral line only.
+    pub withheld: bool,
+}
+
+/// Everything else the packet states.
+#[derive(Debug, Clone)]
+pub struct Request<'a> {
+    /// The profile.
+    pub profile: &'a Profile,
+    /// Target client.
+    pub target: &'a str,
+    /// ISO-8601 UTC.
+    pub generated_at: String,
+    /// The request, echoed.
+    pub query: QueryEcho,
+    /// The routed project.
+    pub project: Option<ProjectInfo>,
+    /// Routing decision.
+    pub route: RouteInfo,
+    /// Analysed task terms (for summaries).
+    pub query_terms: &'a BTreeSet<String>,
+    /// Sentences on how ranking worked (for `selection_basis`).
+    pub selection_basis: Vec<String>,
+    /// Notes suppressed by policy before assembly.
+    pub suppressed: usize,
+    /// The neutral line for withheld notes.
+    pub withheld_notice: &'a str,
+    /// Budget format and limit.
+    pub budget_format: String,
+    /// Budget limit in tokens.
+    pub budget_limit: usize,
+    /// Tokenizer name for the packet.
+    pub tokenizer: String,
+    /// Scan diagnostics count.
+    pub scan_diagnostics: usize,
+    /// Whether the packet is partial.
+    pub partial: bool,
+}
+
+/// Builds the packet. `candidates` must be sorted best first (as [`cairn_score::score`] returns).
+pub fn assemble(req: &Request<'_>, candidates: &[Candidate<'_>]) -> Packet {
+    let profile = req.profile;
+    let mut packet = Packet {
+        version: VERSION.to_owned(),
+        generated_at: req.generated_at.clone(),
+        target: req.target.to_owned(),
+        profile: profile.name.clone(),
+        query: req.query.clone(),
+        identity: Identity {
+            project: req.project.clone(),
+            notes: Vec::new(),
+        },
+        working_style: Vec::new(),
+        active_context: Vec::new(),
+        priorities: Vec::new(),
+        constraints: Vec::new(),
+        decisions: Vec::new(),
+        incidents: Vec::new(),
+        recommended_notes: Vec::new(),
+        provenance: Provenance {
+            route: req.route.clone(),
+            derived_from: Vec::new(),
+            selection_basis: req.selection_basis.clone(),
+            excluded: Vec::new(),
+            other_project_notes_ignored: 0,
+            scan_diagnostics: req.scan_diagnostics,
+            partial: req.partial,
+        },
+        policy: PolicySummary {
+            suppressed_note_count: req.suppressed,
+            policy_mode: "standard".into(),
+            ..PolicySummary::default()
+        },
+        budget: Budget {
+            format: req.budget_format.clone(),
+            limit_tokens: req.budget_limit,
+            tokenizer: req.tokenizer.clone(),
+            ..Budget::default()
+        },
+        content_hash: String::new(),
+    };
+
+    let fill = profile.sections.iter().position(|s| s.fill);
+    for c in candidates {
+        let n = c.note;
+        let s = c.scored;
+        let relevant = s.is_relevant(profile.min_relevance);
+        if c.origin != profile.primary
+            && !n
+                .memory_type
+                .is_some_and(|t| profile.secondary_types.contains(&t))
+        {
+            continue;
+        }
+        if s.other_project.is_some() {
+            packet.provenance.other_project_notes_ignored += 1;
+            continue;
+        }
+        if s.retired {
+            if relevant {
+                let reason = match (n.status, n.superseded_by.first()) {
+                    (cairn_note::Status::Superseded, Some(by)) => format!("superseded by {by}"),
+                    (cairn_note::Status::Superseded, None) => "superseded".to_owned(),
+                    _ => "archived".to_owned(),
+                };
+                exclude(&mut packet, n, reason);
+            }
+            continue;
+        }
+        let Some(rule_ix) = profile.sections.iter().position(|r| takes(profile, r, n)) else {
+            if relevant
+                && n.memory_type
+                    .is_some_and(|t| profile.exclude_types.contains(&t))
+            {
+                let t = n.memory_type.map(|t| t.as_str()).unwrap_or_default();
+                exclude(
+                    &mut packet,
+                    n,
+                    format!("{t} notes are not part of the {} profile", profile.name),
+                );
+            }
+            continue;
+        };
+        let rule = &profile.sections[rule_ix];
+        if !(rule.always || s.pinned || relevant) {
+            continue;
+        }
+        let name = rule.name.as_str();
+        let target = if count(&packet, name) < rule.cap {
+            Some(name)
+        } else {
+            // A full typed section spills into the fill section.
+            fill.filter(|&f| f != rule_ix)
+                .map(|f| &profile.sections[f])
+                .filter(|f| count(&packet, &f.name) < f.cap)
+                .map(|f| f.name.as_str())
+        };
+        let Some(target) = target else {
+            packet.budget.left_out_count += 1;
+            if packet.budget.left_out.len() < LEFT_OUT_LISTED {
+                packet.budget.left_out.push(LeftOut {
+                    path: n.path.clone(),
+                    title: if c.withheld {
+                        withheld_title(n)
+                    } else {
+                        n.title.clone()
+                    },
+                    section: name.to_owned(),
+                    reason: format!("section cap ({})", rule.cap),
+                    score: round3(s.score),
+                });
+            }
+            continue;
+        };
+        let item = make_item(n, s, c.withheld, req);
+        packet.provenance.derived_from.push(Derived {
+            path: n.path.clone(),
+            memory_type: n.memory_type.map(|t| t.as_str().to_owned()),
+            source_of_truth: n.source_of_truth,
+            section: target.to_owned(),
+        });
+        if let Some(list) = packet.section_mut(target) {
+            list.push(item);
+        }
+    }
+
+    packet.policy.withheld_note_count = packet
+        .sections()
+        .iter()
+        .flat_map(|(_, v)| v.iter())
+        .filter(|i| i.withheld)
+        .count();
+    packet.policy.max_sensitivity_included = max_sensitivity(&packet);
+    packet.update_content_hash();
+    packet
+}
+
+fn count(p: &Packet, section: &str) -> usize {
+    p.sections()
+        .iter()
+        .find(|(n, _)| *n == section)
+        .map_or(0, |(_, v)| v.len())
+}
+
+fn exclude(p: &mut Packet, n: &Note, reason: String) {
+    if p.provenance.excluded.len() < EXCLUDED_LISTED {
+        p.provenance.excluded.push(Excluded {
+            path: n.path.clone(),
+            title: n.title.clone(),
+            reason,
+        });
+    }
+}
+
+/// Whether section `r` takes note `n`.
+fn takes(profile: &Profile, r: &SectionRule, n: &Note) -> bool {
+    let excluded_type = n
+        .memory_type
+        .is_some_and(|t| profile.exclude_types.contains(&t));
+    if r.fill {
+        return !excluded_type;
+    }
+    let type_ok = r.types.is_empty() || n.memory_type.is_some_and(|t| r.types.contains(&t));
+    let tag_ok = r.tags.is_empty() || n.tags.iter().any(|t| r.tags.contains(t));
+    let scope_ok = r.scopes.is_empty()
+        || n.scope
+            .as_deref()
+            .is_some_and(|s| r.scopes.iter().any(|x| x.eq_ignore_ascii_case(s)));
+    // A tag-only rule must not swallow excluded types.
+    type_ok && tag_ok && scope_ok && !(r.types.is_empty() && excluded_type)
+}
+
+fn withheld_title(n: &Note) -> String {
+    n.title.clone()
+}
+
+fn make_item(n: &Note, s: &Scored, withheld: bool, req: &Request<'_>) -> Item {
+    let (summary, reasons) = if withheld {
+        (
+            req.withheld_notice.to_owned(),
+            vec!["strongly relevant to the task".to_owned()],
+        )
+    } else {
+        (summarize(n, req.query_terms), s.reasons())
+    };
+    Item {
+        id: n.id.clone(),
+        title: n.title.clone(),
+        summary,
+        path: n.path.clone(),
+        memory_type: n.memory_type.map(|t| t.as_str().to_owned()),
+        sensitivity: n.sensitivity.as_str().to_owned(),
+        score: round3(s.score),
+        reasons,
+        pinned: n.pinned,
+        date: n.updated.or(n.created).map(|d| d.to_string()),
+        withheld,
+        supersedes: if withheld {
+            Vec::new()
+        } else {
+            n.supersedes.clone()
+        },
+    }
+}
+
+fn round3(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
+}
+
+fn max_sensitivity(p: &Packet) -> String {
+    p.sections()
+        .iter()
+        .flat_map(|(_, v)| v.iter())
+        .filter_map(|i| Sensitivity::parse(&i.sensitivity))
+        .max()
+        .unwrap_or(Sensitivity::Public)
+        .as_str()
+        .to_owned()
+}
+
+/// The note's description, else up to two of its sentences that share the most terms
+/// with the task (in document order), else its first sentences; at most
+/// [`SUMMARY_CHARS`] characters, cut at a word.
+pub fn summarize(n: &Note, query_terms: &BTreeSet<String>) -> String {
+    if let Some(d) = n
+        .description
+        .as_deref()
+        .map(str::trim)
+        .filter(|d| !d.is_empty())
+    {
+        return clip(&one_line(d), SUMMARY_CHARS);
+    }
+    let sentences: Vec<String> = prose_sentences(&n.body)
+        .into_iter()
+        .filter(|s| s.chars().any(char::is_alphanumeric) && s != &n.title)
+        .collect();
+    if sentences.is_empty() {
+        return clip(&n.title, SUMMARY_CHARS);
+    }
+    let mut picked: Vec<usize> = Vec::new();
+    if !query_terms.is_empty() {
+        let mut ranked: Vec<(usize, usize)> = sentences
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                let terms: BTreeSet<String> = cairn_index::analyze(s).into_iter().collect();
+                (terms.intersection(query_terms).count(), i)
+            })
+            .filter(|(hits, _)| *hits > 0)
+            .collect();
+        ranked.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        picked = ranked.iter().take(2).map(|(_, i)| *i).collect();
+        picked.sort_unstable();
+    }
+    if picked.is_empty() {
+        picked = (0..sentences.len().min(2)).collect();
+    }
+    let mut out = String::new();
+    for i in picked {
+        if !out.is_empty() {
+            if out.chars().count() + sentences[i].chars().count() > SUMMARY_CHARS {
+                break;
+            }
+            out.push(' ');
+        }
+        out.push_str(&sentences[i]);
+    }
+    clip(&one_line(&out), SUMMARY_CHARS)
+}
+
+fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Cuts `s` to at most `max` characters at a word boundary, adding `…`.
+pub fn clip(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        return s.to_owned();
+    }
+    let cut: String = s.chars().take(max.saturating_sub(1)).collect();
+    let cut = match cut.rfind(' ') {
+        Some(i) if i > max / 2 => &cut[..i],
+        _ => &cut[..],
+    };
+    format!("{}…", cut.trim_end_matches([',', ';', ':', ' ']))
+}

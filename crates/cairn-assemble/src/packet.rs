@@ -1,0 +1,345 @@
+//! The wakeup.v1 packet: the authoritative, serialisable result of `cairn wakeup`.
+//! Field names of the brief are kept exactly; additions (budget, excluded notes,
+//! content hash) are new fields, never renamed ones.
+
+use serde::{Deserialize, Serialize};
+
+/// Schema version string.
+pub const VERSION: &str = "wakeup.v1";
+
+/// A wake-up packet.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Packet {
+    /// Always [`VERSION`].
+    pub version: String,
+    /// ISO-8601 UTC.
+    pub generated_at: String,
+    /// The client it was shaped for.
+    pub target: String,
+    /// The profile used.
+    pub profile: String,
+    /// What was asked.
+    pub query: QueryEcho,
+    /// Who the developer is and what project this is.
+    pub identity: Identity,
+    /// How the developer likes to work.
+    pub working_style: Vec<Item>,
+    /// The project's current situation.
+    pub active_context: Vec<Item>,
+    /// What matters most right now.
+    pub priorities: Vec<Item>,
+    /// Hard boundaries.
+    pub constraints: Vec<Item>,
+    /// Decisions in force.
+    pub decisions: Vec<Item>,
+    /// Failures to learn from.
+    pub incidents: Vec<Item>,
+    /// Further notes worth opening.
+    pub recommended_notes: Vec<Item>,
+    /// Where everything came from.
+    pub provenance: Provenance,
+    /// What policy did.
+    pub policy: PolicySummary,
+    /// Token budget bookkeeping.
+    pub budget: Budget,
+    /// Hash of the packet's content (sections, identity, query), stable across runs
+    /// and independent of `generated_at` and budget numbers.
+    pub content_hash: String,
+}
+
+/// The request, echoed.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct QueryEcho {
+    /// The task in words.
+    pub task: String,
+    /// The working directory.
+    pub cwd: String,
+    /// `--files`, repository-relative.
+    pub files: Vec<String>,
+    /// Selected modules.
+    pub modules: Vec<String>,
+    /// Active scenes.
+    pub scenes: Vec<String>,
+}
+
+/// The `identity` object.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Identity {
+    /// The routed project, if any.
+    pub project: Option<ProjectInfo>,
+    /// Identity notes (the developer).
+    pub notes: Vec<Item>,
+}
+
+/// What the configuration says about the routed project.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ProjectInfo {
+    /// Id.
+    pub id: String,
+    /// Name.
+    pub name: String,
+    /// Repository roots.
+    pub repo_paths: Vec<String>,
+    /// Module ids.
+    pub modules: Vec<String>,
+}
+
+/// One note in a section.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Item {
+    /// Note id (vault-relative path without extension).
+    pub id: String,
+    /// Title.
+    pub title: String,
+    /// The description or the most relevant sentences; a neutral line when withheld.
+    pub summary: String,
+    /// Vault-relative source path.
+    pub path: String,
+    /// Memory type, when known.
+    pub memory_type: Option<String>,
+    /// Sensitivity.
+    pub sensitivity: String,
+    /// Final score (3 decimals).
+    pub score: f64,
+    /// Why it was chosen.
+    pub reasons: Vec<String>,
+    /// Pinned.
+    pub pinned: bool,
+    /// `updated`, else `created`.
+    pub date: Option<String>,
+    /// Confidential: content withheld.
+    pub withheld: bool,
+    /// Notes this one supersedes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub supersedes: Vec<String>,
+}
+
+/// The `provenance` object.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Provenance {
+    /// How the project was chosen.
+    pub route: RouteInfo,
+    /// Every note the packet shows.
+    pub derived_from: Vec<Derived>,
+    /// How the selection worked, in sentences.
+    pub selection_basis: Vec<String>,
+    /// Relevant notes kept out on purpose (superseded, archived, excluded types).
+    pub excluded: Vec<Excluded>,
+    /// Notes of other configured projects that were ignored.
+    pub other_project_notes_ignored: usize,
+    /// Scan diagnostics (see `cairn explain`).
+    pub scan_diagnostics: usize,
+    /// True when the packet was cut short (deadline, missing index).
+    pub partial: bool,
+}
+
+/// The routing decision.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct RouteInfo {
+    /// `explicit`, `repo_path`, `worktree`, `no_match`, `unscoped`.
+    pub method: String,
+    /// The project id.
+    pub project_id: Option<String>,
+    /// Sentences.
+    pub reasons: Vec<String>,
+}
+
+/// A source of the packet.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Derived {
+    /// Vault-relative path.
+    pub path: String,
+    /// Memory type.
+    pub memory_type: Option<String>,
+    /// Source of truth.
+    pub source_of_truth: bool,
+    /// The section it went to.
+    pub section: String,
+}
+
+/// A relevant note kept out.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Excluded {
+    /// Vault-relative path.
+    pub path: String,
+    /// Title.
+    pub title: String,
+    /// Why.
+    pub reason: String,
+}
+
+/// The `policy` object.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct PolicySummary {
+    /// The highest sensitivity among shown items.
+    pub max_sensitivity_included: String,
+    /// Credentials redacted in the packet's text.
+    pub redactions_applied: usize,
+    /// Redactions per credential kind.
+    pub redactions_by_kind: std::collections::BTreeMap<String, usize>,
+    /// Notes left out for their sensitivity (secret, or confidential and not strongly relevant).
+    pub suppressed_note_count: usize,
+    /// Confidential notes mentioned with their content withheld.
+    pub withheld_note_count: usize,
+    /// The policy in force.
+    pub policy_mode: String,
+}
+
+/// Token budget bookkeeping.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Budget {
+    /// The rendered format the budget applies to.
+    pub format: String,
+    /// The limit, in tokens.
+    pub limit_tokens: usize,
+    /// Tokens of the rendered output (conservative estimate).
+    pub used_tokens: usize,
+    /// How tokens are counted.
+    pub tokenizer: String,
+    /// Relevant notes left out (section caps and the budget).
+    pub left_out_count: usize,
+    /// The first of them, best first.
+    pub left_out: Vec<LeftOut>,
+}
+
+/// A relevant note that did not fit.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LeftOut {
+    /// Vault-relative path.
+    pub path: String,
+    /// Title.
+    pub title: String,
+    /// Section it would have gone to.
+    pub section: String,
+    /// `section cap` or `token budget`.
+    pub reason: String,
+    /// Its score.
+    pub score: f64,
+}
+
+impl Packet {
+    /// The section lists in packet order, with their names (identity notes first).
+    pub fn sections(&self) -> [(&'static str, &Vec<Item>); 8] {
+        [
+            ("identity", &self.identity.notes),
+            ("working_style", &self.working_style),
+            ("active_context", &self.active_context),
+            ("priorities", &self.priorities),
+            ("constraints", &self.constraints),
+            ("decisions", &self.decisions),
+            ("incidents", &self.incidents),
+            ("recommended_notes", &self.recommended_notes),
+        ]
+    }
+
+    /// Mutable section lists, in packet order.
+    pub fn sections_mut(&mut self) -> [(&'static str, &mut Vec<Item>); 8] {
+        [
+            ("identity", &mut self.identity.notes),
+            ("working_style", &mut self.working_style),
+            ("active_context", &mut self.active_context),
+            ("priorities", &mut self.priorities),
+            ("constraints", &mut self.constraints),
+            ("decisions", &mut self.decisions),
+            ("incidents", &mut self.incidents),
+            ("recommended_notes", &mut self.recommended_notes),
+        ]
+    }
+
+    /// The section list called `name`.
+    pub fn section_mut(&mut self, name: &str) -> Option<&mut Vec<Item>> {
+        self.sections_mut()
+            .into_iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| v)
+    }
+
+    /// Number of items shown.
+    pub fn item_count(&self) -> usize {
+        self.sections().iter().map(|(_, v)| v.len()).sum()
+    }
+
+    /// Calls `f` on every string that came from a note or the request, so a policy
+    /// can redact them all in one pass.
+    pub fn visit_text_mut(&mut self, f: &mut dyn FnMut(&mut String)) {
+        f(&mut self.query.task);
+        for (_, items) in self.sections_mut() {
+            for it in items.iter_mut() {
+                f(&mut it.title);
+                f(&mut it.summary);
+                f(&mut it.path);
+                f(&mut it.id);
+                it.reasons.iter_mut().for_each(&mut *f);
+                it.supersedes.iter_mut().for_each(&mut *f);
+            }
+        }
+        for d in &mut self.provenance.derived_from {
+            f(&mut d.path);
+        }
+        for e in &mut self.provenance.excluded {
+            f(&mut e.path);
+            f(&mut e.title);
+            f(&mut e.reason);
+        }
+        for l in &mut self.budget.left_out {
+            f(&mut l.path);
+            f(&mut l.title);
+        }
+    }
+
+    /// Drops the least valuable item to save tokens: never identity while anything else
+    /// remains, pinned notes last, else the lowest score (ties: last in path order).
+    /// Returns false when nothing is left to drop.
+    pub fn drop_lowest(&mut self) -> bool {
+        let mut worst: Option<(&'static str, usize, (bool, bool, f64, String))> = None;
+        for (name, items) in self.sections() {
+            for (i, it) in items.iter().enumerate() {
+                // Lower key = dropped first.
+                let key = (name == "identity", it.pinned, it.score, it.path.clone());
+                let worse = match &worst {
+                    None => true,
+                    Some((_, _, w)) => (key.0, key.1)
+                        .cmp(&(w.0, w.1))
+                        .then(key.2.total_cmp(&w.2))
+                        .then_with(|| w.3.cmp(&key.3))
+                        .is_lt(),
+                };
+                if worse {
+                    worst = Some((name, i, key));
+                }
+            }
+        }
+        let Some((name, i, _)) = worst else {
+            return false;
+        };
+        let Some(items) = self.section_mut(name) else {
+            return false;
+        };
+        let it = items.remove(i);
+        self.provenance.derived_from.retain(|d| d.path != it.path);
+        self.budget.left_out_count += 1;
+        let left = LeftOut {
+            path: it.path,
+            title: it.title,
+            section: name.to_owned(),
+            reason: "token budget".into(),
+            score: it.score,
+        };
+        self.budget.left_out.insert(0, left);
+        self.budget.left_out.truncate(crate::LEFT_OUT_LISTED);
+        true
+    }
+
+    /// Recomputes `content_hash` from the query, identity and sections.
+    pub fn update_content_hash(&mut self) {
+        let content = serde_json::json!({
+            "query": self.query,
+            "identity": self.identity,
+            "sections": self.sections().iter().skip(1).map(|(n, v)| (n.to_string(), v)).collect::<Vec<_>>(),
+            "profile": self.profile,
+            "target": self.target,
+        });
+        let bytes = serde_json::to_vec(&content).unwrap_or_default();
+        self.content_hash = blake3::hash(&bytes).to_hex()[..16].to_owned();
+    }
+}

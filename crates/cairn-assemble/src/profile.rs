@@ -1,0 +1,183 @@
+//! Profiles: packet shapes as data (`profiles/*.toml`): where candidates come from,
+//! which memory types feed which section, caps, relevance floors and token budgets.
+
+use std::collections::BTreeMap;
+
+use cairn_note::MemoryType;
+use serde::Deserialize;
+
+/// Which note roots a profile draws from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Source {
+    /// The routed project's note roots.
+    Project,
+    /// The developer-wide note roots.
+    Developer,
+}
+
+/// A parsed profile.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Profile {
+    /// Name (`project`, `developer`, ...).
+    pub name: String,
+    /// One line for `--help` and docs.
+    pub description: String,
+    /// Where most candidates come from.
+    pub primary: Source,
+    /// The other scope, restricted to `secondary_types`.
+    pub secondary: Option<Source>,
+    /// Memory types taken from the secondary scope.
+    pub secondary_types: Vec<MemoryType>,
+    /// Memory types never shown (unless a section names them).
+    pub exclude_types: Vec<MemoryType>,
+    /// Relevance floor for notes without pins or file/trigger signals.
+    pub min_relevance: f64,
+    /// Relevance from which a confidential note may be mentioned (withheld).
+    pub confidential_min_relevance: f64,
+    /// Token budget per format.
+    pub budget: BTreeMap<String, usize>,
+    /// Sections in matching order.
+    pub sections: Vec<SectionRule>,
+}
+
+/// One section rule.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SectionRule {
+    /// Packet field name.
+    pub name: String,
+    /// Memory types it takes (empty: any).
+    pub types: Vec<MemoryType>,
+    /// Tags it takes (any one suffices; empty: no tag condition).
+    pub tags: Vec<String>,
+    /// Scopes it takes (empty: any).
+    pub scopes: Vec<String>,
+    /// Included without relevance.
+    pub always: bool,
+    /// Takes the best remaining notes of any non-excluded type.
+    pub fill: bool,
+    /// Maximum items.
+    pub cap: usize,
+}
+
+/// The sections a wakeup.v1 packet has, besides `identity`.
+pub const SECTION_NAMES: &[&str] = &[
+    "identity",
+    "working_style",
+    "active_context",
+    "priorities",
+    "constraints",
+    "decisions",
+    "incidents",
+    "recommended_notes",
+];
+
+/// A profile file that does not parse or names unknown things.
+#[derive(Debug, thiserror::Error)]
+#[error("profile {name}: {message}")]
+pub struct ProfileError {
+    /// Profile name or file.
+    pub name: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawProfile {
+    name: String,
+    #[serde(default)]
+    description: String,
+    primary: Source,
+    secondary: Option<Source>,
+    #[serde(default)]
+    secondary_types: Vec<String>,
+    #[serde(default)]
+    exclude_types: Vec<String>,
+    #[serde(default = "default_min_relevance")]
+    min_relevance: f64,
+    #[serde(default = "default_confidential")]
+    confidential_min_relevance: f64,
+    #[serde(default)]
+    budget: BTreeMap<String, usize>,
+    sections: Vec<RawSection>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSection {
+    name: String,
+    #[serde(default)]
+    types: Vec<String>,
+    #[serde(default)]
+    tags: Vec<String>,
+    #[serde(default)]
+    scopes: Vec<String>,
+    #[serde(default)]
+    always: bool,
+    #[serde(default)]
+    fill: bool,
+    cap: usize,
+}
+
+fn default_min_relevance() -> f64 {
+    0.25
+}
+
+fn default_confidential() -> f64 {
+    0.6
+}
+
+impl Profile {
+    /// Parses a profile file's text; `origin` names it in errors.
+    pub fn parse(origin: &str, text: &str) -> Result<Self, ProfileError> {
+        let err = |message: String| ProfileError {
+            name: origin.to_owned(),
+            message,
+        };
+        let raw: RawProfile = toml::from_str(text).map_err(|e| err(e.message().to_owned()))?;
+        let types = |list: &[String]| -> Result<Vec<MemoryType>, ProfileError> {
+            list.iter()
+                .map(|t| {
+                    MemoryType::parse(t).ok_or_else(|| err(format!("unknown memory type `{t}`")))
+                })
+                .collect()
+        };
+        let mut sections = Vec::new();
+        for s in raw.sections {
+            if !SECTION_NAMES.contains(&s.name.as_str()) {
+                return Err(err(format!(
+                    "unknown section `{}` (sections: {})",
+                    s.name,
+                    SECTION_NAMES.join(", ")
+                )));
+            }
+            sections.push(SectionRule {
+                types: types(&s.types)?,
+                tags: s.tags.iter().map(|t| t.to_lowercase()).collect(),
+                scopes: s.scopes,
+                always: s.always,
+                fill: s.fill,
+                cap: s.cap,
+                name: s.name,
+            });
+        }
+        Ok(Self {
+            name: raw.name,
+            description: raw.description,
+            primary: raw.primary,
+            secondary: raw.secondary.filter(|s| *s != raw.primary),
+            secondary_types: types(&raw.secondary_types)?,
+            exclude_types: types(&raw.exclude_types)?,
+            min_relevance: raw.min_relevance,
+            confidential_min_relevance: raw.confidential_min_relevance,
+            budget: raw.budget,
+            sections,
+        })
+    }
+
+    /// The budget for `format`, if the profile sets one.
+    pub fn budget_for(&self, format: &str) -> Option<usize> {
+        self.budget.get(format).copied()
+    }
+}

@@ -1,0 +1,237 @@
+//! Section mapping, caps and spill, exclusions, budget drops and summaries.
+
+use std::collections::BTreeSet;
+
+use cairn_assemble::*;
+use cairn_note::{Note, parse_note};
+use cairn_score::{Factor, Op, Scored};
+
+const PROJECT: &str = include_str!("../../../profiles/project.toml");
+
+fn note(path: &str, front: &str, body: &str) -> Note {
+    parse_note(path, format!("---\n{front}\n---\n{body}").as_bytes())
+        .note
+        .unwrap()
+}
+
+fn scored(n: &Note, score: f64, relevance: f64) -> Scored {
+    Scored {
+        path: n.path.clone(),
+        score,
+        bm25: relevance * 10.0,
+        relevance,
+        signals: 0.0,
+        factors: vec![Factor {
+            name: "bm25",
+            op: Op::Base,
+            value: relevance,
+            detail: "matches".into(),
+        }],
+        retired: n.is_retired(),
+        other_project: n.project_id.clone().filter(|p| p == "atlas"),
+        pinned: n.pinned,
+    }
+}
+
+fn build(notes: &[(Note, f64, f64)], terms: &BTreeSet<String>) -> Packet {
+    let profile = Profile::parse("project.toml", PROJECT).unwrap();
+    let scores: Vec<Scored> = notes.iter().map(|(n, s, r)| scored(n, *s, *r)).collect();
+    let cands: Vec<Candidate<'_>> = notes
+        .iter()
+        .zip(&scores)
+        .map(|((n, _, _), s)| Candidate {
+            note: n,
+            scored: s,
+            origin: Source::Project,
+            withheld: n.sensitivity == cairn_note::Sensitivity::Confidential,
+        })
+        .collect();
+    let req = Request {
+        profile: &profile,
+        target: "generic",
+        generated_at: "2026-11-22T00:00:00Z".into(),
+        query: QueryEcho::default(),
+        project: None,
+        route: RouteInfo::default(),
+        query_terms: terms,
+        selection_basis: vec![],
+        suppressed: 0,
+        withheld_notice: "WITHHELD",
+        budget_format: "prompt".into(),
+        budget_limit: 1500,
+        tokenizer: "t".into(),
+        scan_diagnostics: 0,
+        partial: false,
+    };
+    assemble(&req, &cands)
+}
+
+#[test]
+fn types_go_to_their_sections_and_retired_are_excluded() {
+    let notes = vec![
+        (
+            note("me.md", "memory_type: person\nscope: user", "I am me."),
+            0.1,
+            0.0,
+        ),
+        (
+            note("d1.md", "memory_type: decision\ntitle: New", "Use X."),
+            2.0,
+            1.0,
+        ),
+        (
+            note(
+                "d0.md",
+                "memory_type: decision\nstatus: superseded\nsuperseded_by: '[[New]]'",
+                "Use Y.",
+            ),
+            1.9,
+            0.9,
+        ),
+        (
+            note("c.md", "memory_type: constraint", "Never Z."),
+            1.5,
+            0.8,
+        ),
+        (note("s.md", "memory_type: session", "Log."), 1.4, 0.8),
+        (
+            note("o.md", "memory_type: decision\nproject_id: atlas", "Other."),
+            1.3,
+            0.8,
+        ),
+        (note("p.md", "memory_type: pattern", "Do W."), 1.2, 0.7),
+        (note("weak.md", "memory_type: pattern", "Meh."), 1.0, 0.1),
+        (
+            note(
+                "conf.md",
+                "memory_type: incident\nsensitivity: confidential",
+                "CANARY body",
+            ),
+            1.0,
+            0.9,
+        ),
+    ];
+    let p = build(&notes, &BTreeSet::new());
+    assert_eq!(
+        p.identity.notes[0].path, "me.md",
+        "identity needs no relevance"
+    );
+    assert_eq!(
+        p.decisions
+            .iter()
+            .map(|i| i.path.as_str())
+            .collect::<Vec<_>>(),
+        vec!["d1.md"]
+    );
+    assert_eq!(p.constraints[0].path, "c.md");
+    assert_eq!(
+        p.recommended_notes
+            .iter()
+            .map(|i| i.path.as_str())
+            .collect::<Vec<_>>(),
+        vec!["p.md"]
+    );
+    let ex: Vec<_> = p
+        .provenance
+        .excluded
+        .iter()
+        .map(|e| (e.path.as_str(), e.reason.as_str()))
+        .collect();
+    assert!(ex.contains(&("d0.md", "superseded by New")), "{ex:?}");
+    assert!(
+        ex.iter()
+            .any(|(p, r)| *p == "s.md" && r.contains("session")),
+        "{ex:?}"
+    );
+    assert_eq!(p.provenance.other_project_notes_ignored, 1);
+    assert_eq!(p.incidents[0].summary, "WITHHELD");
+    assert!(!serde_json::to_string(&p).unwrap().contains("CANARY"));
+    assert_eq!(p.policy.withheld_note_count, 1);
+    assert_eq!(p.policy.max_sensitivity_included, "confidential");
+}
+
+#[test]
+fn full_sections_spill_then_leave_out() {
+    let notes: Vec<_> = (0..16)
+        .map(|i| {
+            (
+                note(&format!("d{i:02}.md"), "memory_type: decision", "x"),
+                2.0 - i as f64 * 0.01,
+                1.0,
+            )
+        })
+        .collect();
+    let p = build(&notes, &BTreeSet::new());
+    assert_eq!(p.decisions.len(), 5);
+    assert_eq!(p.recommended_notes.len(), 8);
+    assert_eq!(p.budget.left_out_count, 3);
+    assert_eq!(p.budget.left_out[0].reason, "section cap (5)");
+}
+
+#[test]
+fn drop_lowest_spares_identity_and_pins() {
+    let notes = vec![
+        (
+            note("me.md", "memory_type: person\nscope: user", "x"),
+            0.1,
+            0.0,
+        ),
+        (
+            note("pin.md", "memory_type: decision\npinned: true", "x"),
+            0.2,
+            0.0,
+        ),
+        (note("a.md", "memory_type: decision", "x"), 1.0, 1.0),
+        (note("b.md", "memory_type: constraint", "x"), 0.5, 1.0),
+    ];
+    let mut p = build(&notes, &BTreeSet::new());
+    let hash = p.content_hash.clone();
+    let mut order = vec![];
+    while p.drop_lowest() {
+        order.push(p.budget.left_out[0].path.clone());
+    }
+    assert_eq!(order, vec!["b.md", "a.md", "pin.md", "me.md"]);
+    assert_eq!(p.budget.left_out_count, 4);
+    p.update_content_hash();
+    assert_ne!(p.content_hash, hash);
+}
+
+#[test]
+fn summaries_prefer_description_then_matching_sentences() {
+    let n = note("a.md", "description: The one line.", "Body.");
+    assert_eq!(summarize(&n, &BTreeSet::new()), "The one line.");
+    let n = note(
+        "b.md",
+        "title: T",
+        "# T\nFirst sentence here. Payouts retry with backoff. Unrelated closing words.",
+    );
+    let terms: BTreeSet<String> = cairn_index::analyze("retry payout").into_iter().collect();
+    assert_eq!(summarize(&n, &terms), "Payouts retry with backoff.");
+    assert_eq!(
+        summarize(&n, &BTreeSet::new()),
+        "First sentence here. Payouts retry with backoff."
+    );
+    assert_eq!(clip("aaaa bbbb cccc", 10), "aaaa bbbb…");
+}
+
+#[test]
+fn profiles_parse_and_reject_unknowns() {
+    let p = Profile::parse("project.toml", PROJECT).unwrap();
+    assert_eq!(p.budget_for("prompt"), Some(1500));
+    assert_eq!(p.sections.len(), 8);
+    let dev = Profile::parse(
+        "developer.toml",
+        include_str!("../../../profiles/developer.toml"),
+    )
+    .unwrap();
+    assert_eq!(dev.primary, Source::Developer);
+    let bad = PROJECT.replace("name = \"incidents\"", "name = \"gossip\"");
+    assert!(
+        Profile::parse("x", &bad)
+            .unwrap_err()
+            .to_string()
+            .contains("unknown section `gossip`")
+    );
+    let bad = PROJECT.replace("types = [\"constraint\"]", "types = [\"musing\"]");
+    assert!(Profile::parse("x", &bad).is_err());
+}
