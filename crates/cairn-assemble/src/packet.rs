@@ -110,7 +110,7 @@ pub struct Item {
     /// Confidential: content withheld.
     pub withheld: bool,
     /// Notes this one supersedes.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default)]
     pub supersedes: Vec<String>,
 }
 

@@ -1,0 +1,353 @@
+//! Render: a packet → text for one AI client in one format.
+//!
+//! `json` is the packet itself (authoritative, identical for every target but for the
+//! `target` field). `markdown` (a human handoff) and `prompt` (a compact briefing for a
+//! model's context) come from minijinja templates, one per target and format, in
+//! `profiles/templates/<format>/<target>.j2`; they shape wording and order, never
+//! meaning.
+//!
+//! Note text is untrusted data. Every value a template prints goes through one
+//! formatter that flattens it to a single line and neutralises closing tags and the
+//! template's own block tag, so a note cannot end the memory block and speak as
+//! the system. Templates cannot opt out.
+//!
+//! [`estimate_tokens`] is the token counter the budget uses: a conservative estimate
+//! calibrated against the cl100k and o200k tokenizers (see the tests).
+
+mod tokens;
+
+use std::fmt;
+
+use cairn_assemble::{Item, Packet};
+use minijinja::value::Value;
+use minijinja::{Environment, UndefinedBehavior};
+use serde::Serialize;
+
+pub use tokens::{TOKENIZER_NAME, estimate_tokens};
+
+/// The tag the prompt templates wrap memory in.
+pub const BLOCK_TAG: &str = "cairn-memory";
+
+/// AI clients a packet can be shaped for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Target {
+    /// Claude Code.
+    Claude,
+    /// OpenAI Codex CLI.
+    Codex,
+    /// Cursor.
+    Cursor,
+    /// Gemini CLI.
+    Gemini,
+    /// opencode.
+    Opencode,
+    /// Any other client.
+    Generic,
+}
+
+impl Target {
+    /// Every target.
+    pub const ALL: [Target; 6] = [
+        Target::Claude,
+        Target::Codex,
+        Target::Cursor,
+        Target::Gemini,
+        Target::Opencode,
+        Target::Generic,
+    ];
+
+    /// Lowercase name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Target::Claude => "claude",
+            Target::Codex => "codex",
+            Target::Cursor => "cursor",
+            Target::Gemini => "gemini",
+            Target::Opencode => "opencode",
+            Target::Generic => "generic",
+        }
+    }
+
+    /// Parses a lowercase name.
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|t| t.as_str() == s)
+    }
+}
+
+impl fmt::Display for Target {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Output formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Format {
+    /// The packet as JSON.
+    Json,
+    /// A readable handoff.
+    Markdown,
+    /// A compact briefing for a model.
+    Prompt,
+}
+
+impl Format {
+    /// Every format.
+    pub const ALL: [Format; 3] = [Format::Json, Format::Markdown, Format::Prompt];
+
+    /// Lowercase name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::Json => "json",
+            Format::Markdown => "markdown",
+            Format::Prompt => "prompt",
+        }
+    }
+
+    /// Parses a lowercase name.
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|f| f.as_str() == s)
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Template problems (a broken override, a missing template).
+#[derive(Debug, thiserror::Error)]
+pub enum RenderError {
+    /// minijinja reported an error.
+    #[error("template {name}: {source}")]
+    Template {
+        /// The template.
+        name: String,
+        /// The error.
+        source: minijinja::Error,
+    },
+    /// JSON serialisation failed.
+    #[error("json: {0}")]
+    Json(#[from] serde_json::Error),
+}
+
+/// The built-in templates, compiled into the binary.
+pub const BUILTIN_TEMPLATES: &[(&str, &str)] = &[
+    (
+        "_macros.j2",
+        include_str!("../../../profiles/templates/_macros.j2"),
+    ),
+    (
+        "prompt/claude.j2",
+        include_str!("../../../profiles/templates/prompt/claude.j2"),
+    ),
+    (
+        "prompt/codex.j2",
+        include_str!("../../../profiles/templates/prompt/codex.j2"),
+    ),
+    (
+        "prompt/cursor.j2",
+        include_str!("../../../profiles/templates/prompt/cursor.j2"),
+    ),
+    (
+        "prompt/gemini.j2",
+        include_str!("../../../profiles/templates/prompt/gemini.j2"),
+    ),
+    (
+        "prompt/opencode.j2",
+        include_str!("../../../profiles/templates/prompt/opencode.j2"),
+    ),
+    (
+        "prompt/generic.j2",
+        include_str!("../../../profiles/templates/prompt/generic.j2"),
+    ),
+    (
+        "markdown/claude.j2",
+        include_str!("../../../profiles/templates/markdown/claude.j2"),
+    ),
+    (
+        "markdown/codex.j2",
+        include_str!("../../../profiles/templates/markdown/codex.j2"),
+    ),
+    (
+        "markdown/cursor.j2",
+        include_str!("../../../profiles/templates/markdown/cursor.j2"),
+    ),
+    (
+        "markdown/gemini.j2",
+        include_str!("../../../profiles/templates/markdown/gemini.j2"),
+    ),
+    (
+        "markdown/opencode.j2",
+        include_str!("../../../profiles/templates/markdown/opencode.j2"),
+    ),
+    (
+        "markdown/generic.j2",
+        include_str!("../../../profiles/templates/markdown/generic.j2"),
+    ),
+];
+
+/// Compiled templates.
+pub struct Renderer {
+    env: Environment<'static>,
+}
+
+impl fmt::Debug for Renderer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Renderer")
+    }
+}
+
+/// A section as templates see it.
+#[derive(Debug, Serialize)]
+struct SectionView<'a> {
+    name: &'static str,
+    heading: &'static str,
+    items: &'a [Item],
+}
+
+fn heading(name: &str) -> &'static str {
+    match name {
+        "identity" => "Who you are working with",
+        "working_style" => "Working style",
+        "active_context" => "Active context",
+        "priorities" => "Priorities",
+        "constraints" => "Constraints",
+        "decisions" => "Decisions in force",
+        "incidents" => "Incidents and lessons",
+        _ => "Also relevant",
+    }
+}
+
+impl Renderer {
+    /// The built-in templates.
+    pub fn builtin() -> Result<Self, RenderError> {
+        Self::with_templates(
+            BUILTIN_TEMPLATES
+                .iter()
+                .map(|(n, s)| ((*n).to_owned(), (*s).to_owned())),
+        )
+    }
+
+    /// The built-in templates, then `overrides` (same names replace them).
+    pub fn with_templates(
+        templates: impl IntoIterator<Item = (String, String)>,
+    ) -> Result<Self, RenderError> {
+        let mut env = Environment::new();
+        env.set_undefined_behavior(UndefinedBehavior::Strict);
+        let syntax = minijinja::syntax::SyntaxConfig::builder()
+            .trim_blocks(true)
+            .lstrip_blocks(true)
+            .build()
+            .map_err(|source| RenderError::Template {
+                name: "syntax".into(),
+                source,
+            })?;
+        env.set_syntax(syntax);
+        env.set_formatter(|out, _state, value| {
+            let text = if value.is_none() || value.is_undefined() {
+                String::new()
+            } else {
+                value.to_string()
+            };
+            out.write_str(&neutralize(&text))
+                .map_err(minijinja::Error::from)
+        });
+        let mut seen: Vec<String> = Vec::new();
+        for (name, source) in BUILTIN_TEMPLATES
+            .iter()
+            .map(|(n, s)| ((*n).to_owned(), (*s).to_owned()))
+            .chain(templates)
+        {
+            env.add_template_owned(name.clone(), source)
+                .map_err(|source| RenderError::Template {
+                    name: name.clone(),
+                    source,
+                })?;
+            seen.push(name);
+        }
+        Ok(Self { env })
+    }
+
+    /// Renders `packet` for `target` in `format`. The result ends with a newline.
+    pub fn render(
+        &self,
+        packet: &Packet,
+        target: Target,
+        format: Format,
+    ) -> Result<String, RenderError> {
+        if format == Format::Json {
+            let mut s = serde_json::to_string_pretty(packet)?;
+            s.push('\n');
+            return Ok(s);
+        }
+        let name = format!("{}/{}.j2", format.as_str(), target.as_str());
+        let tmpl = self
+            .env
+            .get_template(&name)
+            .map_err(|source| RenderError::Template {
+                name: name.clone(),
+                source,
+            })?;
+        let sections: Vec<SectionView<'_>> = packet
+            .sections()
+            .into_iter()
+            .map(|(name, items)| SectionView {
+                name,
+                heading: heading(name),
+                items: items.as_slice(),
+            })
+            .collect();
+        let ctx = minijinja::context! {
+            packet => Value::from(minijinja::value::Serde(packet)),
+            sections => Value::from(minijinja::value::Serde(&sections)),
+            project => Value::from(minijinja::value::Serde(&packet.identity.project)),
+            block_tag => Value::from_safe_string(BLOCK_TAG.to_owned()),
+            item_count => packet.item_count(),
+        };
+        let mut out = tmpl
+            .render(ctx)
+            .map_err(|source| RenderError::Template { name, source })?;
+        while out.ends_with("\n\n") {
+            out.pop();
+        }
+        if !out.ends_with('\n') {
+            out.push('\n');
+        }
+        Ok(out)
+    }
+}
+
+/// Flattens `text` to one line and neutralises anything that could close or open a
+/// block: every `</` becomes `<\/`, the template's own tag loses its `<`, and
+/// markdown fences lose a backtick.
+pub fn neutralize(text: &str) -> String {
+    let flat = if text.contains(['\n', '\r', '\t']) {
+        text.split_whitespace().collect::<Vec<_>>().join(" ")
+    } else {
+        text.to_owned()
+    };
+    if !flat.contains('<') && !flat.contains("```") {
+        return flat;
+    }
+    let mut s = flat.replace("</", "<\\/");
+    let opener = format!("<{BLOCK_TAG}");
+    if s.to_ascii_lowercase().contains(&opener) {
+        s = replace_ignore_case(&s, &opener, &format!("‹{BLOCK_TAG}"));
+    }
+    s.replace("```", "``")
+}
+
+fn replace_ignore_case(haystack: &str, needle: &str, with: &str) -> String {
+    let lower = haystack.to_ascii_lowercase();
+    let mut out = String::with_capacity(haystack.len());
+    let mut last = 0;
+    for (i, _) in lower.match_indices(needle) {
+        out.push_str(&haystack[last..i]);
+        out.push_str(with);
+        last = i + needle.len();
+    }
+    out.push_str(&haystack[last..]);
+    out
+}
