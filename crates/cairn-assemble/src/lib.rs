@@ -145,7 +145,7 @@ pub fn assemble(req: &Request<'_>, candidates: &[Candidate<'_>]) -> Packet {
                     (cairn_note::Status::Superseded, None) => "superseded".to_owned(),
                     _ => "archived".to_owned(),
                 };
-                exclude(&mut packet, n, reason);
+                exclude(&mut packet, n, "retired", reason);
             }
             continue;
         }
@@ -158,6 +158,7 @@ pub fn assemble(req: &Request<'_>, candidates: &[Candidate<'_>]) -> Packet {
                 exclude(
                     &mut packet,
                     n,
+                    "excluded_type",
                     format!("{t} notes are not part of the {} profile", profile.name),
                 );
             }
@@ -224,9 +225,10 @@ fn count(p: &Packet, section: &str) -> usize {
         .map_or(0, |(_, v)| v.len())
 }
 
-fn exclude(p: &mut Packet, n: &Note, reason: String) {
+fn exclude(p: &mut Packet, n: &Note, kind: &str, reason: String) {
     if p.provenance.excluded.len() < EXCLUDED_LISTED {
         p.provenance.excluded.push(Excluded {
+            kind: kind.to_owned(),
             path: n.path.clone(),
             title: n.title.clone(),
             reason,

@@ -160,6 +160,8 @@ pub struct Derived {
 /// A relevant note kept out.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Excluded {
+    /// `retired` (superseded or archived) or `excluded_type` (the profile leaves the type out).
+    pub kind: String,
     /// Vault-relative path.
     pub path: String,
     /// Title.

@@ -141,7 +141,9 @@ pub struct Ranking {
 
 impl Default for Ranking {
     fn default() -> Self {
-        Self { half_life_days: DEFAULT_HALF_LIFE_DAYS }
+        Self {
+            half_life_days: DEFAULT_HALF_LIFE_DAYS,
+        }
     }
 }
 
@@ -165,7 +167,11 @@ impl Discovery {
             .map(PathBuf::from)
             .or_else(|| nonempty("HOME").map(|h| PathBuf::from(h).join(".config")))
             .map(|dir| dir.join("cairn").join("config.toml"));
-        Self { flag, env: nonempty("CAIRN_CONFIG").map(PathBuf::from), user }
+        Self {
+            flag,
+            env: nonempty("CAIRN_CONFIG").map(PathBuf::from),
+            user,
+        }
     }
 
     /// The file to load: the flag or the variable if given (they must exist), else the
@@ -203,7 +209,12 @@ pub struct ConfigError {
 }
 
 impl ConfigError {
-    fn new(path: &Path, line: Option<usize>, key: Option<&str>, message: impl Into<String>) -> Self {
+    fn new(
+        path: &Path,
+        line: Option<usize>,
+        key: Option<&str>,
+        message: impl Into<String>,
+    ) -> Self {
         Self {
             path: path.to_path_buf(),
             line,
@@ -291,12 +302,22 @@ impl Config {
             ConfigError::new(dir, None, None, format!("cannot open vault folder: {e}"))
         })?;
         if !root.is_dir() {
-            return Err(ConfigError::new(dir, None, None, "the vault is not a folder"));
+            return Err(ConfigError::new(
+                dir,
+                None,
+                None,
+                "the vault is not a folder",
+            ));
         }
         Ok(Self {
             source: None,
-            vault: Vault { root, limits: Limits::default() },
-            developer: Developer { note_roots: vec![String::new()] },
+            vault: Vault {
+                root,
+                limits: Limits::default(),
+            },
+            developer: Developer {
+                note_roots: vec![String::new()],
+            },
             projects: Vec::new(),
             scenes: Vec::new(),
             ranking: Ranking::default(),
@@ -323,7 +344,13 @@ impl Config {
         let raw = parse_raw(text, path)?;
         let base = path
             .parent()
-            .map(|p| if p.as_os_str().is_empty() { Path::new(".") } else { p })
+            .map(|p| {
+                if p.as_os_str().is_empty() {
+                    Path::new(".")
+                } else {
+                    p
+                }
+            })
             .unwrap_or(Path::new("."));
         let base = base.canonicalize().unwrap_or_else(|_| base.to_path_buf());
         let line_of = |needle: &str| find_line(text, needle);
@@ -341,7 +368,11 @@ impl Config {
         let root = match root.canonicalize() {
             Ok(p) if p.is_dir() => p,
             Ok(_) => {
-                return Err(err("root", "vault.root", format!("`{root_text}` is not a folder")));
+                return Err(err(
+                    "root",
+                    "vault.root",
+                    format!("`{root_text}` is not a folder"),
+                ));
             }
             Err(e) => {
                 return Err(err(
@@ -353,7 +384,11 @@ impl Config {
         };
         let limits = raw_vault.limits;
         if limits.max_files == 0 || limits.max_file_bytes == 0 || limits.max_total_bytes == 0 {
-            return Err(err("[vault.limits]", "vault.limits", "limits must be positive".into()));
+            return Err(err(
+                "[vault.limits]",
+                "vault.limits",
+                "limits must be positive".into(),
+            ));
         }
 
         for (i, r) in raw.developer.note_roots.iter().enumerate() {
@@ -364,7 +399,11 @@ impl Config {
         for (i, p) in raw.projects.into_iter().enumerate() {
             let key = |k: &str| format!("projects[{i}].{k}");
             if p.id.trim().is_empty() {
-                return Err(err("[[projects]]", &key("id"), "project id is empty".into()));
+                return Err(err(
+                    "[[projects]]",
+                    &key("id"),
+                    "project id is empty".into(),
+                ));
             }
             if projects.iter().any(|q: &Project| q.id == p.id) {
                 return Err(err(
@@ -405,7 +444,9 @@ impl Config {
         Ok(Self {
             source: Some(path.canonicalize().unwrap_or_else(|_| path.to_path_buf())),
             vault: Vault { root, limits },
-            developer: Developer { note_roots: raw.developer.note_roots },
+            developer: Developer {
+                note_roots: raw.developer.note_roots,
+            },
             projects,
             scenes: raw.scenes,
             ranking: raw.ranking,
@@ -430,9 +471,21 @@ fn parse_raw(text: &str, path: &Path) -> Result<RawConfig, ConfigError> {
 }
 
 fn toml_error(text: &str, path: &Path, e: &toml::de::Error, key: Option<String>) -> ConfigError {
-    let line = e.span().map(|s| text[..s.start.min(text.len())].matches('\n').count() + 1);
-    let message = e.message().lines().next().unwrap_or("invalid TOML").to_owned();
-    ConfigError { path: path.to_path_buf(), line, key, message }
+    let line = e
+        .span()
+        .map(|s| text[..s.start.min(text.len())].matches('\n').count() + 1);
+    let message = e
+        .message()
+        .lines()
+        .next()
+        .unwrap_or("invalid TOML")
+        .to_owned();
+    ConfigError {
+        path: path.to_path_buf(),
+        line,
+        key,
+        message,
+    }
 }
 
 /// First 1-based line containing `needle`, to point errors found after parsing.
@@ -447,7 +500,9 @@ fn find_line(text: &str, needle: &str) -> Option<usize> {
 fn check_note_root(root: &str) -> Result<(), String> {
     let p = Path::new(root);
     if p.is_absolute() || p.components().any(|c| matches!(c, Component::ParentDir)) {
-        return Err(format!("note root `{root}` must be a folder inside the vault"));
+        return Err(format!(
+            "note root `{root}` must be a folder inside the vault"
+        ));
     }
     Ok(())
 }
@@ -456,10 +511,16 @@ fn check_note_root(root: &str) -> Result<(), String> {
 pub fn resolve(base: &Path, p: &str, home: Option<&Path>) -> PathBuf {
     let expanded = match (p.strip_prefix("~/"), home) {
         (Some(rest), Some(home)) => home.join(rest),
-        _ if p == "~" => home.map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from(p)),
+        _ if p == "~" => home
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| PathBuf::from(p)),
         _ => PathBuf::from(p),
     };
-    if expanded.is_absolute() { expanded } else { base.join(expanded) }
+    if expanded.is_absolute() {
+        expanded
+    } else {
+        base.join(expanded)
+    }
 }
 
 #[cfg(test)]
@@ -523,14 +584,21 @@ enabled = false
         assert_eq!(e.line, Some(6), "{e}");
         assert_eq!(e.key.as_deref(), Some("projects[0].repo_paths"));
         let shown = e.to_string();
-        assert!(shown.contains("c.toml:6: key `projects[0].repo_paths`"), "{shown}");
+        assert!(
+            shown.contains("c.toml:6: key `projects[0].repo_paths`"),
+            "{shown}"
+        );
         assert!(!shown.contains('\n'));
     }
 
     #[test]
     fn syntax_error_has_a_line() {
         let dir = tempfile::tempdir().unwrap();
-        let path = write(dir.path(), "c.toml", "[vault]\nroot = \"v\"\nbroken = = 3\n");
+        let path = write(
+            dir.path(),
+            "c.toml",
+            "[vault]\nroot = \"v\"\nbroken = = 3\n",
+        );
         let e = Config::load(&path, None).unwrap_err();
         assert_eq!(e.line, Some(3), "{e}");
     }
@@ -540,7 +608,11 @@ enabled = false
         let dir = tempfile::tempdir().unwrap();
         let path = write(dir.path(), "c.toml", "# hi\n[vault]\nroot = \"nope\"\n");
         let e = Config::load(&path, None).unwrap_err();
-        assert_eq!((e.line, e.key.as_deref()), (Some(3), Some("vault.root")), "{e}");
+        assert_eq!(
+            (e.line, e.key.as_deref()),
+            (Some(3), Some("vault.root")),
+            "{e}"
+        );
     }
 
     #[test]
@@ -592,7 +664,9 @@ enabled = false
         assert_eq!(d.locate().unwrap(), Some(user.join("config.toml")));
         let d = Discovery::new(None, |k| (k == "HOME").then(|| "/nonexistent".to_owned()));
         assert_eq!(d.locate().unwrap(), None);
-        let d = Discovery::new(None, |k| (k == "CAIRN_CONFIG").then(|| "/nope.toml".to_owned()));
+        let d = Discovery::new(None, |k| {
+            (k == "CAIRN_CONFIG").then(|| "/nope.toml".to_owned())
+        });
         assert_eq!(d.locate().unwrap_err().key.as_deref(), Some("CAIRN_CONFIG"));
     }
 

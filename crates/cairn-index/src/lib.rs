@@ -200,7 +200,9 @@ pub struct NoteIndex {
 
 impl std::fmt::Debug for NoteIndex {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("NoteIndex").field("docs", &self.doc_count()).finish()
+        f.debug_struct("NoteIndex")
+            .field("docs", &self.doc_count())
+            .finish()
     }
 }
 
@@ -232,15 +234,27 @@ impl NoteIndex {
 
     fn wrap(index: Index, fields: Fields) -> Result<Self, IndexError> {
         index.tokenizers().register(ANALYZER, analyzer());
-        let reader = index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into()?;
-        Ok(Self { index, reader, fields })
+        let reader = index
+            .reader_builder()
+            .reload_policy(ReloadPolicy::Manual)
+            .try_into()?;
+        Ok(Self {
+            index,
+            reader,
+            fields,
+        })
     }
 
     /// A writer to add, replace and delete notes. One at a time per index (tantivy locks).
     pub fn writer(&mut self) -> Result<NoteWriter, IndexError> {
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get().clamp(1, 4));
-        let writer = self.index.writer_with_num_threads(threads, threads * 40_000_000)?;
-        Ok(NoteWriter { writer, fields: self.fields })
+        let writer = self
+            .index
+            .writer_with_num_threads(threads, threads * 40_000_000)?;
+        Ok(NoteWriter {
+            writer,
+            fields: self.fields,
+        })
     }
 
     /// Makes committed changes visible to searches.
@@ -269,7 +283,10 @@ impl NoteIndex {
                 }
                 let t = Term::from_field_text(self.fields.text[f as usize], term);
                 let tq = TermQuery::new(t, IndexRecordOption::WithFreqs);
-                clauses.push((Occur::Should, Box::new(BoostQuery::new(Box::new(tq), fw * tw))));
+                clauses.push((
+                    Occur::Should,
+                    Box::new(BoostQuery::new(Box::new(tq), fw * tw)),
+                ));
             }
         }
         if clauses.is_empty() {
@@ -282,12 +299,21 @@ impl NoteIndex {
                     .iter()
                     .map(|f| {
                         let t = Term::from_field_text(self.fields.folders, f.trim_matches('/'));
-                        (Occur::Should, Box::new(TermQuery::new(t, IndexRecordOption::Basic)) as Box<dyn Query>)
+                        (
+                            Occur::Should,
+                            Box::new(TermQuery::new(t, IndexRecordOption::Basic)) as Box<dyn Query>,
+                        )
                     })
                     .collect();
                 Some(Box::new(BooleanQuery::new(vec![
                     (Occur::Must, text),
-                    (Occur::Must, Box::new(ConstScoreQuery::new(Box::new(BooleanQuery::new(filter)), 0.0))),
+                    (
+                        Occur::Must,
+                        Box::new(ConstScoreQuery::new(
+                            Box::new(BooleanQuery::new(filter)),
+                            0.0,
+                        )),
+                    ),
                 ])))
             }
             _ => Some(text),
@@ -303,14 +329,19 @@ impl NoteIndex {
         folders: Option<&[String]>,
         limit: usize,
     ) -> Result<Vec<Hit>, IndexError> {
-        let Some(query) = self.build_query(q, weights, folders) else { return Ok(Vec::new()) };
+        let Some(query) = self.build_query(q, weights, folders) else {
+            return Ok(Vec::new());
+        };
         let searcher = self.reader.searcher();
         let top = searcher.search(&query, &TopDocs::with_limit(limit.max(1)).order_by_score())?;
         let mut hits = Vec::with_capacity(top.len());
         for (score, addr) in top {
             let doc: TantivyDocument = searcher.doc(addr)?;
             if let Some(path) = doc.get_first(self.fields.key).and_then(|v| v.as_str()) {
-                hits.push(Hit { path: path.to_owned(), bm25: score });
+                hits.push(Hit {
+                    path: path.to_owned(),
+                    bm25: score,
+                });
             }
         }
         hits.sort_by(|a, b| b.bm25.total_cmp(&a.bm25).then_with(|| a.path.cmp(&b.path)));
@@ -330,7 +361,9 @@ impl NoteIndex {
             &TermQuery::new(key, IndexRecordOption::Basic),
             &TopDocs::with_limit(1).order_by_score(),
         )?;
-        let Some((_, addr)) = top.first() else { return Ok(Vec::new()) };
+        let Some((_, addr)) = top.first() else {
+            return Ok(Vec::new());
+        };
         let mut out = Vec::new();
         for (term, &tw) in &q.terms {
             for f in TextField::ALL {
@@ -339,15 +372,26 @@ impl NoteIndex {
                     continue;
                 }
                 let t = Term::from_field_text(self.fields.text[f as usize], term);
-                let tq = BoostQuery::new(Box::new(TermQuery::new(t, IndexRecordOption::WithFreqs)), fw * tw);
+                let tq = BoostQuery::new(
+                    Box::new(TermQuery::new(t, IndexRecordOption::WithFreqs)),
+                    fw * tw,
+                );
                 if let Ok(e) = tq.explain(&searcher, *addr) {
                     if e.value() > 0.0 {
-                        out.push(TermMatch { term: term.clone(), field: f, score: e.value() });
+                        out.push(TermMatch {
+                            term: term.clone(),
+                            field: f,
+                            score: e.value(),
+                        });
                     }
                 }
             }
         }
-        out.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.term.cmp(&b.term)));
+        out.sort_by(|a, b| {
+            b.score
+                .total_cmp(&a.score)
+                .then_with(|| a.term.cmp(&b.term))
+        });
         Ok(out)
     }
 }
@@ -417,7 +461,8 @@ impl NoteWriter {
 
     /// Deletes the note at `path`.
     pub fn delete(&mut self, path: &str) {
-        self.writer.delete_term(Term::from_field_text(self.fields.key, path));
+        self.writer
+            .delete_term(Term::from_field_text(self.fields.key, path));
     }
 
     /// Deletes every note.
@@ -445,8 +490,14 @@ mod tests {
 
     #[test]
     fn analyzer_stems_and_drops_stop_words() {
-        assert_eq!(analyze("The Retrying of payouts, naïvely!"), vec!["retri", "payout", "naiv"]);
-        assert_eq!(analyze("src/settlement/payout_job.rs"), vec!["src", "settlement", "payout", "job", "rs"]);
+        assert_eq!(
+            analyze("The Retrying of payouts, naïvely!"),
+            vec!["retri", "payout", "naiv"]
+        );
+        assert_eq!(
+            analyze("src/settlement/payout_job.rs"),
+            vec!["src", "settlement", "payout", "job", "rs"]
+        );
     }
 
     #[test]

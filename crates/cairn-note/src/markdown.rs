@@ -26,7 +26,9 @@ pub fn scan_body(body: &str, first_line: usize) -> BodyParts {
                     fence = Some((ch, n));
                     continue;
                 }
-                Some((open, len)) if open == ch && n >= len && trimmed.trim_end().chars().all(|c| c == ch) => {
+                Some((open, len))
+                    if open == ch && n >= len && trimmed.trim_end().chars().all(|c| c == ch) =>
+                {
                     fence = None;
                     continue;
                 }
@@ -57,7 +59,11 @@ pub fn scan_body(body: &str, first_line: usize) -> BodyParts {
 
 fn is_heading_marker(t: &str) -> bool {
     let hashes = t.chars().take_while(|&c| c == '#').count();
-    (1..=6).contains(&hashes) && t[hashes..].chars().next().is_none_or(|c| c == ' ' || c == '\t')
+    (1..=6).contains(&hashes)
+        && t[hashes..]
+            .chars()
+            .next()
+            .is_none_or(|c| c == ' ' || c == '\t')
 }
 
 /// A fence opener/closer: three or more backticks or tildes.
@@ -81,7 +87,11 @@ fn atx_heading(t: &str, line: usize) -> Option<Heading> {
     if text.is_empty() {
         return None;
     }
-    Some(Heading { level: level as u8, text: text.to_owned(), line })
+    Some(Heading {
+        level: level as u8,
+        text: text.to_owned(),
+        line,
+    })
 }
 
 /// Replaces `inline code` spans with spaces so links and tags inside are ignored.
@@ -126,7 +136,10 @@ pub fn wikilinks(text: &str) -> Vec<String> {
 /// Removes `[[ ]]` around a link-valued frontmatter string.
 pub fn link_target(text: &str) -> String {
     let t = text.trim();
-    let t = t.strip_prefix("[[").and_then(|t| t.strip_suffix("]]")).unwrap_or(t);
+    let t = t
+        .strip_prefix("[[")
+        .and_then(|t| t.strip_suffix("]]"))
+        .unwrap_or(t);
     t.split(['|', '#']).next().unwrap_or("").trim().to_owned()
 }
 
@@ -199,7 +212,9 @@ pub fn prose_sentences(body: &str) -> Vec<String> {
             .or_else(|| t.strip_prefix("+ "))
             .or_else(|| {
                 let digits = t.chars().take_while(char::is_ascii_digit).count();
-                (digits > 0).then(|| t[digits..].strip_prefix(". ")).flatten()
+                (digits > 0)
+                    .then(|| t[digits..].strip_prefix(". "))
+                    .flatten()
             });
         if let Some(item) = item {
             flush(&mut para, &mut sentences);
@@ -296,7 +311,11 @@ mod tests {
     fn headings_links_tags_skip_code() {
         let body = "# Title #rust\nSee [[Other Note|other]] and ![[img.png]] #todo.\n```\n# not heading [[nope]] #nope\n```\n## Sub ##\n`[[inline]]` #tag-two/x and issue #42 and a#b\n";
         let p = scan_body(body, 5);
-        let hs: Vec<_> = p.headings.iter().map(|h| (h.level, h.text.as_str(), h.line)).collect();
+        let hs: Vec<_> = p
+            .headings
+            .iter()
+            .map(|h| (h.level, h.text.as_str(), h.line))
+            .collect();
         assert_eq!(hs, vec![(1, "Title #rust", 5), (2, "Sub", 10)]);
         assert_eq!(p.wikilinks, vec!["Other Note", "img.png"]);
         assert_eq!(p.tags, vec!["rust", "todo", "tag-two/x"]);

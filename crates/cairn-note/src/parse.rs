@@ -65,12 +65,19 @@ pub fn parse_note(path: &str, bytes: &[u8]) -> Parsed {
             "binary-file",
             "looks binary (NUL bytes); skipped".into(),
         ));
-        return Parsed { note: None, diagnostics: diags };
+        return Parsed {
+            note: None,
+            diagnostics: diags,
+        };
     }
     let text = match std::str::from_utf8(bytes) {
         Ok(t) => std::borrow::Cow::Borrowed(t),
         Err(e) => {
-            let line = bytes[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count() + 1;
+            let line = bytes[..e.valid_up_to()]
+                .iter()
+                .filter(|&&b| b == b'\n')
+                .count()
+                + 1;
             diags.push(diag(
                 Some(line),
                 Severity::Warning,
@@ -81,10 +88,22 @@ pub fn parse_note(path: &str, bytes: &[u8]) -> Parsed {
         }
     };
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
-    let text = if text.contains('\r') { text.replace("\r\n", "\n") } else { text.to_owned() };
+    let text = if text.contains('\r') {
+        text.replace("\r\n", "\n")
+    } else {
+        text.to_owned()
+    };
     if text.trim().is_empty() {
-        diags.push(diag(None, Severity::Warning, "empty-note", "empty note; skipped".into()));
-        return Parsed { note: None, diagnostics: diags };
+        diags.push(diag(
+            None,
+            Severity::Warning,
+            "empty-note",
+            "empty note; skipped".into(),
+        ));
+        return Parsed {
+            note: None,
+            diagnostics: diags,
+        };
     }
 
     let (front, body, body_line) = split_frontmatter(&text);
@@ -131,7 +150,11 @@ pub fn parse_note(path: &str, bytes: &[u8]) -> Parsed {
     let id = note_id(path);
     let stem = id.rsplit('/').next().unwrap_or(&id).to_owned();
     let parts = scan_body(body, body_line);
-    let mut f = Fields { map: &fields, path, diags: &mut diags };
+    let mut f = Fields {
+        map: &fields,
+        path,
+        diags: &mut diags,
+    };
 
     // Agent-memory shape: name / description / metadata.type.
     let metadata_type = match fields.get("metadata") {
@@ -140,14 +163,22 @@ pub fn parse_note(path: &str, bytes: &[u8]) -> Parsed {
     };
     let title = f
         .string("title")
-        .or_else(|| parts.headings.iter().find(|h| h.level == 1).map(|h| h.text.clone()))
+        .or_else(|| {
+            parts
+                .headings
+                .iter()
+                .find(|h| h.level == 1)
+                .map(|h| h.text.clone())
+        })
         .or_else(|| fields.get("name").and_then(yaml_scalar_text))
         .unwrap_or(stem);
     let memory_type = match f.raw_text("memory_type").or(metadata_type) {
         Some(t) => f.keyword("memory_type", &t, MemoryType::parse),
         None => None,
     };
-    let sensitivity = f.enum_field("sensitivity", Sensitivity::parse).unwrap_or_default();
+    let sensitivity = f
+        .enum_field("sensitivity", Sensitivity::parse)
+        .unwrap_or_default();
     let freshness = f.enum_field("freshness", Freshness::parse);
     let retrieval_priority = f.enum_field("retrieval_priority", Priority::parse);
     let status = f.enum_field("status", Status::parse).unwrap_or_default();
@@ -198,7 +229,10 @@ pub fn parse_note(path: &str, bytes: &[u8]) -> Parsed {
         mtime: None,
     };
     diags.sort();
-    Parsed { note: Some(note), diagnostics: diags }
+    Parsed {
+        note: Some(note),
+        diagnostics: diags,
+    }
 }
 
 /// `dir/Note Name.md` → `dir/Note Name`.
@@ -220,8 +254,12 @@ enum Frontmatter<'a> {
 
 /// Splits `---\nyaml\n---\nbody`. Returns the frontmatter, the body and the body's first line.
 fn split_frontmatter(text: &str) -> (Frontmatter<'_>, &str, usize) {
-    let Some(rest) = text.strip_prefix("---") else { return (Frontmatter::None, text, 1) };
-    let Some(nl) = rest.find('\n') else { return (Frontmatter::None, text, 1) };
+    let Some(rest) = text.strip_prefix("---") else {
+        return (Frontmatter::None, text, 1);
+    };
+    let Some(nl) = rest.find('\n') else {
+        return (Frontmatter::None, text, 1);
+    };
     if !rest[..nl].trim().is_empty() {
         return (Frontmatter::None, text, 1);
     }
@@ -272,13 +310,18 @@ impl Fields<'_> {
     }
 
     fn string(&mut self, key: &str) -> Option<String> {
-        self.raw_text(key).map(|s| s.trim().to_owned()).filter(|s| !s.is_empty())
+        self.raw_text(key)
+            .map(|s| s.trim().to_owned())
+            .filter(|s| !s.is_empty())
     }
 
     fn keyword<T>(&mut self, key: &str, text: &str, parse: fn(&str) -> Option<T>) -> Option<T> {
         let parsed = parse(text);
         if parsed.is_none() && !text.trim().is_empty() {
-            self.warn(key, format!("unknown value `{}`; using the default", text.trim()));
+            self.warn(
+                key,
+                format!("unknown value `{}`; using the default", text.trim()),
+            );
         }
         parsed
     }
@@ -305,7 +348,9 @@ impl Fields<'_> {
 
     /// A list, or one string (split on commas).
     fn list(&mut self, key: &str) -> Vec<String> {
-        let Some(v) = self.map.get(key) else { return Vec::new() };
+        let Some(v) = self.map.get(key) else {
+            return Vec::new();
+        };
         let items: Vec<String> = match v {
             Yaml::Null => Vec::new(),
             Yaml::Sequence(seq) => {
@@ -331,11 +376,19 @@ impl Fields<'_> {
                 }
             },
         };
-        items.into_iter().map(|s| s.trim().to_owned()).filter(|s| !s.is_empty()).collect()
+        items
+            .into_iter()
+            .map(|s| s.trim().to_owned())
+            .filter(|s| !s.is_empty())
+            .collect()
     }
 
     fn links(&mut self, key: &str) -> Vec<String> {
-        self.list(key).iter().map(|s| link_target(s)).filter(|s| !s.is_empty()).collect()
+        self.list(key)
+            .iter()
+            .map(|s| link_target(s))
+            .filter(|s| !s.is_empty())
+            .collect()
     }
 
     fn date(&mut self, key: &str) -> Option<NaiveDate> {
@@ -391,7 +444,9 @@ fn yaml_to_json(v: &Yaml) -> serde_json::Value {
             } else if let Some(u) = n.as_u64() {
                 J::from(u)
             } else {
-                n.as_f64().and_then(serde_json::Number::from_f64).map_or(J::Null, J::Number)
+                n.as_f64()
+                    .and_then(serde_json::Number::from_f64)
+                    .map_or(J::Null, J::Number)
             }
         }
         Yaml::String(s) => J::String(s.clone()),

@@ -50,7 +50,9 @@ fn title_fallbacks() {
 
 #[test]
 fn unknown_values_become_diagnostics_and_defaults() {
-    let (n, d) = parse("---\nmemory_type: musing\nsensitivity: top-secret\npinned: maybe\nupdated: last week\ntags: 3\n---\nx");
+    let (n, d) = parse(
+        "---\nmemory_type: musing\nsensitivity: top-secret\npinned: maybe\nupdated: last week\ntags: 3\n---\nx",
+    );
     assert_eq!(n.memory_type, None);
     assert_eq!(n.sensitivity, Sensitivity::Internal);
     assert!(!n.pinned);
@@ -59,7 +61,10 @@ fn unknown_values_become_diagnostics_and_defaults() {
     let msgs: Vec<_> = d.iter().map(|d| d.message.as_str()).collect();
     assert_eq!(d.len(), 4, "{msgs:?}");
     assert!(msgs.iter().any(|m| m.contains("unknown value `musing`")));
-    assert!(msgs.iter().any(|m| m.contains("unknown value `top-secret`")));
+    assert!(
+        msgs.iter()
+            .any(|m| m.contains("unknown value `top-secret`"))
+    );
 }
 
 #[test]

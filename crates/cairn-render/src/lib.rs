@@ -245,14 +245,20 @@ impl Renderer {
                 source,
             })?;
         env.set_syntax(syntax);
+        // Every template is "escaped" with the neutraliser: values are flattened and
+        // defused; template output (macros) comes back marked safe and passes through.
+        env.set_auto_escape_callback(|_| minijinja::AutoEscape::Custom("cairn-untrusted".into()));
         env.set_formatter(|out, _state, value| {
-            let text = if value.is_none() || value.is_undefined() {
-                String::new()
+            if value.is_none() || value.is_undefined() {
+                return Ok(());
+            }
+            let text = value.to_string();
+            let text = if value.is_safe() {
+                text
             } else {
-                value.to_string()
+                neutralize(&text)
             };
-            out.write_str(&neutralize(&text))
-                .map_err(minijinja::Error::from)
+            out.write_str(&text).map_err(minijinja::Error::from)
         });
         let mut seen: Vec<String> = Vec::new();
         for (name, source) in BUILTIN_TEMPLATES
@@ -299,7 +305,20 @@ impl Renderer {
                 items: items.as_slice(),
             })
             .collect();
+        let not_current: Vec<String> = packet
+            .provenance
+            .excluded
+            .iter()
+            .filter(|e| e.kind == "retired")
+            .map(|e| format!("{} ({})", e.title, e.reason))
+            .collect();
+        let mut sources: Vec<String> = Vec::new();
+        for (_, items) in packet.sections() {
+            sources.extend(items.iter().map(|i| i.path.clone()));
+        }
         let ctx = minijinja::context! {
+            not_current => not_current,
+            sources => sources,
             packet => Value::from(minijinja::value::Serde(packet)),
             sections => Value::from(minijinja::value::Serde(&sections)),
             project => Value::from(minijinja::value::Serde(&packet.identity.project)),
@@ -309,6 +328,11 @@ impl Renderer {
         let mut out = tmpl
             .render(ctx)
             .map_err(|source| RenderError::Template { name, source })?;
+        // Templates stay readable; the output has no runs of blank lines.
+        while out.contains("\n\n\n") {
+            out = out.replace("\n\n\n", "\n\n");
+        }
+        out = out.replace(&format!("\n\n</{BLOCK_TAG}>"), &format!("\n</{BLOCK_TAG}>"));
         while out.ends_with("\n\n") {
             out.pop();
         }

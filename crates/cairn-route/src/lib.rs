@@ -31,7 +31,12 @@ pub struct RouteInput<'a> {
 impl<'a> RouteInput<'a> {
     /// Routing input with only a working directory.
     pub fn at(cwd: &'a Path) -> Self {
-        Self { cwd, project: None, files: &[], task: "" }
+        Self {
+            cwd,
+            project: None,
+            files: &[],
+            task: "",
+        }
     }
 }
 
@@ -99,19 +104,26 @@ pub enum RouteError {
 
 /// Routes `input` against `config`.
 pub fn route(config: &Config, input: &RouteInput<'_>) -> Result<Route, RouteError> {
-    let cwd = input
-        .cwd
-        .canonicalize()
-        .map_err(|source| RouteError::Cwd { path: input.cwd.to_path_buf(), source })?;
+    let cwd = input.cwd.canonicalize().map_err(|source| RouteError::Cwd {
+        path: input.cwd.to_path_buf(),
+        source,
+    })?;
     let git = GitCheckout::find(&cwd);
     let main_checkout = git.as_ref().and_then(|g| g.main_checkout.clone());
     let mut reasons = Vec::new();
 
     let (project, method, repo_path) = if let Some(id) = input.project {
-        let p = config.project(id).ok_or_else(|| RouteError::UnknownProject {
-            id: id.to_owned(),
-            known: config.projects.iter().map(|p| p.id.as_str()).collect::<Vec<_>>().join(", "),
-        })?;
+        let p = config
+            .project(id)
+            .ok_or_else(|| RouteError::UnknownProject {
+                id: id.to_owned(),
+                known: config
+                    .projects
+                    .iter()
+                    .map(|p| p.id.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            })?;
         reasons.push(format!("project `{id}` chosen by --project"));
         let repo = longest_match(std::slice::from_ref(p), &cwd).map(|(_, r)| r);
         (Some(p), RouteMethod::Explicit, repo)
@@ -152,9 +164,14 @@ pub fn route(config: &Config, input: &RouteInput<'_>) -> Result<Route, RouteErro
     let repo_root = match (method, &git, &repo_path) {
         (RouteMethod::Worktree, Some(g), Some(repo)) => {
             let main = g.main_checkout.as_deref().unwrap_or(&g.top_level);
-            Some(g.top_level.join(repo.strip_prefix(main).unwrap_or(Path::new(""))))
+            Some(
+                g.top_level
+                    .join(repo.strip_prefix(main).unwrap_or(Path::new(""))),
+            )
         }
-        _ => repo_path.clone().or_else(|| git.as_ref().map(|g| g.top_level.clone())),
+        _ => repo_path
+            .clone()
+            .or_else(|| git.as_ref().map(|g| g.top_level.clone())),
     };
     let files = input
         .files
@@ -183,7 +200,10 @@ pub fn route(config: &Config, input: &RouteInput<'_>) -> Result<Route, RouteErro
                     .map(|f| (prefix.to_owned(), f.clone()))
             });
             if let Some((prefix, file)) = hit {
-                reasons.push(format!("module `{}` selected: {file} is under {prefix}", m.id));
+                reasons.push(format!(
+                    "module `{}` selected: {file} is under {prefix}",
+                    m.id
+                ));
                 modules.push(m.id.clone());
             }
         }
@@ -193,7 +213,10 @@ pub fn route(config: &Config, input: &RouteInput<'_>) -> Result<Route, RouteErro
     let mut scenes = Vec::new();
     for s in &config.scenes {
         if let Some(k) = s.keywords.iter().find(|k| mentions(&task_words, k)) {
-            reasons.push(format!("scene `{}` active: the task mentions \"{k}\"", s.id));
+            reasons.push(format!(
+                "scene `{}` active: the task mentions \"{k}\"",
+                s.id
+            ));
             scenes.push(s.id.clone());
         }
     }
@@ -240,7 +263,10 @@ struct GitCheckout {
 
 impl GitCheckout {
     fn find(start: &Path) -> Option<Self> {
-        let top_level = start.ancestors().find(|d| d.join(".git").exists())?.to_path_buf();
+        let top_level = start
+            .ancestors()
+            .find(|d| d.join(".git").exists())?
+            .to_path_buf();
         let dot_git = top_level.join(".git");
         let main_checkout = if dot_git.is_file() {
             // A linked worktree: `.git` says `gitdir: <main>/.git/worktrees/<name>`, and that
@@ -256,14 +282,21 @@ impl GitCheckout {
         } else {
             None
         };
-        Some(Self { top_level, main_checkout })
+        Some(Self {
+            top_level,
+            main_checkout,
+        })
     }
 }
 
 /// `file` relative to `root` with `/` separators; relative files are taken from `cwd`.
 fn repo_relative(cwd: &Path, root: Option<&Path>, file: &str) -> String {
     let p = Path::new(file);
-    let abs = if p.is_absolute() { p.to_path_buf() } else { cwd.join(p) };
+    let abs = if p.is_absolute() {
+        p.to_path_buf()
+    } else {
+        cwd.join(p)
+    };
     let abs = normalize(&abs);
     match root.and_then(|r| abs.strip_prefix(r).ok()) {
         Some(rel) => slash_path(rel),
@@ -294,7 +327,10 @@ fn slash_path(p: &Path) -> String {
 }
 
 fn under_prefix(file: &str, prefix: &str) -> bool {
-    file == prefix || file.strip_prefix(prefix).is_some_and(|rest| rest.starts_with('/'))
+    file == prefix
+        || file
+            .strip_prefix(prefix)
+            .is_some_and(|rest| rest.starts_with('/'))
 }
 
 fn words(text: &str) -> Vec<String> {

@@ -12,7 +12,12 @@ struct Fixture {
 fn fixture() -> Fixture {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
-    for d in ["vault", "code/mono/.git", "code/mono/services/pay/src/settle", "code/other"] {
+    for d in [
+        "vault",
+        "code/mono/.git",
+        "code/mono/services/pay/src/settle",
+        "code/other",
+    ] {
         fs::create_dir_all(root.join(d)).unwrap();
     }
     let text = r#"
@@ -81,13 +86,19 @@ fn worktree_routes_like_its_main_checkout() {
     let r = route(&f.config, &at(&wt.join("services/pay/src"))).unwrap();
     assert_eq!(r.project_id.as_deref(), Some("pay"));
     assert_eq!(r.method, RouteMethod::Worktree);
-    assert_eq!(r.main_checkout, Some(root.join("code/mono").canonicalize().unwrap()));
+    assert_eq!(
+        r.main_checkout,
+        Some(root.join("code/mono").canonicalize().unwrap())
+    );
     assert!(r.reasons[0].contains("worktree"), "{:?}", r.reasons);
 
     // Files are relative to the worktree, so modules still match.
     let files = vec!["settle/run.rs".to_owned()];
     let cwd = wt.join("services/pay/src");
-    let input = RouteInput { files: &files, ..at(&cwd) };
+    let input = RouteInput {
+        files: &files,
+        ..at(&cwd)
+    };
     let r = route(&f.config, &input).unwrap();
     assert_eq!(r.files, vec!["src/settle/run.rs"]);
     assert_eq!(r.modules, vec!["settlement"]);
@@ -106,9 +117,26 @@ fn no_match_is_not_an_error() {
 fn explicit_project_overrides_and_unknown_is_an_error() {
     let f = fixture();
     let cwd = f.dir.path().join("code/other");
-    let r = route(&f.config, &RouteInput { project: Some("pay"), ..at(&cwd) }).unwrap();
-    assert_eq!((r.project_id.as_deref(), r.method), (Some("pay"), RouteMethod::Explicit));
-    let e = route(&f.config, &RouteInput { project: Some("zzz"), ..at(&cwd) }).unwrap_err();
+    let r = route(
+        &f.config,
+        &RouteInput {
+            project: Some("pay"),
+            ..at(&cwd)
+        },
+    )
+    .unwrap();
+    assert_eq!(
+        (r.project_id.as_deref(), r.method),
+        (Some("pay"), RouteMethod::Explicit)
+    );
+    let e = route(
+        &f.config,
+        &RouteInput {
+            project: Some("zzz"),
+            ..at(&cwd)
+        },
+    )
+    .unwrap_err();
     assert!(e.to_string().contains("known: mono, pay"), "{e}");
     let e = route(&f.config, &at(&f.dir.path().join("missing"))).unwrap_err();
     assert!(matches!(e, RouteError::Cwd { .. }));
@@ -120,7 +148,11 @@ fn modules_match_files_and_cwd_and_scenes_match_the_task() {
     let repo = f.dir.path().join("code/mono/services/pay");
     let files = vec!["src/settle/batch.rs".to_owned(), "README.md".to_owned()];
     let task = "Debugging the release notes job";
-    let input = RouteInput { files: &files, task, ..at(&repo) };
+    let input = RouteInput {
+        files: &files,
+        task,
+        ..at(&repo)
+    };
     let r = route(&f.config, &input).unwrap();
     assert_eq!(r.modules, vec!["settlement"]);
     assert_eq!(r.scenes, vec!["debugging", "release"]);
@@ -130,13 +162,30 @@ fn modules_match_files_and_cwd_and_scenes_match_the_task() {
     let inner = repo.join("src/settle");
     let abs = inner.join("x.rs").display().to_string();
     let files = vec!["../lib.rs".to_owned(), abs];
-    let r = route(&f.config, &RouteInput { files: &files, ..at(&inner) }).unwrap();
+    let r = route(
+        &f.config,
+        &RouteInput {
+            files: &files,
+            ..at(&inner)
+        },
+    )
+    .unwrap();
     assert_eq!(r.files, vec!["src/lib.rs", "src/settle/x.rs"]);
-    assert_eq!(r.modules, vec!["settlement"], "cwd inside the module selects it");
+    assert_eq!(
+        r.modules,
+        vec!["settlement"],
+        "cwd inside the module selects it"
+    );
 
-    let input = RouteInput { task: "errorless", ..at(&repo) };
+    let input = RouteInput {
+        task: "errorless",
+        ..at(&repo)
+    };
     assert_eq!(route(&f.config, &input).unwrap().scenes, vec!["debugging"]);
-    let input = RouteInput { task: "notes about release", ..at(&repo) };
+    let input = RouteInput {
+        task: "notes about release",
+        ..at(&repo)
+    };
     assert!(route(&f.config, &input).unwrap().scenes.is_empty());
 }
 

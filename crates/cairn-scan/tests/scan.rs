@@ -79,7 +79,11 @@ fn limits_skip_and_report() {
         ..Limits::default()
     };
     let s = scan(v, &[String::new()], &limits);
-    assert_eq!(s.notes.len(), 3, "deep.md (4 B), n0, n1 fit; big.md and n2 do not");
+    assert_eq!(
+        s.notes.len(),
+        3,
+        "deep.md (4 B), n0, n1 fit; big.md and n2 do not"
+    );
     assert!(codes(&s).iter().any(|(_, c)| c == "limit-total-bytes"));
 }
 

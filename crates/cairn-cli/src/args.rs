@@ -1,0 +1,300 @@
+//! Command-line flags (clap), and their resolution into engine requests.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result, bail};
+use cairn_engine::{Format, Ranking, Target, WakeupRequest};
+use chrono::{DateTime, Utc};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+const ABOUT: &str = "Durable, trustworthy memory for AI coding agents, from your markdown vault.";
+
+const LONG_ABOUT: &str = "\
+Durable, trustworthy memory for AI coding agents, from your markdown vault.
+
+cairn reads the notes you keep (decisions, constraints, incidents, preferences),
+works out which project your working directory belongs to, ranks the notes for
+the task at hand, keeps secrets out, and prints a compact wake-up packet for
+Claude Code, Codex, Cursor, Gemini CLI or opencode.
+
+Configuration is found in this order: --config FILE, $CAIRN_CONFIG,
+$XDG_CONFIG_HOME/cairn/config.toml (~/.config/cairn/config.toml). Without one,
+--vault DIR treats a folder of notes as one vault.";
+
+const AFTER_HELP: &str = "\
+Examples:
+  cairn init ~/notes                                  # starter config and vault
+  cairn wakeup --config ~/notes/cairn.toml --task \"fix the flaky payout test\"
+  cairn search \"idempotency keys\" --vault ~/notes
+  cairn explain --task \"schema migration\"             # why each note was (not) chosen
+
+Exit codes: 0 ok, 1 failure, 2 usage or configuration error, 4 refused by policy.";
+
+/// The `cairn` command line.
+#[derive(Debug, Parser)]
+#[command(name = "cairn", version, about = ABOUT, long_about = LONG_ABOUT, after_help = AFTER_HELP)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Print the wake-up packet for a session: the notes that matter for this project and task.
+    #[command(after_help = "\
+Examples:
+  cairn wakeup --target claude                        # in a session-start hook
+  cairn wakeup --task \"add retry to payouts\" --files src/settlement/payout.rs
+  cairn wakeup --format json --now 2026-01-01T00:00:00Z   # reproducible output")]
+    Wakeup(WakeupArgs),
+    /// Search the notes (same ranking and policy as wakeup).
+    #[command(after_help = "\
+Examples:
+  cairn search \"kafka consumer lag\"
+  cairn search \"retry\" --all --format json --limit 5")]
+    Search(SearchArgs),
+    /// Print one note by path, id, file name or title (secrets refused, credentials redacted).
+    Get(GetArgs),
+    /// Show the routing trace, every candidate's score breakdown and why it was or was not chosen.
+    Explain(ExplainArgs),
+    /// Create a starter cairn.toml and vault skeleton (never overwrites).
+    Init(InitArgs),
+}
+
+/// Where the vault comes from.
+#[derive(Debug, Clone, Args)]
+pub struct Source {
+    /// Configuration file (else $CAIRN_CONFIG, else ~/.config/cairn/config.toml).
+    #[arg(long, value_name = "FILE", global = true, conflicts_with = "vault")]
+    pub config: Option<PathBuf>,
+    /// Use this folder as one vault, without a configuration file.
+    #[arg(long, value_name = "DIR", global = true)]
+    pub vault: Option<PathBuf>,
+    /// Folder of extra profiles (*.toml) and templates (templates/<format>/<target>.j2).
+    #[arg(long, value_name = "DIR", global = true, hide_short_help = true)]
+    pub profiles_dir: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum TargetArg {
+    Claude,
+    Codex,
+    Cursor,
+    Gemini,
+    Opencode,
+    Generic,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum FormatArg {
+    /// The authoritative packet.
+    Json,
+    /// A readable handoff.
+    Markdown,
+    /// A compact briefing for a model.
+    Prompt,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum RankingArg {
+    /// BM25 with every boost.
+    Full,
+    /// Plain BM25 (baseline).
+    Bm25,
+}
+
+/// Flags shared by wakeup and explain.
+#[derive(Debug, Clone, Args)]
+pub struct PacketArgs {
+    /// Working directory to route (default: the current directory).
+    #[arg(long, value_name = "DIR")]
+    pub cwd: Option<PathBuf>,
+    /// Use this project instead of routing by directory.
+    #[arg(long, value_name = "ID")]
+    pub project: Option<String>,
+    /// What you are about to do, in your own words.
+    #[arg(long, value_name = "TEXT", default_value = "")]
+    pub task: String,
+    /// Files you are about to touch (comma-separated, relative to --cwd or absolute).
+    #[arg(long, value_name = "A,B", value_delimiter = ',')]
+    pub files: Vec<String>,
+    /// Packet profile: project, developer, or one from --profiles-dir (default: project when a project matches).
+    #[arg(long, value_name = "NAME")]
+    pub profile: Option<String>,
+    /// The AI client to shape the output for.
+    #[arg(long, value_enum, default_value = "generic")]
+    pub target: TargetArg,
+    /// Token budget of the rendered output (default: the profile's, 1500 for prompt).
+    #[arg(long, value_name = "TOKENS")]
+    pub budget: Option<usize>,
+    /// Pin "now" (RFC 3339, e.g. 2026-11-22T09:00:00Z) for reproducible output.
+    #[arg(long, value_name = "RFC3339")]
+    pub now: Option<String>,
+    /// Ranking: full (default) or plain bm25.
+    #[arg(long, value_enum, default_value = "full", hide_short_help = true)]
+    pub ranking: RankingArg,
+}
+
+#[derive(Debug, Args)]
+pub struct WakeupArgs {
+    #[command(flatten)]
+    pub source: Source,
+    #[command(flatten)]
+    pub packet: PacketArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "prompt")]
+    pub format: FormatArg,
+}
+
+#[derive(Debug, Args)]
+pub struct ExplainArgs {
+    #[command(flatten)]
+    pub source: Source,
+    #[command(flatten)]
+    pub packet: PacketArgs,
+    /// Output as JSON instead of text.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: TextOrJson,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TextOrJson {
+    Text,
+    Json,
+}
+
+#[derive(Debug, Args)]
+pub struct SearchArgs {
+    /// What to look for.
+    pub query: String,
+    #[command(flatten)]
+    pub source: Source,
+    /// Working directory to route (default: the current directory).
+    #[arg(long, value_name = "DIR")]
+    pub cwd: Option<PathBuf>,
+    /// Search this project's notes (and the developer's) instead of routing.
+    #[arg(long, value_name = "ID")]
+    pub project: Option<String>,
+    /// Search the whole vault, not only the routed project's and the developer's notes.
+    #[arg(long)]
+    pub all: bool,
+    /// Maximum results.
+    #[arg(long, default_value_t = 10, value_name = "N")]
+    pub limit: usize,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: TextOrJson,
+    /// Ranking: full (default) or plain bm25.
+    #[arg(long, value_enum, default_value = "full", hide_short_help = true)]
+    pub ranking: RankingArg,
+}
+
+#[derive(Debug, Args)]
+pub struct GetArgs {
+    /// A vault-relative path, an id (path without .md), a file name or a title.
+    pub note: String,
+    #[command(flatten)]
+    pub source: Source,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: TextOrJson,
+}
+
+#[derive(Debug, Args)]
+pub struct InitArgs {
+    /// Folder to create the config and vault in (default: the current directory).
+    pub dir: Option<PathBuf>,
+}
+
+impl From<TargetArg> for Target {
+    fn from(t: TargetArg) -> Self {
+        match t {
+            TargetArg::Claude => Target::Claude,
+            TargetArg::Codex => Target::Codex,
+            TargetArg::Cursor => Target::Cursor,
+            TargetArg::Gemini => Target::Gemini,
+            TargetArg::Opencode => Target::Opencode,
+            TargetArg::Generic => Target::Generic,
+        }
+    }
+}
+
+impl From<FormatArg> for Format {
+    fn from(f: FormatArg) -> Self {
+        match f {
+            FormatArg::Json => Format::Json,
+            FormatArg::Markdown => Format::Markdown,
+            FormatArg::Prompt => Format::Prompt,
+        }
+    }
+}
+
+impl From<RankingArg> for Ranking {
+    fn from(r: RankingArg) -> Self {
+        match r {
+            RankingArg::Full => Ranking::Full,
+            RankingArg::Bm25 => Ranking::Bm25,
+        }
+    }
+}
+
+/// A usage error found while resolving flags (exit code 2).
+#[derive(Debug)]
+pub struct UsageError(pub String);
+
+impl std::fmt::Display for UsageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for UsageError {}
+
+/// Parses `--now`, or takes the clock.
+pub fn resolve_now(now: Option<&str>) -> Result<DateTime<Utc>> {
+    match now {
+        None => Ok(Utc::now()),
+        Some(s) => DateTime::parse_from_rfc3339(s)
+            .map(|d| d.with_timezone(&Utc))
+            .map_err(|e| {
+                UsageError(format!(
+                    "--now {s:?} is not an RFC 3339 time ({e}); e.g. 2026-11-22T09:00:00Z"
+                ))
+            })
+            .map_err(anyhow::Error::from),
+    }
+}
+
+/// The working directory: `--cwd` or the process's.
+pub fn resolve_cwd(cwd: Option<&PathBuf>) -> Result<PathBuf> {
+    match cwd {
+        Some(c) => Ok(c.clone()),
+        None => std::env::current_dir().context("cannot read the current directory"),
+    }
+}
+
+impl PacketArgs {
+    /// Resolves into a wakeup request.
+    pub fn request(&self, format: Format) -> Result<WakeupRequest> {
+        if self.budget == Some(0) {
+            bail!(UsageError("--budget must be at least 1".into()));
+        }
+        Ok(WakeupRequest {
+            cwd: resolve_cwd(self.cwd.as_ref())?,
+            project: self.project.clone(),
+            task: self.task.trim().to_owned(),
+            files: self
+                .files
+                .iter()
+                .map(|f| f.trim().to_owned())
+                .filter(|f| !f.is_empty())
+                .collect(),
+            profile: self.profile.clone(),
+            target: self.target.into(),
+            format,
+            budget: self.budget,
+            now: resolve_now(self.now.as_deref())?,
+            ranking: self.ranking.into(),
+        })
+    }
+}

@@ -1,0 +1,45 @@
+//! `cairn`: the command line. The only crate that parses flags and prints.
+//!
+//! Flags are validated by clap, then resolved into the engine's typed requests
+//! (`args.rs`); commands run them and print (`commands.rs`). Data goes to stdout,
+//! diagnostics to stderr. Exit codes: 0 success, 1 failure (not found, I/O),
+//! 2 usage or configuration error, 4 refused by policy.
+
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
+mod args;
+mod commands;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+fn main() -> ExitCode {
+    // No backtraces for users: an internal error is one line and a distinct exit code.
+    std::panic::set_hook(Box::new(|info| {
+        let msg = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_owned())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown".into());
+        let at = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
+        eprintln!("cairn: internal error: {msg}{at} (please report this)");
+    }));
+    let cli = args::Cli::parse();
+    match commands::run(cli) {
+        Ok(code) => code,
+        Err(err) => {
+            let code = commands::exit_code(&err);
+            eprintln!("cairn: error: {}", one_line(&format!("{err:#}")));
+            ExitCode::from(code)
+        }
+    }
+}
+
+fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}

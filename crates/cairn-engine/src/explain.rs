@@ -1,0 +1,179 @@
+//! `explain`: the routing trace, every candidate's score breakdown, why each was
+//! included or left out, and the scan diagnostics. Secret notes are counted, never named.
+
+use serde::Serialize;
+
+use cairn_note::{Diagnostic, Sensitivity};
+use cairn_policy::Visibility;
+use cairn_score::Factor;
+
+use crate::wakeup::{WakeupRequest, route_method};
+use crate::{Engine, EngineError};
+
+/// How many candidates an explanation lists (all pinned ones are listed too).
+pub const EXPLAIN_LIMIT: usize = 40;
+
+/// One candidate's story.
+#[derive(Debug, Clone, Serialize)]
+pub struct CandidateReport {
+    /// Vault-relative path.
+    pub path: String,
+    /// Title (redacted).
+    pub title: String,
+    /// Memory type.
+    pub memory_type: Option<String>,
+    /// Sensitivity.
+    pub sensitivity: String,
+    /// Final score.
+    pub score: f64,
+    /// Raw BM25.
+    pub bm25: f64,
+    /// Normalised relevance.
+    pub relevance: f64,
+    /// Every factor (empty for withheld notes).
+    pub factors: Vec<Factor>,
+    /// `included` or `left out`.
+    pub decision: String,
+    /// Which section, or why not.
+    pub why: String,
+}
+
+/// The whole explanation.
+#[derive(Debug, Clone, Serialize)]
+pub struct Explanation {
+    /// Routing method.
+    pub route_method: String,
+    /// Routed project.
+    pub project_id: Option<String>,
+    /// Routing sentences.
+    pub route_reasons: Vec<String>,
+    /// Profile used.
+    pub profile: String,
+    /// Query terms with weights.
+    pub query_terms: Vec<(String, f32)>,
+    /// How selection works.
+    pub selection_basis: Vec<String>,
+    /// Candidates in scope.
+    pub candidates_in_scope: usize,
+    /// The listed candidates, best first.
+    pub candidates: Vec<CandidateReport>,
+    /// Secret or unrelated confidential notes hidden (never named).
+    pub suppressed_by_policy: usize,
+    /// Scan diagnostics.
+    pub diagnostics: Vec<Diagnostic>,
+    /// The packet's budget line.
+    pub budget: cairn_assemble::Budget,
+}
+
+impl Engine {
+    /// Explains what `wakeup` would do for `req`.
+    pub fn explain(&self, req: &WakeupRequest) -> Result<Explanation, EngineError> {
+        let out = self.wakeup(req)?;
+        let sel = self.select(req)?;
+        let packet = &out.packet;
+        let mut candidates = Vec::new();
+        let mut hidden = 0;
+        for (rank, s) in sel.scored.iter().enumerate() {
+            let Some(n) = self.note(&s.path) else {
+                continue;
+            };
+            let v = sel
+                .visibility
+                .get(&s.path)
+                .copied()
+                .unwrap_or(Visibility::Hidden);
+            if n.sensitivity == Sensitivity::Secret || v == Visibility::Hidden {
+                hidden += 1;
+                continue;
+            }
+            if rank >= EXPLAIN_LIMIT && !s.pinned {
+                continue;
+            }
+            let derived = packet
+                .provenance
+                .derived_from
+                .iter()
+                .find(|d| d.path == s.path);
+            let (decision, why) = if let Some(d) = derived {
+                ("included".to_owned(), format!("in {}", d.section))
+            } else if let Some(l) = packet.budget.left_out.iter().find(|l| l.path == s.path) {
+                (
+                    "left out".to_owned(),
+                    format!("{} ({})", l.reason, l.section),
+                )
+            } else if let Some(e) = packet.provenance.excluded.iter().find(|e| e.path == s.path) {
+                ("left out".to_owned(), e.reason.clone())
+            } else if s.retired {
+                ("left out".to_owned(), "superseded or archived".to_owned())
+            } else if let Some(p) = &s.other_project {
+                ("left out".to_owned(), format!("belongs to project {p}"))
+            } else if !(s.pinned || s.is_relevant(sel.profile.min_relevance)) {
+                (
+                    "left out".to_owned(),
+                    format!(
+                        "not relevant enough ({:.0}% of the best match, needs {:.0}%)",
+                        s.relevance * 100.0,
+                        sel.profile.min_relevance * 100.0
+                    ),
+                )
+            } else {
+                (
+                    "left out".to_owned(),
+                    "no section of this profile takes it".to_owned(),
+                )
+            };
+            let withheld = v == Visibility::Withheld;
+            candidates.push(CandidateReport {
+                path: s.path.clone(),
+                title: cairn_policy::redact(&n.title).text.into_owned(),
+                memory_type: n.memory_type.map(|t| t.as_str().to_owned()),
+                sensitivity: n.sensitivity.as_str().to_owned(),
+                score: (s.score * 1000.0).round() / 1000.0,
+                bm25: (s.bm25 * 1000.0).round() / 1000.0,
+                relevance: (s.relevance * 1000.0).round() / 1000.0,
+                factors: if withheld {
+                    Vec::new()
+                } else {
+                    redact_factors(&s.factors)
+                },
+                decision,
+                why,
+            });
+        }
+        Ok(Explanation {
+            route_method: route_method(sel.route.method).to_owned(),
+            project_id: sel.route.project_id.clone(),
+            route_reasons: sel.route.reasons.clone(),
+            profile: sel.profile.name.clone(),
+            query_terms: sel
+                .query
+                .terms
+                .iter()
+                .map(|(t, w)| (t.clone(), *w))
+                .collect(),
+            selection_basis: packet.provenance.selection_basis.clone(),
+            candidates_in_scope: sel.scored.len(),
+            candidates,
+            suppressed_by_policy: hidden,
+            diagnostics: self
+                .diagnostics
+                .iter()
+                .filter(|d| {
+                    self.note(&d.path)
+                        .is_none_or(|n| n.sensitivity != Sensitivity::Secret)
+                })
+                .cloned()
+                .collect(),
+            budget: packet.budget.clone(),
+        })
+    }
+}
+
+fn redact_factors(f: &[Factor]) -> Vec<Factor> {
+    f.iter()
+        .map(|f| Factor {
+            detail: cairn_policy::redact(&f.detail).text.into_owned(),
+            ..f.clone()
+        })
+        .collect()
+}

@@ -1,0 +1,115 @@
+//! `init`: a starter `cairn.toml` and vault skeleton that `wakeup` can use at once.
+//! Never overwrites: existing files are kept and reported.
+
+use std::path::{Path, PathBuf};
+
+use crate::EngineError;
+
+/// What `init` did.
+#[derive(Debug, Clone, Default)]
+pub struct InitReport {
+    /// Files written.
+    pub created: Vec<PathBuf>,
+    /// Files that already existed and were left alone.
+    pub kept: Vec<PathBuf>,
+}
+
+const CONFIG: &str = r#"# cairn configuration. Paths are relative to this file.
+# Docs: https://github.com/cairn-memory/cairn#configuration
+
+[vault]
+root = "vault"
+
+[vault.limits]
+max_files = 200000
+max_file_bytes = 1048576
+max_depth = 32
+
+[developer]
+# Folders (inside the vault) with notes about you and how you work.
+note_roots = ["00-Identity", "30-Workflows"]
+
+[ranking]
+# A note this many days old keeps 3/4 of its recency weight.
+half_life_days = 180
+
+# One [[projects]] entry per project. cairn routes your working directory to the
+# project whose repo_paths contain it (worktrees and subfolders included).
+[[projects]]
+id = "example"
+name = "Example project"
+repo_paths = ["~/code/example"]
+note_roots = ["10-Projects/example"]
+
+[[projects.modules]]
+id = "api"
+path_prefixes = ["src/api"]
+keywords = ["endpoint", "handler", "route"]
+
+[[scenes]]
+id = "debugging"
+keywords = ["debug", "bug", "error", "crash", "fix"]
+"#;
+
+const NOTES: &[(&str, &str)] = &[
+    (
+        "vault/00-Identity/me.md",
+        "---\ntitle: About me\nmemory_type: person\nscope: user\npinned: true\ndescription: Who I am and how I like to collaborate with coding agents.\n---\n# About me\n\nI am a software engineer. Replace this with your role, the languages you use most, and how you like an agent to work with you.\n",
+    ),
+    (
+        "vault/30-Workflows/working-style.md",
+        "---\ntitle: Working style\nmemory_type: preference\ndescription: Keep replies short; explain a plan before large changes; never force-push.\n---\n# Working style\n\n- Keep replies short and concrete.\n- Before a change that touches more than a few files, explain the plan first.\n- Never force-push or rewrite shared history.\n",
+    ),
+    (
+        "vault/10-Projects/example/overview.md",
+        "---\ntitle: Example project overview\nmemory_type: project\nproject_id: example\nsource_of_truth: true\ndescription: What the project is, its stack and its current focus.\n---\n# Example project\n\nDescribe the project, its architecture and what is happening now.\n",
+    ),
+    (
+        "vault/10-Projects/example/decisions/0001-record-decisions.md",
+        "---\ntitle: Record decisions as notes\nmemory_type: decision\nproject_id: example\ndescription: Each architectural decision gets one note with its rationale and reversal condition.\n---\n# Record decisions as notes\n\nWe record each decision in its own note, with why we made it and what would make us reverse it. A newer decision marks the old one `status: superseded`.\n",
+    ),
+];
+
+/// Writes a starter configuration and vault into `dir` (created if missing).
+pub fn init(dir: &Path) -> Result<InitReport, EngineError> {
+    let io = |p: &Path, e| EngineError::Io {
+        path: p.to_path_buf(),
+        source: e,
+    };
+    std::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
+    let mut report = InitReport::default();
+    let files = std::iter::once(("cairn.toml", CONFIG)).chain(NOTES.iter().copied());
+    for (rel, text) in files {
+        let path = dir.join(rel);
+        if path.exists() {
+            report.kept.push(path);
+            continue;
+        }
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| io(parent, e))?;
+        }
+        write_new(&path, text).map_err(|e| io(&path, e))?;
+        report.created.push(path);
+    }
+    Ok(report)
+}
+
+/// Writes `text` to a temporary file beside `path`, then links it into place only if
+/// `path` still does not exist: never a partial file, never an overwrite.
+fn write_new(path: &Path, text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let tmp = dir.join(format!(
+        ".{}.cairn-tmp-{}",
+        path.file_name().unwrap_or_default().to_string_lossy(),
+        std::process::id()
+    ));
+    {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(text.as_bytes())?;
+        f.sync_all()?;
+    }
+    let linked = std::fs::hard_link(&tmp, path);
+    let _ = std::fs::remove_file(&tmp);
+    linked
+}

@@ -1,0 +1,305 @@
+//! The engine: one vault opened once, serving `wakeup`, `search`, `get` and
+//! `explain` through the same pipeline.
+//!
+//! ```text
+//! route ─▶ scan ─▶ index ─▶ score ─▶ policy ─▶ assemble ─▶ render
+//! ```
+//! Each arrow is a crate; this one only wires them and owns the decisions that span
+//! stages (which notes are in scope for a profile, when a confidential note is
+//! strongly relevant, fitting the rendered output to its token budget). The CLI,
+//! the MCP server and the benchmark all call this crate and nothing below it, so
+//! there is one ranking path and one policy path.
+
+mod explain;
+mod init;
+mod lookup;
+mod wakeup;
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+use cairn_assemble::Profile;
+use cairn_config::Config;
+use cairn_index::NoteIndex;
+use cairn_note::{Diagnostic, Note};
+use cairn_render::Renderer;
+
+pub use cairn_config as config;
+pub use cairn_note::Severity;
+pub use cairn_policy::WITHHELD_NOTICE;
+pub use cairn_render::{Format, Target};
+pub use cairn_score::{Op as FactorOp, Ranking};
+pub use explain::{CandidateReport, Explanation};
+pub use init::{InitReport, init};
+pub use lookup::{GetResult, SearchHit, SearchRequest, SearchResult, SearchScope};
+pub use wakeup::{WakeupOutput, WakeupRequest};
+
+/// The built-in profiles, compiled into the binary.
+pub const BUILTIN_PROFILES: &[(&str, &str)] = &[
+    ("project", include_str!("../../../profiles/project.toml")),
+    (
+        "developer",
+        include_str!("../../../profiles/developer.toml"),
+    ),
+];
+
+/// Engine failures. Each says what to do about it.
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    /// A configuration problem (usage error).
+    #[error(transparent)]
+    Config(#[from] cairn_config::ConfigError),
+    /// Routing failed (usage error).
+    #[error(transparent)]
+    Route(#[from] cairn_route::RouteError),
+    /// The index failed.
+    #[error(transparent)]
+    Index(#[from] cairn_index::IndexError),
+    /// A template failed.
+    #[error(transparent)]
+    Render(#[from] cairn_render::RenderError),
+    /// A profile file is invalid (usage error).
+    #[error(transparent)]
+    Profile(#[from] cairn_assemble::ProfileError),
+    /// No such profile (usage error).
+    #[error("no profile `{name}` (available: {available})")]
+    UnknownProfile {
+        /// Asked for.
+        name: String,
+        /// Known names.
+        available: String,
+    },
+    /// The budget cannot hold even an empty packet (usage error).
+    #[error(
+        "a budget of {budget} tokens is too small: the packet needs at least {needed} for {format}"
+    )]
+    BudgetTooSmall {
+        /// Asked for.
+        budget: usize,
+        /// The empty packet's size.
+        needed: usize,
+        /// Format.
+        format: String,
+    },
+    /// No note matches.
+    #[error("no note `{query}` in the vault{hint}")]
+    NotFound {
+        /// What was asked.
+        query: String,
+        /// ", did you mean ..." or empty.
+        hint: String,
+    },
+    /// Several notes match.
+    #[error("`{query}` is ambiguous: {candidates}")]
+    Ambiguous {
+        /// What was asked.
+        query: String,
+        /// Comma-separated paths.
+        candidates: String,
+    },
+    /// Policy refuses to show the note.
+    #[error("refused: `{query}` is a secret note; cairn never shows secret notes")]
+    Secret {
+        /// What was asked.
+        query: String,
+    },
+    /// Reading a file or folder failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The path.
+        path: PathBuf,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// A file would be overwritten.
+    #[error("{0} already exists; not overwritten")]
+    Exists(PathBuf),
+}
+
+impl EngineError {
+    /// Whether this is the user's input or configuration (exit code 2) rather than a failure.
+    pub fn is_usage(&self) -> bool {
+        matches!(
+            self,
+            EngineError::Config(_)
+                | EngineError::Route(_)
+                | EngineError::Profile(_)
+                | EngineError::UnknownProfile { .. }
+                | EngineError::BudgetTooSmall { .. }
+        )
+    }
+}
+
+/// How to open a vault.
+#[derive(Debug, Clone, Default)]
+pub struct OpenOptions {
+    /// Folder of profile and template overrides (beside the built-ins).
+    pub profiles_dir: Option<PathBuf>,
+}
+
+/// An opened vault: its notes, their index, profiles and templates.
+pub struct Engine {
+    config: Config,
+    notes: Vec<Note>,
+    by_path: HashMap<String, usize>,
+    index: NoteIndex,
+    diagnostics: Vec<Diagnostic>,
+    profiles: BTreeMap<String, Profile>,
+    renderer: Renderer,
+}
+
+impl std::fmt::Debug for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Engine")
+            .field("vault", &self.config.vault.root)
+            .field("notes", &self.notes.len())
+            .finish()
+    }
+}
+
+impl Engine {
+    /// Scans the whole vault and indexes it in memory.
+    pub fn open(config: Config, opts: &OpenOptions) -> Result<Self, EngineError> {
+        let scan = cairn_scan::scan(&config.vault.root, &[String::new()], &config.vault.limits);
+        Self::from_notes(config, scan.notes, scan.diagnostics, opts)
+    }
+
+    /// Builds an engine over already-parsed notes (sorted by path).
+    pub fn from_notes(
+        config: Config,
+        mut notes: Vec<Note>,
+        diagnostics: Vec<Diagnostic>,
+        opts: &OpenOptions,
+    ) -> Result<Self, EngineError> {
+        notes.sort_by(|a, b| a.path.cmp(&b.path));
+        let index = NoteIndex::build_in_ram(&notes)?;
+        let by_path = notes
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.path.clone(), i))
+            .collect();
+        let dir = opts
+            .profiles_dir
+            .clone()
+            .or_else(|| config.profiles_dir.clone());
+        let (profiles, renderer) = load_profiles(dir.as_deref())?;
+        Ok(Self {
+            config,
+            notes,
+            by_path,
+            index,
+            diagnostics,
+            profiles,
+            renderer,
+        })
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Every parsed note, sorted by path.
+    pub fn notes(&self) -> &[Note] {
+        &self.notes
+    }
+
+    /// The note at a vault-relative path.
+    pub fn note(&self, path: &str) -> Option<&Note> {
+        self.by_path.get(path).map(|&i| &self.notes[i])
+    }
+
+    /// Scan diagnostics, sorted.
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        &self.diagnostics
+    }
+
+    /// Known profile names.
+    pub fn profile_names(&self) -> Vec<String> {
+        self.profiles.keys().cloned().collect()
+    }
+
+    fn profile(&self, name: &str) -> Result<&Profile, EngineError> {
+        self.profiles
+            .get(name)
+            .ok_or_else(|| EngineError::UnknownProfile {
+                name: name.to_owned(),
+                available: self.profile_names().join(", "),
+            })
+    }
+
+    /// Notes under any of `roots` (`""` is the whole vault).
+    fn under_roots<'a>(&'a self, roots: &'a [String]) -> impl Iterator<Item = &'a Note> + 'a {
+        self.notes
+            .iter()
+            .filter(move |n| roots.iter().any(|r| in_root(&n.path, r)))
+    }
+}
+
+/// Whether vault-relative `path` lies under root folder `root`.
+pub fn in_root(path: &str, root: &str) -> bool {
+    let root = root.trim_matches('/');
+    root.is_empty()
+        || path
+            .strip_prefix(root)
+            .is_some_and(|rest| rest.starts_with('/'))
+}
+
+/// Built-in profiles and templates, then the overrides found in `dir`:
+/// `dir/*.toml` profiles and `dir/templates/<format>/<target>.j2` templates.
+fn load_profiles(dir: Option<&Path>) -> Result<(BTreeMap<String, Profile>, Renderer), EngineError> {
+    let mut profiles = BTreeMap::new();
+    for (name, text) in BUILTIN_PROFILES {
+        let p = Profile::parse(name, text)?;
+        profiles.insert(p.name.clone(), p);
+    }
+    let mut templates = Vec::new();
+    if let Some(dir) = dir {
+        let io = |e| EngineError::Io {
+            path: dir.to_path_buf(),
+            source: e,
+        };
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+            .map_err(io)?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .collect();
+        entries.sort();
+        for p in entries
+            .iter()
+            .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        {
+            let text = std::fs::read_to_string(p).map_err(|e| EngineError::Io {
+                path: p.clone(),
+                source: e,
+            })?;
+            let profile = Profile::parse(&p.display().to_string(), &text)?;
+            profiles.insert(profile.name.clone(), profile);
+        }
+        let tdir = dir.join("templates");
+        for format in ["prompt", "markdown"] {
+            let Ok(rd) = std::fs::read_dir(tdir.join(format)) else {
+                continue;
+            };
+            let mut files: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
+            files.sort();
+            for f in files
+                .iter()
+                .filter(|p| p.extension().is_some_and(|e| e == "j2"))
+            {
+                let text = std::fs::read_to_string(f).map_err(|e| EngineError::Io {
+                    path: f.clone(),
+                    source: e,
+                })?;
+                let name = format!(
+                    "{format}/{}",
+                    f.file_name().unwrap_or_default().to_string_lossy()
+                );
+                templates.push((name, text));
+            }
+        }
+        if let Ok(text) = std::fs::read_to_string(tdir.join("_macros.j2")) {
+            templates.push(("_macros.j2".to_owned(), text));
+        }
+    }
+    Ok((profiles, Renderer::with_templates(templates)?))
+}

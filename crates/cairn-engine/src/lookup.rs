@@ -1,0 +1,371 @@
+//! `search` and `get`: the same ranking and the same policy as `wakeup`.
+
+use std::collections::{BTreeSet, HashMap};
+use std::path::PathBuf;
+
+use cairn_index::{FieldWeights, QueryTerms};
+use cairn_note::{Sensitivity, prose_sentences};
+use cairn_policy::Visibility;
+use cairn_route::RouteInput;
+use cairn_score::{Ranking, ScoreContext, Weights};
+use chrono::NaiveDate;
+use serde::Serialize;
+
+use crate::{Engine, EngineError};
+
+/// Which notes a search covers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SearchScope {
+    /// The routed project's and the developer's note roots (the whole vault without a config).
+    Routed,
+    /// The whole vault (`--all`).
+    All,
+    /// These vault-relative folders.
+    Folders(Vec<String>),
+}
+
+/// A search.
+#[derive(Debug, Clone)]
+pub struct SearchRequest {
+    /// Words.
+    pub query: String,
+    /// Where the search starts (routing); `None` skips routing.
+    pub cwd: Option<PathBuf>,
+    /// `--project`.
+    pub project: Option<String>,
+    /// Files (add related-file signals).
+    pub files: Vec<String>,
+    /// Scope.
+    pub scope: SearchScope,
+    /// Maximum hits.
+    pub limit: usize,
+    /// Ranking mode.
+    pub ranking: Ranking,
+    /// "Today", for recency.
+    pub today: NaiveDate,
+}
+
+/// One hit.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SearchHit {
+    /// Vault-relative path without `.md`.
+    pub id: String,
+    /// Vault-relative path.
+    pub path: String,
+    /// Title.
+    pub title: String,
+    /// Final score (3 decimals).
+    pub score: f64,
+    /// Memory type.
+    pub memory_type: Option<String>,
+    /// Sensitivity.
+    pub sensitivity: String,
+    /// `active`, `superseded` or `archived`.
+    pub status: String,
+    /// The best-matching sentences (redacted), or a neutral line when withheld.
+    pub snippet: String,
+}
+
+/// Search results.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct SearchResult {
+    /// Hits, best first.
+    pub hits: Vec<SearchHit>,
+    /// Matching notes hidden by policy.
+    pub suppressed: usize,
+    /// Credentials redacted in snippets.
+    pub redactions: usize,
+    /// Where the search looked.
+    pub roots: Vec<String>,
+}
+
+/// A note fetched by `get`, after policy.
+#[derive(Debug, Clone, Serialize)]
+pub struct GetResult {
+    /// Id.
+    pub id: String,
+    /// Vault-relative path.
+    pub path: String,
+    /// Title.
+    pub title: String,
+    /// Memory type.
+    pub memory_type: Option<String>,
+    /// Sensitivity.
+    pub sensitivity: String,
+    /// Status.
+    pub status: String,
+    /// Tags.
+    pub tags: Vec<String>,
+    /// The file's text, credentials redacted; empty when withheld.
+    pub content: String,
+    /// Confidential: content withheld.
+    pub withheld: bool,
+    /// Credentials redacted.
+    pub redactions: usize,
+}
+
+impl Engine {
+    /// Ranks notes for `req.query` with the full pipeline (or plain BM25).
+    pub fn search(&self, req: &SearchRequest) -> Result<SearchResult, EngineError> {
+        let route = match &req.cwd {
+            Some(cwd) => Some(cairn_route::route(
+                &self.config,
+                &RouteInput {
+                    cwd,
+                    project: req.project.as_deref(),
+                    files: &req.files,
+                    task: &req.query,
+                },
+            )?),
+            None => None,
+        };
+        let project = route
+            .as_ref()
+            .and_then(|r| r.project_id.clone())
+            .or_else(|| req.project.clone());
+        let roots: Vec<String> = match &req.scope {
+            SearchScope::All => vec![String::new()],
+            SearchScope::Folders(f) => f.clone(),
+            SearchScope::Routed => {
+                let mut r = self.config.developer.note_roots.clone();
+                if let Some(p) = project.as_deref().and_then(|id| self.config.project(id)) {
+                    r.extend(p.note_roots.iter().cloned());
+                }
+                r
+            }
+        };
+        let mut query = QueryTerms::default();
+        query.add_text(&req.query, 1.0);
+        if let Some(r) = &route {
+            for f in &r.files {
+                query.add_text(&crate::wakeup::file_words(f), 0.3);
+            }
+        }
+        let weights = match req.ranking {
+            Ranking::Full => FieldWeights::default(),
+            Ranking::Bm25 => FieldWeights::FLAT,
+        };
+        let hits = self
+            .index
+            .search(&query, &weights, Some(&roots), crate::wakeup::BM25_DEPTH)?;
+        let task_terms: BTreeSet<String> = query.terms.keys().cloned().collect();
+        let project_ids: Vec<String> = self.config.projects.iter().map(|p| p.id.clone()).collect();
+        let empty = Vec::new();
+        let (prefixes, modules) = route
+            .as_ref()
+            .map(|r| self.module_info(r))
+            .unwrap_or_default();
+        let ctx = ScoreContext {
+            today: req.today,
+            half_life_days: self.config.ranking.half_life_days,
+            project_id: project.as_deref(),
+            project_ids: &project_ids,
+            files: route.as_ref().map_or(&empty, |r| &r.files),
+            module_prefixes: &prefixes,
+            modules: &modules,
+            task_terms: &task_terms,
+            scene_preferred: &[],
+            has_query: true,
+            ranking: req.ranking,
+            weights: Weights {
+                pinned: 0.0,
+                ..Weights::default()
+            },
+        };
+        let hit_paths: HashMap<&str, ()> = hits.iter().map(|h| (h.path.as_str(), ())).collect();
+        // Candidates: BM25 hits, plus notes a file points at.
+        let candidates = self.under_roots(&roots).filter(|n| {
+            hit_paths.contains_key(n.path.as_str())
+                || (!ctx.files.is_empty() && !n.related_files.is_empty())
+        });
+        let scored = cairn_score::score(candidates, &hits, &ctx);
+
+        let mut out = SearchResult {
+            roots,
+            ..SearchResult::default()
+        };
+        for s in scored.iter().filter(|s| s.bm25 > 0.0 || s.signals > 0.0) {
+            let Some(n) = self.note(&s.path) else {
+                continue;
+            };
+            let strong = s.relevance >= 0.6;
+            let v = cairn_policy::visibility(n.sensitivity, strong);
+            if v == Visibility::Hidden {
+                out.suppressed += 1;
+                continue;
+            }
+            if out.hits.len() >= req.limit {
+                continue;
+            }
+            let (snippet, red) = if v == Visibility::Withheld {
+                (cairn_policy::WITHHELD_NOTICE.to_owned(), 0)
+            } else {
+                let text = snippet(n, &task_terms);
+                let r = cairn_policy::redact(&text);
+                (r.text.into_owned(), r.count)
+            };
+            let title = cairn_policy::redact(&n.title);
+            out.redactions += red + title.count;
+            out.hits.push(SearchHit {
+                id: n.id.clone(),
+                path: n.path.clone(),
+                title: title.text.into_owned(),
+                score: (s.score * 1000.0).round() / 1000.0,
+                memory_type: n.memory_type.map(|t| t.as_str().to_owned()),
+                sensitivity: n.sensitivity.as_str().to_owned(),
+                status: status(n),
+                snippet,
+            });
+        }
+        Ok(out)
+    }
+
+    /// Fetches one note by id, path, file name or title, under policy: secret notes
+    /// are refused, confidential ones withheld, credentials redacted.
+    pub fn get(&self, query: &str) -> Result<GetResult, EngineError> {
+        let n = self.resolve(query)?;
+        match n.sensitivity {
+            Sensitivity::Secret => {
+                return Err(EngineError::Secret {
+                    query: query.to_owned(),
+                });
+            }
+            Sensitivity::Confidential => {
+                return Ok(GetResult {
+                    id: n.id.clone(),
+                    path: n.path.clone(),
+                    title: cairn_policy::redact(&n.title).text.into_owned(),
+                    memory_type: n.memory_type.map(|t| t.as_str().to_owned()),
+                    sensitivity: n.sensitivity.as_str().to_owned(),
+                    status: status(n),
+                    tags: Vec::new(),
+                    content: String::new(),
+                    withheld: true,
+                    redactions: 0,
+                });
+            }
+            _ => {}
+        }
+        let path = self.config.vault.root.join(&n.path);
+        let text = std::fs::read(&path)
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+            .unwrap_or_else(|_| n.body.clone());
+        let r = cairn_policy::redact(&text);
+        let title = cairn_policy::redact(&n.title);
+        Ok(GetResult {
+            id: n.id.clone(),
+            path: n.path.clone(),
+            title: title.text.into_owned(),
+            memory_type: n.memory_type.map(|t| t.as_str().to_owned()),
+            sensitivity: n.sensitivity.as_str().to_owned(),
+            status: status(n),
+            tags: n.tags.clone(),
+            content: r.text.into_owned(),
+            withheld: false,
+            redactions: r.count + title.count,
+        })
+    }
+
+    /// Finds the note `query` names: a vault-relative path, an id, a file stem or a title
+    /// (case-insensitive), in that order.
+    pub fn resolve(&self, query: &str) -> Result<&cairn_note::Note, EngineError> {
+        let q = query.trim().trim_start_matches("./").replace('\\', "/");
+        let q = q
+            .strip_prefix("[[")
+            .and_then(|s| s.strip_suffix("]]"))
+            .unwrap_or(&q)
+            .to_owned();
+        if let Some(n) = self.note(&q) {
+            return Ok(n);
+        }
+        // An absolute path inside the vault.
+        let as_path = std::path::Path::new(&q);
+        if as_path.is_absolute() {
+            if let Ok(rel) = as_path.strip_prefix(&self.config.vault.root) {
+                if let Some(n) = self.note(&cairn_scan::rel_path(std::path::Path::new(""), rel)) {
+                    return Ok(n);
+                }
+            }
+        }
+        let lower = q.to_lowercase();
+        let tiers: [&dyn Fn(&cairn_note::Note) -> bool; 3] = [
+            &|n| n.id == q || n.id.to_lowercase() == lower,
+            &|n| n.stem().to_lowercase() == lower,
+            &|n| {
+                n.title.to_lowercase() == lower
+                    || n.aliases.iter().any(|a| a.to_lowercase() == lower)
+            },
+        ];
+        for tier in tiers {
+            let found: Vec<&cairn_note::Note> = self.notes.iter().filter(|n| tier(n)).collect();
+            match found.len() {
+                0 => continue,
+                1 => return Ok(found[0]),
+                _ => {
+                    return Err(EngineError::Ambiguous {
+                        query: query.to_owned(),
+                        candidates: found
+                            .iter()
+                            .map(|n| n.path.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                    });
+                }
+            }
+        }
+        let suggestions: Vec<&str> = self
+            .notes
+            .iter()
+            .filter(|n| n.sensitivity != Sensitivity::Secret)
+            .filter(|n| {
+                n.path.to_lowercase().contains(&lower) || n.title.to_lowercase().contains(&lower)
+            })
+            .take(3)
+            .map(|n| n.path.as_str())
+            .collect();
+        let hint = if suggestions.is_empty() {
+            String::new()
+        } else {
+            format!("; did you mean {}?", suggestions.join(", "))
+        };
+        Err(EngineError::NotFound {
+            query: query.to_owned(),
+            hint,
+        })
+    }
+}
+
+fn status(n: &cairn_note::Note) -> String {
+    format!("{:?}", n.status).to_lowercase()
+}
+
+/// Up to two sentences sharing the most terms with the query, else the description or
+/// the first sentence; one line, at most 240 characters.
+fn snippet(n: &cairn_note::Note, terms: &BTreeSet<String>) -> String {
+    let sentences = prose_sentences(&n.body);
+    let mut scored: Vec<(usize, usize)> = sentences
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let t: BTreeSet<String> = cairn_index::analyze(s).into_iter().collect();
+            (t.intersection(terms).count(), i)
+        })
+        .filter(|(c, _)| *c > 0)
+        .collect();
+    scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    let mut picked: Vec<usize> = scored.iter().take(2).map(|(_, i)| *i).collect();
+    picked.sort_unstable();
+    let text = if picked.is_empty() {
+        n.description
+            .clone()
+            .or_else(|| sentences.first().cloned())
+            .unwrap_or_default()
+    } else {
+        picked
+            .iter()
+            .map(|&i| sentences[i].as_str())
+            .collect::<Vec<_>>()
+            .join(" … ")
+    };
+    cairn_assemble::clip(&text.split_whitespace().collect::<Vec<_>>().join(" "), 240)
+}

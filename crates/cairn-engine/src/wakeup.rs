@@ -1,0 +1,463 @@
+//! `wakeup`: route, pick the profile's candidates, rank, apply policy, assemble,
+//! redact, render and fit the budget. `explain` reuses [`Engine::select`].
+
+use std::collections::{BTreeSet, HashMap};
+use std::path::PathBuf;
+
+use cairn_assemble::{
+    Candidate, Packet, Profile, ProjectInfo, QueryEcho, Request, RouteInfo, Source,
+};
+use cairn_index::{FieldWeights, QueryTerms};
+use cairn_note::Note;
+use cairn_policy::Visibility;
+use cairn_render::{Format, TOKENIZER_NAME, Target, estimate_tokens};
+use cairn_route::{Route, RouteInput, RouteMethod};
+use cairn_score::{Ranking, ScoreContext, Scored, Weights};
+use chrono::{DateTime, Utc};
+
+use crate::{Engine, EngineError};
+
+/// How many BM25 hits feed the scorer (notes below get relevance 0).
+pub(crate) const BM25_DEPTH: usize = 1000;
+
+/// A wake-up request.
+#[derive(Debug, Clone)]
+pub struct WakeupRequest {
+    /// Working directory.
+    pub cwd: PathBuf,
+    /// `--project`.
+    pub project: Option<String>,
+    /// The task in words (may be empty).
+    pub task: String,
+    /// Files about to be touched.
+    pub files: Vec<String>,
+    /// Profile name; default `project` when a project matched, else `developer`.
+    pub profile: Option<String>,
+    /// Target client.
+    pub target: Target,
+    /// Output format.
+    pub format: Format,
+    /// Token budget; default from the profile.
+    pub budget: Option<usize>,
+    /// "Now" (pinned with `--now` for reproducible output).
+    pub now: DateTime<Utc>,
+    /// Ranking mode.
+    pub ranking: Ranking,
+}
+
+/// The packet and its rendering.
+#[derive(Debug, Clone)]
+pub struct WakeupOutput {
+    /// The packet (after policy and budget).
+    pub packet: Packet,
+    /// The rendered text, within the budget.
+    pub rendered: String,
+}
+
+/// Everything decided before assembly; shared by wakeup and explain.
+pub(crate) struct Selection<'e> {
+    pub route: Route,
+    pub profile: &'e Profile,
+    pub primary_roots: Vec<String>,
+    pub secondary_roots: Vec<String>,
+    pub query: QueryTerms,
+    pub task_terms: BTreeSet<String>,
+    /// In-scope notes, scored, best first.
+    pub scored: Vec<Scored>,
+    pub origin: HashMap<String, Source>,
+    pub visibility: HashMap<String, Visibility>,
+    /// Hidden by policy and relevant enough to have mattered.
+    pub suppressed: usize,
+}
+
+impl Engine {
+    pub(crate) fn roots(&self, source: Source, project: Option<&str>) -> Vec<String> {
+        match source {
+            Source::Developer => self.config.developer.note_roots.clone(),
+            Source::Project => project
+                .and_then(|id| self.config.project(id))
+                .map(|p| p.note_roots.clone())
+                .unwrap_or_default(),
+        }
+    }
+
+    /// Query terms: the task, the selected modules' and active scenes' keywords, and
+    /// the words of `--files` paths.
+    pub(crate) fn query_terms(&self, task: &str, route: &Route) -> QueryTerms {
+        let mut q = QueryTerms::default();
+        q.add_text(task, 1.0);
+        let project = route
+            .project_id
+            .as_deref()
+            .and_then(|id| self.config.project(id));
+        if let Some(p) = project {
+            for m in p.modules.iter().filter(|m| route.modules.contains(&m.id)) {
+                for k in &m.keywords {
+                    q.add_text(k, 0.5);
+                }
+            }
+        }
+        for s in self
+            .config
+            .scenes
+            .iter()
+            .filter(|s| route.scenes.contains(&s.id))
+        {
+            for k in &s.keywords {
+                q.add_text(k, 0.5);
+            }
+        }
+        for f in &route.files {
+            q.add_text(&file_words(f), 0.3);
+        }
+        q
+    }
+
+    pub(crate) fn select(&self, req: &WakeupRequest) -> Result<Selection<'_>, EngineError> {
+        let input = RouteInput {
+            cwd: &req.cwd,
+            project: req.project.as_deref(),
+            files: &req.files,
+            task: &req.task,
+        };
+        let route = cairn_route::route(&self.config, &input)?;
+        let default_profile = if route.project_id.is_some() {
+            "project"
+        } else {
+            "developer"
+        };
+        let profile = self.profile(req.profile.as_deref().unwrap_or(default_profile))?;
+        let project = route.project_id.as_deref();
+        let primary_roots = self.roots(profile.primary, project);
+        let secondary_roots = profile
+            .secondary
+            .map(|s| self.roots(s, project))
+            .unwrap_or_default();
+
+        let mut origin: HashMap<String, Source> = HashMap::new();
+        let mut in_scope: Vec<&Note> = Vec::new();
+        for n in self.under_roots(&primary_roots) {
+            origin.insert(n.path.clone(), profile.primary);
+            in_scope.push(n);
+        }
+        if let Some(secondary) = profile.secondary {
+            for n in self.under_roots(&secondary_roots) {
+                if !origin.contains_key(&n.path)
+                    && n.memory_type
+                        .is_some_and(|t| profile.secondary_types.contains(&t))
+                {
+                    origin.insert(n.path.clone(), secondary);
+                    in_scope.push(n);
+                }
+            }
+        }
+
+        let query = self.query_terms(&req.task, &route);
+        let task_terms: BTreeSet<String> = cairn_index::analyze(&req.task).into_iter().collect();
+        let mut folders = primary_roots.clone();
+        folders.extend(secondary_roots.iter().cloned());
+        let weights = match req.ranking {
+            Ranking::Full => FieldWeights::default(),
+            Ranking::Bm25 => FieldWeights::FLAT,
+        };
+        let hits = if folders.is_empty() {
+            Vec::new()
+        } else {
+            self.index
+                .search(&query, &weights, Some(&folders), BM25_DEPTH)?
+        };
+        let hits: Vec<_> = hits
+            .into_iter()
+            .filter(|h| origin.contains_key(&h.path))
+            .collect();
+
+        let project_ids: Vec<String> = self.config.projects.iter().map(|p| p.id.clone()).collect();
+        let (module_prefixes, modules) = self.module_info(&route);
+        let scene_preferred: Vec<String> = self
+            .config
+            .scenes
+            .iter()
+            .filter(|s| route.scenes.contains(&s.id))
+            .flat_map(|s| s.preferred_notes.iter().cloned())
+            .collect();
+        let ctx = ScoreContext {
+            today: req.now.date_naive(),
+            half_life_days: self.config.ranking.half_life_days,
+            project_id: project,
+            project_ids: &project_ids,
+            files: &route.files,
+            module_prefixes: &module_prefixes,
+            modules: &modules,
+            task_terms: &task_terms,
+            scene_preferred: &scene_preferred,
+            has_query: !query.is_empty(),
+            ranking: req.ranking,
+            weights: Weights::default(),
+        };
+        let scored = cairn_score::score(in_scope.iter().copied(), &hits, &ctx);
+
+        let mut visibility = HashMap::new();
+        let mut suppressed = 0;
+        for s in &scored {
+            let Some(n) = self.note(&s.path) else {
+                continue;
+            };
+            let strong = ctx.has_query && s.relevance >= profile.confidential_min_relevance;
+            let v = cairn_policy::visibility(n.sensitivity, strong);
+            if v == Visibility::Hidden
+                && !s.retired
+                && s.other_project.is_none()
+                && (s.pinned || s.is_relevant(profile.min_relevance))
+            {
+                suppressed += 1;
+            }
+            visibility.insert(s.path.clone(), v);
+        }
+        Ok(Selection {
+            route,
+            profile,
+            primary_roots,
+            secondary_roots,
+            query,
+            task_terms,
+            scored,
+            origin,
+            visibility,
+            suppressed,
+        })
+    }
+
+    pub(crate) fn module_info(&self, route: &Route) -> (Vec<String>, Vec<String>) {
+        let project = route
+            .project_id
+            .as_deref()
+            .and_then(|id| self.config.project(id));
+        let mut prefixes = Vec::new();
+        if let Some(p) = project {
+            for m in p.modules.iter().filter(|m| route.modules.contains(&m.id)) {
+                prefixes.extend(m.path_prefixes.iter().cloned());
+            }
+        }
+        (prefixes, route.modules.clone())
+    }
+
+    /// Builds, redacts, renders and fits the wake-up packet.
+    pub fn wakeup(&self, req: &WakeupRequest) -> Result<WakeupOutput, EngineError> {
+        let sel = self.select(req)?;
+        let profile = sel.profile;
+        let format = req.format;
+        let limit = req
+            .budget
+            .or_else(|| profile.budget_for(format.as_str()))
+            .unwrap_or(match format {
+                Format::Prompt => 1500,
+                Format::Markdown => 2500,
+                Format::Json => 6000,
+            });
+
+        let candidates: Vec<Candidate<'_>> = sel
+            .scored
+            .iter()
+            .filter_map(|s| {
+                let note = self.note(&s.path)?;
+                let v = *sel.visibility.get(&s.path)?;
+                let origin = *sel.origin.get(&s.path)?;
+                (v != Visibility::Hidden).then_some(Candidate {
+                    note,
+                    scored: s,
+                    origin,
+                    withheld: v == Visibility::Withheld,
+                })
+            })
+            .collect();
+
+        let project = sel
+            .route
+            .project_id
+            .as_deref()
+            .and_then(|id| self.config.project(id))
+            .map(|p| ProjectInfo {
+                id: p.id.clone(),
+                name: p.name.clone(),
+                repo_paths: p
+                    .repo_paths
+                    .iter()
+                    .map(|r| r.display().to_string())
+                    .collect(),
+                modules: p.modules.iter().map(|m| m.id.clone()).collect(),
+            });
+        let request = Request {
+            profile,
+            target: req.target.as_str(),
+            generated_at: req.now.format("%Y-%m-%dT%H:%M:%SZ").to_string(),
+            query: QueryEcho {
+                task: req.task.clone(),
+                cwd: sel.route.cwd.display().to_string(),
+                files: sel.route.files.clone(),
+                modules: sel.route.modules.clone(),
+                scenes: sel.route.scenes.clone(),
+            },
+            project,
+            route: RouteInfo {
+                method: route_method(sel.route.method).to_owned(),
+                project_id: sel.route.project_id.clone(),
+                reasons: sel.route.reasons.clone(),
+            },
+            query_terms: &sel.task_terms,
+            selection_basis: self.selection_basis(&sel, req.ranking),
+            suppressed: sel.suppressed,
+            withheld_notice: cairn_policy::WITHHELD_NOTICE,
+            budget_format: format.as_str().to_owned(),
+            budget_limit: limit,
+            tokenizer: TOKENIZER_NAME.to_owned(),
+            scan_diagnostics: self.diagnostics.len(),
+            partial: false,
+        };
+        let mut packet = cairn_assemble::assemble(&request, &candidates);
+
+        // Policy, second half: redact credentials in every string that leaves cairn.
+        let mut counts = cairn_policy::PolicyCounts::default();
+        packet.visit_text_mut(&mut |s: &mut String| {
+            let r = cairn_policy::redact(s);
+            if r.count > 0 {
+                counts.add_redaction(&r);
+                *s = r.text.into_owned();
+            }
+        });
+        packet.policy.redactions_applied = counts.redactions_applied;
+        packet.policy.redactions_by_kind = counts.redactions_by_kind.clone();
+
+        let rendered = self.fit(&mut packet, req.target, format, limit)?;
+        Ok(WakeupOutput { packet, rendered })
+    }
+
+    /// Renders, dropping the least valuable items until the output fits `limit` tokens.
+    fn fit(
+        &self,
+        packet: &mut Packet,
+        target: Target,
+        format: Format,
+        limit: usize,
+    ) -> Result<String, EngineError> {
+        loop {
+            packet.update_content_hash();
+            // `used_tokens` is part of the output: iterate to its fixed point.
+            let mut out = String::new();
+            let mut fits = false;
+            for _ in 0..4 {
+                out = self.renderer.render(packet, target, format)?;
+                let used = estimate_tokens(&out);
+                fits = used <= limit;
+                if used == packet.budget.used_tokens {
+                    break;
+                }
+                packet.budget.used_tokens = used;
+            }
+            if fits && estimate_tokens(&out) == packet.budget.used_tokens {
+                return Ok(out);
+            }
+            if !packet.drop_lowest() {
+                return Err(EngineError::BudgetTooSmall {
+                    budget: limit,
+                    needed: packet.budget.used_tokens,
+                    format: format.as_str().to_owned(),
+                });
+            }
+        }
+    }
+
+    fn selection_basis(&self, sel: &Selection<'_>, ranking: Ranking) -> Vec<String> {
+        let p = sel.profile;
+        let roots = |r: &[String]| {
+            if r.is_empty() {
+                "(none)".to_owned()
+            } else {
+                r.iter()
+                    .map(|x| {
+                        if x.is_empty() {
+                            "the whole vault"
+                        } else {
+                            x.as_str()
+                        }
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            }
+        };
+        let mut out = vec![format!(
+            "profile {}: notes under {}",
+            p.name,
+            roots(&sel.primary_roots)
+        )];
+        if p.secondary.is_some() && !sel.secondary_roots.is_empty() {
+            let types: Vec<&str> = p.secondary_types.iter().map(|t| t.as_str()).collect();
+            out.push(format!(
+                "plus {} notes under {}",
+                types.join("/"),
+                roots(&sel.secondary_roots)
+            ));
+        }
+        if sel.query.is_empty() {
+            out.push("no task or files given: notes ranked by pins, priority and recency".into());
+        } else {
+            let terms: Vec<&str> = sel.query.terms.keys().map(String::as_str).collect();
+            out.push(format!("query terms (stemmed): {}", terms.join(", ")));
+        }
+        out.push(match ranking {
+            Ranking::Full => format!(
+                "ranking: BM25 over title, headings, contents, tags, triggers, aliases, related files and path, times boosts (source of truth, priority, project, recency with a {}-day half-life, staleness); plus file, trigger, scene and pin signals",
+                self.config.ranking.half_life_days
+            ),
+            Ranking::Bm25 => "ranking: plain BM25 on the contents field, no boosts".into(),
+        });
+        out.push(format!(
+            "a note needs {:.0}% of the best match unless pinned, identity, or matched by a file or trigger; superseded and archived notes never enter a section",
+            p.min_relevance * 100.0
+        ));
+        out
+    }
+}
+
+pub(crate) fn route_method(m: RouteMethod) -> &'static str {
+    match m {
+        RouteMethod::Explicit => "explicit",
+        RouteMethod::RepoPath => "repo_path",
+        RouteMethod::Worktree => "worktree",
+        RouteMethod::NoMatch => "no_match",
+        RouteMethod::Unscoped => "unscoped",
+    }
+}
+
+/// The words of a file path worth searching for: folder and file names without the
+/// extension and without folder names every repository has (`src`, `lib`, ...).
+pub(crate) fn file_words(path: &str) -> String {
+    const GENERIC: &[&str] = &[
+        "src", "lib", "libs", "app", "apps", "pkg", "internal", "cmd", "test", "tests", "spec",
+        "main", "index", "mod",
+    ];
+    let mut parts: Vec<&str> = path.split(['/', '\\']).filter(|p| !p.is_empty()).collect();
+    if let Some(last) = parts.last_mut() {
+        *last = last.rsplit_once('.').map_or(*last, |(stem, _)| stem);
+    }
+    parts
+        .into_iter()
+        .filter(|p| !GENERIC.contains(&p.to_ascii_lowercase().as_str()))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn file_words_drop_extensions_and_generic_folders() {
+        assert_eq!(
+            super::file_words("src/settlement/payout.rs"),
+            "settlement payout"
+        );
+        assert_eq!(super::file_words("lib/index.ts"), "");
+        assert_eq!(
+            super::file_words("migrations/0007_add_idempotency.sql"),
+            "migrations 0007_add_idempotency"
+        );
+    }
+}

@@ -1,0 +1,28 @@
+//! Policy: what of a note may leave cairn. Nothing else.
+//!
+//! Two independent mechanisms, both applied to everything cairn outputs:
+//!
+//! - **Sensitivity** ([`visibility`]): per note. `public` and `internal` notes are
+//!   shown in full; a `confidential` note is only mentioned (title plus
+//!   [`WITHHELD_NOTICE`]) when strongly relevant and hidden otherwise; a `secret`
+//!   note is never shown in any form.
+//! - **Credential redaction** ([`redact`], [`find_credentials`]): per text. Every
+//!   excerpt, title or line that leaves cairn passes through [`redact`], which
+//!   replaces each credential it recognises (cloud keys, vendor tokens, private
+//!   key blocks, JWTs, passwords in URLs, `password=`-style assignments, bearer
+//!   tokens) with `[redacted:<kind>]`. Redaction is idempotent and text without
+//!   any credential anchor is returned borrowed, without running a regex.
+//!
+//! Callers accumulate what was suppressed, withheld and redacted in a
+//! [`PolicyCounts`], which feeds the packet's `policy` block: counted, never shown.
+
+mod counts;
+mod credential;
+mod detect;
+mod visibility;
+
+pub use cairn_note::Sensitivity;
+pub use counts::PolicyCounts;
+pub use credential::CredentialKind;
+pub use detect::{Finding, REDACTION_PREFIX, Redaction, find_credentials, redact};
+pub use visibility::{Visibility, WITHHELD_NOTICE, visibility};

@@ -1,0 +1,756 @@
+//! Tests of the policy crate: the sensitivity table, credential redaction (a
+//! table of inputs and expected outputs, positives and negatives), idempotence,
+//! counts, finding positions, the demo canaries, and property tests.
+
+use std::borrow::Cow;
+
+use cairn_policy::{
+    CredentialKind, PolicyCounts, Sensitivity, Visibility, WITHHELD_NOTICE, find_credentials,
+    redact, visibility,
+};
+use proptest::prelude::*;
+
+/// 36 alphanumerics, the body of a classic GitHub token.
+const GH_BODY: &str = "Fak3CanaryT0kenForCairnDemoOnly9x2Q7";
+const JWT: &str = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U";
+const AWS_SECRET: &str = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";
+
+/// `(input, expected output)`: every credential kind and the shapes it comes in.
+fn positive_cases() -> Vec<(String, String)> {
+    let cases: Vec<(String, &str)> = vec![
+        // AWS access key ids.
+        ("key AKIAIOSFODNN7EXAMPLE here".into(), "key [redacted:aws-access-key] here"),
+        ("ASIAY34FZKBOKMUTVV7A".into(), "[redacted:aws-access-key]"),
+        (
+            "AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE".into(),
+            "AWS_ACCESS_KEY_ID=[redacted:aws-access-key]",
+        ),
+        // AWS secret keys in assignments.
+        (
+            format!("aws_secret_access_key = {AWS_SECRET}"),
+            "aws_secret_access_key = [redacted:aws-secret-key]",
+        ),
+        (
+            format!("AWS_SECRET_ACCESS_KEY={AWS_SECRET}\nnext"),
+            "AWS_SECRET_ACCESS_KEY=[redacted:aws-secret-key]\nnext",
+        ),
+        (
+            format!("aws_secret_key: \"{AWS_SECRET}\""),
+            "aws_secret_key: \"[redacted:aws-secret-key]\"",
+        ),
+        // GitHub.
+        (format!("token ghp_{GH_BODY} ok"), "token [redacted:github-token] ok"),
+        (format!("gho_{GH_BODY}"), "[redacted:github-token]"),
+        (format!("GITHUB_TOKEN=ghs_{GH_BODY}"), "GITHUB_TOKEN=[redacted:github-token]"),
+        (
+            "github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyzABCD".into(),
+            "[redacted:github-token]",
+        ),
+        // GitLab.
+        ("use glpat-xxxxXXXX1234_abcd-EFGH now".into(), "use [redacted:gitlab-token] now"),
+        // Slack.
+        (
+            "xoxb-1234567890-0987654321-AbCdEfGhIjKlMnOpQrStUvWx".into(),
+            "[redacted:slack-token]",
+        ),
+        ("xoxp-1111111111-2222222222-abcdef".into(), "[redacted:slack-token]"),
+        (
+            "post to https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX daily"
+                .into(),
+            "post to https://hooks.slack.com/services/[redacted:slack-token] daily",
+        ),
+        // PEM private keys, across lines; unterminated runs to the end.
+        (
+            "before\n-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA7\nabc+/=\n-----END RSA PRIVATE KEY-----\nafter"
+                .into(),
+            "before\n[redacted:private-key]\nafter",
+        ),
+        (
+            "-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY----- tail".into(),
+            "[redacted:private-key] tail",
+        ),
+        (
+            "k:\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\nmore\n".into(),
+            "k:\n[redacted:private-key]",
+        ),
+        (
+            "-----BEGIN EC PRIVATE KEY-----\\nMHc\\n-----END EC PRIVATE KEY-----\\n\" }".into(),
+            "[redacted:private-key]\\n\" }",
+        ),
+        (
+            "-----BEGIN ENCRYPTED PRIVATE KEY-----\nx\n-----END ENCRYPTED PRIVATE KEY-----".into(),
+            "[redacted:private-key]",
+        ),
+        (
+            "-----BEGIN DSA PRIVATE KEY-----\nx\n-----END DSA PRIVATE KEY-----".into(),
+            "[redacted:private-key]",
+        ),
+        // JWTs.
+        (format!("jwt {JWT} end"), "jwt [redacted:jwt] end"),
+        // Passwords in URLs: the URL shape stays.
+        (
+            "postgres://svc:CANARY-URLPW@db.internal:5432/ledger".into(),
+            "postgres://svc:[redacted:url-password]@db.internal:5432/ledger",
+        ),
+        (
+            "redis://:s3cr3t@cache:6379/0".into(),
+            "redis://:[redacted:url-password]@cache:6379/0",
+        ),
+        (
+            "psql \"postgresql://app:p@ss:w0rd@db/x?sslmode=require\"".into(),
+            "psql \"postgresql://app:[redacted:url-password]@db/x?sslmode=require\"",
+        ),
+        // Password assignments: the key stays, the value goes.
+        ("password=hunter2".into(), "password=[redacted:password]"),
+        ("password: hunter2".into(), "password: [redacted:password]"),
+        ("Password : hunter2 # test db".into(), "Password : [redacted:password] # test db"),
+        (
+            "PASSWORD = \"correct horse battery staple\"".into(),
+            "PASSWORD = \"[redacted:password]\"",
+        ),
+        ("passwd: 's3cret'".into(), "passwd: '[redacted:password]'"),
+        ("pwd = abc123".into(), "pwd = [redacted:password]"),
+        ("export DB_PASSWORD=hunter2".into(), "export DB_PASSWORD=[redacted:password]"),
+        ("PGPASSWORD=hunter2 psql".into(), "PGPASSWORD=[redacted:password] psql"),
+        ("DB_PASS=hunter2".into(), "DB_PASS=[redacted:password]"),
+        ("dbPass: hunter2".into(), "dbPass: [redacted:password]"),
+        ("pass: hunter2".into(), "pass: [redacted:password]"),
+        ("passphrase := `tr0ub4dor`".into(), "passphrase := `[redacted:password]`"),
+        (
+            "{\"password\": \"hunter2\", \"user\": \"bob\"}".into(),
+            "{\"password\": \"[redacted:password]\", \"user\": \"bob\"}",
+        ),
+        (
+            "{\"password\":\"a\\\"b\"}".into(),
+            "{\"password\":\"[redacted:password]\"}",
+        ),
+        ("**Password:** hunter2".into(), "**Password:** [redacted:password]"),
+        ("`password`: hunter2".into(), "`password`: [redacted:password]"),
+        (":password => 'hunter2'".into(), ":password => '[redacted:password]'"),
+        ("if pwd == \"letmein\":".into(), "if pwd == \"[redacted:password]\":"),
+        (
+            "mysql --password hunter2 -u root".into(),
+            "mysql --password [redacted:password] -u root",
+        ),
+        ("password: letmein".into(), "password: [redacted:password]"),
+        ("password: hello.world".into(), "password: [redacted:password]"),
+        ("PIN: 731904".into(), "PIN: [redacted:password]"),
+        ("{user: bob, password: hunter2, port: 5432}".into(), "{user: bob, password: [redacted:password] port: 5432}"),
+        ("secret: \"/x8AbQ9zK+f\"".into(), "secret: \"[redacted:secret]\""),
+        ("-passout pass:sample".into(), "-passout pass:[redacted:password]"),
+        ("password: $2b$12$abcdefghijk".into(), "password: [redacted:password]"),
+        ("password: see the vault, or password=hunter2".into(), "password: see the vault, or password=[redacted:password]"),
+        ("`password=hunter2-CANARY-PW` (match)".into(), "`password=[redacted:password]` (match)"),
+        // Code spans after a key, as notes write them.
+        (
+            "Admin user: `tw_admin`, password `Xk9!fakePw-2026`".into(),
+            "Admin user: `tw_admin`, password `[redacted:password]`",
+        ),
+        ("the password is `hunter2`".into(), "the password is `[redacted:password]`"),
+        (
+            "PIN: `731904`, PUK: `55829013`".into(),
+            "PIN: `[redacted:password]`, PUK: `[redacted:password]`",
+        ),
+        ("the token is `abc123`".into(), "the token is `[redacted:api-key]`"),
+        ("client secret: `s3cr3t`".into(), "client secret: `[redacted:secret]`"),
+        // Generic secrets.
+        ("secret: s3cr3t-value".into(), "secret: [redacted:secret]"),
+        ("client_secret=abcDEF123".into(), "client_secret=[redacted:secret]"),
+        ("clientSecret: 'abcDEF123'".into(), "clientSecret: '[redacted:secret]'"),
+        ("SECRET_KEY = 'django-insecure-x'".into(), "SECRET_KEY = '[redacted:secret]'"),
+        ("webhook_secret: whsec_abc123".into(), "webhook_secret: [redacted:secret]"),
+        ("credentials: bob:hunter2".into(), "credentials: [redacted:secret]"),
+        // API keys and tokens.
+        ("run --token --token abc123def".into(), "run --token --token [redacted:api-key]"),
+        ("signing_key: abc123".into(), "signing_key: [redacted:secret]"),
+        ("api_key=abcd1234efgh".into(), "api_key=[redacted:api-key]"),
+        ("apikey: 'abcd1234'".into(), "apikey: '[redacted:api-key]'"),
+        ("X-Api-Key: abcd1234efgh".into(), "X-Api-Key: [redacted:api-key]"),
+        ("API key: abcd1234efgh".into(), "API key: [redacted:api-key]"),
+        ("access_token=ya29.a0AfH6SMB".into(), "access_token=[redacted:api-key]"),
+        ("auth_token: tok_12345".into(), "auth_token: [redacted:api-key]"),
+        ("NPM_TOKEN=abc123def".into(), "NPM_TOKEN=[redacted:api-key]"),
+        ("accessToken: \"abc123def\"".into(), "accessToken: \"[redacted:api-key]\""),
+        ("gh auth --token abc123def".into(), "gh auth --token [redacted:api-key]"),
+        (
+            "STRIPE=sk_live_4eC39HqLyjWDarjtT1zdp7dc".into(),
+            "STRIPE=[redacted:api-key]",
+        ),
+        (
+            "key sk-ant-api03-abcdefghijklmnopqrstuvwxyz012345 ok".into(),
+            "key [redacted:api-key] ok",
+        ),
+        (
+            "maps AIzaSyA1234567890abcdefghijklmnopqrstuv ok".into(),
+            "maps [redacted:api-key] ok",
+        ),
+        // Bearer tokens and Authorization headers.
+        (
+            "Authorization: Bearer abc.def-ghi".into(),
+            "Authorization: Bearer [redacted:bearer-token]",
+        ),
+        (
+            "curl -H \"Authorization: Bearer 0123456789abcdef\" https://api".into(),
+            "curl -H \"Authorization: Bearer [redacted:bearer-token]\" https://api",
+        ),
+        (
+            "Authorization: Basic dXNlcjpwYXNzd29yZA==".into(),
+            "Authorization: Basic [redacted:bearer-token]",
+        ),
+        (
+            "send bearer mF_9.B5f-4.1JqMxyz1234 in requests".into(),
+            "send bearer [redacted:bearer-token] in requests",
+        ),
+        (
+            format!("Authorization: Bearer {JWT}"),
+            "Authorization: Bearer [redacted:jwt]",
+        ),
+        // Query parameters end at the URL syntax.
+        (
+            "[![cov](https://codecov.io/gh/x/badge.svg?token=yt4XSmQNKQ)](https://codecov.io/gh/x)".into(),
+            "[![cov](https://codecov.io/gh/x/badge.svg?token=[redacted:api-key])](https://codecov.io/gh/x)",
+        ),
+        (
+            "https://api.example.com/v1?user=bob&password=hunter2&next=/home".into(),
+            "https://api.example.com/v1?user=bob&password=[redacted:password]&next=/home",
+        ),
+        // Literals in code are quoted and redacted; code references are not.
+        ("let token = \"abc123\";".into(), "let token = \"[redacted:api-key]\";"),
+        (
+            "cfg = Config(password=\"hunter2\", token=getenv(\"T\"))".into(),
+            "cfg = Config(password=\"[redacted:password]\", token=getenv(\"T\"))",
+        ),
+        // Several on one line, in order.
+        (
+            "user=bob password=hunter2 token=abc123".into(),
+            "user=bob password=[redacted:password] token=[redacted:api-key]",
+        ),
+        // Overlaps merge: one marker, the private key does not leak.
+        (
+            "secret=\"-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----\" ok".into(),
+            "secret=[redacted:secret] ok",
+        ),
+        (
+            "secret=\"-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----abc ok".into(),
+            "secret=[redacted:secret] ok",
+        ),
+        (
+            "password=\"ab-----BEGIN PRIVATE KEY-----\"\nMIIE\n-----END PRIVATE KEY-----\" x".into(),
+            "password=\"[redacted:password]\" x",
+        ),
+        // Non-ASCII around credentials.
+        ("mot de passe — password: héllo1 ✓".into(), "mot de passe — password: [redacted:password] ✓"),
+    ];
+    cases
+        .into_iter()
+        .map(|(input, expected)| (input, expected.to_owned()))
+        .collect()
+}
+
+/// Text that mentions credentials without containing any: must come out unchanged.
+const NEGATIVE_CASES: &[&str] = &[
+    "The password policy requires rotation every 90 days.",
+    "Rotate the API key and the access token monthly; never share a secret.",
+    "password: see the vault entry",
+    "Password: ask Dario for it",
+    "Passwords must be at least 12 characters.",
+    "passwords: must be long",
+    "The password lives in 1Password vault \"Ledger Prod\".",
+    "repository password in `sops-nix`.",
+    "password: ${DB_PASSWORD}",
+    "password: $DB_PASSWORD",
+    "password: {{ secrets.DB_PASSWORD }}",
+    "password: ${{ secrets.DB_PASSWORD }}",
+    "password=<your-password>",
+    "password: ********",
+    "password: \"\"",
+    "password:",
+    "passphrase: see 1Password \"ssh-sign-ed25519\", hint: the boat.",
+    "insert_deduplication_token = <topic>-<partition>-<first offset>",
+    "Primary signing key: ed25519 on YubiKey 5C Nano",
+    "the `password` field is required",
+    "Spinning up: run it. Pinned: yes",
+    "password: `$DB_PASSWORD`",
+    "- Pin `generic-array` to v0.14.7 ([#2088])",
+    "use std::pin::Pin;",
+    "  `Pin::into_inner`, #197).",
+    "fn hash_password<D: Digest>(password: &str, salt: &str, output: &mut [u8]) {",
+    "hash_password::<sha2::Sha256>(\"my_password\", \"abcd\", &mut buf1);",
+    "- sync: add `CancellationToken::run_until_cancelled_owned` ([#7081])",
+    "let token: cpuid_aes_sha::InitToken = cpuid_aes_sha::init();",
+    "let api_key = blake3::derive_key(API_CONTEXT, input_key_material);",
+    "- *(auth)* add StoredCredentials::new() constructor",
+    "const SERVER: Token = Token(0);",
+    "pub struct Login { pub password: String, pub token: Option<String> }",
+    "password = os.environ[\"DB_PASSWORD\"]",
+    "password = getpass.getpass()",
+    "api_key: config.get(\"api_key\")",
+    "console.log(aliceSecret === bobSecret);",
+    "struct Creds { token: u32, pwd: *mut u16, secret: [u8; 32], pass: Option<T> }",
+    "let token = Token![;];",
+    "password: node.semi_token,",
+    "password = config.db.password",
+    "api_key: API_KEY",
+    "if password == other_password:",
+    "  PWD: '/Users/maciej',",
+    "    \"OLDPWD\": \"/home/nodeuser/project/node/src\",",
+    "private_key: ~/.ssh/id_ed25519",
+    "source argument for a token is `args[token.index]`.",
+    "* `passphrase`: {string | Buffer} The passphrase to use",
+    "Add it as a new version of secret `tidewater-writer-clickhouse` in Secret Manager",
+    "Use the token `NPM_TOKEN` from CI; set the password `DB_PASSWORD` for psql.",
+    "require_password: true",
+    "token: none",
+    "secret: the answer is to rotate it",
+    "Secret (`sk.`) tokens are never put in the front-end.",
+    "The bypass: use the admin route",
+    "max_tokens = 1000 is not a token assignment",
+    "Use a bearer token for auth.",
+    "Bearer authentication uses a token in the Authorization header.",
+    "send `Authorization: Bearer <token>` with each call",
+    "curl -H \"Authorization: Bearer $TOKEN\" https://api",
+    "commit 3f786850e387550fdab836ed7e6dc881de23001b fixed it",
+    "id 123e4567-e89b-12d3-a456-426614174000",
+    "![img](data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==)",
+    "AKIA is the prefix of AWS access key ids; AKIANOTAKEY is too short.",
+    "ASIA and AGPA are other prefixes, AKIAIOSFODNN7EXAMPLEXTRA is too long.",
+    "https://example.com:8443/path?user=a@b.c",
+    "http://localhost:3000/#/login@home",
+    "git@github.com:org/repo.git and ssh://git@github.com/org/repo",
+    "See https://docs.example.com/auth for details.",
+    "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----",
+    "-----BEGIN PUBLIC KEY-----\nMIIB\n-----END PUBLIC KEY-----",
+    "the risk-management-framework-for-everything-under-the-sun",
+    "eyJ alone, eyJabc without dots, eyJa.b.c with one eyJ",
+    "ghp_short and glpat-short and xoxb-1",
+    "Tokens are public (`pk.`) but URL-restricted to `*.veloroute.org`.",
+    "Ledger receives `payment_token` + amount + merchant.",
+    "",
+    "plain words only",
+];
+
+#[test]
+fn positive_cases_redact_to_the_expected_text() {
+    for (input, expected) in positive_cases() {
+        let r = redact(&input);
+        assert_eq!(r.text, expected, "input: {input:?}");
+        assert!(r.count > 0, "input: {input:?}");
+        assert_eq!(r.count, r.kinds.len());
+    }
+}
+
+#[test]
+fn negative_cases_are_left_alone_and_borrowed() {
+    for &input in NEGATIVE_CASES {
+        let r = redact(input);
+        assert_eq!(
+            r.text,
+            input,
+            "false positive: {:?}",
+            find_credentials(input)
+        );
+        assert_eq!(r.count, 0);
+        assert!(r.kinds.is_empty());
+        assert!(matches!(r.text, Cow::Borrowed(_)));
+        assert!(!r.is_redacted());
+    }
+}
+
+#[test]
+fn redaction_is_idempotent() {
+    for (input, _) in positive_cases() {
+        let once = redact(&input).text.into_owned();
+        let twice = redact(&once);
+        assert_eq!(twice.text, once, "input: {input:?}");
+        assert_eq!(twice.count, 0, "input: {input:?}");
+        assert!(find_credentials(&once).is_empty(), "input: {input:?}");
+    }
+}
+
+#[test]
+fn each_kind_is_reported_with_its_name() {
+    let expect = [
+        (
+            "AKIAIOSFODNN7EXAMPLE".to_owned(),
+            CredentialKind::AwsAccessKey,
+        ),
+        (
+            format!("aws_secret_access_key={AWS_SECRET}"),
+            CredentialKind::AwsSecretKey,
+        ),
+        (format!("ghp_{GH_BODY}"), CredentialKind::GithubToken),
+        (
+            "glpat-abcdefghij0123456789".to_owned(),
+            CredentialKind::GitlabToken,
+        ),
+        (
+            "xoxb-1234567890-abcdef".to_owned(),
+            CredentialKind::SlackToken,
+        ),
+        (
+            "-----BEGIN PRIVATE KEY-----\nx\n-----END PRIVATE KEY-----".to_owned(),
+            CredentialKind::PrivateKey,
+        ),
+        (JWT.to_owned(), CredentialKind::Jwt),
+        ("https://u:pw@h".to_owned(), CredentialKind::UrlPassword),
+        ("password=x1".to_owned(), CredentialKind::PasswordAssignment),
+        ("api_key=x1".to_owned(), CredentialKind::ApiKeyAssignment),
+        (
+            "Authorization: Bearer x1".to_owned(),
+            CredentialKind::BearerToken,
+        ),
+        (
+            "secret=x1".to_owned(),
+            CredentialKind::GenericSecretAssignment,
+        ),
+    ];
+    assert_eq!(expect.len(), CredentialKind::ALL.len());
+    for (input, kind) in expect {
+        let r = redact(&input);
+        assert_eq!(r.kinds, vec![kind], "input: {input:?}");
+        assert!(r.text.contains(&kind.marker()));
+        let json = serde_json::to_string(&kind).unwrap();
+        assert_eq!(json, format!("\"{}\"", kind.as_str()));
+        assert_eq!(kind.to_string(), kind.as_str());
+    }
+    let names: Vec<&str> = CredentialKind::ALL.iter().map(|k| k.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "aws-access-key",
+            "aws-secret-key",
+            "github-token",
+            "gitlab-token",
+            "slack-token",
+            "private-key",
+            "jwt",
+            "url-password",
+            "password",
+            "api-key",
+            "bearer-token",
+            "secret"
+        ]
+    );
+}
+
+#[test]
+fn counts_and_kinds_accumulate() {
+    let text = "password=a1\nAKIAIOSFODNN7EXAMPLE\npasswd: b2\nnothing\n";
+    let r = redact(text);
+    assert_eq!(r.count, 3);
+    assert_eq!(
+        r.kinds,
+        [
+            CredentialKind::PasswordAssignment,
+            CredentialKind::AwsAccessKey,
+            CredentialKind::PasswordAssignment
+        ]
+    );
+
+    let mut counts = PolicyCounts::default();
+    assert!(counts.is_empty());
+    counts.add_redaction(&r);
+    counts.add_redaction(&redact("no credentials"));
+    counts.add_redaction(&redact("secret: s3"));
+    counts.add_visibility(visibility(Sensitivity::Secret, true));
+    counts.add_visibility(visibility(Sensitivity::Confidential, true));
+    counts.add_visibility(visibility(Sensitivity::Confidential, false));
+    counts.add_visibility(visibility(Sensitivity::Public, false));
+    assert_eq!(counts.redactions_applied, 4);
+    assert_eq!(counts.redactions_by_kind["password"], 2);
+    assert_eq!(counts.redactions_by_kind["aws-access-key"], 1);
+    assert_eq!(counts.redactions_by_kind["secret"], 1);
+    assert_eq!(counts.suppressed_note_count, 2);
+    assert_eq!(counts.withheld_note_count, 1);
+
+    let mut total = PolicyCounts::default();
+    total.merge(&counts);
+    total.merge(&counts);
+    assert_eq!(total.redactions_applied, 8);
+    assert_eq!(total.redactions_by_kind["password"], 4);
+    assert_eq!(total.suppressed_note_count, 4);
+
+    let json = serde_json::to_value(&counts).unwrap();
+    assert_eq!(json["redactions_applied"], 4);
+    assert_eq!(json["redactions_by_kind"]["password"], 2);
+    assert_eq!(json["suppressed_note_count"], 2);
+    assert_eq!(json["withheld_note_count"], 1);
+}
+
+#[test]
+fn findings_have_lines_and_byte_offsets() {
+    let text = "héllo\npassword=x1\n\n  AKIAIOSFODNN7EXAMPLE and https://u:pw@h\n-----BEGIN PRIVATE KEY-----\na\nb\n-----END PRIVATE KEY-----\nlast";
+    let found = find_credentials(text);
+    let got: Vec<(CredentialKind, usize, &str)> = found
+        .iter()
+        .map(|f| (f.kind, f.line, &text[f.start..f.end]))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (CredentialKind::PasswordAssignment, 2, "x1"),
+            (CredentialKind::AwsAccessKey, 4, "AKIAIOSFODNN7EXAMPLE"),
+            (CredentialKind::UrlPassword, 4, "pw"),
+            (
+                CredentialKind::PrivateKey,
+                5,
+                "-----BEGIN PRIVATE KEY-----\na\nb\n-----END PRIVATE KEY-----"
+            ),
+        ]
+    );
+    let json = serde_json::to_value(found[0]).unwrap();
+    assert_eq!(json["kind"], "password");
+    assert_eq!(json["line"], 2);
+}
+
+#[test]
+fn url_password_keeps_the_url_readable() {
+    let r = redact("DATABASE_URL=postgres://svc:CANARY-URLPW@db.internal:5432/ledger?ssl=1");
+    assert_eq!(
+        r.text,
+        "DATABASE_URL=postgres://svc:[redacted:url-password]@db.internal:5432/ledger?ssl=1"
+    );
+    assert_eq!(r.kinds, [CredentialKind::UrlPassword]);
+}
+
+#[test]
+fn multi_line_pem_is_one_redaction() {
+    let text = "key:\n-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA\nAKIAIOSFODNN7EXAMPLE\npassword=inside\n-----END RSA PRIVATE KEY-----\n";
+    let r = redact(text);
+    assert_eq!(r.text, "key:\n[redacted:private-key]\n");
+    assert_eq!(r.kinds, [CredentialKind::PrivateKey]);
+}
+
+#[test]
+fn visibility_table() {
+    use Sensitivity::*;
+    use Visibility::*;
+    let table = [
+        (Public, false, Full),
+        (Public, true, Full),
+        (Internal, false, Full),
+        (Internal, true, Full),
+        (Confidential, false, Hidden),
+        (Confidential, true, Withheld),
+        (Secret, false, Hidden),
+        (Secret, true, Hidden),
+    ];
+    assert_eq!(table.len(), Sensitivity::ALL.len() * 2);
+    for (s, strong, expected) in table {
+        assert_eq!(
+            visibility(s, strong),
+            expected,
+            "{s:?} strongly_relevant={strong}"
+        );
+    }
+    assert_eq!(serde_json::to_string(&Withheld).unwrap(), "\"withheld\"");
+    assert_eq!(Hidden.as_str(), "hidden");
+    assert!(WITHHELD_NOTICE.starts_with("Confidential note"));
+    assert!(find_credentials(WITHHELD_NOTICE).is_empty());
+}
+
+#[test]
+fn demo_canaries_never_survive() {
+    let text = format!(
+        "AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE\n\
+         AWS_SECRET_ACCESS_KEY={AWS_SECRET}\n\
+         password=hunter2-CANARY-PW\n\
+         GITHUB_TOKEN=ghp_{GH_BODY}\n\
+         inline ghp_{GH_BODY} too\n\
+         psql \"postgres://svc:CANARY-URLPW@db.internal:5432/ledger\" -c 'select 1'\n\
+         SLACK_BOT_TOKEN=xoxb-1234567890-0987654321-AbCdEfGhIjKlMnOpQrStUvWx\n\
+         SLACK_BOT_TOKEN=xoxb-1111111111111-2222222222222-FakeCanarySlackTok3nDemo\n\
+         and xoxb-1234567890-0987654321-AbCdEfGhIjKlMnOpQrStUvWx inline\n"
+    );
+    let r = redact(&text);
+    for leaked in [
+        "AKIAIOSFODNN7EXAMPLE",
+        AWS_SECRET,
+        "hunter2",
+        "CANARY-PW",
+        "CANARY-URLPW",
+        GH_BODY,
+        "AbCdEfGhIjKlMnOpQrStUvWx",
+        "1234567890-0987654321",
+        "FakeCanarySlackTok3nDemo",
+    ] {
+        assert!(!r.text.contains(leaked), "{leaked} leaked:\n{}", r.text);
+    }
+    assert!(
+        r.text
+            .contains("postgres://svc:[redacted:url-password]@db.internal:5432/ledger")
+    );
+    assert_eq!(r.count, 9);
+    assert!(find_credentials(&r.text).is_empty());
+}
+
+#[test]
+fn demo_runbook_fixture_is_clean_after_redaction() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../fixtures/demo/vault/10-Projects/hearth/Runbooks/Restore Postgres from restic.md"
+    );
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return; // fixture not present in this checkout
+    };
+    let r = redact(&text);
+    for leaked in [
+        "AKIAIOSFODNN7EXAMPLE",
+        AWS_SECRET,
+        "CANARY-PW",
+        "CANARY-URLPW",
+        "Fak3CanaryT0ken",
+        "FakeCanarySlackTok3nDemo",
+    ] {
+        assert!(!r.text.contains(leaked), "{leaked} leaked");
+    }
+    // The prose around them survives.
+    assert!(r.text.contains("Restore into a new database first"));
+}
+
+/// Pieces that make credential-shaped strings likely, for the property tests.
+fn fragment() -> impl Strategy<Value = String> {
+    prop_oneof![
+        prop::sample::select(vec![
+            "password",
+            "PASSWORD",
+            "pwd",
+            "pass",
+            "_pass",
+            "dbPass",
+            "secret",
+            "api_key",
+            "apikey",
+            "token",
+            "_token",
+            "accessToken",
+            "credentials",
+            "--password ",
+            "--token ",
+            "aws_secret_access_key",
+            "=",
+            ":",
+            " = ",
+            ": ",
+            "=>",
+            ":=",
+            "==",
+            " ",
+            "\t",
+            "\n",
+            "\"",
+            "'",
+            "`",
+            "**",
+            "__",
+            "\\",
+            "AKIA",
+            "ASIA",
+            "IOSFODNN7EXAMPLE",
+            "ghp_",
+            "github_pat_",
+            "glpat-",
+            "xoxb-",
+            "xapp-1-",
+            "hooks.slack.com/services/",
+            "-----BEGIN RSA PRIVATE KEY-----",
+            "-----END RSA PRIVATE KEY-----",
+            "-----BEGIN PRIVATE KEY-----",
+            "eyJ",
+            ".",
+            "://",
+            "@",
+            "u:",
+            "/",
+            "?",
+            "#",
+            "Authorization: Bearer ",
+            "Bearer ",
+            "Basic ",
+            "[redacted:password]",
+            "[redacted:",
+            "]",
+            "[",
+            "$",
+            "${",
+            "}",
+            "{{",
+            "<",
+            ">",
+            "see the vault",
+            "é",
+            "sk_live_",
+            "sk-ant-",
+            "AIza",
+            "-",
+            "*",
+            "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.",
+            "eyJhbGciOiJIUzI1NiJ9.",
+            "://svc:",
+            "postgres://",
+            "AKIAIOSFODNN7EXAMPLE",
+            "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+            "-----END PRIVATE KEY-----",
+            "ghp_Fak3CanaryT0kenForCairnDemoOnly9x2Q7",
+        ])
+        .prop_map(str::to_owned),
+        "[A-Za-z0-9]{1,40}",
+        "[A-Za-z0-9_/+=-]{1,45}",
+        any::<char>().prop_map(String::from),
+    ]
+}
+
+fn credentialish() -> impl Strategy<Value = String> {
+    prop::collection::vec(fragment(), 0..24).prop_map(|parts| parts.concat())
+}
+
+fn check_redaction(text: &str) -> Result<(), TestCaseError> {
+    let r = redact(text);
+    prop_assert_eq!(r.count, r.kinds.len());
+    prop_assert_eq!(r.count == 0, matches!(r.text, Cow::Borrowed(_)));
+    let findings = find_credentials(text);
+    prop_assert_eq!(findings.len(), r.count);
+    for pair in findings.windows(2) {
+        prop_assert!(pair[0].end <= pair[1].start, "overlap: {:?}", pair);
+    }
+    for f in &findings {
+        prop_assert!(f.start < f.end && text.get(f.start..f.end).is_some());
+    }
+    let still = find_credentials(&r.text);
+    prop_assert!(
+        still.is_empty(),
+        "output still flagged: {:?} in {:?}",
+        still,
+        r.text
+    );
+    let again = redact(&r.text);
+    prop_assert_eq!(again.text.as_ref(), r.text.as_ref());
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40000))]
+
+    #[test]
+    fn redact_never_panics_and_leaves_nothing_flagged(text in any::<String>()) {
+        check_redaction(&text)?;
+    }
+
+    #[test]
+    fn credential_shaped_text_is_fully_redacted(text in credentialish()) {
+        check_redaction(&text)?;
+    }
+
+    #[test]
+    fn embedded_credentials_are_always_removed(
+        before in "[ -~\n]{0,30}",
+        after in "[ -~\n]{0,30}",
+        body in "[A-Za-z0-9]{36}",
+    ) {
+        let token = format!("ghp_{body}");
+        let text = format!("{before} {token} {after}");
+        let r = redact(&text);
+        prop_assert!(!r.text.contains(&token));
+        prop_assert!(!r.text.contains(&body));
+    }
+}
