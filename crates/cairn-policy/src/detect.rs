@@ -387,7 +387,7 @@ const RULES: &[Rule] = &[
     Rule {
         kind: CredentialKind::BearerToken,
         anchors: &["authorization"],
-        pattern: r#"(?i)\b(?:proxy-)?authorization["'`]?[ \t]*[:=][ \t]*["'`]?(?:bearer|basic|token|bot|apikey)[ \t]+([A-Za-z0-9._~+/=-]+)"#,
+        pattern: r#"(?i)\b(?:proxy-)?authorization["'`]?[ \t]*[:=][ \t]*["'`]?(?:bearer|basic|token|bot|apikey)[ \t]+([A-Za-z0-9._~+/=-]*[A-Za-z0-9][A-Za-z0-9._~+/=-]*)"#,
         check: Check::Plain,
     },
     Rule {
@@ -635,8 +635,9 @@ fn is_markers(value: &str) -> bool {
 
 /// Values of a `key = value` assignment that are obviously not secrets.
 const NOT_SECRET_WORDS: &[&str] = &[
-    "true", "false", "null", "none", "nil", "yes", "no", "on", "off", "required", "optional",
-    "empty", "unset", "n/a", "na", "tbd", "todo", "redacted", "hidden", "masked", "omitted",
+    "true", "false", "null", "none", "nil", "some", "yes", "no", "on", "off", "required",
+    "optional", "empty", "unset", "n/a", "na", "tbd", "todo", "redacted", "hidden", "masked",
+    "omitted",
 ];
 
 /// Whether an assignment's value is a placeholder, a reference or prose rather
@@ -646,7 +647,11 @@ fn is_benign_value(value: &str, unquoted: bool, rest: &str) -> bool {
         return true;
     }
     let lower = value.to_ascii_lowercase();
-    if NOT_SECRET_WORDS.contains(&lower.trim_end_matches([',', ';', ')'])) {
+    if NOT_SECRET_WORDS.contains(&trim_code_punctuation(&lower)) {
+        return true;
+    }
+    // Punctuation only (`'Password: ',`, `token == '('`): syntax, not a secret.
+    if value.len() < 4 && !value.chars().any(char::is_alphanumeric) {
         return true;
     }
     // Masks: `****`, `xxxx`, `...`, `-`.
@@ -725,16 +730,24 @@ const OBJECT_NAMES: &[&str] = &[
 /// `Token(0);`), a generic type (`Option<String>`) or a type name (`String,`).
 /// A literal secret in code is quoted, and quoted values are always redacted.
 fn is_code(value: &str) -> bool {
-    if value.starts_with([':', '{', '[']) || value.contains("::") {
+    if value.starts_with([':', '{']) || value.contains("::") {
         return true;
     }
-    if value.starts_with("*mut") || value.starts_with("*const") || is_constant_name(value) {
+    // An array type: `[u8; 32]`.
+    if let Some(inner) = value.strip_prefix('[') {
+        let elem = inner.split([';', ']']).next().unwrap_or("");
+        if TYPE_NAMES.contains(&elem.to_ascii_lowercase().as_str()) {
+            return true;
+        }
+    }
+    let bare = trim_code_punctuation(value);
+    if value.starts_with("*mut") || value.starts_with("*const") || is_constant_name(bare) {
         return true;
     }
-    if value
-        .strip_prefix('&')
-        .is_some_and(|v| v.starts_with(|c: char| c.is_ascii_alphabetic()))
-    {
+    // A reference: `&str`, `&[u8]`, `&'a str`, `&mut x`.
+    if value.strip_prefix('&').is_some_and(|v| {
+        v.starts_with(|c: char| c.is_ascii_alphabetic() || matches!(c, '[' | '\''))
+    }) {
         return true;
     }
     let ident_len = value
@@ -748,7 +761,6 @@ fn is_code(value: &str) -> bool {
     if starts_ident && call {
         return true;
     }
-    let bare = value.trim_end_matches([',', ';', ')']);
     if TYPE_NAMES.contains(&bare.to_ascii_lowercase().as_str()) {
         return true;
     }
@@ -767,6 +779,11 @@ fn is_code(value: &str) -> bool {
         && snake(first)
         && rest.iter().all(|seg| snake(seg) || is_constant_name(seg))
         && (bare.len() < value.len() || OBJECT_NAMES.contains(&first))
+}
+
+/// `value` without the punctuation code puts after it (`None):` → `None`).
+fn trim_code_punctuation(value: &str) -> &str {
+    value.trim_end_matches([',', ';', ')', ':', '>'])
 }
 
 /// `/home/me/project`, `~/.ssh/id_ed25519`, `./secrets/db`: where something is
@@ -873,6 +890,25 @@ mod tests {
         assert!(!is_markers("[redacted:]"));
         assert!(!is_markers("[redacted:password]x"));
         assert!(!is_markers(""));
+    }
+
+    #[test]
+    fn offsets_map_back_through_markers() {
+        let spans = [Span {
+            start: 4,
+            end: 10,
+            kind: CredentialKind::Jwt,
+        }];
+        // "abc [redacted:jwt]xyz" from "abc 012345xyz": the marker is 4..18.
+        let markers = [(4, 18)];
+        assert_eq!(to_original(0, false, &spans, &markers), 0);
+        assert_eq!(to_original(4, false, &spans, &markers), 4);
+        assert_eq!(to_original(10, false, &spans, &markers), 4);
+        assert_eq!(to_original(18, false, &spans, &markers), 10);
+        assert_eq!(to_original(18, true, &spans, &markers), 10);
+        assert_eq!(to_original(12, true, &spans, &markers), 10);
+        assert_eq!(to_original(4, true, &spans, &markers), 4);
+        assert_eq!(to_original(20, true, &spans, &markers), 12);
     }
 
     #[test]

@@ -135,6 +135,7 @@ fn positive_cases() -> Vec<(String, String)> {
         ("password: letmein".into(), "password: [redacted:password]"),
         ("password: hello.world".into(), "password: [redacted:password]"),
         ("PIN: 731904".into(), "PIN: [redacted:password]"),
+        ("password=[hunter2]".into(), "password=[redacted:password]"),
         ("{user: bob, password: hunter2, port: 5432}".into(), "{user: bob, password: [redacted:password] port: 5432}"),
         ("secret: \"/x8AbQ9zK+f\"".into(), "secret: \"[redacted:secret]\""),
         ("-passout pass:sample".into(), "-passout pass:[redacted:password]"),
@@ -291,6 +292,11 @@ const NEGATIVE_CASES: &[&str] = &[
     "password: node.semi_token,",
     "password = config.db.password",
     "api_key: API_KEY",
+    "fn f(password: &[u8], token: &'a str, secret: Option<u8>, pwd: DOT11_PWD_TOKEN,) {}",
+    "def load_cert_chain(self, certfile, keyfile=None, password=None):",
+    "def unix_getpass(prompt='Password: ', stream=None):",
+    "if token == '(':",
+    "Colon-separated username:password string for 'authorization: basic ...'",
     "if password == other_password:",
     "  PWD: '/Users/maciej',",
     "    \"OLDPWD\": \"/home/nodeuser/project/node/src\",",
@@ -729,7 +735,7 @@ fn check_redaction(text: &str) -> Result<(), TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(40000))]
+    #![proptest_config(ProptestConfig::with_cases(3000))]
 
     #[test]
     fn redact_never_panics_and_leaves_nothing_flagged(text in any::<String>()) {

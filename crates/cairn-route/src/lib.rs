@@ -295,7 +295,13 @@ fn repo_relative(cwd: &Path, root: Option<&Path>, file: &str) -> String {
     let abs = if p.is_absolute() {
         p.to_path_buf()
     } else {
-        cwd.join(p)
+        // Relative to the cwd, as a shell would; but a path that only exists relative
+        // to the repository root (`src/x.rs` said from `src/`) is taken from there.
+        let from_cwd = cwd.join(p);
+        match root.map(|r| r.join(p)) {
+            Some(from_root) if !from_cwd.exists() && from_root.exists() => from_root,
+            _ => from_cwd,
+        }
     };
     let abs = normalize(&abs);
     match root.and_then(|r| abs.strip_prefix(r).ok()) {
