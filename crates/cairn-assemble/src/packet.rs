@@ -293,25 +293,20 @@ impl Packet {
     /// remains, pinned notes last, else the lowest score (ties: last in path order).
     /// Returns false when nothing is left to drop.
     pub fn drop_lowest(&mut self) -> bool {
-        let mut worst: Option<(&'static str, usize, (bool, bool, f64, String))> = None;
-        for (name, items) in self.sections() {
-            for (i, it) in items.iter().enumerate() {
-                // Lower key = dropped first.
-                let key = (name == "identity", it.pinned, it.score, it.path.clone());
-                let worse = match &worst {
-                    None => true,
-                    Some((_, _, w)) => (key.0, key.1)
-                        .cmp(&(w.0, w.1))
-                        .then(key.2.total_cmp(&w.2))
-                        .then_with(|| w.3.cmp(&key.3))
-                        .is_lt(),
-                };
-                if worse {
-                    worst = Some((name, i, key));
-                }
-            }
-        }
-        let Some((name, i, _)) = worst else {
+        // Lower key = dropped first: the rest before identity, unpinned before pinned,
+        // then by score, then the later path first.
+        let worst = self
+            .sections()
+            .into_iter()
+            .flat_map(|(name, items)| items.iter().enumerate().map(move |(i, it)| (name, i, it)))
+            .min_by(|(an, _, a), (bn, _, b)| {
+                (*an == "identity", a.pinned)
+                    .cmp(&(*bn == "identity", b.pinned))
+                    .then(a.score.total_cmp(&b.score))
+                    .then_with(|| b.path.cmp(&a.path))
+            })
+            .map(|(name, i, _)| (name, i));
+        let Some((name, i)) = worst else {
             return false;
         };
         let Some(items) = self.section_mut(name) else {

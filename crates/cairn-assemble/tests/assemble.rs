@@ -1,5 +1,7 @@
 //! Section mapping, caps and spill, exclusions, budget drops and summaries.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::collections::BTreeSet;
 
 use cairn_assemble::*;

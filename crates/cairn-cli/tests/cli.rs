@@ -1,6 +1,8 @@
 //! The real binary: help text, exit codes, one-line errors, the README commands,
 //! config discovery, `init`, git worktrees, and policy through every command.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::path::{Path, PathBuf};
 use std::process::Command as StdCommand;
 

@@ -2,6 +2,8 @@
 //! target × format, determinism, budgets, routing, policy canaries, and vaults
 //! full of bad input.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 

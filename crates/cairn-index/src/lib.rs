@@ -376,14 +376,14 @@ impl NoteIndex {
                     Box::new(TermQuery::new(t, IndexRecordOption::WithFreqs)),
                     fw * tw,
                 );
-                if let Ok(e) = tq.explain(&searcher, *addr) {
-                    if e.value() > 0.0 {
-                        out.push(TermMatch {
-                            term: term.clone(),
-                            field: f,
-                            score: e.value(),
-                        });
-                    }
+                if let Some(score) = tq.explain(&searcher, *addr).ok().map(|e| e.value())
+                    && score > 0.0
+                {
+                    out.push(TermMatch {
+                        term: term.clone(),
+                        field: f,
+                        score,
+                    });
                 }
             }
         }

@@ -1,5 +1,7 @@
 //! BM25 over notes: field matches, stemming, folder filters, replace/delete, on-disk reopen.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use cairn_index::*;
 use cairn_note::parse_note;
 

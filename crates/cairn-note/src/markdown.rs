@@ -239,25 +239,25 @@ pub fn clean_inline(text: &str) -> String {
     let mut rest = text;
     // [[target|alias]] → alias or target; [text](url) → text.
     while !rest.is_empty() {
-        if let Some(r) = rest.strip_prefix("[[") {
-            if let Some(end) = r.find("]]") {
-                let inner = &r[..end];
-                let shown = inner.rsplit('|').next().unwrap_or(inner);
-                out.push_str(shown.split('#').next().unwrap_or(shown));
-                rest = &r[end + 2..];
-                continue;
-            }
+        if let Some((r, end)) = rest
+            .strip_prefix("[[")
+            .and_then(|r| Some((r, r.find("]]")?)))
+        {
+            let inner = &r[..end];
+            let shown = inner.rsplit('|').next().unwrap_or(inner);
+            out.push_str(shown.split('#').next().unwrap_or(shown));
+            rest = &r[end + 2..];
+            continue;
         }
-        if let Some(r) = rest.strip_prefix('[') {
-            if let Some(close) = r.find("](") {
-                if let Some(url_end) = r[close + 2..].find(')') {
-                    if !r[..close].contains('[') {
-                        out.push_str(&r[..close]);
-                        rest = &r[close + 2 + url_end + 1..];
-                        continue;
-                    }
-                }
-            }
+        let link = rest.strip_prefix('[').and_then(|r| {
+            let close = r.find("](")?;
+            let url_end = r[close + 2..].find(')')?;
+            (!r[..close].contains('[')).then_some((r, close, url_end))
+        });
+        if let Some((r, close, url_end)) = link {
+            out.push_str(&r[..close]);
+            rest = &r[close + 2 + url_end + 1..];
+            continue;
         }
         let c = rest.chars().next().unwrap_or(' ');
         match c {

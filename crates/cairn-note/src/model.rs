@@ -199,12 +199,15 @@ keyword_enum! {
     }
 }
 
+// `#[derive(Default)]` cannot reach through the macro above.
+#[allow(clippy::derivable_impls)]
 impl Default for Sensitivity {
     fn default() -> Self {
         Self::Internal
     }
 }
 
+#[allow(clippy::derivable_impls)]
 impl Default for Status {
     fn default() -> Self {
         Self::Active

@@ -265,8 +265,7 @@ fn split_frontmatter(text: &str) -> (Frontmatter<'_>, &str, usize) {
     }
     let yaml_start = 3 + nl + 1;
     let mut offset = yaml_start;
-    let mut line_no = 2;
-    for line in text[yaml_start..].split_inclusive('\n') {
+    for (line_no, line) in (2..).zip(text[yaml_start..].split_inclusive('\n')) {
         let t = line.trim_end();
         if t == "---" || t == "..." {
             let yaml = &text[yaml_start..offset];
@@ -274,7 +273,6 @@ fn split_frontmatter(text: &str) -> (Frontmatter<'_>, &str, usize) {
             return (Frontmatter::Yaml(yaml), &text[body_start..], line_no + 1);
         }
         offset += line.len();
-        line_no += 1;
     }
     (Frontmatter::Unclosed, text, 1)
 }

@@ -1,6 +1,8 @@
 //! Parser behaviour on well-formed, odd and malformed notes, plus a property test
 //! that arbitrary bytes never panic.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use cairn_note::*;
 use proptest::prelude::*;
 

@@ -12,11 +12,14 @@
 //! already `[redacted:...]` are left alone, and the output is re-checked until
 //! nothing in it is flagged, so redaction is idempotent.
 //!
-//! How it stays quiet on prose: `key = value` rules need a `=`/`:` right after
-//! the key, and skip values that are obviously not secrets: placeholders
-//! (`${VAR}`, `<your-password>`, `{{ template }}`, `****`), words such as
-//! `none`/`true`/`required`, and a single unquoted word followed by more words
-//! on the line (`password: see the vault entry`).
+//! How it stays quiet on prose and code: `key = value` rules need a `=`/`:`
+//! right after the key (or a code span: ``password `x` ``), and skip values that
+//! are obviously not secrets: placeholders (`${VAR}`, `<your-password>`,
+//! `{{ template }}`, `****`), words such as `none`/`true`/`required`, file paths
+//! (`PWD=/home/me`), unquoted code references (`getpass()`, `config.password`,
+//! `&str`, `DB_PASSWORD`), and a single unquoted word followed by more words on
+//! the line (`password: see the vault entry`). Quoted literals are always
+//! redacted: `"hunter2"` in code is a secret whatever surrounds it.
 
 use std::borrow::Cow;
 use std::sync::OnceLock;
@@ -543,10 +546,11 @@ fn to_span(text: &str, rule: &Rule, caps: &Captures<'_>) -> Option<Span> {
         Check::Assignment | Check::Quoted => {
             let unquoted = rule.check == Check::Assignment && group == caps.len() - 1;
             // A query parameter (`?token=abc&x=1)`) ends where the URL syntax resumes.
-            if unquoted && text[..whole.start()].ends_with(['?', '&']) {
-                if let Some(cut) = value.as_str().find(['&', '#', ')', '>', '"', '\'']) {
-                    end = value.start() + cut;
-                }
+            if unquoted
+                && text[..whole.start()].ends_with(['?', '&'])
+                && let Some(cut) = value.as_str().find(['&', '#', ')', '>', '"', '\''])
+            {
+                end = value.start() + cut;
             }
             let rest = text[whole.end()..].split('\n').next().unwrap_or("");
             let value_text = &text[value.start()..end];

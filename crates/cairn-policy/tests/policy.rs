@@ -2,6 +2,8 @@
 //! table of inputs and expected outputs, positives and negatives), idempotence,
 //! counts, finding positions, the demo canaries, and property tests.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::borrow::Cow;
 
 use cairn_policy::{

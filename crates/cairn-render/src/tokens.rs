@@ -42,9 +42,8 @@ pub fn estimate_tokens(text: &str) -> usize {
             if n > 1 {
                 raw += n.div_ceil(4);
             }
-        } else if c == '\n' || c == '\t' {
-            raw += 1;
         } else if c.is_ascii() {
+            // Newlines, tabs and symbols.
             raw += 1;
         } else {
             // Accented letters, CJK, emoji, typographic punctuation.

@@ -1,6 +1,8 @@
 //! Every target × format renders; note text cannot break out of the block; the
 //! token estimate stays at or above real tokenizers without wasting much.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use cairn_assemble::*;
 use cairn_render::*;
 

@@ -114,7 +114,7 @@ pub fn list(vault: &Path, roots: &[String], limits: &Limits) -> Listing {
         .add_custom_ignore_filename(".cairnignore")
         .threads(std::thread::available_parallelism().map_or(2, |n| n.get().min(8)));
 
-    let found: Mutex<Vec<(FileEntry, Option<(u64, u64)>)>> = Mutex::new(Vec::new());
+    let found: Mutex<Vec<(FileEntry, Option<FileIdentity>)>> = Mutex::new(Vec::new());
     let problems: Mutex<Vec<Diagnostic>> = Mutex::new(Vec::new());
     let max_depth = limits.max_depth;
     builder.build_parallel().run(|| {
@@ -196,17 +196,15 @@ pub fn list(vault: &Path, roots: &[String], limits: &Limits) -> Listing {
     let mut over_count = 0usize;
     let mut over_total = 0usize;
     for (file, identity) in found {
-        if let Some(id) = identity {
-            if !seen.insert(id) {
-                diagnostics.push(diag(
-                    &file.path,
-                    None,
-                    Severity::Info,
-                    "duplicate-file",
-                    "same file as another path (symlink); read once".into(),
-                ));
-                continue;
-            }
+        if identity.is_some_and(|id| !seen.insert(id)) {
+            diagnostics.push(diag(
+                &file.path,
+                None,
+                Severity::Info,
+                "duplicate-file",
+                "same file as another path (symlink); read once".into(),
+            ));
+            continue;
         }
         if file.size > limits.max_file_bytes {
             diagnostics.push(diag(
@@ -335,13 +333,16 @@ fn walk_error(vault: &Path, err: &ignore::Error) -> (String, String) {
     }
 }
 
+/// (device, inode): the same file reached by two paths.
+type FileIdentity = (u64, u64);
+
 #[cfg(unix)]
-fn file_identity(md: &std::fs::Metadata) -> Option<(u64, u64)> {
+fn file_identity(md: &std::fs::Metadata) -> Option<FileIdentity> {
     use std::os::unix::fs::MetadataExt;
     Some((md.dev(), md.ino()))
 }
 
 #[cfg(not(unix))]
-fn file_identity(_md: &std::fs::Metadata) -> Option<(u64, u64)> {
+fn file_identity(_md: &std::fs::Metadata) -> Option<FileIdentity> {
     None
 }
