@@ -211,6 +211,12 @@ fn get_refuses_secrets_with_exit_4() {
     assert!(err.contains("secret note"), "{err}");
     assert!(a.get_output().stdout.is_empty());
     cairn(home.path())
+        .args(["get", "ADR-008", "--config"])
+        .arg(demo().join("cairn.toml"))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("capped exponential backoff"));
+    cairn(home.path())
         .args(["get", "no such note", "--config"])
         .arg(demo().join("cairn.toml"))
         .assert()

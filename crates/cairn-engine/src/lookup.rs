@@ -131,6 +131,8 @@ impl Engine {
                 if let Some(p) = project.as_deref().and_then(|id| self.config.project(id)) {
                     r.extend(p.note_roots.iter().cloned());
                 }
+                r.sort();
+                r.dedup();
                 r
             }
         };
@@ -286,13 +288,21 @@ impl Engine {
             return Ok(n);
         }
         let lower = q.to_lowercase();
-        let tiers: [&dyn Fn(&cairn_note::Note) -> bool; 3] = [
+        // "ADR-008" names "ADR-008 Retry payouts…": a prefix ending at a word boundary.
+        let prefix_of = |text: &str| {
+            let t = text.to_lowercase();
+            lower.chars().count() >= 3
+                && t.strip_prefix(&lower)
+                    .is_some_and(|rest| rest.starts_with(|c: char| !c.is_alphanumeric()))
+        };
+        let tiers: [&dyn Fn(&cairn_note::Note) -> bool; 4] = [
             &|n| n.id == q || n.id.to_lowercase() == lower,
             &|n| n.stem().to_lowercase() == lower,
             &|n| {
                 n.title.to_lowercase() == lower
                     || n.aliases.iter().any(|a| a.to_lowercase() == lower)
             },
+            &|n| prefix_of(n.stem()) || prefix_of(&n.title),
         ];
         for tier in tiers {
             let found: Vec<&cairn_note::Note> = self.notes.iter().filter(|n| tier(n)).collect();
@@ -300,13 +310,19 @@ impl Engine {
                 0 => continue,
                 1 => return Ok(found[0]),
                 _ => {
+                    let shown: Vec<&str> = found
+                        .iter()
+                        .filter(|n| n.sensitivity != Sensitivity::Secret)
+                        .map(|n| n.path.as_str())
+                        .collect();
+                    let hidden = found.len() - shown.len();
+                    let mut candidates = shown.join(", ");
+                    if hidden > 0 {
+                        candidates.push_str(&format!(" (and {hidden} not shown by policy)"));
+                    }
                     return Err(EngineError::Ambiguous {
                         query: query.to_owned(),
-                        candidates: found
-                            .iter()
-                            .map(|n| n.path.as_str())
-                            .collect::<Vec<_>>()
-                            .join(", "),
+                        candidates,
                     });
                 }
             }
