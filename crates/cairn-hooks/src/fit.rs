@@ -169,14 +169,19 @@ mod tests {
     }
 
     #[test]
-    fn render_errors_are_reported() {
-        let limits = ContextLimits {
-            max_chars: 3,
+    fn impossible_caps_are_errors_not_cut_text() {
+        let limits = |max_chars| ContextLimits {
+            max_chars,
             max_bytes: usize::MAX,
             max_tokens: None,
         };
+        // The shrunk budget cannot hold the packet's frame: the renderer's error.
         let mut calls = Vec::new();
-        let err = fit_to_limits(limits, None, renderer(items(3, 1), 1500, &mut calls)).unwrap_err();
+        let err = fit_to_limits(limits(20), None, renderer(items(3, 1), 1500, &mut calls)).unwrap_err();
         assert!(matches!(err, FitError::Render(TooSmall(_))), "{err}");
+        // No budget left to try at all.
+        let mut calls = Vec::new();
+        let err = fit_to_limits(limits(3), None, renderer(items(3, 1), 1500, &mut calls)).unwrap_err();
+        assert!(matches!(err, FitError::NoFit { max_chars: 3 }), "{err}");
     }
 }

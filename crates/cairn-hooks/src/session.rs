@@ -376,6 +376,60 @@ mod tests {
         assert!(out.context.contains("not ready within 200 ms"));
     }
 
+    fn tiny_vault() -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("Ada Example.md"),
+            "---\ntitle: Ada Example\nmemory_type: person\nscope: user\npinned: true\n---\nWho I am.\n",
+        )
+        .unwrap();
+        dir
+    }
+
+    fn open_vault(dir: &std::path::Path) -> EngineOpener {
+        let dir = dir.to_path_buf();
+        Box::new(move || Ok(Engine::open(Config::for_vault(&dir)?, &OpenOptions::default())?))
+    }
+
+    #[test]
+    fn a_late_full_build_is_replaced_by_the_quick_packet() {
+        let vault = tiny_vault();
+        let mut r = req(4_000);
+        r.fallback_cwd = vault.path().to_path_buf();
+        let out = session_start(
+            r,
+            EngineSources {
+                full: never(),
+                quick: open_vault(vault.path()),
+            },
+        );
+        assert_eq!(out.path, BuildPath::Quick, "{}", out.context);
+        assert!(out.context.starts_with("(cairn: the full memory packet was not ready within 4000 ms"));
+        assert!(out.context.contains("Ada Example"), "{}", out.context);
+        assert!(out.context.trim_end().ends_with("</cairn-memory>"));
+        assert_eq!(Client::Claude.read_envelope(&out.stdout).unwrap(), out.context);
+    }
+
+    #[test]
+    fn a_full_build_in_time_answers_at_once() {
+        let vault = tiny_vault();
+        let mut r = req(20_000);
+        r.fallback_cwd = vault.path().to_path_buf();
+        let t = Instant::now();
+        let out = session_start(
+            r,
+            EngineSources {
+                full: open_vault(vault.path()),
+                quick: never(),
+            },
+        );
+        assert_eq!(out.path, BuildPath::Full, "{}", out.context);
+        assert!(out.context.starts_with("<cairn-memory"));
+        assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+        // It did not wait for the deadline (20 s) or the quick opener (30 s).
+        assert!(t.elapsed() < Duration::from_secs(15));
+    }
+
     #[test]
     fn pinned_now_is_midnight_utc() {
         let t = DateTime::parse_from_rfc3339("2026-11-22T17:45:12Z")

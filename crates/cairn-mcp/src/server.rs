@@ -475,3 +475,119 @@ impl ServerHandler for CairnServer {
             .with_instructions(INSTRUCTIONS)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::refresh::{ProviderError, RescanOnChange};
+    use cairn_engine::OpenOptions;
+    use cairn_engine::config::Config;
+
+    fn demo() -> std::path::PathBuf {
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../fixtures/demo")
+            .canonicalize()
+            .unwrap()
+    }
+
+    fn server() -> CairnServer {
+        let config = demo().join("cairn.toml");
+        let provider = RescanOnChange::new(
+            Box::new(move || Config::load(&config, None).map_err(|e| ProviderError(e.to_string()))),
+            None,
+            OpenOptions::default(),
+        );
+        CairnServer::new(Arc::new(provider), demo().join("repos/ledger"))
+    }
+
+    #[test]
+    fn every_tool_is_read_only_with_flat_nullable_inputs() {
+        let tools = CairnServer::tool_router().list_all();
+        let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
+        assert_eq!(
+            names,
+            ["memory_explain", "memory_get", "memory_list", "memory_search", "memory_wakeup"]
+        );
+        for t in &tools {
+            let a = t.annotations.as_ref().unwrap();
+            assert_eq!(a.read_only_hint, Some(true), "{}", t.name);
+            assert_eq!(a.destructive_hint, Some(false), "{}", t.name);
+            assert_eq!(a.idempotent_hint, Some(true), "{}", t.name);
+            assert_eq!(a.open_world_hint, Some(false), "{}", t.name);
+            let schema = serde_json::Value::Object((*t.input_schema).clone());
+            let required: Vec<&str> = schema["required"]
+                .as_array()
+                .map(|r| r.iter().filter_map(|v| v.as_str()).collect())
+                .unwrap_or_default();
+            for (name, prop) in schema["properties"].as_object().unwrap() {
+                let types: Vec<&str> = match &prop["type"] {
+                    serde_json::Value::Array(a) => a.iter().filter_map(|v| v.as_str()).collect(),
+                    serde_json::Value::String(s) => vec![s.as_str()],
+                    other => panic!("{}.{name}: type {other}", t.name),
+                };
+                assert!(!types.contains(&"object"), "{}.{name} is nested", t.name);
+                assert!(prop.get("$ref").is_none(), "{}.{name} uses $ref", t.name);
+                assert_eq!(
+                    types.contains(&"null"),
+                    !required.contains(&name.as_str()),
+                    "{}.{name}: optional fields are nullable, required ones are not",
+                    t.name
+                );
+                assert!(prop["description"].is_string(), "{}.{name}", t.name);
+            }
+        }
+    }
+
+    fn text(r: &CallToolResult) -> String {
+        r.content
+            .iter()
+            .filter_map(|c| c.as_text().map(|t| t.text.clone()))
+            .collect()
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn policy_holds_through_the_tools() {
+        let s = server();
+        let secret = s
+            .memory_get(Parameters(GetParams {
+                id: "10-Projects/ledger/Production database access.md".into(),
+                ..GetParams::default()
+            }))
+            .await
+            .unwrap();
+        assert_eq!(secret.is_error, Some(true));
+        assert!(text(&secret).starts_with("refused"));
+        let runbook = s
+            .memory_get(Parameters(GetParams {
+                id: "Restore Postgres from restic".into(),
+                ..GetParams::default()
+            }))
+            .await
+            .unwrap();
+        let body = text(&runbook);
+        assert!(body.contains("restic") && !body.contains("AKIAIOSFODNN7EXAMPLE") && !body.contains("CANARY-PW"));
+        let search = s
+            .memory_search(Parameters(SearchParams {
+                query: "production database access credentials vendor contract".into(),
+                all: Some(true),
+                limit: Some(50),
+                ..SearchParams::default()
+            }))
+            .await
+            .unwrap();
+        let all = format!("{}{}", text(&search), search.structured_content.unwrap());
+        for canary in ["CANARY-SECRET", "CANARY-CONFIDENTIAL", "Production database access", "Break-glass access"] {
+            assert!(!all.contains(canary), "{canary}");
+        }
+        let wake = s
+            .memory_wakeup(Parameters(WakeupParams {
+                task: Some("add retry to payout settlement".into()),
+                ..WakeupParams::default()
+            }))
+            .await
+            .unwrap();
+        assert_eq!(wake.is_error, Some(false));
+        assert!(text(&wake).contains("ADR-008"));
+        assert_eq!(wake.structured_content.unwrap()["identity"]["project"]["id"], "ledger");
+    }
+}

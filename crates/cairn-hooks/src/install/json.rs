@@ -29,33 +29,51 @@ pub enum EditError {
     },
 }
 
+/// An object with its keys in the order given (settings files are read by people).
+fn object(pairs: Vec<(&str, CstInputValue)>) -> CstInputValue {
+    CstInputValue::Object(pairs.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
+}
+
 /// The SessionStart entry cairn adds for `client`, as written into the file.
-pub fn hook_entry(client: Client, command: &str) -> Value {
+pub fn hook_entry(client: Client, command: &str) -> CstInputValue {
+    let cmd = || CstInputValue::from(command);
+    let num = |n: u64| CstInputValue::Number(n.to_string());
     match client {
-        Client::Claude => serde_json::json!({
-            "matcher": "startup|resume|clear|compact",
-            "hooks": [{ "type": "command", "command": command, "timeout": 10 }]
-        }),
-        Client::Codex => serde_json::json!({
-            "matcher": "startup|resume|clear|compact",
-            "hooks": [{
-                "type": "command",
-                "command": command,
-                "timeout": 10,
-                "statusMessage": "Loading cairn memory"
-            }]
-        }),
+        Client::Claude => object(vec![
+            ("matcher", "startup|resume|clear|compact".into()),
+            (
+                "hooks",
+                CstInputValue::Array(vec![object(vec![
+                    ("type", "command".into()),
+                    ("command", cmd()),
+                    ("timeout", num(10)),
+                ])]),
+            ),
+        ]),
+        Client::Codex => object(vec![
+            ("matcher", "startup|resume|clear|compact".into()),
+            (
+                "hooks",
+                CstInputValue::Array(vec![object(vec![
+                    ("type", "command".into()),
+                    ("command", cmd()),
+                    ("timeout", num(10)),
+                    ("statusMessage", "Loading cairn memory".into()),
+                ])]),
+            ),
+        ]),
         // Lifecycle matchers are exact strings in Gemini CLI: no matcher runs on every source.
-        Client::Gemini => serde_json::json!({
-            "hooks": [{
-                "name": "cairn-memory",
-                "type": "command",
-                "command": command,
-                "timeout": 10000,
-                "description": "cairn: memory from your notes at session start"
-            }]
-        }),
-        Client::Cursor => serde_json::json!({ "command": command }),
+        Client::Gemini => object(vec![(
+            "hooks",
+            CstInputValue::Array(vec![object(vec![
+                ("name", "cairn-memory".into()),
+                ("type", "command".into()),
+                ("command", cmd()),
+                ("timeout", num(10_000)),
+                ("description", "cairn: memory from your notes at session start".into()),
+            ])]),
+        )]),
+        Client::Cursor => object(vec![("command", cmd())]),
     }
 }
 
@@ -158,7 +176,7 @@ pub fn install_hook(text: &str, client: Client, command: &str) -> Result<(String
     let ours = cairn_handlers(client, &events);
     let change = if ours.is_empty() {
         events.ensure_multiline();
-        events.append(to_input(&hook_entry(client, command)));
+        events.append(hook_entry(client, command));
         Change::Added
     } else if ours.iter().all(|(_, c)| c == command) {
         Change::Unchanged
@@ -238,17 +256,17 @@ pub fn find_hooks(text: &str, client: Client) -> Result<Vec<String>, EditError> 
 }
 
 /// The `mcpServers.cairn` entry cairn writes (`with_type` adds Claude Code's `"type": "stdio"`).
-fn mcp_entry(mcp: &McpCommand, with_type: bool) -> Value {
-    let mut v = serde_json::json!({ "command": mcp.command, "args": mcp.args });
+fn mcp_entry(mcp: &McpCommand, with_type: bool) -> CstInputValue {
+    let mut pairs = Vec::new();
     if with_type {
-        if let Some(o) = v.as_object_mut() {
-            let mut typed = serde_json::Map::new();
-            typed.insert("type".into(), Value::from("stdio"));
-            typed.extend(std::mem::take(o));
-            *o = typed;
-        }
+        pairs.push(("type", CstInputValue::from("stdio")));
     }
-    v
+    pairs.push(("command", mcp.command.as_str().into()));
+    pairs.push((
+        "args",
+        CstInputValue::Array(mcp.args.iter().map(|a| a.as_str().into()).collect()),
+    ));
+    object(pairs)
 }
 
 /// Registers (or updates) `mcpServers.cairn`, keeping any other keys of an existing entry.
@@ -258,7 +276,7 @@ pub fn install_mcp(text: &str, mcp: &McpCommand, with_type: bool) -> Result<(Str
     let servers = object_at(&obj, "mcpServers", "mcpServers")?;
     let change = match servers.get("cairn") {
         None => {
-            servers.append("cairn", to_input(&mcp_entry(mcp, with_type)));
+            servers.append("cairn", mcp_entry(mcp, with_type));
             Change::Added
         }
         Some(prop) => {

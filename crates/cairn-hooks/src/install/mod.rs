@@ -325,8 +325,16 @@ fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         .tempfile_in(dir)?;
     tmp.write_all(bytes)?;
     tmp.as_file().sync_all()?;
-    if let Ok(meta) = std::fs::metadata(path) {
-        std::fs::set_permissions(tmp.path(), meta.permissions())?;
+    match std::fs::metadata(path) {
+        Ok(meta) => std::fs::set_permissions(tmp.path(), meta.permissions())?,
+        // A new settings file is readable like any config file, except Claude Code's
+        // `~/.claude.json`, which also holds account state and stays private.
+        #[cfg(unix)]
+        Err(_) if path.file_name().is_none_or(|n| n != ".claude.json") => {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o644))?;
+        }
+        Err(_) => {}
     }
     tmp.persist(path).map_err(|e| e.error)?;
     #[cfg(unix)]
