@@ -123,7 +123,9 @@ pub fn session_start(a: SessionStartArgs) -> Result<ExitCode> {
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || {
                 cairn_hooks::session_start(req, EngineSources::scanning(load))
             }))
-            .unwrap_or_else(|_| cairn_hooks::notice(&fallback, "internal error in the hook", Vec::new()))
+            .unwrap_or_else(|_| {
+                cairn_hooks::notice(&fallback, "internal error in the hook", Vec::new())
+            })
         }
     };
     let mut out = std::io::stdout().lock();
@@ -317,7 +319,9 @@ fn install_or_uninstall(w: &WiringArgs, install: Option<&InstallArgs>) -> Result
             let quoted: Vec<String> = args.iter().map(|a| shell_quote(a)).collect();
             let mcp = (!i.no_mcp).then(|| McpCommand {
                 command: bin.clone(),
-                args: std::iter::once("mcp".to_owned()).chain(args.iter().cloned()).collect(),
+                args: std::iter::once("mcp".to_owned())
+                    .chain(args.iter().cloned())
+                    .collect(),
             });
             (Some((shell_quote(&bin), quoted)), mcp)
         }
@@ -358,7 +362,11 @@ fn install_or_uninstall(w: &WiringArgs, install: Option<&InstallArgs>) -> Result
     }
     // Every plan is made before anything is written: one broken file changes nothing.
     for (client, edits) in &plans {
-        report.push_str(&format!("{} ({} scope):\n", client.display_name(), scope.as_str()));
+        report.push_str(&format!(
+            "{} ({} scope):\n",
+            client.display_name(),
+            scope.as_str()
+        ));
         if edits.is_empty() {
             report.push_str(match action {
                 Action::Install => "  already wired; nothing to change\n",
@@ -403,9 +411,15 @@ fn install_or_uninstall(w: &WiringArgs, install: Option<&InstallArgs>) -> Result
 
 fn next_step(client: Client) -> &'static str {
     match client {
-        Client::Claude => "start a new Claude Code session; `/hooks` lists the hook, `/mcp` the server",
-        Client::Codex => "start Codex and trust the new hook when asked (`/hooks`); Codex releases before hooks were on by default need `[features] hooks = true` in config.toml",
-        Client::Gemini => "restart Gemini CLI; `/hooks panel` lists the hook (older releases need the hooks system enabled in `/settings`)",
+        Client::Claude => {
+            "start a new Claude Code session; `/hooks` lists the hook, `/mcp` the server"
+        }
+        Client::Codex => {
+            "start Codex and trust the new hook when asked (`/hooks`); Codex releases before hooks were on by default need `[features] hooks = true` in config.toml"
+        }
+        Client::Gemini => {
+            "restart Gemini CLI; `/hooks panel` lists the hook (older releases need the hooks system enabled in `/settings`)"
+        }
         Client::Cursor => "restart Cursor (hooks and MCP servers load at start)",
     }
 }
@@ -422,6 +436,12 @@ fn status(a: &StatusArgs) -> Result<ExitCode> {
     for client in clients {
         s.push_str(&format!("{}\n", client.display_name()));
         for scope in [Scope::User, Scope::Project] {
+            // Run from $HOME, the project files are the user files: report them once.
+            if scope == Scope::Project
+                && loc.hook_file(client, scope) == loc.hook_file(client, Scope::User)
+            {
+                continue;
+            }
             let w = install::inspect(client, scope, &loc);
             let label = format!("  {:<8}", scope.as_str());
             if w.hooks.is_empty() {

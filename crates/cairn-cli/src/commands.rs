@@ -124,7 +124,9 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             }
         }
         Command::Hook(a) => match a.event {
-            crate::cmd_hook::HookEvent::SessionStart(s) => return crate::cmd_hook::session_start(s),
+            crate::cmd_hook::HookEvent::SessionStart(s) => {
+                return crate::cmd_hook::session_start(s);
+            }
         },
         Command::Hooks(a) => return crate::cmd_hook::hooks(a),
         Command::Mcp(a) => return crate::cmd_mcp::mcp(a),

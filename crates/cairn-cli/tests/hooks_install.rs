@@ -2,6 +2,8 @@
 //! files in a temporary `$HOME`: existing content kept, idempotent, backups written,
 //! dry runs write nothing, uninstall restores, status runs the configured hook.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
@@ -25,11 +27,20 @@ fn cairn(home: &Path) -> Command {
 
 fn install(home: &Path, extra: &[&str]) -> String {
     let out = cairn(home)
-        .args(["hooks", "install", "--config", demo_config().to_str().unwrap()])
+        .args([
+            "hooks",
+            "install",
+            "--config",
+            demo_config().to_str().unwrap(),
+        ])
         .args(extra)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8(out.stdout).unwrap()
 }
 
@@ -114,12 +125,18 @@ fn install_merges_keeps_everything_and_backs_up() {
     let s = json(&h.join(".claude/settings.json"));
     assert_eq!(s["model"], "opus");
     assert_eq!(s["permissions"]["allow"][0], "Bash(cargo test:*)");
-    assert_eq!(s["hooks"]["PreToolUse"][0]["hooks"][0]["command"], "./guard.sh");
+    assert_eq!(
+        s["hooks"]["PreToolUse"][0]["hooks"][0]["command"],
+        "./guard.sh"
+    );
     let starts = s["hooks"]["SessionStart"].as_array().unwrap();
     assert_eq!(starts.len(), 2);
     assert_eq!(starts[0]["hooks"][0]["command"], "echo team-banner");
     let cmd = starts[1]["hooks"][0]["command"].as_str().unwrap();
-    assert!(cmd.contains(" hook session-start --client claude --config "), "{cmd}");
+    assert!(
+        cmd.contains(" hook session-start --client claude --config "),
+        "{cmd}"
+    );
     assert!(cmd.contains(demo_config().to_str().unwrap()));
     assert_eq!(starts[1]["matcher"], "startup|resume|clear|compact");
     let mcp = json(&h.join(".claude.json"));
@@ -129,7 +146,10 @@ fn install_merges_keeps_everything_and_backs_up() {
     // Gemini CLI: comments survive (the file is edited, not rewritten), both entries added.
     let g = read(&h.join(".gemini/settings.json"));
     assert!(g.contains("// my theme"), "{g}");
-    assert!(g.contains("\"github\": { \"command\": \"gh-mcp\", \"args\": [] }"), "{g}");
+    assert!(
+        g.contains("\"github\": { \"command\": \"gh-mcp\", \"args\": [] }"),
+        "{g}"
+    );
     assert!(g.contains("--client gemini"), "{g}");
     assert!(g.contains("\"cairn\""), "{g}");
 
@@ -137,12 +157,25 @@ fn install_merges_keeps_everything_and_backs_up() {
     let c = json(&h.join(".cursor/hooks.json"));
     assert_eq!(c["version"], 1);
     assert_eq!(c["hooks"]["afterFileEdit"][0]["command"], "./format.sh");
-    assert!(c["hooks"]["sessionStart"][0]["command"].as_str().unwrap().contains("--client cursor"));
-    assert_eq!(json(&h.join(".cursor/mcp.json"))["mcpServers"]["cairn"]["args"][0], "mcp");
+    assert!(
+        c["hooks"]["sessionStart"][0]["command"]
+            .as_str()
+            .unwrap()
+            .contains("--client cursor")
+    );
+    assert_eq!(
+        json(&h.join(".cursor/mcp.json"))["mcpServers"]["cairn"]["args"][0],
+        "mcp"
+    );
 
     // Codex: hooks.json created, config.toml keeps its comment and other server.
     let hooks = json(&h.join(".codex/hooks.json"));
-    assert!(hooks["hooks"]["SessionStart"][0]["hooks"][0]["command"].as_str().unwrap().contains("--client codex"));
+    assert!(
+        hooks["hooks"]["SessionStart"][0]["hooks"][0]["command"]
+            .as_str()
+            .unwrap()
+            .contains("--client codex")
+    );
     let toml = read(&h.join(".codex/config.toml"));
     assert!(toml.starts_with(CODEX_CONFIG), "{toml}");
     assert!(toml.contains("[mcp_servers.cairn]"), "{toml}");
@@ -155,7 +188,10 @@ fn install_merges_keeps_everything_and_backs_up() {
         (".codex", "config.toml", CODEX_CONFIG),
     ] {
         let b = backups(&h.join(dir));
-        let b: Vec<&PathBuf> = b.iter().filter(|p| p.to_string_lossy().contains(name)).collect();
+        let b: Vec<&PathBuf> = b
+            .iter()
+            .filter(|p| p.to_string_lossy().contains(name))
+            .collect();
         assert_eq!(b.len(), 1, "{dir}/{name}: {b:?}");
         assert_eq!(read(b[0]), original);
     }
@@ -177,12 +213,18 @@ fn installing_twice_adds_nothing() {
         ".codex/config.toml",
     ];
     let before: Vec<String> = files.iter().map(|f| read(&h.join(f))).collect();
-    let backups_before: usize = [".claude", ".gemini", ".cursor", ".codex"].iter().map(|d| backups(&h.join(d)).len()).sum();
+    let backups_before: usize = [".claude", ".gemini", ".cursor", ".codex"]
+        .iter()
+        .map(|d| backups(&h.join(d)).len())
+        .sum();
     let report = install(h, &["--client", "claude,codex,gemini,cursor"]);
     assert_eq!(report.matches("already wired").count(), 4, "{report}");
     let after: Vec<String> = files.iter().map(|f| read(&h.join(f))).collect();
     assert_eq!(before, after);
-    let backups_after: usize = [".claude", ".gemini", ".cursor", ".codex"].iter().map(|d| backups(&h.join(d)).len()).sum();
+    let backups_after: usize = [".claude", ".gemini", ".cursor", ".codex"]
+        .iter()
+        .map(|d| backups(&h.join(d)).len())
+        .sum();
     assert_eq!(backups_before, backups_after);
 }
 
@@ -196,8 +238,16 @@ fn a_moved_binary_is_updated_in_place_not_duplicated() {
     let s = json(&h.join(".claude/settings.json"));
     let starts = s["hooks"]["SessionStart"].as_array().unwrap();
     assert_eq!(starts.len(), 1);
-    assert!(starts[0]["hooks"][0]["command"].as_str().unwrap().starts_with("/new/place/cairn hook"));
-    assert_eq!(json(&h.join(".claude.json"))["mcpServers"]["cairn"]["command"], "/new/place/cairn");
+    assert!(
+        starts[0]["hooks"][0]["command"]
+            .as_str()
+            .unwrap()
+            .starts_with("/new/place/cairn hook")
+    );
+    assert_eq!(
+        json(&h.join(".claude.json"))["mcpServers"]["cairn"]["command"],
+        "/new/place/cairn"
+    );
 }
 
 #[test]
@@ -208,8 +258,14 @@ fn dry_run_shows_a_diff_and_writes_nothing() {
     let report = install(h, &["--client", "claude,codex,gemini,cursor", "--dry-run"]);
     assert!(report.contains("--- a: "), "{report}");
     assert!(report.contains("+++ b: "), "{report}");
-    assert!(report.contains("+        \"matcher\": \"startup|resume|clear|compact\","), "{report}");
-    assert!(report.contains("(dry run: nothing was written)"), "{report}");
+    assert!(
+        report.contains("+        \"matcher\": \"startup|resume|clear|compact\","),
+        "{report}"
+    );
+    assert!(
+        report.contains("(dry run: nothing was written)"),
+        "{report}"
+    );
     assert_eq!(read(&h.join(".claude/settings.json")), CLAUDE_SETTINGS);
     assert_eq!(read(&h.join(".gemini/settings.json")), GEMINI_SETTINGS);
     assert_eq!(read(&h.join(".cursor/hooks.json")), CURSOR_HOOKS);
@@ -228,7 +284,12 @@ fn uninstall_restores_the_original_files() {
     seed(h);
     install(h, &["--client", "claude,codex,gemini,cursor"]);
     let out = cairn(h)
-        .args(["hooks", "uninstall", "--client", "claude,codex,gemini,cursor"])
+        .args([
+            "hooks",
+            "uninstall",
+            "--client",
+            "claude,codex,gemini,cursor",
+        ])
         .output()
         .unwrap();
     assert!(out.status.success());
@@ -247,7 +308,17 @@ fn uninstall_restores_the_original_files() {
 fn project_scope_writes_in_the_project() {
     let home = tempfile::tempdir().unwrap();
     let project = tempfile::tempdir().unwrap();
-    install(home.path(), &["--client", "claude,cursor", "--scope", "project", "--dir", project.path().to_str().unwrap()]);
+    install(
+        home.path(),
+        &[
+            "--client",
+            "claude,cursor",
+            "--scope",
+            "project",
+            "--dir",
+            project.path().to_str().unwrap(),
+        ],
+    );
     assert!(project.path().join(".claude/settings.json").is_file());
     assert!(project.path().join(".mcp.json").is_file());
     assert!(project.path().join(".cursor/hooks.json").is_file());
@@ -262,7 +333,14 @@ fn a_file_cairn_cannot_edit_safely_is_left_alone() {
     std::fs::create_dir_all(p.parent().unwrap()).unwrap();
     std::fs::write(&p, "{ \"hooks\": \"not an object\" }\n").unwrap();
     let out = cairn(h)
-        .args(["hooks", "install", "--client", "cursor,claude", "--config", demo_config().to_str().unwrap()])
+        .args([
+            "hooks",
+            "install",
+            "--client",
+            "cursor,claude",
+            "--config",
+            demo_config().to_str().unwrap(),
+        ])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
@@ -288,7 +366,10 @@ fn install_without_any_configuration_is_refused() {
 fn status_runs_the_configured_hooks() {
     let home = tempfile::tempdir().unwrap();
     let h = home.path();
-    let out = cairn(h).args(["hooks", "status", "--client", "claude"]).output().unwrap();
+    let out = cairn(h)
+        .args(["hooks", "status", "--client", "claude"])
+        .output()
+        .unwrap();
     assert!(out.status.success());
     let s = String::from_utf8_lossy(&out.stdout);
     assert!(s.contains("hook: not wired"), "{s}");
@@ -307,7 +388,10 @@ fn status_runs_the_configured_hooks() {
     let settings = h.join(".claude/settings.json");
     let text = read(&settings).replace(demo_config().to_str().unwrap(), "/nonexistent/cairn.toml");
     std::fs::write(&settings, text).unwrap();
-    let out = cairn(h).args(["hooks", "status", "--client", "claude"]).output().unwrap();
+    let out = cairn(h)
+        .args(["hooks", "status", "--client", "claude"])
+        .output()
+        .unwrap();
     let s = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{s}");
     assert!(s.contains("FAILED: runs, but delivers a notice"), "{s}");

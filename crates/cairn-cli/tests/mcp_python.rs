@@ -4,6 +4,8 @@
 //! client script is `crates/cairn-mcp/tests/mcp_client.py`; `.ci/setup` installs the
 //! SDK. Without python3 or the SDK locally this test says so and skips; under CI it fails.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stderr)]
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -28,7 +30,8 @@ fn python_with_mcp() -> Option<PathBuf> {
     if ok {
         return Some(PathBuf::from("python3"));
     }
-    let msg = "python3 with the `mcp` package is not available (.ci/setup installs it: pip install mcp)";
+    let msg =
+        "python3 with the `mcp` package is not available (.ci/setup installs it: pip install mcp)";
     assert!(std::env::var_os("CI").is_none(), "{msg}");
     eprintln!("SKIPPED mcp_python: {msg}");
     None
@@ -36,7 +39,9 @@ fn python_with_mcp() -> Option<PathBuf> {
 
 #[test]
 fn the_official_python_client_drives_every_tool() {
-    let Some(python) = python_with_mcp() else { return };
+    let Some(python) = python_with_mcp() else {
+        return;
+    };
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
     let script = manifest.join("../cairn-mcp/tests/mcp_client.py");
     let work = tempfile::tempdir().unwrap();
@@ -57,8 +62,17 @@ fn the_official_python_client_drives_every_tool() {
     let tools: Vec<&str> = latency.keys().map(String::as_str).collect();
     assert_eq!(
         tools,
-        ["memory_explain", "memory_get", "memory_list", "memory_search", "memory_wakeup"]
+        [
+            "memory_explain",
+            "memory_get",
+            "memory_list",
+            "memory_search",
+            "memory_wakeup"
+        ]
     );
     assert!(report["calls"].as_u64().unwrap() >= 15);
-    eprintln!("mcp per-call latency (ms, debug build): {}", report["latency_ms"]);
+    eprintln!(
+        "mcp per-call latency (ms, debug build): {}",
+        report["latency_ms"]
+    );
 }

@@ -111,10 +111,10 @@ impl Engine {
         if matches!(req.scope, ListScope::Developer | ListScope::Both) {
             roots.extend(self.config.developer.note_roots.iter().cloned());
         }
-        if matches!(req.scope, ListScope::Project | ListScope::Both) {
-            if let Some(p) = project.as_deref().and_then(|id| self.config.project(id)) {
-                roots.extend(p.note_roots.iter().cloned());
-            }
+        if matches!(req.scope, ListScope::Project | ListScope::Both)
+            && let Some(p) = project.as_deref().and_then(|id| self.config.project(id))
+        {
+            roots.extend(p.note_roots.iter().cloned());
         }
         roots.sort();
         roots.dedup();
@@ -128,7 +128,10 @@ impl Engine {
             if req.memory_type.is_some() && n.memory_type != req.memory_type {
                 continue;
             }
-            if matches!(n.sensitivity, Sensitivity::Secret | Sensitivity::Confidential) {
+            if matches!(
+                n.sensitivity,
+                Sensitivity::Secret | Sensitivity::Confidential
+            ) {
                 out.hidden += 1;
                 continue;
             }

@@ -1,6 +1,8 @@
 //! `Engine::list` on the demo vault: scopes, routing, type filter, paging, and policy
 //! (secret and confidential notes are counted, never listed).
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::path::{Path, PathBuf};
 
 use cairn_engine::config::Config;
@@ -37,8 +39,16 @@ fn project_scope_lists_the_routed_projects_notes_without_sensitive_ones() {
     assert_eq!(r.roots, ["10-Projects/ledger", "20-Areas"]);
     let paths: Vec<&str> = r.notes.iter().map(|n| n.path.as_str()).collect();
     assert!(paths.contains(&"10-Projects/ledger/Ledger overview.md"));
-    assert!(paths.iter().all(|p| p.starts_with("10-Projects/ledger/") || p.starts_with("20-Areas/")));
-    assert!(!paths.iter().any(|p| p.contains("Production database access")));
+    assert!(
+        paths
+            .iter()
+            .all(|p| p.starts_with("10-Projects/ledger/") || p.starts_with("20-Areas/"))
+    );
+    assert!(
+        !paths
+            .iter()
+            .any(|p| p.contains("Production database access"))
+    );
     assert!(!paths.iter().any(|p| p.contains("Vendor contract")));
     assert!(!paths.iter().any(|p| p.contains("Dario Conti")));
     // One secret and one confidential ledger note, one confidential 20-Areas note.
@@ -60,7 +70,11 @@ fn developer_scope_type_filter_and_paging() {
     q.memory_type = Some(MemoryType::Preference);
     let all = e.list(&q).unwrap();
     assert!(all.notes.len() >= 4, "{:?}", all.notes);
-    assert!(all.notes.iter().all(|n| n.memory_type.as_deref() == Some("preference")));
+    assert!(
+        all.notes
+            .iter()
+            .all(|n| n.memory_type.as_deref() == Some("preference"))
+    );
     q.limit = 2;
     q.offset = 1;
     let page = e.list(&q).unwrap();
@@ -79,5 +93,9 @@ fn unknown_project_is_a_usage_error() {
     q.project = Some("atlas".into());
     let r = e.list(&q).unwrap();
     assert_eq!(r.project_id.as_deref(), Some("atlas"));
-    assert!(r.notes.iter().any(|n| n.path.starts_with("10-Projects/atlas/")));
+    assert!(
+        r.notes
+            .iter()
+            .any(|n| n.path.starts_with("10-Projects/atlas/"))
+    );
 }

@@ -35,7 +35,12 @@ pub struct ContextLimits {
 
 impl Client {
     /// Every client.
-    pub const ALL: [Client; 4] = [Client::Claude, Client::Codex, Client::Gemini, Client::Cursor];
+    pub const ALL: [Client; 4] = [
+        Client::Claude,
+        Client::Codex,
+        Client::Gemini,
+        Client::Cursor,
+    ];
 
     /// Lowercase name, as on the command line.
     pub fn as_str(self) -> &'static str {
@@ -269,7 +274,10 @@ mod tests {
         let text = "line one\n\"quoted\" </cairn-memory> ünïcode";
         for c in Client::ALL {
             let out = c.envelope(text);
-            assert!(out.ends_with('\n') && out.matches('\n').count() == 1, "{out}");
+            assert!(
+                out.ends_with('\n') && out.matches('\n').count() == 1,
+                "{out}"
+            );
             assert_eq!(c.read_envelope(&out).as_deref(), Ok(text), "{c}");
         }
     }
@@ -287,14 +295,19 @@ mod tests {
             Err(EnvelopeError::Shape { .. })
         ));
         assert!(matches!(
-            Client::Gemini.read_envelope("{\"hookSpecificOutput\":{\"hookEventName\":\"Stop\",\"additionalContext\":\"x\"}}"),
+            Client::Gemini.read_envelope(
+                "{\"hookSpecificOutput\":{\"hookEventName\":\"Stop\",\"additionalContext\":\"x\"}}"
+            ),
             Err(EnvelopeError::Shape { .. })
         ));
         assert!(matches!(
             Client::Claude.read_envelope("{\"hookSpecificOutput\""),
             Err(EnvelopeError::NotJson { .. })
         ));
-        assert_eq!(Client::Claude.read_envelope("  \n"), Err(EnvelopeError::Empty));
+        assert_eq!(
+            Client::Claude.read_envelope("  \n"),
+            Err(EnvelopeError::Empty)
+        );
     }
 
     #[test]
@@ -305,7 +318,11 @@ mod tests {
             Err(EnvelopeError::TooLong { .. })
         ));
         let ok = "word ".repeat(1_700);
-        assert!(Client::Claude.read_envelope(&Client::Claude.envelope(&ok)).is_ok());
+        assert!(
+            Client::Claude
+                .read_envelope(&Client::Claude.envelope(&ok))
+                .is_ok()
+        );
         // 9,600 bytes of short words: within Codex's bytes, over its token estimate.
         let tokens = "a, ".repeat(3_000);
         assert!(matches!(

@@ -46,11 +46,11 @@ pub fn fit_to_limits<E: std::error::Error + 'static>(
     let cap = |b: usize| limits.max_tokens.map_or(b, |m| b.min(m));
     let mut out = render(requested.map(cap)).map_err(FitError::Render)?;
     for _ in 0..MAX_ATTEMPTS {
-        if let Some(max) = limits.max_tokens {
-            if out.budget > max {
-                out = render(Some(max)).map_err(FitError::Render)?;
-                continue;
-            }
+        if let Some(max) = limits.max_tokens
+            && out.budget > max
+        {
+            out = render(Some(max)).map_err(FitError::Render)?;
+            continue;
         }
         let chars = out.text.chars().count();
         let bytes = out.text.len();
@@ -177,11 +177,13 @@ mod tests {
         };
         // The shrunk budget cannot hold the packet's frame: the renderer's error.
         let mut calls = Vec::new();
-        let err = fit_to_limits(limits(20), None, renderer(items(3, 1), 1500, &mut calls)).unwrap_err();
+        let err =
+            fit_to_limits(limits(20), None, renderer(items(3, 1), 1500, &mut calls)).unwrap_err();
         assert!(matches!(err, FitError::Render(TooSmall(_))), "{err}");
         // No budget left to try at all.
         let mut calls = Vec::new();
-        let err = fit_to_limits(limits(3), None, renderer(items(3, 1), 1500, &mut calls)).unwrap_err();
+        let err =
+            fit_to_limits(limits(3), None, renderer(items(3, 1), 1500, &mut calls)).unwrap_err();
         assert!(matches!(err, FitError::NoFit { max_chars: 3 }), "{err}");
     }
 }

@@ -80,7 +80,9 @@ impl HookInput {
         };
         let Some(obj) = value.as_object() else {
             return Self {
-                warning: Some("hook input is not a JSON object; using the current directory".into()),
+                warning: Some(
+                    "hook input is not a JSON object; using the current directory".into(),
+                ),
                 ..Self::default()
             };
         };
@@ -139,7 +141,13 @@ mod tests {
 
     #[test]
     fn garbage_and_odd_shapes_give_defaults() {
-        for bad in [&b"not json"[..], b"[1,2]", b"\"str\"", b"{\"cwd\": 42", b"\xff\xfe"] {
+        for bad in [
+            &b"not json"[..],
+            b"[1,2]",
+            b"\"str\"",
+            b"{\"cwd\": 42",
+            b"\xff\xfe",
+        ] {
             let i = HookInput::parse(bad);
             assert_eq!(i.cwd, None);
             assert!(i.warning.is_some(), "{:?}", String::from_utf8_lossy(bad));

@@ -20,6 +20,7 @@ pub mod session;
 pub use client::{Client, ContextLimits, EnvelopeError};
 pub use input::{HookInput, Source};
 pub use session::{
-    BuildPath, ConfigLoader, DEFAULT_DEADLINE_MS, EngineOpener, EngineSources, HookOutcome, NOTICE_PREFIX,
-    OpenError, QUICK_MAX_FILES, SessionStart, notice, pinned_now, read_input, session_start,
+    BuildPath, ConfigLoader, DEFAULT_DEADLINE_MS, EngineOpener, EngineSources, HookOutcome,
+    NOTICE_PREFIX, OpenError, QUICK_MAX_FILES, SessionStart, notice, pinned_now, read_input,
+    session_start,
 };

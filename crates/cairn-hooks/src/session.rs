@@ -61,8 +61,7 @@ pub struct EngineSources {
 }
 
 /// Loads the configuration and open options (called on a worker thread).
-pub type ConfigLoader =
-    Arc<dyn Fn() -> Result<(Config, OpenOptions), OpenError> + Send + Sync>;
+pub type ConfigLoader = Arc<dyn Fn() -> Result<(Config, OpenOptions), OpenError> + Send + Sync>;
 
 /// Most notes the quick path reads.
 pub const QUICK_MAX_FILES: usize = 300;
@@ -82,8 +81,14 @@ impl EngineSources {
                 let (config, opts) = load_quick()?;
                 let mut limits = config.vault.limits;
                 limits.max_files = limits.max_files.min(QUICK_MAX_FILES);
-                let scan = cairn_scan::scan(&config.vault.root, &config.developer.note_roots, &limits);
-                Ok(Engine::from_notes(config, scan.notes, scan.diagnostics, &opts)?)
+                let scan =
+                    cairn_scan::scan(&config.vault.root, &config.developer.note_roots, &limits);
+                Ok(Engine::from_notes(
+                    config,
+                    scan.notes,
+                    scan.diagnostics,
+                    &opts,
+                )?)
             }),
         }
     }
@@ -147,7 +152,10 @@ pub fn pinned_now(now: DateTime<Utc>) -> DateTime<Utc> {
 
 /// Reads the payload from `reader` for at most `timeout` (a client that never closes
 /// stdin must not hold the session) and at most 1 MiB.
-pub fn read_input(reader: impl Read + Send + 'static, timeout: Duration) -> (Vec<u8>, Option<String>) {
+pub fn read_input(
+    reader: impl Read + Send + 'static,
+    timeout: Duration,
+) -> (Vec<u8>, Option<String>) {
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
         let mut buf = Vec::new();
@@ -198,10 +206,14 @@ pub fn session_start(req: SessionStart, sources: EngineSources) -> HookOutcome {
         let wait = if quick_started {
             answer_by - elapsed
         } else {
-            quick_at.saturating_sub(elapsed).max(Duration::from_millis(1))
+            quick_at
+                .saturating_sub(elapsed)
+                .max(Duration::from_millis(1))
         };
         match rx.recv_timeout(wait) {
-            Ok((BuildPath::Full, Ok(text))) => return answer(&req, text, BuildPath::Full, warnings),
+            Ok((BuildPath::Full, Ok(text))) => {
+                return answer(&req, text, BuildPath::Full, warnings);
+            }
             Ok((BuildPath::Full, Err(e))) => {
                 // A broken configuration breaks the quick path too: answer now.
                 if quick_result.is_none() {
@@ -218,7 +230,8 @@ pub fn session_start(req: SessionStart, sources: EngineSources) -> HookOutcome {
                     quick_started = true;
                     let quick_tx = tx.clone();
                     let mut quick_req = req.clone();
-                    quick_req.profile = Some(quick_req.profile.unwrap_or_else(|| "developer".into()));
+                    quick_req.profile =
+                        Some(quick_req.profile.unwrap_or_else(|| "developer".into()));
                     let prefix = quick_prefix(req.deadline);
                     let mut limits = req.client.limits();
                     limits.max_chars = limits.max_chars.saturating_sub(prefix.chars().count());
@@ -257,7 +270,11 @@ pub fn notice(req: &SessionStart, reason: &str, mut warnings: Vec<String>) -> Ho
     let mut text = format!(
         "{NOTICE_PREFIX}: {reason}. The session continues without it; `cairn hooks status` diagnoses the hook."
     );
-    let max = req.client.limits().max_chars.min(req.client.limits().max_bytes);
+    let max = req
+        .client
+        .limits()
+        .max_chars
+        .min(req.client.limits().max_bytes);
     if text.len() > max {
         let mut end = max.saturating_sub(1);
         while !text.is_char_boundary(end) {
@@ -269,7 +286,12 @@ pub fn notice(req: &SessionStart, reason: &str, mut warnings: Vec<String>) -> Ho
     answer(req, text, BuildPath::Notice, warnings)
 }
 
-fn answer(req: &SessionStart, context: String, path: BuildPath, warnings: Vec<String>) -> HookOutcome {
+fn answer(
+    req: &SessionStart,
+    context: String,
+    path: BuildPath,
+    warnings: Vec<String>,
+) -> HookOutcome {
     HookOutcome {
         stdout: req.client.envelope(&context),
         context,
@@ -294,7 +316,11 @@ fn spawn(f: impl FnOnce() + Send + 'static) {
 
 /// Builds the prompt-format packet for the session and fits it to `limits`.
 fn build(engine: &Engine, req: &SessionStart, limits: ContextLimits) -> Result<String, String> {
-    let cwd = req.input.cwd.clone().unwrap_or_else(|| req.fallback_cwd.clone());
+    let cwd = req
+        .input
+        .cwd
+        .clone()
+        .unwrap_or_else(|| req.fallback_cwd.clone());
     let base = WakeupRequest {
         cwd,
         project: None,
@@ -356,7 +382,10 @@ mod tests {
         assert_eq!(out.path, BuildPath::Notice);
         assert!(out.context.starts_with(NOTICE_PREFIX), "{}", out.context);
         assert!(out.context.contains("key `vault.root`: broken"));
-        assert_eq!(Client::Claude.read_envelope(&out.stdout).unwrap(), out.context);
+        assert_eq!(
+            Client::Claude.read_envelope(&out.stdout).unwrap(),
+            out.context
+        );
         assert!(out.warnings.iter().any(|w| w.contains("broken")));
     }
 
@@ -388,7 +417,12 @@ mod tests {
 
     fn open_vault(dir: &std::path::Path) -> EngineOpener {
         let dir = dir.to_path_buf();
-        Box::new(move || Ok(Engine::open(Config::for_vault(&dir)?, &OpenOptions::default())?))
+        Box::new(move || {
+            Ok(Engine::open(
+                Config::for_vault(&dir)?,
+                &OpenOptions::default(),
+            )?)
+        })
     }
 
     #[test]
@@ -404,10 +438,16 @@ mod tests {
             },
         );
         assert_eq!(out.path, BuildPath::Quick, "{}", out.context);
-        assert!(out.context.starts_with("(cairn: the full memory packet was not ready within 4000 ms"));
+        assert!(
+            out.context
+                .starts_with("(cairn: the full memory packet was not ready within 4000 ms")
+        );
         assert!(out.context.contains("Ada Example"), "{}", out.context);
         assert!(out.context.trim_end().ends_with("</cairn-memory>"));
-        assert_eq!(Client::Claude.read_envelope(&out.stdout).unwrap(), out.context);
+        assert_eq!(
+            Client::Claude.read_envelope(&out.stdout).unwrap(),
+            out.context
+        );
     }
 
     #[test]

@@ -2,20 +2,30 @@
 //! over generated settings files: install keeps every other key, installing twice
 //! changes nothing, uninstall gives back the original text.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use cairn_hooks::Client;
-use cairn_hooks::install::json::{find_hooks, install_hook, install_mcp, uninstall_hook, uninstall_mcp};
+use cairn_hooks::install::json::{
+    find_hooks, install_hook, install_mcp, uninstall_hook, uninstall_mcp,
+};
 use cairn_hooks::install::{Change, McpCommand};
 use proptest::prelude::*;
 use serde_json::Value;
 
 fn command(client: Client) -> String {
-    format!("/opt/cairn/bin/cairn hook session-start --client {client} --config /home/u/notes/cairn.toml")
+    format!(
+        "/opt/cairn/bin/cairn hook session-start --client {client} --config /home/u/notes/cairn.toml"
+    )
 }
 
 fn mcp() -> McpCommand {
     McpCommand {
         command: "/opt/cairn/bin/cairn".into(),
-        args: vec!["mcp".into(), "--config".into(), "/home/u/notes/cairn.toml".into()],
+        args: vec![
+            "mcp".into(),
+            "--config".into(),
+            "/home/u/notes/cairn.toml".into(),
+        ],
     }
 }
 

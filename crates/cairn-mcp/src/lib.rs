@@ -36,7 +36,10 @@ pub enum ServeError {
 }
 
 /// Serves MCP on stdin/stdout until the client disconnects. Blocks.
-pub fn run_stdio(provider: Arc<dyn EngineProvider>, default_cwd: PathBuf) -> Result<(), ServeError> {
+pub fn run_stdio(
+    provider: Arc<dyn EngineProvider>,
+    default_cwd: PathBuf,
+) -> Result<(), ServeError> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

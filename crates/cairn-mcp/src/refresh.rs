@@ -77,7 +77,11 @@ fn stamp(path: &std::path::Path) -> Option<(u64, i128)> {
 
 impl RescanOnChange {
     /// `config_file` is watched for changes (`None` for a `--vault` folder).
-    pub fn new(load_config: ConfigLoader, config_file: Option<PathBuf>, options: OpenOptions) -> Self {
+    pub fn new(
+        load_config: ConfigLoader,
+        config_file: Option<PathBuf>,
+        options: OpenOptions,
+    ) -> Self {
         Self {
             load_config,
             config_file,
@@ -89,10 +93,9 @@ impl RescanOnChange {
 
 impl EngineProvider for RescanOnChange {
     fn engine(&self) -> Result<Arc<Engine>, ProviderError> {
-        let mut current = self
-            .current
-            .lock()
-            .map_err(|_| ProviderError("the engine lock was poisoned by an earlier failure".into()))?;
+        let mut current = self.current.lock().map_err(|_| {
+            ProviderError("the engine lock was poisoned by an earlier failure".into())
+        })?;
         let config_stamp = self.config_file.as_deref().and_then(stamp);
         let config = match current.as_ref() {
             Some(c) if c.snapshot.config_stamp == config_stamp => c.config.clone(),

@@ -96,7 +96,9 @@ impl CairnServer {
     async fn run(&self, f: impl FnOnce(&Engine) -> Answer + Send + 'static) -> CallToolResult {
         let provider = self.provider.clone();
         let joined = tokio::task::spawn_blocking(move || {
-            let engine = provider.engine().map_err(|e| format!("cairn cannot open the vault: {e}"))?;
+            let engine = provider
+                .engine()
+                .map_err(|e| format!("cairn cannot open the vault: {e}"))?;
             f(&engine)
         })
         .await;
@@ -120,7 +122,10 @@ impl CairnServer {
             open_world_hint = false
         )
     )]
-    async fn memory_wakeup(&self, Parameters(p): Parameters<WakeupParams>) -> Result<CallToolResult, ErrorData> {
+    async fn memory_wakeup(
+        &self,
+        Parameters(p): Parameters<WakeupParams>,
+    ) -> Result<CallToolResult, ErrorData> {
         let cwd = self.cwd(p.cwd);
         let target = match nonempty(p.target) {
             None => Target::Generic,
@@ -133,7 +138,11 @@ impl CairnServer {
                 }
             },
         };
-        let format = match nonempty(p.format).as_deref().map(str::to_lowercase).as_deref() {
+        let format = match nonempty(p.format)
+            .as_deref()
+            .map(str::to_lowercase)
+            .as_deref()
+        {
             None | Some("prompt") => Format::Prompt,
             Some("markdown") => Format::Markdown,
             Some(other) => {
@@ -149,7 +158,12 @@ impl CairnServer {
             cwd,
             project: None,
             task: nonempty(p.task).unwrap_or_default(),
-            files: p.files.unwrap_or_default().into_iter().filter_map(|f| nonempty(Some(f))).collect(),
+            files: p
+                .files
+                .unwrap_or_default()
+                .into_iter()
+                .filter_map(|f| nonempty(Some(f)))
+                .collect(),
             profile: nonempty(p.profile),
             target,
             format,
@@ -178,10 +192,15 @@ impl CairnServer {
             open_world_hint = false
         )
     )]
-    async fn memory_search(&self, Parameters(p): Parameters<SearchParams>) -> Result<CallToolResult, ErrorData> {
+    async fn memory_search(
+        &self,
+        Parameters(p): Parameters<SearchParams>,
+    ) -> Result<CallToolResult, ErrorData> {
         let query = p.query.trim().to_owned();
         if query.is_empty() {
-            return Ok(to_result(Err("query is empty: give a few words to look for".into())));
+            return Ok(to_result(Err(
+                "query is empty: give a few words to look for".into(),
+            )));
         }
         let mut types = Vec::new();
         for t in p.types.unwrap_or_default() {
@@ -222,7 +241,9 @@ impl CairnServer {
                 let mut res = engine.search(&req).map_err(|e| engine_error(&e))?;
                 if filtered {
                     res.hits.retain(|h| {
-                        let Some(n) = engine.note(&h.path) else { return false };
+                        let Some(n) = engine.note(&h.path) else {
+                            return false;
+                        };
                         (types.is_empty() || n.memory_type.is_some_and(|t| types.contains(&t)))
                             && (tags.is_empty() || n.tags.iter().any(|t| tags.contains(t)))
                     });
@@ -269,10 +290,15 @@ impl CairnServer {
             open_world_hint = false
         )
     )]
-    async fn memory_get(&self, Parameters(p): Parameters<GetParams>) -> Result<CallToolResult, ErrorData> {
+    async fn memory_get(
+        &self,
+        Parameters(p): Parameters<GetParams>,
+    ) -> Result<CallToolResult, ErrorData> {
         let id = p.id.trim().to_owned();
         if id.is_empty() {
-            return Ok(to_result(Err("id is empty: give a note's path, id or title".into())));
+            return Ok(to_result(Err(
+                "id is empty: give a note's path, id or title".into(),
+            )));
         }
         let start = p.start_line.map_or(1, |s| s.max(1) as usize);
         let end = p.end_line.map(|e| e as usize);
@@ -286,13 +312,20 @@ impl CairnServer {
             .run(move |engine| {
                 let mut g = engine.get(&id).map_err(|e| engine_error(&e))?;
                 if g.withheld {
-                    let text = format!("{} ({})\n{}\n", g.title, g.path, cairn_engine::WITHHELD_NOTICE);
+                    let text = format!(
+                        "{} ({})\n{}\n",
+                        g.title,
+                        g.path,
+                        cairn_engine::WITHHELD_NOTICE
+                    );
                     return Ok((text, json(&g)?));
                 }
                 let total = g.content.lines().count();
                 if start > 1 || end.is_some() {
                     if start > total.max(1) {
-                        return Err(format!("start_line {start} is past the end of the note ({total} lines)"));
+                        return Err(format!(
+                            "start_line {start} is past the end of the note ({total} lines)"
+                        ));
                     }
                     let last = end.unwrap_or(total).min(total);
                     g.content = g
@@ -327,12 +360,20 @@ impl CairnServer {
             open_world_hint = false
         )
     )]
-    async fn memory_explain(&self, Parameters(p): Parameters<ExplainParams>) -> Result<CallToolResult, ErrorData> {
+    async fn memory_explain(
+        &self,
+        Parameters(p): Parameters<ExplainParams>,
+    ) -> Result<CallToolResult, ErrorData> {
         let req = WakeupRequest {
             cwd: self.cwd(p.cwd),
             project: None,
             task: nonempty(p.task).unwrap_or_default(),
-            files: p.files.unwrap_or_default().into_iter().filter_map(|f| nonempty(Some(f))).collect(),
+            files: p
+                .files
+                .unwrap_or_default()
+                .into_iter()
+                .filter_map(|f| nonempty(Some(f)))
+                .collect(),
             profile: nonempty(p.profile),
             target: Target::Generic,
             format: Format::Prompt,
@@ -394,8 +435,15 @@ impl CairnServer {
             open_world_hint = false
         )
     )]
-    async fn memory_list(&self, Parameters(p): Parameters<ListParams>) -> Result<CallToolResult, ErrorData> {
-        let scope = match nonempty(p.scope).as_deref().map(str::to_lowercase).as_deref() {
+    async fn memory_list(
+        &self,
+        Parameters(p): Parameters<ListParams>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let scope = match nonempty(p.scope)
+            .as_deref()
+            .map(str::to_lowercase)
+            .as_deref()
+        {
             None | Some("both") | Some("all") => ListScope::Both,
             Some("project") => ListScope::Project,
             Some("developer") => ListScope::Developer,
@@ -432,13 +480,23 @@ impl CairnServer {
                 let roots: Vec<&str> = res
                     .roots
                     .iter()
-                    .map(|r| if r.is_empty() { "the whole vault" } else { r.as_str() })
+                    .map(|r| {
+                        if r.is_empty() {
+                            "the whole vault"
+                        } else {
+                            r.as_str()
+                        }
+                    })
                     .collect();
                 let _ = writeln!(
                     text,
                     "{} notes under {} (showing {} from {}){}",
                     res.total,
-                    if roots.is_empty() { "no note roots".to_owned() } else { roots.join(", ") },
+                    if roots.is_empty() {
+                        "no note roots".to_owned()
+                    } else {
+                        roots.join(", ")
+                    },
                     res.notes.len(),
                     offset + 1,
                     if res.hidden > 0 {
@@ -453,7 +511,11 @@ impl CairnServer {
                         "- {} ({}{}) [{}]",
                         n.title,
                         n.memory_type.as_deref().unwrap_or("note"),
-                        if n.status == "active" { String::new() } else { format!(", {}", n.status) },
+                        if n.status == "active" {
+                            String::new()
+                        } else {
+                            format!(", {}", n.status)
+                        },
                         n.path
                     );
                 }
@@ -470,7 +532,9 @@ impl ServerHandler for CairnServer {
             .with_server_info(
                 Implementation::new("cairn", env!("CARGO_PKG_VERSION"))
                     .with_title("cairn memory")
-                    .with_description("Durable memory for AI coding agents, from the developer's markdown vault."),
+                    .with_description(
+                        "Durable memory for AI coding agents, from the developer's markdown vault.",
+                    ),
             )
             .with_instructions(INSTRUCTIONS)
     }
@@ -506,7 +570,13 @@ mod tests {
         let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
         assert_eq!(
             names,
-            ["memory_explain", "memory_get", "memory_list", "memory_search", "memory_wakeup"]
+            [
+                "memory_explain",
+                "memory_get",
+                "memory_list",
+                "memory_search",
+                "memory_wakeup"
+            ]
         );
         for t in &tools {
             let a = t.annotations.as_ref().unwrap();
@@ -565,7 +635,11 @@ mod tests {
             .await
             .unwrap();
         let body = text(&runbook);
-        assert!(body.contains("restic") && !body.contains("AKIAIOSFODNN7EXAMPLE") && !body.contains("CANARY-PW"));
+        assert!(
+            body.contains("restic")
+                && !body.contains("AKIAIOSFODNN7EXAMPLE")
+                && !body.contains("CANARY-PW")
+        );
         let search = s
             .memory_search(Parameters(SearchParams {
                 query: "production database access credentials vendor contract".into(),
@@ -576,7 +650,12 @@ mod tests {
             .await
             .unwrap();
         let all = format!("{}{}", text(&search), search.structured_content.unwrap());
-        for canary in ["CANARY-SECRET", "CANARY-CONFIDENTIAL", "Production database access", "Break-glass access"] {
+        for canary in [
+            "CANARY-SECRET",
+            "CANARY-CONFIDENTIAL",
+            "Production database access",
+            "Break-glass access",
+        ] {
             assert!(!all.contains(canary), "{canary}");
         }
         let wake = s
@@ -588,6 +667,9 @@ mod tests {
             .unwrap();
         assert_eq!(wake.is_error, Some(false));
         assert!(text(&wake).contains("ADR-008"));
-        assert_eq!(wake.structured_content.unwrap()["identity"]["project"]["id"], "ledger");
+        assert_eq!(
+            wake.structured_content.unwrap()["identity"]["project"]["id"],
+            "ledger"
+        );
     }
 }

@@ -7,8 +7,14 @@ use super::json::EditError;
 use super::{Change, McpCommand};
 
 fn parse(text: &str) -> Result<DocumentMut, EditError> {
-    text.parse::<DocumentMut>()
-        .map_err(|e| EditError::Parse(e.to_string().split_whitespace().collect::<Vec<_>>().join(" ")))
+    text.parse::<DocumentMut>().map_err(|e| {
+        EditError::Parse(
+            e.to_string()
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" "),
+        )
+    })
 }
 
 fn args_array(args: &[String]) -> Array {
@@ -29,7 +35,11 @@ fn read_entry(entry: &Item) -> Option<McpCommand> {
     let args = t
         .get("args")
         .and_then(Item::as_array)
-        .map(|a| a.iter().filter_map(|v| v.as_str().map(str::to_owned)).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(|v| v.as_str().map(str::to_owned))
+                .collect()
+        })
         .unwrap_or_default();
     Some(McpCommand { command, args })
 }
@@ -43,7 +53,9 @@ pub fn install_mcp(text: &str, mcp: &McpCommand) -> Result<(String, Change), Edi
         t.set_implicit(true);
         root.insert("mcp_servers", Item::Table(t));
     }
-    let servers = root.get_mut("mcp_servers").ok_or_else(|| shape("mcp_servers"))?;
+    let servers = root
+        .get_mut("mcp_servers")
+        .ok_or_else(|| shape("mcp_servers"))?;
     let change = match servers.get("cairn") {
         Some(existing) if read_entry(existing).as_ref() == Some(mcp) => Change::Unchanged,
         Some(existing) => {
@@ -88,7 +100,10 @@ pub fn install_mcp(text: &str, mcp: &McpCommand) -> Result<(String, Change), Edi
 pub fn uninstall_mcp(text: &str) -> Result<(String, Change), EditError> {
     let mut doc = parse(text)?;
     let root = doc.as_table_mut();
-    let Some(servers) = root.get_mut("mcp_servers").and_then(Item::as_table_like_mut) else {
+    let Some(servers) = root
+        .get_mut("mcp_servers")
+        .and_then(Item::as_table_like_mut)
+    else {
         return Ok((text.to_owned(), Change::Unchanged));
     };
     if servers.remove("cairn").is_none() {
@@ -117,7 +132,11 @@ mod tests {
     fn mcp() -> McpCommand {
         McpCommand {
             command: "/usr/local/bin/cairn".into(),
-            args: vec!["mcp".into(), "--config".into(), "/home/u/notes/cairn.toml".into()],
+            args: vec![
+                "mcp".into(),
+                "--config".into(),
+                "/home/u/notes/cairn.toml".into(),
+            ],
         }
     }
 
@@ -126,7 +145,12 @@ mod tests {
         let text = "# my codex config\nmodel = \"gpt-5\"\n\n[mcp_servers.other]\ncommand = \"x\"\n";
         let (out, change) = install_mcp(text, &mcp()).unwrap();
         assert_eq!(change, Change::Added);
-        assert!(out.starts_with("# my codex config\nmodel = \"gpt-5\"\n\n[mcp_servers.other]\ncommand = \"x\"\n"), "{out}");
+        assert!(
+            out.starts_with(
+                "# my codex config\nmodel = \"gpt-5\"\n\n[mcp_servers.other]\ncommand = \"x\"\n"
+            ),
+            "{out}"
+        );
         assert!(out.contains("[mcp_servers.cairn]\ncommand = \"/usr/local/bin/cairn\"\nargs = [\"mcp\", \"--config\", \"/home/u/notes/cairn.toml\"]\n"), "{out}");
         assert_eq!(find_mcp(&out).unwrap(), Some(mcp()));
         let (again, change) = install_mcp(&out, &mcp()).unwrap();
@@ -147,8 +171,17 @@ mod tests {
 
     #[test]
     fn refuses_odd_shapes_and_bad_toml() {
-        assert!(matches!(install_mcp("mcp_servers = 3\n", &mcp()), Err(EditError::Shape { .. })));
-        assert!(matches!(install_mcp("[mcp_servers]\ncairn = 1\n", &mcp()), Err(EditError::Shape { .. })));
-        assert!(matches!(install_mcp("[[[", &mcp()), Err(EditError::Parse(_))));
+        assert!(matches!(
+            install_mcp("mcp_servers = 3\n", &mcp()),
+            Err(EditError::Shape { .. })
+        ));
+        assert!(matches!(
+            install_mcp("[mcp_servers]\ncairn = 1\n", &mcp()),
+            Err(EditError::Shape { .. })
+        ));
+        assert!(matches!(
+            install_mcp("[[[", &mcp()),
+            Err(EditError::Parse(_))
+        ));
     }
 }

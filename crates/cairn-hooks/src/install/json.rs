@@ -70,7 +70,10 @@ pub fn hook_entry(client: Client, command: &str) -> CstInputValue {
                 ("type", "command".into()),
                 ("command", cmd()),
                 ("timeout", num(10_000)),
-                ("description", "cairn: memory from your notes at session start".into()),
+                (
+                    "description",
+                    "cairn: memory from your notes at session start".into(),
+                ),
             ])]),
         )]),
         Client::Cursor => object(vec![("command", cmd())]),
@@ -113,17 +116,19 @@ fn root_object(root: &CstRootNode) -> Result<CstObject, EditError> {
 }
 
 fn object_at(obj: &CstObject, key: &str, dotted: &str) -> Result<CstObject, EditError> {
-    obj.object_value_or_create(key).ok_or_else(|| EditError::Shape {
-        key: dotted.to_owned(),
-        expected: "an object",
-    })
+    obj.object_value_or_create(key)
+        .ok_or_else(|| EditError::Shape {
+            key: dotted.to_owned(),
+            expected: "an object",
+        })
 }
 
 fn array_at(obj: &CstObject, key: &str, dotted: &str) -> Result<CstArray, EditError> {
-    obj.array_value_or_create(key).ok_or_else(|| EditError::Shape {
-        key: dotted.to_owned(),
-        expected: "an array",
-    })
+    obj.array_value_or_create(key)
+        .ok_or_else(|| EditError::Shape {
+            key: dotted.to_owned(),
+            expected: "an array",
+        })
 }
 
 /// A finished edit: the text, with the file's final newline kept (or added to a new file).
@@ -140,7 +145,9 @@ fn finish(original: &str, root: &CstRootNode) -> String {
 fn cairn_handlers(client: Client, events: &CstArray) -> Vec<(CstObject, String)> {
     let mut out = Vec::new();
     for el in events.elements() {
-        let Some(entry) = el.as_object() else { continue };
+        let Some(entry) = el.as_object() else {
+            continue;
+        };
         let handlers: Vec<CstObject> = if client == Client::Cursor {
             vec![entry]
         } else {
@@ -164,7 +171,11 @@ fn cairn_handlers(client: Client, events: &CstArray) -> Vec<(CstObject, String)>
 }
 
 /// Adds cairn's session-start hook, or points an existing one at `command`.
-pub fn install_hook(text: &str, client: Client, command: &str) -> Result<(String, Change), EditError> {
+pub fn install_hook(
+    text: &str,
+    client: Client,
+    command: &str,
+) -> Result<(String, Change), EditError> {
     let root = parse(text)?;
     let obj = root_object(&root)?;
     if client == Client::Cursor && obj.get("version").is_none() {
@@ -182,10 +193,10 @@ pub fn install_hook(text: &str, client: Client, command: &str) -> Result<(String
         Change::Unchanged
     } else {
         for (h, c) in &ours {
-            if c != command {
-                if let Some(p) = h.get("command") {
-                    p.set_value(command.into());
-                }
+            if c != command
+                && let Some(p) = h.get("command")
+            {
+                p.set_value(command.into());
             }
         }
         Change::Updated
@@ -221,21 +232,24 @@ pub fn uninstall_hook(text: &str, client: Client) -> Result<(String, Change), Ed
         if client == Client::Cursor {
             continue;
         }
-        if let Some(list) = group.filter(|a| a.elements().is_empty()) {
-            if let Some(entry) = list.parent().and_then(|p| p.parent()).and_then(|p| p.as_object()) {
-                entry.remove();
-            }
+        if let Some(list) = group.filter(|a| a.elements().is_empty())
+            && let Some(entry) = list
+                .parent()
+                .and_then(|p| p.parent())
+                .and_then(|p| p.as_object())
+        {
+            entry.remove();
         }
     }
-    if events.elements().is_empty() {
-        if let Some(p) = hooks.get(key) {
-            p.remove();
-        }
+    if events.elements().is_empty()
+        && let Some(p) = hooks.get(key)
+    {
+        p.remove();
     }
-    if hooks.properties().is_empty() {
-        if let Some(p) = obj.get("hooks") {
-            p.remove();
-        }
+    if hooks.properties().is_empty()
+        && let Some(p) = obj.get("hooks")
+    {
+        p.remove();
     }
     Ok((finish(text, &root), Change::Removed))
 }
@@ -251,7 +265,12 @@ pub fn find_hooks(text: &str, client: Client) -> Result<Vec<String>, EditError> 
         .and_then(|o| o.object_value("hooks"))
         .and_then(|h| h.array_value(event_key(client)));
     Ok(events
-        .map(|e| cairn_handlers(client, &e).into_iter().map(|(_, c)| c).collect())
+        .map(|e| {
+            cairn_handlers(client, &e)
+                .into_iter()
+                .map(|(_, c)| c)
+                .collect()
+        })
         .unwrap_or_default())
 }
 
@@ -270,7 +289,11 @@ fn mcp_entry(mcp: &McpCommand, with_type: bool) -> CstInputValue {
 }
 
 /// Registers (or updates) `mcpServers.cairn`, keeping any other keys of an existing entry.
-pub fn install_mcp(text: &str, mcp: &McpCommand, with_type: bool) -> Result<(String, Change), EditError> {
+pub fn install_mcp(
+    text: &str,
+    mcp: &McpCommand,
+    with_type: bool,
+) -> Result<(String, Change), EditError> {
     let root = parse(text)?;
     let obj = root_object(&root)?;
     let servers = object_at(&obj, "mcpServers", "mcpServers")?;
@@ -313,10 +336,10 @@ pub fn uninstall_mcp(text: &str) -> Result<(String, Change), EditError> {
         return Ok((text.to_owned(), Change::Unchanged));
     };
     prop.remove();
-    if servers.properties().is_empty() {
-        if let Some(p) = obj.get("mcpServers") {
-            p.remove();
-        }
+    if servers.properties().is_empty()
+        && let Some(p) = obj.get("mcpServers")
+    {
+        p.remove();
     }
     Ok((finish(text, &root), Change::Removed))
 }
@@ -340,7 +363,11 @@ fn read_mcp(entry: &CstObject) -> Option<McpCommand> {
     let args = v
         .get("args")
         .and_then(Value::as_array)
-        .map(|a| a.iter().filter_map(|x| x.as_str().map(str::to_owned)).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(|x| x.as_str().map(str::to_owned))
+                .collect()
+        })
         .unwrap_or_default();
     Some(McpCommand { command, args })
 }
@@ -377,8 +404,12 @@ mod tests {
     #[test]
     fn recognises_cairn_hook_commands() {
         assert!(is_cairn_hook(CMD));
-        assert!(is_cairn_hook("'/opt/my tools/cairn' hook session-start --client codex --config '/a b/c.toml'"));
-        assert!(is_cairn_hook("cairn.exe hook session-start --client cursor"));
+        assert!(is_cairn_hook(
+            "'/opt/my tools/cairn' hook session-start --client codex --config '/a b/c.toml'"
+        ));
+        assert!(is_cairn_hook(
+            "cairn.exe hook session-start --client cursor"
+        ));
         assert!(!is_cairn_hook("/usr/bin/other hook session-start"));
         assert!(!is_cairn_hook("cairn wakeup --target claude"));
         assert!(!is_cairn_hook("echo cairn hook session-start"));
@@ -391,21 +422,49 @@ mod tests {
         let v: Value = serde_json::from_str(&out).unwrap();
         assert_eq!(v["hooks"]["SessionStart"][0]["hooks"][0]["command"], CMD);
         assert!(out.ends_with('\n'));
-        let (out, change) = install_hook("", Client::Cursor, "cairn hook session-start --client cursor").unwrap();
+        let (out, change) = install_hook(
+            "",
+            Client::Cursor,
+            "cairn hook session-start --client cursor",
+        )
+        .unwrap();
         assert_eq!(change, Change::Added);
         let v: Value = serde_json::from_str(&out).unwrap();
         assert_eq!(v["version"], 1);
-        assert_eq!(v["hooks"]["sessionStart"][0]["command"], "cairn hook session-start --client cursor");
+        assert_eq!(
+            v["hooks"]["sessionStart"][0]["command"],
+            "cairn hook session-start --client cursor"
+        );
     }
 
     #[test]
     fn wrong_shapes_are_refused_not_overwritten() {
-        for text in ["[1]", r#"{"hooks": 3}"#, r#"{"hooks": {"SessionStart": {}}}"#] {
-            assert!(matches!(install_hook(text, Client::Claude, CMD), Err(EditError::Shape { .. })), "{text}");
+        for text in [
+            "[1]",
+            r#"{"hooks": 3}"#,
+            r#"{"hooks": {"SessionStart": {}}}"#,
+        ] {
+            assert!(
+                matches!(
+                    install_hook(text, Client::Claude, CMD),
+                    Err(EditError::Shape { .. })
+                ),
+                "{text}"
+            );
         }
-        assert!(matches!(install_hook("{ nope", Client::Claude, CMD), Err(EditError::Parse(_))));
         assert!(matches!(
-            install_mcp(r#"{"mcpServers": {"cairn": "x"}}"#, &McpCommand { command: "c".into(), args: vec![] }, false),
+            install_hook("{ nope", Client::Claude, CMD),
+            Err(EditError::Parse(_))
+        ));
+        assert!(matches!(
+            install_mcp(
+                r#"{"mcpServers": {"cairn": "x"}}"#,
+                &McpCommand {
+                    command: "c".into(),
+                    args: vec![]
+                },
+                false
+            ),
             Err(EditError::Shape { .. })
         ));
     }

@@ -179,6 +179,9 @@ pub enum InstallError {
     },
 }
 
+/// An edit of one file's text: the new text and what changed.
+type EditResult = Result<(String, Change), EditError>;
+
 /// Install or uninstall.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Action {
@@ -201,55 +204,73 @@ fn read(path: &Path) -> Result<Option<String>, InstallError> {
 
 /// Works out the edits for `wiring` without writing anything. Files that would not change
 /// are left out, so an empty plan means "already done".
-pub fn plan(wiring: &Wiring, loc: &Locations, action: Action) -> Result<Vec<FileEdit>, InstallError> {
+pub fn plan(
+    wiring: &Wiring,
+    loc: &Locations,
+    action: Action,
+) -> Result<Vec<FileEdit>, InstallError> {
     let client = wiring.client;
     let hook_path = loc.hook_file(client, wiring.scope);
     let mcp_path = loc.mcp_file(client, wiring.scope);
     let mut files: Vec<(PathBuf, Option<String>, String, Vec<String>)> = Vec::new();
-    let mut edit = |path: &Path,
-                    f: &dyn Fn(&str) -> Result<(String, Change), EditError>,
-                    what: &str|
-     -> Result<(), InstallError> {
-        let idx = match files.iter().position(|(p, ..)| p == path) {
-            Some(i) => i,
-            None => {
-                let before = read(path)?;
-                let text = before.clone().unwrap_or_default();
-                files.push((path.to_path_buf(), before, text, Vec::new()));
-                files.len() - 1
-            }
-        };
-        let (new, change) = f(&files[idx].2).map_err(|source| InstallError::Edit {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        if change != Change::Unchanged {
-            files[idx].2 = new;
-            let verb = match change {
-                Change::Added => "added",
-                Change::Updated => "updated",
-                Change::Removed => "removed",
-                Change::Unchanged => "unchanged",
+    let mut edit =
+        |path: &Path, f: &dyn Fn(&str) -> EditResult, what: &str| -> Result<(), InstallError> {
+            let idx = match files.iter().position(|(p, ..)| p == path) {
+                Some(i) => i,
+                None => {
+                    let before = read(path)?;
+                    let text = before.clone().unwrap_or_default();
+                    files.push((path.to_path_buf(), before, text, Vec::new()));
+                    files.len() - 1
+                }
             };
-            files[idx].3.push(format!("{what} {verb}"));
-        }
-        Ok(())
-    };
+            let (new, change) = f(&files[idx].2).map_err(|source| InstallError::Edit {
+                path: path.to_path_buf(),
+                source,
+            })?;
+            if change != Change::Unchanged {
+                files[idx].2 = new;
+                let verb = match change {
+                    Change::Added => "added",
+                    Change::Updated => "updated",
+                    Change::Removed => "removed",
+                    Change::Unchanged => "unchanged",
+                };
+                files[idx].3.push(format!("{what} {verb}"));
+            }
+            Ok(())
+        };
     match action {
         Action::Install => {
             let cmd = wiring.hook_command.as_str();
-            edit(&hook_path, &|t| json::install_hook(t, client, cmd), "session-start hook")?;
+            edit(
+                &hook_path,
+                &|t| json::install_hook(t, client, cmd),
+                "session-start hook",
+            )?;
             if let Some(mcp) = &wiring.mcp {
                 if client == Client::Codex {
-                    edit(&mcp_path, &|t| codex_toml::install_mcp(t, mcp), "MCP server `cairn`")?;
+                    edit(
+                        &mcp_path,
+                        &|t| codex_toml::install_mcp(t, mcp),
+                        "MCP server `cairn`",
+                    )?;
                 } else {
                     let typed = client == Client::Claude;
-                    edit(&mcp_path, &|t| json::install_mcp(t, mcp, typed), "MCP server `cairn`")?;
+                    edit(
+                        &mcp_path,
+                        &|t| json::install_mcp(t, mcp, typed),
+                        "MCP server `cairn`",
+                    )?;
                 }
             }
         }
         Action::Uninstall => {
-            edit(&hook_path, &|t| json::uninstall_hook(t, client), "session-start hook")?;
+            edit(
+                &hook_path,
+                &|t| json::uninstall_hook(t, client),
+                "session-start hook",
+            )?;
             if client == Client::Codex {
                 edit(&mcp_path, &codex_toml::uninstall_mcp, "MCP server `cairn`")?;
             } else {
@@ -259,7 +280,9 @@ pub fn plan(wiring: &Wiring, loc: &Locations, action: Action) -> Result<Vec<File
     }
     Ok(files
         .into_iter()
-        .filter(|(_, before, after, changes)| !changes.is_empty() && before.as_deref() != Some(after.as_str()))
+        .filter(|(_, before, after, changes)| {
+            !changes.is_empty() && before.as_deref() != Some(after.as_str())
+        })
         .map(|(path, before, after, changes)| FileEdit {
             path,
             before,
@@ -287,7 +310,10 @@ pub fn apply(edits: &[FileEdit], stamp: &str) -> Result<Vec<Applied>, InstallErr
             path: e.path.clone(),
             source,
         };
-        let dir = e.path.parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+        let dir = e
+            .path
+            .parent()
+            .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
         std::fs::create_dir_all(&dir).map_err(io)?;
         let backup = match &e.before {
             Some(_) => Some(backup_file(&e.path, stamp)?),
@@ -303,7 +329,10 @@ pub fn apply(edits: &[FileEdit], stamp: &str) -> Result<Vec<Applied>, InstallErr
 }
 
 fn backup_file(path: &Path, stamp: &str) -> Result<PathBuf, InstallError> {
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let mut candidate = path.with_file_name(format!("{name}.cairn-backup-{stamp}"));
     let mut n = 1;
     while candidate.exists() {

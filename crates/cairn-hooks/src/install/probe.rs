@@ -67,7 +67,10 @@ pub fn probe(client: Client, command: &str, cwd: &Path, timeout: Duration) -> Pr
     let Some(status) = status else {
         return Probe {
             elapsed,
-            ..failed(format!("killed after {} ms without an answer", timeout.as_millis()), None)
+            ..failed(
+                format!("killed after {} ms without an answer", timeout.as_millis()),
+                None,
+            )
         };
     };
     // A grandchild may still hold the pipes open: wait for the output only briefly.
@@ -155,21 +158,28 @@ mod tests {
         assert!(!p.ok && p.message.contains("would not reach"), "{p:?}");
 
         let p = run("echo oops >&2; exit 3", Client::Claude);
-        assert!(!p.ok && p.exit_code == Some(3) && p.message.contains("oops"), "{p:?}");
+        assert!(
+            !p.ok && p.exit_code == Some(3) && p.message.contains("oops"),
+            "{p:?}"
+        );
 
         let p = run("echo '{\"hookSpecificOutput\"'", Client::Codex);
         assert!(!p.ok && p.message.contains("not one JSON object"), "{p:?}");
 
-        let notice = format!(
-            r#"printf '%s\n' '{{"additional_context":"{NOTICE_PREFIX}: broken"}}'"#
-        );
+        let notice =
+            format!(r#"printf '%s\n' '{{"additional_context":"{NOTICE_PREFIX}: broken"}}'"#);
         let p = run(&notice, Client::Cursor);
         assert!(!p.ok && p.message.contains("notice"), "{p:?}");
     }
 
     #[test]
     fn a_hanging_hook_is_killed() {
-        let p = probe(Client::Claude, "sleep 30", Path::new("/"), Duration::from_millis(200));
+        let p = probe(
+            Client::Claude,
+            "sleep 30",
+            Path::new("/"),
+            Duration::from_millis(200),
+        );
         assert!(!p.ok && p.message.contains("killed"), "{p:?}");
         assert!(p.elapsed < Duration::from_secs(20));
     }
