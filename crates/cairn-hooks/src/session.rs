@@ -81,8 +81,15 @@ impl EngineSources {
                 let (config, opts) = load_quick()?;
                 let mut limits = config.vault.limits;
                 limits.max_files = limits.max_files.min(QUICK_MAX_FILES);
-                let scan =
-                    cairn_scan::scan(&config.vault.root, &config.developer.note_roots, &limits);
+                // Its own thread pool: on the global one, its reads would queue behind
+                // the thousands the late full scan has already split.
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(1)
+                    .thread_name(|_| "cairn-hook-quick".into())
+                    .build()?;
+                let scan = pool.install(|| {
+                    cairn_scan::scan(&config.vault.root, &config.developer.note_roots, &limits)
+                });
                 Ok(Engine::from_notes(
                     config,
                     scan.notes,
