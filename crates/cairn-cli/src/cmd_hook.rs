@@ -6,7 +6,7 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use cairn_engine::OpenOptions;
@@ -81,6 +81,7 @@ pub struct SessionStartArgs {
 
 /// Runs the session-start hook: always exit 0, one envelope on stdout.
 pub fn session_start(a: SessionStartArgs) -> Result<ExitCode> {
+    let started = Instant::now();
     let client: Client = a.client.into();
     let deadline = Duration::from_millis(a.deadline_ms);
     let stdin = std::io::stdin();
@@ -106,6 +107,7 @@ pub fn session_start(a: SessionStartArgs) -> Result<ExitCode> {
         budget: a.budget.map(|b| b as usize),
         now: cairn_hooks::pinned_now(chrono::Utc::now()),
         deadline,
+        started,
     };
     let outcome = match now_result {
         Err(e) => cairn_hooks::notice(&req, &format!("{e:#}"), Vec::new()),

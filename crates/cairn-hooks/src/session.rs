@@ -122,8 +122,10 @@ pub struct SessionStart {
     pub budget: Option<usize>,
     /// "Now", pinned (see [`pinned_now`]).
     pub now: DateTime<Utc>,
-    /// Answer within this.
+    /// Answer within this, counted from `started`.
     pub deadline: Duration,
+    /// When the hook started (reading stdin counts against the deadline).
+    pub started: Instant,
 }
 
 /// Which build answered.
@@ -182,10 +184,9 @@ pub fn read_input(
     }
 }
 
-/// Runs the session-start hook. Never fails and never exceeds `req.deadline` (plus the
-/// time to return).
+/// Runs the session-start hook. Never fails, and returns by `req.started + req.deadline`.
 pub fn session_start(req: SessionStart, sources: EngineSources) -> HookOutcome {
-    let start = Instant::now();
+    let start = req.started;
     let mut warnings: Vec<String> = req.input.warning.iter().cloned().collect();
     let answer_by = req.deadline.saturating_sub(ANSWER_MARGIN);
     let quick_at = req.deadline / 2;
@@ -367,6 +368,7 @@ mod tests {
             budget: None,
             now: pinned_now(Utc::now()),
             deadline: Duration::from_millis(deadline_ms),
+            started: Instant::now(),
         }
     }
 
