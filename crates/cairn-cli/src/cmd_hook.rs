@@ -95,24 +95,27 @@ pub fn session_start(a: SessionStartArgs) -> Result<ExitCode> {
         input.warning = read_warning;
     }
     let fallback_cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
-    let now_result = match a.now.as_deref() {
-        None => Ok(cairn_hooks::pinned_now(chrono::Utc::now())),
-        Some(s) => resolve_now(Some(s)),
-    };
+    // "Now" is midnight UTC today unless pinned; a bad --now is reported in the notice.
+    let now = a.now.as_deref().map(|s| resolve_now(Some(s))).transpose();
     let req = SessionStart {
         client,
         input,
         fallback_cwd,
         profile: a.profile.clone(),
         budget: a.budget.map(|b| b as usize),
-        now: cairn_hooks::pinned_now(chrono::Utc::now()),
+        now: match &now {
+            Ok(Some(t)) => *t,
+            _ => cairn_hooks::pinned_now(chrono::Utc::now()),
+        },
         deadline,
         started,
     };
-    let outcome = match now_result {
-        Err(e) => cairn_hooks::notice(&req, &format!("{e:#}"), Vec::new()),
-        Ok(now) => {
-            let req = SessionStart { now, ..req };
+    let outcome = match now {
+        Err(e) => {
+            let warnings = req.input.warning.iter().cloned().collect();
+            cairn_hooks::notice(&req, &format!("{e:#}"), warnings)
+        }
+        Ok(_) => {
             let source = a.source.clone();
             let load: cairn_hooks::ConfigLoader = Arc::new(move || {
                 let config = load_config(&source).map_err(|e| format!("{e:#}"))?;
