@@ -14,6 +14,14 @@ use crate::args::Source;
 use crate::commands::load_config;
 
 #[derive(Debug, Args)]
+#[command(after_help = "\
+Clients start it themselves (`cairn hooks install` registers it); stdout carries the
+protocol only. Tools: memory_wakeup, memory_search, memory_get, memory_explain,
+memory_list, all read-only, under the same policy as the CLI. Notes edited while it
+runs are seen by the next call.
+
+Example (what a client runs):
+  cairn mcp --config ~/notes/cairn.toml")]
 pub struct McpArgs {
     #[command(flatten)]
     pub source: Source,
