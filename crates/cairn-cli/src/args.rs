@@ -59,6 +59,16 @@ Examples:
     Explain(ExplainArgs),
     /// Create a starter cairn.toml and vault skeleton (never overwrites).
     Init(InitArgs),
+    /// Run a client hook: `cairn hook session-start --client claude` (what `hooks install` configures).
+    Hook(crate::cmd_hook::HookArgs),
+    /// Wire cairn into Claude Code, Codex, Gemini CLI or Cursor: install, uninstall, status.
+    #[command(after_help = "\
+Examples:
+  cairn hooks install --client claude --config ~/notes/cairn.toml
+  cairn hooks status")]
+    Hooks(crate::cmd_hook::HooksArgs),
+    /// Serve memory to agents over MCP (stdio): wakeup, search, get, explain, list.
+    Mcp(crate::cmd_mcp::McpArgs),
 }
 
 /// Where the vault comes from.

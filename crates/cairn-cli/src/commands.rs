@@ -123,6 +123,13 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                 eprintln!("cairn: {} credentials redacted", g.redactions);
             }
         }
+        Command::Hook(a) => match a.event {
+            crate::cmd_hook::HookEvent::SessionStart(s) => {
+                return crate::cmd_hook::session_start(s);
+            }
+        },
+        Command::Hooks(a) => return crate::cmd_hook::hooks(a),
+        Command::Mcp(a) => return crate::cmd_mcp::mcp(a),
         Command::Init(a) => {
             let dir = match a.dir {
                 Some(d) => d,
@@ -161,7 +168,7 @@ fn open(source: &Source) -> Result<Engine> {
     Ok(Engine::open(config, &opts)?)
 }
 
-fn load_config(source: &Source) -> Result<Config> {
+pub(crate) fn load_config(source: &Source) -> Result<Config> {
     if let Some(v) = &source.vault {
         return Ok(Config::for_vault(v)?);
     }
@@ -189,7 +196,7 @@ fn warn_diagnostics(engine: &Engine) {
     }
 }
 
-fn print_out(s: &str) -> Result<()> {
+pub(crate) fn print_out(s: &str) -> Result<()> {
     let mut out = std::io::stdout().lock();
     match out.write_all(s.as_bytes()).and_then(|()| out.flush()) {
         // A closed pipe (`| head`) is not an error.

@@ -8,6 +8,8 @@
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 mod args;
+mod cmd_hook;
+mod cmd_mcp;
 mod commands;
 
 use std::process::ExitCode;

@@ -12,6 +12,7 @@
 
 mod explain;
 mod init;
+mod list;
 mod lookup;
 mod wakeup;
 
@@ -26,11 +27,13 @@ use cairn_render::Renderer;
 
 pub use cairn_config as config;
 pub use cairn_note::Severity;
+pub use cairn_note::{MemoryType, Sensitivity};
 pub use cairn_policy::WITHHELD_NOTICE;
 pub use cairn_render::{Format, Target};
 pub use cairn_score::{Op as FactorOp, Ranking};
 pub use explain::{CandidateReport, Explanation};
 pub use init::{InitReport, init};
+pub use list::{ListRequest, ListResult, ListScope, ListedNote};
 pub use lookup::{GetResult, SearchHit, SearchRequest, SearchResult, SearchScope};
 pub use wakeup::{WakeupOutput, WakeupRequest};
 

@@ -1,0 +1,158 @@
+//! `list`: the notes under the routed project's or the developer's note roots, with
+//! title, type and path, under policy: secret and confidential notes are never listed
+//! (a list has no relevance to justify naming them), only counted; titles are redacted.
+
+use std::path::PathBuf;
+
+use cairn_note::{MemoryType, Sensitivity};
+use cairn_route::RouteInput;
+use serde::Serialize;
+
+use crate::{Engine, EngineError};
+
+/// Which note roots a listing covers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ListScope {
+    /// The routed project's note roots.
+    Project,
+    /// The developer-wide note roots.
+    Developer,
+    /// Both.
+    Both,
+}
+
+/// A listing request.
+#[derive(Debug, Clone)]
+pub struct ListRequest {
+    /// Where to route from; `None` skips routing (developer roots only, unless `project`).
+    pub cwd: Option<PathBuf>,
+    /// A project id instead of routing.
+    pub project: Option<String>,
+    /// Which roots.
+    pub scope: ListScope,
+    /// Only this memory type.
+    pub memory_type: Option<MemoryType>,
+    /// At most this many notes.
+    pub limit: usize,
+    /// Skip this many first.
+    pub offset: usize,
+}
+
+/// One listed note.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ListedNote {
+    /// Id (path without extension).
+    pub id: String,
+    /// Vault-relative path.
+    pub path: String,
+    /// Title (credentials redacted).
+    pub title: String,
+    /// Memory type.
+    pub memory_type: Option<String>,
+    /// `active`, `superseded` or `archived`.
+    pub status: String,
+    /// Sensitivity (public or internal: others are not listed).
+    pub sensitivity: String,
+    /// Pinned.
+    pub pinned: bool,
+    /// `updated`, else `created`.
+    pub date: Option<String>,
+}
+
+/// A listing.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct ListResult {
+    /// The routed project, if any.
+    pub project_id: Option<String>,
+    /// The roots listed (`""` is the whole vault).
+    pub roots: Vec<String>,
+    /// Notes in scope that policy allows, before paging.
+    pub total: usize,
+    /// The page, sorted by path.
+    pub notes: Vec<ListedNote>,
+    /// Secret or confidential notes in scope, not listed.
+    pub hidden: usize,
+}
+
+impl Engine {
+    /// Lists the notes of a scope, by path.
+    pub fn list(&self, req: &ListRequest) -> Result<ListResult, EngineError> {
+        let project = match (&req.cwd, &req.project) {
+            (Some(cwd), p) => {
+                cairn_route::route(
+                    &self.config,
+                    &RouteInput {
+                        cwd,
+                        project: p.as_deref(),
+                        files: &[],
+                        task: "",
+                    },
+                )?
+                .project_id
+            }
+            (None, Some(p)) => {
+                self.config
+                    .project(p)
+                    .ok_or_else(|| cairn_route::RouteError::UnknownProject {
+                        id: p.clone(),
+                        known: self
+                            .config
+                            .projects
+                            .iter()
+                            .map(|p| p.id.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                    })?;
+                Some(p.clone())
+            }
+            (None, None) => None,
+        };
+        let mut roots: Vec<String> = Vec::new();
+        if matches!(req.scope, ListScope::Developer | ListScope::Both) {
+            roots.extend(self.config.developer.note_roots.iter().cloned());
+        }
+        if matches!(req.scope, ListScope::Project | ListScope::Both)
+            && let Some(p) = project.as_deref().and_then(|id| self.config.project(id))
+        {
+            roots.extend(p.note_roots.iter().cloned());
+        }
+        roots.sort();
+        roots.dedup();
+        let mut out = ListResult {
+            project_id: project,
+            roots: roots.clone(),
+            ..ListResult::default()
+        };
+        let mut allowed = Vec::new();
+        for n in self.under_roots(&roots) {
+            if req.memory_type.is_some() && n.memory_type != req.memory_type {
+                continue;
+            }
+            if matches!(
+                n.sensitivity,
+                Sensitivity::Secret | Sensitivity::Confidential
+            ) {
+                out.hidden += 1;
+                continue;
+            }
+            allowed.push(n);
+        }
+        out.total = allowed.len();
+        out.notes = allowed
+            .into_iter()
+            .skip(req.offset)
+            .take(req.limit)
+            .map(|n| ListedNote {
+                id: cairn_policy::redact(&n.id).text.into_owned(),
+                path: cairn_policy::redact(&n.path).text.into_owned(),
+                title: cairn_policy::redact(&n.title).text.into_owned(),
+                memory_type: n.memory_type.map(|t| t.as_str().to_owned()),
+                status: format!("{:?}", n.status).to_lowercase(),
+                sensitivity: n.sensitivity.as_str().to_owned(),
+                pinned: n.pinned,
+                date: n.effective_date().map(|d| d.to_string()),
+            })
+            .collect();
+        Ok(out)
+    }
+}

@@ -1,0 +1,333 @@
+//! The AI clients that run session-start hooks: what each one reads on stdout (the
+//! envelope), how much context it accepts, and how to check an envelope it would get.
+
+use std::fmt;
+
+use cairn_engine::Target;
+use serde_json::Value;
+
+/// A client with a session-start hook.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Client {
+    /// Claude Code.
+    Claude,
+    /// OpenAI Codex CLI.
+    Codex,
+    /// Gemini CLI.
+    Gemini,
+    /// Cursor.
+    Cursor,
+}
+
+/// How much context a client accepts from a hook, with margin below its real limit.
+///
+/// The packet assembler's token budget applies these: items are dropped whole, text is
+/// never cut mid-item.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ContextLimits {
+    /// Characters (Unicode scalar values) of the injected text.
+    pub max_chars: usize,
+    /// Bytes of the injected text (clients that estimate tokens as bytes / 4).
+    pub max_bytes: usize,
+    /// Tokens by cairn's conservative estimate (at or above real tokenizer counts).
+    pub max_tokens: Option<usize>,
+}
+
+impl Client {
+    /// Every client.
+    pub const ALL: [Client; 4] = [
+        Client::Claude,
+        Client::Codex,
+        Client::Gemini,
+        Client::Cursor,
+    ];
+
+    /// Lowercase name, as on the command line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Client::Claude => "claude",
+            Client::Codex => "codex",
+            Client::Gemini => "gemini",
+            Client::Cursor => "cursor",
+        }
+    }
+
+    /// The product name, for messages.
+    pub fn display_name(self) -> &'static str {
+        match self {
+            Client::Claude => "Claude Code",
+            Client::Codex => "Codex",
+            Client::Gemini => "Gemini CLI",
+            Client::Cursor => "Cursor",
+        }
+    }
+
+    /// Parses a lowercase name.
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|c| c.as_str() == s)
+    }
+
+    /// The render target whose templates shape the text for this client.
+    pub fn target(self) -> Target {
+        match self {
+            Client::Claude => Target::Claude,
+            Client::Codex => Target::Codex,
+            Client::Gemini => Target::Gemini,
+            Client::Cursor => Target::Cursor,
+        }
+    }
+
+    /// The limits cairn keeps to, each with margin:
+    /// - Claude Code replaces injected text above 10,000 characters with a preview: 9,000.
+    /// - Codex spills hook text above 2,500 tokens (estimated as bytes / 4) to a file:
+    ///   2,400 tokens by cairn's estimate and 9,600 bytes (2,400 by Codex's).
+    /// - Gemini CLI and Cursor document no cap: the Claude Code limit, so a session
+    ///   start never carries more than about 2,500 tokens of memory.
+    pub fn limits(self) -> ContextLimits {
+        match self {
+            Client::Codex => ContextLimits {
+                max_chars: 9_600,
+                max_bytes: 9_600,
+                max_tokens: Some(2_400),
+            },
+            Client::Claude | Client::Gemini | Client::Cursor => ContextLimits {
+                max_chars: 9_000,
+                max_bytes: usize::MAX,
+                max_tokens: None,
+            },
+        }
+    }
+
+    /// The exact stdout the client consumes for `context`: one JSON object on one line,
+    /// followed by a newline.
+    pub fn envelope(self, context: &str) -> String {
+        let value = match self {
+            Client::Claude | Client::Codex | Client::Gemini => serde_json::json!({
+                "hookSpecificOutput": {
+                    "hookEventName": "SessionStart",
+                    "additionalContext": context,
+                }
+            }),
+            Client::Cursor => serde_json::json!({ "additional_context": context }),
+        };
+        let mut s = value.to_string();
+        s.push('\n');
+        s
+    }
+
+    /// Checks that `stdout` is exactly one envelope this client accepts and returns the
+    /// context it carries.
+    pub fn read_envelope(self, stdout: &str) -> Result<String, EnvelopeError> {
+        let trimmed = stdout.trim();
+        if trimmed.is_empty() {
+            return Err(EnvelopeError::Empty);
+        }
+        let value: Value = serde_json::from_str(trimmed).map_err(|e| EnvelopeError::NotJson {
+            error: e.to_string(),
+        })?;
+        let obj = value.as_object().ok_or(EnvelopeError::Shape {
+            expected: self.shape(),
+        })?;
+        let context = match self {
+            Client::Claude | Client::Codex | Client::Gemini => {
+                let specific = obj
+                    .get("hookSpecificOutput")
+                    .and_then(Value::as_object)
+                    .ok_or(EnvelopeError::Shape {
+                        expected: self.shape(),
+                    })?;
+                if specific.get("hookEventName").and_then(Value::as_str) != Some("SessionStart") {
+                    return Err(EnvelopeError::Shape {
+                        expected: self.shape(),
+                    });
+                }
+                specific.get("additionalContext").and_then(Value::as_str)
+            }
+            Client::Cursor => obj.get("additional_context").and_then(Value::as_str),
+        };
+        let context = context.ok_or(EnvelopeError::Shape {
+            expected: self.shape(),
+        })?;
+        let limits = self.limits();
+        let chars = context.chars().count();
+        if chars > limits.max_chars || context.len() > limits.max_bytes {
+            return Err(EnvelopeError::TooLong {
+                chars,
+                bytes: context.len(),
+                limits,
+            });
+        }
+        if let Some(max) = limits.max_tokens {
+            let tokens = cairn_render::estimate_tokens(context);
+            if tokens > max {
+                return Err(EnvelopeError::TooManyTokens { tokens, max });
+            }
+        }
+        Ok(context.to_owned())
+    }
+
+    /// A realistic session-start payload as this client writes it on the hook's stdin
+    /// (used by `cairn hooks status` and the tests).
+    pub fn sample_payload(self, cwd: &std::path::Path, source: &str) -> String {
+        let cwd = cwd.display().to_string();
+        let v = match self {
+            Client::Claude => serde_json::json!({
+                "session_id": "cairn-status-check",
+                "transcript_path": "/tmp/cairn-status-check.jsonl",
+                "cwd": cwd,
+                "hook_event_name": "SessionStart",
+                "source": source,
+            }),
+            Client::Codex => serde_json::json!({
+                "session_id": "cairn-status-check",
+                "transcript_path": null,
+                "cwd": cwd,
+                "hook_event_name": "SessionStart",
+                "model": "gpt-5-codex",
+                "permission_mode": "default",
+                "source": source,
+            }),
+            Client::Gemini => serde_json::json!({
+                "session_id": "cairn-status-check",
+                "transcript_path": "/tmp/cairn-status-check.json",
+                "cwd": cwd,
+                "hook_event_name": "SessionStart",
+                "timestamp": "2026-01-01T00:00:00.000Z",
+                "source": source,
+            }),
+            Client::Cursor => serde_json::json!({
+                "conversation_id": "cairn-status-check",
+                "generation_id": "cairn-status-check",
+                "hook_event_name": "sessionStart",
+                "workspace_roots": [cwd],
+                "is_background_agent": false,
+                "composer_mode": "agent",
+            }),
+        };
+        v.to_string()
+    }
+
+    fn shape(self) -> &'static str {
+        match self {
+            Client::Claude | Client::Codex | Client::Gemini => {
+                r#"{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"..."}}"#
+            }
+            Client::Cursor => r#"{"additional_context":"..."}"#,
+        }
+    }
+}
+
+impl fmt::Display for Client {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Why a hook's stdout would not reach the model.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EnvelopeError {
+    /// Nothing on stdout.
+    #[error("the hook printed nothing")]
+    Empty,
+    /// Not one JSON value.
+    #[error("stdout is not one JSON object ({error})")]
+    NotJson {
+        /// The parser's message.
+        error: String,
+    },
+    /// JSON, but not the client's shape.
+    #[error("stdout is JSON but not the envelope the client reads: {expected}")]
+    Shape {
+        /// The expected shape.
+        expected: &'static str,
+    },
+    /// Over the character or byte cap.
+    #[error(
+        "the context is {chars} characters ({bytes} bytes), over the cap of {} characters / {} bytes",
+        limits.max_chars,
+        limits.max_bytes
+    )]
+    TooLong {
+        /// Characters.
+        chars: usize,
+        /// Bytes.
+        bytes: usize,
+        /// The caps.
+        limits: ContextLimits,
+    },
+    /// Over the token cap.
+    #[error("the context is about {tokens} tokens, over the cap of {max}")]
+    TooManyTokens {
+        /// Estimated tokens.
+        tokens: usize,
+        /// The cap.
+        max: usize,
+    },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn envelopes_round_trip_through_their_own_reader() {
+        let text = "line one\n\"quoted\" </cairn-memory> ünïcode";
+        for c in Client::ALL {
+            let out = c.envelope(text);
+            assert!(
+                out.ends_with('\n') && out.matches('\n').count() == 1,
+                "{out}"
+            );
+            assert_eq!(c.read_envelope(&out).as_deref(), Ok(text), "{c}");
+        }
+    }
+
+    #[test]
+    fn each_client_rejects_the_other_shape() {
+        let claude = Client::Claude.envelope("x");
+        let cursor = Client::Cursor.envelope("x");
+        assert!(matches!(
+            Client::Cursor.read_envelope(&claude),
+            Err(EnvelopeError::Shape { .. })
+        ));
+        assert!(matches!(
+            Client::Codex.read_envelope(&cursor),
+            Err(EnvelopeError::Shape { .. })
+        ));
+        assert!(matches!(
+            Client::Gemini.read_envelope(
+                "{\"hookSpecificOutput\":{\"hookEventName\":\"Stop\",\"additionalContext\":\"x\"}}"
+            ),
+            Err(EnvelopeError::Shape { .. })
+        ));
+        assert!(matches!(
+            Client::Claude.read_envelope("{\"hookSpecificOutput\""),
+            Err(EnvelopeError::NotJson { .. })
+        ));
+        assert_eq!(
+            Client::Claude.read_envelope("  \n"),
+            Err(EnvelopeError::Empty)
+        );
+    }
+
+    #[test]
+    fn caps_are_enforced_by_the_reader() {
+        let long = "a ".repeat(4_600);
+        assert!(matches!(
+            Client::Claude.read_envelope(&Client::Claude.envelope(&long)),
+            Err(EnvelopeError::TooLong { .. })
+        ));
+        let ok = "word ".repeat(1_700);
+        assert!(
+            Client::Claude
+                .read_envelope(&Client::Claude.envelope(&ok))
+                .is_ok()
+        );
+        // 9,600 bytes of short words: within Codex's bytes, over its token estimate.
+        let tokens = "a, ".repeat(3_000);
+        assert!(matches!(
+            Client::Codex.read_envelope(&Client::Codex.envelope(&tokens)),
+            Err(EnvelopeError::TooManyTokens { .. })
+        ));
+    }
+}

@@ -1,0 +1,162 @@
+//! The JSON a client writes on the hook's stdin, read leniently: every field is
+//! optional, unknown fields are ignored, and garbage yields defaults plus a warning,
+//! never an error, because a hook must never block a session.
+
+use std::path::PathBuf;
+
+use serde_json::Value;
+
+/// Why the session started.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Source {
+    /// A new session (also the default when the client does not say).
+    #[default]
+    Startup,
+    /// A resumed session.
+    Resume,
+    /// After `/clear`.
+    Clear,
+    /// After the context was compacted (which drops earlier injected context).
+    Compact,
+    /// A value cairn does not know.
+    Other,
+}
+
+impl Source {
+    fn parse(s: &str) -> Self {
+        match s {
+            "startup" | "new" => Source::Startup,
+            "resume" => Source::Resume,
+            "clear" => Source::Clear,
+            "compact" => Source::Compact,
+            _ => Source::Other,
+        }
+    }
+
+    /// Lowercase name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Source::Startup => "startup",
+            Source::Resume => "resume",
+            Source::Clear => "clear",
+            Source::Compact => "compact",
+            Source::Other => "other",
+        }
+    }
+}
+
+/// What cairn uses from a client's session-start payload.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct HookInput {
+    /// The session's working directory: `cwd`, else the first of Cursor's `workspace_roots`.
+    pub cwd: Option<PathBuf>,
+    /// `session_id` (Cursor: `conversation_id`).
+    pub session_id: Option<String>,
+    /// `source` (Gemini CLI has also used `trigger`).
+    pub source: Source,
+    /// `hook_event_name`, when given.
+    pub event: Option<String>,
+    /// A problem with the payload worth one line on stderr (never fatal).
+    pub warning: Option<String>,
+}
+
+impl HookInput {
+    /// Reads a payload. Empty input is a valid "no payload".
+    pub fn parse(bytes: &[u8]) -> Self {
+        let text = String::from_utf8_lossy(bytes);
+        if text.trim().is_empty() {
+            return Self::default();
+        }
+        let value: Value = match serde_json::from_str(text.trim()) {
+            Ok(v) => v,
+            Err(e) => {
+                return Self {
+                    warning: Some(format!(
+                        "hook input is not JSON ({e}); using the current directory"
+                    )),
+                    ..Self::default()
+                };
+            }
+        };
+        let Some(obj) = value.as_object() else {
+            return Self {
+                warning: Some(
+                    "hook input is not a JSON object; using the current directory".into(),
+                ),
+                ..Self::default()
+            };
+        };
+        let text_field = |key: &str| {
+            obj.get(key)
+                .and_then(Value::as_str)
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(str::to_owned)
+        };
+        let cwd = text_field("cwd").or_else(|| {
+            obj.get("workspace_roots")
+                .and_then(Value::as_array)
+                .and_then(|roots| roots.iter().find_map(Value::as_str))
+                .map(str::to_owned)
+        });
+        let source = text_field("source")
+            .or_else(|| text_field("trigger"))
+            .map_or(Source::Startup, |s| Source::parse(&s));
+        Self {
+            cwd: cwd.map(PathBuf::from),
+            session_id: text_field("session_id").or_else(|| text_field("conversation_id")),
+            source,
+            event: text_field("hook_event_name"),
+            warning: None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_each_clients_payload() {
+        let claude = br#"{"session_id":"abc","transcript_path":"/t.jsonl","cwd":"/repo","hook_event_name":"SessionStart","source":"compact"}"#;
+        let i = HookInput::parse(claude);
+        assert_eq!(i.cwd, Some(PathBuf::from("/repo")));
+        assert_eq!(i.session_id.as_deref(), Some("abc"));
+        assert_eq!(i.source, Source::Compact);
+        assert_eq!(i.event.as_deref(), Some("SessionStart"));
+        assert!(i.warning.is_none());
+
+        let codex = br#"{"session_id":"s","cwd":"/r","model":"gpt-5","permission_mode":"default","source":"resume","transcript_path":null}"#;
+        assert_eq!(HookInput::parse(codex).source, Source::Resume);
+
+        let gemini = br#"{"session_id":"g","cwd":"/g","hook_event_name":"SessionStart","timestamp":"2026-11-22T09:00:00Z","trigger":"clear"}"#;
+        assert_eq!(HookInput::parse(gemini).source, Source::Clear);
+
+        let cursor = br#"{"conversation_id":"c1","workspace_roots":["/w1","/w2"],"hook_event_name":"sessionStart"}"#;
+        let i = HookInput::parse(cursor);
+        assert_eq!(i.cwd, Some(PathBuf::from("/w1")));
+        assert_eq!(i.session_id.as_deref(), Some("c1"));
+        assert_eq!(i.source, Source::Startup);
+    }
+
+    #[test]
+    fn garbage_and_odd_shapes_give_defaults() {
+        for bad in [
+            &b"not json"[..],
+            b"[1,2]",
+            b"\"str\"",
+            b"{\"cwd\": 42",
+            b"\xff\xfe",
+        ] {
+            let i = HookInput::parse(bad);
+            assert_eq!(i.cwd, None);
+            assert!(i.warning.is_some(), "{:?}", String::from_utf8_lossy(bad));
+        }
+        let i = HookInput::parse(b"");
+        assert_eq!(i, HookInput::default());
+        let i = HookInput::parse(br#"{"cwd":"  ","source":"weird","extra":{"x":[1]}}"#);
+        assert_eq!(i.cwd, None);
+        assert_eq!(i.source, Source::Other);
+        assert!(i.warning.is_none());
+    }
+}

@@ -1,0 +1,186 @@
+//! Running a configured hook command the way its client would: through the shell, a
+//! sample payload on stdin, a timeout, and the envelope checked.
+
+use std::io::{Read, Write};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use crate::Client;
+use crate::session::NOTICE_PREFIX;
+
+/// The result of running a hook once.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Probe {
+    /// The envelope parsed and carried a packet.
+    pub ok: bool,
+    /// Wall time.
+    pub elapsed: Duration,
+    /// Exit code (`None`: killed or not started).
+    pub exit_code: Option<i32>,
+    /// Characters of context delivered.
+    pub context_chars: usize,
+    /// One line: what happened.
+    pub message: String,
+}
+
+/// Runs `command` with `client`'s sample payload for `cwd`, killing it after `timeout`.
+pub fn probe(client: Client, command: &str, cwd: &Path, timeout: Duration) -> Probe {
+    let start = Instant::now();
+    let failed = |message: String, exit_code: Option<i32>| Probe {
+        ok: false,
+        elapsed: start.elapsed(),
+        exit_code,
+        context_chars: 0,
+        message,
+    };
+    let mut cmd = shell(command);
+    cmd.current_dir(cwd)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = match cmd.spawn() {
+        Ok(c) => c,
+        Err(e) => return failed(format!("cannot start the shell: {e}"), None),
+    };
+    let payload = client.sample_payload(cwd, "startup");
+    if let Some(mut stdin) = child.stdin.take() {
+        // A hook that does not read its input is fine: ignore a closed pipe.
+        let _ = stdin.write_all(payload.as_bytes());
+    }
+    let stdout = child.stdout.take().map(reader);
+    let stderr = child.stderr.take().map(reader);
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break Some(status),
+            Ok(None) if start.elapsed() >= timeout => {
+                let _ = child.kill();
+                let _ = child.wait();
+                break None;
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(5)),
+            Err(e) => return failed(format!("cannot wait for the hook: {e}"), None),
+        }
+    };
+    let elapsed = start.elapsed();
+    let Some(status) = status else {
+        return Probe {
+            elapsed,
+            ..failed(
+                format!("killed after {} ms without an answer", timeout.as_millis()),
+                None,
+            )
+        };
+    };
+    // A grandchild may still hold the pipes open: wait for the output only briefly.
+    let collect = |rx: Option<mpsc::Receiver<String>>| {
+        rx.and_then(|rx| rx.recv_timeout(Duration::from_secs(1)).ok())
+            .unwrap_or_default()
+    };
+    let out = collect(stdout);
+    let err = collect(stderr);
+    let code = status.code();
+    if code != Some(0) {
+        let last = err.lines().last().unwrap_or("").trim().to_owned();
+        return Probe {
+            elapsed,
+            ..failed(format!("exited with {code:?}: {last}"), code)
+        };
+    }
+    match client.read_envelope(&out) {
+        Ok(context) if context.starts_with(NOTICE_PREFIX) => Probe {
+            ok: false,
+            elapsed,
+            exit_code: code,
+            context_chars: context.chars().count(),
+            message: format!("runs, but delivers a notice: {context}"),
+        },
+        Ok(context) => Probe {
+            ok: true,
+            elapsed,
+            exit_code: code,
+            context_chars: context.chars().count(),
+            message: format!(
+                "runs: {} characters of memory in a valid {} envelope, {} ms",
+                context.chars().count(),
+                client.display_name(),
+                elapsed.as_millis()
+            ),
+        },
+        Err(e) => Probe {
+            elapsed,
+            ..failed(format!("the output would not reach the model: {e}"), code)
+        },
+    }
+}
+
+fn reader(mut r: impl Read + Send + 'static) -> mpsc::Receiver<String> {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = r.read_to_end(&mut buf);
+        let _ = tx.send(String::from_utf8_lossy(&buf).into_owned());
+    });
+    rx
+}
+
+#[cfg(unix)]
+fn shell(command: &str) -> Command {
+    let mut c = Command::new("sh");
+    c.arg("-c").arg(command);
+    c
+}
+
+#[cfg(not(unix))]
+fn shell(command: &str) -> Command {
+    let mut c = Command::new("cmd");
+    c.arg("/C").arg(command);
+    c
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    fn run(cmd: &str, client: Client) -> Probe {
+        probe(client, cmd, Path::new("/"), Duration::from_secs(10))
+    }
+
+    #[test]
+    fn judges_what_a_client_would_see() {
+        let good = r#"printf '%s\n' '{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"hello"}}'"#;
+        let p = run(good, Client::Claude);
+        assert!(p.ok, "{p:?}");
+        assert_eq!(p.context_chars, 5);
+
+        let p = run(good, Client::Cursor);
+        assert!(!p.ok && p.message.contains("would not reach"), "{p:?}");
+
+        let p = run("echo oops >&2; exit 3", Client::Claude);
+        assert!(
+            !p.ok && p.exit_code == Some(3) && p.message.contains("oops"),
+            "{p:?}"
+        );
+
+        let p = run("echo '{\"hookSpecificOutput\"'", Client::Codex);
+        assert!(!p.ok && p.message.contains("not one JSON object"), "{p:?}");
+
+        let notice =
+            format!(r#"printf '%s\n' '{{"additional_context":"{NOTICE_PREFIX}: broken"}}'"#);
+        let p = run(&notice, Client::Cursor);
+        assert!(!p.ok && p.message.contains("notice"), "{p:?}");
+    }
+
+    #[test]
+    fn a_hanging_hook_is_killed() {
+        let p = probe(
+            Client::Claude,
+            "sleep 30",
+            Path::new("/"),
+            Duration::from_millis(200),
+        );
+        assert!(!p.ok && p.message.contains("killed"), "{p:?}");
+        assert!(p.elapsed < Duration::from_secs(20));
+    }
+}

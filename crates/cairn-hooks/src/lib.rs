@@ -1,0 +1,26 @@
+//! Into the agents: session-start hooks for Claude Code, Codex, Gemini CLI and Cursor,
+//! and wiring them (and the MCP server) into each client's own settings files.
+//!
+//! - [`Client`]: each client's envelope, caps and sample payload ([`client`]).
+//! - [`HookInput`]: the client's stdin, read leniently ([`input`]).
+//! - [`session_start`]: the packet for the session's directory, fitted to the client's
+//!   caps by the token budget ([`fit`]), within a deadline, errors turned into a
+//!   notice ([`session`]).
+//! - [`install`]: plan, diff, apply and inspect settings-file edits, and run a
+//!   configured hook to check it ([`install::probe`]).
+//!
+//! This crate returns values; the CLI prints them.
+
+pub mod client;
+pub mod fit;
+pub mod input;
+pub mod install;
+pub mod session;
+
+pub use client::{Client, ContextLimits, EnvelopeError};
+pub use input::{HookInput, Source};
+pub use session::{
+    BuildPath, ConfigLoader, DEFAULT_DEADLINE_MS, EngineOpener, EngineSources, HookOutcome,
+    NOTICE_PREFIX, OpenError, QUICK_MAX_FILES, SessionStart, notice, pinned_now, read_input,
+    session_start,
+};

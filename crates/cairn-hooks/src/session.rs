@@ -1,0 +1,506 @@
+//! `cairn hook session-start`: the packet for the session's directory, in the client's
+//! envelope, within a deadline, whatever happens.
+//!
+//! ```text
+//! t = 0            full build starts on a worker (open the vault, wakeup, fit the caps)
+//! t = deadline/2   not done? a quick build starts too: identity, working style and
+//!                  pinned notes from the developer roots only (see `EngineSources`)
+//! t = deadline-ε   answer with the full packet if ready, else the quick one, else a
+//!                  one-line notice; an error at any point is a notice, never a failure
+//! ```
+//! Workers that miss the deadline are abandoned (the process exits after answering).
+//!
+//! The output is a pure function of the vault, the configuration, the directory and
+//! "now", and "now" is pinned to the day, so the same session start gives the same bytes
+//! (prompt caches stay valid); `source` (startup, resume, clear, compact) does not change
+//! the packet: every source re-injects it, since compaction and `/clear` drop it.
+//!
+//! The seam for a persistent index is [`EngineSources::full`]: an opener that returns an
+//! engine in milliseconds makes the quick path a rarity.
+
+use std::io::Read;
+use std::path::PathBuf;
+use std::sync::{Arc, mpsc};
+use std::time::{Duration, Instant};
+
+use cairn_engine::config::Config;
+use cairn_engine::{Engine, Format, OpenOptions, Ranking, WakeupRequest};
+use chrono::{DateTime, Utc};
+
+use crate::client::{Client, ContextLimits};
+use crate::fit::{Rendered, fit_to_limits};
+use crate::input::HookInput;
+
+/// The default deadline: the hook answers within this many milliseconds.
+pub const DEFAULT_DEADLINE_MS: u64 = 600;
+
+/// Time kept back from the deadline for writing the answer.
+const ANSWER_MARGIN: Duration = Duration::from_millis(25);
+
+/// Most bytes read from stdin.
+const MAX_INPUT_BYTES: u64 = 1024 * 1024;
+
+/// The first words of every notice, so `cairn hooks status` can tell a notice from a packet.
+pub const NOTICE_PREFIX: &str = "cairn memory is unavailable for this session";
+
+/// A boxed error from an engine opener.
+pub type OpenError = Box<dyn std::error::Error + Send + Sync>;
+
+/// Opens an engine on a worker thread.
+pub type EngineOpener = Box<dyn FnOnce() -> Result<Engine, OpenError> + Send>;
+
+/// How the hook gets engines.
+pub struct EngineSources {
+    /// The whole vault. Today a full scan and an in-memory index (fine for small
+    /// vaults); the persistent index replaces this opener.
+    pub full: EngineOpener,
+    /// A small engine for when `full` is late: the developer note roots only, a
+    /// bounded number of files. Rendered with the `developer` profile, it carries the
+    /// identity, working style and pinned developer-wide notes.
+    pub quick: EngineOpener,
+}
+
+/// Loads the configuration and open options (called on a worker thread).
+pub type ConfigLoader = Arc<dyn Fn() -> Result<(Config, OpenOptions), OpenError> + Send + Sync>;
+
+/// Most notes the quick path reads.
+pub const QUICK_MAX_FILES: usize = 300;
+
+impl EngineSources {
+    /// The openers available without a persistent index: `full` scans the whole vault
+    /// ([`Engine::open`]); `quick` reads at most [`QUICK_MAX_FILES`] notes of the
+    /// developer note roots (first in path order).
+    pub fn scanning(load: ConfigLoader) -> Self {
+        let load_quick = load.clone();
+        Self {
+            full: Box::new(move || {
+                let (config, opts) = load()?;
+                Ok(Engine::open(config, &opts)?)
+            }),
+            quick: Box::new(move || {
+                let (config, opts) = load_quick()?;
+                let mut limits = config.vault.limits;
+                limits.max_files = limits.max_files.min(QUICK_MAX_FILES);
+                // Its own thread pool: on the global one, its reads would queue behind
+                // the thousands the late full scan has already split.
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(1)
+                    .thread_name(|_| "cairn-hook-quick".into())
+                    .build()?;
+                let scan = pool.install(|| {
+                    cairn_scan::scan(&config.vault.root, &config.developer.note_roots, &limits)
+                });
+                Ok(Engine::from_notes(
+                    config,
+                    scan.notes,
+                    scan.diagnostics,
+                    &opts,
+                )?)
+            }),
+        }
+    }
+}
+
+impl std::fmt::Debug for EngineSources {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("EngineSources")
+    }
+}
+
+/// A session-start request.
+#[derive(Debug, Clone)]
+pub struct SessionStart {
+    /// The client (decides the envelope, the template and the caps).
+    pub client: Client,
+    /// The client's payload.
+    pub input: HookInput,
+    /// Used when the payload has no directory: the process's working directory.
+    pub fallback_cwd: PathBuf,
+    /// Packet profile (default: `project` when a project matches, else `developer`).
+    pub profile: Option<String>,
+    /// Token budget (default: the profile's; the client's caps always apply).
+    pub budget: Option<usize>,
+    /// "Now", pinned (see [`pinned_now`]).
+    pub now: DateTime<Utc>,
+    /// Answer within this, counted from `started`.
+    pub deadline: Duration,
+    /// When the hook started (reading stdin counts against the deadline).
+    pub started: Instant,
+}
+
+/// Which build answered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BuildPath {
+    /// The full packet.
+    Full,
+    /// The quick packet (the full one missed the deadline).
+    Quick,
+    /// A notice (an error, or nothing ready in time).
+    Notice,
+}
+
+/// The hook's answer.
+#[derive(Debug, Clone)]
+pub struct HookOutcome {
+    /// Exactly what goes to stdout.
+    pub stdout: String,
+    /// The context inside the envelope.
+    pub context: String,
+    /// Which build answered.
+    pub path: BuildPath,
+    /// Lines for stderr.
+    pub warnings: Vec<String>,
+}
+
+/// "Now" for a hook: midnight UTC of today, so output is stable across a day.
+pub fn pinned_now(now: DateTime<Utc>) -> DateTime<Utc> {
+    now.date_naive()
+        .and_hms_opt(0, 0, 0)
+        .map_or(now, |d| d.and_utc())
+}
+
+/// Reads the payload from `reader` for at most `timeout` (a client that never closes
+/// stdin must not hold the session) and at most 1 MiB.
+pub fn read_input(
+    reader: impl Read + Send + 'static,
+    timeout: Duration,
+) -> (Vec<u8>, Option<String>) {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let r = reader.take(MAX_INPUT_BYTES).read_to_end(&mut buf);
+        let _ = tx.send(r.map(|_| buf));
+    });
+    match rx.recv_timeout(timeout) {
+        Ok(Ok(buf)) => (buf, None),
+        Ok(Err(e)) => (Vec::new(), Some(format!("cannot read the hook input: {e}"))),
+        Err(_) => (
+            Vec::new(),
+            Some(format!(
+                "no hook input within {} ms; using the current directory",
+                timeout.as_millis()
+            )),
+        ),
+    }
+}
+
+/// Runs the session-start hook. Never fails, and returns by `req.started + req.deadline`.
+pub fn session_start(req: SessionStart, sources: EngineSources) -> HookOutcome {
+    let start = req.started;
+    let mut warnings: Vec<String> = req.input.warning.iter().cloned().collect();
+    let answer_by = req.deadline.saturating_sub(ANSWER_MARGIN);
+    let quick_at = req.deadline / 2;
+    let (tx, rx) = mpsc::channel::<(BuildPath, Result<String, String>)>();
+
+    let full_tx = tx.clone();
+    let full_req = req.clone();
+    let full = sources.full;
+    spawn(move || {
+        let r = full()
+            .map_err(|e| e.to_string())
+            .and_then(|engine| build(&engine, &full_req, full_req.client.limits()));
+        let _ = full_tx.send((BuildPath::Full, r));
+    });
+
+    let mut quick_result: Option<String> = None;
+    let mut quick_started = false;
+    let mut failure: Option<String> = None;
+    let mut quick = Some(sources.quick);
+    loop {
+        let elapsed = start.elapsed();
+        if elapsed >= answer_by {
+            break;
+        }
+        let wait = if quick_started {
+            answer_by - elapsed
+        } else {
+            quick_at
+                .saturating_sub(elapsed)
+                .max(Duration::from_millis(1))
+        };
+        match rx.recv_timeout(wait) {
+            Ok((BuildPath::Full, Ok(text))) => {
+                return answer(&req, text, BuildPath::Full, warnings);
+            }
+            Ok((BuildPath::Full, Err(e))) => {
+                // A broken configuration breaks the quick path too: answer now.
+                if quick_result.is_none() {
+                    failure = Some(e);
+                    break;
+                }
+                warnings.push(format!("full packet failed: {e}"));
+                break;
+            }
+            Ok((_, Ok(text))) => quick_result = Some(text),
+            Ok((_, Err(e))) => warnings.push(format!("quick packet failed: {e}")),
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                if let Some(open) = quick.take() {
+                    quick_started = true;
+                    let quick_tx = tx.clone();
+                    let mut quick_req = req.clone();
+                    quick_req.profile =
+                        Some(quick_req.profile.unwrap_or_else(|| "developer".into()));
+                    let prefix = quick_prefix(req.deadline);
+                    let mut limits = req.client.limits();
+                    limits.max_chars = limits.max_chars.saturating_sub(prefix.chars().count());
+                    limits.max_bytes = limits.max_bytes.saturating_sub(prefix.len());
+                    spawn(move || {
+                        let r = open()
+                            .map_err(|e| e.to_string())
+                            .and_then(|engine| build(&engine, &quick_req, limits))
+                            .map(|text| format!("{prefix}{text}"));
+                        let _ = quick_tx.send((BuildPath::Quick, r));
+                    });
+                }
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        }
+    }
+    if let Some(text) = quick_result {
+        warnings.push(format!(
+            "the full packet was not ready within {} ms; answered with identity and pinned notes",
+            req.deadline.as_millis()
+        ));
+        return answer(&req, text, BuildPath::Quick, warnings);
+    }
+    let reason = failure.unwrap_or_else(|| {
+        format!(
+            "the packet was not ready within {} ms; the vault may be too large to scan at session start",
+            req.deadline.as_millis()
+        )
+    });
+    notice(&req, &reason, warnings)
+}
+
+/// The answer when nothing else can be given: `reason` inside the context, and on stderr.
+pub fn notice(req: &SessionStart, reason: &str, mut warnings: Vec<String>) -> HookOutcome {
+    let reason = reason.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut text = format!(
+        "{NOTICE_PREFIX}: {reason}. The session continues without it; `cairn hooks status` diagnoses the hook."
+    );
+    let max = req
+        .client
+        .limits()
+        .max_chars
+        .min(req.client.limits().max_bytes);
+    if text.len() > max {
+        let mut end = max.saturating_sub(1);
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        text.truncate(end);
+    }
+    warnings.push(reason);
+    answer(req, text, BuildPath::Notice, warnings)
+}
+
+fn answer(
+    req: &SessionStart,
+    context: String,
+    path: BuildPath,
+    warnings: Vec<String>,
+) -> HookOutcome {
+    HookOutcome {
+        stdout: req.client.envelope(&context),
+        context,
+        path,
+        warnings,
+    }
+}
+
+fn quick_prefix(deadline: Duration) -> String {
+    format!(
+        "(cairn: the full memory packet was not ready within {} ms; below are identity, working style and pinned notes only. `cairn wakeup` gives the full packet.)\n",
+        deadline.as_millis()
+    )
+}
+
+fn spawn(f: impl FnOnce() + Send + 'static) {
+    // A worker that cannot start leaves its sender dropped: the wait sees a disconnect.
+    let _ = std::thread::Builder::new()
+        .name("cairn-hook".into())
+        .spawn(f);
+}
+
+/// Builds the prompt-format packet for the session and fits it to `limits`.
+fn build(engine: &Engine, req: &SessionStart, limits: ContextLimits) -> Result<String, String> {
+    let cwd = req
+        .input
+        .cwd
+        .clone()
+        .unwrap_or_else(|| req.fallback_cwd.clone());
+    let base = WakeupRequest {
+        cwd,
+        project: None,
+        task: String::new(),
+        files: Vec::new(),
+        profile: req.profile.clone(),
+        target: req.client.target(),
+        format: Format::Prompt,
+        budget: None,
+        now: req.now,
+        ranking: Ranking::Full,
+    };
+    fit_to_limits(limits, req.budget, |budget| {
+        let r = WakeupRequest {
+            budget,
+            ..base.clone()
+        };
+        engine.wakeup(&r).map(|o| Rendered {
+            text: o.rendered,
+            budget: o.packet.budget.limit_tokens,
+        })
+    })
+    .map(|r| r.text)
+    .map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn req(deadline_ms: u64) -> SessionStart {
+        SessionStart {
+            client: Client::Claude,
+            input: HookInput::default(),
+            fallback_cwd: PathBuf::from("/"),
+            profile: None,
+            budget: None,
+            now: pinned_now(Utc::now()),
+            deadline: Duration::from_millis(deadline_ms),
+            started: Instant::now(),
+        }
+    }
+
+    fn never() -> EngineOpener {
+        Box::new(|| {
+            std::thread::sleep(Duration::from_secs(30));
+            Err("unreachable".into())
+        })
+    }
+
+    #[test]
+    fn an_opener_error_becomes_a_notice() {
+        let out = session_start(
+            req(2_000),
+            EngineSources {
+                full: Box::new(|| Err("cairn.toml:3: key `vault.root`: broken".into())),
+                quick: never(),
+            },
+        );
+        assert_eq!(out.path, BuildPath::Notice);
+        assert!(out.context.starts_with(NOTICE_PREFIX), "{}", out.context);
+        assert!(out.context.contains("key `vault.root`: broken"));
+        assert_eq!(
+            Client::Claude.read_envelope(&out.stdout).unwrap(),
+            out.context
+        );
+        assert!(out.warnings.iter().any(|w| w.contains("broken")));
+    }
+
+    #[test]
+    fn nothing_ready_by_the_deadline_is_a_notice_in_time() {
+        let t = Instant::now();
+        let out = session_start(
+            req(200),
+            EngineSources {
+                full: never(),
+                quick: never(),
+            },
+        );
+        // Generous bound: the point is that it did not wait 30 s.
+        assert!(t.elapsed() < Duration::from_secs(10));
+        assert_eq!(out.path, BuildPath::Notice);
+        assert!(out.context.contains("not ready within 200 ms"));
+    }
+
+    fn tiny_vault() -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("Ada Example.md"),
+            "---\ntitle: Ada Example\nmemory_type: person\nscope: user\npinned: true\n---\nWho I am.\n",
+        )
+        .unwrap();
+        dir
+    }
+
+    fn open_vault(dir: &std::path::Path) -> EngineOpener {
+        let dir = dir.to_path_buf();
+        Box::new(move || {
+            Ok(Engine::open(
+                Config::for_vault(&dir)?,
+                &OpenOptions::default(),
+            )?)
+        })
+    }
+
+    #[test]
+    fn a_late_full_build_is_replaced_by_the_quick_packet() {
+        let vault = tiny_vault();
+        let mut r = req(4_000);
+        r.fallback_cwd = vault.path().to_path_buf();
+        let out = session_start(
+            r,
+            EngineSources {
+                full: never(),
+                quick: open_vault(vault.path()),
+            },
+        );
+        assert_eq!(out.path, BuildPath::Quick, "{}", out.context);
+        assert!(
+            out.context
+                .starts_with("(cairn: the full memory packet was not ready within 4000 ms")
+        );
+        assert!(out.context.contains("Ada Example"), "{}", out.context);
+        assert!(out.context.trim_end().ends_with("</cairn-memory>"));
+        assert_eq!(
+            Client::Claude.read_envelope(&out.stdout).unwrap(),
+            out.context
+        );
+    }
+
+    #[test]
+    fn a_full_build_in_time_answers_at_once() {
+        let vault = tiny_vault();
+        let mut r = req(20_000);
+        r.fallback_cwd = vault.path().to_path_buf();
+        let t = Instant::now();
+        let out = session_start(
+            r,
+            EngineSources {
+                full: open_vault(vault.path()),
+                quick: never(),
+            },
+        );
+        assert_eq!(out.path, BuildPath::Full, "{}", out.context);
+        assert!(out.context.starts_with("<cairn-memory"));
+        assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+        // It did not wait for the deadline (20 s) or the quick opener (30 s).
+        assert!(t.elapsed() < Duration::from_secs(15));
+    }
+
+    #[test]
+    fn pinned_now_is_midnight_utc() {
+        let t = DateTime::parse_from_rfc3339("2026-11-22T17:45:12Z")
+            .unwrap()
+            .with_timezone(&Utc);
+        assert_eq!(pinned_now(t).to_rfc3339(), "2026-11-22T00:00:00+00:00");
+    }
+
+    #[test]
+    fn stdin_that_never_closes_does_not_block() {
+        struct Endless;
+        impl Read for Endless {
+            fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+                std::thread::sleep(Duration::from_secs(30));
+                Ok(0)
+            }
+        }
+        let (bytes, warning) = read_input(Endless, Duration::from_millis(50));
+        assert!(bytes.is_empty());
+        assert!(warning.unwrap().contains("no hook input"));
+        let (bytes, warning) = read_input(&b"{\"cwd\":\"/x\"}"[..], Duration::from_secs(5));
+        assert_eq!(bytes, b"{\"cwd\":\"/x\"}");
+        assert!(warning.is_none());
+    }
+}

@@ -1,0 +1,60 @@
+//! `cairn mcp`: a stdio Model Context Protocol server (official Rust SDK, `rmcp`) so
+//! agents can pull the wake-up packet and search, read, explain and list notes during
+//! a session.
+//!
+//! - [`server`]: the tools (`memory_wakeup`, `memory_search`, `memory_get`,
+//!   `memory_explain`, `memory_list`), all read-only, with text and structured results.
+//! - [`params`]: their flat, nullable input schemas.
+//! - [`refresh`]: how the engine stays current while the server runs.
+//!
+//! stdout carries the protocol only; nothing here prints.
+
+pub mod params;
+pub mod refresh;
+pub mod server;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+pub use refresh::{ConfigLoader, EngineProvider, ProviderError, RescanOnChange};
+pub use server::CairnServer;
+
+use rmcp::ServiceExt;
+
+/// The server could not start or stopped abnormally.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// The async runtime could not start.
+    #[error("cannot start the async runtime: {0}")]
+    Runtime(std::io::Error),
+    /// The MCP handshake failed.
+    #[error("MCP initialisation failed: {0}")]
+    Initialize(String),
+    /// The server task failed.
+    #[error("the MCP server stopped: {0}")]
+    Stopped(String),
+}
+
+/// Serves MCP on stdin/stdout until the client disconnects. Blocks.
+pub fn run_stdio(
+    provider: Arc<dyn EngineProvider>,
+    default_cwd: PathBuf,
+) -> Result<(), ServeError> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(ServeError::Runtime)?;
+    runtime.block_on(async move {
+        let server = CairnServer::new(provider, default_cwd);
+        let running = server
+            .serve(rmcp::transport::stdio())
+            .await
+            .map_err(|e| ServeError::Initialize(e.to_string()))?;
+        running
+            .waiting()
+            .await
+            .map_err(|e| ServeError::Stopped(e.to_string()))?;
+        Ok(())
+    })
+}

@@ -1,0 +1,111 @@
+//! Tool inputs. Flat objects of strings, numbers, booleans and string lists; every
+//! optional field is nullable (`Option`), so models that send `null` for "not given"
+//! and models that omit the key are both understood. Field docs become the schema's
+//! descriptions.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+/// `memory_wakeup`.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+pub struct WakeupParams {
+    /// Working directory of the session (routes to the project). Default: the server's directory.
+    #[serde(default)]
+    pub cwd: Option<String>,
+    /// What the session is about to do, in words. Default: empty (pins, priority and recency decide).
+    #[serde(default)]
+    pub task: Option<String>,
+    /// Files about to be touched, relative to cwd or absolute.
+    #[serde(default)]
+    pub files: Option<Vec<String>>,
+    /// Packet profile: "project" (default when a project matches) or "developer", or a custom one.
+    #[serde(default)]
+    pub profile: Option<String>,
+    /// Client to shape the text for: claude, codex, cursor, gemini, opencode or generic (default).
+    #[serde(default)]
+    pub target: Option<String>,
+    /// Token budget of the text (default: the profile's, 1500).
+    #[serde(default)]
+    pub budget: Option<u32>,
+    /// Text format: "prompt" (compact briefing, default) or "markdown" (readable handoff).
+    #[serde(default)]
+    pub format: Option<String>,
+}
+
+/// `memory_search`.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+pub struct SearchParams {
+    /// Words to look for.
+    pub query: String,
+    /// Working directory (routes to the project whose notes are searched). Default: the server's directory.
+    #[serde(default)]
+    pub cwd: Option<String>,
+    /// Search this project's notes (and the developer's) instead of routing by cwd.
+    #[serde(default)]
+    pub project: Option<String>,
+    /// Keep only these memory types (project, decision, preference, constraint, pattern, incident, person, workflow, session, reference).
+    #[serde(default)]
+    pub types: Option<Vec<String>>,
+    /// Keep only notes with at least one of these tags.
+    #[serde(default)]
+    pub tags: Option<Vec<String>>,
+    /// Maximum results (default 10, at most 50).
+    #[serde(default)]
+    pub limit: Option<u32>,
+    /// Search the whole vault instead of the routed project's and the developer's notes.
+    #[serde(default)]
+    pub all: Option<bool>,
+}
+
+/// `memory_get`.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+pub struct GetParams {
+    /// The note: a vault-relative path, an id (path without .md), a file name or a title.
+    pub id: String,
+    /// First line to return (1-based, inclusive). Default: 1.
+    #[serde(default)]
+    pub start_line: Option<u32>,
+    /// Last line to return (inclusive). Default: the end of the note.
+    #[serde(default)]
+    pub end_line: Option<u32>,
+}
+
+/// `memory_explain`.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+pub struct ExplainParams {
+    /// Working directory (routes to the project). Default: the server's directory.
+    #[serde(default)]
+    pub cwd: Option<String>,
+    /// The task in words.
+    #[serde(default)]
+    pub task: Option<String>,
+    /// Files about to be touched.
+    #[serde(default)]
+    pub files: Option<Vec<String>>,
+    /// Packet profile (default: project when a project matches, else developer).
+    #[serde(default)]
+    pub profile: Option<String>,
+}
+
+/// `memory_list`.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+pub struct ListParams {
+    /// Which notes: "project" (the routed project's note roots), "developer" (the developer-wide roots), or "both" (default).
+    #[serde(default)]
+    pub scope: Option<String>,
+    /// Working directory (routes to the project). Default: the server's directory.
+    #[serde(default)]
+    pub cwd: Option<String>,
+    /// Use this project instead of routing by cwd.
+    #[serde(default)]
+    pub project: Option<String>,
+    /// Keep only this memory type.
+    #[serde(default)]
+    pub memory_type: Option<String>,
+    /// Maximum notes (default 100, at most 500).
+    #[serde(default)]
+    pub limit: Option<u32>,
+    /// Skip this many notes first (paging).
+    #[serde(default)]
+    pub offset: Option<u32>,
+}
