@@ -12,6 +12,9 @@ use crate::args::{Cli, Command, Source, TextOrJson, UsageError, resolve_cwd};
 
 /// Maps an error to the documented exit code.
 pub fn exit_code(err: &anyhow::Error) -> u8 {
+    if let Some(code) = crate::cmd_memory::exit_code(err) {
+        return code;
+    }
     if let Some(e) = err.downcast_ref::<EngineError>() {
         return match e {
             EngineError::Secret { .. } => 4,
@@ -123,6 +126,8 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                 eprintln!("cairn: {} credentials redacted", g.redactions);
             }
         }
+        Command::Memory(a) => return crate::cmd_memory::run(a),
+        Command::Lint(a) => return crate::cmd_lint::run(a),
         Command::Init(a) => {
             let dir = match a.dir {
                 Some(d) => d,
@@ -153,7 +158,7 @@ fn roots_text(roots: &[String]) -> String {
     roots.join(", ")
 }
 
-fn open(source: &Source) -> Result<Engine> {
+pub(crate) fn open(source: &Source) -> Result<Engine> {
     let config = load_config(source)?;
     let opts = OpenOptions {
         profiles_dir: source.profiles_dir.clone(),
@@ -161,7 +166,7 @@ fn open(source: &Source) -> Result<Engine> {
     Ok(Engine::open(config, &opts)?)
 }
 
-fn load_config(source: &Source) -> Result<Config> {
+pub(crate) fn load_config(source: &Source) -> Result<Config> {
     if let Some(v) = &source.vault {
         return Ok(Config::for_vault(v)?);
     }
@@ -189,7 +194,7 @@ fn warn_diagnostics(engine: &Engine) {
     }
 }
 
-fn print_out(s: &str) -> Result<()> {
+pub(crate) fn print_out(s: &str) -> Result<()> {
     let mut out = std::io::stdout().lock();
     match out.write_all(s.as_bytes()).and_then(|()| out.flush()) {
         // A closed pipe (`| head`) is not an error.
@@ -198,7 +203,7 @@ fn print_out(s: &str) -> Result<()> {
     }
 }
 
-fn print_json<T: serde::Serialize>(v: &T) -> Result<()> {
+pub(crate) fn print_json<T: serde::Serialize>(v: &T) -> Result<()> {
     let mut s = serde_json::to_string_pretty(v)?;
     s.push('\n');
     print_out(&s)
