@@ -23,8 +23,16 @@ pub(crate) fn diagnostics(ctx: &mut Ctx<'_>) {
             (_, Severity::Info) => Level::Info,
         };
         let mut message = d.message.clone();
-        if level == Level::Error && d.code.starts_with("frontmatter") {
-            message.push_str(" (until fixed, the note's sensitivity and other keys are ignored)");
+        match d.code.as_str() {
+            "frontmatter-yaml" | "frontmatter-unclosed" | "frontmatter-shape" => {
+                message.push_str(
+                    " (until fixed, the note's sensitivity and every other key are ignored)",
+                );
+            }
+            "frontmatter-value" if level == Level::Error => {
+                message.push_str(" (the note is treated as internal until fixed)");
+            }
+            _ => {}
         }
         ctx.push(level, &d.code, &d.path, d.line, message);
     }
@@ -150,14 +158,17 @@ pub(crate) fn memory_indexes(ctx: &mut Ctx<'_>) {
                 "memory-index-missing",
                 &path,
                 None,
-                format!("scope {scope} has {listed} notes but no MEMORY.md: run `{reindex}`"),
+                format!(
+                    "scope {scope} has {} but no MEMORY.md: run `{reindex}`",
+                    notes(listed)
+                ),
             ),
             Some(cur) if *cur != expected => {
                 let have = entry_lines(cur);
                 let what = if have == listed {
                     "titles or descriptions changed".to_owned()
                 } else {
-                    format!("it lists {have} notes, the folder has {listed}")
+                    format!("it lists {}, the folder has {listed}", notes(have))
                 };
                 ctx.push(
                     Level::Warning,
@@ -176,7 +187,8 @@ pub(crate) fn memory_indexes(ctx: &mut Ctx<'_>) {
                 &path,
                 None,
                 format!(
-                    "lists {listed} notes, over its budget of {budget} lines ([memory] index_budget_lines): merge, retire or move some"
+                    "lists {}, over its budget of {budget} lines ([memory] index_budget_lines): merge, retire or move some",
+                    notes(listed)
                 ),
             );
         }
@@ -194,13 +206,22 @@ pub(crate) fn memory_indexes(ctx: &mut Ctx<'_>) {
     }
 }
 
+fn notes(n: usize) -> String {
+    if n == 1 {
+        "1 note".to_owned()
+    } else {
+        format!("{n} notes")
+    }
+}
+
 fn reindex_hint(scope: &Scope) -> String {
     format!("cairn memory reindex --scope {scope}")
 }
 
 /// Pinned notes enter every packet of their profile first; when they alone do not
-/// fit the prompt budget, some are dropped. Checked with the real pipeline: an
-/// empty-task wake-up per project (and one for the developer profile).
+/// fit the prompt budget (or overflow a section's cap), some are dropped. Checked
+/// with the real pipeline: an empty-task wake-up per project (and one for the
+/// developer profile), whose left-out list names the pinned notes that did not fit.
 pub(crate) fn pinned_budget(ctx: &mut Ctx<'_>) {
     let engine = ctx.engine;
     let config = engine.config();
@@ -242,14 +263,14 @@ pub(crate) fn pinned_budget(ctx: &mut Ctx<'_>) {
         let Ok(out) = engine.wakeup(&req) else {
             continue;
         };
-        let dropped: Vec<&str> = out
+        // Pinned notes dropped for the budget (or past a full section's cap).
+        let dropped: Vec<String> = out
             .packet
             .budget
             .left_out
             .iter()
-            .filter(|l| l.reason == "token budget")
             .filter(|l| engine.note(&l.path).is_some_and(|n| n.pinned))
-            .map(|l| l.path.as_str())
+            .map(|l| format!("{}: {}", l.path, l.reason))
             .collect();
         if dropped.is_empty() {
             continue;

@@ -148,12 +148,12 @@ pub enum MemoryError {
         path: String,
     },
     /// The file system failed.
-    #[error("{path}: {source}")]
+    #[error("{path}: {error}")]
     Io {
         /// The path.
         path: PathBuf,
-        /// The error.
-        source: std::io::Error,
+        /// The error (shown in the message, so not chained again).
+        error: std::io::Error,
     },
 }
 
@@ -171,6 +171,6 @@ impl MemoryError {
 
     pub(crate) fn io(path: impl Into<PathBuf>) -> impl FnOnce(std::io::Error) -> MemoryError {
         let path = path.into();
-        move |source| MemoryError::Io { path, source }
+        move |error| MemoryError::Io { path, error }
     }
 }

@@ -1217,8 +1217,8 @@ fn execute(f: &FileOp) -> Result<(), MemoryError> {
                 Replace::Never
             };
             atomic::write_file(abs, after.as_bytes(), replace).map_err(|e| match e {
-                MemoryError::Io { source, .. }
-                    if source.kind() == std::io::ErrorKind::AlreadyExists =>
+                MemoryError::Io { error, .. }
+                    if error.kind() == std::io::ErrorKind::AlreadyExists =>
                 {
                     MemoryError::Refused(format!(
                         "{} appeared while writing; nothing overwritten",
