@@ -483,11 +483,12 @@ fn report(outcome: &Outcome, format: TextOrJson) -> Result<()> {
                     .filter(|c| c.action != Action::Unchanged)
                     .count();
                 s.push_str(&format!(
-                    "dry run: nothing written ({n} file(s) would change; {} would list {} notes)\n",
-                    i.path, i.entries
+                    "dry run: nothing written ({n} file(s) would change; {} would list {})\n",
+                    i.path,
+                    notes(i.entries)
                 ));
             } else if i.changed {
-                s.push_str(&format!("indexed   {} ({} notes)\n", i.path, i.entries));
+                s.push_str(&format!("indexed   {} ({})\n", i.path, notes(i.entries)));
             }
         }
         print_out(&s)?;
@@ -499,7 +500,7 @@ fn report(outcome: &Outcome, format: TextOrJson) -> Result<()> {
 fn list_text(store: &Store, scope: &Scope, items: &[cairn_memory::Listed]) -> Result<String> {
     use std::fmt::Write as _;
     let (rel, _) = store.folder(scope)?;
-    let mut s = format!("{scope} ({rel}): {} notes\n", items.len());
+    let mut s = format!("{scope} ({rel}): {}\n", notes(items.len()));
     for i in items {
         let mut tags = vec![i.memory_type.clone().unwrap_or_else(|| "note".into())];
         if i.pinned {
@@ -556,6 +557,14 @@ fn read_body(w: &WriteArgs) -> Result<String> {
         (None, None) => bail!(usage(
             "give the body with --body TEXT or --body-file FILE".into()
         )),
+    }
+}
+
+fn notes(n: usize) -> String {
+    if n == 1 {
+        "1 note".to_owned()
+    } else {
+        format!("{n} notes")
     }
 }
 

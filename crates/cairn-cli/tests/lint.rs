@@ -1,6 +1,8 @@
 //! `cairn lint` through the real binary: exit codes for CI, the text and JSON
 //! shapes, and the policy on the demo vault (no canary, no credential value).
 
+#![allow(clippy::unwrap_used)] // test helpers outside #[test] functions
+
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;

@@ -3,6 +3,8 @@
 //! its temporary file and the rename leaves the old note (never a torn one), and
 //! what is written reads back through the pipeline.
 
+#![allow(clippy::unwrap_used)] // test helpers outside #[test] functions
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command as StdCommand;

@@ -1,6 +1,8 @@
 //! Decisions and lessons kept as entry files (`decisions.md`, `lessons.md`): each
 //! entry is ranked, packed, fetched and policed on its own.
 
+#![allow(clippy::unwrap_used)] // test helpers outside #[test] functions
+
 use std::path::Path;
 
 use cairn_engine::config::Config;

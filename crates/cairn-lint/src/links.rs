@@ -227,10 +227,10 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
 
     for (level, code, path, line, message, related) in found {
         ctx.push(level, code, &path, line, message);
-        if let Some(r) = related {
-            if let Some(last) = ctx.findings.last_mut() {
-                last.related = Some(r);
-            }
+        if let Some(r) = related
+            && let Some(last) = ctx.findings.last_mut()
+        {
+            last.related = Some(r);
         }
     }
 }

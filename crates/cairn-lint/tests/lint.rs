@@ -2,6 +2,8 @@
 //! problems): every expected finding at its file and line, none of the decoys, a
 //! snapshot of the whole JSON report, and no secret or credential in it.
 
+#![allow(clippy::unwrap_used)] // test helpers outside #[test] functions
+
 use std::path::Path;
 
 use cairn_engine::config::Config;

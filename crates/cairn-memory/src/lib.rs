@@ -30,6 +30,7 @@ mod diff;
 mod error;
 mod frontmatter;
 mod index;
+mod plan;
 mod scope;
 mod slug;
 mod store;

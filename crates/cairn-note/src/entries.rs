@@ -81,10 +81,10 @@ pub fn entry_file_type(path: &str) -> Option<MemoryType> {
         ("decisions", MemoryType::Decision),
         ("lessons", MemoryType::Incident),
     ] {
-        if let Some(prefix) = stem.strip_suffix(word) {
-            if prefix.is_empty() || prefix.ends_with(['-', '_', ' ', '.']) {
-                return Some(t);
-            }
+        if let Some(prefix) = stem.strip_suffix(word)
+            && (prefix.is_empty() || prefix.ends_with(['-', '_', ' ', '.']))
+        {
+            return Some(t);
         }
     }
     None

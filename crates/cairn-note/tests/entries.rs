@@ -1,6 +1,8 @@
 //! Entry files: `decisions.md` / `lessons.md` written as dated entries become one
 //! note per entry, with ids, dates, fields and lines; everything else stays whole.
 
+#![allow(clippy::unwrap_used)] // test helpers outside #[test] functions
+
 use cairn_note::*;
 use proptest::prelude::*;
 
