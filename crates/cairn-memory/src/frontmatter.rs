@@ -15,8 +15,14 @@ pub struct NoteText {
     pub yaml: Option<String>,
     /// Everything after the closing `---` line (or the whole text).
     pub body: String,
+    /// The opening and closing delimiter lines as written (`---`, `...`).
+    delimiters: (String, String),
     crlf: bool,
     bom: bool,
+}
+
+fn standard() -> (String, String) {
+    ("---".to_owned(), "---".to_owned())
 }
 
 impl NoteText {
@@ -31,10 +37,15 @@ impl NoteText {
         } else {
             text.to_owned()
         };
-        let Some(rest) = text.strip_prefix("---\n") else {
+        // The opening line is `---` (trailing blanks allowed, as the parser reads it).
+        let opening = text
+            .split_once('\n')
+            .filter(|(first, _)| first.trim_end() == "---");
+        let Some((first, rest)) = opening else {
             return Ok(NoteText {
                 yaml: None,
                 body: text,
+                delimiters: standard(),
                 crlf,
                 bom,
             });
@@ -46,6 +57,7 @@ impl NoteText {
                 return Ok(NoteText {
                     yaml: Some(rest[..offset].to_owned()),
                     body: rest[offset + line.len()..].to_owned(),
+                    delimiters: (first.to_owned(), line.trim_end_matches('\n').to_owned()),
                     crlf,
                     bom,
                 });
@@ -60,6 +72,7 @@ impl NoteText {
         Ok(NoteText {
             yaml: Some(to_yaml(mapping)?),
             body: body.to_owned(),
+            delimiters: standard(),
             crlf: false,
             bom: false,
         })
@@ -88,12 +101,14 @@ impl NoteText {
     pub fn render(&self) -> String {
         let mut out = String::new();
         if let Some(y) = &self.yaml {
-            out.push_str("---\n");
+            out.push_str(&self.delimiters.0);
+            out.push('\n');
             out.push_str(y);
             if !y.is_empty() && !y.ends_with('\n') {
                 out.push('\n');
             }
-            out.push_str("---\n");
+            out.push_str(&self.delimiters.1);
+            out.push('\n');
         }
         out.push_str(&self.body);
         let out = if self.crlf {
@@ -323,6 +338,16 @@ mod tests {
             out,
             "\u{feff}---\r\ntitle: a\r\npinned: true\r\n---\r\nbody\r\n"
         );
+    }
+
+    #[test]
+    fn delimiters_are_kept_as_written() {
+        let out = set(
+            "---  \ntitle: a\n...\nbody\n",
+            "pinned",
+            Some(Value::Bool(true)),
+        );
+        assert_eq!(out, "---  \ntitle: a\npinned: true\n...\nbody\n");
     }
 
     #[test]

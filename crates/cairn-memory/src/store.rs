@@ -411,9 +411,11 @@ impl Store {
             Op::Reindex => Vec::new(),
         };
         let vault = &self.config.vault.root;
-        let root = match scope_root(vault, &rel, !opts.dry_run)? {
+        // Only a write creates the scope folder; other operations need an existing note.
+        let create = !opts.dry_run && matches!(op, Op::Write { .. } | Op::Reindex);
+        let root = match scope_root(vault, &rel, create)? {
             Some(r) => r,
-            // Dry run on a scope that does not exist yet: plan against where it would be.
+            // Not there (yet): plan against where it would be; nothing is written there.
             None => abs.clone(),
         };
         let _lock = if opts.dry_run || !root.is_dir() {

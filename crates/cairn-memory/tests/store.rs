@@ -435,3 +435,33 @@ fn listing_and_showing_obey_the_policy() {
     let shown = s.show(&Scope::User, "contract", now(), &mut w).unwrap();
     assert!(shown.withheld && shown.content.is_empty());
 }
+
+#[test]
+fn operations_on_a_missing_scope_create_nothing() {
+    let (dir, s) = store("");
+    let before = snapshot(&dir.path().join("v"));
+    for op in [
+        Op::Edit {
+            slug: "x".into(),
+            old: "a".into(),
+            new: "b".into(),
+        },
+        Op::Pin {
+            slug: "x".into(),
+            pinned: true,
+        },
+        Op::Remove {
+            slug: "x".into(),
+            purge: false,
+        },
+        Op::Move {
+            slug: "x".into(),
+            to: "y".into(),
+        },
+    ] {
+        let e = s.apply(&Scope::Global, &op, &opts()).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::NotFound, "{op:?}: {e}");
+    }
+    assert!(!dir.path().join("v/I/memory").exists());
+    assert_eq!(snapshot(&dir.path().join("v")), before);
+}
