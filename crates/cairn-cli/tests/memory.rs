@@ -854,6 +854,26 @@ fn scopes_paths_and_listing() {
     v.memory(&["show", "terse", "--scope", "user"])
         .assert()
         .success();
+    // The body can come from standard input.
+    v.memory(&["write", "piped", "--scope", "user", "--body-file", "-"])
+        .write_stdin("From a pipe.\n")
+        .assert()
+        .success();
+    v.memory(&[
+        "write", "piped", "--scope", "user", "--append", "--body", "-", "--now", NOW,
+    ])
+    .write_stdin("Also piped.")
+    .assert()
+    .success();
+    let piped =
+        std::fs::read_to_string(v.root().join("vault/00-Identity/memory/user/piped.md")).unwrap();
+    assert!(
+        piped.ends_with("From a pipe.\n\n## 2026-11-22\n\nAlso piped.\n"),
+        "{piped}"
+    );
+    v.memory(&["write", "piped2", "--scope", "user"])
+        .assert()
+        .code(2);
     let out = v
         .memory(&["list", "--scope", "user", "--format", "json"])
         .assert()
@@ -862,10 +882,10 @@ fn scopes_paths_and_listing() {
         .stdout
         .clone();
     let items: serde_json::Value = serde_json::from_slice(&out).unwrap();
-    assert_eq!(items[0]["slug"], "terse");
-    assert_eq!(items[0]["memory_type"], "preference");
-    assert_eq!(items[0]["usage"]["reads"], 2);
-    assert_eq!(items[0]["usage"]["writes"], 1);
+    assert_eq!(items[1]["slug"], "terse");
+    assert_eq!(items[1]["memory_type"], "preference");
+    assert_eq!(items[1]["usage"]["reads"], 2);
+    assert_eq!(items[1]["usage"]["writes"], 1);
     v.memory(&["show", "tERSE-x", "--scope", "user"])
         .assert()
         .code(1)
