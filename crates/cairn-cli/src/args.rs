@@ -27,8 +27,11 @@ Examples:
   cairn wakeup --config ~/notes/cairn.toml --task \"fix the flaky payout test\"
   cairn search \"idempotency keys\" --vault ~/notes
   cairn explain --task \"schema migration\"             # why each note was (not) chosen
+  cairn memory write retry-policy --body \"...\" --dry-run  # see the diff, write nothing
+  cairn lint --format json                            # vault health, exit 1 on errors
 
-Exit codes: 0 ok, 1 failure, 2 usage or configuration error, 4 refused by policy.";
+Exit codes: 0 ok, 1 failure (lint: errors found), 2 usage or configuration error,
+3 write refused (nothing changed), 4 refused by policy.";
 
 /// The `cairn` command line.
 #[derive(Debug, Parser)]
@@ -69,6 +72,10 @@ Examples:
     Hooks(crate::cmd_hook::HooksArgs),
     /// Serve memory to agents over MCP (stdio): wakeup, search, get, explain, list.
     Mcp(crate::cmd_mcp::McpArgs),
+    /// Read and deliberately write memory notes (scopes, MEMORY.md, safe writes).
+    Memory(crate::cmd_memory::MemoryArgs),
+    /// Check the vault: broken links, stale or contradicting decisions, duplicates, secrets.
+    Lint(crate::cmd_lint::LintArgs),
 }
 
 /// Where the vault comes from.

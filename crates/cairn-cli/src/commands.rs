@@ -12,6 +12,9 @@ use crate::args::{Cli, Command, Source, TextOrJson, UsageError, resolve_cwd};
 
 /// Maps an error to the documented exit code.
 pub fn exit_code(err: &anyhow::Error) -> u8 {
+    if let Some(code) = crate::cmd_memory::exit_code(err) {
+        return code;
+    }
     if let Some(e) = err.downcast_ref::<EngineError>() {
         return match e {
             EngineError::Secret { .. } => 4,
@@ -130,6 +133,8 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         },
         Command::Hooks(a) => return crate::cmd_hook::hooks(a),
         Command::Mcp(a) => return crate::cmd_mcp::mcp(a),
+        Command::Memory(a) => return crate::cmd_memory::run(a),
+        Command::Lint(a) => return crate::cmd_lint::run(a),
         Command::Init(a) => {
             let dir = match a.dir {
                 Some(d) => d,
@@ -160,7 +165,7 @@ fn roots_text(roots: &[String]) -> String {
     roots.join(", ")
 }
 
-fn open(source: &Source) -> Result<Engine> {
+pub(crate) fn open(source: &Source) -> Result<Engine> {
     let config = load_config(source)?;
     let opts = OpenOptions {
         profiles_dir: source.profiles_dir.clone(),
@@ -205,7 +210,7 @@ pub(crate) fn print_out(s: &str) -> Result<()> {
     }
 }
 
-fn print_json<T: serde::Serialize>(v: &T) -> Result<()> {
+pub(crate) fn print_json<T: serde::Serialize>(v: &T) -> Result<()> {
     let mut s = serde_json::to_string_pretty(v)?;
     s.push('\n');
     print_out(&s)

@@ -3,13 +3,16 @@
 //! Flags are validated by clap, then resolved into the engine's typed requests
 //! (`args.rs`); commands run them and print (`commands.rs`). Data goes to stdout,
 //! diagnostics to stderr. Exit codes: 0 success, 1 failure (not found, I/O),
-//! 2 usage or configuration error, 4 refused by policy.
+//! 2 usage or configuration error, 3 write refused (nothing changed), 4 refused by
+//! policy. `cairn memory` and `cairn lint` live in their own modules (`cmd_*.rs`).
 
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 mod args;
 mod cmd_hook;
 mod cmd_mcp;
+mod cmd_lint;
+mod cmd_memory;
 mod commands;
 
 use std::process::ExitCode;

@@ -25,6 +25,10 @@ pub const DEFAULT_MAX_TOTAL_BYTES: u64 = 2 * 1024 * 1024 * 1024;
 pub const DEFAULT_MAX_DEPTH: usize = 32;
 /// Default recency half-life, in days.
 pub const DEFAULT_HALF_LIFE_DAYS: f64 = 180.0;
+/// Default size cap of one memory note written by `cairn memory` (bytes).
+pub const DEFAULT_MAX_NOTE_BYTES: u64 = 100 * 1024;
+/// Default line budget of a scope's `MEMORY.md` index.
+pub const DEFAULT_INDEX_BUDGET_LINES: usize = 150;
 
 /// A validated configuration with every path made absolute.
 #[derive(Debug, Clone, PartialEq)]
@@ -45,6 +49,8 @@ pub struct Config {
     pub index_dir: Option<PathBuf>,
     /// A folder of profile and template overrides (`[profiles] dir`).
     pub profiles_dir: Option<PathBuf>,
+    /// Where `cairn memory` keeps each scope (`[memory]`).
+    pub memory: MemoryConfig,
 }
 
 /// The `[vault]` table.
@@ -144,6 +150,73 @@ impl Default for Ranking {
         Self {
             half_life_days: DEFAULT_HALF_LIFE_DAYS,
         }
+    }
+}
+
+/// The `[memory]` table: the vault folder of each memory scope, and the write limits.
+///
+/// Every folder is vault-relative. Defaults put `global`, `user` and personas under
+/// `memory/` in the first developer note root, and each project's scope in a
+/// `memory` folder of the project's first note root, so that what `cairn memory`
+/// writes is scanned and ranked like any other note.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MemoryConfig {
+    /// The `global` scope (cross-project rules).
+    pub global: String,
+    /// The `user` scope (the developer).
+    pub user: String,
+    /// Parent folder of the `persona/<name>` scopes.
+    pub personas: String,
+    /// Folder name, inside a project's first note root, of its `project/<id>` scope.
+    pub project_folder: String,
+    /// Per-project overrides of the `project/<id>` folder (vault-relative).
+    pub projects: std::collections::BTreeMap<String, String>,
+    /// Name of the folder, inside each scope, that `cairn memory rm` moves notes to.
+    pub archive_folder: String,
+    /// Largest note `cairn memory` writes, in bytes.
+    pub max_note_bytes: u64,
+    /// Lines a scope's `MEMORY.md` index may hold before `cairn lint` warns.
+    pub index_budget_lines: usize,
+    /// Whether slugs may name sub-folders (`topic/note`).
+    pub nested: bool,
+}
+
+impl MemoryConfig {
+    /// The defaults for these developer note roots.
+    pub fn defaults_for(developer_roots: &[String]) -> Self {
+        let base = developer_roots.first().map_or("", |r| r.trim_matches('/'));
+        let under = |leaf: &str| {
+            if base.is_empty() {
+                format!("memory/{leaf}")
+            } else {
+                format!("{base}/memory/{leaf}")
+            }
+        };
+        Self {
+            global: under("global"),
+            user: under("user"),
+            personas: under("personas"),
+            project_folder: "memory".to_owned(),
+            projects: std::collections::BTreeMap::new(),
+            archive_folder: ".archive".to_owned(),
+            max_note_bytes: DEFAULT_MAX_NOTE_BYTES,
+            index_budget_lines: DEFAULT_INDEX_BUDGET_LINES,
+            nested: false,
+        }
+    }
+
+    /// The vault-relative folder of `project`'s scope: the override, else
+    /// `<first note root>/<project_folder>`; `None` when the project has no note root.
+    pub fn project_dir(&self, project: &Project) -> Option<String> {
+        if let Some(dir) = self.projects.get(&project.id) {
+            return Some(dir.trim_matches('/').to_owned());
+        }
+        let root = project.note_roots.first()?.trim_matches('/');
+        Some(if root.is_empty() {
+            self.project_folder.clone()
+        } else {
+            format!("{root}/{}", self.project_folder)
+        })
     }
 }
 
@@ -255,6 +328,22 @@ struct RawConfig {
     index: RawIndex,
     #[serde(default)]
     profiles: RawProfiles,
+    #[serde(default)]
+    memory: RawMemory,
+}
+
+#[derive(Debug, Default, Deserialize)]
+struct RawMemory {
+    global: Option<String>,
+    user: Option<String>,
+    personas: Option<String>,
+    project_folder: Option<String>,
+    #[serde(default)]
+    projects: std::collections::BTreeMap<String, String>,
+    archive_folder: Option<String>,
+    max_note_bytes: Option<u64>,
+    index_budget_lines: Option<usize>,
+    nested: Option<bool>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -323,6 +412,7 @@ impl Config {
             ranking: Ranking::default(),
             index_dir: None,
             profiles_dir: None,
+            memory: MemoryConfig::defaults_for(&[String::new()]),
         })
     }
 
@@ -441,6 +531,9 @@ impl Config {
             ));
         }
 
+        let memory = memory_config(raw.memory, &raw.developer.note_roots, &projects)
+            .map_err(|(needle, key, msg)| err(&needle, &key, msg))?;
+
         Ok(Self {
             source: Some(path.canonicalize().unwrap_or_else(|_| path.to_path_buf())),
             vault: Vault { root, limits },
@@ -452,6 +545,7 @@ impl Config {
             ranking: raw.ranking,
             index_dir: raw.index.dir.map(|d| resolve(&base, &d, home)),
             profiles_dir: raw.profiles.dir.map(|d| resolve(&base, &d, home)),
+            memory,
         })
     }
 
@@ -494,6 +588,84 @@ fn find_line(text: &str, needle: &str) -> Option<usize> {
         return None;
     }
     text.lines().position(|l| l.contains(needle)).map(|i| i + 1)
+}
+
+/// Validates the `[memory]` table; errors are (text to find the line by, key, message).
+fn memory_config(
+    raw: RawMemory,
+    developer_roots: &[String],
+    projects: &[Project],
+) -> Result<MemoryConfig, (String, String, String)> {
+    let mut m = MemoryConfig::defaults_for(developer_roots);
+    let folder = |value: Option<String>, key: &str, slot: &mut String| {
+        if let Some(v) = value {
+            check_note_root(&v).map_err(|msg| (v.clone(), format!("memory.{key}"), msg))?;
+            if v.trim_matches('/').is_empty() {
+                return Err((
+                    key.to_owned(),
+                    format!("memory.{key}"),
+                    "must name a folder inside the vault, not the vault itself".to_owned(),
+                ));
+            }
+            *slot = v.trim_matches('/').to_owned();
+        }
+        Ok(())
+    };
+    folder(raw.global, "global", &mut m.global)?;
+    folder(raw.user, "user", &mut m.user)?;
+    folder(raw.personas, "personas", &mut m.personas)?;
+    folder(raw.project_folder, "project_folder", &mut m.project_folder)?;
+    for (id, dir) in raw.projects {
+        let key = format!("memory.projects.{id}");
+        if !projects.iter().any(|p| p.id == id) {
+            return Err((
+                id.clone(),
+                key,
+                format!("no [[projects]] entry has id `{id}`"),
+            ));
+        }
+        check_note_root(&dir).map_err(|msg| (dir.clone(), key.clone(), msg))?;
+        m.projects.insert(id, dir.trim_matches('/').to_owned());
+    }
+    if let Some(a) = raw.archive_folder {
+        let bad = a.is_empty()
+            || a.contains(['/', '\\'])
+            || a == "."
+            || a == ".."
+            || a.chars().any(char::is_control);
+        if bad {
+            return Err((
+                "archive_folder".to_owned(),
+                "memory.archive_folder".to_owned(),
+                "must be one folder name (no `/`), e.g. \".archive\"".to_owned(),
+            ));
+        }
+        m.archive_folder = a;
+    }
+    if let Some(n) = raw.max_note_bytes {
+        if n == 0 {
+            return Err((
+                "max_note_bytes".to_owned(),
+                "memory.max_note_bytes".to_owned(),
+                "must be positive".to_owned(),
+            ));
+        }
+        m.max_note_bytes = n;
+    }
+    if let Some(n) = raw.index_budget_lines {
+        if n == 0 {
+            return Err((
+                "index_budget_lines".to_owned(),
+                "memory.index_budget_lines".to_owned(),
+                "must be positive".to_owned(),
+            ));
+        }
+        m.index_budget_lines = n;
+    }
+    if let Some(n) = raw.nested {
+        m.nested = n;
+    }
+    Ok(m)
 }
 
 /// Note roots are vault-relative: no absolute paths and no `..`.
@@ -677,5 +849,83 @@ enabled = false
         assert_eq!(c.developer.note_roots, vec![String::new()]);
         assert!(c.projects.is_empty());
         assert!(Config::for_vault(&dir.path().join("missing")).is_err());
+    }
+
+    #[test]
+    fn memory_defaults_follow_the_note_roots() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("v")).unwrap();
+        let text = "[vault]\nroot='v'\n[developer]\nnote_roots=['00-Identity/', '30-Workflows']\n[[projects]]\nid='p'\nnote_roots=['10-Projects/p']\n[[projects]]\nid='bare'\n";
+        let c = Config::load(&write(dir.path(), "c.toml", text), None).unwrap();
+        let m = &c.memory;
+        assert_eq!(m.global, "00-Identity/memory/global");
+        assert_eq!(m.user, "00-Identity/memory/user");
+        assert_eq!(m.personas, "00-Identity/memory/personas");
+        assert_eq!(
+            m.project_dir(&c.projects[0]).as_deref(),
+            Some("10-Projects/p/memory")
+        );
+        assert_eq!(m.project_dir(&c.projects[1]), None);
+        assert_eq!(m.max_note_bytes, DEFAULT_MAX_NOTE_BYTES);
+        assert_eq!(m.index_budget_lines, DEFAULT_INDEX_BUDGET_LINES);
+        assert_eq!(m.archive_folder, ".archive");
+        assert!(!m.nested);
+        let zero = Config::for_vault(dir.path()).unwrap();
+        assert_eq!(zero.memory.global, "memory/global");
+    }
+
+    #[test]
+    fn memory_table_overrides_and_validation() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("v")).unwrap();
+        let base = "[vault]\nroot='v'\n[[projects]]\nid='p'\nnote_roots=['P']\n";
+        let ok = format!(
+            "{base}[memory]\nglobal='M/g'\nuser='M/u/'\npersonas='M/personas'\nproject_folder='agent'\nmax_note_bytes=2048\nindex_budget_lines=20\nnested=true\narchive_folder='_old'\n[memory.projects]\np='Elsewhere/p'\n"
+        );
+        let c = Config::load(&write(dir.path(), "ok.toml", &ok), None).unwrap();
+        assert_eq!(c.memory.global, "M/g");
+        assert_eq!(c.memory.user, "M/u");
+        assert_eq!(
+            c.memory.project_dir(&c.projects[0]).as_deref(),
+            Some("Elsewhere/p")
+        );
+        assert_eq!(
+            (
+                c.memory.max_note_bytes,
+                c.memory.index_budget_lines,
+                c.memory.nested
+            ),
+            (2048, 20, true)
+        );
+        assert_eq!(c.memory.archive_folder, "_old");
+
+        let cases = [
+            ("[memory]\nglobal='../out'\n", "memory.global", 7),
+            ("[memory]\nuser='/abs'\n", "memory.user", 7),
+            ("[memory]\nmax_note_bytes=0\n", "memory.max_note_bytes", 7),
+            (
+                "[memory]\nindex_budget_lines=0\n",
+                "memory.index_budget_lines",
+                7,
+            ),
+            (
+                "[memory]\narchive_folder='a/b'\n",
+                "memory.archive_folder",
+                7,
+            ),
+            ("[memory]\nglobal=''\n", "memory.global", 7),
+            ("[memory.projects]\nnope='X'\n", "memory.projects.nope", 7),
+            ("[memory]\nnested='yes'\n", "memory.nested", 7),
+        ];
+        for (i, (tail, key, line)) in cases.iter().enumerate() {
+            let path = write(
+                dir.path(),
+                &format!("bad{i}.toml"),
+                &format!("{base}{tail}"),
+            );
+            let e = Config::load(&path, None).unwrap_err();
+            assert_eq!(e.key.as_deref(), Some(*key), "{tail}: {e}");
+            assert_eq!(e.line, Some(*line), "{tail}: {e}");
+        }
     }
 }

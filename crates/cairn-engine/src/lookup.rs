@@ -248,10 +248,15 @@ impl Engine {
             }
             _ => {}
         }
-        let path = self.config.vault.root.join(&n.path);
-        let text = std::fs::read(&path)
-            .map(|b| String::from_utf8_lossy(&b).into_owned())
-            .unwrap_or_else(|_| n.body.clone());
+        // An entry of a decisions/lessons file is its own section of that file.
+        let text = if n.entry_of.is_some() {
+            n.body.clone()
+        } else {
+            let path = self.config.vault.root.join(&n.path);
+            std::fs::read(&path)
+                .map(|b| String::from_utf8_lossy(&b).into_owned())
+                .unwrap_or_else(|_| n.body.clone())
+        };
         let r = cairn_policy::redact(&text);
         let title = cairn_policy::redact(&n.title);
         Ok(GetResult {
@@ -326,6 +331,38 @@ impl Engine {
                     });
                 }
             }
+        }
+        // An entry file whose every note is an entry: name its entries.
+        let entries: Vec<&cairn_note::Note> = self
+            .notes
+            .iter()
+            .filter(|n| {
+                n.entry_of.as_deref().is_some_and(|f| {
+                    f == q || cairn_note::note_id(f) == q || f.to_lowercase() == lower
+                })
+            })
+            .collect();
+        if !entries.is_empty() {
+            // Secret entries are never named (their ids hold their titles).
+            let entries: Vec<&cairn_note::Note> = entries
+                .into_iter()
+                .filter(|n| n.sensitivity != Sensitivity::Secret)
+                .collect();
+            if entries.is_empty() {
+                return Err(EngineError::Secret {
+                    query: query.to_owned(),
+                });
+            }
+            const LISTED: usize = 10;
+            let mut names: Vec<&str> = entries.iter().take(LISTED).map(|n| n.id.as_str()).collect();
+            let more = format!("… ({} entries)", entries.len());
+            if entries.len() > LISTED {
+                names.push(&more);
+            }
+            return Err(EngineError::Ambiguous {
+                query: query.to_owned(),
+                candidates: format!("it is an entry file; name one entry: {}", names.join(", ")),
+            });
         }
         let suggestions: Vec<&str> = self
             .notes

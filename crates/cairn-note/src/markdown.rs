@@ -12,6 +12,15 @@ pub struct BodyParts {
     pub wikilinks: Vec<String>,
     /// Inline tags, lowercase, without `#`, in order, unique.
     pub tags: Vec<String>,
+    /// Every wikilink occurrence with its 1-based file line, in order.
+    pub wikilink_lines: Vec<(String, usize)>,
+}
+
+/// Every `[[wikilink]]` target of `body` (whose first line is file line
+/// `first_line`) with the line it is on; links in code fences and inline code
+/// are not links and are skipped.
+pub fn wikilink_lines(body: &str, first_line: usize) -> Vec<(String, usize)> {
+    scan_body(body, first_line).wikilink_lines
 }
 
 /// Scans `body`, whose first line is line `first_line` of the file.
@@ -43,6 +52,7 @@ pub fn scan_body(body: &str, first_line: usize) -> BodyParts {
         }
         let text = strip_inline_code(line);
         for link in wikilinks(&text) {
+            parts.wikilink_lines.push((link.clone(), first_line + i));
             if !parts.wikilinks.contains(&link) {
                 parts.wikilinks.push(link);
             }
@@ -57,7 +67,7 @@ pub fn scan_body(body: &str, first_line: usize) -> BodyParts {
     parts
 }
 
-fn is_heading_marker(t: &str) -> bool {
+pub(crate) fn is_heading_marker(t: &str) -> bool {
     let hashes = t.chars().take_while(|&c| c == '#').count();
     (1..=6).contains(&hashes)
         && t[hashes..]
@@ -67,7 +77,7 @@ fn is_heading_marker(t: &str) -> bool {
 }
 
 /// A fence opener/closer: three or more backticks or tildes.
-fn fence_marker(t: &str) -> Option<(char, usize)> {
+pub(crate) fn fence_marker(t: &str) -> Option<(char, usize)> {
     let ch = t.chars().next()?;
     if ch != '`' && ch != '~' {
         return None;

@@ -69,6 +69,10 @@ pub struct Note {
     pub size: u64,
     /// Modification time of the file, seconds since the epoch (set by the scanner).
     pub mtime: Option<i64>,
+    /// For one entry of a `decisions.md` / `lessons.md` entry file: that file's
+    /// vault-relative path. The entry's own `path` and `id` then end in `#<entry-slug>`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entry_of: Option<String>,
 }
 
 /// A heading of the body.
@@ -227,6 +231,12 @@ impl Note {
                 .and_then(|s| chrono::DateTime::from_timestamp(s, 0))
                 .map(|d| d.date_naive())
         })
+    }
+
+    /// The vault-relative path of the file this note was read from: `path`, or for
+    /// an entry of an entry file, that file's path.
+    pub fn file_path(&self) -> &str {
+        self.entry_of.as_deref().unwrap_or(&self.path)
     }
 
     /// The file stem (last path segment of the id).

@@ -46,8 +46,23 @@ const KNOWN_KEYS: &[&str] = &[
     "review_after",
 ];
 
-/// Parses the bytes of the file at vault-relative `path`.
+/// Parses the bytes of the file at vault-relative `path` as one note.
+///
+/// [`crate::parse_file`] is the same, plus the split of `decisions.md` /
+/// `lessons.md` entry files into one note per entry.
 pub fn parse_note(path: &str, bytes: &[u8]) -> Parsed {
+    parse_with_meta(path, bytes).0
+}
+
+/// What the entry splitter needs beyond the note: the frontmatter's own tags (the
+/// note's `tags` also hold the body's inline tags, which belong to single entries).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct FileMeta {
+    pub frontmatter_tags: Vec<String>,
+}
+
+pub(crate) fn parse_with_meta(path: &str, bytes: &[u8]) -> (Parsed, FileMeta) {
+    let mut meta = FileMeta::default();
     let mut diags = Vec::new();
     let diag = |line: Option<usize>, severity, code: &str, message: String| Diagnostic {
         path: path.to_owned(),
@@ -65,10 +80,13 @@ pub fn parse_note(path: &str, bytes: &[u8]) -> Parsed {
             "binary-file",
             "looks binary (NUL bytes); skipped".into(),
         ));
-        return Parsed {
-            note: None,
-            diagnostics: diags,
-        };
+        return (
+            Parsed {
+                note: None,
+                diagnostics: diags,
+            },
+            meta,
+        );
     }
     let text = match std::str::from_utf8(bytes) {
         Ok(t) => std::borrow::Cow::Borrowed(t),
@@ -100,10 +118,13 @@ pub fn parse_note(path: &str, bytes: &[u8]) -> Parsed {
             "empty-note",
             "empty note; skipped".into(),
         ));
-        return Parsed {
-            note: None,
-            diagnostics: diags,
-        };
+        return (
+            Parsed {
+                note: None,
+                diagnostics: diags,
+            },
+            meta,
+        );
     }
 
     let (front, body, body_line) = split_frontmatter(&text);
@@ -150,9 +171,14 @@ pub fn parse_note(path: &str, bytes: &[u8]) -> Parsed {
     let id = note_id(path);
     let stem = id.rsplit('/').next().unwrap_or(&id).to_owned();
     let parts = scan_body(body, body_line);
+    let yaml_text = match front {
+        Frontmatter::Yaml(y) => y,
+        _ => "",
+    };
     let mut f = Fields {
         map: &fields,
         path,
+        yaml: yaml_text,
         diags: &mut diags,
     };
 
@@ -182,13 +208,14 @@ pub fn parse_note(path: &str, bytes: &[u8]) -> Parsed {
     let freshness = f.enum_field("freshness", Freshness::parse);
     let retrieval_priority = f.enum_field("retrieval_priority", Priority::parse);
     let status = f.enum_field("status", Status::parse).unwrap_or_default();
-    let mut tags: Vec<String> = f
+    let frontmatter_tags: Vec<String> = f
         .list("tags")
         .into_iter()
         .map(|t| t.trim_start_matches('#').to_lowercase())
         .filter(|t| !t.is_empty())
-        .chain(parts.tags)
         .collect();
+    meta.frontmatter_tags = frontmatter_tags.clone();
+    let mut tags: Vec<String> = frontmatter_tags.into_iter().chain(parts.tags).collect();
     tags.sort();
     tags.dedup();
 
@@ -227,12 +254,16 @@ pub fn parse_note(path: &str, bytes: &[u8]) -> Parsed {
         body_line,
         size: bytes.len() as u64,
         mtime: None,
+        entry_of: None,
     };
     diags.sort();
-    Parsed {
-        note: Some(note),
-        diagnostics: diags,
-    }
+    (
+        Parsed {
+            note: Some(note),
+            diagnostics: diags,
+        },
+        meta,
+    )
 }
 
 /// `dir/Note Name.md` → `dir/Note Name`.
@@ -246,6 +277,7 @@ pub fn note_id(path: &str) -> String {
     p
 }
 
+#[derive(Clone, Copy)]
 enum Frontmatter<'a> {
     None,
     Unclosed,
@@ -281,6 +313,8 @@ fn split_frontmatter(text: &str) -> (Frontmatter<'_>, &str, usize) {
 struct Fields<'a> {
     map: &'a BTreeMap<String, Yaml>,
     path: &'a str,
+    /// The frontmatter text (its first line is line 2 of the file).
+    yaml: &'a str,
     diags: &'a mut Vec<Diagnostic>,
 }
 
@@ -288,7 +322,7 @@ impl Fields<'_> {
     fn warn(&mut self, key: &str, message: String) {
         self.diags.push(Diagnostic {
             path: self.path.to_owned(),
-            line: None,
+            line: frontmatter_key_line(self.yaml, key),
             severity: Severity::Warning,
             code: "frontmatter-value".into(),
             message: format!("`{key}`: {message}"),
@@ -401,6 +435,23 @@ impl Fields<'_> {
         }
         parsed
     }
+}
+
+/// The 1-based file line of top-level key `key` in frontmatter text `yaml` (which
+/// starts on line 2, after the opening `---`).
+pub fn frontmatter_key_line(yaml: &str, key: &str) -> Option<usize> {
+    yaml.lines()
+        .position(|l| {
+            let l = l
+                .strip_prefix('"')
+                .or_else(|| l.strip_prefix('\''))
+                .map_or(l, |rest| rest);
+            l.strip_prefix(key).is_some_and(|rest| {
+                let rest = rest.trim_start_matches(['"', '\'']);
+                rest.trim_start().starts_with(':')
+            })
+        })
+        .map(|i| i + 2)
 }
 
 /// `YYYY-MM-DD`, optionally followed by a time (`T13:56`, ` 10:00:00Z`, ...).

@@ -249,21 +249,29 @@ pub fn list(vault: &Path, roots: &[String], limits: &Limits) -> Listing {
     Listing { files, diagnostics }
 }
 
-/// Reads and parses `files` in parallel; the result is sorted by path.
+/// Reads and parses `files` in parallel; the result is sorted by path. An entry
+/// file (`decisions.md`, `lessons.md`) yields one note per entry (see
+/// [`cairn_note::parse_file`]).
 pub fn read(files: &[FileEntry]) -> Scan {
-    let results: Vec<(Option<Note>, Vec<Diagnostic>)> = files
+    let results: Vec<(Vec<Note>, Vec<Diagnostic>)> = files
         .par_iter()
         .map(|f| match std::fs::read(&f.abs) {
             Ok(bytes) => {
-                let parsed = cairn_note::parse_note(&f.path, &bytes);
-                let note = parsed.note.map(|mut n| {
-                    n.mtime = Some((f.mtime_ns / 1_000_000_000) as i64);
-                    n
-                });
-                (note, parsed.diagnostics)
+                // One note per file, or one per entry of a decisions/lessons entry file.
+                let parsed = cairn_note::parse_file(&f.path, &bytes);
+                let mtime = Some((f.mtime_ns / 1_000_000_000) as i64);
+                let notes = parsed
+                    .notes
+                    .into_iter()
+                    .map(|mut n| {
+                        n.mtime = mtime;
+                        n
+                    })
+                    .collect();
+                (notes, parsed.diagnostics)
             }
             Err(err) => (
-                None,
+                Vec::new(),
                 vec![diag(
                     &f.path,
                     None,

@@ -134,3 +134,29 @@ fn roots_overlap_and_missing_roots() {
     assert_eq!(paths, vec!["p/sub/y.md", "p/x.md"]);
     assert!(codes(&s).contains(&("missing".into(), "missing-root".into())));
 }
+
+#[test]
+fn entry_files_yield_one_note_per_entry_and_temp_files_none() {
+    let dir = tempfile::tempdir().unwrap();
+    let v = dir.path();
+    write(
+        v,
+        "p/decisions.md",
+        b"# Decisions\n\n### [2025-01-02] Use Kafka\n\nBecause.\n\n---\n\n### [2025-03-04] Use sqlx\n\nTyped.\n",
+    );
+    // What an interrupted `cairn memory` write leaves behind is never a note.
+    write(v, "p/.decisions.md.cairn-tmp.123.0", b"# torn");
+    write(v, "p/other.md", b"# Other\n");
+    let s = scan(v, &[String::new()], &Limits::default());
+    let paths: Vec<_> = s.notes.iter().map(|n| n.path.as_str()).collect();
+    assert_eq!(
+        paths,
+        vec![
+            "p/decisions.md#use-kafka",
+            "p/decisions.md#use-sqlx",
+            "p/other.md"
+        ]
+    );
+    assert!(s.notes.iter().all(|n| n.mtime.is_some()));
+    assert_eq!(s.notes[1].created.unwrap().to_string(), "2025-03-04");
+}

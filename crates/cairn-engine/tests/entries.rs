@@ -1,0 +1,132 @@
+//! Decisions and lessons kept as entry files (`decisions.md`, `lessons.md`): each
+//! entry is ranked, packed, fetched and policed on its own.
+
+#![allow(clippy::unwrap_used)] // test helpers outside #[test] functions
+
+use std::path::Path;
+
+use cairn_engine::config::Config;
+use cairn_engine::*;
+
+fn write(root: &Path, rel: &str, text: &str) {
+    let p = root.join(rel);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, text).unwrap();
+}
+
+fn vault() -> (tempfile::TempDir, Engine) {
+    let dir = tempfile::tempdir().unwrap();
+    let v = dir.path().join("vault");
+    let mut decisions = String::from("---\nproject_id: ledger\n---\n# Ledger decisions\n\n");
+    for i in 0..50 {
+        decisions.push_str(&format!(
+            "### [2025-{:02}-{:02}] Decision {i} on subsystem{i}\n\n**Category:** architecture\n**Tags:** area{i}\n\nWe settled subsystem{i} with approach{i}.\n\n---\n\n",
+            1 + i % 12,
+            1 + i % 28
+        ));
+    }
+    write(&v, "10-Projects/ledger/decisions.md", &decisions);
+    write(
+        &v,
+        "10-Projects/ledger/lessons.md",
+        "---\nsensitivity: secret\n---\n### [2025-02-02] Root key rotation\n\nThe rotation key is CANARY-ENTRY-SECRET.\n",
+    );
+    write(
+        &v,
+        "10-Projects/ledger/overview.md",
+        "---\nmemory_type: project\n---\n# Ledger\nPayments.\n",
+    );
+    std::fs::create_dir_all(dir.path().join("repo")).unwrap();
+    write(
+        dir.path(),
+        "cairn.toml",
+        "[vault]\nroot='vault'\n[[projects]]\nid='ledger'\nrepo_paths=['repo']\nnote_roots=['10-Projects/ledger']\n",
+    );
+    let config = Config::load(&dir.path().join("cairn.toml"), None).unwrap();
+    let engine = Engine::open(config, &OpenOptions::default()).unwrap();
+    (dir, engine)
+}
+
+#[test]
+fn fifty_entries_are_fifty_rankable_decisions() {
+    let (dir, engine) = vault();
+    let entries: Vec<_> = engine
+        .notes()
+        .iter()
+        .filter(|n| n.entry_of.as_deref() == Some("10-Projects/ledger/decisions.md"))
+        .collect();
+    assert_eq!(entries.len(), 50);
+
+    let req = WakeupRequest {
+        cwd: dir.path().join("repo"),
+        project: None,
+        task: "change how subsystem17 works".into(),
+        files: Vec::new(),
+        profile: None,
+        target: Target::Generic,
+        format: Format::Json,
+        budget: None,
+        now: "2026-01-01T00:00:00Z".parse().unwrap(),
+        ranking: Ranking::Full,
+    };
+    let out = engine.wakeup(&req).unwrap();
+    let top = &out.packet.decisions[0];
+    assert_eq!(
+        top.path,
+        "10-Projects/ledger/decisions.md#decision-17-on-subsystem17"
+    );
+    assert_eq!(top.title, "Decision 17 on subsystem17");
+    assert_eq!(top.date.as_deref(), Some("2025-06-18"));
+    assert!(!out.rendered.contains("CANARY-ENTRY-SECRET"));
+    assert!(!out.rendered.contains("Root key rotation"));
+
+    let hits = engine
+        .search(&SearchRequest {
+            query: "subsystem42 approach42".into(),
+            cwd: None,
+            project: None,
+            files: Vec::new(),
+            scope: SearchScope::All,
+            limit: 3,
+            ranking: Ranking::Full,
+            today: "2026-01-01".parse().unwrap(),
+        })
+        .unwrap();
+    assert_eq!(
+        hits.hits[0].id,
+        "10-Projects/ledger/decisions#decision-42-on-subsystem42"
+    );
+}
+
+#[test]
+fn get_fetches_one_entry_and_names_the_entries_of_a_file() {
+    let (_dir, engine) = vault();
+    let g = engine
+        .get("10-Projects/ledger/decisions#decision-3-on-subsystem3")
+        .unwrap();
+    assert!(
+        g.content
+            .starts_with("### [2025-04-04] Decision 3 on subsystem3")
+    );
+    assert!(g.content.contains("approach3"));
+    assert!(!g.content.contains("approach4"));
+    assert_eq!(engine.get("Decision 3 on subsystem3").unwrap().id, g.id);
+
+    let e = engine.get("10-Projects/ledger/decisions.md").unwrap_err();
+    let msg = e.to_string();
+    assert!(msg.contains("entry file"), "{msg}");
+    assert!(
+        msg.contains("10-Projects/ledger/decisions#decision-0-on-subsystem0"),
+        "{msg}"
+    );
+    assert!(msg.contains("(50 entries)"), "{msg}");
+
+    // A secret entry file is refused, and its entries are never named.
+    let e = engine.get("10-Projects/ledger/lessons.md").unwrap_err();
+    assert!(matches!(e, EngineError::Secret { .. }), "{e}");
+    assert!(!e.to_string().contains("rotation"));
+    assert!(matches!(
+        engine.get("Root key rotation").unwrap_err(),
+        EngineError::Secret { .. }
+    ));
+}

@@ -1,0 +1,486 @@
+//! Entry files: a `decisions.md` or `lessons.md` kept as a log of dated entries
+//! becomes one note per entry, so fifty decisions in one file are fifty rankable
+//! decisions, each with its own date.
+//!
+//! The entry format (the workspace-memory convention):
+//!
+//! ```markdown
+//! ### [2026-02-08] Chose xstate v5 for workflow state
+//!
+//! **Category:** architecture
+//! **Tags:** workflow, xstate
+//!
+//! Actor model and strong TypeScript support.
+//!
+//! ---
+//! ```
+//!
+//! Which files are split: those whose stem is `decisions` or `lessons` (any case,
+//! optionally after a `-`/`_`/space-separated prefix such as `ledger-decisions`) and
+//! that hold at least one entry heading: an ATX heading of level 2 to 4 whose text
+//! starts with `[YYYY-MM-DD]`. Any other file is one note, whatever its headings.
+//!
+//! An entry runs from its heading to the next entry heading, a `---` separator, a
+//! heading of the same or a higher level, or the end of the file. `**Key:** value`
+//! lines right under the heading are its fields: `Category`, `Tags`, and optionally
+//! `Status`, `Supersedes`, `Superseded by`, `Related` and `Sensitivity` (which can
+//! only raise the file's). Each entry note gets the id `<file id>#<slug of title>`
+//! (and the path `<file path>#<slug>`), the memory type of the file (`decision` for
+//! decisions, `incident` for lessons, unless the frontmatter says otherwise), the
+//! heading's date as `created`, and the file's sensitivity, project, scope and
+//! frontmatter tags. Text before the first entry stays a note of its own (at the
+//! file's path) only when it holds prose; text between entries belongs to none.
+
+use std::collections::{BTreeMap, HashSet};
+
+use crate::markdown::{fence_marker, is_heading_marker, prose_sentences, scan_body};
+use crate::model::{Diagnostic, MemoryType, Note, Sensitivity, Severity, Status};
+use crate::parse::{Parsed, parse_date, parse_with_meta};
+
+/// The outcome of [`parse_file`]: every note one file yields.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ParsedFile {
+    /// The notes: one for an ordinary file, one per entry for an entry file (plus
+    /// the file's preamble when it holds prose). Empty when the file was refused.
+    pub notes: Vec<Note>,
+    /// Diagnostics of the file and its entries.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Parses one file into its notes: [`crate::parse_note`], then the split of an
+/// entry file into one note per entry.
+pub fn parse_file(path: &str, bytes: &[u8]) -> ParsedFile {
+    let (Parsed { note, diagnostics }, meta) = parse_with_meta(path, bytes);
+    let mut out = ParsedFile {
+        notes: Vec::new(),
+        diagnostics,
+    };
+    let Some(note) = note else {
+        return out;
+    };
+    if entry_file_type(path).is_none() {
+        out.notes.push(note);
+        return out;
+    }
+    let (notes, diags) = split(note, &meta.frontmatter_tags);
+    out.notes = notes;
+    out.diagnostics.extend(diags);
+    out.diagnostics.sort();
+    out
+}
+
+/// The memory type an entry file's entries default to, when `path` names an entry
+/// file (`decisions.md` → decision, `lessons.md` → incident); else `None`.
+pub fn entry_file_type(path: &str) -> Option<MemoryType> {
+    let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
+    let lower = name.to_ascii_lowercase();
+    let stem = lower
+        .strip_suffix(".md")
+        .or_else(|| lower.strip_suffix(".markdown"))?;
+    for (word, t) in [
+        ("decisions", MemoryType::Decision),
+        ("lessons", MemoryType::Incident),
+    ] {
+        if let Some(prefix) = stem.strip_suffix(word)
+            && (prefix.is_empty() || prefix.ends_with(['-', '_', ' ', '.']))
+        {
+            return Some(t);
+        }
+    }
+    None
+}
+
+/// An entry heading: its level, the date text in brackets and the title.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EntryHeading {
+    /// 2 to 4.
+    pub level: u8,
+    /// What stood between the brackets (a valid `YYYY-MM-DD` or not).
+    pub date_text: String,
+    /// The title after the date.
+    pub title: String,
+}
+
+/// Parses `### [YYYY-MM-DD] Title` (levels 2 to 4). The date is not validated here.
+pub fn entry_heading(line: &str) -> Option<EntryHeading> {
+    let t = line.trim();
+    if !is_heading_marker(t) {
+        return None;
+    }
+    let level = t.chars().take_while(|&c| c == '#').count();
+    if !(2..=4).contains(&level) {
+        return None;
+    }
+    let rest = t[level..].trim_start();
+    let rest = rest.strip_prefix('[')?;
+    let close = rest.find(']')?;
+    let date_text = rest[..close].trim();
+    // `[ ]`-style checkboxes and links are not dates: require a digit first.
+    if !date_text.starts_with(|c: char| c.is_ascii_digit()) {
+        return None;
+    }
+    let title = rest[close + 1..].trim().trim_end_matches('#').trim_end();
+    if title.is_empty() || title.starts_with('(') {
+        return None;
+    }
+    Some(EntryHeading {
+        level: level as u8,
+        date_text: date_text.to_owned(),
+        title: title.to_owned(),
+    })
+}
+
+/// One entry in the workspace-memory format, ready to append to an entry file:
+/// heading, fields, body and the `---` separator.
+pub fn format_entry(
+    date: chrono::NaiveDate,
+    title: &str,
+    category: Option<&str>,
+    tags: &[String],
+    body: &str,
+) -> String {
+    let one_line = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut out = format!("### [{date}] {}\n\n", one_line(title));
+    if let Some(c) = category.map(one_line).filter(|c| !c.is_empty()) {
+        out.push_str(&format!("**Category:** {c}\n"));
+    }
+    let tags: Vec<String> = tags
+        .iter()
+        .map(|t| one_line(t))
+        .filter(|t| !t.is_empty())
+        .collect();
+    if !tags.is_empty() {
+        out.push_str(&format!("**Tags:** {}\n", tags.join(", ")));
+    }
+    if category.is_some() || !tags.is_empty() {
+        out.push('\n');
+    }
+    let body = body.trim();
+    if !body.is_empty() {
+        out.push_str(body);
+        out.push('\n');
+    }
+    out.push_str("\n---\n");
+    out
+}
+
+/// `Use Kafka for events!` → `use-kafka-for-events` (ASCII letters and digits,
+/// other letters kept lowercase, everything else a single `-`; at most 64 bytes).
+pub fn slugify(title: &str) -> String {
+    let mut out = String::new();
+    for c in title.chars().flat_map(char::to_lowercase) {
+        if c.is_alphanumeric() {
+            if out.len() + c.len_utf8() > 64 {
+                break;
+            }
+            out.push(c);
+        } else if !out.is_empty() && !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    let out = out.trim_end_matches('-').to_owned();
+    if out.is_empty() {
+        "entry".to_owned()
+    } else {
+        out
+    }
+}
+
+struct RawEntry {
+    heading: EntryHeading,
+    /// Index of the heading line in the body's lines.
+    start: usize,
+    /// One past the entry's last line.
+    end: usize,
+}
+
+/// Splits an entry file's note into its entries. Returns the note unchanged when
+/// it holds no entry heading.
+fn split(file: Note, frontmatter_tags: &[String]) -> (Vec<Note>, Vec<Diagnostic>) {
+    let lines: Vec<&str> = file.body.split_inclusive('\n').collect();
+    let mut entries: Vec<RawEntry> = Vec::new();
+    let mut fence: Option<(char, usize)> = None;
+    let mut preamble_end = lines.len();
+    for (i, line) in lines.iter().enumerate() {
+        let trimmed = line.trim();
+        if let Some((ch, n)) = fence_marker(trimmed) {
+            match fence {
+                None => {
+                    fence = Some((ch, n));
+                    continue;
+                }
+                Some((open, len)) if open == ch && n >= len && trimmed.chars().all(|c| c == ch) => {
+                    fence = None;
+                    continue;
+                }
+                Some(_) => {}
+            }
+        }
+        if fence.is_some() {
+            continue;
+        }
+        if let Some(h) = entry_heading(trimmed) {
+            if let Some(open) = entries.last_mut().filter(|e| e.end == usize::MAX) {
+                open.end = i;
+            }
+            if entries.is_empty() {
+                preamble_end = i;
+            }
+            entries.push(RawEntry {
+                heading: h,
+                start: i,
+                end: usize::MAX,
+            });
+            continue;
+        }
+        let Some(open) = entries.last_mut().filter(|e| e.end == usize::MAX) else {
+            continue;
+        };
+        let is_separator = matches!(trimmed, "---" | "***" | "___");
+        let closes = is_heading_marker(trimmed)
+            && trimmed.chars().take_while(|&c| c == '#').count() <= usize::from(open.heading.level);
+        if is_separator || closes {
+            open.end = i;
+        }
+    }
+    if let Some(open) = entries.last_mut().filter(|e| e.end == usize::MAX) {
+        open.end = lines.len();
+    }
+    if entries.is_empty() {
+        return (vec![file], Vec::new());
+    }
+
+    let mut diags = Vec::new();
+    let mut notes = Vec::new();
+    let preamble: String = lines[..preamble_end].concat();
+    let has_prose = prose_sentences(&preamble)
+        .iter()
+        .any(|s| s.chars().any(char::is_alphanumeric));
+    let default_type = entry_file_type(&file.path);
+    let mut used: HashSet<String> = HashSet::new();
+    for e in &entries {
+        let line = file.body_line + e.start;
+        let text: String = lines[e.start..e.end].concat();
+        let text = text.trim_end().to_owned() + "\n";
+        let mut slug = slugify(&e.heading.title);
+        if !used.insert(slug.clone()) {
+            let mut k = 2;
+            while !used.insert(format!("{slug}-{k}")) {
+                k += 1;
+            }
+            slug = format!("{slug}-{k}");
+        }
+        let created = parse_date(&e.heading.date_text).filter(|_| e.heading.date_text.len() == 10);
+        if created.is_none() {
+            diags.push(Diagnostic {
+                path: file.path.clone(),
+                line: Some(line),
+                severity: Severity::Warning,
+                code: "entry-date".into(),
+                message: format!(
+                    "entry date `[{}]` is not YYYY-MM-DD; the entry has no date",
+                    e.heading.date_text
+                ),
+            });
+        }
+        let fields = entry_fields(&lines[e.start + 1..e.end]);
+        let mut extra: BTreeMap<String, serde_json::Value> = BTreeMap::new();
+        let mut tags: Vec<String> = frontmatter_tags.to_vec();
+        let mut status = if file.is_retired() {
+            file.status
+        } else {
+            Status::Active
+        };
+        let mut sensitivity = file.sensitivity;
+        let mut supersedes = Vec::new();
+        let mut superseded_by = Vec::new();
+        let mut related = Vec::new();
+        for (offset, key, value) in &fields {
+            let field_line = line + 1 + offset;
+            let mut warn = |message: String| {
+                diags.push(Diagnostic {
+                    path: file.path.clone(),
+                    line: Some(field_line),
+                    severity: Severity::Warning,
+                    code: "entry-field".into(),
+                    message,
+                });
+            };
+            let links = || {
+                value
+                    .split(',')
+                    .map(entry_link)
+                    .filter(|s| !s.is_empty())
+                    .collect::<Vec<_>>()
+            };
+            match key.as_str() {
+                "tags" | "tag" => tags.extend(
+                    value
+                        .split([',', ' '])
+                        .map(|t| t.trim().trim_start_matches('#').to_lowercase())
+                        .filter(|t| !t.is_empty()),
+                ),
+                "status" => match Status::parse(value) {
+                    Some(s) if !file.is_retired() => status = s,
+                    Some(_) => {}
+                    None => warn(format!("`Status`: unknown value `{value}`; using active")),
+                },
+                "sensitivity" => match Sensitivity::parse(value) {
+                    Some(s) => sensitivity = sensitivity.max(s),
+                    None => warn(format!("`Sensitivity`: unknown value `{value}`; ignored")),
+                },
+                "supersedes" => supersedes.extend(links()),
+                "superseded_by" => superseded_by.extend(links()),
+                "related" | "related_memory" => related.extend(links()),
+                other => {
+                    extra.insert(other.to_owned(), serde_json::Value::String(value.clone()));
+                }
+            }
+        }
+        let parts = scan_body(&text, line);
+        tags.extend(parts.tags);
+        tags.sort();
+        tags.dedup();
+        notes.push(Note {
+            id: format!("{}#{slug}", file.id),
+            path: format!("{}#{slug}", file.path),
+            title: e.heading.title.clone(),
+            description: None,
+            memory_type: file.memory_type.or(default_type),
+            project_id: file.project_id.clone(),
+            scope: file.scope.clone(),
+            sensitivity,
+            freshness: file.freshness,
+            source_of_truth: file.source_of_truth,
+            retrieval_priority: file.retrieval_priority,
+            pinned: false,
+            status,
+            supersedes,
+            superseded_by,
+            triggers: Vec::new(),
+            related_files: Vec::new(),
+            related_memory: related,
+            tags,
+            aliases: Vec::new(),
+            created,
+            updated: None,
+            review_after: None,
+            extra,
+            headings: parts.headings,
+            wikilinks: parts.wikilinks,
+            size: text.len() as u64,
+            body: text,
+            body_line: line,
+            mtime: file.mtime,
+            entry_of: Some(file.path.clone()),
+        });
+    }
+    if has_prose {
+        let mut head = file;
+        head.size = preamble.len() as u64;
+        let parts = scan_body(&preamble, head.body_line);
+        head.headings = parts.headings;
+        head.wikilinks = parts.wikilinks;
+        let mut tags: Vec<String> = frontmatter_tags.to_vec();
+        tags.extend(parts.tags);
+        tags.sort();
+        tags.dedup();
+        head.tags = tags;
+        head.body = preamble;
+        notes.insert(0, head);
+    }
+    (notes, diags)
+}
+
+/// A link in an entry field: `[[decisions#use-kafka|alias]]` → `decisions#use-kafka`.
+/// Unlike a frontmatter link, the `#` part is kept: it names an entry.
+fn entry_link(text: &str) -> String {
+    let t = text.trim();
+    let t = t
+        .strip_prefix("[[")
+        .and_then(|t| t.strip_suffix("]]"))
+        .unwrap_or(t);
+    t.split('|').next().unwrap_or("").trim().to_owned()
+}
+
+/// The `**Key:** value` lines right under an entry heading (blank lines allowed
+/// between them): (line offset from the first line after the heading, key in
+/// snake case, value).
+fn entry_fields(lines: &[&str]) -> Vec<(usize, String, String)> {
+    let mut out = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let t = line.trim();
+        if t.is_empty() {
+            continue;
+        }
+        let Some(rest) = t.strip_prefix("**") else {
+            break;
+        };
+        // `**Key:** value` or `**Key**: value`.
+        let parsed = rest
+            .split_once(":**")
+            .or_else(|| rest.split_once("**:"))
+            .map(|(k, v)| (k.trim(), v.trim()));
+        let Some((key, value)) = parsed.filter(|(k, _)| {
+            !k.is_empty()
+                && k.len() <= 40
+                && k.chars().all(|c| c.is_alphanumeric() || " -_".contains(c))
+        }) else {
+            break;
+        };
+        let key: String = key
+            .trim()
+            .to_lowercase()
+            .chars()
+            .map(|c| if c == ' ' || c == '-' { '_' } else { c })
+            .collect();
+        out.push((i, key, value.to_owned()));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entry_file_names() {
+        assert_eq!(
+            entry_file_type("a/decisions.md"),
+            Some(MemoryType::Decision)
+        );
+        assert_eq!(entry_file_type("Lessons.MD"), Some(MemoryType::Incident));
+        assert_eq!(
+            entry_file_type("x/ledger-decisions.md"),
+            Some(MemoryType::Decision)
+        );
+        assert_eq!(entry_file_type("x/baddecisions.md"), None);
+        assert_eq!(entry_file_type("x/decisions.txt"), None);
+        assert_eq!(entry_file_type("decisions/adr-1.md"), None);
+    }
+
+    #[test]
+    fn headings() {
+        let h = entry_heading("### [2026-02-08] Chose xstate ##").unwrap();
+        assert_eq!(
+            (h.level, h.date_text.as_str(), h.title.as_str()),
+            (3, "2026-02-08", "Chose xstate")
+        );
+        assert!(entry_heading("# [2026-02-08] Too high").is_none());
+        assert!(entry_heading("### [ ] todo").is_none());
+        assert!(entry_heading("### [2026-02-08]").is_none());
+        assert!(entry_heading("###[2026-02-08] x").is_none());
+        assert_eq!(
+            entry_heading("## [2026-13-45] Bad date").unwrap().date_text,
+            "2026-13-45"
+        );
+    }
+
+    #[test]
+    fn slugs() {
+        assert_eq!(slugify("Use Kafka for events!"), "use-kafka-for-events");
+        assert_eq!(slugify("  ***  "), "entry");
+        assert_eq!(slugify("Écrire — vite"), "écrire-vite");
+        assert!(slugify(&"a".repeat(200)).len() <= 64);
+    }
+}
