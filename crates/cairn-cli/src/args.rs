@@ -59,6 +59,9 @@ Examples:
     Explain(ExplainArgs),
     /// Create a starter cairn.toml and vault skeleton (never overwrites).
     Init(InitArgs),
+    /// Measure retrieval quality on a suite of notes and graded queries.
+    #[command(after_help = crate::cmd_eval::EVAL_AFTER_HELP)]
+    Eval(crate::cmd_eval::EvalArgs),
 }
 
 /// Where the vault comes from.

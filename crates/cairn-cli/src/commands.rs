@@ -142,6 +142,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             ));
             print_out(&s)?;
         }
+        Command::Eval(a) => crate::cmd_eval::run(&a)?,
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -189,7 +190,7 @@ fn warn_diagnostics(engine: &Engine) {
     }
 }
 
-fn print_out(s: &str) -> Result<()> {
+pub(crate) fn print_out(s: &str) -> Result<()> {
     let mut out = std::io::stdout().lock();
     match out.write_all(s.as_bytes()).and_then(|()| out.flush()) {
         // A closed pipe (`| head`) is not an error.
@@ -198,7 +199,7 @@ fn print_out(s: &str) -> Result<()> {
     }
 }
 
-fn print_json<T: serde::Serialize>(v: &T) -> Result<()> {
+pub(crate) fn print_json<T: serde::Serialize>(v: &T) -> Result<()> {
     let mut s = serde_json::to_string_pretty(v)?;
     s.push('\n');
     print_out(&s)
