@@ -3,7 +3,7 @@
 use std::collections::{BTreeSet, HashMap};
 use std::path::PathBuf;
 
-use cairn_index::{FieldWeights, QueryTerms};
+use cairn_index::QueryTerms;
 use cairn_note::{Sensitivity, prose_sentences};
 use cairn_policy::Visibility;
 use cairn_route::RouteInput;
@@ -193,13 +193,10 @@ impl Engine {
                 query.add_text(&crate::wakeup::file_words(f), 0.3);
             }
         }
-        let weights = match req.ranking {
-            Ranking::Full => FieldWeights::default(),
-            Ranking::Bm25 => FieldWeights::FLAT,
-        };
+        let ranker = crate::wakeup::ranker(req.ranking);
         let hits = self
             .index
-            .search(&query, &weights, Some(&roots), crate::wakeup::BM25_DEPTH)?;
+            .search_with(&query, &ranker, Some(&roots), crate::wakeup::BM25_DEPTH)?;
         let task_terms: BTreeSet<String> = query.terms.keys().cloned().collect();
         let project_ids: Vec<String> = self.config.projects.iter().map(|p| p.id.clone()).collect();
         let empty = Vec::new();

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use cairn_assemble::{
     Candidate, Packet, Profile, ProjectInfo, QueryEcho, Request, RouteInfo, Source,
 };
-use cairn_index::{FieldWeights, QueryTerms};
+use cairn_index::{QueryTerms, Ranker};
 use cairn_note::Note;
 use cairn_policy::Visibility;
 use cairn_render::{Format, TOKENIZER_NAME, Target, estimate_tokens};
@@ -156,15 +156,12 @@ impl Engine {
         let task_terms: BTreeSet<String> = cairn_index::analyze(&req.task).into_iter().collect();
         let mut folders = primary_roots.clone();
         folders.extend(secondary_roots.iter().cloned());
-        let weights = match req.ranking {
-            Ranking::Full => FieldWeights::default(),
-            Ranking::Bm25 => FieldWeights::FLAT,
-        };
+        let ranker = crate::wakeup::ranker(req.ranking);
         let hits = if folders.is_empty() {
             Vec::new()
         } else {
             self.index
-                .search(&query, &weights, Some(&folders), BM25_DEPTH)?
+                .search_with(&query, &ranker, Some(&folders), BM25_DEPTH)?
         };
         let hits: Vec<_> = hits
             .into_iter()
@@ -416,6 +413,36 @@ impl Engine {
         ));
         out
     }
+}
+
+/// The text ranking of a mode: BM25F with proximity, or plain BM25.
+pub(crate) fn ranker(ranking: Ranking) -> Ranker {
+    let r = match ranking {
+        Ranking::Full => Ranker::default(),
+        Ranking::Bm25 => Ranker::PLAIN,
+    };
+    exp_override(r, ranking)
+}
+
+// EXPERIMENT-ONLY: remove before commit.
+fn exp_override(mut r: Ranker, ranking: Ranking) -> Ranker {
+    let env = |k: &str| std::env::var(k).ok().and_then(|v| v.parse::<f32>().ok());
+    if ranking == Ranking::Full {
+        if let Some(v) = env("X_K1") { r.k1 = v; }
+        if let Some(v) = env("X_B") { r.b = v; }
+        if let Some(v) = env("X_PROX") { r.proximity = v; }
+        if let Some(v) = env("X_PASS") { r.passage = v; }
+        if let Some(v) = env("X_WIN") { r.window = v as u32; }
+        if let Ok(w) = std::env::var("X_W") {
+            for (i, v) in w.split(',').enumerate() {
+                if let (Ok(v), true) = (v.parse::<f32>(), i < r.fields.0.len()) { r.fields.0[i] = v; }
+            }
+        }
+    } else {
+        if let Some(v) = env("X_PK1") { r.k1 = v; }
+        if let Some(v) = env("X_PB") { r.b = v; }
+    }
+    r
 }
 
 pub(crate) fn route_method(m: RouteMethod) -> &'static str {

@@ -11,14 +11,18 @@
 //! persistent cache keeps one per vault). It knows nothing of boosts beyond BM25,
 //! of policy or of packets: it returns `(path, bm25)` pairs.
 
+mod rank;
+
 use std::collections::BTreeMap;
 use std::path::Path;
 
+pub use rank::{FieldWeights, PROXIMITY_DEPTH, Ranker};
+
 use cairn_note::Note;
 use tantivy::collector::TopDocs;
-use tantivy::query::{BooleanQuery, BoostQuery, ConstScoreQuery, Occur, Query, TermQuery};
+use tantivy::query::TermQuery;
 use tantivy::schema::{
-    Field, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions, Value,
+    Field, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions,
 };
 use tantivy::tokenizer::{
     AsciiFoldingFilter, Language, LowerCaser, RemoveLongFilter, SimpleTokenizer, Stemmer,
@@ -41,6 +45,9 @@ pub enum IndexError {
     /// Opening a directory failed.
     #[error("index directory: {0}")]
     Directory(#[from] tantivy::directory::error::OpenDirectoryError),
+    /// Reading index files failed.
+    #[error("index read: {0}")]
+    Io(#[from] std::io::Error),
     /// The stored schema is not this version's.
     #[error("index schema does not match this version of cairn")]
     SchemaMismatch,
@@ -68,8 +75,11 @@ pub enum TextField {
 }
 
 impl TextField {
+    /// How many fields there are.
+    pub const COUNT: usize = 8;
+
     /// Every field.
-    pub const ALL: [TextField; 8] = [
+    pub const ALL: [TextField; TextField::COUNT] = [
         TextField::Title,
         TextField::Headings,
         TextField::Contents,
@@ -95,33 +105,11 @@ impl TextField {
     }
 }
 
-/// Per-field boosts applied to BM25.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct FieldWeights(pub [f32; 8]);
-
-impl FieldWeights {
-    /// Only the flat contents field: textbook BM25, for `--ranking bm25` baselines.
-    pub const FLAT: FieldWeights = FieldWeights([0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0]);
-
-    /// The weight of one field.
-    pub fn get(&self, f: TextField) -> f32 {
-        self.0[f as usize]
-    }
-}
-
-impl Default for FieldWeights {
-    /// Title, triggers and aliases count more than body text; the path a little.
-    fn default() -> Self {
-        //               title head  cont  tags  trig  alias files path
-        FieldWeights([0.6, 0.35, 1.0, 0.5, 0.6, 0.6, 0.4, 0.3])
-    }
-}
-
 #[derive(Debug, Clone, Copy)]
-struct Fields {
+pub(crate) struct Fields {
     key: Field,
     folders: Field,
-    text: [Field; 8],
+    text: [Field; TextField::COUNT],
 }
 
 fn schema() -> (Schema, Fields) {
@@ -187,8 +175,10 @@ impl QueryTerms {
 pub struct Hit {
     /// Vault-relative path of the note.
     pub path: String,
-    /// Weighted BM25 score.
+    /// Text relevance: BM25F plus the weighted proximity score.
     pub bm25: f32,
+    /// The proximity share of `bm25` (0 when proximity is off).
+    pub proximity: f32,
 }
 
 /// The note index.
@@ -268,60 +258,9 @@ impl NoteIndex {
         self.reader.searcher().num_docs()
     }
 
-    fn build_query(
-        &self,
-        q: &QueryTerms,
-        weights: &FieldWeights,
-        folders: Option<&[String]>,
-    ) -> Option<Box<dyn Query>> {
-        let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
-        for (term, &tw) in &q.terms {
-            for f in TextField::ALL {
-                let fw = weights.get(f);
-                if fw <= 0.0 || tw <= 0.0 {
-                    continue;
-                }
-                let t = Term::from_field_text(self.fields.text[f as usize], term);
-                let tq = TermQuery::new(t, IndexRecordOption::WithFreqs);
-                clauses.push((
-                    Occur::Should,
-                    Box::new(BoostQuery::new(Box::new(tq), fw * tw)),
-                ));
-            }
-        }
-        if clauses.is_empty() {
-            return None;
-        }
-        let text: Box<dyn Query> = Box::new(BooleanQuery::new(clauses));
-        match folders {
-            Some(folders) if !folders.iter().any(|f| f.trim_matches('/').is_empty()) => {
-                let filter: Vec<(Occur, Box<dyn Query>)> = folders
-                    .iter()
-                    .map(|f| {
-                        let t = Term::from_field_text(self.fields.folders, f.trim_matches('/'));
-                        (
-                            Occur::Should,
-                            Box::new(TermQuery::new(t, IndexRecordOption::Basic)) as Box<dyn Query>,
-                        )
-                    })
-                    .collect();
-                Some(Box::new(BooleanQuery::new(vec![
-                    (Occur::Must, text),
-                    (
-                        Occur::Must,
-                        Box::new(ConstScoreQuery::new(
-                            Box::new(BooleanQuery::new(filter)),
-                            0.0,
-                        )),
-                    ),
-                ])))
-            }
-            _ => Some(text),
-        }
-    }
-
-    /// The best `limit` notes for `q`, best first; ties broken by path. `folders`
-    /// restricts to notes under these vault-relative folders (`""` means all).
+    /// The best `limit` notes for `q` with BM25F over `weights` (no proximity), best
+    /// first; ties broken by path. `folders` restricts to notes under these
+    /// vault-relative folders (`""` means all).
     pub fn search(
         &self,
         q: &QueryTerms,
@@ -329,23 +268,20 @@ impl NoteIndex {
         folders: Option<&[String]>,
         limit: usize,
     ) -> Result<Vec<Hit>, IndexError> {
-        let Some(query) = self.build_query(q, weights, folders) else {
-            return Ok(Vec::new());
-        };
+        self.search_with(q, &Ranker::with_fields(*weights), folders, limit)
+    }
+
+    /// The best `limit` notes for `q` under `ranker`, best first; ties broken by path.
+    /// `folders` restricts to notes under these vault-relative folders (`""` means all).
+    pub fn search_with(
+        &self,
+        q: &QueryTerms,
+        ranker: &Ranker,
+        folders: Option<&[String]>,
+        limit: usize,
+    ) -> Result<Vec<Hit>, IndexError> {
         let searcher = self.reader.searcher();
-        let top = searcher.search(&query, &TopDocs::with_limit(limit.max(1)).order_by_score())?;
-        let mut hits = Vec::with_capacity(top.len());
-        for (score, addr) in top {
-            let doc: TantivyDocument = searcher.doc(addr)?;
-            if let Some(path) = doc.get_first(self.fields.key).and_then(|v| v.as_str()) {
-                hits.push(Hit {
-                    path: path.to_owned(),
-                    bm25: score,
-                });
-            }
-        }
-        hits.sort_by(|a, b| b.bm25.total_cmp(&a.bm25).then_with(|| a.path.cmp(&b.path)));
-        Ok(hits)
+        rank::search(&searcher, &self.fields, q, ranker, folders, limit)
     }
 
     /// Which query terms match the note at `path`, per field, with their BM25 share.
@@ -353,6 +289,18 @@ impl NoteIndex {
         &self,
         q: &QueryTerms,
         weights: &FieldWeights,
+        path: &str,
+    ) -> Result<Vec<TermMatch>, IndexError> {
+        self.explain_with(q, &Ranker::with_fields(*weights), None, path)
+    }
+
+    /// Which query terms match the note at `path`, per field, with their BM25F share
+    /// under `ranker` with the statistics of `folders` (proximity not included).
+    pub fn explain_with(
+        &self,
+        q: &QueryTerms,
+        ranker: &Ranker,
+        folders: Option<&[String]>,
         path: &str,
     ) -> Result<Vec<TermMatch>, IndexError> {
         let searcher = self.reader.searcher();
@@ -364,35 +312,7 @@ impl NoteIndex {
         let Some((_, addr)) = top.first() else {
             return Ok(Vec::new());
         };
-        let mut out = Vec::new();
-        for (term, &tw) in &q.terms {
-            for f in TextField::ALL {
-                let fw = weights.get(f);
-                if fw <= 0.0 {
-                    continue;
-                }
-                let t = Term::from_field_text(self.fields.text[f as usize], term);
-                let tq = BoostQuery::new(
-                    Box::new(TermQuery::new(t, IndexRecordOption::WithFreqs)),
-                    fw * tw,
-                );
-                if let Ok(e) = tq.explain(&searcher, *addr) {
-                    if e.value() > 0.0 {
-                        out.push(TermMatch {
-                            term: term.clone(),
-                            field: f,
-                            score: e.value(),
-                        });
-                    }
-                }
-            }
-        }
-        out.sort_by(|a, b| {
-            b.score
-                .total_cmp(&a.score)
-                .then_with(|| a.term.cmp(&b.term))
-        });
-        Ok(out)
+        rank::explain(&searcher, &self.fields, q, ranker, folders, *addr)
     }
 }
 
