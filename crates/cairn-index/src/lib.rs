@@ -12,11 +12,13 @@
 //! of policy or of packets: it returns `(path, bm25)` pairs.
 
 mod rank;
+mod tokenize;
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
 pub use rank::{FieldWeights, PROXIMITY_DEPTH, Ranker};
+pub use tokenize::WordTokenizer;
 
 use cairn_note::Note;
 use tantivy::collector::TopDocs;
@@ -25,7 +27,7 @@ use tantivy::schema::{
     Field, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions,
 };
 use tantivy::tokenizer::{
-    AsciiFoldingFilter, Language, LowerCaser, RemoveLongFilter, SimpleTokenizer, Stemmer,
+    AsciiFoldingFilter, Language, LowerCaser, RemoveLongFilter, Stemmer,
     StopWordFilter, TextAnalyzer, TokenStream,
 };
 use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term};
@@ -34,7 +36,7 @@ use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Te
 pub const ANALYZER: &str = "cairn_en";
 /// Bumped whenever the schema or the analyzer changes; persisted indexes of another
 /// version are rebuilt.
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
 
 /// Index failures (I/O, corruption, tantivy errors).
 #[derive(Debug, thiserror::Error)]
@@ -72,11 +74,13 @@ pub enum TextField {
     RelatedFiles,
     /// The note's own path.
     Path,
+    /// The note's dates (`created`/`date`, `updated`) in words: "27 June 2023".
+    Dates,
 }
 
 impl TextField {
     /// How many fields there are.
-    pub const COUNT: usize = 8;
+    pub const COUNT: usize = 9;
 
     /// Every field.
     pub const ALL: [TextField; TextField::COUNT] = [
@@ -88,6 +92,7 @@ impl TextField {
         TextField::Aliases,
         TextField::RelatedFiles,
         TextField::Path,
+        TextField::Dates,
     ];
 
     /// The schema name.
@@ -101,6 +106,7 @@ impl TextField {
             TextField::Aliases => "aliases",
             TextField::RelatedFiles => "related_files",
             TextField::Path => "path_text",
+            TextField::Dates => "dates",
         }
     }
 }
@@ -129,7 +135,7 @@ fn schema() -> (Schema, Fields) {
 pub fn analyzer() -> TextAnalyzer {
     let stop = StopWordFilter::new(Language::English)
         .unwrap_or_else(|| StopWordFilter::remove(Vec::<String>::new()));
-    TextAnalyzer::builder(SimpleTokenizer::default())
+    TextAnalyzer::builder(WordTokenizer)
         .filter(RemoveLongFilter::limit(40))
         .filter(LowerCaser)
         .filter(AsciiFoldingFilter)
@@ -375,6 +381,11 @@ impl NoteWriter {
             doc.add_text(text(TextField::RelatedFiles), r);
         }
         doc.add_text(text(TextField::Path), &note.id);
+        let mut dates: Vec<_> = [note.created, note.updated].into_iter().flatten().collect();
+        dates.dedup();
+        for d in dates {
+            doc.add_text(text(TextField::Dates), d.format("%-d %B %Y").to_string());
+        }
         self.writer.add_document(doc)?;
         Ok(())
     }

@@ -50,8 +50,8 @@ impl FieldWeights {
 
 impl Default for FieldWeights {
     /// The contents field (title, description and body) is the base; a word in the
-    /// title, a heading, a tag, a trigger or an alias counts extra; file paths, the
-    /// note's path and its dates count a little.
+    /// title, a heading, a tag, a trigger or an alias counts extra; file paths and
+    /// the note's path count a little; a date named in the query counts fully.
     fn default() -> Self {
         let mut w = [0.0; TextField::COUNT];
         for (f, v) in [
@@ -63,6 +63,7 @@ impl Default for FieldWeights {
             (TextField::Aliases, 0.6),
             (TextField::RelatedFiles, 0.4),
             (TextField::Path, 0.3),
+            (TextField::Dates, 1.0),
         ] {
             w[f as usize] = v;
         }
