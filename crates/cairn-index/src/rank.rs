@@ -51,7 +51,8 @@ impl FieldWeights {
 impl Default for FieldWeights {
     /// The contents field (title, description and body) is the base; a word in the
     /// title, a heading, a tag, a trigger or an alias counts extra; file paths and
-    /// the note's path count a little; a date named in the query counts fully.
+    /// the note's path count a little; a date the query names ("on 8 May, 2023") is
+    /// strong evidence and counts double.
     fn default() -> Self {
         let mut w = [0.0; TextField::COUNT];
         for (f, v) in [
@@ -63,7 +64,7 @@ impl Default for FieldWeights {
             (TextField::Aliases, 0.6),
             (TextField::RelatedFiles, 0.4),
             (TextField::Path, 0.3),
-            (TextField::Dates, 1.0),
+            (TextField::Dates, 2.0),
         ] {
             w[f as usize] = v;
         }
