@@ -17,7 +17,12 @@ pub struct EvalArgs {
     #[arg(value_name = "SUITE")]
     pub suite: PathBuf,
     /// Cutoffs for hit@k, recall_all@k and recall@k.
-    #[arg(long = "k", value_name = "K,K", value_delimiter = ',', default_value = "1,5,10")]
+    #[arg(
+        long = "k",
+        value_name = "K,K",
+        value_delimiter = ',',
+        default_value = "1,5,10"
+    )]
     pub ks: Vec<usize>,
     /// Output format.
     #[arg(long, value_enum, default_value = "table")]

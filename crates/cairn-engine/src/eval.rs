@@ -188,9 +188,7 @@ fn parse_query(v: &serde_json::Value, line: usize) -> Result<SuiteQuery, (Option
             None | Some(serde_json::Value::Null) => Ok(Vec::new()),
             Some(serde_json::Value::Array(a)) => a
                 .iter()
-                .map(|x| {
-                    scalar_text(x).ok_or_else(|| fail(&format!("`{key}` must hold strings")))
-                })
+                .map(|x| scalar_text(x).ok_or_else(|| fail(&format!("`{key}` must hold strings"))))
                 .collect(),
             Some(_) => Err(fail(&format!("`{key}` must be a list of strings"))),
         }

@@ -417,32 +417,10 @@ impl Engine {
 
 /// The text ranking of a mode: BM25F with proximity, or plain BM25.
 pub(crate) fn ranker(ranking: Ranking) -> Ranker {
-    let r = match ranking {
+    match ranking {
         Ranking::Full => Ranker::default(),
         Ranking::Bm25 => Ranker::PLAIN,
-    };
-    exp_override(r, ranking)
-}
-
-// EXPERIMENT-ONLY: remove before commit.
-fn exp_override(mut r: Ranker, ranking: Ranking) -> Ranker {
-    let env = |k: &str| std::env::var(k).ok().and_then(|v| v.parse::<f32>().ok());
-    if ranking == Ranking::Full {
-        if let Some(v) = env("X_K1") { r.k1 = v; }
-        if let Some(v) = env("X_B") { r.b = v; }
-        if let Some(v) = env("X_PROX") { r.proximity = v; }
-        if let Some(v) = env("X_PASS") { r.passage = v; }
-        if let Some(v) = env("X_WIN") { r.window = v as u32; }
-        if let Ok(w) = std::env::var("X_W") {
-            for (i, v) in w.split(',').enumerate() {
-                if let (Ok(v), true) = (v.parse::<f32>(), i < r.fields.0.len()) { r.fields.0[i] = v; }
-            }
-        }
-    } else {
-        if let Some(v) = env("X_PK1") { r.k1 = v; }
-        if let Some(v) = env("X_PB") { r.b = v; }
     }
-    r
 }
 
 pub(crate) fn route_method(m: RouteMethod) -> &'static str {

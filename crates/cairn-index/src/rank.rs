@@ -22,8 +22,10 @@ use std::collections::HashMap;
 use tantivy::fieldnorm::FieldNormReader;
 use tantivy::postings::Postings;
 use tantivy::schema::IndexRecordOption;
-use tantivy::{DocAddress, DocId, DocSet, Searcher, SegmentReader, TERMINATED, TantivyDocument, Term};
 use tantivy::schema::Value;
+use tantivy::{
+    DocAddress, DocId, DocSet, Searcher, SegmentReader, TERMINATED, TantivyDocument, Term,
+};
 
 use crate::{Fields, Hit, IndexError, QueryTerms, TermMatch, TextField};
 
@@ -117,7 +119,7 @@ impl Default for Ranker {
             k1: 1.2,
             b: 0.75,
             proximity: 0.5,
-            passage: 0.0,
+            passage: 0.5,
             window: 50,
         }
     }
@@ -171,7 +173,9 @@ impl Scope {
             }
             let mut tokens = 0u64;
             for s in segs {
-                tokens += s.inverted_index(fields.text[f as usize])?.total_num_tokens();
+                tokens += s
+                    .inverted_index(fields.text[f as usize])?
+                    .total_num_tokens();
             }
             if total > 0 && tokens > 0 {
                 avg_len[f as usize] = tokens as f32 / total as f32;
@@ -316,7 +320,10 @@ pub(crate) fn search(
     for seg in segs {
         norms.push(field_norms(seg, fields, r)?);
     }
-    let mut tf: Vec<Vec<f32>> = segs.iter().map(|s| vec![0.0; s.max_doc() as usize]).collect();
+    let mut tf: Vec<Vec<f32>> = segs
+        .iter()
+        .map(|s| vec![0.0; s.max_doc() as usize])
+        .collect();
     let mut score = tf.clone();
     let mut touched: Vec<Vec<DocId>> = vec![Vec::new(); segs.len()];
     let mut scored: Vec<Vec<DocId>> = vec![Vec::new(); segs.len()];
@@ -325,7 +332,16 @@ pub(crate) fn search(
         if qw <= 0.0 {
             continue;
         }
-        let found = accumulate_term(searcher, fields, &scope, r, &norms, text, &mut tf, &mut touched)?;
+        let found = accumulate_term(
+            searcher,
+            fields,
+            &scope,
+            r,
+            &norms,
+            text,
+            &mut tf,
+            &mut touched,
+        )?;
         let idf = scope.idf(scope.doc_freq(searcher, fields, r, text)?);
         let weight = qw * idf;
         for seg_ord in 0..segs.len() {
@@ -365,7 +381,11 @@ pub(crate) fn search(
             }
         }
     }
-    cands.sort_by(|a, b| b.bm25.total_cmp(&a.bm25).then((a.seg, a.doc).cmp(&(b.seg, b.doc))));
+    cands.sort_by(|a, b| {
+        b.bm25
+            .total_cmp(&a.bm25)
+            .then((a.seg, a.doc).cmp(&(b.seg, b.doc)))
+    });
 
     if (r.proximity > 0.0 || r.passage > 0.0) && st.terms.len() > 1 {
         let depth = PROXIMITY_DEPTH.min(cands.len());
@@ -460,7 +480,9 @@ fn proximity(
                 continue;
             }
             occ.sort_unstable();
-            cands[i].passage = best_passage(&occ, st, r);
+            let len = norm.fieldnorm(doc) as f32;
+            let kd = r.k1 * ((1.0 - r.b) + r.b * len / avg);
+            cands[i].passage = best_passage(&occ, st, r, kd);
             let mut acc = vec![0.0_f32; st.terms.len()];
             for w in occ.windows(2) {
                 let ((pa, ta), (pb, tb)) = (w[0], w[1]);
@@ -471,14 +493,12 @@ fn proximity(
                 acc[ta] += st.terms[tb].weight / (d * d);
                 acc[tb] += st.terms[ta].weight / (d * d);
             }
-            let len = norm.fieldnorm(doc) as f32;
-            let k = r.k1 * ((1.0 - r.b) + r.b * len / avg);
             cands[i].proximity = st
                 .terms
                 .iter()
                 .zip(&acc)
                 .filter(|(_, a)| **a > 0.0)
-                .map(|(t, a)| t.idf.min(1.0) * (r.k1 + 1.0) * a / (k + a))
+                .map(|(t, a)| t.idf.min(1.0) * (r.k1 + 1.0) * a / (kd + a))
                 .sum();
         }
     }
@@ -487,7 +507,7 @@ fn proximity(
 
 /// The score of the best window of `r.window` positions: BM25 of the window as a
 /// document of fixed length.
-fn best_passage(occ: &[(u32, usize)], st: &Stats, r: &Ranker) -> f32 {
+fn best_passage(occ: &[(u32, usize)], st: &Stats, r: &Ranker, kd: f32) -> f32 {
     let mut counts = vec![0u32; st.terms.len()];
     let mut best = 0.0_f32;
     let mut end = 0;
@@ -501,7 +521,7 @@ fn best_passage(occ: &[(u32, usize)], st: &Stats, r: &Ranker) -> f32 {
             .iter()
             .zip(&counts)
             .filter(|(_, c)| **c > 0)
-            .map(|(t, &c)| t.weight * (r.k1 + 1.0) * c as f32 / (r.k1 + c as f32))
+            .map(|(t, &c)| t.weight * (r.k1 + 1.0) * c as f32 / (kd + c as f32))
             .sum();
         best = best.max(s);
         counts[occ[start].1] -= 1;
@@ -530,9 +550,21 @@ pub(crate) fn explain(
         if qw <= 0.0 {
             continue;
         }
-        let mut tf: Vec<Vec<f32>> = segs.iter().map(|s| vec![0.0; s.max_doc() as usize]).collect();
+        let mut tf: Vec<Vec<f32>> = segs
+            .iter()
+            .map(|s| vec![0.0; s.max_doc() as usize])
+            .collect();
         let mut touched: Vec<Vec<DocId>> = vec![Vec::new(); segs.len()];
-        accumulate_term(searcher, fields, &scope, r, &norms, text, &mut tf, &mut touched)?;
+        accumulate_term(
+            searcher,
+            fields,
+            &scope,
+            r,
+            &norms,
+            text,
+            &mut tf,
+            &mut touched,
+        )?;
         let x = tf[addr.segment_ord as usize]
             .get(addr.doc_id as usize)
             .copied()
@@ -559,7 +591,8 @@ pub(crate) fn explain(
                 continue;
             }
             let len = norm.fieldnorm(addr.doc_id) as f32;
-            let v = w * p.term_freq() as f32 / ((1.0 - r.b) + r.b * len / scope.avg_len[f as usize]);
+            let v =
+                w * p.term_freq() as f32 / ((1.0 - r.b) + r.b * len / scope.avg_len[f as usize]);
             out.push(TermMatch {
                 term: text.clone(),
                 field: f,
@@ -567,6 +600,10 @@ pub(crate) fn explain(
             });
         }
     }
-    out.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.term.cmp(&b.term)));
+    out.sort_by(|a, b| {
+        b.score
+            .total_cmp(&a.score)
+            .then_with(|| a.term.cmp(&b.term))
+    });
     Ok(out)
 }

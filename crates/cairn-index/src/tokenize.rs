@@ -68,6 +68,8 @@ fn is_apostrophe(c: char) -> bool {
 /// Splits `text` into tokens with positions (see the module header).
 fn tokens(text: &str) -> Vec<Token> {
     let mut out = Vec::new();
+    // Each main word: byte range and position, for catenating joined words.
+    let mut mains: Vec<(usize, usize, usize)> = Vec::new();
     let mut position = 0usize;
     let mut chars = text.char_indices().peekable();
     // The two characters before the current word, for the apostrophe rule.
@@ -110,6 +112,7 @@ fn tokens(text: &str) -> Vec<Token> {
             position_length: 1,
         };
         out.push(token(start, start + word.len()));
+        mains.push((start, start + word.len(), position));
         let parts = camel_parts(word);
         if parts.len() > 1 {
             for (a, b) in parts {
@@ -120,6 +123,29 @@ fn tokens(text: &str) -> Vec<Token> {
         }
         position += 1;
     }
+    // Words joined by single hyphens or underscores also count as one word:
+    // `IL-6` → `IL6`, `e-mail` → `email`, `insert_deduplication_token` → `insertdeduplicationtoken`.
+    let joined =
+        |a: &(usize, usize, usize), b: &(usize, usize, usize)| matches!(&text[a.1..b.0], "-" | "_");
+    let mut i = 0;
+    while i < mains.len() {
+        let mut j = i;
+        while j + 1 < mains.len() && joined(&mains[j], &mains[j + 1]) {
+            j += 1;
+        }
+        if j > i {
+            let word: String = mains[i..=j].iter().map(|m| &text[m.0..m.1]).collect();
+            out.push(Token {
+                offset_from: mains[i].0,
+                offset_to: mains[j].1,
+                position: mains[i].2,
+                text: word,
+                position_length: 1,
+            });
+        }
+        i = j + 1;
+    }
+    out.sort_by_key(|t| t.position);
     out
 }
 
@@ -176,7 +202,10 @@ mod tests {
     #[test]
     fn cases() {
         let cases: &[(&str, &[(usize, &str)])] = &[
-            ("Hello, tax payer!", &[(0, "Hello"), (1, "tax"), (2, "payer")]),
+            (
+                "Hello, tax payer!",
+                &[(0, "Hello"), (1, "tax"), (2, "payer")],
+            ),
             (
                 "insert_deduplication_token",
                 &[(0, "insert"), (1, "deduplication"), (2, "token")],
