@@ -402,14 +402,14 @@ impl Engine {
         }
         out.push(match ranking {
             Ranking::Full => format!(
-                "ranking: BM25 over title, headings, contents, tags, triggers, aliases, related files and path, times boosts (source of truth, priority, project, recency with a {}-day half-life, staleness); plus file, trigger, scene and pin signals",
+                "ranking: BM25F over headings, contents, path and dates, plus BM25 on title, tags, triggers, aliases and related files, term proximity and the best passage; relevance is the squared share of the best match, times boosts (source of truth, priority, project, recency with a {}-day half-life, staleness); plus file, trigger, scene and pin signals",
                 self.config.ranking.half_life_days
             ),
             Ranking::Bm25 => "ranking: plain BM25 on the contents field, no boosts".into(),
         });
         out.push(format!(
-            "a note needs {:.0}% of the best match unless pinned, identity, or matched by a file or trigger; superseded and archived notes never enter a section",
-            p.min_relevance * 100.0
+            "a note needs relevance {:.2} unless pinned, identity, or matched by a file or trigger; superseded and archived notes never enter a section",
+            p.min_relevance
         ));
         out
     }

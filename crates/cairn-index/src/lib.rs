@@ -95,6 +95,19 @@ impl TextField {
         TextField::Dates,
     ];
 
+    /// Fields the author curates (title, tags, triggers, aliases, related files): a
+    /// match there is evidence of its own, scored apart from the prose fields.
+    pub fn is_curated(self) -> bool {
+        matches!(
+            self,
+            TextField::Title
+                | TextField::Tags
+                | TextField::Triggers
+                | TextField::Aliases
+                | TextField::RelatedFiles
+        )
+    }
+
     /// The schema name.
     pub fn name(self) -> &'static str {
         match self {

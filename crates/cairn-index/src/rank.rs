@@ -1,21 +1,35 @@
-//! Text relevance over tantivy's postings: BM25F across the weighted fields, then a
-//! term-proximity score (BM25TP) for the best candidates.
+//! Text relevance over tantivy's postings: BM25F across the prose fields plus
+//! per-field BM25 on the curated fields, then term proximity and the best passage
+//! for the best candidates.
 //!
 //! ```text
-//! tf~(t, d)  = Σ_fields  w_f · tf_f(t, d) / ((1 − b) + b · len_f(d) / avglen_f)
-//! bm25f(d)   = Σ_terms   q_t · idf(t) · (k1 + 1) · tf~ / (k1 + tf~)
-//! idf(t)     = ln(1 + (N − df + 0.5) / (df + 0.5))          df: docs with t in any weighted field
-//! prox(d)    = Σ_terms   min(1, idf(t)) · (k1 + 1) · acc_t / (K_d + acc_t)
-//! acc_t      = Σ over neighbouring occurrences (t at p, u ≠ t at p′) of q_u · idf(u) / (p − p′)²
-//! text(d)    = bm25f(d) + proximity · prox(d)
+//! x_f(t, d)   = tf_f(t, d) / ((1 − b) + b · len_f(d) / avglen_f)
+//! sat(x)      = (k1 + 1) · x / (k1 + x)
+//! bm25f(d)    = Σ_terms q_t · idf(t) · ( sat(Σ_prose w_f · x_f) + Σ_curated w_f · sat(x_f) )
+//! idf(t)      = ln(1 + (N − df + 0.5) / (df + 0.5))     df: most of any weighted field
+//! K_d         = k1 · ((1 − b) + b · len(d) / avglen)    (contents field)
+//! prox(d)     = Σ_terms min(1, idf(t)) · (k1 + 1) · acc_t / (K_d + acc_t)
+//! acc_t       = Σ over neighbouring occurrences (t at p, u ≠ t at p′) of q_u · idf(u) / (p − p′)²
+//! passage(d)  = max over windows of `window` positions of Σ_terms q_t · idf(t) · (k1 + 1) · c_t / (K_d + c_t)
+//! text(d)     = bm25f(d) + proximity · prox(d) + passage · passage(d)
 //! ```
-//! BM25F adds a term's weighted frequencies across fields *before* saturating, so a
-//! title that is repeated in the headings and the body is not counted three times
-//! (summing per-field BM25 scores does that). With the contents field alone at
-//! weight 1 it is textbook BM25. The proximity part (Büttcher, Clarke and Lushman,
-//! SIGIR 2006) rewards notes where the query's words occur near each other, which
-//! whole-note BM25 cannot see; it is computed on the contents field for the best
-//! [`PROXIMITY_DEPTH`] candidates only.
+//! - Prose fields (headings, contents, path, dates) are combined BM25F-style: a
+//!   term's weighted frequencies are added *before* saturating, so a heading that
+//!   repeats words of the body does not count them twice over.
+//! - Curated fields (title, tags, triggers, aliases, related files) are chosen by
+//!   the author to say what the note is about: a match there is evidence of its
+//!   own, so each is saturated and added separately (the title is also part of the
+//!   contents field). Folding them into BM25F too compresses the scores of all good
+//!   matches so much that recency and priority boosts decide between them.
+//! - With the contents field alone at weight 1 and no proximity, this is textbook
+//!   BM25 (k1 1.2, b 0.75): the `--ranking bm25` baseline.
+//! - Proximity (BM25TP: Büttcher, Clarke and Lushman, SIGIR 2006) rewards query
+//!   words that occur near each other; the best passage (Callan, SIGIR 1994)
+//!   rewards a note whose matches concentrate in one place, which whole-note BM25
+//!   cannot see in a long note such as a conversation. Both read term positions of
+//!   the contents field, for the best [`PROXIMITY_DEPTH`] candidates only, and use
+//!   the note's BM25 length normalisation `K_d`, so they add no bias towards long
+//!   notes.
 
 use std::collections::HashMap;
 
@@ -51,14 +65,14 @@ impl FieldWeights {
 }
 
 impl Default for FieldWeights {
-    /// The contents field (title, description and body) is the base; a word in the
-    /// title, a heading, a tag, a trigger or an alias counts extra; file paths and
-    /// the note's path count a little; a date the query names ("on 8 May, 2023") is
+    /// The contents field (title, description and body) is the base; a word in a
+    /// heading adds a third; the curated fields (title, tags, triggers, aliases, file
+    /// paths) add about half a match each; the note's path a little; a date the query names ("on 8 May, 2023") is
     /// strong evidence and counts double.
     fn default() -> Self {
         let mut w = [0.0; TextField::COUNT];
         for (f, v) in [
-            (TextField::Title, 0.6),
+            (TextField::Title, 0.5),
             (TextField::Headings, 0.35),
             (TextField::Contents, 1.0),
             (TextField::Tags, 0.5),
@@ -216,9 +230,10 @@ fn in_scope(seg: &SegmentReader, allowed: Option<&[bool]>, d: DocId) -> bool {
     !seg.is_deleted(d) && allowed.is_none_or(|a| a.get(d as usize).copied().unwrap_or(false))
 }
 
-/// Adds term `text`'s BM25F pseudo-frequency `tf~` of every in-scope document to
-/// `tf` (per segment), listing each document once in `touched`; returns the number
-/// of in-scope documents that contain it.
+/// Adds term `text`'s BM25F pseudo-frequency `tf~` over the prose fields of every
+/// in-scope document to `tf`, and its saturated curated-field scores to `kw` (per
+/// segment), listing each document once in `touched`; returns the number of
+/// in-scope documents that contain it.
 fn accumulate_term(
     searcher: &Searcher,
     fields: &Fields,
@@ -227,6 +242,7 @@ fn accumulate_term(
     norms: &[[Option<FieldNormReader>; TextField::COUNT]],
     text: &str,
     tf: &mut [Vec<f32>],
+    kw: &mut [Vec<f32>],
     touched: &mut [Vec<DocId>],
 ) -> Result<usize, IndexError> {
     let mut df = 0;
@@ -243,16 +259,23 @@ fn accumulate_term(
                 continue;
             };
             let avg = scope.avg_len[f as usize];
+            let curated = f.is_curated();
             let tf = &mut tf[seg_ord];
+            let kw = &mut kw[seg_ord];
             let mut d = p.doc();
             while d != TERMINATED {
                 if in_scope(seg, allowed, d) {
                     let len = norm.fieldnorm(d) as f32;
                     let denom = (1.0 - r.b) + r.b * len / avg;
-                    if tf[d as usize] == 0.0 {
+                    if tf[d as usize] == 0.0 && kw[d as usize] == 0.0 {
                         touched[seg_ord].push(d);
                     }
-                    tf[d as usize] += w * p.term_freq() as f32 / denom;
+                    let x = p.term_freq() as f32 / denom;
+                    if curated {
+                        kw[d as usize] += w * (r.k1 + 1.0) * x / (r.k1 + x);
+                    } else {
+                        tf[d as usize] += w * x;
+                    }
                 }
                 d = p.advance();
             }
@@ -325,6 +348,7 @@ pub(crate) fn search(
         .map(|s| vec![0.0; s.max_doc() as usize])
         .collect();
     let mut score = tf.clone();
+    let mut kw = tf.clone();
     let mut touched: Vec<Vec<DocId>> = vec![Vec::new(); segs.len()];
     let mut scored: Vec<Vec<DocId>> = vec![Vec::new(); segs.len()];
     let mut terms = Vec::new();
@@ -340,6 +364,7 @@ pub(crate) fn search(
             &norms,
             text,
             &mut tf,
+            &mut kw,
             &mut touched,
         )?;
         let idf = scope.idf(scope.doc_freq(searcher, fields, r, text)?);
@@ -347,10 +372,11 @@ pub(crate) fn search(
         for seg_ord in 0..segs.len() {
             for &d in &touched[seg_ord] {
                 let x = std::mem::take(&mut tf[seg_ord][d as usize]);
+                let k = std::mem::take(&mut kw[seg_ord][d as usize]);
                 if score[seg_ord][d as usize] == 0.0 {
                     scored[seg_ord].push(d);
                 }
-                score[seg_ord][d as usize] += weight * (r.k1 + 1.0) * x / (r.k1 + x);
+                score[seg_ord][d as usize] += weight * ((r.k1 + 1.0) * x / (r.k1 + x) + k);
             }
             touched[seg_ord].clear();
         }
@@ -539,47 +565,16 @@ pub(crate) fn explain(
     addr: DocAddress,
 ) -> Result<Vec<TermMatch>, IndexError> {
     let scope = Scope::new(searcher, fields, r, folders)?;
-    let segs = searcher.segment_readers();
-    let mut norms = Vec::with_capacity(segs.len());
-    for seg in segs {
-        norms.push(field_norms(seg, fields, r)?);
-    }
     let seg = searcher.segment_reader(addr.segment_ord);
+    let norms = field_norms(seg, fields, r)?;
+    let sat = |x: f32| (r.k1 + 1.0) * x / (r.k1 + x);
     let mut out = Vec::new();
-    for (text, &qw) in &q.terms {
-        if qw <= 0.0 {
-            continue;
-        }
-        let mut tf: Vec<Vec<f32>> = segs
-            .iter()
-            .map(|s| vec![0.0; s.max_doc() as usize])
-            .collect();
-        let mut touched: Vec<Vec<DocId>> = vec![Vec::new(); segs.len()];
-        accumulate_term(
-            searcher,
-            fields,
-            &scope,
-            r,
-            &norms,
-            text,
-            &mut tf,
-            &mut touched,
-        )?;
-        let x = tf[addr.segment_ord as usize]
-            .get(addr.doc_id as usize)
-            .copied()
-            .unwrap_or(0.0);
-        if x <= 0.0 {
-            continue;
-        }
-        let idf = scope.idf(scope.doc_freq(searcher, fields, r, text)?);
-        let total = qw * idf * (r.k1 + 1.0) * x / (r.k1 + x);
+    for (text, &qw) in q.terms.iter().filter(|(_, w)| **w > 0.0) {
+        // Each weighted field's normalised frequency of the term in this note.
+        let mut parts: Vec<(TextField, f32)> = Vec::new();
         for f in TextField::ALL {
             let w = r.fields.get(f);
-            let Some(norm) = norms[addr.segment_ord as usize][f as usize]
-                .as_ref()
-                .filter(|_| w > 0.0)
-            else {
+            let Some(norm) = norms[f as usize].as_ref().filter(|_| w > 0.0) else {
                 continue;
             };
             let term = Term::from_field_text(fields.text[f as usize], text);
@@ -591,12 +586,26 @@ pub(crate) fn explain(
                 continue;
             }
             let len = norm.fieldnorm(addr.doc_id) as f32;
-            let v =
-                w * p.term_freq() as f32 / ((1.0 - r.b) + r.b * len / scope.avg_len[f as usize]);
+            let x = p.term_freq() as f32 / ((1.0 - r.b) + r.b * len / scope.avg_len[f as usize]);
+            parts.push((f, x));
+        }
+        let weight = qw * scope.idf(scope.doc_freq(searcher, fields, r, text)?);
+        let prose: f32 = parts
+            .iter()
+            .filter(|(f, _)| !f.is_curated())
+            .map(|(f, x)| r.fields.get(*f) * x)
+            .sum();
+        for (f, x) in parts {
+            let w = r.fields.get(f);
+            let score = if f.is_curated() {
+                weight * w * sat(x)
+            } else {
+                weight * sat(prose) * w * x / prose
+            };
             out.push(TermMatch {
                 term: text.clone(),
                 field: f,
-                score: total * v / x,
+                score,
             });
         }
     }
