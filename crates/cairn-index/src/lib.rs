@@ -570,7 +570,7 @@ mod tests {
         );
         assert_eq!(
             analyze("src/settlement/payout_job.rs"),
-            vec!["src", "settlement", "payout", "job", "rs"]
+            vec!["src", "settlement", "payout", "payoutjob", "job", "rs"]
         );
     }
 

@@ -8,6 +8,9 @@
 //! - English contractions and possessives lose their tail (`Caroline's` →
 //!   `Caroline`, `don't` → `don`), as Lucene's possessive filter does.
 //! - Ordinals become their number (`8th` → `8`), so "8th December" matches a date.
+//! - Words joined by single hyphens or underscores are also indexed joined, at the
+//!   first word's position (`IL-6` → `IL`, `IL6`, `6`; `e-mail` → `email`), so
+//!   `IL6`, `IL-6` and `IL 6` all meet, and an identifier matches whole.
 //!
 //! Lowercasing, folding, stop words and stemming are the analyzer's filters.
 
@@ -208,7 +211,26 @@ mod tests {
             ),
             (
                 "insert_deduplication_token",
-                &[(0, "insert"), (1, "deduplication"), (2, "token")],
+                &[
+                    (0, "insert"),
+                    (0, "insertdeduplicationtoken"),
+                    (1, "deduplication"),
+                    (2, "token"),
+                ],
+            ),
+            (
+                "IL-6 and e-mail - not a-",
+                &[
+                    (0, "IL"),
+                    (0, "IL6"),
+                    (1, "6"),
+                    (2, "and"),
+                    (3, "e"),
+                    (3, "email"),
+                    (4, "mail"),
+                    (5, "not"),
+                    (6, "a"),
+                ],
             ),
             (
                 "the RollupPlanner split",
@@ -243,6 +265,7 @@ mod tests {
                     (5, "1"),
                 ],
             ),
+            // An ordinal is not joined to the next word.
             ("4th-gen 10x", &[(0, "4"), (1, "gen"), (2, "10x")]),
             ("naïve café", &[(0, "naïve"), (1, "café")]),
         ];
