@@ -143,8 +143,9 @@ fn schema() -> (Schema, Fields) {
     (b.build(), Fields { key, folders, text })
 }
 
-/// The analyzer: split on non-alphanumerics, drop tokens over 40 bytes, lowercase,
-/// fold accents, drop English stop words, stem.
+/// The analyzer: split into words ([`WordTokenizer`]: camelCase parts, joined
+/// hyphenated words, no contraction tails, ordinals as numbers), drop tokens over 40
+/// bytes, lowercase, fold accents, drop English stop words ([`STOP_WORDS`]), stem.
 pub fn analyzer() -> TextAnalyzer {
     let stop = StopWordFilter::remove(STOP_WORDS.iter().map(|w| (*w).to_owned()));
     TextAnalyzer::builder(WordTokenizer)
@@ -289,13 +290,20 @@ pub const STOP_WORDS: &[&str] = &[
 
 /// Analyses `text` into index terms, in order (duplicates kept).
 pub fn analyze(text: &str) -> Vec<String> {
-    let mut a = analyzer();
-    let mut stream = a.token_stream(text);
-    let mut out = Vec::new();
-    while let Some(t) = stream.next() {
-        out.push(t.text.clone());
+    thread_local! {
+        // Building the analyzer (stop word set, stemmer) costs more than analysing a
+        // sentence; snippets and triggers analyse many.
+        static ANALYZER: std::cell::RefCell<TextAnalyzer> = std::cell::RefCell::new(analyzer());
     }
-    out
+    ANALYZER.with(|a| {
+        let mut a = a.borrow_mut();
+        let mut stream = a.token_stream(text);
+        let mut out = Vec::new();
+        while let Some(t) = stream.next() {
+            out.push(t.text.clone());
+        }
+        out
+    })
 }
 
 /// A query: weighted analysed terms.
