@@ -1,6 +1,8 @@
 //! `cairn eval` through the real binary: the JSON report's shape (snapshot), the
 //! table, exit codes, and bad suite input reported on stdout and counted on stderr.
 
+#![allow(clippy::unwrap_used)] // test helpers, like the tests, fail loudly
+
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;

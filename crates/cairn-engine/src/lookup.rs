@@ -304,12 +304,11 @@ impl Engine {
         }
         // An absolute path inside the vault.
         let as_path = std::path::Path::new(&q);
-        if as_path.is_absolute() {
-            if let Ok(rel) = as_path.strip_prefix(&self.config.vault.root) {
-                if let Some(n) = self.note(&cairn_scan::rel_path(std::path::Path::new(""), rel)) {
-                    return Ok(n);
-                }
-            }
+        if as_path.is_absolute()
+            && let Ok(rel) = as_path.strip_prefix(&self.config.vault.root)
+            && let Some(n) = self.note(&cairn_scan::rel_path(std::path::Path::new(""), rel))
+        {
+            return Ok(n);
         }
         let lower = q.to_lowercase();
         let tiers: [&dyn Fn(&cairn_note::Note) -> bool; 3] = [

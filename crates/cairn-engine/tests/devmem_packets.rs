@@ -4,6 +4,8 @@
 //! output of any command (packet, renderings, search, explain, get) carries a secret
 //! canary; confidential canaries never reach a packet.
 
+#![allow(clippy::unwrap_used)] // test helpers, like the tests, fail loudly
+
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 

@@ -2,6 +2,8 @@
 //! target × format, determinism, budgets, routing, policy canaries, and vaults
 //! full of bad input.
 
+#![allow(clippy::unwrap_used)] // test helpers, like the tests, fail loudly
+
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 

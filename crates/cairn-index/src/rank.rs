@@ -234,6 +234,14 @@ fn in_scope(seg: &SegmentReader, allowed: Option<&[bool]>, d: DocId) -> bool {
 /// in-scope document to `tf`, and its saturated curated-field scores to `kw` (per
 /// segment), listing each document once in `touched`; returns the number of
 /// in-scope documents that contain it.
+/// Per segment and document: the prose pseudo-frequency and curated-field score of
+/// the term being accumulated, and the documents touched by it.
+struct Accumulators {
+    tf: Vec<Vec<f32>>,
+    kw: Vec<Vec<f32>>,
+    touched: Vec<Vec<DocId>>,
+}
+
 fn accumulate_term(
     searcher: &Searcher,
     fields: &Fields,
@@ -241,10 +249,9 @@ fn accumulate_term(
     r: &Ranker,
     norms: &[[Option<FieldNormReader>; TextField::COUNT]],
     text: &str,
-    tf: &mut [Vec<f32>],
-    kw: &mut [Vec<f32>],
-    touched: &mut [Vec<DocId>],
+    acc: &mut Accumulators,
 ) -> Result<usize, IndexError> {
+    let Accumulators { tf, kw, touched } = acc;
     let mut df = 0;
     for (seg_ord, seg) in searcher.segment_readers().iter().enumerate() {
         let allowed = scope.allowed[seg_ord].as_deref();
@@ -343,30 +350,24 @@ pub(crate) fn search(
     for seg in segs {
         norms.push(field_norms(seg, fields, r)?);
     }
-    let mut tf: Vec<Vec<f32>> = segs
+    let zeros: Vec<Vec<f32>> = segs
         .iter()
         .map(|s| vec![0.0; s.max_doc() as usize])
         .collect();
-    let mut score = tf.clone();
-    let mut kw = tf.clone();
-    let mut touched: Vec<Vec<DocId>> = vec![Vec::new(); segs.len()];
+    let mut score = zeros.clone();
+    let mut acc = Accumulators {
+        tf: zeros.clone(),
+        kw: zeros,
+        touched: vec![Vec::new(); segs.len()],
+    };
     let mut scored: Vec<Vec<DocId>> = vec![Vec::new(); segs.len()];
     let mut terms = Vec::new();
     for (text, &qw) in &q.terms {
         if qw <= 0.0 {
             continue;
         }
-        let found = accumulate_term(
-            searcher,
-            fields,
-            &scope,
-            r,
-            &norms,
-            text,
-            &mut tf,
-            &mut kw,
-            &mut touched,
-        )?;
+        let found = accumulate_term(searcher, fields, &scope, r, &norms, text, &mut acc)?;
+        let Accumulators { tf, kw, touched } = &mut acc;
         let idf = scope.idf(scope.doc_freq(searcher, fields, r, text)?);
         let weight = qw * idf;
         for seg_ord in 0..segs.len() {

@@ -1,5 +1,7 @@
 //! BM25 over notes: field matches, stemming, folder filters, replace/delete, on-disk reopen.
 
+#![allow(clippy::unwrap_used)] // test helpers, like the tests, fail loudly
+
 use cairn_index::*;
 use cairn_note::parse_note;
 

@@ -1,6 +1,8 @@
 //! The ranking formula, case by case: textbook BM25 for the baseline, curated fields,
 //! dates, proximity and passages, and `explain` adding up to the score.
 
+#![allow(clippy::unwrap_used)] // test helpers, like the tests, fail loudly
+
 use cairn_index::*;
 use cairn_note::parse_note;
 

@@ -355,14 +355,14 @@ fn score_one(n: &Note, bm25: f64, best: f64, ctx: &ScoreContext<'_>) -> Scored {
         ),
         _ => {}
     }
-    if let (Some(p), Some(routed)) = (n.project_id.as_deref(), ctx.project_id) {
-        if p == routed {
-            multiply(
-                "project",
-                w.project_match,
-                format!("belongs to project {p} ×{}", w.project_match),
-            );
-        }
+    if let (Some(p), Some(routed)) = (n.project_id.as_deref(), ctx.project_id)
+        && p == routed
+    {
+        multiply(
+            "project",
+            w.project_match,
+            format!("belongs to project {p} ×{}", w.project_match),
+        );
     }
     if n.freshness == Some(Freshness::Evergreen) {
         // Evergreen notes do not decay.
