@@ -1,15 +1,17 @@
 //! Index: full-text BM25 over notes, built on tantivy.
 //!
 //! One document per note, keyed by its vault-relative path. Text fields (title,
-//! headings, contents, tags, triggers, aliases, related files, path) share one
-//! English analyzer (split on non-alphanumerics, lowercase, ASCII folding, Snowball
-//! stop words, Snowball stemmer), so a query matches "retrying" against "retries".
-//! A query is a weighted bag of analysed terms searched across the fields with
-//! per-field boosts; a folder filter restricts it to note roots.
+//! headings, contents, tags, triggers, aliases, related files, path, dates in words)
+//! share one English analyzer ([`analyzer`]: word tokenizer aware of identifiers,
+//! lowercase, ASCII folding, Snowball stop words, Snowball stemmer), so a query
+//! matches "retrying" against "retries" and `RollupPlanner` against "rollup planner".
+//! A query is a weighted bag of analysed terms; tantivy stores the postings and
+//! `rank.rs` scores them (BM25F, proximity, best passage); a folder filter restricts
+//! the ranking to note roots.
 //!
 //! The index can live in RAM (one-shot commands, tests) or in a directory (the
-//! persistent cache keeps one per vault). It knows nothing of boosts beyond BM25,
-//! of policy or of packets: it returns `(path, bm25)` pairs.
+//! persistent cache keeps one per vault). It knows nothing of boosts beyond text
+//! relevance, of policy or of packets: it returns `(path, score)` pairs.
 
 mod rank;
 mod tokenize;
