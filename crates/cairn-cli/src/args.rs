@@ -76,6 +76,9 @@ Examples:
     Memory(crate::cmd_memory::MemoryArgs),
     /// Check the vault: broken links, stale or contradicting decisions, duplicates, secrets.
     Lint(crate::cmd_lint::LintArgs),
+    /// Measure retrieval quality on a suite of notes and graded queries.
+    #[command(after_help = crate::cmd_eval::EVAL_AFTER_HELP)]
+    Eval(crate::cmd_eval::EvalArgs),
 }
 
 /// Where the vault comes from.

@@ -154,6 +154,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             ));
             print_out(&s)?;
         }
+        Command::Eval(a) => crate::cmd_eval::run(&a)?,
     }
     Ok(ExitCode::SUCCESS)
 }

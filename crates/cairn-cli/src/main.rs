@@ -9,9 +9,10 @@
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 mod args;
+mod cmd_eval;
 mod cmd_hook;
-mod cmd_mcp;
 mod cmd_lint;
+mod cmd_mcp;
 mod cmd_memory;
 mod commands;
 

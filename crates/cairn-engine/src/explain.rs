@@ -111,9 +111,8 @@ impl Engine {
                 (
                     "left out".to_owned(),
                     format!(
-                        "not relevant enough ({:.0}% of the best match, needs {:.0}%)",
-                        s.relevance * 100.0,
-                        sel.profile.min_relevance * 100.0
+                        "not relevant enough (relevance {:.2}, needs {:.2})",
+                        s.relevance, sel.profile.min_relevance
                     ),
                 )
             } else {

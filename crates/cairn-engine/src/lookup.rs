@@ -3,11 +3,11 @@
 use std::collections::{BTreeSet, HashMap};
 use std::path::PathBuf;
 
-use cairn_index::{FieldWeights, QueryTerms};
+use cairn_index::QueryTerms;
 use cairn_note::{Sensitivity, prose_sentences};
 use cairn_policy::Visibility;
 use cairn_route::RouteInput;
-use cairn_score::{Ranking, ScoreContext, Weights};
+use cairn_score::{Ranking, ScoreContext, Scored, Weights};
 use chrono::NaiveDate;
 use serde::Serialize;
 
@@ -104,9 +104,61 @@ pub struct GetResult {
     pub redactions: usize,
 }
 
+/// What ranking a search produced, before presentation (snippets, limits).
+pub(crate) struct Ranked {
+    /// Notes that match (BM25, files), best first, each with its policy visibility.
+    pub scored: Vec<(Scored, Visibility)>,
+    /// Analysed query terms (for snippets).
+    pub task_terms: BTreeSet<String>,
+    /// Where the search looked.
+    pub roots: Vec<String>,
+}
+
 impl Engine {
     /// Ranks notes for `req.query` with the full pipeline (or plain BM25).
     pub fn search(&self, req: &SearchRequest) -> Result<SearchResult, EngineError> {
+        let ranked = self.rank(req)?;
+        let mut out = SearchResult {
+            roots: ranked.roots,
+            ..SearchResult::default()
+        };
+        for (s, v) in &ranked.scored {
+            let Some(n) = self.note(&s.path) else {
+                continue;
+            };
+            if *v == Visibility::Hidden {
+                out.suppressed += 1;
+                continue;
+            }
+            if out.hits.len() >= req.limit {
+                continue;
+            }
+            let (snippet, red) = if *v == Visibility::Withheld {
+                (cairn_policy::WITHHELD_NOTICE.to_owned(), 0)
+            } else {
+                let text = snippet(n, &ranked.task_terms);
+                let r = cairn_policy::redact(&text);
+                (r.text.into_owned(), r.count)
+            };
+            let title = cairn_policy::redact(&n.title);
+            out.redactions += red + title.count;
+            out.hits.push(SearchHit {
+                id: n.id.clone(),
+                path: n.path.clone(),
+                title: title.text.into_owned(),
+                score: (s.score * 1000.0).round() / 1000.0,
+                memory_type: n.memory_type.map(|t| t.as_str().to_owned()),
+                sensitivity: n.sensitivity.as_str().to_owned(),
+                status: status(n),
+                snippet,
+            });
+        }
+        Ok(out)
+    }
+
+    /// The ranking half of [`Engine::search`]: route, query, BM25, score, policy
+    /// visibility. `search` presents it; `eval` measures it.
+    pub(crate) fn rank(&self, req: &SearchRequest) -> Result<Ranked, EngineError> {
         let route = match &req.cwd {
             Some(cwd) => Some(cairn_route::route(
                 &self.config,
@@ -143,13 +195,10 @@ impl Engine {
                 query.add_text(&crate::wakeup::file_words(f), 0.3);
             }
         }
-        let weights = match req.ranking {
-            Ranking::Full => FieldWeights::default(),
-            Ranking::Bm25 => FieldWeights::FLAT,
-        };
-        let hits = self
-            .index
-            .search(&query, &weights, Some(&roots), crate::wakeup::BM25_DEPTH)?;
+        let ranker = crate::wakeup::ranker(req.ranking);
+        let hits =
+            self.index
+                .search_with(&query, &ranker, Some(&roots), crate::wakeup::BM25_DEPTH)?;
         let task_terms: BTreeSet<String> = query.terms.keys().cloned().collect();
         let project_ids: Vec<String> = self.config.projects.iter().map(|p| p.id.clone()).collect();
         let empty = Vec::new();
@@ -180,46 +229,21 @@ impl Engine {
             hit_paths.contains_key(n.path.as_str())
                 || (!ctx.files.is_empty() && !n.related_files.is_empty())
         });
-        let scored = cairn_score::score(candidates, &hits, &ctx);
-
-        let mut out = SearchResult {
+        let scored = cairn_score::score(candidates, &hits, &ctx)
+            .into_iter()
+            .filter(|s| s.bm25 > 0.0 || s.signals > 0.0)
+            .filter_map(|s| {
+                let n = self.note(&s.path)?;
+                let strong = s.relevance >= 0.6;
+                let v = cairn_policy::visibility(n.sensitivity, strong);
+                Some((s, v))
+            })
+            .collect();
+        Ok(Ranked {
+            scored,
+            task_terms,
             roots,
-            ..SearchResult::default()
-        };
-        for s in scored.iter().filter(|s| s.bm25 > 0.0 || s.signals > 0.0) {
-            let Some(n) = self.note(&s.path) else {
-                continue;
-            };
-            let strong = s.relevance >= 0.6;
-            let v = cairn_policy::visibility(n.sensitivity, strong);
-            if v == Visibility::Hidden {
-                out.suppressed += 1;
-                continue;
-            }
-            if out.hits.len() >= req.limit {
-                continue;
-            }
-            let (snippet, red) = if v == Visibility::Withheld {
-                (cairn_policy::WITHHELD_NOTICE.to_owned(), 0)
-            } else {
-                let text = snippet(n, &task_terms);
-                let r = cairn_policy::redact(&text);
-                (r.text.into_owned(), r.count)
-            };
-            let title = cairn_policy::redact(&n.title);
-            out.redactions += red + title.count;
-            out.hits.push(SearchHit {
-                id: n.id.clone(),
-                path: n.path.clone(),
-                title: title.text.into_owned(),
-                score: (s.score * 1000.0).round() / 1000.0,
-                memory_type: n.memory_type.map(|t| t.as_str().to_owned()),
-                sensitivity: n.sensitivity.as_str().to_owned(),
-                status: status(n),
-                snippet,
-            });
-        }
-        Ok(out)
+        })
     }
 
     /// Fetches one note by id, path, file name or title, under policy: secret notes
@@ -287,7 +311,8 @@ impl Engine {
         }
         // An absolute path inside the vault.
         let as_path = std::path::Path::new(&q);
-        if let Ok(rel) = as_path.strip_prefix(&self.config.vault.root)
+        if as_path.is_absolute()
+            && let Ok(rel) = as_path.strip_prefix(&self.config.vault.root)
             && let Some(n) = self.note(&cairn_scan::rel_path(std::path::Path::new(""), rel))
         {
             return Ok(n);

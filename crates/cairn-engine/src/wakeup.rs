@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use cairn_assemble::{
     Candidate, Packet, Profile, ProjectInfo, QueryEcho, Request, RouteInfo, Source,
 };
-use cairn_index::{FieldWeights, QueryTerms};
+use cairn_index::{QueryTerms, Ranker};
 use cairn_note::Note;
 use cairn_policy::Visibility;
 use cairn_render::{Format, TOKENIZER_NAME, Target, estimate_tokens};
@@ -156,15 +156,12 @@ impl Engine {
         let task_terms: BTreeSet<String> = cairn_index::analyze(&req.task).into_iter().collect();
         let mut folders = primary_roots.clone();
         folders.extend(secondary_roots.iter().cloned());
-        let weights = match req.ranking {
-            Ranking::Full => FieldWeights::default(),
-            Ranking::Bm25 => FieldWeights::FLAT,
-        };
+        let ranker = crate::wakeup::ranker(req.ranking);
         let hits = if folders.is_empty() {
             Vec::new()
         } else {
             self.index
-                .search(&query, &weights, Some(&folders), BM25_DEPTH)?
+                .search_with(&query, &ranker, Some(&folders), BM25_DEPTH)?
         };
         let hits: Vec<_> = hits
             .into_iter()
@@ -405,16 +402,24 @@ impl Engine {
         }
         out.push(match ranking {
             Ranking::Full => format!(
-                "ranking: BM25 over title, headings, contents, tags, triggers, aliases, related files and path, times boosts (source of truth, priority, project, recency with a {}-day half-life, staleness); plus file, trigger, scene and pin signals",
+                "ranking: BM25F over headings, contents, path and dates, plus BM25 on title, tags, triggers, aliases and related files, term proximity and the best passage; relevance is the squared share of the best match, times boosts (source of truth, priority, project, recency with a {}-day half-life, staleness); plus file, trigger, scene and pin signals",
                 self.config.ranking.half_life_days
             ),
             Ranking::Bm25 => "ranking: plain BM25 on the contents field, no boosts".into(),
         });
         out.push(format!(
-            "a note needs {:.0}% of the best match unless pinned, identity, or matched by a file or trigger; superseded and archived notes never enter a section",
-            p.min_relevance * 100.0
+            "a note needs relevance {:.2} unless pinned, identity, or matched by a file or trigger; superseded and archived notes never enter a section",
+            p.min_relevance
         ));
         out
+    }
+}
+
+/// The text ranking of a mode: BM25F with proximity, or plain BM25.
+pub(crate) fn ranker(ranking: Ranking) -> Ranker {
+    match ranking {
+        Ranking::Full => Ranker::default(),
+        Ranking::Bm25 => Ranker::PLAIN,
     }
 }
 

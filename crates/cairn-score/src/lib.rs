@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! score = (relevance + signals) × multipliers
-//! relevance   = bm25 / best bm25 of this query              (0..1; 0.5 for everyone when there is no query)
+//! relevance   = (text / best text of this query)²           (0..1; 0.5 for everyone when there is no query)
 //! signals     = related file or module matches --files       (+0.6 / +0.3)
 //!             + a trigger phrase is in the task               (+0.5)
 //!             + the note is preferred by an active scene      (+0.3)
@@ -12,7 +12,11 @@
 //!             · recency 0.5 + 0.5·2^(−age/half-life) (evergreen: ×1)
 //!             · freshness stale or review_after passed ×0.5
 //! ```
-//! Boosts multiply relevance instead of adding to it, so a project name or a pin
+//! `text` is the index's relevance (BM25F plus proximity and passage). It saturates,
+//! so the notes that match a task well all score within a few tens of percent of
+//! each other; squaring the ratio keeps the task's words ahead of the multipliers
+//! (a 70% match becomes 0.49), and a note needs 50% of the best match to reach a
+//! 25% relevance threshold. Boosts multiply relevance instead of adding to it, so a project name or a pin
 //! on an unrelated note can never outrank the note that matches the task (the
 //! failure of fixed integer boosts). `--ranking bm25` turns everything but BM25 off.
 //!
@@ -63,6 +67,8 @@ pub struct Weights {
     pub stale: f64,
     /// Relevance given to every note when there is no query at all.
     pub no_query_relevance: f64,
+    /// Relevance is the ratio to the best match raised to this power.
+    pub relevance_exponent: f64,
 }
 
 impl Default for Weights {
@@ -79,6 +85,7 @@ impl Default for Weights {
             project_match: 1.15,
             stale: 0.5,
             no_query_relevance: 0.5,
+            relevance_exponent: 2.0,
         }
     }
 }
@@ -253,14 +260,15 @@ fn score_one(n: &Note, bm25: f64, best: f64, ctx: &ScoreContext<'_>) -> Scored {
         });
         w.no_query_relevance
     } else {
-        let r = if best > 0.0 { bm25 / best } else { 0.0 };
+        let ratio = if best > 0.0 { bm25 / best } else { 0.0 };
+        let r = ratio.powf(w.relevance_exponent);
         factors.push(Factor {
             name: "bm25",
             op: Op::Base,
             value: r,
             detail: format!(
                 "matches the task (bm25 {bm25:.2}, {:.0}% of the best match)",
-                r * 100.0
+                ratio * 100.0
             ),
         });
         r

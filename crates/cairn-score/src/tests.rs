@@ -13,6 +13,7 @@ fn hit(path: &str, bm25: f32) -> Hit {
     Hit {
         path: path.to_owned(),
         bm25,
+        proximity: 0.0,
     }
 }
 

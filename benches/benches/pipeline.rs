@@ -1,0 +1,121 @@
+//! The pipeline's stages on synthetic vaults of 1k and 10k notes (100k with
+//! `CAIRN_BENCH_100K=1`): scan (list + parse), index build (in RAM), a routed
+//! search, a wake-up packet on an opened vault (warm), and open + wake-up (cold,
+//! what a session-start hook pays without a persistent index).
+//!
+//! Run: `cargo bench -p cairn-benches` (release build; see docs/BENCHMARKS.md).
+
+#![allow(clippy::unwrap_used)] // benchmark set-up fails loudly
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use cairn_benches::{Spec, sizes, vault};
+use cairn_engine::config::Config;
+use cairn_engine::*;
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+
+fn open(root: &std::path::Path) -> Engine {
+    let config = Config::load(&root.join("cairn.toml"), None).unwrap();
+    Engine::open(config, &OpenOptions::default()).unwrap()
+}
+
+fn wakeup_request(root: &std::path::Path, cwd: &str, task: &str) -> WakeupRequest {
+    WakeupRequest {
+        cwd: root.join(cwd),
+        project: None,
+        task: task.to_owned(),
+        files: Vec::new(),
+        profile: None,
+        target: Target::Claude,
+        format: Format::Prompt,
+        budget: None,
+        now: "2026-11-22T09:00:00Z".parse().unwrap(),
+        ranking: Ranking::Full,
+    }
+}
+
+fn stages(c: &mut Criterion) {
+    for n in sizes() {
+        let root = vault(n).unwrap();
+        let config = Config::load(&root.join("cairn.toml"), None).unwrap();
+        let tasks = cairn_synth::tasks(&Spec::new(n));
+        let slow = n >= 10_000;
+
+        let mut g = c.benchmark_group("scan");
+        g.throughput(Throughput::Elements(n as u64));
+        if slow {
+            g.sample_size(10).measurement_time(Duration::from_secs(20));
+        }
+        g.bench_with_input(BenchmarkId::from_parameter(n), &config, |b, cfg| {
+            b.iter(|| cairn_scan::scan(&cfg.vault.root, &[String::new()], &cfg.vault.limits))
+        });
+        g.finish();
+
+        let notes =
+            cairn_scan::scan(&config.vault.root, &[String::new()], &config.vault.limits).notes;
+        let mut g = c.benchmark_group("index_build");
+        g.throughput(Throughput::Elements(n as u64));
+        if slow {
+            g.sample_size(10).measurement_time(Duration::from_secs(30));
+        }
+        g.bench_with_input(BenchmarkId::from_parameter(n), &notes, |b, notes| {
+            b.iter(|| cairn_index::NoteIndex::build_in_ram(black_box(notes)).unwrap())
+        });
+        g.finish();
+        drop(notes);
+
+        let engine = open(&root);
+        let mut g = c.benchmark_group("query");
+        let mut i = 0;
+        g.bench_function(BenchmarkId::from_parameter(n), |b| {
+            b.iter(|| {
+                let (cwd, task) = &tasks[i % tasks.len()];
+                i += 1;
+                engine
+                    .search(&SearchRequest {
+                        query: task.clone(),
+                        cwd: Some(root.join(cwd)),
+                        project: None,
+                        files: Vec::new(),
+                        scope: SearchScope::Routed,
+                        limit: 10,
+                        ranking: Ranking::Full,
+                        today: "2026-11-22".parse().unwrap(),
+                    })
+                    .unwrap()
+            })
+        });
+        g.finish();
+
+        let mut g = c.benchmark_group("wakeup_warm");
+        let mut i = 0;
+        g.bench_function(BenchmarkId::from_parameter(n), |b| {
+            b.iter(|| {
+                let (cwd, task) = &tasks[i % tasks.len()];
+                i += 1;
+                engine.wakeup(&wakeup_request(&root, cwd, task)).unwrap()
+            })
+        });
+        g.finish();
+        drop(engine);
+
+        let mut g = c.benchmark_group("wakeup_cold");
+        g.sample_size(10);
+        if slow {
+            g.measurement_time(Duration::from_secs(60));
+        }
+        let (cwd, task) = &tasks[0];
+        g.bench_function(BenchmarkId::from_parameter(n), |b| {
+            b.iter(|| {
+                open(&root)
+                    .wakeup(&wakeup_request(&root, cwd, task))
+                    .unwrap()
+            })
+        });
+        g.finish();
+    }
+}
+
+criterion_group!(benches, stages);
+criterion_main!(benches);

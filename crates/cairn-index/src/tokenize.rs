@@ -1,0 +1,284 @@
+//! The word tokenizer: splits text into words the way a developer's notes need.
+//!
+//! - Words are runs of letters and digits; everything else separates them, so
+//!   `snake_case`, `kebab-case` and `a/b/c.rs` split into their words.
+//! - A `camelCase` or `PascalCase` word is kept whole and its parts are added at the
+//!   same position (`RollupPlanner` → `RollupPlanner`, `Rollup`, `Planner`;
+//!   `HTTPServer` → `HTTPServer`, `HTTP`, `Server`), so either spelling matches.
+//! - English contractions and possessives lose their tail (`Caroline's` →
+//!   `Caroline`, `don't` → `don`), as Lucene's possessive filter does.
+//! - Ordinals become their number (`8th` → `8`), so "8th December" matches a date.
+//! - Words joined by single hyphens or underscores are also indexed joined, at the
+//!   first word's position (`IL-6` → `IL`, `IL6`, `6`; `e-mail` → `email`), so
+//!   `IL6`, `IL-6` and `IL 6` all meet, and an identifier matches whole.
+//!
+//! Lowercasing, folding, stop words and stemming are the analyzer's filters.
+
+use tantivy::tokenizer::{Token, TokenStream, Tokenizer};
+
+/// Contraction and possessive tails dropped after an apostrophe.
+const CLITICS: &[&str] = &["s", "t", "ll", "re", "ve", "d", "m"];
+
+/// The word tokenizer (see the module header).
+#[derive(Debug, Clone, Default)]
+pub struct WordTokenizer;
+
+/// The tokens of one text.
+#[derive(Debug)]
+pub struct WordTokenStream {
+    tokens: Vec<Token>,
+    next: usize,
+    current: Token,
+}
+
+impl Tokenizer for WordTokenizer {
+    type TokenStream<'a> = WordTokenStream;
+
+    fn token_stream<'a>(&'a mut self, text: &'a str) -> WordTokenStream {
+        WordTokenStream {
+            tokens: tokens(text),
+            next: 0,
+            current: Token::default(),
+        }
+    }
+}
+
+impl TokenStream for WordTokenStream {
+    fn advance(&mut self) -> bool {
+        match self.tokens.get_mut(self.next) {
+            Some(t) => {
+                self.current = std::mem::take(t);
+                self.next += 1;
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn token(&self) -> &Token {
+        &self.current
+    }
+
+    fn token_mut(&mut self) -> &mut Token {
+        &mut self.current
+    }
+}
+
+fn is_apostrophe(c: char) -> bool {
+    matches!(c, '\'' | '\u{2019}')
+}
+
+/// Splits `text` into tokens with positions (see the module header).
+fn tokens(text: &str) -> Vec<Token> {
+    let mut out = Vec::new();
+    // Each main word: byte range and position, for catenating joined words.
+    let mut mains: Vec<(usize, usize, usize)> = Vec::new();
+    let mut position = 0usize;
+    let mut chars = text.char_indices().peekable();
+    // The two characters before the current word, for the apostrophe rule.
+    let mut prev: Option<char> = None;
+    let mut prev2: Option<char> = None;
+    while let Some((start, c)) = chars.next() {
+        if !c.is_alphanumeric() {
+            prev2 = prev;
+            prev = Some(c);
+            continue;
+        }
+        let mut end = start + c.len_utf8();
+        let mut last = c;
+        while let Some(&(i, c)) = chars.peek() {
+            if !c.is_alphanumeric() {
+                break;
+            }
+            end = i + c.len_utf8();
+            last = c;
+            chars.next();
+        }
+        let word = &text[start..end];
+        let after_apostrophe =
+            prev.is_some_and(is_apostrophe) && prev2.is_some_and(char::is_alphanumeric);
+        prev2 = if word.chars().count() > 1 {
+            word.chars().rev().nth(1)
+        } else {
+            prev
+        };
+        prev = Some(last);
+        if after_apostrophe && CLITICS.iter().any(|t| word.eq_ignore_ascii_case(t)) {
+            continue;
+        }
+        let word = strip_ordinal(word);
+        let token = |from: usize, to: usize| Token {
+            offset_from: from,
+            offset_to: to,
+            position,
+            text: text[from..to].to_owned(),
+            position_length: 1,
+        };
+        out.push(token(start, start + word.len()));
+        mains.push((start, start + word.len(), position));
+        let parts = camel_parts(word);
+        if parts.len() > 1 {
+            for (a, b) in parts {
+                if b - a >= 2 {
+                    out.push(token(start + a, start + b));
+                }
+            }
+        }
+        position += 1;
+    }
+    // Words joined by single hyphens or underscores also count as one word:
+    // `IL-6` → `IL6`, `e-mail` → `email`, `insert_deduplication_token` → `insertdeduplicationtoken`.
+    let joined =
+        |a: &(usize, usize, usize), b: &(usize, usize, usize)| matches!(&text[a.1..b.0], "-" | "_");
+    let mut i = 0;
+    while i < mains.len() {
+        let mut j = i;
+        while j + 1 < mains.len() && joined(&mains[j], &mains[j + 1]) {
+            j += 1;
+        }
+        if j > i {
+            let word: String = mains[i..=j].iter().map(|m| &text[m.0..m.1]).collect();
+            out.push(Token {
+                offset_from: mains[i].0,
+                offset_to: mains[j].1,
+                position: mains[i].2,
+                text: word,
+                position_length: 1,
+            });
+        }
+        i = j + 1;
+    }
+    out.sort_by_key(|t| t.position);
+    out
+}
+
+/// `8th` → `8`; anything else unchanged.
+fn strip_ordinal(word: &str) -> &str {
+    let digits = word.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 || digits + 2 != word.len() {
+        return word;
+    }
+    let tail = &word[digits..];
+    if ["st", "nd", "rd", "th"]
+        .iter()
+        .any(|t| tail.eq_ignore_ascii_case(t))
+    {
+        &word[..digits]
+    } else {
+        word
+    }
+}
+
+/// Byte ranges of the camelCase parts of `word` (one range when there are none).
+fn camel_parts(word: &str) -> Vec<(usize, usize)> {
+    let chars: Vec<(usize, char)> = word.char_indices().collect();
+    let mut cuts = vec![0];
+    for i in 1..chars.len() {
+        let (p, c) = (chars[i - 1].1, chars[i].1);
+        let next_lower = chars.get(i + 1).is_some_and(|(_, n)| n.is_lowercase());
+        // fooBar | HTTPServer (cut before the S of Server)
+        if (p.is_lowercase() && c.is_uppercase())
+            || (p.is_uppercase() && c.is_uppercase() && next_lower)
+        {
+            cuts.push(chars[i].0);
+        }
+    }
+    cuts.push(word.len());
+    cuts.windows(2).map(|w| (w[0], w[1])).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(text: &str) -> Vec<(usize, String)> {
+        tokens(text)
+            .into_iter()
+            .map(|t| (t.position, t.text))
+            .collect()
+    }
+
+    fn w(xs: &[(usize, &str)]) -> Vec<(usize, String)> {
+        xs.iter().map(|(p, s)| (*p, (*s).to_owned())).collect()
+    }
+
+    #[test]
+    fn cases() {
+        let cases: &[(&str, &[(usize, &str)])] = &[
+            (
+                "Hello, tax payer!",
+                &[(0, "Hello"), (1, "tax"), (2, "payer")],
+            ),
+            (
+                "insert_deduplication_token",
+                &[
+                    (0, "insert"),
+                    (0, "insertdeduplicationtoken"),
+                    (1, "deduplication"),
+                    (2, "token"),
+                ],
+            ),
+            (
+                "IL-6 and e-mail - not a-",
+                &[
+                    (0, "IL"),
+                    (0, "IL6"),
+                    (1, "6"),
+                    (2, "and"),
+                    (3, "e"),
+                    (3, "email"),
+                    (4, "mail"),
+                    (5, "not"),
+                    (6, "a"),
+                ],
+            ),
+            (
+                "the RollupPlanner split",
+                &[
+                    (0, "the"),
+                    (1, "RollupPlanner"),
+                    (1, "Rollup"),
+                    (1, "Planner"),
+                    (2, "split"),
+                ],
+            ),
+            (
+                "HTTPServer",
+                &[(0, "HTTPServer"), (0, "HTTP"), (0, "Server")],
+            ),
+            ("GOMEMLIMIT", &[(0, "GOMEMLIMIT")]),
+            ("nRF52840", &[(0, "nRF52840"), (0, "RF52840")]),
+            (
+                "Caroline's plans, don't",
+                &[(0, "Caroline"), (1, "plans"), (2, "don")],
+            ),
+            ("Caroline’s", &[(0, "Caroline")]),
+            ("'s t", &[(0, "s"), (1, "t")]),
+            (
+                "on 8th December, 2nd and 1st",
+                &[
+                    (0, "on"),
+                    (1, "8"),
+                    (2, "December"),
+                    (3, "2"),
+                    (4, "and"),
+                    (5, "1"),
+                ],
+            ),
+            // An ordinal is not joined to the next word.
+            ("4th-gen 10x", &[(0, "4"), (1, "gen"), (2, "10x")]),
+            ("naïve café", &[(0, "naïve"), (1, "café")]),
+        ];
+        for (text, want) in cases {
+            assert_eq!(words(text), w(want), "{text}");
+        }
+    }
+
+    #[test]
+    fn offsets_point_at_the_word() {
+        let text = "a fooBar";
+        for t in tokens(text) {
+            assert_eq!(&text[t.offset_from..t.offset_to], t.text);
+        }
+    }
+}

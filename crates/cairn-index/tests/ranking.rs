@@ -1,0 +1,182 @@
+//! The ranking formula, case by case: textbook BM25 for the baseline, curated fields,
+//! dates, proximity and passages, and `explain` adding up to the score.
+
+#![allow(clippy::unwrap_used)] // test helpers, like the tests, fail loudly
+
+use cairn_index::*;
+use cairn_note::parse_note;
+
+fn note(path: &str, text: &str) -> cairn_note::Note {
+    parse_note(path, text.as_bytes()).note.unwrap()
+}
+
+fn q(text: &str) -> QueryTerms {
+    let mut q = QueryTerms::default();
+    q.add_text(text, 1.0);
+    q
+}
+
+fn order(idx: &NoteIndex, r: &Ranker, text: &str) -> Vec<String> {
+    idx.search_with(&q(text), r, None, 10)
+        .unwrap()
+        .into_iter()
+        .map(|h| h.path)
+        .collect()
+}
+
+#[test]
+fn plain_is_textbook_bm25() {
+    // Bodies without titles or headings: the contents field is the title (the file
+    // stem) plus the body, so every length below is exact.
+    let notes = vec![
+        note("d1.md", "kafka kafka broker"),
+        note("d2.md", "kafka consumer lag grows slowly"),
+        note("d3.md", "postgres vacuum"),
+    ];
+    let idx = NoteIndex::build_in_ram(&notes).unwrap();
+    let hits = idx
+        .search_with(&q("kafka"), &Ranker::PLAIN, None, 10)
+        .unwrap();
+    assert_eq!(hits.len(), 2);
+    // Contents: "d1\nkafka kafka broker" = 4 tokens, "d2\n..." = 6, "d3\n..." = 3.
+    let (n, df, avg) = (3.0_f32, 2.0_f32, 13.0_f32 / 3.0);
+    let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
+    let bm25 = |tf: f32, len: f32| idf * 2.2 * tf / (tf + 1.2 * (0.25 + 0.75 * len / avg));
+    assert_eq!(hits[0].path, "d1.md");
+    assert!((hits[0].bm25 - bm25(2.0, 4.0)).abs() < 1e-4, "{hits:?}");
+    assert!((hits[1].bm25 - bm25(1.0, 6.0)).abs() < 1e-4, "{hits:?}");
+    assert_eq!(hits[0].proximity, 0.0);
+}
+
+#[test]
+fn curated_fields_count_on_their_own() {
+    let notes = vec![
+        note(
+            "tagged.md",
+            "---\ntags: [kafka]\n---\nConsumers read kafka topics.",
+        ),
+        note("plain.md", "Consumers read kafka topics."),
+    ];
+    let idx = NoteIndex::build_in_ram(&notes).unwrap();
+    assert_eq!(
+        order(&idx, &Ranker::default(), "kafka"),
+        vec!["tagged.md", "plain.md"]
+    );
+    // The baseline reads the contents field only: both score the same, ties by path.
+    assert_eq!(
+        order(&idx, &Ranker::PLAIN, "kafka"),
+        vec!["plain.md", "tagged.md"]
+    );
+}
+
+#[test]
+fn a_date_in_the_query_matches_the_note_date() {
+    let notes = vec![
+        note(
+            "may.md",
+            "---\ndate: 2023-05-08\n---\nWe talked about the garden.",
+        ),
+        note(
+            "june.md",
+            "---\ndate: 2023-06-27\n---\nWe talked about the garden.",
+        ),
+    ];
+    let idx = NoteIndex::build_in_ram(&notes).unwrap();
+    for text in [
+        "garden on 8 May, 2023",
+        "the garden in May",
+        "garden, 8th May",
+    ] {
+        assert_eq!(order(&idx, &Ranker::default(), text)[0], "may.md", "{text}");
+    }
+    assert_eq!(
+        order(&idx, &Ranker::default(), "garden in June")[0],
+        "june.md"
+    );
+}
+
+#[test]
+fn words_near_each_other_rank_first() {
+    let filler = "the weather was mild and the team met for lunch. ".repeat(12);
+    // The same words, so the same length: only their distance differs.
+    let near = format!("consumer lag alpha {filler} beta");
+    let far = format!("consumer alpha beta {filler} lag");
+    let notes = vec![note("far.md", &far), note("near.md", &near)];
+    let idx = NoteIndex::build_in_ram(&notes).unwrap();
+    let full = idx
+        .search_with(&q("consumer lag"), &Ranker::default(), None, 10)
+        .unwrap();
+    assert_eq!(full[0].path, "near.md");
+    assert!(full[0].proximity > full[1].proximity);
+    // Without proximity and passages both notes have the same words and length.
+    let plain = idx
+        .search_with(&q("consumer lag"), &Ranker::PLAIN, None, 10)
+        .unwrap();
+    assert!((plain[0].bm25 - plain[1].bm25).abs() < 1e-4, "{plain:?}");
+}
+
+#[test]
+fn explain_adds_up_to_the_score() {
+    let notes = vec![
+        note(
+            "p/retry.md",
+            "---\ntitle: Payout retries\ntags: [retry]\ntriggers: [retry storm]\n---\n# Payout retries\nWe retry payouts with backoff.",
+        ),
+        note("p/other.md", "Payouts settle nightly; no retry here."),
+    ];
+    let idx = NoteIndex::build_in_ram(&notes).unwrap();
+    let r = Ranker {
+        proximity: 0.0,
+        passage: 0.0,
+        ..Ranker::default()
+    };
+    let query = q("retry payouts");
+    for hit in idx.search_with(&query, &r, None, 10).unwrap() {
+        let parts = idx.explain_with(&query, &r, None, &hit.path).unwrap();
+        let sum: f32 = parts.iter().map(|p| p.score).sum();
+        assert!(
+            (sum - hit.bm25).abs() < 1e-3,
+            "{}: {sum} vs {}",
+            hit.path,
+            hit.bm25
+        );
+    }
+}
+
+#[test]
+fn folders_restrict_without_changing_statistics() {
+    let notes = vec![
+        note("a/one.md", "retry budget"),
+        note("b/two.md", "retry budget"),
+        note("b/three.md", "unrelated words"),
+    ];
+    let idx = NoteIndex::build_in_ram(&notes).unwrap();
+    let all = idx
+        .search_with(&q("retry"), &Ranker::default(), None, 10)
+        .unwrap();
+    let only_a = idx
+        .search_with(&q("retry"), &Ranker::default(), Some(&["a".to_owned()]), 10)
+        .unwrap();
+    assert_eq!(only_a.len(), 1);
+    assert_eq!(only_a[0].path, "a/one.md");
+    let same = all.iter().find(|h| h.path == "a/one.md").unwrap();
+    assert!((same.bm25 - only_a[0].bm25).abs() < 1e-6);
+    assert!(
+        idx.search_with(&q("retry"), &Ranker::default(), Some(&["c".to_owned()]), 10)
+            .unwrap()
+            .is_empty()
+    );
+}
+
+#[test]
+fn limit_keeps_ties_by_path() {
+    let notes: Vec<_> = (0..6)
+        .map(|i| note(&format!("n{i}.md"), "same words here"))
+        .collect();
+    let idx = NoteIndex::build_in_ram(&notes).unwrap();
+    let hits = idx
+        .search_with(&q("words"), &Ranker::default(), None, 3)
+        .unwrap();
+    let paths: Vec<_> = hits.iter().map(|h| h.path.as_str()).collect();
+    assert_eq!(paths, vec!["n0.md", "n1.md", "n2.md"]);
+}

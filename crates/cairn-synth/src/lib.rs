@@ -1,0 +1,774 @@
+//! Synthetic vaults for benchmarks: a seeded, deterministic generator of developer
+//! memory (about 3 KB a note, realistic frontmatter, several projects, every memory
+//! type and sensitivity, pins, superseded and stale notes) plus the `cairn.toml`
+//! and stand-in repositories that route to its projects.
+//!
+//! The same [`Spec`] always gives the same bytes: every note is drawn from its own
+//! SplitMix64 stream seeded by the spec's seed and the note's number, so note *n*
+//! does not depend on how many notes come before or after it.
+//!
+//! Layout of a generated vault:
+//! ```text
+//! cairn.toml
+//! repos/<project>/README.md
+//! vault/00-Identity/…            developer-wide: person, preference, workflow
+//! vault/20-Areas/<area>/…        developer-wide: pattern, reference, constraint, workflow
+//! vault/10-Projects/<project>/…  one overview per project, then every other type
+//! ```
+
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+/// Generation failures.
+#[derive(Debug, thiserror::Error)]
+pub enum SynthError {
+    /// Writing a file failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file or folder.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+}
+
+/// What to generate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Spec {
+    /// Number of notes.
+    pub notes: usize,
+    /// Seed; the same seed gives the same vault.
+    pub seed: u64,
+    /// Number of projects (1 to [`PROJECTS`]`.len()`).
+    pub projects: usize,
+}
+
+impl Spec {
+    /// `notes` notes over six projects with the default seed.
+    pub fn new(notes: usize) -> Self {
+        Spec {
+            notes,
+            seed: 42,
+            projects: 6,
+        }
+    }
+
+    fn project_count(&self) -> usize {
+        self.projects.clamp(1, PROJECTS.len())
+    }
+}
+
+/// What was generated.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Generated {
+    /// The `cairn.toml` written.
+    pub config: PathBuf,
+    /// The vault folder.
+    pub vault: PathBuf,
+    /// Notes written.
+    pub notes: usize,
+    /// Bytes of notes written.
+    pub bytes: u64,
+    /// Project ids, in config order.
+    pub projects: Vec<String>,
+}
+
+/// A project: id, what it is, and words of its domain.
+struct Project {
+    id: &'static str,
+    name: &'static str,
+    nouns: &'static [&'static str],
+    modules: &'static [(&'static str, &'static str)],
+}
+
+/// The projects a vault can hold.
+const PROJECTS: &[Project] = &[
+    Project {
+        id: "orbit",
+        name: "Orbit telemetry pipeline",
+        nouns: &[
+            "collector",
+            "span",
+            "trace",
+            "sampler",
+            "exporter",
+            "histogram",
+            "retention",
+            "ingest queue",
+            "kafka topic",
+            "clickhouse table",
+            "rollup",
+            "cardinality",
+        ],
+        modules: &[
+            ("ingest", "internal/ingest"),
+            ("storage", "internal/store"),
+            ("query", "internal/query"),
+        ],
+    },
+    Project {
+        id: "ledger",
+        name: "Ledger payments service",
+        nouns: &[
+            "payout",
+            "settlement",
+            "journal entry",
+            "idempotency key",
+            "webhook",
+            "refund",
+            "reconciliation",
+            "bank cutoff",
+            "currency",
+            "invoice",
+            "chargeback",
+            "balance",
+        ],
+        modules: &[
+            ("settlement", "src/settlement"),
+            ("api", "src/api"),
+            ("billing", "src/billing"),
+        ],
+    },
+    Project {
+        id: "harbor",
+        name: "Harbor container platform",
+        nouns: &[
+            "node pool",
+            "helm chart",
+            "ingress",
+            "pod budget",
+            "autoscaler",
+            "registry",
+            "image digest",
+            "namespace",
+            "secret store",
+            "rollout",
+            "canary",
+            "service mesh",
+        ],
+        modules: &[
+            ("charts", "charts"),
+            ("operator", "operator"),
+            ("terraform", "infra"),
+        ],
+    },
+    Project {
+        id: "quill",
+        name: "Quill mobile editor",
+        nouns: &[
+            "offline cache",
+            "sync queue",
+            "conflict",
+            "document model",
+            "toolbar",
+            "crash report",
+            "app store build",
+            "push token",
+            "deep link",
+            "accessibility label",
+            "theme",
+            "font",
+        ],
+        modules: &[
+            ("sync", "Sources/Sync"),
+            ("editor", "Sources/Editor"),
+            ("release", "fastlane"),
+        ],
+    },
+    Project {
+        id: "sparrow",
+        name: "Sparrow search API",
+        nouns: &[
+            "ranking",
+            "tokenizer",
+            "shard",
+            "replica",
+            "query cache",
+            "synonym list",
+            "relevance test",
+            "index rebuild",
+            "facet",
+            "autocomplete",
+            "stemmer",
+            "boost",
+        ],
+        modules: &[
+            ("index", "src/index"),
+            ("api", "src/http"),
+            ("ranking", "src/rank"),
+        ],
+    },
+    Project {
+        id: "atlas",
+        name: "Atlas maps frontend",
+        nouns: &[
+            "tile server",
+            "bundle size",
+            "map view",
+            "vector layer",
+            "geocoder",
+            "viewport",
+            "style sheet",
+            "e2e test",
+            "feature flag",
+            "route planner",
+            "marker cluster",
+            "legend",
+        ],
+        modules: &[
+            ("map", "src/map"),
+            ("ui", "src/components"),
+            ("e2e", "tests/e2e"),
+        ],
+    },
+    Project {
+        id: "forge",
+        name: "Forge build farm",
+        nouns: &[
+            "build cache",
+            "runner",
+            "artifact",
+            "pipeline",
+            "flaky test",
+            "toolchain",
+            "remote executor",
+            "sandbox",
+            "build graph",
+            "lockfile",
+            "mirror",
+            "compile time",
+        ],
+        modules: &[("runner", "runner"), ("cache", "cache"), ("ci", ".ci")],
+    },
+    Project {
+        id: "tundra",
+        name: "Tundra data warehouse",
+        nouns: &[
+            "dbt model",
+            "snapshot",
+            "backfill",
+            "partition",
+            "warehouse cost",
+            "airflow dag",
+            "schema change",
+            "late data",
+            "dashboard",
+            "freshness check",
+            "materialized view",
+            "source table",
+        ],
+        modules: &[
+            ("models", "models"),
+            ("dags", "dags"),
+            ("quality", "tests/quality"),
+        ],
+    },
+];
+
+const GENERAL_NOUNS: &[&str] = &[
+    "retry",
+    "timeout",
+    "migration",
+    "rollback",
+    "alert",
+    "runbook",
+    "logging",
+    "config",
+    "deploy",
+    "release",
+    "benchmark",
+    "cache",
+    "lock",
+    "queue",
+    "index",
+    "dashboard",
+    "on-call rotation",
+    "error budget",
+    "code review",
+    "integration test",
+    "rate limit",
+    "connection pool",
+    "feature toggle",
+    "postmortem",
+    "load test",
+    "dependency upgrade",
+];
+const VERBS: &[&str] = &[
+    "retry",
+    "batch",
+    "shard",
+    "cache",
+    "validate",
+    "migrate",
+    "throttle",
+    "monitor",
+    "document",
+    "deprecate",
+    "replace",
+    "split",
+    "pin",
+    "roll back",
+    "profile",
+    "benchmark",
+];
+const ADJECTIVES: &[&str] = &[
+    "slow",
+    "flaky",
+    "stale",
+    "large",
+    "noisy",
+    "critical",
+    "expensive",
+    "fragile",
+    "duplicate",
+    "missing",
+    "late",
+    "partial",
+    "cold",
+    "hot",
+    "unbounded",
+    "idempotent",
+];
+const REASONS: &[&str] = &[
+    "it keeps the p99 latency inside the budget",
+    "the previous approach lost data during deploys",
+    "on-call asked for fewer pages at night",
+    "it halves the cloud bill for this component",
+    "the client contract requires it",
+    "reviews were blocked on it for weeks",
+    "it is the only option that survives a region failover",
+    "the team already knows how to operate it",
+];
+const PEOPLE: &[&str] = &[
+    "Priya Raman",
+    "Dario Conti",
+    "Mei Tanaka",
+    "Jonas Berg",
+    "Amara Okafor",
+    "Lucas Ferreira",
+];
+const AREAS: &[&str] = &["engineering", "security", "operations", "writing", "career"];
+
+/// Memory types with their relative frequency.
+const TYPES: &[(&str, u32)] = &[
+    ("decision", 15),
+    ("reference", 15),
+    ("workflow", 12),
+    ("pattern", 12),
+    ("incident", 10),
+    ("constraint", 8),
+    ("session", 8),
+    ("preference", 5),
+    ("person", 4),
+    ("project", 1),
+];
+
+/// SplitMix64: small, fast, and stable across versions (unlike a library's default RNG).
+#[derive(Debug, Clone)]
+struct Rng(u64);
+
+impl Rng {
+    fn new(seed: u64, stream: u64) -> Self {
+        Rng(seed ^ stream.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+    }
+
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+
+    fn pick<'a, T>(&mut self, xs: &'a [T]) -> &'a T {
+        &xs[self.below(xs.len())]
+    }
+
+    fn word(&mut self, xs: &[&'static str]) -> &'static str {
+        xs[self.below(xs.len())]
+    }
+
+    fn chance(&mut self, percent: u64) -> bool {
+        self.next() % 100 < percent
+    }
+
+    fn weighted(&mut self, xs: &[(&'static str, u32)]) -> &'static str {
+        let total: u32 = xs.iter().map(|(_, w)| w).sum();
+        let mut r = (self.next() % u64::from(total)) as u32;
+        for (x, w) in xs {
+            if r < *w {
+                return x;
+            }
+            r -= w;
+        }
+        xs[0].0
+    }
+
+    fn date(&mut self) -> String {
+        let year = 2023 + self.below(4);
+        format!("{year}-{:02}-{:02}", 1 + self.below(12), 1 + self.below(28))
+    }
+}
+
+/// Where a note lives.
+enum Home {
+    Identity,
+    Area(&'static str),
+    Project(usize),
+}
+
+/// The path (relative to the vault) and text of note `i`.
+pub fn note(spec: &Spec, i: usize) -> (String, String) {
+    let mut rng = Rng::new(spec.seed, i as u64);
+    let projects = spec.project_count();
+    // The first notes are the projects' overviews, so every vault has them.
+    let (home, kind) = if i < projects {
+        (Home::Project(i), "project")
+    } else {
+        let home = match rng.below(100) {
+            0..=4 => Home::Identity,
+            5..=19 => Home::Area(rng.word(AREAS)),
+            _ => Home::Project(rng.below(projects)),
+        };
+        let kind = match home {
+            Home::Identity => *rng.pick(&["person", "preference", "workflow"]),
+            _ => loop {
+                let k = rng.weighted(TYPES);
+                if k != "project" {
+                    break k;
+                }
+            },
+        };
+        (home, kind)
+    };
+    let project = match home {
+        Home::Project(p) => Some(&PROJECTS[p]),
+        _ => None,
+    };
+    let nouns: Vec<&str> = project
+        .map(|p| p.nouns.to_vec())
+        .unwrap_or_default()
+        .into_iter()
+        .chain(GENERAL_NOUNS.iter().copied())
+        .collect();
+    let noun = |rng: &mut Rng| *rng.pick(&nouns);
+
+    let (a, b) = (noun(&mut rng), noun(&mut rng));
+    let title = match kind {
+        "project" => format!("{} overview", project.map_or("Project", |p| p.name)),
+        "decision" => format!(
+            "ADR-{:03} {} the {a} for {b}",
+            1 + i % 997,
+            cap(rng.word(VERBS))
+        ),
+        "incident" => format!("{} {} {a} broke {b}", rng.date(), cap(rng.word(ADJECTIVES))),
+        "person" => format!(
+            "{} ({})",
+            rng.pick(PEOPLE),
+            rng.pick(&["lead", "peer", "manager", "client"])
+        ),
+        "preference" => format!("Preference - {} {a} before {b}", cap(rng.word(VERBS))),
+        "constraint" => format!("No {} {a} in {b}", rng.pick(ADJECTIVES)),
+        "session" => format!("Session {} - {a} and {b}", rng.date()),
+        "workflow" => format!("How to {} the {a}", rng.pick(VERBS)),
+        "pattern" => format!("{} {a} with {b}", cap(rng.word(VERBS))),
+        _ => format!("{} reference: {a}", cap(b)),
+    };
+    let slug: String = title
+        .to_lowercase()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect::<String>()
+        .split('-')
+        .filter(|s| !s.is_empty())
+        .collect::<Vec<_>>()
+        .join("-");
+    let folder = match (&home, kind) {
+        (Home::Identity, _) => "00-Identity".to_owned(),
+        (Home::Area(area), _) => format!("20-Areas/{area}"),
+        (Home::Project(p), "project") => format!("10-Projects/{}", PROJECTS[*p].id),
+        (Home::Project(p), k) => format!("10-Projects/{}/{k}s", PROJECTS[*p].id),
+    };
+    let path = format!("{folder}/{slug}-{i}.md");
+
+    // Frontmatter.
+    let mut fm = String::new();
+    let _ = writeln!(fm, "title: \"{title}\"");
+    let _ = writeln!(
+        fm,
+        "description: \"{} the {a} because {}.\"",
+        cap(rng.word(VERBS)),
+        rng.pick(REASONS)
+    );
+    let _ = writeln!(fm, "memory_type: {kind}");
+    if let Some(p) = project {
+        let _ = writeln!(fm, "project_id: {}", p.id);
+        let _ = writeln!(fm, "scope: project");
+    } else {
+        let _ = writeln!(fm, "scope: developer");
+    }
+    let sensitivity = match rng.below(100) {
+        0..=19 => "public",
+        20..=89 => "internal",
+        90..=96 => "confidential",
+        _ => "secret",
+    };
+    let _ = writeln!(fm, "sensitivity: {sensitivity}");
+    let freshness = match rng.below(100) {
+        0..=19 => "evergreen",
+        20..=84 => "active",
+        _ => "stale",
+    };
+    let _ = writeln!(fm, "freshness: {freshness}");
+    if rng.chance(10) || kind == "project" {
+        let _ = writeln!(fm, "source_of_truth: true");
+    }
+    match rng.below(100) {
+        0..=14 => {
+            let _ = writeln!(fm, "retrieval_priority: high");
+        }
+        15..=24 => {
+            let _ = writeln!(fm, "retrieval_priority: low");
+        }
+        _ => {}
+    }
+    if kind == "project" || rng.chance(1) {
+        let _ = writeln!(fm, "pinned: true");
+    }
+    if kind == "decision" && rng.chance(20) {
+        let _ = writeln!(fm, "status: superseded");
+        let _ = writeln!(fm, "superseded_by: [\"[[ADR-{:03}]]\"]", 1 + (i + 7) % 997);
+    } else if rng.chance(2) {
+        let _ = writeln!(fm, "status: archived");
+    }
+    let _ = writeln!(fm, "triggers: [\"{a}\", \"{} {b}\"]", rng.pick(ADJECTIVES));
+    if let Some(p) = project {
+        let (_, prefix) = rng.pick(p.modules);
+        let file = a.replace(' ', "_");
+        let _ = writeln!(fm, "related_files: [\"{prefix}/{file}.rs\"]");
+    }
+    let tags: Vec<String> = (0..2 + rng.below(3))
+        .map(|_| noun(&mut rng).replace(' ', "-"))
+        .collect();
+    let _ = writeln!(fm, "tags: [{}]", tags.join(", "));
+    let created = rng.date();
+    let _ = writeln!(fm, "created: {created}");
+    if rng.chance(60) {
+        let _ = writeln!(fm, "updated: {}", rng.date().max(created));
+    }
+    if rng.chance(10) {
+        let _ = writeln!(fm, "review_after: {}", rng.date());
+    }
+
+    // Body: sections of sentences until about 3 KB.
+    let target = 2300 + rng.below(600);
+    let mut body = format!("# {title}\n\n");
+    let headings: &[&str] = match kind {
+        "decision" => &["Context", "Decision", "Consequences", "Alternatives"],
+        "incident" => &["Summary", "Timeline", "Root cause", "Follow-ups"],
+        "workflow" => &["When", "Steps", "Checks", "Pitfalls"],
+        _ => &["Background", "Details", "Notes", "Links"],
+    };
+    let mut h = 0;
+    while body.len() < target {
+        let _ = writeln!(body, "## {}\n", headings[h % headings.len()]);
+        h += 1;
+        for _ in 0..2 {
+            let mut para = String::new();
+            for _ in 0..3 + rng.below(3) {
+                let (x, y) = (noun(&mut rng), noun(&mut rng));
+                let s = match rng.below(5) {
+                    0 => format!(
+                        "We {} the {x} before touching the {y}, because {}. ",
+                        rng.pick(VERBS),
+                        rng.pick(REASONS)
+                    ),
+                    1 => format!(
+                        "The {} {x} showed up again after the {y} change; {} owns the fix. ",
+                        rng.pick(ADJECTIVES),
+                        rng.pick(PEOPLE)
+                    ),
+                    2 => format!(
+                        "Do not {} the {x} without checking the {y} dashboards first. ",
+                        rng.pick(VERBS)
+                    ),
+                    3 => format!(
+                        "See [[{} {x}]] for how the {y} is configured in production. ",
+                        cap(rng.word(VERBS))
+                    ),
+                    _ => format!(
+                        "A {} {x} costs us more than a {} {y}; measure both. ",
+                        rng.pick(ADJECTIVES),
+                        rng.pick(ADJECTIVES)
+                    ),
+                };
+                para.push_str(&s);
+            }
+            body.push_str(para.trim_end());
+            body.push_str("\n\n");
+        }
+        if rng.chance(15) {
+            let _ = writeln!(
+                body,
+                "```sh\ncairn search \"{}\" --limit 5\n```\n",
+                noun(&mut rng)
+            );
+        }
+    }
+    (path, format!("---\n{fm}---\n\n{body}"))
+}
+
+/// Session-start tasks for benchmarks: (repository folder relative to the generated
+/// root, task), one per project, in project order.
+pub fn tasks(spec: &Spec) -> Vec<(String, String)> {
+    PROJECTS[..spec.project_count()]
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let mut rng = Rng::new(spec.seed, u64::MAX - i as u64);
+            let task = format!(
+                "fix the {} {} and {} the {}",
+                rng.pick(ADJECTIVES),
+                rng.pick(p.nouns),
+                rng.pick(VERBS),
+                rng.pick(GENERAL_NOUNS)
+            );
+            (format!("repos/{}", p.id), task)
+        })
+        .collect()
+}
+
+/// The `cairn.toml` of a generated vault.
+pub fn config_text(spec: &Spec) -> String {
+    let mut s = String::from(
+        "# Generated by cairn-synth: a synthetic vault for benchmarks.\n\n[vault]\nroot = \"vault\"\n\n[developer]\nnote_roots = [\"00-Identity\", \"20-Areas\"]\n",
+    );
+    for p in &PROJECTS[..spec.project_count()] {
+        let _ = write!(
+            s,
+            "\n[[projects]]\nid = \"{id}\"\nname = \"{name}\"\nrepo_paths = [\"repos/{id}\"]\nnote_roots = [\"10-Projects/{id}\"]\n",
+            id = p.id,
+            name = p.name
+        );
+        for (m, prefix) in p.modules {
+            let _ = write!(
+                s,
+                "\n[[projects.modules]]\nid = \"{m}\"\npath_prefixes = [\"{prefix}\"]\nkeywords = [\"{m}\"]\n"
+            );
+        }
+    }
+    s
+}
+
+/// Writes the vault of `spec` under `out` (created if needed; existing files with the
+/// same names are replaced).
+pub fn generate(out: &Path, spec: &Spec) -> Result<Generated, SynthError> {
+    let io = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| SynthError::Io { path, source }
+    };
+    let vault = out.join("vault");
+    std::fs::create_dir_all(&vault).map_err(io(&vault))?;
+    let config = out.join("cairn.toml");
+    std::fs::write(&config, config_text(spec)).map_err(io(&config))?;
+    let mut projects = Vec::new();
+    for p in &PROJECTS[..spec.project_count()] {
+        let dir = out.join("repos").join(p.id);
+        std::fs::create_dir_all(&dir).map_err(io(&dir))?;
+        let readme = dir.join("README.md");
+        std::fs::write(&readme, format!("# {}\n\nA stand-in checkout.\n", p.name))
+            .map_err(io(&readme))?;
+        projects.push(p.id.to_owned());
+    }
+    let mut bytes = 0u64;
+    let mut made_dirs = std::collections::HashSet::new();
+    for i in 0..spec.notes {
+        let (rel, text) = note(spec, i);
+        let path = vault.join(&rel);
+        if let Some(dir) = path.parent()
+            && made_dirs.insert(dir.to_path_buf())
+        {
+            std::fs::create_dir_all(dir).map_err(io(dir))?;
+        }
+        let mut f = std::fs::File::create(&path).map_err(io(&path))?;
+        f.write_all(text.as_bytes()).map_err(io(&path))?;
+        bytes += text.len() as u64;
+    }
+    Ok(Generated {
+        config,
+        vault,
+        notes: spec.notes,
+        bytes,
+        projects,
+    })
+}
+
+fn cap(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn same_spec_same_notes_and_notes_do_not_depend_on_the_count() {
+        let a = Spec::new(50);
+        let b = Spec { notes: 500, ..a };
+        for i in 0..50 {
+            assert_eq!(note(&a, i), note(&b, i));
+        }
+        let other = Spec { seed: 7, ..a };
+        assert_ne!(note(&a, 10), note(&other, 10));
+    }
+
+    #[test]
+    fn notes_are_about_three_kilobytes_with_frontmatter() {
+        let spec = Spec::new(300);
+        let mut kinds = std::collections::BTreeSet::new();
+        let mut sizes = Vec::new();
+        for i in 0..spec.notes {
+            let (path, text) = note(&spec, i);
+            assert!(path.ends_with(".md"));
+            assert!(text.starts_with("---\ntitle: "));
+            let kind = text
+                .lines()
+                .find_map(|l| l.strip_prefix("memory_type: "))
+                .unwrap();
+            kinds.insert(kind.to_owned());
+            sizes.push(text.len());
+        }
+        assert_eq!(kinds.len(), TYPES.len(), "{kinds:?}");
+        let mean = sizes.iter().sum::<usize>() / sizes.len();
+        assert!((2800..3800).contains(&mean), "{mean}");
+        let paths: std::collections::HashSet<_> =
+            (0..spec.notes).map(|i| note(&spec, i).0).collect();
+        assert_eq!(paths.len(), spec.notes, "paths are unique");
+    }
+
+    #[test]
+    fn generate_writes_config_repos_and_notes() {
+        let dir = tempfile::tempdir().unwrap();
+        let spec = Spec {
+            notes: 40,
+            seed: 1,
+            projects: 3,
+        };
+        let g = generate(dir.path(), &spec).unwrap();
+        assert_eq!(g.projects, vec!["orbit", "ledger", "harbor"]);
+        assert!(g.config.is_file());
+        assert!(dir.path().join("repos/ledger/README.md").is_file());
+        assert!(g.bytes > 40 * 2500);
+        let text = std::fs::read_to_string(&g.config).unwrap();
+        assert!(text.contains("note_roots = [\"10-Projects/harbor\"]"));
+        assert_eq!(tasks(&spec).len(), 3);
+    }
+}
