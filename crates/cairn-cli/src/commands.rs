@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use cairn_engine::config::{Config, ConfigError, Discovery};
-use cairn_engine::{Engine, EngineError, Format, OpenOptions, SearchRequest, SearchScope};
+use cairn_engine::{Engine, EngineError, Format, SearchRequest, SearchScope};
 
 use crate::args::{Cli, Command, Source, TextOrJson, UsageError, resolve_cwd};
 
@@ -28,10 +28,14 @@ pub fn exit_code(err: &anyhow::Error) -> u8 {
 pub fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Wakeup(a) => {
-            let engine = open(&a.source)?;
+            let deadline = a.deadline_ms.map(crate::cmd_index::deadline_after);
             let req = a.packet.request(a.format.into())?;
+            let config = load_config(&a.source)?;
+            let opts = crate::cmd_index::open_options(&a.source, deadline, false);
+            let engine = Engine::open_for_wakeup(config, &opts, &req)?;
             let out = engine.wakeup(&req)?;
             print_out(&out.rendered)?;
+            crate::cmd_index::report(&engine, &a.source);
             warn_diagnostics(&engine);
         }
         Command::Explain(a) => {
@@ -123,6 +127,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                 eprintln!("cairn: {} credentials redacted", g.redactions);
             }
         }
+        Command::Index(a) => return crate::cmd_index::run(&a),
         Command::Init(a) => {
             let dir = match a.dir {
                 Some(d) => d,
@@ -155,13 +160,13 @@ fn roots_text(roots: &[String]) -> String {
 
 fn open(source: &Source) -> Result<Engine> {
     let config = load_config(source)?;
-    let opts = OpenOptions {
-        profiles_dir: source.profiles_dir.clone(),
-    };
-    Ok(Engine::open(config, &opts)?)
+    let opts = crate::cmd_index::open_options(source, None, false);
+    let engine = Engine::open(config, &opts)?;
+    crate::cmd_index::report(&engine, source);
+    Ok(engine)
 }
 
-fn load_config(source: &Source) -> Result<Config> {
+pub fn load_config(source: &Source) -> Result<Config> {
     if let Some(v) = &source.vault {
         return Ok(Config::for_vault(v)?);
     }
@@ -189,7 +194,7 @@ fn warn_diagnostics(engine: &Engine) {
     }
 }
 
-fn print_out(s: &str) -> Result<()> {
+pub fn print_out(s: &str) -> Result<()> {
     let mut out = std::io::stdout().lock();
     match out.write_all(s.as_bytes()).and_then(|()| out.flush()) {
         // A closed pipe (`| head`) is not an error.
@@ -198,7 +203,7 @@ fn print_out(s: &str) -> Result<()> {
     }
 }
 
-fn print_json<T: serde::Serialize>(v: &T) -> Result<()> {
+pub fn print_json<T: serde::Serialize>(v: &T) -> Result<()> {
     let mut s = serde_json::to_string_pretty(v)?;
     s.push('\n');
     print_out(&s)

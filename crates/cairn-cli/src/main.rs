@@ -8,6 +8,7 @@
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 mod args;
+mod cmd_index;
 mod commands;
 
 use std::process::ExitCode;

@@ -145,9 +145,10 @@ impl Engine {
             Ranking::Full => FieldWeights::default(),
             Ranking::Bm25 => FieldWeights::FLAT,
         };
-        let hits = self
-            .index
-            .search(&query, &weights, Some(&roots), crate::wakeup::BM25_DEPTH)?;
+        let hits =
+            self.notes
+                .index()
+                .search(&query, &weights, Some(&roots), crate::wakeup::BM25_DEPTH)?;
         let task_terms: BTreeSet<String> = query.terms.keys().cloned().collect();
         let project_ids: Vec<String> = self.config.projects.iter().map(|p| p.id.clone()).collect();
         let empty = Vec::new();
@@ -185,7 +186,7 @@ impl Engine {
             ..SearchResult::default()
         };
         for s in scored.iter().filter(|s| s.bm25 > 0.0 || s.signals > 0.0) {
-            let Some(n) = self.note(&s.path) else {
+            let Some(n) = self.meta(&s.path) else {
                 continue;
             };
             let strong = s.relevance >= 0.6;
@@ -200,7 +201,7 @@ impl Engine {
             let (snippet, red) = if v == Visibility::Withheld {
                 (cairn_policy::WITHHELD_NOTICE.to_owned(), 0)
             } else {
-                let text = snippet(n, &task_terms);
+                let text = snippet(self.note(&s.path).unwrap_or(n), &task_terms);
                 let r = cairn_policy::redact(&text);
                 (r.text.into_owned(), r.count)
             };
@@ -275,17 +276,16 @@ impl Engine {
             .and_then(|s| s.strip_suffix("]]"))
             .unwrap_or(&q)
             .to_owned();
-        if let Some(n) = self.note(&q) {
+        if let Some(n) = self.meta(&q) {
             return Ok(n);
         }
         // An absolute path inside the vault.
         let as_path = std::path::Path::new(&q);
-        if as_path.is_absolute() {
-            if let Ok(rel) = as_path.strip_prefix(&self.config.vault.root) {
-                if let Some(n) = self.note(&cairn_scan::rel_path(std::path::Path::new(""), rel)) {
-                    return Ok(n);
-                }
-            }
+        if as_path.is_absolute()
+            && let Ok(rel) = as_path.strip_prefix(&self.config.vault.root)
+            && let Some(n) = self.meta(&cairn_scan::rel_path(std::path::Path::new(""), rel))
+        {
+            return Ok(n);
         }
         let lower = q.to_lowercase();
         let tiers: [&dyn Fn(&cairn_note::Note) -> bool; 3] = [
@@ -297,7 +297,8 @@ impl Engine {
             },
         ];
         for tier in tiers {
-            let found: Vec<&cairn_note::Note> = self.notes.iter().filter(|n| tier(n)).collect();
+            let found: Vec<&cairn_note::Note> =
+                self.notes.iter_meta().filter(|n| tier(n)).collect();
             match found.len() {
                 0 => continue,
                 1 => return Ok(found[0]),
@@ -315,7 +316,7 @@ impl Engine {
         }
         let suggestions: Vec<&str> = self
             .notes
-            .iter()
+            .iter_meta()
             .filter(|n| n.sensitivity != Sensitivity::Secret)
             .filter(|n| {
                 n.path.to_lowercase().contains(&lower) || n.title.to_lowercase().contains(&lower)

@@ -163,7 +163,8 @@ impl Engine {
         let hits = if folders.is_empty() {
             Vec::new()
         } else {
-            self.index
+            self.notes
+                .index()
                 .search(&query, &weights, Some(&folders), BM25_DEPTH)?
         };
         let hits: Vec<_> = hits
@@ -199,7 +200,7 @@ impl Engine {
         let mut visibility = HashMap::new();
         let mut suppressed = 0;
         for s in &scored {
-            let Some(n) = self.note(&s.path) else {
+            let Some(n) = self.meta(&s.path) else {
                 continue;
             };
             let strong = ctx.has_query && s.relevance >= profile.confidential_min_relevance;
@@ -255,11 +256,11 @@ impl Engine {
                 Format::Json => 6000,
             });
 
-        let candidates: Vec<Candidate<'_>> = sel
+        let mut candidates: Vec<Candidate<'_>> = sel
             .scored
             .iter()
             .filter_map(|s| {
-                let note = self.note(&s.path)?;
+                let note = self.meta(&s.path)?;
                 let v = *sel.visibility.get(&s.path)?;
                 let origin = *sel.origin.get(&s.path)?;
                 (v != Visibility::Hidden).then_some(Candidate {
@@ -311,9 +312,29 @@ impl Engine {
             budget_limit: limit,
             tokenizer: TOKENIZER_NAME.to_owned(),
             scan_diagnostics: self.diagnostics.len(),
-            partial: false,
+            partial: self.index_info.partial.is_some(),
         };
         let mut packet = cairn_assemble::assemble(&request, &candidates);
+        if self.notes.lazy_bodies() {
+            // Cached notes carry no body. Which notes a packet shows does not depend
+            // on bodies (only their summaries do): give the shown ones their bodies
+            // and assemble again.
+            let shown: BTreeSet<&str> = packet
+                .provenance
+                .derived_from
+                .iter()
+                .map(|d| d.path.as_str())
+                .collect();
+            for c in &mut candidates {
+                if shown.contains(c.note.path.as_str())
+                    && let Some(full) = self.note(&c.note.path)
+                {
+                    c.note = full;
+                }
+            }
+            packet = cairn_assemble::assemble(&request, &candidates);
+        }
+        packet.provenance.partial_reason = self.index_info.partial.clone();
 
         // Policy, second half: redact credentials in every string that leaves cairn.
         let mut counts = cairn_policy::PolicyCounts::default();

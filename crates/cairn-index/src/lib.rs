@@ -10,27 +10,41 @@
 //! The index can live in RAM (one-shot commands, tests) or in a directory (the
 //! persistent cache keeps one per vault). It knows nothing of boosts beyond BM25,
 //! of policy or of packets: it returns `(path, bm25)` pairs.
+//!
+//! Results depend only on the notes indexed, never on the index's history: BM25
+//! statistics count live documents only (tantivy's own keep counting deleted ones
+//! until a merge, and estimate field lengths after one), and hits tied on score are
+//! cut at the result limit by a stable hash of their path rather than by where
+//! they sit in the segments. So an index updated note by note ranks exactly like
+//! one built from scratch.
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
 use cairn_note::Note;
 use tantivy::collector::TopDocs;
-use tantivy::query::{BooleanQuery, BoostQuery, ConstScoreQuery, Occur, Query, TermQuery};
+use tantivy::query::{
+    Bm25StatisticsProvider, BooleanQuery, BoostQuery, ConstScoreQuery, EnableScoring, Occur, Query,
+    TermQuery,
+};
 use tantivy::schema::{
-    Field, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions, Value,
+    FAST, Field, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions, Value,
 };
 use tantivy::tokenizer::{
     AsciiFoldingFilter, Language, LowerCaser, RemoveLongFilter, SimpleTokenizer, Stemmer,
     StopWordFilter, TextAnalyzer, TokenStream,
 };
+use tantivy::{DocSet, Searcher, TERMINATED};
 use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term};
 
 /// The analyzer's registered name.
 pub const ANALYZER: &str = "cairn_en";
 /// Bumped whenever the schema or the analyzer changes; persisted indexes of another
 /// version are rebuilt.
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
+
+/// The fast field holding [`path_key`] of each note (the stable tie-breaker).
+const KEY_HASH: &str = "key_hash";
 
 /// Index failures (I/O, corruption, tantivy errors).
 #[derive(Debug, thiserror::Error)]
@@ -44,6 +58,9 @@ pub enum IndexError {
     /// The stored schema is not this version's.
     #[error("index schema does not match this version of cairn")]
     SchemaMismatch,
+    /// Reading index files failed.
+    #[error("index files: {0}")]
+    Io(#[from] std::io::Error),
 }
 
 /// The searchable fields, in the order of [`FieldWeights`].
@@ -120,6 +137,7 @@ impl Default for FieldWeights {
 #[derive(Debug, Clone, Copy)]
 struct Fields {
     key: Field,
+    key_hash: Field,
     folders: Field,
     text: [Field; 8],
 }
@@ -127,13 +145,33 @@ struct Fields {
 fn schema() -> (Schema, Fields) {
     let mut b = Schema::builder();
     let key = b.add_text_field("path", STRING | STORED);
+    let key_hash = b.add_u64_field(KEY_HASH, FAST);
     let folders = b.add_text_field("folders", STRING);
     let indexing = TextFieldIndexing::default()
         .set_tokenizer(ANALYZER)
         .set_index_option(IndexRecordOption::WithFreqsAndPositions);
     let opts = TextOptions::default().set_indexing_options(indexing);
     let text = TextField::ALL.map(|f| b.add_text_field(f.name(), opts.clone()));
-    (b.build(), Fields { key, folders, text })
+    (
+        b.build(),
+        Fields {
+            key,
+            key_hash,
+            folders,
+            text,
+        },
+    )
+}
+
+/// A stable 64-bit hash of a note path (FNV-1a): the tie-breaker between hits with
+/// equal scores at the result limit, identical in every index holding the note.
+pub fn path_key(path: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in path.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
 }
 
 /// The analyzer: split on non-alphanumerics, drop tokens over 40 bytes, lowercase,
@@ -230,6 +268,51 @@ impl NoteIndex {
             return Err(IndexError::SchemaMismatch);
         }
         Self::wrap(index, fields)
+    }
+
+    /// Opens the existing index in `dir` (memory-mapped). Fails when there is none,
+    /// when its files are unreadable or when its schema is not this version's.
+    pub fn open(dir: &Path) -> Result<Self, IndexError> {
+        let (schema, fields) = schema();
+        let directory = tantivy::directory::MmapDirectory::open(dir)?;
+        let index = Index::open(directory)?;
+        if index.schema() != schema {
+            return Err(IndexError::SchemaMismatch);
+        }
+        Self::wrap(index, fields)
+    }
+
+    /// Opens the existing index in `dir` for searching only: nothing is ever written
+    /// to `dir` (not even tantivy's reader lock file), so a published, immutable
+    /// index can be read from a read-only folder and by any number of processes.
+    pub fn open_read_only(dir: &Path) -> Result<Self, IndexError> {
+        let (schema, fields) = schema();
+        let directory = ReadOnlyDirectory(tantivy::directory::MmapDirectory::open(dir)?);
+        let index = Index::open(directory)?;
+        if index.schema() != schema {
+            return Err(IndexError::SchemaMismatch);
+        }
+        Self::wrap(index, fields)
+    }
+
+    /// Creates an empty index in the existing, empty folder `dir`.
+    pub fn create(dir: &Path) -> Result<Self, IndexError> {
+        let (schema, fields) = schema();
+        let index = Index::create_in_dir(dir, schema)?;
+        Self::wrap(index, fields)
+    }
+
+    /// Reads every index file and checks its checksum; returns the damaged files'
+    /// names (empty when the index is sound). Costs a full read of the index.
+    pub fn verify(&self) -> Result<Vec<String>, IndexError> {
+        let mut bad: Vec<String> = self
+            .index
+            .validate_checksum()?
+            .into_iter()
+            .map(|p| p.display().to_string())
+            .collect();
+        bad.sort();
+        Ok(bad)
     }
 
     fn wrap(index: Index, fields: Fields) -> Result<Self, IndexError> {
@@ -333,9 +416,25 @@ impl NoteIndex {
             return Ok(Vec::new());
         };
         let searcher = self.reader.searcher();
-        let top = searcher.search(&query, &TopDocs::with_limit(limit.max(1)).order_by_score())?;
+        let stats = LiveStats::new(&searcher);
+        // Best score first; among equal scores the smaller path key wins, so which
+        // tied notes make the cut does not depend on the segment layout.
+        let collector = TopDocs::with_limit(limit.max(1)).tweak_score(
+            move |segment: &tantivy::SegmentReader| {
+                let keys = segment
+                    .fast_fields()
+                    .u64(KEY_HASH)
+                    .ok()
+                    .map(|c| c.first_or_default_col(0));
+                move |doc: tantivy::DocId, score: tantivy::Score| {
+                    let key = keys.as_ref().map_or(0, |k| k.get_val(doc));
+                    (score, std::cmp::Reverse(key))
+                }
+            },
+        );
+        let top = searcher.search_with_statistics_provider(&query, &collector, &stats)?;
         let mut hits = Vec::with_capacity(top.len());
-        for (score, addr) in top {
+        for ((score, _), addr) in top {
             let doc: TantivyDocument = searcher.doc(addr)?;
             if let Some(path) = doc.get_first(self.fields.key).and_then(|v| v.as_str()) {
                 hits.push(Hit {
@@ -356,6 +455,7 @@ impl NoteIndex {
         path: &str,
     ) -> Result<Vec<TermMatch>, IndexError> {
         let searcher = self.reader.searcher();
+        let stats = LiveStats::new(&searcher);
         let key = Term::from_field_text(self.fields.key, path);
         let top = searcher.search(
             &TermQuery::new(key, IndexRecordOption::Basic),
@@ -376,14 +476,21 @@ impl NoteIndex {
                     Box::new(TermQuery::new(t, IndexRecordOption::WithFreqs)),
                     fw * tw,
                 );
-                if let Ok(e) = tq.explain(&searcher, *addr) {
-                    if e.value() > 0.0 {
-                        out.push(TermMatch {
-                            term: term.clone(),
-                            field: f,
-                            score: e.value(),
-                        });
-                    }
+                let explained = tq
+                    .weight(EnableScoring::enabled_from_statistics_provider(
+                        &stats, &searcher,
+                    ))
+                    .and_then(|w| {
+                        w.explain(searcher.segment_reader(addr.segment_ord), addr.doc_id)
+                    });
+                if let Ok(e) = explained
+                    && e.value() > 0.0
+                {
+                    out.push(TermMatch {
+                        term: term.clone(),
+                        field: f,
+                        score: e.value(),
+                    });
                 }
             }
         }
@@ -393,6 +500,69 @@ impl NoteIndex {
                 .then_with(|| a.term.cmp(&b.term))
         });
         Ok(out)
+    }
+}
+
+/// BM25 statistics over live documents only: the document count, each term's
+/// document frequency and each field's total length (the sum of the documents'
+/// field norms), so deleted-but-unmerged documents weigh nothing.
+struct LiveStats<'s> {
+    searcher: &'s Searcher,
+}
+
+impl<'s> LiveStats<'s> {
+    fn new(searcher: &'s Searcher) -> Self {
+        Self { searcher }
+    }
+}
+
+impl Bm25StatisticsProvider for LiveStats<'_> {
+    fn total_num_tokens(&self, field: Field) -> tantivy::Result<u64> {
+        let mut total = 0u64;
+        for seg in self.searcher.segment_readers() {
+            let norms = seg.get_fieldnorms_reader(field)?;
+            match seg.alive_bitset() {
+                None => {
+                    for doc in 0..seg.max_doc() {
+                        total += u64::from(norms.fieldnorm(doc));
+                    }
+                }
+                Some(alive) => {
+                    for doc in alive.iter_alive() {
+                        total += u64::from(norms.fieldnorm(doc));
+                    }
+                }
+            }
+        }
+        Ok(total)
+    }
+
+    fn total_num_docs(&self) -> tantivy::Result<u64> {
+        Ok(self.searcher.num_docs().max(1))
+    }
+
+    fn doc_freq(&self, term: &Term) -> tantivy::Result<u64> {
+        let mut total = 0u64;
+        for seg in self.searcher.segment_readers() {
+            let inverted = seg.inverted_index(term.field())?;
+            match seg.alive_bitset() {
+                None => total += u64::from(inverted.doc_freq(term)?),
+                Some(alive) => {
+                    if let Some(mut postings) =
+                        inverted.read_postings(term, IndexRecordOption::Basic)?
+                    {
+                        let mut doc = postings.doc();
+                        while doc != TERMINATED {
+                            if alive.is_alive(doc) {
+                                total += 1;
+                            }
+                            doc = postings.advance();
+                        }
+                    }
+                }
+            }
+        }
+        Ok(total)
     }
 }
 
@@ -425,6 +595,7 @@ impl NoteWriter {
         let f = &self.fields;
         let mut doc = TantivyDocument::default();
         doc.add_text(f.key, &note.path);
+        doc.add_u64(f.key_hash, path_key(&note.path));
         for folder in ancestors(&note.path) {
             doc.add_text(f.folders, folder);
         }
@@ -476,6 +647,81 @@ impl NoteWriter {
         self.writer.commit()?;
         self.writer.wait_merging_threads()?;
         Ok(())
+    }
+}
+
+/// A memory-mapped directory that refuses every write. Its lock is a no-op: the
+/// only lock a reader takes keeps a concurrent writer's garbage collection from
+/// deleting files mid-open, and nothing writes to an index opened this way.
+#[derive(Debug, Clone)]
+struct ReadOnlyDirectory(tantivy::directory::MmapDirectory);
+
+fn read_only_error() -> std::io::Error {
+    std::io::Error::new(
+        std::io::ErrorKind::PermissionDenied,
+        "index opened read-only",
+    )
+}
+
+impl tantivy::Directory for ReadOnlyDirectory {
+    fn get_file_handle(
+        &self,
+        path: &Path,
+    ) -> Result<
+        std::sync::Arc<dyn tantivy::directory::FileHandle>,
+        tantivy::directory::error::OpenReadError,
+    > {
+        self.0.get_file_handle(path)
+    }
+
+    fn delete(&self, path: &Path) -> Result<(), tantivy::directory::error::DeleteError> {
+        Err(tantivy::directory::error::DeleteError::IoError {
+            io_error: std::sync::Arc::new(read_only_error()),
+            filepath: path.to_path_buf(),
+        })
+    }
+
+    fn exists(&self, path: &Path) -> Result<bool, tantivy::directory::error::OpenReadError> {
+        self.0.exists(path)
+    }
+
+    fn open_write(
+        &self,
+        path: &Path,
+    ) -> Result<tantivy::directory::WritePtr, tantivy::directory::error::OpenWriteError> {
+        Err(tantivy::directory::error::OpenWriteError::IoError {
+            io_error: std::sync::Arc::new(read_only_error()),
+            filepath: path.to_path_buf(),
+        })
+    }
+
+    fn atomic_read(
+        &self,
+        path: &Path,
+    ) -> Result<Vec<u8>, tantivy::directory::error::OpenReadError> {
+        self.0.atomic_read(path)
+    }
+
+    fn atomic_write(&self, _path: &Path, _data: &[u8]) -> std::io::Result<()> {
+        Err(read_only_error())
+    }
+
+    fn sync_directory(&self) -> std::io::Result<()> {
+        Ok(())
+    }
+
+    fn acquire_lock(
+        &self,
+        _lock: &tantivy::directory::Lock,
+    ) -> Result<tantivy::directory::DirectoryLock, tantivy::directory::error::LockError> {
+        Ok(tantivy::directory::DirectoryLock::from(Box::new(())))
+    }
+
+    fn watch(
+        &self,
+        _cb: tantivy::directory::WatchCallback,
+    ) -> tantivy::Result<tantivy::directory::WatchHandle> {
+        Ok(tantivy::directory::WatchHandle::empty())
     }
 }
 

@@ -114,7 +114,7 @@ pub fn list(vault: &Path, roots: &[String], limits: &Limits) -> Listing {
         .add_custom_ignore_filename(".cairnignore")
         .threads(std::thread::available_parallelism().map_or(2, |n| n.get().min(8)));
 
-    let found: Mutex<Vec<(FileEntry, Option<(u64, u64)>)>> = Mutex::new(Vec::new());
+    let found: Mutex<Vec<Found>> = Mutex::new(Vec::new());
     let problems: Mutex<Vec<Diagnostic>> = Mutex::new(Vec::new());
     let max_depth = limits.max_depth;
     builder.build_parallel().run(|| {
@@ -196,17 +196,17 @@ pub fn list(vault: &Path, roots: &[String], limits: &Limits) -> Listing {
     let mut over_count = 0usize;
     let mut over_total = 0usize;
     for (file, identity) in found {
-        if let Some(id) = identity {
-            if !seen.insert(id) {
-                diagnostics.push(diag(
-                    &file.path,
-                    None,
-                    Severity::Info,
-                    "duplicate-file",
-                    "same file as another path (symlink); read once".into(),
-                ));
-                continue;
-            }
+        if let Some(id) = identity
+            && !seen.insert(id)
+        {
+            diagnostics.push(diag(
+                &file.path,
+                None,
+                Severity::Info,
+                "duplicate-file",
+                "same file as another path (symlink); read once".into(),
+            ));
+            continue;
         }
         if file.size > limits.max_file_bytes {
             diagnostics.push(diag(
@@ -251,29 +251,16 @@ pub fn list(vault: &Path, roots: &[String], limits: &Limits) -> Listing {
     Listing { files, diagnostics }
 }
 
+/// A listed file and its (device, inode) identity, when the platform has one.
+type Found = (FileEntry, Option<(u64, u64)>);
+
 /// Reads and parses `files` in parallel; the result is sorted by path.
 pub fn read(files: &[FileEntry]) -> Scan {
     let results: Vec<(Option<Note>, Vec<Diagnostic>)> = files
         .par_iter()
         .map(|f| match std::fs::read(&f.abs) {
-            Ok(bytes) => {
-                let parsed = cairn_note::parse_note(&f.path, &bytes);
-                let note = parsed.note.map(|mut n| {
-                    n.mtime = Some((f.mtime_ns / 1_000_000_000) as i64);
-                    n
-                });
-                (note, parsed.diagnostics)
-            }
-            Err(err) => (
-                None,
-                vec![diag(
-                    &f.path,
-                    None,
-                    Severity::Error,
-                    "unreadable",
-                    format!("cannot read: {err}; skipped"),
-                )],
-            ),
+            Ok(bytes) => parse_file(f, &bytes),
+            Err(err) => (None, vec![unreadable(f, &err)]),
         })
         .collect();
     let mut scan = Scan::default();
@@ -284,6 +271,28 @@ pub fn read(files: &[FileEntry]) -> Scan {
     scan.notes.sort_by(|a, b| a.path.cmp(&b.path));
     scan.diagnostics.sort();
     scan
+}
+
+/// Parses the bytes of one listed file, as [`read`] does for each: the note (its
+/// `mtime` taken from the listing) and the parser's diagnostics.
+pub fn parse_file(file: &FileEntry, bytes: &[u8]) -> (Option<Note>, Vec<Diagnostic>) {
+    let parsed = cairn_note::parse_note(&file.path, bytes);
+    let note = parsed.note.map(|mut n| {
+        n.mtime = Some((file.mtime_ns / 1_000_000_000) as i64);
+        n
+    });
+    (note, parsed.diagnostics)
+}
+
+/// The diagnostic [`read`] reports for a listed file it cannot read.
+pub fn unreadable(file: &FileEntry, err: &std::io::Error) -> Diagnostic {
+    diag(
+        &file.path,
+        None,
+        Severity::Error,
+        "unreadable",
+        format!("cannot read: {err}; skipped"),
+    )
 }
 
 fn push<T>(m: &Mutex<Vec<T>>, item: T) {
