@@ -300,12 +300,18 @@ impl Manifest {
 
     /// The path of row `i` (checked at open; empty if out of range).
     pub(crate) fn path(&self, i: usize) -> &str {
+        std::str::from_utf8(self.path_bytes(i)).unwrap_or("")
+    }
+
+    /// The path of row `i` as bytes (byte order is the paths' sort order).
+    fn path_bytes(&self, i: usize) -> &[u8] {
         if i >= self.len() {
-            return "";
+            return b"";
         }
-        let p = self.row(i).path;
-        std::str::from_utf8(&self.bytes[self.paths.start + p.start..self.paths.start + p.end])
-            .unwrap_or("")
+        let at = self.table.start + i * ROW;
+        let off = le_u32(&self.bytes, at + 32) as usize;
+        let len = le_u32(&self.bytes, at + 36) as usize;
+        &self.bytes[self.paths.start + off..self.paths.start + off + len]
     }
 
     /// Size, mtime, hash and note flag of row `i`.
@@ -340,7 +346,7 @@ impl Manifest {
         let (mut lo, mut hi) = (0, self.len());
         while lo < hi {
             let mid = (lo + hi) / 2;
-            match self.path(mid).cmp(path) {
+            match self.path_bytes(mid).cmp(path.as_bytes()) {
                 std::cmp::Ordering::Less => lo = mid + 1,
                 std::cmp::Ordering::Greater => hi = mid,
                 std::cmp::Ordering::Equal => return Some(mid),
@@ -354,7 +360,7 @@ impl Manifest {
         let (mut lo, mut hi) = (0, self.len());
         while lo < hi {
             let mid = (lo + hi) / 2;
-            if self.path(mid) < key {
+            if self.path_bytes(mid) < key.as_bytes() {
                 lo = mid + 1;
             } else {
                 hi = mid;

@@ -80,6 +80,24 @@ pub fn report(engine: &Engine, source: &Source) {
     }
 }
 
+/// With `CAIRN_TIMINGS=1`, prints how long opening the index and answering took.
+pub fn timings(engine: &Engine, answer_started: Instant) {
+    if std::env::var_os("CAIRN_TIMINGS").is_none() {
+        return;
+    }
+    let mut parts: Vec<String> = engine
+        .index_info()
+        .timings
+        .iter()
+        .map(|(k, us)| format!("{k} {:.1} ms", *us as f64 / 1000.0))
+        .collect();
+    parts.push(format!(
+        "answer {:.1} ms",
+        answer_started.elapsed().as_secs_f64() * 1000.0
+    ));
+    eprintln!("cairn: timings: {}", parts.join(", "));
+}
+
 /// Starts `cairn index --quiet` for the same vault, detached from this process
 /// (its own process group, no stdio): it takes the writer lock, so it is safe
 /// beside any other cairn process.

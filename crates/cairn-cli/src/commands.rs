@@ -33,10 +33,15 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             let config = load_config(&a.source)?;
             let opts = crate::cmd_index::open_options(&a.source, deadline, false);
             let engine = Engine::open_for_wakeup(config, &opts, &req)?;
+            let t = std::time::Instant::now();
             let out = engine.wakeup(&req)?;
             print_out(&out.rendered)?;
+            crate::cmd_index::timings(&engine, t);
             crate::cmd_index::report(&engine, &a.source);
             warn_diagnostics(&engine);
+            // The process ends here: freeing thousands of decoded notes one by one
+            // would only delay the hook that waits for it.
+            std::mem::forget(engine);
         }
         Command::Explain(a) => {
             let engine = open(&a.source)?;

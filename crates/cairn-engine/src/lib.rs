@@ -272,7 +272,10 @@ impl Engine {
     }
 
     /// Notes under any of `roots` (`""` is the whole vault), metadata only.
-    fn under_roots<'a>(&'a self, roots: &'a [String]) -> impl Iterator<Item = &'a Note> + 'a {
+    fn under_roots<'a: 'r, 'r>(
+        &'a self,
+        roots: &'r [String],
+    ) -> impl Iterator<Item = &'a Note> + 'r {
         self.notes.under_roots(roots)
     }
 }

@@ -105,10 +105,10 @@ impl NoteSource {
     }
 
     /// Notes under any of `roots` (`""`: the whole vault), in path order (metadata).
-    pub(crate) fn under_roots<'a>(
+    pub(crate) fn under_roots<'a: 'r, 'r>(
         &'a self,
-        roots: &'a [String],
-    ) -> Box<dyn Iterator<Item = &'a Note> + 'a> {
+        roots: &'r [String],
+    ) -> Box<dyn Iterator<Item = &'a Note> + 'r> {
         match self {
             Self::Memory { notes, .. } => Box::new(
                 notes

@@ -71,6 +71,12 @@ pub struct IndexInfo {
     pub refresh_pending: bool,
     /// Things to tell the user, one line each (a rebuilt index, a fallback to memory).
     pub warnings: Vec<String>,
+    /// How long each step of opening took, in microseconds (for profiling).
+    pub timings: Vec<(&'static str, u64)>,
+}
+
+fn micros(since: Instant) -> u64 {
+    u64::try_from(since.elapsed().as_micros()).unwrap_or(u64::MAX)
 }
 
 impl Engine {
@@ -129,7 +135,9 @@ pub(crate) fn open(
     priority_roots: &[String],
 ) -> Result<Engine, EngineError> {
     let (vault, dir) = locate(&config, p);
+    let t = Instant::now();
     let listed = cairn_cache::list(&config.vault.root, &config.vault.limits);
+    let mut timings = vec![("list", micros(t))];
     let Some(dir) = dir else {
         let why = "no folder for the index ($XDG_CACHE_HOME and $HOME are unset; set [index] dir in cairn.toml or pass --index-dir)";
         return in_memory(
@@ -148,6 +156,7 @@ pub(crate) fn open(
         deadline: p.deadline,
         progress: p.progress.clone(),
     };
+    let t = Instant::now();
     let opened = match cache.open(&listed, &copts) {
         Ok(o) => o,
         Err(e) => {
@@ -162,6 +171,7 @@ pub(crate) fn open(
             );
         }
     };
+    timings.push(("open cache", micros(t)));
     let Some(snapshot) = opened.snapshot else {
         // Nothing published yet and the deadline came first.
         return in_memory(
@@ -197,6 +207,7 @@ pub(crate) fn open(
         partial: None,
         refresh_pending: false,
         warnings: opened.warnings,
+        timings,
     };
     let mut hidden = HashSet::new();
     if let Some(pending) = &opened.pending {

@@ -68,6 +68,8 @@ pub(crate) struct Selection<'e> {
     pub visibility: HashMap<String, Visibility>,
     /// Hidden by policy and relevant enough to have mattered.
     pub suppressed: usize,
+    /// The in-scope notes by path (metadata).
+    pub notes: HashMap<&'e str, &'e Note>,
 }
 
 impl Engine {
@@ -196,11 +198,12 @@ impl Engine {
             weights: Weights::default(),
         };
         let scored = cairn_score::score(in_scope.iter().copied(), &hits, &ctx);
+        let notes: HashMap<&str, &Note> = in_scope.iter().map(|n| (n.path.as_str(), *n)).collect();
 
         let mut visibility = HashMap::new();
         let mut suppressed = 0;
         for s in &scored {
-            let Some(n) = self.meta(&s.path) else {
+            let Some(n) = notes.get(s.path.as_str()) else {
                 continue;
             };
             let strong = ctx.has_query && s.relevance >= profile.confidential_min_relevance;
@@ -225,6 +228,7 @@ impl Engine {
             origin,
             visibility,
             suppressed,
+            notes,
         })
     }
 
@@ -260,7 +264,7 @@ impl Engine {
             .scored
             .iter()
             .filter_map(|s| {
-                let note = self.meta(&s.path)?;
+                let note = *sel.notes.get(s.path.as_str())?;
                 let v = *sel.visibility.get(&s.path)?;
                 let origin = *sel.origin.get(&s.path)?;
                 (v != Visibility::Hidden).then_some(Candidate {

@@ -318,6 +318,16 @@ fn diag(
 /// Vault-relative, `/`-separated.
 pub fn rel_path(vault: &Path, p: &Path) -> String {
     let rel = p.strip_prefix(vault).unwrap_or(p);
+    // Fast path (every path on Unix): already `/`-separated UTF-8 without `.` parts.
+    if std::path::MAIN_SEPARATOR == '/'
+        && let Some(s) = rel.to_str()
+        && !s.starts_with('/')
+        && !s.ends_with('/')
+        && !s.contains("//")
+        && !s.split('/').any(|c| c == ".")
+    {
+        return s.to_owned();
+    }
     rel.components()
         .map(|c| c.as_os_str().to_string_lossy())
         .collect::<Vec<_>>()
