@@ -255,6 +255,10 @@ impl Cache {
     /// the refresh is abandoned with the process (safe: nothing half-written is
     /// ever published) and a later command completes it.
     pub fn open(&self, listed: &Listed, opts: &OpenOptions) -> Result<Opened, CacheError> {
+        std::fs::create_dir_all(&self.dir).map_err(|source| CacheError::Unwritable {
+            path: self.dir.clone(),
+            source,
+        })?;
         let mut warnings = Vec::new();
         let current = match self.current() {
             Ok(s) => s,

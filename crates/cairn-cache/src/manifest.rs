@@ -64,6 +64,9 @@ pub(crate) struct Header {
     pub diagnostics_len: u64,
     /// Length of the records section.
     pub records_len: u64,
+    /// The index files of this generation and their sizes (a truncated or
+    /// missing file is caught before tantivy reads it).
+    pub index_files: Vec<(String, u64)>,
 }
 
 /// One file of the manifest.
@@ -410,6 +413,7 @@ mod tests {
             paths_len: 0,
             diagnostics_len: 0,
             records_len: 0,
+            index_files: Vec::new(),
         }
     }
 

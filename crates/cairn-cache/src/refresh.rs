@@ -106,14 +106,14 @@ pub(crate) fn refresh(
         source,
     };
     std::fs::create_dir_all(dir).map_err(unwritable)?;
+    let _lock = WriterLock::acquire(dir, lock_deadline)
+        .map_err(unwritable)?
+        .ok_or_else(|| CacheError::Busy(dir.to_path_buf()))?;
     let vault_txt = dir.join("vault.txt");
     if !vault_txt.exists() {
         store::write_atomic(&vault_txt, format!("{}\n", cache.vault()).as_bytes())
             .map_err(unwritable)?;
     }
-    let _lock = WriterLock::acquire(dir, lock_deadline)
-        .map_err(unwritable)?
-        .ok_or_else(|| CacheError::Busy(dir.to_path_buf()))?;
 
     // Another process may have published while we waited: start from the newest.
     let mut warnings = Vec::new();
@@ -155,6 +155,20 @@ pub(crate) fn refresh(
         }
         Err(e) => Err(e),
     }
+}
+
+/// The files of a committed index and their sizes, sorted (lock files left out).
+fn index_files(dir: &std::path::Path) -> std::io::Result<Vec<(String, u64)>> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir)? {
+        let e = e?;
+        let name = e.file_name().to_string_lossy().into_owned();
+        if e.file_type()?.is_file() && !name.ends_with(".lock") {
+            out.push((name, e.metadata()?.len()));
+        }
+    }
+    out.sort();
+    Ok(out)
 }
 
 fn write_generation(
@@ -374,6 +388,8 @@ fn build(
         paths_len: 0,
         diagnostics_len: 0,
         records_len: 0,
+        index_files: index_files(&index_dir)
+            .map_err(|e| write_err("listing the index", e.to_string()))?,
     };
     let bytes = manifest.finish(header, &diagnostics);
     store::write_atomic(&gen_dir.join(MANIFEST), &bytes)

@@ -56,6 +56,18 @@ impl Snapshot {
             }
         };
         let index_dir = dir.join(INDEX);
+        for (file, size) in &manifest.header().index_files {
+            let actual = std::fs::metadata(index_dir.join(file)).map(|m| m.len());
+            if actual.as_ref().ok() != Some(size) {
+                return Err(CacheError::Damaged {
+                    path: index_dir.join(file),
+                    why: match actual {
+                        Ok(n) => format!("{n} bytes, {size} expected"),
+                        Err(e) => e.to_string(),
+                    },
+                });
+            }
+        }
         let index = NoteIndex::open_read_only(&index_dir).map_err(|e| CacheError::Damaged {
             path: index_dir.clone(),
             why: e.to_string(),
