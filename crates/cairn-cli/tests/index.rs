@@ -176,6 +176,7 @@ fn a_writer_aborted_mid_update_leaves_the_previous_index_serving() {
     assert_eq!(st["notes"], note_count(&f.dir));
 }
 
+#[cfg(unix)]
 #[test]
 fn a_rebuild_killed_with_sigkill_is_repaired_by_the_next_run() {
     let f = fixture(3000);
