@@ -107,6 +107,7 @@ pub fn assemble(req: &Request<'_>, candidates: &[Candidate<'_>]) -> Packet {
             other_project_notes_ignored: 0,
             scan_diagnostics: req.scan_diagnostics,
             partial: req.partial,
+            partial_reason: None,
         },
         policy: PolicySummary {
             suppressed_note_count: req.suppressed,

@@ -131,6 +131,9 @@ pub struct Provenance {
     pub scan_diagnostics: usize,
     /// True when the packet was cut short (deadline, missing index).
     pub partial: bool,
+    /// Why it is partial, when it is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partial_reason: Option<String>,
 }
 
 /// The routing decision.

@@ -79,6 +79,20 @@ Examples:
     /// Measure retrieval quality on a suite of notes and graded queries.
     #[command(after_help = crate::cmd_eval::EVAL_AFTER_HELP)]
     Eval(crate::cmd_eval::EvalArgs),
+    /// Bring the vault's persistent index up to date, rebuild it, or show its state.
+    #[command(after_help = "\
+Every command keeps the index current by itself (it re-reads only the notes that
+changed since the last run); `cairn index` is for doing it ahead of time, starting
+over, or looking.
+
+The index lives in $XDG_CACHE_HOME/cairn/<vault> (~/.cache/cairn/<vault>) unless
+[index] dir in cairn.toml or --index-dir says otherwise.
+
+Examples:
+  cairn index                  # refresh now
+  cairn index --status         # notes, size on disk, last refresh, pending changes
+  cairn index --rebuild        # start over")]
+    Index(crate::cmd_index::IndexArgs),
 }
 
 /// Where the vault comes from.
@@ -93,6 +107,9 @@ pub struct Source {
     /// Folder of extra profiles (*.toml) and templates (templates/<format>/<target>.j2).
     #[arg(long, value_name = "DIR", global = true, hide_short_help = true)]
     pub profiles_dir: Option<PathBuf>,
+    /// Folder of the persistent index (default: [index] dir, else $XDG_CACHE_HOME/cairn/<vault>).
+    #[arg(long, value_name = "DIR", global = true, hide_short_help = true)]
+    pub index_dir: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -164,6 +181,11 @@ pub struct WakeupArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "prompt")]
     pub format: FormatArg,
+    /// Answer within N milliseconds: when the index needs a long refresh or a first
+    /// build, answer from the last good index (or the notes readable in time),
+    /// mark the packet partial, and finish the refresh in the background.
+    #[arg(long, value_name = "N")]
+    pub deadline_ms: Option<u64>,
 }
 
 #[derive(Debug, Args)]

@@ -9,8 +9,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
-use cairn_engine::OpenOptions;
 use cairn_engine::config::Discovery;
+use cairn_engine::{Engine, IndexMode, OpenOptions, PersistentOptions};
 use cairn_hooks::install::{self, Action, Locations, McpCommand, Scope, Wiring, shell_quote};
 use cairn_hooks::{Client, EngineSources, HookInput, SessionStart};
 use clap::{Args, Subcommand, ValueEnum};
@@ -121,12 +121,31 @@ pub fn session_start(a: SessionStartArgs) -> Result<ExitCode> {
                 let config = load_config(&source).map_err(|e| format!("{e:#}"))?;
                 let opts = OpenOptions {
                     profiles_dir: source.profiles_dir.clone(),
+                    ..OpenOptions::default()
                 };
                 Ok((config, opts))
             });
+            // The full packet comes from the persistent index: current, it opens in
+            // milliseconds; stale or missing, the engine answers from what it has by
+            // half the deadline and a background `cairn index` finishes the work.
+            let mut sources = EngineSources::scanning(load.clone());
+            let index_source = a.source.clone();
+            let index_deadline = started + deadline / 2;
+            sources.full = Box::new(move || {
+                let (config, mut opts) = load()?;
+                opts.index = IndexMode::Persistent(PersistentOptions {
+                    dir: index_source.index_dir.clone(),
+                    rebuild: false,
+                    deadline: Some(index_deadline),
+                    progress: None,
+                });
+                let engine = Engine::open(config, &opts)?;
+                crate::cmd_index::report(&engine, &index_source);
+                Ok(engine)
+            });
             let fallback = req.clone();
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || {
-                cairn_hooks::session_start(req, EngineSources::scanning(load))
+                cairn_hooks::session_start(req, sources)
             }))
             .unwrap_or_else(|_| {
                 cairn_hooks::notice(&fallback, "internal error in the hook", Vec::new())

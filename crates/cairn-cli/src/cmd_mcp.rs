@@ -5,8 +5,8 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::{Context, Result};
-use cairn_engine::OpenOptions;
 use cairn_engine::config::Discovery;
+use cairn_engine::{IndexMode, OpenOptions, PersistentOptions};
 use cairn_mcp::{ProviderError, RescanOnChange};
 use clap::Args;
 
@@ -41,6 +41,10 @@ pub fn mcp(a: McpArgs) -> Result<ExitCode> {
         config_file,
         OpenOptions {
             profiles_dir: a.source.profiles_dir.clone(),
+            index: IndexMode::Persistent(PersistentOptions {
+                dir: a.source.index_dir.clone(),
+                ..PersistentOptions::default()
+            }),
         },
     );
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use cairn_engine::config::{Config, ConfigError, Discovery};
-use cairn_engine::{Engine, EngineError, Format, OpenOptions, SearchRequest, SearchScope};
+use cairn_engine::{Engine, EngineError, Format, SearchRequest, SearchScope};
 
 use crate::args::{Cli, Command, Source, TextOrJson, UsageError, resolve_cwd};
 
@@ -31,11 +31,20 @@ pub fn exit_code(err: &anyhow::Error) -> u8 {
 pub fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Wakeup(a) => {
-            let engine = open(&a.source)?;
+            let deadline = a.deadline_ms.map(crate::cmd_index::deadline_after);
             let req = a.packet.request(a.format.into())?;
+            let config = load_config(&a.source)?;
+            let opts = crate::cmd_index::open_options(&a.source, deadline, false);
+            let engine = Engine::open_for_wakeup(config, &opts, &req)?;
+            let t = std::time::Instant::now();
             let out = engine.wakeup(&req)?;
             print_out(&out.rendered)?;
+            crate::cmd_index::timings(&engine, t);
+            crate::cmd_index::report(&engine, &a.source);
             warn_diagnostics(&engine);
+            // The process ends here: freeing thousands of decoded notes one by one
+            // would only delay the hook that waits for it.
+            std::mem::forget(engine);
         }
         Command::Explain(a) => {
             let engine = open(&a.source)?;
@@ -135,6 +144,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Mcp(a) => return crate::cmd_mcp::mcp(a),
         Command::Memory(a) => return crate::cmd_memory::run(a),
         Command::Lint(a) => return crate::cmd_lint::run(a),
+        Command::Index(a) => return crate::cmd_index::run(&a),
         Command::Init(a) => {
             let dir = match a.dir {
                 Some(d) => d,
@@ -168,10 +178,10 @@ fn roots_text(roots: &[String]) -> String {
 
 pub(crate) fn open(source: &Source) -> Result<Engine> {
     let config = load_config(source)?;
-    let opts = OpenOptions {
-        profiles_dir: source.profiles_dir.clone(),
-    };
-    Ok(Engine::open(config, &opts)?)
+    let opts = crate::cmd_index::open_options(source, None, false);
+    let engine = Engine::open(config, &opts)?;
+    crate::cmd_index::report(&engine, source);
+    Ok(engine)
 }
 
 pub(crate) fn load_config(source: &Source) -> Result<Config> {

@@ -11,6 +11,7 @@
 mod args;
 mod cmd_eval;
 mod cmd_hook;
+mod cmd_index;
 mod cmd_lint;
 mod cmd_mcp;
 mod cmd_memory;

@@ -22,7 +22,7 @@ fn demo() -> PathBuf {
 
 /// The binary with a clean environment: no user config, a fixed HOME.
 fn cairn(home: &Path) -> Command {
-    let mut c = Command::cargo_bin("cairn").unwrap();
+    let mut c = test_cairn();
     c.env_clear()
         .env("HOME", home)
         .env("PATH", std::env::var_os("PATH").unwrap_or_default())
@@ -464,6 +464,10 @@ fn explain_lists_candidates_and_diagnostics() {
 fn closed_stdout_is_not_an_error() {
     let home = tempfile::tempdir().unwrap();
     let mut child = StdCommand::new(assert_cmd::cargo::cargo_bin("cairn"))
+        .env(
+            "XDG_CACHE_HOME",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/xdg-cache"),
+        )
         .args(["search", "the", "--all", "--limit", "100", "--vault"])
         .arg(demo().join("vault"))
         .env("HOME", home.path())
@@ -474,4 +478,15 @@ fn closed_stdout_is_not_an_error() {
     drop(child.stdout.take());
     let out = child.wait_with_output().unwrap();
     assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
+}
+
+/// The `cairn` binary, its index cache kept in the build's temporary folder
+/// (never the user's `~/.cache`).
+fn test_cairn() -> Command {
+    let mut c = Command::cargo_bin("cairn").unwrap();
+    c.env(
+        "XDG_CACHE_HOME",
+        concat!(env!("CARGO_TARGET_TMPDIR"), "/xdg-cache"),
+    );
+    c
 }

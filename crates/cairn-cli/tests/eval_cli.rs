@@ -13,7 +13,7 @@ fn devmem() -> PathBuf {
 }
 
 fn cairn() -> Command {
-    Command::cargo_bin("cairn").unwrap()
+    test_cairn()
 }
 
 fn write(dir: &Path, rel: &str, text: &str) {
@@ -136,4 +136,15 @@ fn usage_errors_exit_2() {
         .assert()
         .code(1)
         .stderr(predicate::str::contains("queries.jsonl"));
+}
+
+/// The `cairn` binary, its index cache kept in the build's temporary folder
+/// (never the user's `~/.cache`).
+fn test_cairn() -> Command {
+    let mut c = Command::cargo_bin("cairn").unwrap();
+    c.env(
+        "XDG_CACHE_HOME",
+        concat!(env!("CARGO_TARGET_TMPDIR"), "/xdg-cache"),
+    );
+    c
 }

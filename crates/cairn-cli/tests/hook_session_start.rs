@@ -30,8 +30,7 @@ fn demo() -> PathBuf {
 }
 
 fn run(client: Client, args: &[&str], stdin: &[u8]) -> Output {
-    Command::cargo_bin("cairn")
-        .unwrap()
+    test_cairn()
         .args(["hook", "session-start", "--client", client.as_str()])
         .args(args)
         .args(["--deadline-ms", "20000"])
@@ -318,8 +317,7 @@ fn a_tiny_deadline_still_answers_with_a_valid_envelope() {
     // Whichever path answers (full, quick or notice), the client gets its envelope.
     let vault = big_vault();
     for client in Client::ALL {
-        let out = Command::cargo_bin("cairn")
-            .unwrap()
+        let out = test_cairn()
             .args([
                 "hook",
                 "session-start",
@@ -334,4 +332,15 @@ fn a_tiny_deadline_still_answers_with_a_valid_envelope() {
             .unwrap();
         context_of(client, &out);
     }
+}
+
+/// The `cairn` binary, its index cache kept in the build's temporary folder
+/// (never the user's `~/.cache`).
+fn test_cairn() -> Command {
+    let mut c = Command::cargo_bin("cairn").unwrap();
+    c.env(
+        "XDG_CACHE_HOME",
+        concat!(env!("CARGO_TARGET_TMPDIR"), "/xdg-cache"),
+    );
+    c
 }

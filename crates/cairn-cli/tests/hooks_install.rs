@@ -16,7 +16,7 @@ fn demo_config() -> PathBuf {
 }
 
 fn cairn(home: &Path) -> Command {
-    let mut c = Command::cargo_bin("cairn").unwrap();
+    let mut c = test_cairn();
     c.env("HOME", home)
         .env_remove("CAIRN_CONFIG")
         .env_remove("XDG_CONFIG_HOME")
@@ -395,4 +395,15 @@ fn status_runs_the_configured_hooks() {
     let s = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{s}");
     assert!(s.contains("FAILED: runs, but delivers a notice"), "{s}");
+}
+
+/// The `cairn` binary, its index cache kept in the build's temporary folder
+/// (never the user's `~/.cache`).
+fn test_cairn() -> Command {
+    let mut c = Command::cargo_bin("cairn").unwrap();
+    c.env(
+        "XDG_CACHE_HOME",
+        concat!(env!("CARGO_TARGET_TMPDIR"), "/xdg-cache"),
+    );
+    c
 }

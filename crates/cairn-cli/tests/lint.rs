@@ -16,7 +16,7 @@ fn demo_config() -> PathBuf {
 }
 
 fn lint(config: &Path, extra: &[&str]) -> Command {
-    let mut c = Command::cargo_bin("cairn").unwrap();
+    let mut c = test_cairn();
     c.env_remove("CAIRN_CONFIG")
         .args(["lint", "--now", "2026-11-22T09:00:00Z", "--config"])
         .arg(config)
@@ -93,7 +93,7 @@ fn warnings_pass_unless_denied_and_a_clean_vault_passes() {
     )
     .unwrap();
     std::fs::write(v.join("b.md"), "# B\n\ntext\n").unwrap();
-    let mut c = Command::cargo_bin("cairn").unwrap();
+    let mut c = test_cairn();
     c.args(["lint", "--now", "2026-01-01T00:00:00Z", "--vault"])
         .arg(&v)
         .assert()
@@ -101,7 +101,7 @@ fn warnings_pass_unless_denied_and_a_clean_vault_passes() {
         .stdout(predicate::str::contains(
             "warning: a.md:3: review was due on 2020-01-01",
         ));
-    let mut c = Command::cargo_bin("cairn").unwrap();
+    let mut c = test_cairn();
     c.args([
         "lint",
         "--deny-warnings",
@@ -113,7 +113,7 @@ fn warnings_pass_unless_denied_and_a_clean_vault_passes() {
     .assert()
     .code(1);
     std::fs::write(v.join("a.md"), "---\ntitle: A\n---\nSee [[b]].\n").unwrap();
-    let mut c = Command::cargo_bin("cairn").unwrap();
+    let mut c = test_cairn();
     let out = c
         .args(["lint", "--format", "json", "--deny-warnings", "--vault"])
         .arg(&v)
@@ -126,4 +126,15 @@ fn warnings_pass_unless_denied_and_a_clean_vault_passes() {
     assert_eq!(json["version"], "lint.v1");
     assert_eq!(json["findings"], serde_json::json!([]));
     assert_eq!(json["summary"]["notes"], 2);
+}
+
+/// The `cairn` binary, its index cache kept in the build's temporary folder
+/// (never the user's `~/.cache`).
+fn test_cairn() -> Command {
+    let mut c = Command::cargo_bin("cairn").unwrap();
+    c.env(
+        "XDG_CACHE_HOME",
+        concat!(env!("CARGO_TARGET_TMPDIR"), "/xdg-cache"),
+    );
+    c
 }

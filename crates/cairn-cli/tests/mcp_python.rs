@@ -48,6 +48,10 @@ fn the_official_python_client_drives_every_tool() {
     let demo = work.path().join("demo");
     copy_dir(&manifest.join("../../fixtures/demo"), &demo);
     let out = Command::new(python)
+        .env(
+            "XDG_CACHE_HOME",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/xdg-cache"),
+        )
         .arg(&script)
         .args(["--bin", env!("CARGO_BIN_EXE_cairn")])
         .args(["--config", demo.join("cairn.toml").to_str().unwrap()])

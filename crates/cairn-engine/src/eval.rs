@@ -354,6 +354,7 @@ pub fn run_eval(suite: &Path, opts: &EvalOptions) -> Result<EvalReport, EngineEr
         scan.diagnostics,
         &OpenOptions {
             profiles_dir: opts.profiles_dir.clone(),
+            ..OpenOptions::default()
         },
     )?;
     let index_ms = ms(t1);

@@ -74,7 +74,7 @@ impl Engine {
         let mut candidates = Vec::new();
         let mut hidden = 0;
         for (rank, s) in sel.scored.iter().enumerate() {
-            let Some(n) = self.note(&s.path) else {
+            let Some(n) = self.meta(&s.path) else {
                 continue;
             };
             let v = sel
@@ -158,7 +158,7 @@ impl Engine {
                 .diagnostics
                 .iter()
                 .filter(|d| {
-                    self.note(&d.path)
+                    self.meta(&d.path)
                         .is_none_or(|n| n.sensitivity != Sensitivity::Secret)
                 })
                 .cloned()

@@ -15,16 +15,19 @@ mod explain;
 mod init;
 mod list;
 mod lookup;
+mod notes;
+mod persistent;
 mod wakeup;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use cairn_assemble::Profile;
 use cairn_config::Config;
-use cairn_index::NoteIndex;
 use cairn_note::{Diagnostic, Note};
 use cairn_render::Renderer;
+
+use crate::notes::NoteSource;
 
 pub use cairn_config as config;
 pub use cairn_note::Severity;
@@ -40,7 +43,9 @@ pub use explain::{CandidateReport, Explanation};
 pub use init::{InitReport, init};
 pub use list::{ListRequest, ListResult, ListScope, ListedNote};
 pub use lookup::{GetResult, SearchHit, SearchRequest, SearchResult, SearchScope};
+pub use persistent::{IndexInfo, IndexMode, PersistentOptions, index_status, index_verify};
 pub use wakeup::{WakeupOutput, WakeupRequest};
+pub use {cairn_cache as cache, cairn_cache::Progress};
 
 /// The built-in profiles, compiled into the binary.
 pub const BUILTIN_PROFILES: &[(&str, &str)] = &[
@@ -122,6 +127,14 @@ pub enum EngineError {
     /// A file would be overwritten.
     #[error("{0} already exists; not overwritten")]
     Exists(PathBuf),
+    /// The persistent index failed.
+    #[error(transparent)]
+    Cache(#[from] cairn_cache::CacheError),
+    /// No folder can be named for the persistent index.
+    #[error(
+        "no folder for the index: $XDG_CACHE_HOME and $HOME are unset; set [index] dir in cairn.toml or pass --index-dir"
+    )]
+    NoIndexDir,
 }
 
 impl EngineError {
@@ -134,6 +147,7 @@ impl EngineError {
                 | EngineError::Profile(_)
                 | EngineError::UnknownProfile { .. }
                 | EngineError::BudgetTooSmall { .. }
+                | EngineError::NoIndexDir
         )
     }
 }
@@ -143,17 +157,18 @@ impl EngineError {
 pub struct OpenOptions {
     /// Folder of profile and template overrides (beside the built-ins).
     pub profiles_dir: Option<PathBuf>,
+    /// Where the notes' index lives: in memory (the default) or in the persistent cache.
+    pub index: IndexMode,
 }
 
 /// An opened vault: its notes, their index, profiles and templates.
 pub struct Engine {
     config: Config,
-    notes: Vec<Note>,
-    by_path: HashMap<String, usize>,
-    index: NoteIndex,
+    notes: NoteSource,
     diagnostics: Vec<Diagnostic>,
     profiles: BTreeMap<String, Profile>,
     renderer: Renderer,
+    index_info: IndexInfo,
 }
 
 impl std::fmt::Debug for Engine {
@@ -166,26 +181,38 @@ impl std::fmt::Debug for Engine {
 }
 
 impl Engine {
-    /// Scans the whole vault and indexes it in memory.
+    /// Opens the vault: scans and indexes it in memory, or, with
+    /// [`IndexMode::Persistent`], opens its cache (refreshing only what changed).
     pub fn open(config: Config, opts: &OpenOptions) -> Result<Self, EngineError> {
-        let scan = cairn_scan::scan(&config.vault.root, &[String::new()], &config.vault.limits);
-        Self::from_notes(config, scan.notes, scan.diagnostics, opts)
+        match &opts.index {
+            IndexMode::Memory => {
+                let scan =
+                    cairn_scan::scan(&config.vault.root, &[String::new()], &config.vault.limits);
+                Self::from_notes(config, scan.notes, scan.diagnostics, opts)
+            }
+            IndexMode::Persistent(p) => persistent::open(config, opts, p, &[]),
+        }
     }
 
-    /// Builds an engine over already-parsed notes (sorted by path).
+    /// Builds an engine over already-parsed notes, indexed in memory.
     pub fn from_notes(
         config: Config,
-        mut notes: Vec<Note>,
+        notes: Vec<Note>,
         diagnostics: Vec<Diagnostic>,
         opts: &OpenOptions,
     ) -> Result<Self, EngineError> {
-        notes.sort_by(|a, b| a.path.cmp(&b.path));
-        let index = NoteIndex::build_in_ram(&notes)?;
-        let by_path = notes
-            .iter()
-            .enumerate()
-            .map(|(i, n)| (n.path.clone(), i))
-            .collect();
+        let source = NoteSource::memory(notes)?;
+        Self::assemble_engine(config, source, diagnostics, opts, IndexInfo::default())
+    }
+
+    fn assemble_engine(
+        config: Config,
+        notes: NoteSource,
+        mut diagnostics: Vec<Diagnostic>,
+        opts: &OpenOptions,
+        index_info: IndexInfo,
+    ) -> Result<Self, EngineError> {
+        diagnostics.sort();
         let dir = opts
             .profiles_dir
             .clone()
@@ -194,12 +221,17 @@ impl Engine {
         Ok(Self {
             config,
             notes,
-            by_path,
-            index,
             diagnostics,
             profiles,
             renderer,
+            index_info,
         })
+    }
+
+    /// Where the notes came from (memory or cache), what a refresh did, and
+    /// whether answers are partial.
+    pub fn index_info(&self) -> &IndexInfo {
+        &self.index_info
     }
 
     /// The configuration.
@@ -207,14 +239,25 @@ impl Engine {
         &self.config
     }
 
-    /// Every parsed note, sorted by path.
+    /// Every parsed note with its body, sorted by path. On a cached engine the
+    /// first call reads every note file: prefer [`Engine::note`] for a few notes.
     pub fn notes(&self) -> &[Note] {
-        &self.notes
+        self.notes.all_full()
     }
 
-    /// The note at a vault-relative path.
+    /// Number of notes.
+    pub fn note_count(&self) -> usize {
+        self.notes.len()
+    }
+
+    /// The note at a vault-relative path, with its body.
     pub fn note(&self, path: &str) -> Option<&Note> {
-        self.by_path.get(path).map(|&i| &self.notes[i])
+        self.notes.full(path)
+    }
+
+    /// A note's metadata (on a cached engine, without its body): what ranking uses.
+    pub(crate) fn meta(&self, path: &str) -> Option<&Note> {
+        self.notes.meta(path)
     }
 
     /// Scan diagnostics, sorted.
@@ -236,11 +279,12 @@ impl Engine {
             })
     }
 
-    /// Notes under any of `roots` (`""` is the whole vault).
-    fn under_roots<'a>(&'a self, roots: &'a [String]) -> impl Iterator<Item = &'a Note> + 'a {
-        self.notes
-            .iter()
-            .filter(move |n| roots.iter().any(|r| in_root(&n.path, r)))
+    /// Notes under any of `roots` (`""` is the whole vault), metadata only.
+    fn under_roots<'a: 'r, 'r>(
+        &'a self,
+        roots: &'r [String],
+    ) -> impl Iterator<Item = &'a Note> + 'r {
+        self.notes.under_roots(roots)
     }
 }
 

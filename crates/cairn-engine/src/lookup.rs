@@ -123,7 +123,7 @@ impl Engine {
             ..SearchResult::default()
         };
         for (s, v) in &ranked.scored {
-            let Some(n) = self.note(&s.path) else {
+            let Some(n) = self.meta(&s.path) else {
                 continue;
             };
             if *v == Visibility::Hidden {
@@ -136,7 +136,7 @@ impl Engine {
             let (snippet, red) = if *v == Visibility::Withheld {
                 (cairn_policy::WITHHELD_NOTICE.to_owned(), 0)
             } else {
-                let text = snippet(n, &ranked.task_terms);
+                let text = snippet(self.note(&s.path).unwrap_or(n), &ranked.task_terms);
                 let r = cairn_policy::redact(&text);
                 (r.text.into_owned(), r.count)
             };
@@ -196,9 +196,12 @@ impl Engine {
             }
         }
         let ranker = crate::wakeup::ranker(req.ranking);
-        let hits =
-            self.index
-                .search_with(&query, &ranker, Some(&roots), crate::wakeup::BM25_DEPTH)?;
+        let hits = self.notes.index().search_with(
+            &query,
+            &ranker,
+            Some(&roots),
+            crate::wakeup::BM25_DEPTH,
+        )?;
         let task_terms: BTreeSet<String> = query.terms.keys().cloned().collect();
         let project_ids: Vec<String> = self.config.projects.iter().map(|p| p.id.clone()).collect();
         let empty = Vec::new();
@@ -233,7 +236,7 @@ impl Engine {
             .into_iter()
             .filter(|s| s.bm25 > 0.0 || s.signals > 0.0)
             .filter_map(|s| {
-                let n = self.note(&s.path)?;
+                let n = self.meta(&s.path)?;
                 let strong = s.relevance >= 0.6;
                 let v = cairn_policy::visibility(n.sensitivity, strong);
                 Some((s, v))
@@ -274,7 +277,8 @@ impl Engine {
         }
         // An entry of a decisions/lessons file is its own section of that file.
         let text = if n.entry_of.is_some() {
-            n.body.clone()
+            // A cached engine resolves metadata; the body is read on demand.
+            self.note(&n.path).unwrap_or(n).body.clone()
         } else {
             let path = self.config.vault.root.join(&n.path);
             std::fs::read(&path)
@@ -306,14 +310,14 @@ impl Engine {
             .and_then(|s| s.strip_suffix("]]"))
             .unwrap_or(&q)
             .to_owned();
-        if let Some(n) = self.note(&q) {
+        if let Some(n) = self.meta(&q) {
             return Ok(n);
         }
         // An absolute path inside the vault.
         let as_path = std::path::Path::new(&q);
         if as_path.is_absolute()
             && let Ok(rel) = as_path.strip_prefix(&self.config.vault.root)
-            && let Some(n) = self.note(&cairn_scan::rel_path(std::path::Path::new(""), rel))
+            && let Some(n) = self.meta(&cairn_scan::rel_path(std::path::Path::new(""), rel))
         {
             return Ok(n);
         }
@@ -335,7 +339,8 @@ impl Engine {
             &|n| prefix_of(n.stem()) || prefix_of(&n.title),
         ];
         for tier in tiers {
-            let found: Vec<&cairn_note::Note> = self.notes.iter().filter(|n| tier(n)).collect();
+            let found: Vec<&cairn_note::Note> =
+                self.notes.iter_meta().filter(|n| tier(n)).collect();
             match found.len() {
                 0 => continue,
                 1 => return Ok(found[0]),
@@ -360,7 +365,7 @@ impl Engine {
         // An entry file whose every note is an entry: name its entries.
         let entries: Vec<&cairn_note::Note> = self
             .notes
-            .iter()
+            .iter_meta()
             .filter(|n| {
                 n.entry_of.as_deref().is_some_and(|f| {
                     f == q || cairn_note::note_id(f) == q || f.to_lowercase() == lower
@@ -391,7 +396,7 @@ impl Engine {
         }
         let suggestions: Vec<&str> = self
             .notes
-            .iter()
+            .iter_meta()
             .filter(|n| n.sensitivity != Sensitivity::Secret)
             .filter(|n| {
                 n.path.to_lowercase().contains(&lower) || n.title.to_lowercase().contains(&lower)

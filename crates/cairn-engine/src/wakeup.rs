@@ -68,6 +68,8 @@ pub(crate) struct Selection<'e> {
     pub visibility: HashMap<String, Visibility>,
     /// Hidden by policy and relevant enough to have mattered.
     pub suppressed: usize,
+    /// The in-scope notes by path (metadata).
+    pub notes: HashMap<&'e str, &'e Note>,
 }
 
 impl Engine {
@@ -160,7 +162,8 @@ impl Engine {
         let hits = if folders.is_empty() {
             Vec::new()
         } else {
-            self.index
+            self.notes
+                .index()
                 .search_with(&query, &ranker, Some(&folders), BM25_DEPTH)?
         };
         let hits: Vec<_> = hits
@@ -192,11 +195,12 @@ impl Engine {
             weights: Weights::default(),
         };
         let scored = cairn_score::score(in_scope.iter().copied(), &hits, &ctx);
+        let notes: HashMap<&str, &Note> = in_scope.iter().map(|n| (n.path.as_str(), *n)).collect();
 
         let mut visibility = HashMap::new();
         let mut suppressed = 0;
         for s in &scored {
-            let Some(n) = self.note(&s.path) else {
+            let Some(n) = notes.get(s.path.as_str()) else {
                 continue;
             };
             let strong = ctx.has_query && s.relevance >= profile.confidential_min_relevance;
@@ -221,6 +225,7 @@ impl Engine {
             origin,
             visibility,
             suppressed,
+            notes,
         })
     }
 
@@ -252,11 +257,11 @@ impl Engine {
                 Format::Json => 6000,
             });
 
-        let candidates: Vec<Candidate<'_>> = sel
+        let mut candidates: Vec<Candidate<'_>> = sel
             .scored
             .iter()
             .filter_map(|s| {
-                let note = self.note(&s.path)?;
+                let note = *sel.notes.get(s.path.as_str())?;
                 let v = *sel.visibility.get(&s.path)?;
                 let origin = *sel.origin.get(&s.path)?;
                 (v != Visibility::Hidden).then_some(Candidate {
@@ -308,9 +313,29 @@ impl Engine {
             budget_limit: limit,
             tokenizer: TOKENIZER_NAME.to_owned(),
             scan_diagnostics: self.diagnostics.len(),
-            partial: false,
+            partial: self.index_info.partial.is_some(),
         };
         let mut packet = cairn_assemble::assemble(&request, &candidates);
+        if self.notes.lazy_bodies() {
+            // Cached notes carry no body. Which notes a packet shows does not depend
+            // on bodies (only their summaries do): give the shown ones their bodies
+            // and assemble again.
+            let shown: BTreeSet<&str> = packet
+                .provenance
+                .derived_from
+                .iter()
+                .map(|d| d.path.as_str())
+                .collect();
+            for c in &mut candidates {
+                if shown.contains(c.note.path.as_str())
+                    && let Some(full) = self.note(&c.note.path)
+                {
+                    c.note = full;
+                }
+            }
+            packet = cairn_assemble::assemble(&request, &candidates);
+        }
+        packet.provenance.partial_reason = self.index_info.partial.clone();
 
         // Policy, second half: redact credentials in every string that leaves cairn.
         let mut counts = cairn_policy::PolicyCounts::default();

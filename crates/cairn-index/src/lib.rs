@@ -12,6 +12,13 @@
 //! The index can live in RAM (one-shot commands, tests) or in a directory (the
 //! persistent cache keeps one per vault). It knows nothing of boosts beyond text
 //! relevance, of policy or of packets: it returns `(path, score)` pairs.
+//!
+//! Results depend only on the notes indexed, never on the index's history: BM25
+//! statistics count live documents only (tantivy's own keep counting deleted ones
+//! until a merge, and estimate field lengths after one), and documents tied on
+//! score are ordered by a stable hash of their path ([`path_key`]) and, at the
+//! result limit, by their path, never by where they sit in the segments. So an
+//! index updated note by note ranks exactly like one built from scratch.
 
 mod rank;
 mod tokenize;
@@ -26,11 +33,11 @@ use cairn_note::Note;
 use tantivy::collector::TopDocs;
 use tantivy::query::TermQuery;
 use tantivy::schema::{
-    Field, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions,
+    FAST, Field, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions,
 };
 use tantivy::tokenizer::{
-    AsciiFoldingFilter, Language, LowerCaser, RemoveLongFilter, Stemmer, StopWordFilter,
-    TextAnalyzer, TokenStream,
+    AsciiFoldingFilter, Language, LowerCaser, RawTokenizer, RemoveLongFilter, Stemmer,
+    StopWordFilter, TextAnalyzer, Token, TokenFilter, TokenStream, Tokenizer,
 };
 use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term};
 
@@ -38,7 +45,10 @@ use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Te
 pub const ANALYZER: &str = "cairn_en";
 /// Bumped whenever the schema or the analyzer changes; persisted indexes of another
 /// version are rebuilt.
-pub const SCHEMA_VERSION: u32 = 2;
+pub const SCHEMA_VERSION: u32 = 3;
+
+/// The fast field holding [`path_key`] of each note (the stable tie-breaker).
+const KEY_HASH: &str = "key_hash";
 
 /// Index failures (I/O, corruption, tantivy errors).
 #[derive(Debug, thiserror::Error)]
@@ -50,7 +60,7 @@ pub enum IndexError {
     #[error("index directory: {0}")]
     Directory(#[from] tantivy::directory::error::OpenDirectoryError),
     /// Reading index files failed.
-    #[error("index read: {0}")]
+    #[error("index files: {0}")]
     Io(#[from] std::io::Error),
     /// The stored schema is not this version's.
     #[error("index schema does not match this version of cairn")]
@@ -129,6 +139,9 @@ impl TextField {
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Fields {
     key: Field,
+    key_hash: Field,
+    /// The file a note comes from (its path, or the entry file holding it).
+    file: Field,
     folders: Field,
     text: [Field; TextField::COUNT],
 }
@@ -136,13 +149,36 @@ pub(crate) struct Fields {
 fn schema() -> (Schema, Fields) {
     let mut b = Schema::builder();
     let key = b.add_text_field("path", STRING | STORED);
+    let key_hash = b.add_u64_field(KEY_HASH, FAST);
+    let file = b.add_text_field("file", STRING);
     let folders = b.add_text_field("folders", STRING);
+    // Positions feed the proximity and best-passage scores (`rank.rs`).
     let indexing = TextFieldIndexing::default()
         .set_tokenizer(ANALYZER)
         .set_index_option(IndexRecordOption::WithFreqsAndPositions);
     let opts = TextOptions::default().set_indexing_options(indexing);
     let text = TextField::ALL.map(|f| b.add_text_field(f.name(), opts.clone()));
-    (b.build(), Fields { key, folders, text })
+    (
+        b.build(),
+        Fields {
+            key,
+            key_hash,
+            file,
+            folders,
+            text,
+        },
+    )
+}
+
+/// A stable 64-bit hash of a note path (FNV-1a): the tie-breaker between hits with
+/// equal scores at the result limit, identical in every index holding the note.
+pub fn path_key(path: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in path.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
 }
 
 /// The analyzer: split into words ([`WordTokenizer`]: camelCase parts, joined
@@ -155,7 +191,7 @@ pub fn analyzer() -> TextAnalyzer {
         .filter(LowerCaser)
         .filter(AsciiFoldingFilter)
         .filter(stop)
-        .filter(Stemmer::new(Language::English))
+        .filter(MemoStemmer)
         .build()
 }
 
@@ -290,6 +326,91 @@ pub const STOP_WORDS: &[&str] = &[
     "very",
 ];
 
+/// Most distinct words one analyzer remembers the stem of.
+const STEM_CACHE_WORDS: usize = 100_000;
+
+/// tantivy's English Snowball stemmer with a memo of the stems already computed:
+/// the same tokens, but a vault repeats its words so often that stemming each
+/// occurrence was a third of the cost of building an index. Each analyzer
+/// (one per indexing thread) has its own memo, so nothing is shared or locked.
+#[derive(Clone, Copy, Debug, Default)]
+struct MemoStemmer;
+
+impl TokenFilter for MemoStemmer {
+    type Tokenizer<T: Tokenizer> = MemoStemmerFilter<T>;
+
+    fn transform<T: Tokenizer>(self, tokenizer: T) -> MemoStemmerFilter<T> {
+        MemoStemmerFilter {
+            inner: tokenizer,
+            memo: std::collections::HashMap::new(),
+            stem_one: TextAnalyzer::builder(RawTokenizer::default())
+                .filter(Stemmer::new(Language::English))
+                .build(),
+        }
+    }
+}
+
+#[derive(Clone)]
+struct MemoStemmerFilter<T> {
+    inner: T,
+    memo: std::collections::HashMap<String, String>,
+    /// The stemmer itself, applied to one word at a time.
+    stem_one: TextAnalyzer,
+}
+
+impl<T: Tokenizer> Tokenizer for MemoStemmerFilter<T> {
+    type TokenStream<'a> = MemoStemmerStream<'a, T::TokenStream<'a>>;
+
+    fn token_stream<'a>(&'a mut self, text: &'a str) -> Self::TokenStream<'a> {
+        MemoStemmerStream {
+            tail: self.inner.token_stream(text),
+            memo: &mut self.memo,
+            stem_one: &mut self.stem_one,
+        }
+    }
+}
+
+struct MemoStemmerStream<'a, S> {
+    tail: S,
+    memo: &'a mut std::collections::HashMap<String, String>,
+    stem_one: &'a mut TextAnalyzer,
+}
+
+impl<S: TokenStream> TokenStream for MemoStemmerStream<'_, S> {
+    fn advance(&mut self) -> bool {
+        if !self.tail.advance() {
+            return false;
+        }
+        let token = self.tail.token_mut();
+        if let Some(stem) = self.memo.get(&token.text) {
+            token.text.clear();
+            token.text.push_str(stem);
+            return true;
+        }
+        let mut stream = self.stem_one.token_stream(&token.text);
+        let stem = if stream.advance() {
+            stream.token().text.clone()
+        } else {
+            token.text.clone()
+        };
+        drop(stream);
+        if self.memo.len() < STEM_CACHE_WORDS {
+            self.memo
+                .insert(std::mem::take(&mut token.text), stem.clone());
+        }
+        token.text = stem;
+        true
+    }
+
+    fn token(&self) -> &Token {
+        self.tail.token()
+    }
+
+    fn token_mut(&mut self) -> &mut Token {
+        self.tail.token_mut()
+    }
+}
+
 /// Analyses `text` into index terms, in order (duplicates kept).
 pub fn analyze(text: &str) -> Vec<String> {
     thread_local! {
@@ -379,6 +500,51 @@ impl NoteIndex {
             return Err(IndexError::SchemaMismatch);
         }
         Self::wrap(index, fields)
+    }
+
+    /// Opens the existing index in `dir` (memory-mapped). Fails when there is none,
+    /// when its files are unreadable or when its schema is not this version's.
+    pub fn open(dir: &Path) -> Result<Self, IndexError> {
+        let (schema, fields) = schema();
+        let directory = tantivy::directory::MmapDirectory::open(dir)?;
+        let index = Index::open(directory)?;
+        if index.schema() != schema {
+            return Err(IndexError::SchemaMismatch);
+        }
+        Self::wrap(index, fields)
+    }
+
+    /// Opens the existing index in `dir` for searching only: nothing is ever written
+    /// to `dir` (not even tantivy's reader lock file), so a published, immutable
+    /// index can be read from a read-only folder and by any number of processes.
+    pub fn open_read_only(dir: &Path) -> Result<Self, IndexError> {
+        let (schema, fields) = schema();
+        let directory = ReadOnlyDirectory(tantivy::directory::MmapDirectory::open(dir)?);
+        let index = Index::open(directory)?;
+        if index.schema() != schema {
+            return Err(IndexError::SchemaMismatch);
+        }
+        Self::wrap(index, fields)
+    }
+
+    /// Creates an empty index in the existing, empty folder `dir`.
+    pub fn create(dir: &Path) -> Result<Self, IndexError> {
+        let (schema, fields) = schema();
+        let index = Index::create_in_dir(dir, schema)?;
+        Self::wrap(index, fields)
+    }
+
+    /// Reads every index file and checks its checksum; returns the damaged files'
+    /// names (empty when the index is sound). Costs a full read of the index.
+    pub fn verify(&self) -> Result<Vec<String>, IndexError> {
+        let mut bad: Vec<String> = self
+            .index
+            .validate_checksum()?
+            .into_iter()
+            .map(|p| p.display().to_string())
+            .collect();
+        bad.sort();
+        Ok(bad)
     }
 
     fn wrap(index: Index, fields: Fields) -> Result<Self, IndexError> {
@@ -504,6 +670,8 @@ impl NoteWriter {
         let f = &self.fields;
         let mut doc = TantivyDocument::default();
         doc.add_text(f.key, &note.path);
+        doc.add_u64(f.key_hash, path_key(&note.path));
+        doc.add_text(f.file, note.file_path());
         for folder in ancestors(&note.path) {
             doc.add_text(f.folders, folder);
         }
@@ -549,6 +717,13 @@ impl NoteWriter {
             .delete_term(Term::from_field_text(self.fields.key, path));
     }
 
+    /// Deletes every note read from the file at `path`: the note itself, or every
+    /// entry of an entry file.
+    pub fn delete_file(&mut self, path: &str) {
+        self.writer
+            .delete_term(Term::from_field_text(self.fields.file, path));
+    }
+
     /// Deletes every note.
     pub fn delete_all(&mut self) -> Result<(), IndexError> {
         self.writer.delete_all_documents()?;
@@ -560,6 +735,81 @@ impl NoteWriter {
         self.writer.commit()?;
         self.writer.wait_merging_threads()?;
         Ok(())
+    }
+}
+
+/// A memory-mapped directory that refuses every write. Its lock is a no-op: the
+/// only lock a reader takes keeps a concurrent writer's garbage collection from
+/// deleting files mid-open, and nothing writes to an index opened this way.
+#[derive(Debug, Clone)]
+struct ReadOnlyDirectory(tantivy::directory::MmapDirectory);
+
+fn read_only_error() -> std::io::Error {
+    std::io::Error::new(
+        std::io::ErrorKind::PermissionDenied,
+        "index opened read-only",
+    )
+}
+
+impl tantivy::Directory for ReadOnlyDirectory {
+    fn get_file_handle(
+        &self,
+        path: &Path,
+    ) -> Result<
+        std::sync::Arc<dyn tantivy::directory::FileHandle>,
+        tantivy::directory::error::OpenReadError,
+    > {
+        self.0.get_file_handle(path)
+    }
+
+    fn delete(&self, path: &Path) -> Result<(), tantivy::directory::error::DeleteError> {
+        Err(tantivy::directory::error::DeleteError::IoError {
+            io_error: std::sync::Arc::new(read_only_error()),
+            filepath: path.to_path_buf(),
+        })
+    }
+
+    fn exists(&self, path: &Path) -> Result<bool, tantivy::directory::error::OpenReadError> {
+        self.0.exists(path)
+    }
+
+    fn open_write(
+        &self,
+        path: &Path,
+    ) -> Result<tantivy::directory::WritePtr, tantivy::directory::error::OpenWriteError> {
+        Err(tantivy::directory::error::OpenWriteError::IoError {
+            io_error: std::sync::Arc::new(read_only_error()),
+            filepath: path.to_path_buf(),
+        })
+    }
+
+    fn atomic_read(
+        &self,
+        path: &Path,
+    ) -> Result<Vec<u8>, tantivy::directory::error::OpenReadError> {
+        self.0.atomic_read(path)
+    }
+
+    fn atomic_write(&self, _path: &Path, _data: &[u8]) -> std::io::Result<()> {
+        Err(read_only_error())
+    }
+
+    fn sync_directory(&self) -> std::io::Result<()> {
+        Ok(())
+    }
+
+    fn acquire_lock(
+        &self,
+        _lock: &tantivy::directory::Lock,
+    ) -> Result<tantivy::directory::DirectoryLock, tantivy::directory::error::LockError> {
+        Ok(tantivy::directory::DirectoryLock::from(Box::new(())))
+    }
+
+    fn watch(
+        &self,
+        _cb: tantivy::directory::WatchCallback,
+    ) -> tantivy::Result<tantivy::directory::WatchHandle> {
+        Ok(tantivy::directory::WatchHandle::empty())
     }
 }
 
@@ -582,6 +832,28 @@ mod tests {
             analyze("src/settlement/payout_job.rs"),
             vec!["src", "settlement", "payout", "payoutjob", "job", "rs"]
         );
+    }
+
+    #[test]
+    fn memoised_stems_equal_plain_stems() {
+        let stop = StopWordFilter::remove(STOP_WORDS.iter().map(|w| (*w).to_owned()));
+        let mut plain = TextAnalyzer::builder(WordTokenizer)
+            .filter(RemoveLongFilter::limit(40))
+            .filter(LowerCaser)
+            .filter(AsciiFoldingFilter)
+            .filter(stop)
+            .filter(Stemmer::new(Language::English))
+            .build();
+        let text = "Retrying retries retried: the runners running ran, généralement naïvely \
+                    retrying again and again; Relational relations relate. retrying";
+        let mut expected = Vec::new();
+        let mut s = plain.token_stream(text);
+        while let Some(t) = s.next() {
+            expected.push(t.text.clone());
+        }
+        // Twice: the second pass is served from the memo.
+        assert_eq!(analyze(text), expected);
+        assert_eq!(analyze(text), expected);
     }
 
     #[test]

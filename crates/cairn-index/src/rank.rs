@@ -179,7 +179,10 @@ impl Scope {
         for seg in segs {
             allowed.push(allowed_docs(seg, fields, folders)?);
         }
-        let total: u64 = segs.iter().map(|s| u64::from(s.max_doc())).sum();
+        // Live documents only, and field lengths summed from the per-document norms
+        // (tantivy's own totals count deleted documents until a merge and are
+        // estimated after one): statistics depend on the notes, not on the history.
+        let total: u64 = searcher.num_docs();
         let mut avg_len = [1.0_f32; TextField::COUNT];
         for f in TextField::ALL {
             if r.fields.get(f) <= 0.0 && f != TextField::Contents {
@@ -187,9 +190,19 @@ impl Scope {
             }
             let mut tokens = 0u64;
             for s in segs {
-                tokens += s
-                    .inverted_index(fields.text[f as usize])?
-                    .total_num_tokens();
+                let norms = s.get_fieldnorms_reader(fields.text[f as usize])?;
+                match s.alive_bitset() {
+                    None => {
+                        for d in 0..s.max_doc() {
+                            tokens += u64::from(norms.fieldnorm(d));
+                        }
+                    }
+                    Some(alive) => {
+                        for d in alive.iter_alive() {
+                            tokens += u64::from(norms.fieldnorm(d));
+                        }
+                    }
+                }
             }
             if total > 0 && tokens > 0 {
                 avg_len[f as usize] = tokens as f32 / total as f32;
@@ -215,7 +228,7 @@ impl Scope {
         for f in TextField::ALL {
             if r.fields.get(f) > 0.0 {
                 let t = Term::from_field_text(fields.text[f as usize], text);
-                df = df.max(searcher.doc_freq(&t)?);
+                df = df.max(live_doc_freq(searcher, &t)?);
             }
         }
         Ok(df as f32)
@@ -224,6 +237,30 @@ impl Scope {
     fn idf(&self, df: f32) -> f32 {
         (1.0 + ((self.docs - df).max(0.0) + 0.5) / (df + 0.5)).ln()
     }
+}
+
+/// Documents containing `term`, deleted ones not counted (tantivy's own count
+/// includes them until a merge).
+fn live_doc_freq(searcher: &Searcher, term: &Term) -> Result<u64, IndexError> {
+    let mut total = 0u64;
+    for seg in searcher.segment_readers() {
+        let inverted = seg.inverted_index(term.field())?;
+        match seg.alive_bitset() {
+            None => total += u64::from(inverted.doc_freq(term)?),
+            Some(alive) => {
+                if let Some(mut p) = inverted.read_postings(term, IndexRecordOption::Basic)? {
+                    let mut d = p.doc();
+                    while d != TERMINATED {
+                        if alive.is_alive(d) {
+                            total += 1;
+                        }
+                        d = p.advance();
+                    }
+                }
+            }
+        }
+    }
+    Ok(total)
 }
 
 fn in_scope(seg: &SegmentReader, allowed: Option<&[bool]>, d: DocId) -> bool {
@@ -322,6 +359,8 @@ fn allowed_docs(
 /// A scored document before its path is known.
 #[derive(Debug, Clone, Copy)]
 struct Cand {
+    /// [`crate::path_key`] of the note: orders ties independently of segments.
+    key: u64,
     seg: u32,
     doc: DocId,
     bm25: f32,
@@ -395,10 +434,16 @@ pub(crate) fn search(
     };
     let mut cands: Vec<Cand> = Vec::new();
     for (seg_ord, docs) in scored.iter().enumerate() {
+        let keys = segs[seg_ord]
+            .fast_fields()
+            .u64(crate::KEY_HASH)
+            .ok()
+            .map(|c| c.first_or_default_col(0));
         for &d in docs {
             let bm25 = score[seg_ord][d as usize];
             if bm25 > 0.0 {
                 cands.push(Cand {
+                    key: keys.as_ref().map_or(0, |k| k.get_val(d)),
                     seg: seg_ord as u32,
                     doc: d,
                     bm25,
@@ -408,20 +453,12 @@ pub(crate) fn search(
             }
         }
     }
-    cands.sort_by(|a, b| {
-        b.bm25
-            .total_cmp(&a.bm25)
-            .then((a.seg, a.doc).cmp(&(b.seg, b.doc)))
-    });
+    cands.sort_by(|a, b| b.bm25.total_cmp(&a.bm25).then(a.key.cmp(&b.key)));
 
     if (r.proximity > 0.0 || r.passage > 0.0) && st.terms.len() > 1 {
         let depth = PROXIMITY_DEPTH.min(cands.len());
         proximity(searcher, fields, &st, r, &mut cands[..depth])?;
-        cands.sort_by(|a, b| {
-            b.total(r)
-                .total_cmp(&a.total(r))
-                .then((a.seg, a.doc).cmp(&(b.seg, b.doc)))
-        });
+        cands.sort_by(|a, b| b.total(r).total_cmp(&a.total(r)).then(a.key.cmp(&b.key)));
     }
 
     // Resolve paths for the top `limit` and everything tied with the last of them,

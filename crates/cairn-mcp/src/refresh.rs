@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex};
 use std::time::UNIX_EPOCH;
 
 use cairn_engine::config::Config;
-use cairn_engine::{Engine, EngineError, OpenOptions};
+use cairn_engine::{Engine, EngineError, IndexMode, OpenOptions};
 
 /// Why no engine could be had (a broken configuration, an unreadable vault).
 #[derive(Debug, thiserror::Error)]
@@ -113,15 +113,20 @@ impl EngineProvider for RescanOnChange {
         if let Some(c) = current.as_ref().filter(|c| c.snapshot == snapshot) {
             return Ok(c.engine.clone());
         }
-        let mut scan = cairn_scan::read(&listing.files);
-        scan.diagnostics.extend(listing.diagnostics);
-        scan.diagnostics.sort();
-        let engine = Arc::new(Engine::from_notes(
-            config.clone(),
-            scan.notes,
-            scan.diagnostics,
-            &self.options,
-        )?);
+        let engine = if matches!(self.options.index, IndexMode::Persistent(_)) {
+            // The persistent index re-reads only the files that changed.
+            Arc::new(Engine::open(config.clone(), &self.options)?)
+        } else {
+            let mut scan = cairn_scan::read(&listing.files);
+            scan.diagnostics.extend(listing.diagnostics);
+            scan.diagnostics.sort();
+            Arc::new(Engine::from_notes(
+                config.clone(),
+                scan.notes,
+                scan.diagnostics,
+                &self.options,
+            )?)
+        };
         *current = Some(Current {
             snapshot,
             config,
@@ -167,6 +172,41 @@ mod tests {
 
         std::fs::remove_file(dir.path().join("b.md")).unwrap();
         assert_eq!(p.engine().unwrap().notes().len(), 1);
+    }
+
+    #[test]
+    fn a_persistent_index_sees_edits_too() {
+        let dir = tempfile::tempdir().unwrap();
+        let vault = dir.path().join("vault");
+        std::fs::create_dir(&vault).unwrap();
+        std::fs::write(vault.join("a.md"), "# Alpha\n\nfirst text\n").unwrap();
+        let v = vault.clone();
+        let p = RescanOnChange::new(
+            Box::new(move || Config::for_vault(&v).map_err(|e| ProviderError(e.to_string()))),
+            None,
+            OpenOptions {
+                index: IndexMode::Persistent(cairn_engine::PersistentOptions {
+                    dir: Some(dir.path().join("index")),
+                    ..Default::default()
+                }),
+                ..OpenOptions::default()
+            },
+        );
+        let e1 = p.engine().unwrap();
+        assert!(e1.index_info().cache_dir.is_some(), "{:?}", e1.index_info());
+        assert!(Arc::ptr_eq(&e1, &p.engine().unwrap()));
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        std::fs::write(vault.join("a.md"), "# Alpha\n\nfirst TEXT\n").unwrap();
+        std::fs::write(vault.join("b.md"), "# Beta\n\nsecond\n").unwrap();
+        let e2 = p.engine().unwrap();
+        assert_eq!(e2.notes().len(), 2);
+        assert!(e2.note("a.md").unwrap().body.contains("TEXT"));
+        let r = e2
+            .index_info()
+            .refresh
+            .clone()
+            .expect("an incremental refresh");
+        assert_eq!((r.added, r.modified, r.rebuilt), (1, 1, false), "{r:?}");
     }
 
     #[test]

@@ -196,7 +196,9 @@ pub fn list(vault: &Path, roots: &[String], limits: &Limits) -> Listing {
     let mut over_count = 0usize;
     let mut over_total = 0usize;
     for (file, identity) in found {
-        if identity.is_some_and(|id| !seen.insert(id)) {
+        if let Some(id) = identity
+            && !seen.insert(id)
+        {
             diagnostics.push(diag(
                 &file.path,
                 None,
@@ -256,40 +258,47 @@ pub fn read(files: &[FileEntry]) -> Scan {
     let results: Vec<(Vec<Note>, Vec<Diagnostic>)> = files
         .par_iter()
         .map(|f| match std::fs::read(&f.abs) {
-            Ok(bytes) => {
-                // One note per file, or one per entry of a decisions/lessons entry file.
-                let parsed = cairn_note::parse_file(&f.path, &bytes);
-                let mtime = Some((f.mtime_ns / 1_000_000_000) as i64);
-                let notes = parsed
-                    .notes
-                    .into_iter()
-                    .map(|mut n| {
-                        n.mtime = mtime;
-                        n
-                    })
-                    .collect();
-                (notes, parsed.diagnostics)
-            }
-            Err(err) => (
-                Vec::new(),
-                vec![diag(
-                    &f.path,
-                    None,
-                    Severity::Error,
-                    "unreadable",
-                    format!("cannot read: {err}; skipped"),
-                )],
-            ),
+            Ok(bytes) => parse_file(f, &bytes),
+            Err(err) => (Vec::new(), vec![unreadable(f, &err)]),
         })
         .collect();
     let mut scan = Scan::default();
-    for (note, diags) in results {
-        scan.notes.extend(note);
+    for (notes, diags) in results {
+        scan.notes.extend(notes);
         scan.diagnostics.extend(diags);
     }
     scan.notes.sort_by(|a, b| a.path.cmp(&b.path));
     scan.diagnostics.sort();
     scan
+}
+
+/// Parses the bytes of one listed file, as [`read`] does for each: its notes (one,
+/// or one per entry of a `decisions.md`/`lessons.md` entry file; none when the
+/// file is skipped), each with its `mtime` taken from the listing, and the
+/// parser's diagnostics.
+pub fn parse_file(file: &FileEntry, bytes: &[u8]) -> (Vec<Note>, Vec<Diagnostic>) {
+    let parsed = cairn_note::parse_file(&file.path, bytes);
+    let mtime = Some((file.mtime_ns / 1_000_000_000) as i64);
+    let notes = parsed
+        .notes
+        .into_iter()
+        .map(|mut n| {
+            n.mtime = mtime;
+            n
+        })
+        .collect();
+    (notes, parsed.diagnostics)
+}
+
+/// The diagnostic [`read`] reports for a listed file it cannot read.
+pub fn unreadable(file: &FileEntry, err: &std::io::Error) -> Diagnostic {
+    diag(
+        &file.path,
+        None,
+        Severity::Error,
+        "unreadable",
+        format!("cannot read: {err}; skipped"),
+    )
 }
 
 fn push<T>(m: &Mutex<Vec<T>>, item: T) {
@@ -315,6 +324,16 @@ fn diag(
 /// Vault-relative, `/`-separated.
 pub fn rel_path(vault: &Path, p: &Path) -> String {
     let rel = p.strip_prefix(vault).unwrap_or(p);
+    // Fast path (every path on Unix): already `/`-separated UTF-8 without `.` parts.
+    if std::path::MAIN_SEPARATOR == '/'
+        && let Some(s) = rel.to_str()
+        && !s.starts_with('/')
+        && !s.ends_with('/')
+        && !s.contains("//")
+        && !s.split('/').any(|c| c == ".")
+    {
+        return s.to_owned();
+    }
     rel.components()
         .map(|c| c.as_os_str().to_string_lossy())
         .collect::<Vec<_>>()

@@ -715,6 +715,61 @@ fn cap(s: &str) -> String {
         .unwrap_or_default()
 }
 
+/// Appends a dated paragraph to `count` notes of the vault at `vault`, chosen by
+/// `seed` (the same seed picks the same notes); returns their paths, sorted. Used
+/// to measure and test incremental index refreshes.
+pub fn edit(vault: &Path, count: usize, seed: u64) -> Result<Vec<PathBuf>, SynthError> {
+    let mut files = Vec::new();
+    collect_md(vault, &mut files)?;
+    files.sort();
+    let mut rng = Rng::new(seed, 0xED17);
+    let mut picked = Vec::new();
+    // A partial Fisher-Yates shuffle: `count` distinct files.
+    let take = count.min(files.len());
+    for k in 0..take {
+        let j = k + rng.below(files.len() - k);
+        files.swap(k, j);
+        picked.push(files[k].clone());
+    }
+    picked.sort();
+    for p in &picked {
+        let io = |source| SynthError::Io {
+            path: p.clone(),
+            source,
+        };
+        let mut text = std::fs::read_to_string(p).map_err(io)?;
+        let _ = std::fmt::Write::write_fmt(
+            &mut text,
+            format_args!(
+                "\n\nEdit {seed} on {}: {} the {} {} again.\n",
+                rng.date(),
+                cap(rng.word(VERBS)),
+                rng.word(ADJECTIVES),
+                rng.word(AREAS)
+            ),
+        );
+        std::fs::write(p, text).map_err(io)?;
+    }
+    Ok(picked)
+}
+
+fn collect_md(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), SynthError> {
+    let io = |source| SynthError::Io {
+        path: dir.to_path_buf(),
+        source,
+    };
+    for e in std::fs::read_dir(dir).map_err(io)? {
+        let e = e.map_err(io)?;
+        let p = e.path();
+        if e.file_type().map_err(io)?.is_dir() {
+            collect_md(&p, out)?;
+        } else if p.extension().is_some_and(|x| x == "md") {
+            out.push(p);
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,80 @@
+//! Where a vault's cache folder lives: `$XDG_CACHE_HOME/cairn/<vault-key>`, else
+//! `~/.cache/cairn/<vault-key>` (`%LOCALAPPDATA%` on Windows), unless the user
+//! names a folder (`[index] dir`, `--index-dir`).
+
+use std::path::{Path, PathBuf};
+
+/// The default cache folder for the vault at `vault` (absolute), from the
+/// environment `env` gives (`XDG_CACHE_HOME`, `HOME`, `LOCALAPPDATA`); `None` when
+/// none of them is set.
+pub fn default_dir(vault: &Path, env: impl Fn(&str) -> Option<String>) -> Option<PathBuf> {
+    let set = |k: &str| env(k).filter(|v| !v.is_empty()).map(PathBuf::from);
+    let base = set("XDG_CACHE_HOME")
+        .filter(|p| p.is_absolute())
+        .or_else(|| set("HOME").map(|h| h.join(".cache")))
+        .or_else(|| set("LOCALAPPDATA"))?;
+    Some(base.join("cairn").join(vault_key(vault)))
+}
+
+/// A folder name for a vault: its folder name (letters, digits, `-`, `_`; at most
+/// 32) and 16 hex digits of the blake3 hash of its full path, so two vaults never
+/// share a folder and the name still says which vault it is.
+pub fn vault_key(vault: &Path) -> String {
+    let name: String = vault
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(32)
+        .collect();
+    let hash = blake3::hash(vault.to_string_lossy().as_bytes()).to_hex();
+    let short = &hash.as_str()[..16];
+    if name.is_empty() {
+        short.to_owned()
+    } else {
+        format!("{name}-{short}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env<'a>(pairs: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
+        move |k| {
+            pairs
+                .iter()
+                .find(|(n, _)| *n == k)
+                .map(|(_, v)| (*v).to_owned())
+        }
+    }
+
+    #[test]
+    fn xdg_then_home_then_nothing() {
+        let v = Path::new("/home/me/My Notes");
+        let key = vault_key(v);
+        assert!(key.starts_with("My_Notes-"), "{key}");
+        assert_eq!(key.len(), "My_Notes-".len() + 16);
+        assert_eq!(
+            default_dir(v, env(&[("XDG_CACHE_HOME", "/xdg"), ("HOME", "/h")])),
+            Some(PathBuf::from("/xdg/cairn").join(&key))
+        );
+        // A relative XDG_CACHE_HOME is invalid per the spec: ignored.
+        assert_eq!(
+            default_dir(v, env(&[("XDG_CACHE_HOME", "rel"), ("HOME", "/h")])),
+            Some(PathBuf::from("/h/.cache/cairn").join(&key))
+        );
+        assert_eq!(default_dir(v, env(&[])), None);
+        assert_ne!(
+            vault_key(Path::new("/a/notes")),
+            vault_key(Path::new("/b/notes"))
+        );
+    }
+}

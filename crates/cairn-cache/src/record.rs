@@ -1,0 +1,221 @@
+//! A file's notes in the manifest: every field of each [`Note`] except its body,
+//! encoded with postcard so one file's notes can be decoded without touching the
+//! others. A file holds one note, or one per entry of a `decisions.md`/`lessons.md`
+//! entry file.
+//!
+//! `Note::extra` holds arbitrary YAML values (`serde_json::Value`), which a
+//! self-describing-less format cannot carry; it is stored as JSON text. The
+//! conversions destructure [`Note`] completely, so a field added to the model is a
+//! compile error here until it is stored too.
+
+use std::collections::BTreeMap;
+
+use cairn_note::{Freshness, Heading, MemoryType, Note, Priority, Sensitivity, Status};
+use chrono::NaiveDate;
+use serde::{Deserialize, Serialize};
+
+/// The stored form of a note (all of it but the body).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct StoredNote {
+    id: String,
+    path: String,
+    title: String,
+    description: Option<String>,
+    memory_type: Option<MemoryType>,
+    project_id: Option<String>,
+    scope: Option<String>,
+    sensitivity: Sensitivity,
+    freshness: Option<Freshness>,
+    source_of_truth: bool,
+    retrieval_priority: Option<Priority>,
+    pinned: bool,
+    status: Status,
+    supersedes: Vec<String>,
+    superseded_by: Vec<String>,
+    triggers: Vec<String>,
+    related_files: Vec<String>,
+    related_memory: Vec<String>,
+    tags: Vec<String>,
+    aliases: Vec<String>,
+    created: Option<NaiveDate>,
+    updated: Option<NaiveDate>,
+    review_after: Option<NaiveDate>,
+    /// `Note::extra` as a JSON object (empty string when there is none).
+    extra_json: String,
+    headings: Vec<Heading>,
+    wikilinks: Vec<String>,
+    body_line: usize,
+    size: u64,
+    mtime: Option<i64>,
+    entry_of: Option<String>,
+}
+
+impl StoredNote {
+    /// Everything of `note` but its body.
+    pub(crate) fn from_note(note: &Note) -> Self {
+        let Note {
+            id,
+            path,
+            title,
+            description,
+            memory_type,
+            project_id,
+            scope,
+            sensitivity,
+            freshness,
+            source_of_truth,
+            retrieval_priority,
+            pinned,
+            status,
+            supersedes,
+            superseded_by,
+            triggers,
+            related_files,
+            related_memory,
+            tags,
+            aliases,
+            created,
+            updated,
+            review_after,
+            extra,
+            headings,
+            wikilinks,
+            body: _,
+            body_line,
+            size,
+            mtime,
+            entry_of,
+        } = note;
+        Self {
+            id: id.clone(),
+            path: path.clone(),
+            title: title.clone(),
+            description: description.clone(),
+            memory_type: *memory_type,
+            project_id: project_id.clone(),
+            scope: scope.clone(),
+            sensitivity: *sensitivity,
+            freshness: *freshness,
+            source_of_truth: *source_of_truth,
+            retrieval_priority: *retrieval_priority,
+            pinned: *pinned,
+            status: *status,
+            supersedes: supersedes.clone(),
+            superseded_by: superseded_by.clone(),
+            triggers: triggers.clone(),
+            related_files: related_files.clone(),
+            related_memory: related_memory.clone(),
+            tags: tags.clone(),
+            aliases: aliases.clone(),
+            created: *created,
+            updated: *updated,
+            review_after: *review_after,
+            extra_json: if extra.is_empty() {
+                String::new()
+            } else {
+                serde_json::to_string(extra).unwrap_or_default()
+            },
+            headings: headings.clone(),
+            wikilinks: wikilinks.clone(),
+            body_line: *body_line,
+            size: *size,
+            mtime: *mtime,
+            entry_of: entry_of.clone(),
+        }
+    }
+
+    /// The note, with an empty body.
+    pub(crate) fn into_note(self) -> Note {
+        let extra: BTreeMap<String, serde_json::Value> = if self.extra_json.is_empty() {
+            BTreeMap::new()
+        } else {
+            serde_json::from_str(&self.extra_json).unwrap_or_default()
+        };
+        Note {
+            id: self.id,
+            path: self.path,
+            title: self.title,
+            description: self.description,
+            memory_type: self.memory_type,
+            project_id: self.project_id,
+            scope: self.scope,
+            sensitivity: self.sensitivity,
+            freshness: self.freshness,
+            source_of_truth: self.source_of_truth,
+            retrieval_priority: self.retrieval_priority,
+            pinned: self.pinned,
+            status: self.status,
+            supersedes: self.supersedes,
+            superseded_by: self.superseded_by,
+            triggers: self.triggers,
+            related_files: self.related_files,
+            related_memory: self.related_memory,
+            tags: self.tags,
+            aliases: self.aliases,
+            created: self.created,
+            updated: self.updated,
+            review_after: self.review_after,
+            extra,
+            headings: self.headings,
+            wikilinks: self.wikilinks,
+            body: String::new(),
+            body_line: self.body_line,
+            size: self.size,
+            mtime: self.mtime,
+            entry_of: self.entry_of,
+        }
+    }
+}
+
+/// Encodes the metadata of a file's notes (empty when there are none).
+pub(crate) fn encode(notes: &[Note]) -> Vec<u8> {
+    if notes.is_empty() {
+        return Vec::new();
+    }
+    let stored: Vec<StoredNote> = notes.iter().map(StoredNote::from_note).collect();
+    postcard::to_allocvec(&stored).unwrap_or_default()
+}
+
+/// Decodes the metadata of a file's notes (bodies empty).
+pub(crate) fn decode(bytes: &[u8]) -> Result<Vec<Note>, postcard::Error> {
+    postcard::from_bytes::<Vec<StoredNote>>(bytes)
+        .map(|v| v.into_iter().map(StoredNote::into_note).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip_keeps_everything_but_the_body() {
+        let text = "---\ntitle: T\nmemory_type: decision\nproject_id: p\nsensitivity: confidential\nfreshness: stale\nsource_of_truth: true\nretrieval_priority: high\npinned: true\nstatus: superseded\nsupersedes: ['[[a]]']\nsuperseded_by: [b]\ntriggers: [x y]\nrelated_files: [src/a.rs]\nrelated_memory: ['[[c]]']\ntags: [k]\naliases: [al]\ncreated: 2024-01-02\nupdated: 2024-02-03\nreview_after: 2025-01-01\ncustom: {nested: [1, 2]}\n---\n# H1\n\nbody [[w]] #tag\n";
+        let mut note = cairn_note::parse_note("a/b.md", text.as_bytes())
+            .note
+            .unwrap();
+        note.mtime = Some(1_700_000_000);
+        let back = decode(&encode(std::slice::from_ref(&note))).unwrap();
+        let mut expected = note.clone();
+        expected.body = String::new();
+        assert_eq!(back, vec![expected]);
+        assert!(!note.extra.is_empty());
+    }
+
+    #[test]
+    fn an_entry_file_keeps_every_entry() {
+        let text = "# Decisions\n\n### [2024-03-01] Use NATS\n**Category:** architecture\n\nBecause.\n\n---\n\n### [2024-04-02] Keep Postgres\n\nStill.\n";
+        let parsed = cairn_note::parse_file("p/decisions.md", text.as_bytes());
+        assert!(parsed.notes.len() >= 2, "{parsed:?}");
+        let back = decode(&encode(&parsed.notes)).unwrap();
+        assert_eq!(back.len(), parsed.notes.len());
+        for (b, n) in back.iter().zip(&parsed.notes) {
+            assert_eq!(b.path, n.path);
+            assert_eq!(b.entry_of.as_deref(), Some("p/decisions.md"));
+        }
+    }
+
+    #[test]
+    fn garbage_is_an_error_not_a_panic() {
+        assert!(decode(&[0xff, 0xff, 0xff]).is_err());
+        assert!(decode(&[]).is_err());
+    }
+}

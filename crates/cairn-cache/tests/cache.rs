@@ -1,0 +1,468 @@
+//! The cache's invariants, each with the failure that would break it: incremental
+//! refreshes equal fresh builds (adds, edits, renames, deletes, touches, racy
+//! edits), concurrent writers, a crash's leftovers, damaged and foreign
+//! generations, an unwritable folder, deadlines, and readers that never write.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant, SystemTime};
+
+use cairn_cache::{Cache, CacheError, Listed, OpenOptions, Snapshot};
+use cairn_config::Limits;
+use cairn_index::{FieldWeights, QueryTerms};
+
+struct Vault {
+    _tmp: tempfile::TempDir,
+    root: PathBuf,
+    cache_dir: PathBuf,
+}
+
+fn vault(notes: usize) -> Vault {
+    let tmp = tempfile::tempdir().unwrap();
+    let spec = cairn_synth::Spec {
+        notes,
+        seed: 7,
+        projects: 3,
+    };
+    let s = cairn_synth::generate(&tmp.path().join("v"), &spec).unwrap();
+    let cache_dir = tmp.path().join("cache");
+    Vault {
+        root: s.vault,
+        cache_dir,
+        _tmp: tmp,
+    }
+}
+
+fn listed(root: &Path) -> Listed {
+    cairn_cache::list(root, &Limits::default())
+}
+
+fn cache(v: &Vault) -> Cache {
+    Cache::new(v.cache_dir.clone(), &v.root)
+}
+
+fn open(c: &Cache, root: &Path) -> cairn_cache::Opened {
+    c.open(&listed(root), &OpenOptions::default()).unwrap()
+}
+
+/// Everything observable about a snapshot: each file's path, info and decoded
+/// note, the diagnostics, and the hits of a few queries (paths and scores).
+fn fingerprint(s: &Snapshot) -> String {
+    let mut out = String::new();
+    for i in 0..s.len() {
+        let info = s.info(i);
+        let note = s.notes(i).unwrap();
+        out.push_str(&format!(
+            "{} {} {:?} {:?}\n",
+            s.path(i),
+            info.size,
+            info.hash,
+            note
+        ));
+    }
+    out.push_str(&format!("{:?}\n", s.diagnostics().unwrap()));
+    for q in [
+        "payout retry idempotency",
+        "tile layer zoom",
+        "backup restore snapshot",
+        "flaky test",
+        "edited marker phrase",
+    ] {
+        let mut terms = QueryTerms::default();
+        terms.add_text(q, 1.0);
+        for w in [FieldWeights::default(), FieldWeights::FLAT] {
+            let hits = s.index().search(&terms, &w, None, 50).unwrap();
+            for h in hits {
+                out.push_str(&format!("{q}: {} {:.6}\n", h.path, h.bm25));
+            }
+        }
+    }
+    out
+}
+
+fn fresh(root: &Path) -> (tempfile::TempDir, Snapshot) {
+    let d = tempfile::tempdir().unwrap();
+    let c = Cache::new(d.path().join("c"), root);
+    let o = open(&c, root);
+    (d, o.snapshot.unwrap())
+}
+
+fn md_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "md") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn set_mtime(p: &Path, t: SystemTime) {
+    std::fs::File::options()
+        .write(true)
+        .open(p)
+        .unwrap()
+        .set_modified(t)
+        .unwrap();
+}
+
+#[test]
+fn first_open_builds_then_serves_without_writing() {
+    let v = vault(120);
+    let c = cache(&v);
+    let o = open(&c, &v.root);
+    let report = o.report.expect("a first build");
+    assert!(report.rebuilt);
+    assert_eq!(report.added, 120);
+    let s = o.snapshot.unwrap();
+    assert_eq!(s.note_count(), 120);
+    assert_eq!(s.index().doc_count(), 120);
+
+    // A second open changes nothing on disk: readers never write.
+    let before = tree(&v.cache_dir);
+    let o2 = open(&c, &v.root);
+    assert!(o2.report.is_none());
+    assert_eq!(o2.snapshot.unwrap().generation(), s.generation());
+    assert_eq!(tree(&v.cache_dir), before);
+}
+
+/// Every file under `dir` with its size and mtime.
+fn tree(dir: &Path) -> Vec<(PathBuf, u64, SystemTime)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let md = e.metadata().unwrap();
+            if md.is_dir() {
+                stack.push(e.path());
+            }
+            out.push((e.path(), md.len(), md.modified().unwrap()));
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn every_kind_of_change_gives_what_a_fresh_build_gives() {
+    let v = vault(300);
+    let c = cache(&v);
+    open(&c, &v.root);
+    let files = md_files(&v.root);
+
+    // Edit 5, delete 4, rename 3 (one into a new folder), add 6, touch 2.
+    for p in &files[0..5] {
+        let mut t = std::fs::read_to_string(p).unwrap();
+        t.push_str("\nAn edited marker phrase.\n");
+        std::fs::write(p, t).unwrap();
+    }
+    for p in &files[5..9] {
+        std::fs::remove_file(p).unwrap();
+    }
+    for (k, p) in files[9..12].iter().enumerate() {
+        let to = if k == 0 {
+            let d = v.root.join("Moved here");
+            std::fs::create_dir_all(&d).unwrap();
+            d.join("moved note.md")
+        } else {
+            p.with_file_name(format!("renamed {k}.md"))
+        };
+        std::fs::rename(p, to).unwrap();
+    }
+    for k in 0..6 {
+        let p = v.root.join(format!("20-Areas/new/new note {k}.md"));
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(
+            &p,
+            format!("---\ntitle: New {k}\nmemory_type: pattern\ntags: [fresh]\n---\nAn edited marker phrase, note {k}.\n"),
+        )
+        .unwrap();
+    }
+    let later = SystemTime::now() + Duration::from_secs(5);
+    for p in &files[12..14] {
+        set_mtime(p, later);
+    }
+
+    let o = open(&c, &v.root);
+    let r = o.report.expect("a refresh");
+    assert!(!r.rebuilt);
+    assert_eq!((r.modified, r.deleted, r.touched), (5, 7, 2), "{r:?}");
+    assert_eq!((r.added, r.renamed), (9, 3), "{r:?}");
+    let s = o.snapshot.unwrap();
+    assert_eq!(s.index().doc_count(), s.note_count());
+    let (_d, f) = fresh(&v.root);
+    assert_eq!(s.note_count(), f.note_count());
+    assert_eq!(fingerprint(&s), fingerprint(&f));
+
+    // And once more after a second round on top of the first.
+    for p in md_files(&v.root).iter().step_by(37) {
+        std::fs::remove_file(p).unwrap();
+    }
+    let s = open(&c, &v.root).snapshot.unwrap();
+    let (_d2, f) = fresh(&v.root);
+    assert_eq!(fingerprint(&s), fingerprint(&f));
+}
+
+#[test]
+fn a_racy_edit_with_the_same_size_and_mtime_is_caught_by_content() {
+    let v = vault(40);
+    let c = cache(&v);
+    let p = md_files(&v.root)[3].clone();
+    let mtime = std::fs::metadata(&p).unwrap().modified().unwrap();
+    open(&c, &v.root);
+    // Same length, same mtime: only the content hash can tell.
+    let text = std::fs::read_to_string(&p).unwrap();
+    let changed = text.replacen("the", "THE", 1);
+    assert_eq!(changed.len(), text.len());
+    assert_ne!(changed, text);
+    std::fs::write(&p, &changed).unwrap();
+    set_mtime(&p, mtime);
+    let o = open(&c, &v.root);
+    assert_eq!(o.report.map(|r| r.modified), Some(1));
+    let (_d, f) = fresh(&v.root);
+    assert_eq!(fingerprint(&o.snapshot.unwrap()), fingerprint(&f));
+}
+
+#[test]
+fn concurrent_writers_never_duplicate_documents() {
+    let v = vault(200);
+    let threads: Vec<_> = (0..4)
+        .map(|_| {
+            let root = v.root.clone();
+            let c = cache(&v);
+            std::thread::spawn(move || {
+                let s = c
+                    .open(&listed(&root), &OpenOptions::default())
+                    .unwrap()
+                    .snapshot
+                    .unwrap();
+                (s.generation(), s.index().doc_count(), fingerprint(&s))
+            })
+        })
+        .collect();
+    let results: Vec<_> = threads.into_iter().map(|t| t.join().unwrap()).collect();
+    for r in &results {
+        assert_eq!(r.1, 200);
+        assert_eq!(r.2, results[0].2);
+    }
+    // One build, shared by all: every thread served generation 1.
+    assert!(
+        results.iter().all(|r| r.0 == 1),
+        "{:?}",
+        results.iter().map(|r| r.0).collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn leftovers_of_a_crashed_writer_are_ignored_then_cleaned() {
+    let v = vault(60);
+    let c = cache(&v);
+    let g1 = open(&c, &v.root).snapshot.unwrap();
+    // What a writer killed mid-update leaves: a half-written generation folder
+    // (some index files, no manifest) and a temp file of the pointer.
+    let junk = v.cache_dir.join("gen-00000002-999900");
+    std::fs::create_dir_all(junk.join("index")).unwrap();
+    std::fs::write(junk.join("index/partial.idx"), b"half").unwrap();
+    std::fs::write(v.cache_dir.join(".CURRENT.tmp-999"), b"gen-00000002-999900").unwrap();
+
+    // Readers still get the published generation.
+    let s = open(&c, &v.root).snapshot.unwrap();
+    assert_eq!(s.generation(), g1.generation());
+
+    // The next writer removes the leftovers.
+    std::fs::write(v.root.join("00-Identity/extra.md"), "# Extra\nnew").unwrap();
+    let s = open(&c, &v.root).snapshot.unwrap();
+    assert_eq!(s.generation(), 2);
+    assert!(!junk.exists());
+    assert!(!v.cache_dir.join(".CURRENT.tmp-999").exists());
+    let (_d, f) = fresh(&v.root);
+    assert_eq!(fingerprint(&s), fingerprint(&f));
+}
+
+fn current_gen_dir(c: &Cache) -> PathBuf {
+    c.current().unwrap().unwrap().dir().to_path_buf()
+}
+
+#[test]
+fn a_truncated_index_file_is_detected_and_rebuilt() {
+    let v = vault(80);
+    let c = cache(&v);
+    open(&c, &v.root);
+    let idx = current_gen_dir(&c).join("index");
+    let mut victims: Vec<PathBuf> = std::fs::read_dir(&idx)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "idx" || x == "term"))
+        .collect();
+    victims.sort();
+    let victim = &victims[0];
+    let len = std::fs::metadata(victim).unwrap().len();
+    std::fs::File::options()
+        .write(true)
+        .open(victim)
+        .unwrap()
+        .set_len(len / 2)
+        .unwrap();
+
+    assert!(matches!(c.current(), Err(CacheError::Damaged { .. })));
+    let o = open(&c, &v.root);
+    assert!(
+        o.warnings
+            .iter()
+            .any(|w| w.contains("damaged") && w.contains("rebuilding")),
+        "{:?}",
+        o.warnings
+    );
+    assert!(o.report.unwrap().rebuilt);
+    let (_d, f) = fresh(&v.root);
+    assert_eq!(fingerprint(&o.snapshot.unwrap()), fingerprint(&f));
+}
+
+#[test]
+fn a_damaged_or_foreign_manifest_is_rebuilt_with_a_warning() {
+    for (what, damage) in [
+        ("damaged", 0usize),  // flip a byte in the middle
+        ("built by", 1usize), // another manifest format: foreign
+    ] {
+        let v = vault(50);
+        let c = cache(&v);
+        open(&c, &v.root);
+        let m = current_gen_dir(&c).join("manifest.bin");
+        let mut b = std::fs::read(&m).unwrap();
+        if damage == 0 {
+            let mid = b.len() / 2;
+            b[mid] ^= 0x55;
+        } else {
+            b[8] = b[8].wrapping_add(1);
+        }
+        std::fs::write(&m, b).unwrap();
+        let o = open(&c, &v.root);
+        assert!(
+            o.warnings.iter().any(|w| w.contains(what)),
+            "{what}: {:?}",
+            o.warnings
+        );
+        let (_d, f) = fresh(&v.root);
+        assert_eq!(fingerprint(&o.snapshot.unwrap()), fingerprint(&f));
+    }
+}
+
+#[test]
+fn a_garbage_pointer_is_damage_not_a_path() {
+    let v = vault(20);
+    let c = cache(&v);
+    open(&c, &v.root);
+    std::fs::write(v.cache_dir.join("CURRENT"), "../../../etc\n").unwrap();
+    assert!(matches!(c.current(), Err(CacheError::Damaged { .. })));
+    let o = open(&c, &v.root);
+    assert!(!o.warnings.is_empty());
+    assert_eq!(o.snapshot.unwrap().note_count(), 20);
+}
+
+#[test]
+fn another_vault_in_the_same_folder_is_foreign() {
+    let a = vault(30);
+    let b = vault(10);
+    let ca = Cache::new(a.cache_dir.clone(), &a.root);
+    open(&ca, &a.root);
+    let cb = Cache::new(a.cache_dir.clone(), &b.root);
+    assert!(matches!(cb.current(), Err(CacheError::Foreign { .. })));
+    let o = open(&cb, &b.root);
+    assert!(
+        o.warnings.iter().any(|w| w.contains("another vault")),
+        "{:?}",
+        o.warnings
+    );
+    assert_eq!(o.snapshot.unwrap().note_count(), 10);
+}
+
+#[test]
+fn an_unwritable_folder_is_an_error_the_caller_can_fall_back_on() {
+    let v = vault(10);
+    // A regular file where the cache folder's parent should be: nothing can be
+    // created below it, whoever runs the test (root included).
+    let blocker = v.cache_dir.with_file_name("blocker");
+    std::fs::write(&blocker, b"").unwrap();
+    let c = Cache::new(blocker.join("cache"), &v.root);
+    match c.open(&listed(&v.root), &OpenOptions::default()) {
+        Err(CacheError::Unwritable { .. }) => {}
+        other => panic!("expected Unwritable, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_missed_deadline_serves_the_last_generation_and_says_what_it_lacks() {
+    let v = vault(100);
+    let c = cache(&v);
+    let g1 = open(&c, &v.root).snapshot.unwrap();
+    let files = md_files(&v.root);
+    std::fs::remove_file(&files[0]).unwrap();
+    for k in 0..400 {
+        std::fs::write(
+            v.root.join(format!("00-Identity/n{k}.md")),
+            format!("# N{k}\nbody {k}"),
+        )
+        .unwrap();
+    }
+    let o = c
+        .open(
+            &listed(&v.root),
+            &OpenOptions {
+                deadline: Some(Instant::now()),
+                ..OpenOptions::default()
+            },
+        )
+        .unwrap();
+    let pending = o.pending.expect("the refresh cannot finish in no time");
+    assert_eq!(pending.added.len(), 400);
+    assert_eq!(pending.deleted.len(), 1);
+    assert_eq!(o.snapshot.unwrap().generation(), g1.generation());
+}
+
+#[test]
+fn no_generation_and_no_time_leaves_nothing_to_serve() {
+    let v = vault(300);
+    let c = cache(&v);
+    let o = c
+        .open(
+            &listed(&v.root),
+            &OpenOptions {
+                deadline: Some(Instant::now()),
+                ..OpenOptions::default()
+            },
+        )
+        .unwrap();
+    assert!(o.snapshot.is_none());
+    assert_eq!(o.pending.unwrap().added.len(), 300);
+}
+
+#[test]
+fn status_reports_pending_changes_without_writing() {
+    let v = vault(40);
+    let c = cache(&v);
+    let st = c.status(&listed(&v.root));
+    assert_eq!(st.generation, None);
+    assert_eq!(st.pending, (40, 0, 0));
+    open(&c, &v.root);
+    let files = md_files(&v.root);
+    std::fs::remove_file(&files[0]).unwrap();
+    std::fs::write(&files[1], "# changed\n").unwrap();
+    let before = tree(&v.cache_dir);
+    let st = c.status(&listed(&v.root));
+    assert_eq!(st.generation, Some(1));
+    assert_eq!(st.notes, 40);
+    assert_eq!(st.pending, (0, 1, 1));
+    assert!(st.disk_bytes > 0);
+    assert!(st.problem.is_none());
+    assert_eq!(tree(&v.cache_dir), before);
+    assert!(c.verify().unwrap().is_empty());
+}

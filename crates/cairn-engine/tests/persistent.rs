@@ -1,0 +1,351 @@
+//! The engine over its persistent index answers exactly what the in-memory engine
+//! answers (same bytes, every command, every target and format), before and after
+//! the vault changes; falls back to memory when the cache cannot be written; and
+//! says so when a deadline makes an answer partial.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use cairn_engine::config::Config;
+use cairn_engine::*;
+use chrono::{DateTime, Utc};
+
+fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .unwrap()
+}
+
+fn now() -> DateTime<Utc> {
+    "2026-11-22T09:00:00Z".parse().unwrap()
+}
+
+/// A copy of the demo fixture (config, vault, repos) that a test may change.
+fn demo_copy() -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let dst = tmp.path().join("demo");
+    copy_dir(&repo_root().join("fixtures/demo"), &dst);
+    (tmp, dst)
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            copy_dir(&p, &to.join(e.file_name()));
+        } else {
+            std::fs::copy(&p, to.join(e.file_name())).unwrap();
+        }
+    }
+}
+
+fn config(demo: &Path) -> Config {
+    Config::load(&demo.join("cairn.toml"), None).unwrap()
+}
+
+fn persistent(dir: &Path) -> OpenOptions {
+    OpenOptions {
+        profiles_dir: None,
+        index: IndexMode::Persistent(PersistentOptions {
+            dir: Some(dir.to_path_buf()),
+            ..PersistentOptions::default()
+        }),
+    }
+}
+
+fn request(demo: &Path, repo: &str, task: &str, target: Target, format: Format) -> WakeupRequest {
+    WakeupRequest {
+        cwd: demo.join("repos").join(repo),
+        project: None,
+        task: task.to_owned(),
+        files: vec!["src/settlement/payout.rs".into()],
+        profile: None,
+        target,
+        format,
+        budget: None,
+        now: now(),
+        ranking: Ranking::Full,
+    }
+}
+
+const TASKS: &[(&str, &str)] = &[
+    ("ledger", "add retry to payout settlement"),
+    ("ledger", "production database access credentials psql"),
+    ("atlas", "flaky playwright snapshot test"),
+    ("hearth", "restore postgres from restic backup"),
+    ("hearth", ""),
+];
+
+/// Everything an engine answers about the demo vault, as one string.
+fn transcript(e: &Engine, demo: &Path) -> String {
+    let mut out = String::new();
+    for (repo, task) in TASKS {
+        for target in [
+            Target::Claude,
+            Target::Codex,
+            Target::Cursor,
+            Target::Gemini,
+            Target::Opencode,
+            Target::Generic,
+        ] {
+            for format in [Format::Prompt, Format::Markdown, Format::Json] {
+                let out_ = e
+                    .wakeup(&request(demo, repo, task, target, format))
+                    .unwrap();
+                out.push_str(&out_.rendered);
+            }
+        }
+        let ex = e
+            .explain(&request(demo, repo, task, Target::Generic, Format::Prompt))
+            .unwrap();
+        out.push_str(&serde_json::to_string(&ex).unwrap());
+        for scope in [SearchScope::All, SearchScope::Routed] {
+            let res = e
+                .search(&SearchRequest {
+                    query: (*task).to_owned(),
+                    cwd: Some(demo.join("repos").join(repo)),
+                    project: None,
+                    files: vec![],
+                    scope,
+                    limit: 20,
+                    ranking: Ranking::Full,
+                    today: now().date_naive(),
+                })
+                .unwrap();
+            out.push_str(&serde_json::to_string(&res).unwrap());
+        }
+    }
+    for q in [
+        "Ledger overview",
+        "No floating point for money",
+        "Production database access",
+    ] {
+        match e.get(q) {
+            Ok(g) => out.push_str(&serde_json::to_string(&g).unwrap()),
+            Err(err) => out.push_str(&err.to_string()),
+        }
+    }
+    out.push_str(&format!("{:?}", e.diagnostics()));
+    out
+}
+
+fn memory_transcript(demo: &Path) -> String {
+    let e = Engine::open(config(demo), &OpenOptions::default()).unwrap();
+    transcript(&e, demo)
+}
+
+#[test]
+fn cached_answers_are_the_in_memory_answers_cold_and_warm() {
+    let (tmp, demo) = demo_copy();
+    let idx = tmp.path().join("index");
+    let expected = memory_transcript(&demo);
+
+    let cold = Engine::open(config(&demo), &persistent(&idx)).unwrap();
+    let info = cold.index_info();
+    assert_eq!(info.cache_dir.as_deref(), Some(idx.as_path()));
+    assert!(info.refresh.as_ref().is_some_and(|r| r.rebuilt));
+    assert!(info.warnings.is_empty(), "{:?}", info.warnings);
+    assert_eq!(transcript(&cold, &demo), expected);
+
+    let warm = Engine::open(config(&demo), &persistent(&idx)).unwrap();
+    assert!(warm.index_info().refresh.is_none());
+    assert!(warm.index_info().partial.is_none());
+    assert_eq!(transcript(&warm, &demo), expected);
+    assert_eq!(warm.notes().len(), cold.note_count());
+}
+
+#[test]
+fn answers_after_adds_edits_renames_and_deletes_match_a_fresh_build() {
+    let (tmp, demo) = demo_copy();
+    let idx = tmp.path().join("index");
+    let v = demo.join("vault");
+    let ledger = v.join("10-Projects/ledger");
+    // An entry file: one note per entry, all from one cached file.
+    let entries = ledger.join("decisions.md");
+    std::fs::write(
+        &entries,
+        "# Decisions\n\n### [2026-01-10] Ledger events go over NATS\n**Category:** architecture\n**Tags:** events, nats\n\nThe settlement service publishes ledger events on NATS JetStream.\n\n---\n\n### [2026-02-02] Payout reports are CSV\n**Category:** interfaces\n\nFinance imports payout reports as CSV, never XLSX.\n",
+    )
+    .unwrap();
+    let first = Engine::open(config(&demo), &persistent(&idx)).unwrap();
+    assert_eq!(
+        entry_paths(&first, "NATS JetStream ledger events payout reports CSV"),
+        entry_paths(
+            &Engine::open(config(&demo), &OpenOptions::default()).unwrap(),
+            "NATS JetStream ledger events payout reports CSV"
+        )
+    );
+    assert_eq!(
+        entry_paths(&first, "NATS JetStream ledger events payout reports CSV").len(),
+        2
+    );
+    drop(first);
+
+    // Edit the entry file: one entry more.
+    let mut t = std::fs::read_to_string(&entries).unwrap();
+    t.push_str("\n---\n\n### [2026-03-03] Payout events carry the idempotency key\n\nConsumers deduplicate payout events by idempotency key.\n");
+    std::fs::write(&entries, t).unwrap();
+    // Edit: a decision gains words that match a task.
+    let adr = ledger.join("Decisions/ADR-008 Retry payouts with capped exponential backoff.md");
+    let mut t = std::fs::read_to_string(&adr).unwrap();
+    t.push_str("\nRestic backups of the payout ledger are restored weekly.\n");
+    std::fs::write(&adr, t).unwrap();
+    // Rename and move.
+    std::fs::rename(
+        ledger.join("Constraints/Payout cutoff window.md"),
+        ledger.join("Payout cutoff (renamed).md"),
+    )
+    .unwrap();
+    // Delete.
+    std::fs::remove_file(ledger.join("Notes on sqlx offline mode.md")).unwrap();
+    // Add, with a pin so it must show.
+    std::fs::write(
+        ledger.join("Decisions/ADR-099 Settlement retries are idempotent.md"),
+        "---\ntitle: ADR-099 Settlement retries are idempotent\nmemory_type: decision\nproject_id: ledger\npinned: true\n---\nEvery payout retry reuses the idempotency key of the first attempt.\n",
+    )
+    .unwrap();
+
+    let e = Engine::open(config(&demo), &persistent(&idx)).unwrap();
+    let r = e.index_info().refresh.clone().expect("a refresh");
+    assert_eq!(
+        (r.added, r.modified, r.deleted, r.renamed),
+        (2, 2, 2, 1),
+        "{r:?}"
+    );
+    assert_eq!(transcript(&e, &demo), memory_transcript(&demo));
+    let q = "NATS JetStream ledger events payout reports CSV idempotency key consumers";
+    let cached = entry_paths(&e, q);
+    assert_eq!(cached.len(), 3, "{cached:?}");
+    assert_eq!(
+        cached,
+        entry_paths(
+            &Engine::open(config(&demo), &OpenOptions::default()).unwrap(),
+            q
+        )
+    );
+    // Every entry's body is served from the file (snippets, get).
+    let g = e.get(&cached[0]).unwrap();
+    assert!(!g.content.is_empty(), "{g:?}");
+
+    // Delete the entry file: all of its entries leave the index.
+    std::fs::remove_file(&entries).unwrap();
+    let e = Engine::open(config(&demo), &persistent(&idx)).unwrap();
+    assert!(entry_paths(&e, q).is_empty());
+    assert_eq!(transcript(&e, &demo), memory_transcript(&demo));
+}
+
+/// Search hits that are entries of the ledger's `decisions.md`, in rank order.
+fn entry_paths(e: &Engine, query: &str) -> Vec<String> {
+    e.search(&SearchRequest {
+        query: query.to_owned(),
+        cwd: None,
+        project: None,
+        files: vec![],
+        scope: SearchScope::All,
+        limit: 50,
+        ranking: Ranking::Full,
+        today: now().date_naive(),
+    })
+    .unwrap()
+    .hits
+    .into_iter()
+    .filter(|h| h.path.starts_with("10-Projects/ledger/decisions.md#"))
+    .map(|h| h.path)
+    .collect()
+}
+
+#[test]
+fn an_unwritable_cache_falls_back_to_memory_with_one_warning() {
+    let (tmp, demo) = demo_copy();
+    let blocker = tmp.path().join("blocker");
+    std::fs::write(&blocker, b"").unwrap();
+    let e = Engine::open(config(&demo), &persistent(&blocker.join("index"))).unwrap();
+    let info = e.index_info();
+    assert_eq!(info.cache_dir, None);
+    assert_eq!(info.warnings.len(), 1, "{:?}", info.warnings);
+    assert!(
+        info.warnings[0].contains("in memory"),
+        "{:?}",
+        info.warnings
+    );
+    assert!(info.partial.is_none());
+    assert_eq!(transcript(&e, &demo), memory_transcript(&demo));
+}
+
+#[test]
+fn a_missed_deadline_is_a_partial_packet_that_says_why_and_hides_deleted_notes() {
+    let (tmp, demo) = demo_copy();
+    let idx = tmp.path().join("index");
+    Engine::open(config(&demo), &persistent(&idx)).unwrap();
+    // Delete a note the packet shows; add enough notes that no refresh fits in no time.
+    let gone =
+        "10-Projects/ledger/Decisions/ADR-008 Retry payouts with capped exponential backoff.md";
+    std::fs::remove_file(demo.join("vault").join(gone)).unwrap();
+    for k in 0..300 {
+        std::fs::write(
+            demo.join(format!("vault/10-Projects/ledger/bulk {k}.md")),
+            format!("# Bulk {k}\npayout retry notes {k}\n"),
+        )
+        .unwrap();
+    }
+    let mut opts = persistent(&idx);
+    if let IndexMode::Persistent(p) = &mut opts.index {
+        p.deadline = Some(Instant::now());
+    }
+    let req = request(
+        &demo,
+        "ledger",
+        "add retry to payout settlement",
+        Target::Generic,
+        Format::Json,
+    );
+    let e = Engine::open_for_wakeup(config(&demo), &opts, &req).unwrap();
+    let info = e.index_info();
+    assert!(info.refresh_pending);
+    let why = info.partial.clone().expect("partial");
+    assert!(
+        why.contains("300 new") && why.contains("1 deleted"),
+        "{why}"
+    );
+    let out = e.wakeup(&req).unwrap();
+    assert!(out.packet.provenance.partial);
+    assert_eq!(
+        out.packet.provenance.partial_reason.as_deref(),
+        Some(why.as_str())
+    );
+    assert!(!out.rendered.contains(gone), "a deleted note was served");
+    assert!(out.rendered.contains("\"partial_reason\""));
+}
+
+#[test]
+fn no_index_and_no_time_still_answers_and_says_it_is_partial() {
+    let (tmp, demo) = demo_copy();
+    let idx = tmp.path().join("index");
+    let mut opts = persistent(&idx);
+    if let IndexMode::Persistent(p) = &mut opts.index {
+        p.deadline = Some(Instant::now());
+    }
+    let req = request(
+        &demo,
+        "ledger",
+        "add retry to payout settlement",
+        Target::Generic,
+        Format::Json,
+    );
+    let e = Engine::open_for_wakeup(config(&demo), &opts, &req).unwrap();
+    assert!(e.index_info().refresh_pending);
+    assert!(
+        e.index_info()
+            .partial
+            .as_deref()
+            .is_some_and(|p| p.contains("no index yet"))
+    );
+    let out = e.wakeup(&req).unwrap();
+    assert!(out.packet.provenance.partial);
+    let v: serde_json::Value = serde_json::from_str(&out.rendered).unwrap();
+    assert_eq!(v["version"], "wakeup.v1");
+}
