@@ -70,8 +70,10 @@ fn the_official_python_client_drives_every_tool() {
             "memory_explain",
             "memory_get",
             "memory_list",
+            "memory_pin",
             "memory_search",
-            "memory_wakeup"
+            "memory_wakeup",
+            "memory_write"
         ]
     );
     assert!(report["calls"].as_u64().unwrap() >= 15);

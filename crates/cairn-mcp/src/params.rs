@@ -109,3 +109,61 @@ pub struct ListParams {
     #[serde(default)]
     pub offset: Option<u32>,
 }
+
+/// `memory_write`.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+pub struct WriteParams {
+    /// The note's name in its scope, e.g. `retry-policy` (letters, digits, `-`, `_`, `.`).
+    pub slug: String,
+    /// The note's markdown body (no frontmatter: cairn writes it).
+    pub body: String,
+    /// `create` (default: refuse if the note exists), `append` (add a dated section) or
+    /// `replace` (replace the body, keep other frontmatter).
+    #[serde(default)]
+    pub mode: Option<String>,
+    /// `global`, `user`, `project/<id>` or `persona/<name>`. Default: the project the
+    /// working directory routes to, else `user`.
+    #[serde(default)]
+    pub scope: Option<String>,
+    /// Working directory (picks the default scope). Default: the server's directory.
+    #[serde(default)]
+    pub cwd: Option<String>,
+    /// Title. Default: from the slug.
+    #[serde(default)]
+    pub title: Option<String>,
+    /// One-line description (shown in MEMORY.md and in packets).
+    #[serde(default)]
+    pub description: Option<String>,
+    /// Memory type: decision, constraint, preference, pattern, incident, workflow, ...
+    #[serde(default)]
+    pub memory_type: Option<String>,
+    /// public, internal (default), confidential or secret.
+    #[serde(default)]
+    pub sensitivity: Option<String>,
+    /// Tags.
+    #[serde(default)]
+    pub tags: Option<Vec<String>>,
+    /// Write only if the note's current content hash is this (from memory_get or a
+    /// previous write): a compare-and-swap that never overwrites someone else's edit.
+    #[serde(default)]
+    pub expect_hash: Option<String>,
+    /// Show the diff and write nothing.
+    #[serde(default)]
+    pub dry_run: Option<bool>,
+}
+
+/// `memory_pin`.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+pub struct PinParams {
+    /// The note's name in its scope.
+    pub slug: String,
+    /// `true` (default) to pin, `false` to unpin.
+    #[serde(default)]
+    pub pinned: Option<bool>,
+    /// The note's scope (see memory_write). Default: the routed project, else `user`.
+    #[serde(default)]
+    pub scope: Option<String>,
+    /// Working directory (picks the default scope). Default: the server's directory.
+    #[serde(default)]
+    pub cwd: Option<String>,
+}

@@ -22,7 +22,10 @@ import time
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
-TOOLS = {"memory_wakeup", "memory_search", "memory_get", "memory_explain", "memory_list"}
+TOOLS = {"memory_wakeup", "memory_search", "memory_get", "memory_explain", "memory_list",
+         "memory_write", "memory_pin"}
+# (readOnlyHint, destructiveHint, idempotentHint) of the tools that write.
+WRITE_HINTS = {"memory_write": (False, True, False), "memory_pin": (False, False, True)}
 CANARIES = [
     "CANARY-SECRET-LEDGER-PG4",
     "CANARY-SECRET-HEARTH-7Q2",
@@ -95,9 +98,10 @@ def check_schema(tool):
         check(prop.get("description"), f"{tool.name}.{name}: no description")
     ann = tool.annotations
     check(ann is not None, f"{tool.name}: no annotations")
-    check(field(ann, "read_only_hint", "readOnlyHint") is True, f"{tool.name}: readOnlyHint")
-    check(field(ann, "destructive_hint", "destructiveHint") is False, f"{tool.name}: destructiveHint")
-    check(field(ann, "idempotent_hint", "idempotentHint") is True, f"{tool.name}: idempotentHint")
+    ro, destructive, idempotent = WRITE_HINTS.get(tool.name, (True, False, True))
+    check(field(ann, "read_only_hint", "readOnlyHint") is ro, f"{tool.name}: readOnlyHint")
+    check(field(ann, "destructive_hint", "destructiveHint") is destructive, f"{tool.name}: destructiveHint")
+    check(field(ann, "idempotent_hint", "idempotentHint") is idempotent, f"{tool.name}: idempotentHint")
     check(field(ann, "open_world_hint", "openWorldHint") is False, f"{tool.name}: openWorldHint")
 
 
@@ -182,6 +186,25 @@ async def run_tests(rec, args, init, tools):
     os.remove(new_note)
     _, res = await rec.call("memory_search", {"query": "zebrastripe", "cwd": ledger})
     check(not res["hits"], "deleted note still found")
+
+    # memory_write / memory_pin: the write path's rules, and the next call sees the note.
+    body = "Settlement files are signed with the wombatline key before upload."
+    text, out = await rec.call("memory_write", {"slug": "settlement-file-signing", "body": body,
+                                                "memory_type": "constraint", "cwd": ledger,
+                                                "description": "Sign settlement files", "scope": None})
+    check(text.startswith("created "), f"write: {text}")
+    _, res = await rec.call("memory_search", {"query": "wombatline", "cwd": ledger})
+    check([h for h in res["hits"] if "settlement-file-signing" in h["path"]], f"written note not seen: {res['hits']}")
+    text, _ = await rec.call("memory_write", {"slug": "settlement-file-signing", "body": "other",
+                                              "cwd": ledger}, expect_error=True)
+    check(text.startswith("refused"), f"collision: {text}")
+    text, _ = await rec.call("memory_write", {"slug": "leak", "cwd": ledger,
+                                              "body": "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"},
+                             expect_error=True)
+    check(text.startswith("refused"), f"secret write: {text}")
+    text, _ = await rec.call("memory_pin", {"slug": "settlement-file-signing", "cwd": ledger})
+    text, note = await rec.call("memory_get", {"id": "settlement-file-signing"})
+    check("pinned: true" in text, f"pin not written: {text}")
 
     # No output may carry a canary; a refusal may echo what the client itself asked for.
     for t in rec.transcript:
