@@ -18,7 +18,7 @@ mkdir -p "$WORK"
 TASK='fix payout retry idempotency'
 
 vault() { # name notes
-  [ -d "$WORK/$1/vault" ] || "$SYNTH" gen "$WORK/$1" --notes "$2" >&2
+  [ -d "$WORK/$1/vault" ] || "$SYNTH" "$WORK/$1" --notes "$2" >&2
 }
 wake() { # name -> command string
   echo "$CAIRN wakeup --config $WORK/$1/cairn.toml --cwd $WORK/$1/repos/ledger --task '$TASK' --format prompt --index-dir $WORK/$1.idx"
@@ -44,7 +44,7 @@ done
 echo "== 20k, 10 notes edited before each run"
 echo 1000 > "$WORK/seed"
 hyperfine -N --warmup 1 --runs 10 \
-  --prepare "sh -c 's=\$(cat $WORK/seed); echo \$((s+1)) > $WORK/seed; $SYNTH edit $WORK/v20k/vault --count 10 --seed \$s'" \
+  --prepare "sh -c 's=\$(cat $WORK/seed); echo \$((s+1)) > $WORK/seed; $SYNTH $WORK/v20k --edit 10 --seed \$s'" \
   "$(wake v20k)" --export-json "$WORK/edit10.json"
 
 if [ -n "$SPOOL" ]; then
