@@ -7,6 +7,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 BIN="$(realpath "${1:-${CARGO_TARGET_DIR:-$root/target}/release/cairn}")"
 WORK="$(mktemp -d)"
+export XDG_CACHE_HOME="$WORK/cache"   # the persistent index, out of ~/.cache
 trap 'rm -rf "$WORK"' EXIT
 cp -r "$root/fixtures/demo" "$WORK/demo"
 python3 "$here/gen_vault.py" "$WORK/v2k" 2000
