@@ -152,7 +152,16 @@ fn cached_answers_are_the_in_memory_answers_cold_and_warm() {
     assert_eq!(transcript(&cold, &demo), expected);
 
     let warm = Engine::open(config(&demo), &persistent(&idx)).unwrap();
-    assert!(warm.index_info().refresh.is_none());
+    // Nothing changed. (Files written within the timestamp granularity of the cold
+    // build's listing are "racy" and re-verified by content hash once they settle,
+    // which may publish a metadata-only generation: allowed, but no note changes.)
+    if let Some(r) = &warm.index_info().refresh {
+        assert_eq!(
+            (r.added, r.modified, r.deleted, r.renamed),
+            (0, 0, 0, 0),
+            "{r:?}"
+        );
+    }
     assert!(warm.index_info().partial.is_none());
     assert_eq!(transcript(&warm, &demo), expected);
     assert_eq!(warm.notes().len(), cold.note_count());
