@@ -3,6 +3,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+use common::test_cairn;
+
 use std::path::{Path, PathBuf};
 use std::process::Command as StdCommand;
 
@@ -464,10 +467,7 @@ fn explain_lists_candidates_and_diagnostics() {
 fn closed_stdout_is_not_an_error() {
     let home = tempfile::tempdir().unwrap();
     let mut child = StdCommand::new(assert_cmd::cargo::cargo_bin("cairn"))
-        .env(
-            "XDG_CACHE_HOME",
-            concat!(env!("CARGO_TARGET_TMPDIR"), "/xdg-cache"),
-        )
+        .env("XDG_CACHE_HOME", common::XDG_CACHE)
         .args(["search", "the", "--all", "--limit", "100", "--vault"])
         .arg(demo().join("vault"))
         .env("HOME", home.path())
@@ -478,15 +478,4 @@ fn closed_stdout_is_not_an_error() {
     drop(child.stdout.take());
     let out = child.wait_with_output().unwrap();
     assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
-}
-
-/// The `cairn` binary, its index cache kept in the build's temporary folder
-/// (never the user's `~/.cache`).
-fn test_cairn() -> Command {
-    let mut c = Command::cargo_bin("cairn").unwrap();
-    c.env(
-        "XDG_CACHE_HOME",
-        concat!(env!("CARGO_TARGET_TMPDIR"), "/xdg-cache"),
-    );
-    c
 }

@@ -3,6 +3,9 @@
 
 #![allow(clippy::unwrap_used)] // test helpers, like the tests, fail loudly
 
+mod common;
+use common::test_cairn;
+
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
@@ -136,15 +139,4 @@ fn usage_errors_exit_2() {
         .assert()
         .code(1)
         .stderr(predicate::str::contains("queries.jsonl"));
-}
-
-/// The `cairn` binary, its index cache kept in the build's temporary folder
-/// (never the user's `~/.cache`).
-fn test_cairn() -> Command {
-    let mut c = Command::cargo_bin("cairn").unwrap();
-    c.env(
-        "XDG_CACHE_HOME",
-        concat!(env!("CARGO_TARGET_TMPDIR"), "/xdg-cache"),
-    );
-    c
 }

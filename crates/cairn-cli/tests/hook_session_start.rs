@@ -4,10 +4,12 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+use common::test_cairn;
+
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use assert_cmd::Command;
 use cairn_hooks::{Client, NOTICE_PREFIX};
 
 const CANARIES: &[&str] = &[
@@ -332,15 +334,4 @@ fn a_tiny_deadline_still_answers_with_a_valid_envelope() {
             .unwrap();
         context_of(client, &out);
     }
-}
-
-/// The `cairn` binary, its index cache kept in the build's temporary folder
-/// (never the user's `~/.cache`).
-fn test_cairn() -> Command {
-    let mut c = Command::cargo_bin("cairn").unwrap();
-    c.env(
-        "XDG_CACHE_HOME",
-        concat!(env!("CARGO_TARGET_TMPDIR"), "/xdg-cache"),
-    );
-    c
 }

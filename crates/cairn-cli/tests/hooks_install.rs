@@ -4,6 +4,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+use common::test_cairn;
+
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
@@ -395,15 +398,4 @@ fn status_runs_the_configured_hooks() {
     let s = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{s}");
     assert!(s.contains("FAILED: runs, but delivers a notice"), "{s}");
-}
-
-/// The `cairn` binary, its index cache kept in the build's temporary folder
-/// (never the user's `~/.cache`).
-fn test_cairn() -> Command {
-    let mut c = Command::cargo_bin("cairn").unwrap();
-    c.env(
-        "XDG_CACHE_HOME",
-        concat!(env!("CARGO_TARGET_TMPDIR"), "/xdg-cache"),
-    );
-    c
 }

@@ -5,6 +5,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
@@ -39,7 +41,8 @@ fn fixture(notes: usize) -> Fixture {
 
 /// `cairn ARGS --config <fixture> --index-dir <index>`.
 fn cairn_in(f: &Fixture, index: &Path, args: &[&str]) -> Command {
-    let mut c = test_cairn();
+    let mut c = Command::cargo_bin("cairn").unwrap();
+    c.env("XDG_CACHE_HOME", common::XDG_CACHE);
     c.args(args)
         .arg("--config")
         .arg(&f.config)
@@ -340,15 +343,4 @@ fn a_deadline_answers_partially_and_finishes_in_the_background() {
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["provenance"]["partial"], false);
     assert_eq!(o.stdout, fresh_packet(&f));
-}
-
-/// The `cairn` binary, its index cache kept in the build's temporary folder
-/// (never the user's `~/.cache`).
-fn test_cairn() -> Command {
-    let mut c = Command::cargo_bin("cairn").unwrap();
-    c.env(
-        "XDG_CACHE_HOME",
-        concat!(env!("CARGO_TARGET_TMPDIR"), "/xdg-cache"),
-    );
-    c
 }

@@ -3,6 +3,9 @@
 
 #![allow(clippy::unwrap_used)] // test helpers outside #[test] functions
 
+mod common;
+use common::test_cairn;
+
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
@@ -126,15 +129,4 @@ fn warnings_pass_unless_denied_and_a_clean_vault_passes() {
     assert_eq!(json["version"], "lint.v1");
     assert_eq!(json["findings"], serde_json::json!([]));
     assert_eq!(json["summary"]["notes"], 2);
-}
-
-/// The `cairn` binary, its index cache kept in the build's temporary folder
-/// (never the user's `~/.cache`).
-fn test_cairn() -> Command {
-    let mut c = Command::cargo_bin("cairn").unwrap();
-    c.env(
-        "XDG_CACHE_HOME",
-        concat!(env!("CARGO_TARGET_TMPDIR"), "/xdg-cache"),
-    );
-    c
 }

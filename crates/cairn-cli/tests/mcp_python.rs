@@ -6,6 +6,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stderr)]
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -48,10 +50,7 @@ fn the_official_python_client_drives_every_tool() {
     let demo = work.path().join("demo");
     copy_dir(&manifest.join("../../fixtures/demo"), &demo);
     let out = Command::new(python)
-        .env(
-            "XDG_CACHE_HOME",
-            concat!(env!("CARGO_TARGET_TMPDIR"), "/xdg-cache"),
-        )
+        .env("XDG_CACHE_HOME", common::XDG_CACHE)
         .arg(&script)
         .args(["--bin", env!("CARGO_BIN_EXE_cairn")])
         .args(["--config", demo.join("cairn.toml").to_str().unwrap()])

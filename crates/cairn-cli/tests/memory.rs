@@ -5,6 +5,9 @@
 
 #![allow(clippy::unwrap_used)] // test helpers outside #[test] functions
 
+mod common;
+use common::test_cairn;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command as StdCommand;
@@ -487,10 +490,7 @@ fn concurrent_writer_processes_lose_no_update() {
             s.spawn(move || {
                 for a in 0..appends {
                     let status = StdCommand::new(bin)
-                        .env(
-                            "XDG_CACHE_HOME",
-                            concat!(env!("CARGO_TARGET_TMPDIR"), "/xdg-cache"),
-                        )
+                        .env("XDG_CACHE_HOME", common::XDG_CACHE)
                         .current_dir(v.root().join("repo"))
                         .env("CAIRN_CACHE_DIR", v.root().join("cache"))
                         .args(["memory", "write", "log", "--append", "--body"])
@@ -630,10 +630,7 @@ fn writers_killed_at_random_points_leave_old_or_new_never_torn() {
     for i in 0..16u64 {
         let body = if i % 2 == 0 { &b } else { &a };
         let mut child = StdCommand::new(&bin)
-            .env(
-                "XDG_CACHE_HOME",
-                concat!(env!("CARGO_TARGET_TMPDIR"), "/xdg-cache"),
-            )
+            .env("XDG_CACHE_HOME", common::XDG_CACHE)
             .current_dir(v.root().join("repo"))
             .env("CAIRN_CACHE_DIR", v.root().join("cache"))
             .args([
@@ -900,15 +897,4 @@ fn scopes_paths_and_listing() {
         .stderr(predicate::str::contains("no memory `tERSE-x`"));
     // Nothing about usage lives in the vault.
     assert!(!v.files().keys().any(|k| k.contains("usage")));
-}
-
-/// The `cairn` binary, its index cache kept in the build's temporary folder
-/// (never the user's `~/.cache`).
-fn test_cairn() -> Command {
-    let mut c = Command::cargo_bin("cairn").unwrap();
-    c.env(
-        "XDG_CACHE_HOME",
-        concat!(env!("CARGO_TARGET_TMPDIR"), "/xdg-cache"),
-    );
-    c
 }

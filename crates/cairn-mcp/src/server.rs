@@ -81,14 +81,22 @@ fn engine_error(e: &EngineError) -> String {
     e.to_string()
 }
 
-/// Applies one write through the memory store of the engine's vault.
+/// Applies one write through the memory store of the engine's vault. Credentials
+/// are never allowed: an agent cannot opt in to storing one.
 fn write_memory(
     engine: &Engine,
     scope: Option<String>,
     cwd: &std::path::Path,
     op: &Op,
-    opts: &WriteOptions,
+    expect_hash: Option<String>,
+    dry_run: bool,
 ) -> Answer {
+    let opts = WriteOptions {
+        expect_hash,
+        dry_run,
+        allow_secrets: false,
+        now: chrono::Utc::now(),
+    };
     let config = engine.config().clone();
     let scope = match scope {
         Some(s) => Scope::parse(&s).map_err(|e| e.to_string())?,
@@ -96,7 +104,7 @@ fn write_memory(
     };
     let store = Store::new(config);
     let outcome = store
-        .apply(&scope, op, opts)
+        .apply(&scope, op, &opts)
         .map_err(|e| format!("refused: {e}"))?;
     let mut text = String::new();
     if outcome.dry_run {
@@ -640,14 +648,12 @@ impl CairnServer {
             },
         };
         let cwd = self.cwd(p.cwd);
-        let opts = WriteOptions {
-            expect_hash: nonempty(p.expect_hash),
-            dry_run: p.dry_run.unwrap_or(false),
-            allow_secrets: false,
-            now: chrono::Utc::now(),
-        };
+        let expect_hash = nonempty(p.expect_hash);
+        let dry_run = p.dry_run.unwrap_or(false);
         Ok(self
-            .run(move |engine| write_memory(engine, nonempty(p.scope), &cwd, &op, &opts))
+            .run(move |engine| {
+                write_memory(engine, nonempty(p.scope), &cwd, &op, expect_hash, dry_run)
+            })
             .await)
     }
 
@@ -671,14 +677,8 @@ impl CairnServer {
             pinned: p.pinned.unwrap_or(true),
         };
         let cwd = self.cwd(p.cwd);
-        let opts = WriteOptions {
-            expect_hash: None,
-            dry_run: false,
-            allow_secrets: false,
-            now: chrono::Utc::now(),
-        };
         Ok(self
-            .run(move |engine| write_memory(engine, nonempty(p.scope), &cwd, &op, &opts))
+            .run(move |engine| write_memory(engine, nonempty(p.scope), &cwd, &op, None, false))
             .await)
     }
 }
