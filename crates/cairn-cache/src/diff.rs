@@ -15,16 +15,19 @@ use rayon::prelude::*;
 
 use crate::snapshot::Snapshot;
 
-/// Files modified this close (ns) to a generation's listing are verified by content.
-pub const RACY_NS: i64 = 2_000_000_000;
+/// Files modified this close (ns) to a generation's listing are verified by
+/// content (the same window that makes a walk's folder stamps untrusted).
+pub use cairn_scan::RACY_NS;
 
 /// A listing of the vault and when it started.
 #[derive(Debug, Clone, Default)]
 pub struct Listed {
     /// The note files (sorted by path) and the walk's diagnostics.
     pub listing: Listing,
-    /// When the walk started, ns since the epoch.
+    /// When the listing started, ns since the epoch.
     pub started_ns: i64,
+    /// Listed without a walk: the files the last walk found were stat-ed.
+    pub relisted: bool,
 }
 
 /// Lists every note file of the vault at `vault` within `limits`, timestamped.
@@ -34,6 +37,23 @@ pub fn list(vault: &Path, limits: &Limits) -> Listed {
     Listed {
         listing,
         started_ns,
+        relisted: false,
+    }
+}
+
+/// Lists the vault like [`list`], without walking it when `snap`'s record of the
+/// last walk shows that no folder and no ignore file changed since: then only
+/// the files that walk found are stat-ed ([`cairn_scan::relist`]).
+pub fn relist(vault: &Path, limits: &Limits, snap: &Snapshot) -> Listed {
+    let started_ns = now_ns();
+    let paths: Vec<&str> = (0..snap.len()).map(|i| snap.path(i)).collect();
+    match cairn_scan::relist(vault, &[String::new()], limits, snap.walk(), &paths) {
+        Some(listing) => Listed {
+            listing,
+            started_ns,
+            relisted: true,
+        },
+        None => list(vault, limits),
     }
 }
 
@@ -108,6 +128,13 @@ pub fn diff(snap: &Snapshot, listed: &Listed) -> Changes {
                 j += 1;
             }
         }
+    }
+    // A new record of the walk that can be trusted where the stored one cannot
+    // (it was taken too soon after a folder changed, or a folder changed since):
+    // worth a new generation, or every command would walk the vault again.
+    let walk = &listed.listing.walk;
+    if walk.is_settled() && !walk.same_stamps(snap.walk()) {
+        out.settled += 1;
     }
     if !suspects.is_empty() {
         let settle_before = listed.started_ns.saturating_sub(RACY_NS);

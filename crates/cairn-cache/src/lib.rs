@@ -3,7 +3,8 @@
 //! unchanged vault costs a directory listing, not a re-read of every note.
 //!
 //! ```text
-//! list the vault (size, mtime per file) ──diff against the manifest──▶ changes
+//! list the vault (size, mtime per file; no walk when no folder changed)
+//!   ──diff against the manifest──▶ changes
 //!   none    ─▶ open the published generation (lock-free, read-only, mmap)
 //!   some    ─▶ take the writer lock ─▶ copy the index (hard links) ─▶ re-read and
 //!              re-index only the changed files ─▶ write the manifest ─▶ publish
@@ -45,7 +46,7 @@ use std::sync::Arc;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-pub use diff::{Changes, Listed, RACY_NS, diff, list};
+pub use diff::{Changes, Listed, RACY_NS, diff, list, relist};
 pub use location::{default_dir, vault_key};
 pub use manifest::EntryInfo;
 pub use refresh::RefreshReport;
@@ -255,12 +256,41 @@ impl Cache {
     /// the refresh is abandoned with the process (safe: nothing half-written is
     /// ever published) and a later command completes it.
     pub fn open(&self, listed: &Listed, opts: &OpenOptions) -> Result<Opened, CacheError> {
+        self.open_with(self.current(), listed, opts)
+    }
+
+    /// Lists the vault at `vault` and opens the cache for that listing, as
+    /// [`list`] then [`Cache::open`] would, but without walking the vault when the
+    /// published generation's record of its walk shows that no folder changed
+    /// ([`diff::relist`]). The listing comes back with the outcome, so a caller
+    /// can fall back to indexing it in memory.
+    pub fn open_vault(
+        &self,
+        vault: &Path,
+        limits: &cairn_config::Limits,
+        opts: &OpenOptions,
+    ) -> (Listed, Result<Opened, CacheError>) {
+        let current = self.current();
+        let listed = match &current {
+            Ok(Some(snap)) if !opts.rebuild => diff::relist(vault, limits, snap),
+            _ => list(vault, limits),
+        };
+        let opened = self.open_with(current, &listed, opts);
+        (listed, opened)
+    }
+
+    fn open_with(
+        &self,
+        current: Result<Option<Snapshot>, CacheError>,
+        listed: &Listed,
+        opts: &OpenOptions,
+    ) -> Result<Opened, CacheError> {
         std::fs::create_dir_all(&self.dir).map_err(|source| CacheError::Unwritable {
             path: self.dir.clone(),
             source,
         })?;
         let mut warnings = Vec::new();
-        let current = match self.current() {
+        let current = match current {
             Ok(s) => s,
             Err(e @ (CacheError::Damaged { .. } | CacheError::Foreign { .. })) => {
                 warnings.push(format!("{e}; rebuilding it"));

@@ -1,9 +1,11 @@
 //! The manifest of one generation: which files the index holds, as what, and the
-//! notes' metadata, in one checksummed binary file read in a single call.
+//! notes' metadata, in one checksummed binary file, memory-mapped: opening it
+//! touches the pages of the rows and paths, and of the records that are decoded.
 //!
 //! ```text
 //! magic "CAIRNMF1" · format u32 · crc32 u32 (of everything after it) · header length u32
-//! header        postcard: versions, vault, generation, times, section lengths
+//! header        postcard: versions, vault, generation, times, section lengths,
+//!               the walk's record (folder and ignore-file stamps)
 //! entries       one fixed 56-byte row per file, sorted by path:
 //!               size u64 · mtime_ns i64 · blake3[..16] · path offset u32 · path length u32
 //!               · record offset u64 · record length u32 · note count u32
@@ -18,6 +20,8 @@
 use std::ops::Range;
 use std::path::Path;
 
+use tantivy::directory::{Directory, MmapDirectory, OwnedBytes};
+
 use cairn_note::{Diagnostic, Note};
 use serde::{Deserialize, Serialize};
 
@@ -25,9 +29,29 @@ use crate::record;
 
 const MAGIC: &[u8; 8] = b"CAIRNMF1";
 /// Bumped whenever the layout of this file or of the records changes.
-pub(crate) const FORMAT: u32 = 2;
+pub(crate) const FORMAT: u32 = 3;
 const ROW: usize = 56;
 const PREFIX: usize = 20;
+
+/// The bytes of the file at `path`, memory-mapped (through tantivy's directory,
+/// which owns the mapping safely). Generations are immutable once published, so
+/// the file never changes under the mapping.
+fn map(path: &Path) -> std::io::Result<OwnedBytes> {
+    let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a file path",
+        ));
+    };
+    let dir = MmapDirectory::open(dir).map_err(std::io::Error::other)?;
+    let slice = dir.open_read(Path::new(name)).map_err(|e| match e {
+        tantivy::directory::error::OpenReadError::FileDoesNotExist(_) => {
+            std::io::Error::from(std::io::ErrorKind::NotFound)
+        }
+        other => std::io::Error::other(other),
+    })?;
+    slice.read_bytes()
+}
 
 /// Why a manifest cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -66,6 +90,9 @@ pub(crate) struct Header {
     /// The index files of this generation and their sizes (a truncated or
     /// missing file is caught before tantivy reads it).
     pub index_files: Vec<(String, u64)>,
+    /// What the walk that listed the vault depended on (lets the next command
+    /// skip the walk: [`cairn_scan::relist`]).
+    pub walk: cairn_scan::Walk,
 }
 
 /// One file of the manifest.
@@ -145,7 +172,7 @@ impl ManifestBuilder {
 /// A manifest read from disk.
 #[derive(Debug)]
 pub(crate) struct Manifest {
-    bytes: Vec<u8>,
+    bytes: OwnedBytes,
     header: Header,
     table: Range<usize>,
     paths: Range<usize>,
@@ -159,12 +186,11 @@ impl Manifest {
         path: &Path,
         vault: &str,
     ) -> Result<Result<Self, ManifestProblem>, std::io::Error> {
-        let bytes = std::fs::read(path)?;
-        Ok(Self::parse(bytes, vault))
+        Ok(Self::parse(map(path)?, vault))
     }
 
     /// Checks and wraps manifest bytes.
-    pub(crate) fn parse(bytes: Vec<u8>, vault: &str) -> Result<Self, ManifestProblem> {
+    pub(crate) fn parse(bytes: OwnedBytes, vault: &str) -> Result<Self, ManifestProblem> {
         let damaged = |why: &str| ManifestProblem::Damaged(why.to_owned());
         if bytes.len() < PREFIX || &bytes[..8] != MAGIC {
             return Err(damaged("not a cairn manifest"));
@@ -418,6 +444,7 @@ mod tests {
             diagnostics_len: 0,
             records_len: 0,
             index_files: Vec::new(),
+            walk: cairn_scan::Walk::default(),
         }
     }
 
@@ -458,7 +485,7 @@ mod tests {
 
     #[test]
     fn round_trip_sorted_and_searchable() {
-        let m = Manifest::parse(sample(), "/v").unwrap();
+        let m = Manifest::parse(OwnedBytes::new(sample()), "/v").unwrap();
         assert_eq!(m.len(), 3);
         assert_eq!(m.header().notes, 2);
         assert_eq!(m.header().generation, 3);
@@ -480,28 +507,28 @@ mod tests {
         let bytes = sample();
         for len in 0..bytes.len() {
             assert!(
-                Manifest::parse(bytes[..len].to_vec(), "/v").is_err(),
+                Manifest::parse(OwnedBytes::new(bytes[..len].to_vec()), "/v").is_err(),
                 "truncated to {len}"
             );
         }
         for i in 0..bytes.len() {
             let mut b = bytes.clone();
             b[i] ^= 0x40;
-            assert!(Manifest::parse(b, "/v").is_err(), "flipped byte {i}");
+            assert!(Manifest::parse(OwnedBytes::new(b), "/v").is_err(), "flipped byte {i}");
         }
     }
 
     #[test]
     fn other_versions_and_vaults_are_foreign() {
         assert!(matches!(
-            Manifest::parse(sample(), "/other"),
+            Manifest::parse(OwnedBytes::new(sample()), "/other"),
             Err(ManifestProblem::Foreign(_))
         ));
         let mut h = header();
         h.cairn_version = "0.0.0-old".into();
         let b = ManifestBuilder::default().finish(h, &[]);
         assert!(matches!(
-            Manifest::parse(b, "/v"),
+            Manifest::parse(OwnedBytes::new(b), "/v"),
             Err(ManifestProblem::Foreign(_))
         ));
     }

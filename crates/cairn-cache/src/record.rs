@@ -37,8 +37,11 @@ pub(crate) struct StoredNote {
     related_memory: Vec<String>,
     tags: Vec<String>,
     aliases: Vec<String>,
+    #[serde(with = "days")]
     created: Option<NaiveDate>,
+    #[serde(with = "days")]
     updated: Option<NaiveDate>,
+    #[serde(with = "days")]
     review_after: Option<NaiveDate>,
     /// `Note::extra` as a JSON object (empty string when there is none).
     extra_json: String,
@@ -164,6 +167,25 @@ impl StoredNote {
             mtime: self.mtime,
             entry_of: self.entry_of,
         }
+    }
+}
+
+/// Dates as days since 1 January of year 1: four bytes to copy instead of text to
+/// parse (a cached note's dates are decoded on every command that reaches it).
+mod days {
+    use chrono::{Datelike, NaiveDate};
+    use serde::{Deserialize, Deserializer, Serialize, Serializer, de::Error};
+
+    pub(super) fn serialize<S: Serializer>(d: &Option<NaiveDate>, s: S) -> Result<S::Ok, S::Error> {
+        d.map(|d| d.num_days_from_ce()).serialize(s)
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<Option<NaiveDate>, D::Error> {
+        Option::<i32>::deserialize(d)?
+            .map(|n| NaiveDate::from_num_days_from_ce_opt(n).ok_or_else(|| D::Error::custom("date out of range")))
+            .transpose()
     }
 }
 

@@ -390,6 +390,7 @@ fn build(
         records_len: 0,
         index_files: index_files(&index_dir)
             .map_err(|e| write_err("listing the index", e.to_string()))?,
+        walk: listed.listing.walk.clone(),
     };
     let bytes = manifest.finish(header, &diagnostics);
     store::write_atomic(&gen_dir.join(MANIFEST), &bytes)

@@ -114,6 +114,11 @@ impl Snapshot {
         self.manifest.header().scanned_at_ns
     }
 
+    /// What the walk that listed the vault for this generation depended on.
+    pub fn walk(&self) -> &cairn_scan::Walk {
+        &self.manifest.header().walk
+    }
+
     /// The index of this generation's notes.
     pub fn index(&self) -> &NoteIndex {
         &self.index

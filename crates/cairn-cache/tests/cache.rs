@@ -114,9 +114,26 @@ fn set_mtime(p: &Path, t: SystemTime) {
         .unwrap();
 }
 
+/// Sets the mtime of `root` and everything under it one hour back: nothing in
+/// the vault is racy for the walks and listings that follow.
+fn age(root: &Path) {
+    let then = SystemTime::now() - Duration::from_secs(3600);
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(p) = stack.pop() {
+        if p.is_dir() {
+            for e in std::fs::read_dir(&p).unwrap() {
+                stack.push(e.unwrap().path());
+            }
+        }
+        std::fs::File::open(&p).unwrap().set_modified(then).unwrap();
+    }
+}
+
 #[test]
 fn first_open_builds_then_serves_without_writing() {
     let v = vault(120);
+    // Old files: the second open has nothing racy to settle, however slow the machine.
+    age(&v.root);
     let c = cache(&v);
     let o = open(&c, &v.root);
     let report = o.report.expect("a first build");
@@ -132,6 +149,58 @@ fn first_open_builds_then_serves_without_writing() {
     assert!(o2.report.is_none());
     assert_eq!(o2.snapshot.unwrap().generation(), s.generation());
     assert_eq!(tree(&v.cache_dir), before);
+}
+
+#[test]
+fn an_unchanged_folder_tree_is_listed_without_a_walk() {
+    let v = vault(120);
+    age(&v.root);
+    let c = cache(&v);
+    let limits = Limits::default();
+    let opts = OpenOptions::default();
+    let (l, o) = c.open_vault(&v.root, &limits, &opts);
+    assert!(!l.relisted, "nothing to relist from yet");
+    assert!(o.unwrap().report.unwrap().rebuilt);
+
+    // Nothing changed: no walk, nothing written, the same generation.
+    let before = tree(&v.cache_dir);
+    let (l, o) = c.open_vault(&v.root, &limits, &opts);
+    assert!(l.relisted);
+    let o = o.unwrap();
+    assert!(o.report.is_none());
+    assert_eq!(tree(&v.cache_dir), before);
+
+    // An edit in place moves no folder: still no walk, and the edit is indexed.
+    let files = md_files(&v.root);
+    let mut t = std::fs::read_to_string(&files[3]).unwrap();
+    t.push_str("\nAn edited marker phrase.\n");
+    std::fs::write(&files[3], t).unwrap();
+    let (l, o) = c.open_vault(&v.root, &limits, &opts);
+    assert!(l.relisted);
+    let o = o.unwrap();
+    assert_eq!(o.report.as_ref().unwrap().modified, 1);
+    let (_d, f) = fresh(&v.root);
+    assert_eq!(fingerprint(&o.snapshot.unwrap()), fingerprint(&f));
+
+    // A new note changes its folder: walked, and found.
+    let new = files[7].with_file_name("a new note.md");
+    std::fs::write(&new, "# A new note\nAn edited marker phrase.\n").unwrap();
+    let (l, o) = c.open_vault(&v.root, &limits, &opts);
+    assert!(!l.relisted);
+    let o = o.unwrap();
+    assert_eq!(o.report.as_ref().unwrap().added, 1);
+    let (_d, f) = fresh(&v.root);
+    assert_eq!(fingerprint(&o.snapshot.unwrap()), fingerprint(&f));
+
+    // That walk saw a folder change in its racy window, so it cannot be trusted:
+    // once the change is old, the next walk's record is stored, and used.
+    age(&v.root);
+    let (l, o) = c.open_vault(&v.root, &limits, &opts);
+    assert!(!l.relisted);
+    assert!(o.unwrap().report.is_some(), "the settled walk is stored");
+    let (l, o) = c.open_vault(&v.root, &limits, &opts);
+    assert!(l.relisted);
+    assert!(o.unwrap().report.is_none());
 }
 
 /// Every file under `dir` with its size and mtime.

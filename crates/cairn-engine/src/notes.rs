@@ -14,6 +14,7 @@ use std::sync::OnceLock;
 use cairn_cache::Snapshot;
 use cairn_index::NoteIndex;
 use cairn_note::Note;
+use rayon::prelude::*;
 
 /// The notes of an engine.
 pub(crate) enum NoteSource {
@@ -139,6 +140,7 @@ impl NoteSource {
                         _ => merged.push(r),
                     }
                 }
+                c.decode_all(&merged);
                 Box::new(
                     merged
                         .into_iter()
@@ -153,7 +155,11 @@ impl NoteSource {
     pub(crate) fn iter_meta(&self) -> Box<dyn Iterator<Item = &Note> + '_> {
         match self {
             Self::Memory { notes, .. } => Box::new(notes.iter()),
-            Self::Cached(c) => Box::new((0..c.snap.len()).flat_map(move |i| c.meta_at(i).iter())),
+            Self::Cached(c) => {
+                let all = 0..c.snap.len();
+                c.decode_all(std::slice::from_ref(&all));
+                Box::new(all.flat_map(move |i| c.meta_at(i).iter()))
+            }
         }
     }
 
@@ -175,7 +181,24 @@ fn file_of(path: &str) -> &str {
     path.split_once('#').map_or(path, |(file, _)| file)
 }
 
+/// Below this many files, decoding in parallel costs more than it saves.
+const PARALLEL_DECODE: usize = 256;
+
 impl Cached {
+    /// Decodes the notes of every file in `ranges` that is not decoded yet, in
+    /// parallel: a profile's roots reach thousands of files on a large vault.
+    fn decode_all(&self, ranges: &[std::ops::Range<usize>]) {
+        let files: usize = ranges.iter().map(ExactSizeIterator::len).sum();
+        if files < PARALLEL_DECODE {
+            return;
+        }
+        ranges.par_iter().for_each(|r| {
+            r.clone().into_par_iter().for_each(|i| {
+                self.meta_at(i);
+            });
+        });
+    }
+
     fn meta_at(&self, i: usize) -> &[Note] {
         if self.hidden.contains(&i) || i >= self.meta.len() {
             return &[];

@@ -135,10 +135,8 @@ pub(crate) fn open(
     priority_roots: &[String],
 ) -> Result<Engine, EngineError> {
     let (vault, dir) = locate(&config, p);
-    let t = Instant::now();
-    let listed = cairn_cache::list(&config.vault.root, &config.vault.limits);
-    let mut timings = vec![("list", micros(t))];
     let Some(dir) = dir else {
+        let listed = cairn_cache::list(&config.vault.root, &config.vault.limits);
         let why = "no folder for the index ($XDG_CACHE_HOME and $HOME are unset; set [index] dir in cairn.toml or pass --index-dir)";
         return in_memory(
             config,
@@ -157,7 +155,9 @@ pub(crate) fn open(
         progress: p.progress.clone(),
     };
     let t = Instant::now();
-    let opened = match cache.open(&listed, &copts) {
+    let (listed, opened) = cache.open_vault(&config.vault.root, &config.vault.limits, &copts);
+    let timings = vec![("list and open the index", micros(t))];
+    let opened = match opened {
         Ok(o) => o,
         Err(e) => {
             return in_memory(
@@ -171,7 +171,6 @@ pub(crate) fn open(
             );
         }
     };
-    timings.push(("open cache", micros(t)));
     let Some(snapshot) = opened.snapshot else {
         // Nothing published yet and the deadline came first.
         return in_memory(

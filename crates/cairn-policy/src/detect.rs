@@ -431,8 +431,9 @@ struct Matchers {
     prefilter: AhoCorasick,
     /// For each prefilter pattern, the rules it enables (bit `i` is `RULES[i]`).
     enables: Vec<u64>,
-    /// `RULES[i].pattern`, compiled.
-    regexes: Vec<Regex>,
+    /// `RULES[i].pattern`, compiled the first time the prefilter enables the rule
+    /// (compiling them all costs milliseconds, and most texts enable none).
+    regexes: Vec<OnceLock<Regex>>,
 }
 
 fn matchers() -> &'static Matchers {
@@ -458,16 +459,17 @@ fn matchers() -> &'static Matchers {
             .ascii_case_insensitive(true)
             .build(&anchors)
             .expect("the static anchors build an automaton");
-        let regexes = RULES
-            .iter()
-            .map(|rule| Regex::new(rule.pattern).expect("the static rule patterns compile"))
-            .collect();
+        let regexes = RULES.iter().map(|_| OnceLock::new()).collect();
         Matchers {
             prefilter,
             enables,
             regexes,
         }
     })
+}
+
+fn compile(rule: &Rule) -> Regex {
+    Regex::new(rule.pattern).expect("the static rule patterns compile")
 }
 
 /// All spans to redact in `text`, merged and sorted.
@@ -494,6 +496,7 @@ fn detect(text: &str) -> Vec<Span> {
         if enabled & (1 << i) == 0 {
             continue;
         }
+        let re = re.get_or_init(|| compile(rule));
         if re.captures_len() == 1 && rule.check == Check::Plain {
             spans.extend(re.find_iter(text).map(|found| Span {
                 start: found.start(),
@@ -884,6 +887,7 @@ mod tests {
         assert_eq!(m.regexes.len(), RULES.len());
         for rule in RULES {
             assert!(!rule.anchors.is_empty(), "{:?}", rule.pattern);
+            assert!(Regex::new(rule.pattern).is_ok(), "{:?}", rule.pattern);
         }
     }
 

@@ -9,14 +9,18 @@
 //!
 //! Parallel results are always sorted by path before they are returned.
 
+mod walk;
+
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::time::UNIX_EPOCH;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use cairn_config::Limits;
 pub use cairn_note::{Diagnostic, Note, Severity};
 use rayon::prelude::*;
+pub use walk::{RACY_NS, Stamp, Walk, relist};
 
 /// A note file found by [`list`].
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -38,6 +42,8 @@ pub struct Listing {
     pub files: Vec<FileEntry>,
     /// Walk problems and limit skips, sorted.
     pub diagnostics: Vec<Diagnostic>,
+    /// What the walk depended on, for [`relist`].
+    pub walk: Walk,
 }
 
 /// The outcome of [`scan`] (or [`read`]).
@@ -66,21 +72,31 @@ pub fn is_note_file(name: &str) -> bool {
 
 /// Walks `roots` in parallel and returns the note files within `limits`.
 pub fn list(vault: &Path, roots: &[String], limits: &Limits) -> Listing {
-    let mut diagnostics = Vec::new();
+    let started_ns = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX));
+    let mut walk = Walk {
+        settings: walk::settings(vault, roots, limits),
+        started_ns,
+        ..Walk::default()
+    };
+    let mut problems = Vec::new();
     let mut root_dirs: Vec<PathBuf> = Vec::new();
+    let mut missing: Vec<PathBuf> = Vec::new();
     let mut sorted_roots: Vec<&String> = roots.iter().collect();
     sorted_roots.sort();
     sorted_roots.dedup();
     for r in sorted_roots {
         let dir = vault.join(r);
         if !dir.is_dir() {
-            diagnostics.push(diag(
+            problems.push(diag(
                 r,
                 None,
                 Severity::Warning,
                 "missing-root",
                 "note root is not a folder in the vault; nothing read from it".into(),
             ));
+            missing.push(dir);
             continue;
         }
         // A root inside another root adds nothing.
@@ -91,11 +107,8 @@ pub fn list(vault: &Path, roots: &[String], limits: &Limits) -> Listing {
         root_dirs.push(dir);
     }
     if root_dirs.is_empty() {
-        diagnostics.sort();
-        return Listing {
-            files: Vec::new(),
-            diagnostics,
-        };
+        walk.stamp_watched(&[], &missing);
+        return finish(Vec::new(), problems, limits, walk);
     }
 
     let mut builder = ignore::WalkBuilder::new(&root_dirs[0]);
@@ -115,11 +128,15 @@ pub fn list(vault: &Path, roots: &[String], limits: &Limits) -> Listing {
         .threads(std::thread::available_parallelism().map_or(2, |n| n.get().min(8)));
 
     let found: Mutex<Vec<(FileEntry, Option<FileIdentity>)>> = Mutex::new(Vec::new());
-    let problems: Mutex<Vec<Diagnostic>> = Mutex::new(Vec::new());
+    let walk_problems: Mutex<Vec<Diagnostic>> = Mutex::new(Vec::new());
+    let folders: Mutex<Vec<(PathBuf, Stamp)>> = Mutex::new(Vec::new());
+    let unstamped = AtomicBool::new(false);
     let max_depth = limits.max_depth;
     builder.build_parallel().run(|| {
         let found = &found;
-        let problems = &problems;
+        let problems = &walk_problems;
+        let folders = &folders;
+        let unstamped = &unstamped;
         Box::new(move |entry| {
             let entry = match entry {
                 Ok(e) => e,
@@ -149,6 +166,10 @@ pub fn list(vault: &Path, roots: &[String], limits: &Limits) -> Listing {
                     );
                     return ignore::WalkState::Skip;
                 }
+                match Stamp::of(entry.path()) {
+                    Ok(s) => push(folders, (entry.path().to_path_buf(), s)),
+                    Err(_) => unstamped.store(true, Ordering::Relaxed),
+                }
                 return ignore::WalkState::Continue;
             }
             if !is_note_file(&entry.file_name().to_string_lossy()) {
@@ -156,16 +177,11 @@ pub fn list(vault: &Path, roots: &[String], limits: &Limits) -> Listing {
             }
             match entry.metadata() {
                 Ok(md) if md.is_file() => {
-                    let mtime_ns = md
-                        .modified()
-                        .ok()
-                        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
-                        .map_or(0, |d| d.as_nanos() as i128);
                     let file = FileEntry {
                         path: rel,
                         abs: entry.path().to_path_buf(),
                         size: md.len(),
-                        mtime_ns,
+                        mtime_ns: walk::mtime_ns(&md),
                     };
                     push(found, (file, file_identity(&md)));
                 }
@@ -186,9 +202,32 @@ pub fn list(vault: &Path, roots: &[String], limits: &Limits) -> Listing {
     });
 
     let mut found = found.into_inner().unwrap_or_else(|e| e.into_inner());
-    diagnostics.extend(problems.into_inner().unwrap_or_else(|e| e.into_inner()));
+    problems.extend(walk_problems.into_inner().unwrap_or_else(|e| e.into_inner()));
     found.sort_by(|a, b| a.0.path.cmp(&b.0.path));
+    let mut folders = folders.into_inner().unwrap_or_else(|e| e.into_inner());
+    folders.sort_by(|a, b| a.0.cmp(&b.0));
+    walk.folders = folders;
+    walk.stamp_watched(&root_dirs, &missing);
+    if unstamped.into_inner() {
+        // A folder without a stamp cannot be checked: never trust this record.
+        walk.settings.clear();
+    }
+    finish(found, problems, limits, walk)
+}
 
+/// The listing of the note files `found` by a walk (sorted by path), with the
+/// walk's `problems`: a file reached twice through symlinks is kept once, and the
+/// limits skip files (recorded in `walk.skipped`).
+fn finish(
+    found: Vec<(FileEntry, Option<FileIdentity>)>,
+    mut problems: Vec<Diagnostic>,
+    limits: &Limits,
+    mut walk: Walk,
+) -> Listing {
+    problems.sort();
+    walk.problems = problems.clone();
+    walk.skipped.clear();
+    let mut diagnostics = problems;
     // The same file reached twice (a symlinked folder inside the vault): keep the first path.
     let mut seen = HashSet::new();
     let mut files = Vec::with_capacity(found.len());
@@ -206,6 +245,7 @@ pub fn list(vault: &Path, roots: &[String], limits: &Limits) -> Listing {
                 "duplicate-file",
                 "same file as another path (symlink); read once".into(),
             ));
+            walk.skipped.push(file.path);
             continue;
         }
         if file.size > limits.max_file_bytes {
@@ -219,14 +259,17 @@ pub fn list(vault: &Path, roots: &[String], limits: &Limits) -> Listing {
                     file.size, limits.max_file_bytes
                 ),
             ));
+            walk.skipped.push(file.path);
             continue;
         }
         if files.len() >= limits.max_files {
             over_count += 1;
+            walk.skipped.push(file.path);
             continue;
         }
         if total + file.size > limits.max_total_bytes {
             over_total += 1;
+            walk.skipped.push(file.path);
             continue;
         }
         total += file.size;
@@ -248,7 +291,11 @@ pub fn list(vault: &Path, roots: &[String], limits: &Limits) -> Listing {
         ));
     }
     diagnostics.sort();
-    Listing { files, diagnostics }
+    Listing {
+        files,
+        diagnostics,
+        walk,
+    }
 }
 
 /// Reads and parses `files` in parallel; the result is sorted by path. An entry
@@ -361,10 +408,10 @@ fn walk_error(vault: &Path, err: &ignore::Error) -> (String, String) {
 }
 
 /// (device, inode): the same file reached by two paths.
-type FileIdentity = (u64, u64);
+pub(crate) type FileIdentity = (u64, u64);
 
 #[cfg(unix)]
-fn file_identity(md: &std::fs::Metadata) -> Option<FileIdentity> {
+pub(crate) fn file_identity(md: &std::fs::Metadata) -> Option<FileIdentity> {
     use std::os::unix::fs::MetadataExt;
     Some((md.dev(), md.ino()))
 }

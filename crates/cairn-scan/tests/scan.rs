@@ -160,3 +160,123 @@ fn entry_files_yield_one_note_per_entry_and_temp_files_none() {
     assert!(s.notes.iter().all(|n| n.mtime.is_some()));
     assert_eq!(s.notes[1].created.unwrap().to_string(), "2025-03-04");
 }
+
+/// Sets the mtime of `root` and of everything under it one hour back, so a walk
+/// recorded afterwards is settled (nothing changed within the racy window).
+fn age(root: &Path) {
+    let then = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(p) = stack.pop() {
+        if p.is_dir() {
+            for e in fs::read_dir(&p).unwrap() {
+                stack.push(e.unwrap().path());
+            }
+        }
+        fs::File::open(&p).unwrap().set_modified(then).unwrap();
+    }
+}
+
+/// A vault at `<tmp>/vault` (its parent is the test's own folder) with notes in
+/// folders, ignore files, a non-note file and a file over the size limit.
+fn relist_vault() -> (tempfile::TempDir, std::path::PathBuf, Limits) {
+    let dir = tempfile::tempdir().unwrap();
+    let v = dir.path().join("vault");
+    write(&v, "a/one.md", b"# One\none");
+    write(&v, "a/two.md", b"# Two\ntwo");
+    write(&v, "b/c/three.md", b"# Three");
+    write(&v, "b/skip.md", b"ignored by .gitignore");
+    write(&v, ".gitignore", b"b/skip.md\n");
+    write(&v, "b/picture.png", b"\x89PNG");
+    write(&v, "big.md", &[b'x'; 300]);
+    let limits = Limits {
+        max_file_bytes: 200,
+        ..Limits::default()
+    };
+    age(dir.path());
+    (dir, v, limits)
+}
+
+fn paths_of(l: &Listing) -> Vec<(String, u64)> {
+    l.files.iter().map(|f| (f.path.clone(), f.size)).collect()
+}
+
+/// `relist` from the record of `before`: `None`, or the listing a walk gives now.
+fn relisted(v: &Path, limits: &Limits, before: &Listing) -> Option<Listing> {
+    let listed: Vec<&str> = before.files.iter().map(|f| f.path.as_str()).collect();
+    let again = relist(v, &[String::new()], limits, &before.walk, &listed)?;
+    let walked = list(v, &[String::new()], limits);
+    assert_eq!(again.files, walked.files, "relist and walk disagree");
+    assert_eq!(again.diagnostics, walked.diagnostics);
+    Some(again)
+}
+
+#[test]
+fn relist_gives_the_walks_listing_while_no_folder_changes() {
+    let (_dir, v, limits) = relist_vault();
+    let before = list(&v, &[String::new()], &limits);
+    assert!(before.walk.is_settled());
+    assert_eq!(
+        paths_of(&before),
+        vec![
+            ("a/one.md".into(), 9),
+            ("a/two.md".into(), 9),
+            ("b/c/three.md".into(), 7)
+        ]
+    );
+    assert!(relisted(&v, &limits, &before).is_some());
+
+    // Content edits in place change no folder: relisted, with the new stats.
+    fs::write(v.join("a/one.md"), b"# One\none, edited").unwrap();
+    let again = relisted(&v, &limits, &before).expect("an edit does not need a walk");
+    assert_eq!(again.files[0].size, 17);
+
+    // A file over the size limit that shrinks is listed again.
+    fs::write(v.join("big.md"), b"small now").unwrap();
+    let again = relisted(&v, &limits, &before).expect("still no folder change");
+    assert!(paths_of(&again).contains(&("big.md".into(), 9)));
+}
+
+#[test]
+fn relist_refuses_when_a_folder_an_ignore_file_or_the_settings_change() {
+    let (dir, v, limits) = relist_vault();
+    let before = list(&v, &[String::new()], &limits);
+    let fresh = || {
+        age(dir.path());
+        list(&v, &[String::new()], &limits)
+    };
+
+    write(&v, "b/c/four.md", b"new");
+    assert!(relisted(&v, &limits, &before).is_none(), "a new note");
+    let before = fresh();
+
+    fs::remove_file(v.join("a/two.md")).unwrap();
+    assert!(relisted(&v, &limits, &before).is_none(), "a deleted note");
+    let before = fresh();
+
+    fs::write(v.join(".gitignore"), b"b/skip.md\na/\n").unwrap();
+    assert!(
+        relisted(&v, &limits, &before).is_none(),
+        "an ignore file edited in place"
+    );
+    let before = fresh();
+
+    write(dir.path(), ".gitignore", b"vault/b/\n");
+    assert!(
+        relisted(&v, &limits, &before).is_none(),
+        "an ignore file above the vault"
+    );
+    let before = fresh();
+
+    let other = Limits {
+        max_files: 1,
+        ..limits
+    };
+    let listed: Vec<&str> = before.files.iter().map(|f| f.path.as_str()).collect();
+    assert!(relist(&v, &[String::new()], &other, &before.walk, &listed).is_none());
+
+    // A walk taken right after a change is not trusted.
+    write(&v, "five.md", b"new");
+    let racy = list(&v, &[String::new()], &limits);
+    assert!(!racy.walk.is_settled());
+    assert!(relisted(&v, &limits, &racy).is_none());
+}

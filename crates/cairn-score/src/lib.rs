@@ -29,6 +29,7 @@ use std::collections::{BTreeSet, HashMap};
 use cairn_index::Hit;
 use cairn_note::{Freshness, Note, Priority};
 use chrono::NaiveDate;
+use rayon::prelude::*;
 use serde::Serialize;
 
 /// Which ranking to apply.
@@ -187,7 +188,8 @@ impl Scored {
     }
 }
 
-/// Scores `notes` given BM25 `hits`; best first, ties by path.
+/// Scores `notes` given BM25 `hits`; best first, ties by path (the order does not
+/// depend on the parallel scoring).
 pub fn score<'n>(
     notes: impl IntoIterator<Item = &'n Note>,
     hits: &[Hit],
@@ -201,8 +203,11 @@ pub fn score<'n>(
         .iter()
         .map(|h| (h.path.as_str(), f64::from(h.bm25)))
         .collect();
+    let notes: Vec<&Note> = notes.into_iter().collect();
+    // Independent per note, and a profile's roots can hold thousands of them.
     let mut out: Vec<Scored> = notes
-        .into_iter()
+        .par_iter()
+        .with_min_len(128)
         .map(|n| {
             score_one(
                 n,
