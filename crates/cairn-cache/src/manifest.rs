@@ -514,7 +514,10 @@ mod tests {
         for i in 0..bytes.len() {
             let mut b = bytes.clone();
             b[i] ^= 0x40;
-            assert!(Manifest::parse(OwnedBytes::new(b), "/v").is_err(), "flipped byte {i}");
+            assert!(
+                Manifest::parse(OwnedBytes::new(b), "/v").is_err(),
+                "flipped byte {i}"
+            );
         }
     }
 

@@ -184,7 +184,10 @@ mod days {
         d: D,
     ) -> Result<Option<NaiveDate>, D::Error> {
         Option::<i32>::deserialize(d)?
-            .map(|n| NaiveDate::from_num_days_from_ce_opt(n).ok_or_else(|| D::Error::custom("date out of range")))
+            .map(|n| {
+                NaiveDate::from_num_days_from_ce_opt(n)
+                    .ok_or_else(|| D::Error::custom("date out of range"))
+            })
             .transpose()
     }
 }

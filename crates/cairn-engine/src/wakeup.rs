@@ -136,7 +136,6 @@ impl Engine {
             .map(|s| self.roots(s, project))
             .unwrap_or_default();
 
-        let __t = std::time::Instant::now();
         let mut origin: HashMap<String, Source> = HashMap::new();
         let mut in_scope: Vec<&Note> = Vec::new();
         for n in self.under_roots(&primary_roots) {
@@ -155,7 +154,6 @@ impl Engine {
             }
         }
 
-        eprintln!("TT decode {} notes {:?}", in_scope.len(), __t.elapsed()); let __t = std::time::Instant::now();
         let query = self.query_terms(&req.task, &route);
         let task_terms: BTreeSet<String> = cairn_index::analyze(&req.task).into_iter().collect();
         let mut folders = primary_roots.clone();
@@ -168,7 +166,6 @@ impl Engine {
                 .index()
                 .search_with(&query, &ranker, Some(&folders), BM25_DEPTH)?
         };
-        eprintln!("TT search {:?}", __t.elapsed()); let __t = std::time::Instant::now();
         let hits: Vec<_> = hits
             .into_iter()
             .filter(|h| origin.contains_key(&h.path))
@@ -198,7 +195,6 @@ impl Engine {
             weights: Weights::default(),
         };
         let scored = cairn_score::score(in_scope.iter().copied(), &hits, &ctx);
-        eprintln!("TT score {:?}", __t.elapsed());
         let notes: HashMap<&str, &Note> = in_scope.iter().map(|n| (n.path.as_str(), *n)).collect();
 
         let mut visibility = HashMap::new();
@@ -249,9 +245,7 @@ impl Engine {
 
     /// Builds, redacts, renders and fits the wake-up packet.
     pub fn wakeup(&self, req: &WakeupRequest) -> Result<WakeupOutput, EngineError> {
-        let __t0 = std::time::Instant::now();
         let sel = self.select(req)?;
-        eprintln!("TT select {:?}", __t0.elapsed()); let __t0 = std::time::Instant::now();
         let profile = sel.profile;
         let format = req.format;
         let limit = req
@@ -342,7 +336,6 @@ impl Engine {
             packet = cairn_assemble::assemble(&request, &candidates);
         }
         packet.provenance.partial_reason = self.index_info.partial.clone();
-        eprintln!("TT assemble {:?}", __t0.elapsed()); let __t0 = std::time::Instant::now();
 
         // Policy, second half: redact credentials in every string that leaves cairn.
         let mut counts = cairn_policy::PolicyCounts::default();
@@ -356,9 +349,7 @@ impl Engine {
         packet.policy.redactions_applied = counts.redactions_applied;
         packet.policy.redactions_by_kind = counts.redactions_by_kind.clone();
 
-        eprintln!("TT redact {:?}", __t0.elapsed()); let __t0 = std::time::Instant::now();
         let rendered = self.fit(&mut packet, req.target, format, limit)?;
-        eprintln!("TT fit {:?}", __t0.elapsed());
         Ok(WakeupOutput { packet, rendered })
     }
 

@@ -3,7 +3,7 @@
 //!
 //! [`EngineProvider`] is the seam. [`RescanOnChange`] is the plain implementation:
 //! before each call it lists the vault (paths, sizes, modification times: no file is
-//! read) and compares that snapshot, and the configuration file's, with the previous
+//! read; no walk either when no folder changed since the last one) and compares that snapshot, and the configuration file's, with the previous
 //! one; only when something changed does it read the notes again and rebuild the
 //! index. A persistent, incrementally refreshed index replaces it by implementing
 //! the same trait.
@@ -44,6 +44,9 @@ struct Snapshot {
 
 struct Current {
     snapshot: Snapshot,
+    /// The record of the last walk of the vault: lets the next call stat the files
+    /// it found instead of walking again when no folder changed.
+    walk: cairn_scan::Walk,
     config: Config,
     engine: Arc<Engine>,
 }
@@ -101,7 +104,15 @@ impl EngineProvider for RescanOnChange {
             Some(c) if c.snapshot.config_stamp == config_stamp => c.config.clone(),
             _ => (self.load_config)()?,
         };
-        let listing = cairn_scan::list(&config.vault.root, &[String::new()], &config.vault.limits);
+        let roots = [String::new()];
+        let (root, limits) = (&config.vault.root, &config.vault.limits);
+        let listing = current
+            .as_ref()
+            .and_then(|c| {
+                let paths: Vec<&str> = c.snapshot.files.iter().map(|f| f.0.as_str()).collect();
+                cairn_scan::relist(root, &roots, limits, &c.walk, &paths)
+            })
+            .unwrap_or_else(|| cairn_scan::list(root, &roots, limits));
         let snapshot = Snapshot {
             config_stamp,
             files: listing
@@ -110,9 +121,11 @@ impl EngineProvider for RescanOnChange {
                 .map(|f| (f.path.clone(), f.size, f.mtime_ns))
                 .collect(),
         };
-        if let Some(c) = current.as_ref().filter(|c| c.snapshot == snapshot) {
+        if let Some(c) = current.as_mut().filter(|c| c.snapshot == snapshot) {
+            c.walk = listing.walk;
             return Ok(c.engine.clone());
         }
+        let walk = listing.walk.clone();
         let engine = if matches!(self.options.index, IndexMode::Persistent(_)) {
             // The persistent index re-reads only the files that changed.
             Arc::new(Engine::open(config.clone(), &self.options)?)
@@ -129,6 +142,7 @@ impl EngineProvider for RescanOnChange {
         };
         *current = Some(Current {
             snapshot,
+            walk,
             config,
             engine: engine.clone(),
         });

@@ -202,7 +202,11 @@ pub fn list(vault: &Path, roots: &[String], limits: &Limits) -> Listing {
     });
 
     let mut found = found.into_inner().unwrap_or_else(|e| e.into_inner());
-    problems.extend(walk_problems.into_inner().unwrap_or_else(|e| e.into_inner()));
+    problems.extend(
+        walk_problems
+            .into_inner()
+            .unwrap_or_else(|e| e.into_inner()),
+    );
     found.sort_by(|a, b| a.0.path.cmp(&b.0.path));
     let mut folders = folders.into_inner().unwrap_or_else(|e| e.into_inner());
     folders.sort_by(|a, b| a.0.cmp(&b.0));

@@ -186,7 +186,9 @@ pub fn relist(
         .chain(walk.skipped.par_iter().map(String::as_str))
         .map(|rel| {
             let abs = vault.join(rel);
-            let md = std::fs::metadata(&abs).ok().filter(std::fs::Metadata::is_file)?;
+            let md = std::fs::metadata(&abs)
+                .ok()
+                .filter(std::fs::Metadata::is_file)?;
             let file = FileEntry {
                 path: rel.to_owned(),
                 abs,
@@ -198,7 +200,12 @@ pub fn relist(
         .collect();
     let mut found = found?;
     found.sort_by(|a, b| a.0.path.cmp(&b.0.path));
-    Some(crate::finish(found, walk.problems.clone(), limits, walk.clone()))
+    Some(crate::finish(
+        found,
+        walk.problems.clone(),
+        limits,
+        walk.clone(),
+    ))
 }
 
 /// A file's mtime, ns since the epoch (0 when unknown), as listings record it.
