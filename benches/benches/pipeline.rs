@@ -1,7 +1,10 @@
 //! The pipeline's stages on synthetic vaults of 1k and 10k notes (100k with
 //! `CAIRN_BENCH_100K=1`): scan (list + parse), index build (in RAM), a routed
 //! search, a wake-up packet on an opened vault (warm), and open + wake-up (cold,
-//! what a session-start hook pays without a persistent index).
+//! what a session-start hook pays without a persistent index). Then the persistent
+//! index's warm path: listing the vault by walking it or from the last walk's
+//! record (`relist`), and open + wake-up from a current persistent index (what
+//! every `cairn wakeup` process pays once the index exists).
 //!
 //! Run: `cargo bench -p cairn-benches` (release build; see docs/BENCHMARKS.md).
 
@@ -99,6 +102,55 @@ fn stages(c: &mut Criterion) {
         });
         g.finish();
         drop(engine);
+
+        let listing = cairn_scan::list(&config.vault.root, &[String::new()], &config.vault.limits);
+        let listed: Vec<&str> = listing.files.iter().map(|f| f.path.as_str()).collect();
+        let mut g = c.benchmark_group("list");
+        g.throughput(Throughput::Elements(n as u64));
+        g.bench_with_input(BenchmarkId::new("walk", n), &config, |b, cfg| {
+            b.iter(|| cairn_scan::list(&cfg.vault.root, &[String::new()], &cfg.vault.limits))
+        });
+        // The generated vault is older than the racy window by the time it is benched
+        // again; on a fresh vault the record is not settled and relist declines.
+        if listing.walk.is_settled() {
+            g.bench_with_input(BenchmarkId::new("relist", n), &config, |b, cfg| {
+                b.iter(|| {
+                    cairn_scan::relist(
+                        &cfg.vault.root,
+                        &[String::new()],
+                        &cfg.vault.limits,
+                        &listing.walk,
+                        &listed,
+                    )
+                    .unwrap()
+                })
+            });
+        }
+        g.finish();
+
+        let index_dir = root.join(".bench-index");
+        let persistent = OpenOptions {
+            index: IndexMode::Persistent(PersistentOptions {
+                dir: Some(index_dir),
+                ..PersistentOptions::default()
+            }),
+            ..OpenOptions::default()
+        };
+        let open_persistent = || {
+            let config = Config::load(&root.join("cairn.toml"), None).unwrap();
+            Engine::open(config, &persistent).unwrap()
+        };
+        drop(open_persistent()); // builds (or refreshes) the index once
+        let mut g = c.benchmark_group("wakeup_persistent_warm");
+        let (cwd, task) = &tasks[0];
+        g.bench_function(BenchmarkId::from_parameter(n), |b| {
+            b.iter(|| {
+                open_persistent()
+                    .wakeup(&wakeup_request(&root, cwd, task))
+                    .unwrap()
+            })
+        });
+        g.finish();
 
         let mut g = c.benchmark_group("wakeup_cold");
         g.sample_size(10);

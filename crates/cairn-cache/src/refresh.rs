@@ -262,7 +262,7 @@ fn build(
     let mut writer = if needs_writer {
         Some(
             index
-                .writer()
+                .writer_for(to_read.len())
                 .map_err(|e| write_err("index writer", e.to_string()))?,
         )
     } else {

@@ -562,10 +562,22 @@ impl NoteIndex {
 
     /// A writer to add, replace and delete notes. One at a time per index (tantivy locks).
     pub fn writer(&mut self) -> Result<NoteWriter, IndexError> {
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get().clamp(1, 4));
+        self.writer_for(usize::MAX)
+    }
+
+    /// A writer sized for about `notes` notes: a few notes (an incremental refresh)
+    /// get one indexing thread and tantivy's smallest memory budget, whose set-up
+    /// costs less than a large one's; a build gets a thread per core (up to 4).
+    pub fn writer_for(&mut self, notes: usize) -> Result<NoteWriter, IndexError> {
+        let (threads, per_thread) = if notes < 1_000 {
+            (1, 15_000_000)
+        } else {
+            let t = std::thread::available_parallelism().map_or(1, |n| n.get().clamp(1, 4));
+            (t, 40_000_000)
+        };
         let writer = self
             .index
-            .writer_with_num_threads(threads, threads * 40_000_000)?;
+            .writer_with_num_threads(threads, threads * per_thread)?;
         Ok(NoteWriter {
             writer,
             fields: self.fields,
