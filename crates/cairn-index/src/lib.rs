@@ -466,6 +466,7 @@ pub struct NoteIndex {
     index: Index,
     reader: IndexReader,
     fields: Fields,
+    lengths: rank::LengthCache,
 }
 
 impl std::fmt::Debug for NoteIndex {
@@ -557,6 +558,7 @@ impl NoteIndex {
             index,
             reader,
             fields,
+            lengths: rank::LengthCache::default(),
         })
     }
 
@@ -618,7 +620,15 @@ impl NoteIndex {
         limit: usize,
     ) -> Result<Vec<Hit>, IndexError> {
         let searcher = self.reader.searcher();
-        rank::search(&searcher, &self.fields, q, ranker, folders, limit)
+        rank::search(
+            &searcher,
+            &self.fields,
+            &self.lengths,
+            q,
+            ranker,
+            folders,
+            limit,
+        )
     }
 
     /// Which query terms match the note at `path`, per field, with their BM25 share.
@@ -649,7 +659,15 @@ impl NoteIndex {
         let Some((_, addr)) = top.first() else {
             return Ok(Vec::new());
         };
-        rank::explain(&searcher, &self.fields, q, ranker, folders, *addr)
+        rank::explain(
+            &searcher,
+            &self.fields,
+            &self.lengths,
+            q,
+            ranker,
+            folders,
+            *addr,
+        )
     }
 }
 

@@ -32,6 +32,7 @@
 //!   notes.
 
 use std::collections::HashMap;
+use std::sync::Mutex;
 
 use tantivy::fieldnorm::FieldNormReader;
 use tantivy::postings::Postings;
@@ -171,7 +172,7 @@ impl Scope {
     fn new(
         searcher: &Searcher,
         fields: &Fields,
-        r: &Ranker,
+        lengths: &LengthCache,
         folders: Option<&[String]>,
     ) -> Result<Self, IndexError> {
         let segs = searcher.segment_readers();
@@ -179,39 +180,10 @@ impl Scope {
         for seg in segs {
             allowed.push(allowed_docs(seg, fields, folders)?);
         }
-        // Live documents only, and field lengths summed from the per-document norms
-        // (tantivy's own totals count deleted documents until a merge and are
-        // estimated after one): statistics depend on the notes, not on the history.
-        let total: u64 = searcher.num_docs();
-        let mut avg_len = [1.0_f32; TextField::COUNT];
-        for f in TextField::ALL {
-            if r.fields.get(f) <= 0.0 && f != TextField::Contents {
-                continue;
-            }
-            let mut tokens = 0u64;
-            for s in segs {
-                let norms = s.get_fieldnorms_reader(fields.text[f as usize])?;
-                match s.alive_bitset() {
-                    None => {
-                        for d in 0..s.max_doc() {
-                            tokens += u64::from(norms.fieldnorm(d));
-                        }
-                    }
-                    Some(alive) => {
-                        for d in alive.iter_alive() {
-                            tokens += u64::from(norms.fieldnorm(d));
-                        }
-                    }
-                }
-            }
-            if total > 0 && tokens > 0 {
-                avg_len[f as usize] = tokens as f32 / total as f32;
-            }
-        }
         Ok(Scope {
             allowed,
-            docs: total as f32,
-            avg_len,
+            docs: searcher.num_docs() as f32,
+            avg_len: lengths.get(searcher, fields)?,
         })
     }
 
@@ -237,6 +209,66 @@ impl Scope {
     fn idf(&self, df: f32) -> f32 {
         (1.0 + ((self.docs - df).max(0.0) + 0.5) / (df + 0.5)).ln()
     }
+}
+
+/// Average field lengths of the live documents, computed once per searcher
+/// generation (a pass over every document's field norms: too slow to repeat for
+/// every query of a large vault, and the same until the index changes).
+#[derive(Debug, Default)]
+pub(crate) struct LengthCache(Mutex<Option<(u64, [f32; TextField::COUNT])>>);
+
+impl LengthCache {
+    fn get(
+        &self,
+        searcher: &Searcher,
+        fields: &Fields,
+    ) -> Result<[f32; TextField::COUNT], IndexError> {
+        let generation = searcher.generation().generation_id();
+        // A poisoned lock only means another thread panicked mid-update of a plain
+        // array; recomputing is always correct.
+        let mut cached = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((g, avg)) = *cached
+            && g == generation
+        {
+            return Ok(avg);
+        }
+        let avg = average_lengths(searcher, fields)?;
+        *cached = Some((generation, avg));
+        Ok(avg)
+    }
+}
+
+/// Live documents only, and field lengths summed from the per-document norms
+/// (tantivy's own totals count deleted documents until a merge and are estimated
+/// after one): statistics depend on the notes, not on the history.
+fn average_lengths(
+    searcher: &Searcher,
+    fields: &Fields,
+) -> Result<[f32; TextField::COUNT], IndexError> {
+    let total: u64 = searcher.num_docs();
+    let mut avg_len = [1.0_f32; TextField::COUNT];
+    for f in TextField::ALL {
+        let mut tokens = 0u64;
+        for s in searcher.segment_readers() {
+            let norms = s.get_fieldnorms_reader(fields.text[f as usize])?;
+            match s.alive_bitset() {
+                None => {
+                    for d in 0..s.max_doc() {
+                        tokens += u64::from(norms.fieldnorm(d));
+                    }
+                }
+                Some(alive) => {
+                    for d in alive.iter_alive() {
+                        tokens += u64::from(norms.fieldnorm(d));
+                    }
+                }
+            }
+        }
+        if total > 0 && tokens > 0 {
+            avg_len[f as usize] = tokens as f32 / total as f32;
+        }
+    }
+    Ok(avg_len)
 }
 
 /// Documents containing `term`, deleted ones not counted (tantivy's own count
@@ -378,12 +410,13 @@ impl Cand {
 pub(crate) fn search(
     searcher: &Searcher,
     fields: &Fields,
+    lengths: &LengthCache,
     q: &QueryTerms,
     r: &Ranker,
     folders: Option<&[String]>,
     limit: usize,
 ) -> Result<Vec<Hit>, IndexError> {
-    let scope = Scope::new(searcher, fields, r, folders)?;
+    let scope = Scope::new(searcher, fields, lengths, folders)?;
     let segs = searcher.segment_readers();
     let mut norms = Vec::with_capacity(segs.len());
     for seg in segs {
@@ -597,12 +630,13 @@ fn best_passage(occ: &[(u32, usize)], st: &Stats, r: &Ranker, kd: f32) -> f32 {
 pub(crate) fn explain(
     searcher: &Searcher,
     fields: &Fields,
+    lengths: &LengthCache,
     q: &QueryTerms,
     r: &Ranker,
     folders: Option<&[String]>,
     addr: DocAddress,
 ) -> Result<Vec<TermMatch>, IndexError> {
-    let scope = Scope::new(searcher, fields, r, folders)?;
+    let scope = Scope::new(searcher, fields, lengths, folders)?;
     let seg = searcher.segment_reader(addr.segment_ord);
     let norms = field_norms(seg, fields, r)?;
     let sat = |x: f32| (r.k1 + 1.0) * x / (r.k1 + x);

@@ -180,3 +180,49 @@ fn limit_keeps_ties_by_path() {
     let paths: Vec<_> = hits.iter().map(|h| h.path.as_str()).collect();
     assert_eq!(paths, vec!["n0.md", "n1.md", "n2.md"]);
 }
+
+#[test]
+fn statistics_follow_the_index_after_a_change() {
+    // Searching computes (and keeps) average field lengths; after notes change and
+    // the index is reloaded, scores must be the fresh index's, not the old lengths'.
+    let before = vec![
+        note("a.md", "kafka broker"),
+        note("b.md", "kafka consumer lag"),
+        note("c.md", "postgres vacuum"),
+    ];
+    let long = note(
+        "d.md",
+        "kafka consumer group rebalancing storms during rolling deploys of the \
+         payment service, with lag growing for every partition of the topic",
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let mut idx = NoteIndex::open_or_create(dir.path()).unwrap();
+    let mut w = idx.writer().unwrap();
+    for n in &before {
+        w.add(n).unwrap();
+    }
+    w.commit().unwrap();
+    idx.reload().unwrap();
+    let old = idx
+        .search_with(&q("kafka"), &Ranker::PLAIN, None, 10)
+        .unwrap();
+
+    let mut w = idx.writer().unwrap();
+    w.delete("c.md");
+    w.add(&long).unwrap();
+    w.commit().unwrap();
+    idx.reload().unwrap();
+    let updated = idx
+        .search_with(&q("kafka"), &Ranker::PLAIN, None, 10)
+        .unwrap();
+
+    let fresh = NoteIndex::build_in_ram(&[before[0].clone(), before[1].clone(), long]).unwrap();
+    let expected = fresh
+        .search_with(&q("kafka"), &Ranker::PLAIN, None, 10)
+        .unwrap();
+    assert_eq!(updated, expected);
+    assert_ne!(
+        updated[0].bm25, old[0].bm25,
+        "the longer note moves the average"
+    );
+}
