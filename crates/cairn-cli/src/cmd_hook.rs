@@ -183,8 +183,11 @@ client's environment is.")]
     Install(InstallArgs),
     /// Remove cairn's session-start hook and MCP server from a client's settings (other entries kept).
     Uninstall(UninstallArgs),
-    /// Show whether each client is wired, and run each configured hook once to check what the client would get.
+    /// Show whether each client is wired, run each configured hook once to check what the client would get, and whether the index it reads is current.
     #[command(after_help = "\
+A hook whose index is not built yet still answers, with a partial packet, and
+builds the index in the background; `cairn index` builds it now.
+
 Exit code: 0 when every configured hook delivers a packet, 1 when one fails or
 delivers only a notice.")]
     Status(StatusArgs),
@@ -303,6 +306,13 @@ fn source_args(source: &Source) -> Result<Vec<String>> {
     if let Some(p) = &source.profiles_dir {
         args.push("--profiles-dir".to_owned());
         args.push(absolute(p)?.display().to_string());
+    }
+    if let Some(p) = &source.index_dir {
+        // Made absolute, not resolved: the first run creates it.
+        let p = std::path::absolute(p)
+            .with_context(|| format!("{} cannot be made absolute", p.display()))?;
+        args.push("--index-dir".to_owned());
+        args.push(p.display().to_string());
     }
     Ok(args)
 }
@@ -448,6 +458,40 @@ fn next_step(client: Client) -> &'static str {
     }
 }
 
+/// The vault options a hook command passes to cairn (`--config`, `--vault`,
+/// `--index-dir`, `--profiles-dir`), read back from the command line as a POSIX
+/// shell would split it. `None` when the command does not split (hand-edited) or
+/// names no vault: the index line is left out rather than guessed.
+fn hook_source(cmd: &str) -> Option<Source> {
+    let words = shlex::split(cmd)?;
+    let mut source = Source {
+        config: None,
+        vault: None,
+        profiles_dir: None,
+        index_dir: None,
+    };
+    let mut it = words.iter().skip(1);
+    while let Some(w) = it.next() {
+        let (flag, inline) = match w.split_once('=') {
+            Some((f, v)) if f.starts_with("--") => (f, Some(v.to_owned())),
+            _ => (w.as_str(), None),
+        };
+        let slot = match flag {
+            "--config" => &mut source.config,
+            "--vault" => &mut source.vault,
+            "--index-dir" => &mut source.index_dir,
+            "--profiles-dir" => &mut source.profiles_dir,
+            _ => continue,
+        };
+        let value = match inline {
+            Some(v) => v,
+            None => it.next()?.clone(),
+        };
+        *slot = Some(PathBuf::from(value));
+    }
+    (source.config.is_some() || source.vault.is_some()).then_some(source)
+}
+
 fn status(a: &StatusArgs) -> Result<ExitCode> {
     let loc = locations(a.dir.as_ref())?;
     let clients: Vec<Client> = if a.client.is_empty() {
@@ -488,6 +532,12 @@ fn status(a: &StatusArgs) -> Result<ExitCode> {
                         p.message
                     ));
                 }
+                if let Some(source) = hook_source(cmd) {
+                    s.push_str(&format!(
+                        "            {}\n",
+                        crate::cmd_index::hook_index_line(&source)
+                    ));
+                }
             }
             match &w.mcp {
                 Some(m) => s.push_str(&format!(
@@ -515,4 +565,39 @@ fn status(a: &StatusArgs) -> Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hook_source_reads_back_what_install_writes() {
+        let args = [
+            "--config",
+            "/home/me/my notes/cairn.toml",
+            "--index-dir",
+            "/tmp/it's here",
+        ];
+        let quoted: Vec<String> = args.iter().map(|a| shell_quote(a)).collect();
+        let cmd = format!(
+            "{} hook session-start --client claude {}",
+            shell_quote("/opt/my tools/cairn"),
+            quoted.join(" ")
+        );
+        let s = hook_source(&cmd).unwrap();
+        assert_eq!(
+            s.config,
+            Some(PathBuf::from("/home/me/my notes/cairn.toml"))
+        );
+        assert_eq!(s.index_dir, Some(PathBuf::from("/tmp/it's here")));
+        assert_eq!((s.vault, s.profiles_dir), (None, None));
+
+        let s = hook_source("cairn hook session-start --vault=/v --client codex").unwrap();
+        assert_eq!(s.vault, Some(PathBuf::from("/v")));
+        // No vault named, a dangling flag, or a line a shell would not split: no guess.
+        assert!(hook_source("cairn hook session-start --client claude").is_none());
+        assert!(hook_source("cairn hook session-start --config").is_none());
+        assert!(hook_source("cairn hook session-start --config '/unclosed").is_none());
+    }
 }

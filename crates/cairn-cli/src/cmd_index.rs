@@ -257,6 +257,55 @@ pub fn run(a: &IndexArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// One line on the persistent index of the vault a hook command reads (for
+/// `cairn hooks status`): whether a session start will find it current. Writes
+/// nothing.
+pub fn hook_index_line(source: &Source) -> String {
+    let config = match load_config(source) {
+        Ok(c) => c,
+        Err(e) => return format!("index: unknown ({e:#})"),
+    };
+    let opts = PersistentOptions {
+        dir: source.index_dir.clone(),
+        ..PersistentOptions::default()
+    };
+    let st = match cairn_engine::index_status(&config, &opts) {
+        Ok(st) => st,
+        Err(e) => return format!("index: unknown ({e})"),
+    };
+    let build_now = match &config.source {
+        Some(c) => format!(
+            "cairn index --config {}",
+            cairn_hooks::install::shell_quote(&c.display().to_string())
+        ),
+        None => format!(
+            "cairn index --vault {}",
+            cairn_hooks::install::shell_quote(&config.vault.root.display().to_string())
+        ),
+    };
+    if let Some(p) = &st.problem {
+        return format!("index: unusable ({p}); the next session start rebuilds it");
+    }
+    let Some(_) = st.generation else {
+        return format!(
+            "index: not built yet; the first session start answers with a partial packet and              builds it in the background (run `{build_now}` to build it now)"
+        );
+    };
+    let (a, m, d) = st.pending;
+    let when = st
+        .refreshed_at_ns
+        .map(|ns| format!(", refreshed {}", format_ns(ns)))
+        .unwrap_or_default();
+    if a + m + d == 0 {
+        format!("index: current ({} notes{when})", st.notes)
+    } else {
+        format!(
+            "index: {} notes{when}; {a} added, {m} changed, {d} deleted since (the next session              start re-reads only those)",
+            st.notes
+        )
+    }
+}
+
 fn status_text(s: &StatusOut) -> String {
     use std::fmt::Write as _;
     let mut out = String::new();

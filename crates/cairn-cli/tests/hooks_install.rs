@@ -399,3 +399,44 @@ fn status_runs_the_configured_hooks() {
     assert_eq!(out.status.code(), Some(1), "{s}");
     assert!(s.contains("FAILED: runs, but delivers a notice"), "{s}");
 }
+
+#[test]
+fn status_tells_whether_the_hooks_index_is_current() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    let idx = h.join("index");
+    install(
+        h,
+        &["--client", "claude", "--index-dir", idx.to_str().unwrap()],
+    );
+    assert!(
+        read(&h.join(".claude/settings.json")).contains("--index-dir"),
+        "the hook reads the index it was installed with"
+    );
+    let status = || {
+        let out = cairn(h)
+            .args(["hooks", "status", "--client", "claude", "--no-run"])
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let s = status();
+    assert!(s.contains("index: not built yet"), "{s}");
+    assert!(s.contains("run `cairn index --config "), "{s}");
+    assert!(!idx.exists(), "status writes nothing");
+
+    let out = cairn(h)
+        .args(["index", "--config", demo_config().to_str().unwrap()])
+        .arg("--index-dir")
+        .arg(&idx)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let s = status();
+    assert!(s.contains("index: current ("), "{s}");
+}

@@ -1,12 +1,12 @@
 //! Keeping the server's engine current while it runs: notes edited, added or deleted
 //! during a session are visible to the next tool call.
 //!
-//! [`EngineProvider`] is the seam. [`RescanOnChange`] is the plain implementation:
-//! before each call it lists the vault (paths, sizes, modification times: no file is
-//! read; no walk either when no folder changed since the last one) and compares that snapshot, and the configuration file's, with the previous
-//! one; only when something changed does it read the notes again and rebuild the
-//! index. A persistent, incrementally refreshed index replaces it by implementing
-//! the same trait.
+//! [`EngineProvider`] is the seam. [`RescanOnChange`] lists the vault before each
+//! call (paths, sizes, modification times: no file is read, and no walk when no
+//! folder changed since the last one) and compares that, and the configuration
+//! file's stamp, with what the current engine was built from. Only when something
+//! changed does it open the engine again: through the persistent index (the CLI's
+//! mode), which re-reads only the changed files, or by reading every note in memory.
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
