@@ -43,7 +43,7 @@ done
 
 echo "== 20k, 10 notes edited before each run"
 echo 1000 > "$WORK/seed"
-hyperfine -N --warmup 1 --runs 10 \
+hyperfine -N --warmup 1 --runs 20 \
   --prepare "sh -c 's=\$(cat $WORK/seed); echo \$((s+1)) > $WORK/seed; $SYNTH $WORK/v20k --edit 10 --seed \$s'" \
   "$(wake v20k)" --export-json "$WORK/edit10.json"
 

@@ -17,6 +17,7 @@
 //! note's record only when the note is wanted. Every offset is checked when the
 //! file is opened, so a damaged manifest is an error, never a panic or a wrong note.
 
+use std::borrow::Cow;
 use std::ops::Range;
 use std::path::Path;
 
@@ -111,58 +112,74 @@ pub struct EntryInfo {
 
 /// A manifest being written.
 #[derive(Debug, Default)]
-pub(crate) struct ManifestBuilder {
-    rows: Vec<(String, EntryInfo, Vec<u8>)>,
+pub(crate) struct ManifestBuilder<'a> {
+    /// Path, row, note record. Rows kept from the previous generation borrow its
+    /// memory-mapped manifest: a refresh of a few notes copies each unchanged row
+    /// once, into the new manifest, and allocates nothing per row.
+    rows: Vec<(Cow<'a, str>, EntryInfo, Cow<'a, [u8]>)>,
 }
 
-impl ManifestBuilder {
+impl<'a> ManifestBuilder<'a> {
     /// Adds a file with its encoded note record (empty when it has no note).
-    pub(crate) fn push(&mut self, path: String, info: EntryInfo, record: Vec<u8>) {
-        self.rows.push((path, info, record));
+    pub(crate) fn push(
+        &mut self,
+        path: impl Into<Cow<'a, str>>,
+        info: EntryInfo,
+        record: impl Into<Cow<'a, [u8]>>,
+    ) {
+        self.rows.push((path.into(), info, record.into()));
     }
 
-    /// Serialises the manifest (rows sorted by path).
+    /// Serialises the manifest (rows sorted by path) into one buffer of exactly
+    /// its size.
     pub(crate) fn finish(mut self, mut header: Header, diagnostics: &[Diagnostic]) -> Vec<u8> {
         self.rows.sort_by(|a, b| a.0.cmp(&b.0));
         self.rows.dedup_by(|a, b| a.0 == b.0);
-        let mut paths = Vec::new();
-        let mut records = Vec::new();
-        let mut table = Vec::with_capacity(self.rows.len() * ROW);
-        let mut notes = 0u64;
-        for (path, info, rec) in &self.rows {
-            let count = if rec.is_empty() { 0 } else { info.notes };
-            notes += u64::from(count);
-            table.extend_from_slice(&info.size.to_le_bytes());
-            table.extend_from_slice(&info.mtime_ns.to_le_bytes());
-            table.extend_from_slice(&info.hash);
-            table.extend_from_slice(&(paths.len() as u32).to_le_bytes());
-            table.extend_from_slice(&(path.len() as u32).to_le_bytes());
-            table.extend_from_slice(&(records.len() as u64).to_le_bytes());
-            table.extend_from_slice(&(rec.len() as u32).to_le_bytes());
-            table.extend_from_slice(&count.to_le_bytes());
-            paths.extend_from_slice(path.as_bytes());
-            records.extend_from_slice(rec);
-        }
+        let paths_len: usize = self.rows.iter().map(|r| r.0.len()).sum();
+        let records_len: usize = self.rows.iter().map(|r| r.2.len()).sum();
+        let notes: u64 = self
+            .rows
+            .iter()
+            .filter(|r| !r.2.is_empty())
+            .map(|r| u64::from(r.1.notes))
+            .sum();
         let diags = postcard::to_allocvec(diagnostics).unwrap_or_default();
         header.entries = self.rows.len() as u64;
         header.notes = notes;
-        header.paths_len = paths.len() as u64;
+        header.paths_len = paths_len as u64;
         header.diagnostics_len = diags.len() as u64;
-        header.records_len = records.len() as u64;
+        header.records_len = records_len as u64;
         let head = postcard::to_allocvec(&header).unwrap_or_default();
 
         let mut out = Vec::with_capacity(
-            PREFIX + head.len() + table.len() + paths.len() + diags.len() + records.len(),
+            PREFIX + head.len() + self.rows.len() * ROW + paths_len + diags.len() + records_len,
         );
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&FORMAT.to_le_bytes());
         out.extend_from_slice(&0u32.to_le_bytes());
         out.extend_from_slice(&(head.len() as u32).to_le_bytes());
         out.extend_from_slice(&head);
-        out.extend_from_slice(&table);
-        out.extend_from_slice(&paths);
+        let (mut path_at, mut record_at) = (0usize, 0usize);
+        for (path, info, rec) in &self.rows {
+            let count = if rec.is_empty() { 0 } else { info.notes };
+            out.extend_from_slice(&info.size.to_le_bytes());
+            out.extend_from_slice(&info.mtime_ns.to_le_bytes());
+            out.extend_from_slice(&info.hash);
+            out.extend_from_slice(&(path_at as u32).to_le_bytes());
+            out.extend_from_slice(&(path.len() as u32).to_le_bytes());
+            out.extend_from_slice(&(record_at as u64).to_le_bytes());
+            out.extend_from_slice(&(rec.len() as u32).to_le_bytes());
+            out.extend_from_slice(&count.to_le_bytes());
+            path_at += path.len();
+            record_at += rec.len();
+        }
+        for (path, _, _) in &self.rows {
+            out.extend_from_slice(path.as_bytes());
+        }
         out.extend_from_slice(&diags);
-        out.extend_from_slice(&records);
+        for (_, _, rec) in &self.rows {
+            out.extend_from_slice(rec);
+        }
         let crc = crc32fast::hash(&out[16..]);
         out[12..16].copy_from_slice(&crc.to_le_bytes());
         out
@@ -461,10 +478,10 @@ mod tests {
                 hash: [7; 16],
                 notes: 1,
             };
-            b.push(p.into(), info, record::encode(std::slice::from_ref(&n)));
+            b.push(p, info, record::encode(std::slice::from_ref(&n)));
         }
         b.push(
-            "c.md".into(),
+            "c.md",
             EntryInfo {
                 size: 0,
                 mtime_ns: 1,

@@ -357,11 +357,7 @@ fn build(
             if deleted.contains(&j) || replaced.contains(&j) {
                 continue;
             }
-            manifest.push(
-                b.path(j).to_owned(),
-                b.info(j),
-                b.manifest().record(j).to_vec(),
-            );
+            manifest.push(b.path(j), b.info(j), b.manifest().record(j));
         }
         let changed_paths: HashSet<&str> = changes
             .deleted

@@ -173,3 +173,23 @@ fn token_estimate_is_conservative_and_tight() {
     );
     eprintln!("estimate / real ratio over the corpus: {ratio:.3}");
 }
+
+#[test]
+fn a_partial_packet_says_so_in_every_render() {
+    let r = Renderer::builtin().unwrap();
+    let mut p = packet(vec![item("Use Kafka", "Events go through Kafka.")]);
+    for t in Target::ALL {
+        for f in [Format::Prompt, Format::Markdown] {
+            let out = r.render(&p, t, f).unwrap();
+            assert!(!out.to_lowercase().contains("partial"), "{t}/{f}:\n{out}");
+        }
+    }
+    p.provenance.partial = true;
+    p.provenance.partial_reason = Some("no index yet: 384 of 20000 notes read".into());
+    for t in Target::ALL {
+        for f in Format::ALL {
+            let out = r.render(&p, t, f).unwrap();
+            assert!(out.contains("384 of 20000 notes read"), "{t}/{f}:\n{out}");
+        }
+    }
+}
