@@ -131,8 +131,13 @@ impl<'a> ManifestBuilder<'a> {
     }
 
     /// Serialises the manifest (rows sorted by path) into one buffer of exactly
-    /// its size.
-    pub(crate) fn finish(mut self, mut header: Header, diagnostics: &[Diagnostic]) -> Vec<u8> {
+    /// its size. Fails only if the header or the diagnostics cannot be encoded,
+    /// which must never yield a manifest that reads back as damaged.
+    pub(crate) fn finish(
+        mut self,
+        mut header: Header,
+        diagnostics: &[Diagnostic],
+    ) -> Result<Vec<u8>, postcard::Error> {
         self.rows.sort_by(|a, b| a.0.cmp(&b.0));
         self.rows.dedup_by(|a, b| a.0 == b.0);
         let paths_len: usize = self.rows.iter().map(|r| r.0.len()).sum();
@@ -143,13 +148,13 @@ impl<'a> ManifestBuilder<'a> {
             .filter(|r| !r.2.is_empty())
             .map(|r| u64::from(r.1.notes))
             .sum();
-        let diags = postcard::to_allocvec(diagnostics).unwrap_or_default();
+        let diags = postcard::to_allocvec(diagnostics)?;
         header.entries = self.rows.len() as u64;
         header.notes = notes;
         header.paths_len = paths_len as u64;
         header.diagnostics_len = diags.len() as u64;
         header.records_len = records_len as u64;
-        let head = postcard::to_allocvec(&header).unwrap_or_default();
+        let head = postcard::to_allocvec(&header)?;
 
         let mut out = Vec::with_capacity(
             PREFIX + head.len() + self.rows.len() * ROW + paths_len + diags.len() + records_len,
@@ -182,7 +187,7 @@ impl<'a> ManifestBuilder<'a> {
         }
         let crc = crc32fast::hash(&out[16..]);
         out[12..16].copy_from_slice(&crc.to_le_bytes());
-        out
+        Ok(out)
     }
 }
 
@@ -497,7 +502,7 @@ mod tests {
             code: "empty-file".into(),
             message: "empty".into(),
         }];
-        b.finish(header(), &diags)
+        b.finish(header(), &diags).unwrap()
     }
 
     #[test]
@@ -546,7 +551,7 @@ mod tests {
         ));
         let mut h = header();
         h.cairn_version = "0.0.0-old".into();
-        let b = ManifestBuilder::default().finish(h, &[]);
+        let b = ManifestBuilder::default().finish(h, &[]).unwrap();
         assert!(matches!(
             Manifest::parse(OwnedBytes::new(b), "/v"),
             Err(ManifestProblem::Foreign(_))

@@ -388,7 +388,9 @@ fn build(
             .map_err(|e| write_err("listing the index", e.to_string()))?,
         walk: listed.listing.walk.clone(),
     };
-    let bytes = manifest.finish(header, &diagnostics);
+    let bytes = manifest
+        .finish(header, &diagnostics)
+        .map_err(|e| write_err("encoding the manifest", e.to_string()))?;
     store::write_atomic(&gen_dir.join(MANIFEST), &bytes)
         .map_err(|e| write_err("writing the manifest", e.to_string()))?;
     store::sync_dir(gen_dir).map_err(|e| write_err("syncing", e.to_string()))?;

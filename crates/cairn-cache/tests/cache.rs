@@ -535,3 +535,37 @@ fn status_reports_pending_changes_without_writing() {
     assert_eq!(tree(&v.cache_dir), before);
     assert!(c.verify().unwrap().is_empty());
 }
+
+#[cfg(unix)]
+#[test]
+fn a_folder_name_that_is_not_utf8_keeps_the_cache_usable() {
+    // The record of the walk holds folder paths; one that cannot be encoded used
+    // to write an empty header: every open then found the cache damaged, rebuilt
+    // it and left another full copy behind.
+    use std::os::unix::ffi::OsStrExt;
+    let v = vault(30);
+    let odd = v.root.join(std::ffi::OsStr::from_bytes(b"caf\xe9"));
+    std::fs::create_dir(&odd).unwrap();
+    std::fs::write(odd.join("menu.md"), "# Menu\nespresso tonic").unwrap();
+    age(&v.root);
+    let c = cache(&v);
+    let o = open(&c, &v.root);
+    assert!(o.warnings.is_empty(), "{:?}", o.warnings);
+    assert_eq!(o.snapshot.unwrap().note_count(), 31);
+    for _ in 0..3 {
+        let o = open(&c, &v.root);
+        assert!(o.warnings.is_empty(), "{:?}", o.warnings);
+        assert!(o.report.is_none(), "nothing changed: {:?}", o.report);
+    }
+    let generations = std::fs::read_dir(&v.cache_dir)
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .starts_with("gen-")
+        })
+        .count();
+    assert_eq!(generations, 1);
+}

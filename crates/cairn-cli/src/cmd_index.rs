@@ -273,22 +273,21 @@ pub fn hook_index_line(source: &Source) -> String {
         Ok(st) => st,
         Err(e) => return format!("index: unknown ({e})"),
     };
-    let build_now = match &config.source {
-        Some(c) => format!(
-            "cairn index --config {}",
-            cairn_hooks::install::shell_quote(&c.display().to_string())
-        ),
-        None => format!(
-            "cairn index --vault {}",
-            cairn_hooks::install::shell_quote(&config.vault.root.display().to_string())
-        ),
+    let quote = |p: &std::path::Path| cairn_hooks::install::shell_quote(&p.display().to_string());
+    let mut build_now = match &config.source {
+        Some(c) => format!("cairn index --config {}", quote(c)),
+        None => format!("cairn index --vault {}", quote(&config.vault.root)),
     };
+    if let Some(d) = &source.index_dir {
+        build_now.push_str(&format!(" --index-dir {}", quote(d)));
+    }
     if let Some(p) = &st.problem {
         return format!("index: unusable ({p}); the next session start rebuilds it");
     }
     let Some(_) = st.generation else {
         return format!(
-            "index: not built yet; the first session start answers with a partial packet and              builds it in the background (run `{build_now}` to build it now)"
+            "index: not built yet; the first session start answers with a partial packet and \
+             builds it in the background (run `{build_now}` to build it now)"
         );
     };
     let (a, m, d) = st.pending;
@@ -300,7 +299,8 @@ pub fn hook_index_line(source: &Source) -> String {
         format!("index: current ({} notes{when})", st.notes)
     } else {
         format!(
-            "index: {} notes{when}; {a} added, {m} changed, {d} deleted since (the next session              start re-reads only those)",
+            "index: {} notes{when}; {a} added, {m} changed, {d} deleted since (the next \
+             session start re-reads only those)",
             st.notes
         )
     }

@@ -423,7 +423,13 @@ fn status_tells_whether_the_hooks_index_is_current() {
     };
     let s = status();
     assert!(s.contains("index: not built yet"), "{s}");
-    assert!(s.contains("run `cairn index --config "), "{s}");
+    assert!(!s.contains("  builds"), "one line, no run of spaces: {s}");
+    let build_now = format!(
+        "run `cairn index --config {} --index-dir {}`",
+        demo_config().display(),
+        idx.display()
+    );
+    assert!(s.contains(&build_now), "the hook's own index: {s}");
     assert!(!idx.exists(), "status writes nothing");
 
     let out = cairn(h)

@@ -130,6 +130,9 @@ pub fn list(vault: &Path, roots: &[String], limits: &Limits) -> Listing {
     let found: Mutex<Vec<(FileEntry, Option<FileIdentity>)>> = Mutex::new(Vec::new());
     let walk_problems: Mutex<Vec<Diagnostic>> = Mutex::new(Vec::new());
     let folders: Mutex<Vec<(PathBuf, Stamp)>> = Mutex::new(Vec::new());
+    // Set when the walk met something whose later change no folder stamp would
+    // show: a folder it could not stamp, an entry it could not read or follow (a
+    // broken symlink may start to resolve), a note name that is not a file.
     let unstamped = AtomicBool::new(false);
     let max_depth = limits.max_depth;
     builder.build_parallel().run(|| {
@@ -146,6 +149,7 @@ pub fn list(vault: &Path, roots: &[String], limits: &Limits) -> Listing {
                         problems,
                         diag(&path, None, Severity::Warning, "walk-error", msg),
                     );
+                    unstamped.store(true, Ordering::Relaxed);
                     return ignore::WalkState::Continue;
                 }
             };
@@ -185,17 +189,20 @@ pub fn list(vault: &Path, roots: &[String], limits: &Limits) -> Listing {
                     };
                     push(found, (file, file_identity(&md)));
                 }
-                Ok(_) => {}
-                Err(err) => push(
-                    problems,
-                    diag(
-                        &rel,
-                        None,
-                        Severity::Warning,
-                        "unreadable",
-                        format!("cannot stat: {err}"),
-                    ),
-                ),
+                Ok(_) => unstamped.store(true, Ordering::Relaxed),
+                Err(err) => {
+                    unstamped.store(true, Ordering::Relaxed);
+                    push(
+                        problems,
+                        diag(
+                            &rel,
+                            None,
+                            Severity::Warning,
+                            "unreadable",
+                            format!("cannot stat: {err}"),
+                        ),
+                    );
+                }
             }
             ignore::WalkState::Continue
         })
@@ -213,8 +220,7 @@ pub fn list(vault: &Path, roots: &[String], limits: &Limits) -> Listing {
     walk.folders = folders;
     walk.stamp_watched(&root_dirs, &missing);
     if unstamped.into_inner() {
-        // A folder without a stamp cannot be checked: never trust this record.
-        walk.settings.clear();
+        walk.distrust();
     }
     finish(found, problems, limits, walk)
 }

@@ -83,8 +83,11 @@ impl Stamp {
     }
 
     /// Changed too close to `started_ns` for its mtime to prove the next change
-    /// (a folder's entries and a file's content move its mtime; ctime is compared
-    /// too, for permissions, but cannot be set back, so it does not count here).
+    /// (a folder's entries and a file's content move its mtime). ctime is part of
+    /// the stamp compared by [`relist`] but not of this check: a folder whose
+    /// mtime was set back (`rsync -a`) and that changes again gets a new mtime
+    /// from that change, unless it is set back again to the same instant within
+    /// one clock tick.
     fn racy(&self, started_ns: i64) -> bool {
         self.mtime_ns >= started_ns.saturating_sub(RACY_NS)
     }
@@ -124,15 +127,39 @@ impl Walk {
             && self.problems == other.problems
     }
 
+    /// Makes this record one [`relist`] never trusts (a full walk is needed next
+    /// time), keeping only what is safe to store.
+    pub(crate) fn distrust(&mut self) {
+        self.settings.clear();
+        self.folders.clear();
+        self.watched.clear();
+    }
+
     /// Stamps the ignore files of `folders` and of every folder above `roots`, and
-    /// the `missing` roots.
+    /// the `missing` roots. Distrusts the record when a path cannot be stored (not
+    /// UTF-8) or when a folder holds a `.git` file (a linked git worktree, whose
+    /// `info/exclude` lives in the main repository's folder).
     pub(crate) fn stamp_watched(&mut self, roots: &[PathBuf], missing: &[PathBuf]) {
         let mut dirs: Vec<PathBuf> = self.folders.iter().map(|(d, _)| d.clone()).collect();
         for r in roots {
-            dirs.extend(r.ancestors().skip(1).map(Path::to_path_buf));
+            // The walk reads the ignore files above the real folder, not above a
+            // symlink to it.
+            let real = r.canonicalize().unwrap_or_else(|_| r.clone());
+            dirs.extend(real.ancestors().skip(1).map(Path::to_path_buf));
+            if real != *r {
+                dirs.extend(r.ancestors().skip(1).map(Path::to_path_buf));
+            }
         }
         dirs.sort();
         dirs.dedup();
+        let unstorable = dirs.iter().chain(missing).any(|d| d.to_str().is_none());
+        let worktree = dirs
+            .par_iter()
+            .any(|d| std::fs::symlink_metadata(d.join(".git")).is_ok_and(|m| m.is_file()));
+        if unstorable || worktree {
+            self.distrust();
+            return;
+        }
         let mut candidates: Vec<PathBuf> = dirs
             .iter()
             .flat_map(|d| IGNORE_FILES.iter().map(move |f| d.join(f)))

@@ -167,6 +167,9 @@ fn age(root: &Path) {
     let then = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
     let mut stack = vec![root.to_path_buf()];
     while let Some(p) = stack.pop() {
+        if fs::symlink_metadata(&p).unwrap().file_type().is_symlink() {
+            continue; // possibly broken; its folder's stamp is what counts
+        }
         if p.is_dir() {
             for e in fs::read_dir(&p).unwrap() {
                 stack.push(e.unwrap().path());
@@ -279,4 +282,52 @@ fn relist_refuses_when_a_folder_an_ignore_file_or_the_settings_change() {
     let racy = list(&v, &[String::new()], &limits);
     assert!(!racy.walk.is_settled());
     assert!(relisted(&v, &limits, &racy).is_none());
+}
+
+/// What a record must never vouch for: a later change that moves no folder stamp.
+#[cfg(unix)]
+#[test]
+fn relist_refuses_what_no_folder_stamp_would_show() {
+    use std::os::unix::ffi::OsStrExt;
+    let roots = [String::new()];
+
+    // A broken symlink to a note (and one to a folder) outside the vault: the
+    // target appearing later changes no folder of the vault.
+    let (dir, v, limits) = relist_vault();
+    let outside = dir.path().join("outside");
+    std::os::unix::fs::symlink(outside.join("x.md"), v.join("a/link.md")).unwrap();
+    std::os::unix::fs::symlink(outside.join("d"), v.join("a/linkdir")).unwrap();
+    age(dir.path());
+    let before = list(&v, &roots, &limits);
+    assert!(
+        before.walk.settings.is_empty(),
+        "{:?}",
+        before.walk.problems
+    );
+    write(&outside, "x.md", b"# X");
+    write(&outside, "d/y.md", b"# Y");
+    assert!(relisted(&v, &limits, &before).is_none());
+    let now = list(&v, &roots, &limits);
+    assert!(paths_of(&now).iter().any(|(p, _)| p == "a/link.md"));
+
+    // A linked git worktree: `.git` is a file and its ignore rules live elsewhere.
+    let (dir, v, limits) = relist_vault();
+    write(&v, ".git", b"gitdir: /elsewhere/.git/worktrees/v\n");
+    age(dir.path());
+    let before = list(&v, &roots, &limits);
+    assert!(before.walk.settings.is_empty());
+    assert!(relisted(&v, &limits, &before).is_none());
+
+    // A folder whose name is not UTF-8: the record could not be stored, so it is
+    // dropped (and whatever is left must serialise).
+    let (dir, v, limits) = relist_vault();
+    let odd = v.join(std::ffi::OsStr::from_bytes(b"caf\xe9"));
+    fs::create_dir(&odd).unwrap();
+    fs::write(odd.join("n.md"), b"# N").unwrap();
+    age(dir.path());
+    let before = list(&v, &roots, &limits);
+    assert!(before.walk.settings.is_empty());
+    assert!(before.walk.folders.is_empty() && before.walk.watched.is_empty());
+    assert_eq!(before.files.len(), 4, "the note in it is still listed");
+    assert!(relisted(&v, &limits, &before).is_none());
 }
