@@ -96,7 +96,7 @@ Examples:
 }
 
 /// Where the vault comes from.
-#[derive(Debug, Clone, Args)]
+#[derive(Debug, Clone, Default, Args)]
 pub struct Source {
     /// Configuration file (else $CAIRN_CONFIG, else ~/.config/cairn/config.toml).
     #[arg(long, value_name = "FILE", global = true, conflicts_with = "vault")]

@@ -464,12 +464,7 @@ fn next_step(client: Client) -> &'static str {
 /// names no vault: the index line is left out rather than guessed.
 fn hook_source(cmd: &str) -> Option<Source> {
     let words = shlex::split(cmd)?;
-    let mut source = Source {
-        config: None,
-        vault: None,
-        profiles_dir: None,
-        index_dir: None,
-    };
+    let mut source = Source::default();
     let mut it = words.iter().skip(1);
     while let Some(w) = it.next() {
         let (flag, inline) = match w.split_once('=') {

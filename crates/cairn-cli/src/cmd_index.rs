@@ -273,18 +273,19 @@ pub fn hook_index_line(source: &Source) -> String {
         Ok(st) => st,
         Err(e) => return format!("index: unknown ({e})"),
     };
-    let quote = |p: &std::path::Path| cairn_hooks::install::shell_quote(&p.display().to_string());
-    let mut build_now = match &config.source {
-        Some(c) => format!("cairn index --config {}", quote(c)),
-        None => format!("cairn index --vault {}", quote(&config.vault.root)),
-    };
-    if let Some(d) = &source.index_dir {
-        build_now.push_str(&format!(" --index-dir {}", quote(d)));
-    }
     if let Some(p) = &st.problem {
         return format!("index: unusable ({p}); the next session start rebuilds it");
     }
     let Some(_) = st.generation else {
+        let quote =
+            |p: &std::path::Path| cairn_hooks::install::shell_quote(&p.display().to_string());
+        let mut build_now = match &config.source {
+            Some(c) => format!("cairn index --config {}", quote(c)),
+            None => format!("cairn index --vault {}", quote(&config.vault.root)),
+        };
+        if let Some(d) = &source.index_dir {
+            build_now.push_str(&format!(" --index-dir {}", quote(d)));
+        }
         return format!(
             "index: not built yet; the first session start answers with a partial packet and \
              builds it in the background (run `{build_now}` to build it now)"
