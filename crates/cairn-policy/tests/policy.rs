@@ -401,6 +401,10 @@ fn each_kind_is_reported_with_its_name() {
         ),
         (JWT.to_owned(), CredentialKind::Jwt),
         ("https://u:pw@h".to_owned(), CredentialKind::UrlPassword),
+        (
+            "kind: Secret\ndata:\n  password: aHVudGVyMg==".to_owned(),
+            CredentialKind::KubernetesSecret,
+        ),
         ("password=x1".to_owned(), CredentialKind::PasswordAssignment),
         ("api_key=x1".to_owned(), CredentialKind::ApiKeyAssignment),
         (
@@ -433,6 +437,7 @@ fn each_kind_is_reported_with_its_name() {
             "private-key",
             "jwt",
             "url-password",
+            "kubernetes-secret",
             "password",
             "api-key",
             "bearer-token",
