@@ -130,7 +130,19 @@ pub(crate) fn is_benign_value(value: &str, quote: Quote, rest: &str) -> bool {
     {
         return true;
     }
-    if looks_like_path(value) || is_placeholder(&lower) || (unquoted && is_code(value)) {
+    if looks_like_path(value)
+        || is_placeholder(&lower)
+        || is_credential_name(value)
+        || (unquoted && (is_code(value) || is_code(value.strip_prefix('$').unwrap_or(""))))
+    {
+        return true;
+    }
+    // `token:/etc/ledger/token` (systemd `LoadCredential=`): a name and a file.
+    if unquoted
+        && let Some((name, path)) = value.split_once(':')
+        && is_word(name)
+        && looks_like_path(trim_code_punctuation(path))
+    {
         return true;
     }
     match quote {
@@ -173,6 +185,20 @@ fn is_variable_name(value: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-'));
     let lower = bare.to_ascii_lowercase();
     ident && CREDENTIAL_WORDS.iter().any(|w| lower.contains(w))
+}
+
+/// A name made of words, one of which names a credential (`app_password`,
+/// `db-credentials`): quoted, still a name (`:'app_password'` in psql, a key
+/// in a secret store), never digits or mixed case.
+fn is_credential_name(value: &str) -> bool {
+    let segments: Vec<&str> = value.split(['_', '-']).collect();
+    segments.len() >= 2
+        && segments
+            .iter()
+            .all(|s| !s.is_empty() && s.bytes().all(|b| b.is_ascii_lowercase()))
+        && segments
+            .iter()
+            .any(|s| CREDENTIAL_WORDS.contains(s) || *s == "credentials")
 }
 
 /// A date or a month: `2026-01`, `2026-01-03`.
@@ -434,6 +460,18 @@ pub(crate) fn is_macro_fragment(value: &str) -> bool {
 /// must read like a file name (lowercase, optionally capitalised), so base64 that
 /// happens to start with `/` is still redacted.
 fn looks_like_path(value: &str) -> bool {
+    let value = value.trim_end_matches(['\'', '"', ')', ',', ';']);
+    // `secret/data/become:password`: a store path, all lowercase, two slashes or more.
+    let relative = value.matches('/').count() >= 2
+        && value.starts_with(|c: char| c.is_ascii_lowercase())
+        && value.bytes().all(|b| {
+            b.is_ascii_lowercase()
+                || b.is_ascii_digit()
+                || matches!(b, b'/' | b'.' | b'_' | b'-' | b':')
+        });
+    if relative {
+        return true;
+    }
     let Some(rest) = ["/", "~/", "./", "../"]
         .iter()
         .find_map(|p| value.strip_prefix(p))

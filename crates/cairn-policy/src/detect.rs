@@ -481,13 +481,23 @@ fn value_span(
     if unquoted && key.contains("==") {
         return None;
     }
+    // `${DB_PASSWORD:?message}`: the key is a shell parameter, the value its
+    // error message.
+    let line_before = &text[text[..match_start].rfind('\n').map_or(0, |i| i + 1)..match_start];
+    if unquoted
+        && value.starts_with('?')
+        && line_before
+            .rfind("${")
+            .is_some_and(|i| !line_before[i..].contains('}'))
+    {
+        return None;
+    }
     // `$token:tt` in a `macro_rules!` matcher.
     if unquoted && text[..match_start].ends_with('$') && benign::is_macro_fragment(value) {
         return None;
     }
-    // A code span names a variable or shows code as often as it gives a value
-    // (``the token `NPM_TOKEN` ``, ``a token is `args[i]` ``). Not for `secret`:
-    // ``secret `x` `` nearly always names a secret in a manager.
+    // A code span after a key names a variable or shows code as often as it
+    // gives a value (``the token `NPM_TOKEN` ``, ``a token is `args[i]` ``).
     let code_span = matches!(rule.check, Check::Quoted | Check::Prose) && quote == Quote::Backtick;
     if code_span && (benign::is_constant_name(value) || benign::is_code(value)) {
         return None;

@@ -250,7 +250,7 @@ pub(crate) const RULES: &[Rule] = &[
         ],
         exact: false,
         pattern: assignment!(
-            r"passwd|password|passphrase|passcode|passwort|kennwort|contraseña|contrasena|senha|wachtwoord|lösenord|пароль|hasło|mot de passe|密码|口令|パスワード|비밀번호|pwd|\bpass|[_.-]pass|(?-i:[a-z0-9]Pass)|\bpin|\bpuk"
+            r"passwd|password|passphrase|passcode|passwort|kennwort|contraseña|contrasena|senha|wachtwoord|lösenord|пароль|hasło|mot de passe|密码|口令|パスワード|비밀번호|pwd|(?-i:(?:SSH|DB|SMTP|MAIL|FTP|LDAP|REDIS|ROOT|ADMIN|USER)PASS)\b|sshpass|\bpass|[_.-]pass|(?-i:[a-z0-9]Pass)|\bpin|\bpuk"
         ),
         check: Check::Assignment,
     },
@@ -308,6 +308,14 @@ pub(crate) const RULES: &[Rule] = &[
         anchors: &["password>", "passwd>", "passphrase>", "pwd>"],
         exact: false,
         pattern: r"(?i)<(?:[a-z0-9]+[_.-]?)?(?:password|passwd|passphrase|pwd)>([^<\r\n]*)</",
+        check: Check::Literal,
+    },
+    Rule {
+        // SQL: `CREATE USER app WITH PASSWORD 'x'`, `IDENTIFIED BY 'x'`.
+        kind: CredentialKind::PasswordAssignment,
+        anchors: &["password", "identified"],
+        exact: false,
+        pattern: r"(?i)\b(?:password|identified[ \t]+by)[ \t]+'((?:[^'\\\r\n]|'')*)'",
         check: Check::Literal,
     },
     Rule {
@@ -419,7 +427,7 @@ pub(crate) const RULES: &[Rule] = &[
         kind: CredentialKind::ApiKeyAssignment,
         anchors: &[":AA"],
         exact: false,
-        pattern: r"(?:\b|bot)([0-9]{8,10}:AA[A-Za-z0-9_-]{33})(?:[^A-Za-z0-9_-]|$)",
+        pattern: r"(?:\b|bot)([0-9]{8,10}:AA[A-Za-z0-9_-]{33,})",
         check: Check::Plain,
     },
     Rule {
@@ -464,7 +472,7 @@ pub(crate) const RULES: &[Rule] = &[
         ],
         exact: false,
         pattern: assignment!(
-            r"secret(?:[ _-]?(?:access[ _-]?)?key|[ _-]?token)?|credentials?|private[_-]?key|(?:signing|encryption|master)[_-]?key|(?-i:(?:private|signing|encryption|master)Key)"
+            r"secret(?:[ _-]?(?:access[ _-]?)?key(?:[_-]?base)?|[ _-]?token)?|credentials?|private[_-]?key|(?:signing|encryption|master)[_-]?key|(?-i:(?:private|signing|encryption|master)Key)"
         ),
         check: Check::Assignment,
     },
