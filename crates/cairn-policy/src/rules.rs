@@ -177,7 +177,7 @@ pub(crate) const RULES: &[Rule] = &[
         kind: CredentialKind::PrivateKey,
         anchors: &["AGE-SECRET-KEY-"],
         exact: false,
-        pattern: r"AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}",
+        pattern: r"AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58,}",
         check: Check::Plain,
     },
     Rule {

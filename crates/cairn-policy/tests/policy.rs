@@ -402,10 +402,10 @@ const NEGATIVE_CASES: &[&str] = &[
     "self.token = token",
     "POSTGRES_PASSWORD: ${POSTGRES_PASSWORD:?set it in .env}",
     "auth.existingSecret=db-credentials",
-    "| Package | Pin |\n|---|---|\n| serde | 1.0.188 |",
     "API_KEY=your-api-key-here",
+    // And these stay quiet too (the first two guard the table and Mailgun rules).
+    "| Package | Pin |\n|---|---|\n| serde | 1.0.188 |",
     "idempotency-key-0123456789abcdef0123456789abcdef",
-    // And these stay quiet too.
     "const pass = getPass();",
     "token: string;",
     "fn login(password: &str) -> Result<Token, Error> {",
