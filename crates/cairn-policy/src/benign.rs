@@ -738,3 +738,137 @@ pub(crate) fn passphrase_len(line: &str, min_words: usize) -> Option<usize> {
         });
     ok.then_some(phrase.len())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(f: fn(&str) -> bool, cases: &[(&str, bool)]) {
+        for &(input, expect) in cases {
+            assert_eq!(f(input), expect, "{input:?}");
+        }
+    }
+
+    #[test]
+    fn grammar_versions_dates_and_shapes() {
+        check(
+            is_grammar,
+            &[
+                ("1*tchar", true),
+                ("*(", true),
+                ("4*8DIGIT", true),
+                ("32OCTET", true),
+                ("%x30-39", true),
+                ("3*uVrc*v%G^AC", false),
+                ("hunter2", false),
+            ],
+        );
+        check(
+            is_version,
+            &[
+                ("1.0.188", true),
+                ("=1.38.0", true),
+                ("v2.3", true),
+                ("731904", false),
+                ("1.", false),
+            ],
+        );
+        check(
+            is_date,
+            &[
+                ("2026-01", true),
+                ("2026-01-03,", true),
+                ("2026-1-3", false),
+                ("20260103", false),
+            ],
+        );
+        check(
+            is_documented_shape,
+            &[
+                ("hf_xxxxxxxxxxxxxxxxxxxx", true),
+                ("AKIAXXXXXXXXXXXXXXXX", true),
+                ("glpat-xxxxXXXX1234_abcd-EFGH", false),
+            ],
+        );
+    }
+
+    #[test]
+    fn names_commands_and_ui_text() {
+        check(
+            is_variable_name,
+            &[
+                ("token", true),
+                ("db_password,", true),
+                ("dbPassword", true),
+                ("db-credentials", true),
+                ("hunter2", false),
+            ],
+        );
+        check(
+            is_credential_name,
+            &[
+                ("app_password", true),
+                ("db-credentials", true),
+                ("password_123", false),
+                ("password", false),
+            ],
+        );
+        check(
+            is_command,
+            &[
+                ("openssl rand -hex 32", true),
+                ("pwgen 16 1", true),
+                ("head -c 32 /dev/urandom | base64", true),
+                ("correct horse battery staple", false),
+                ("openssl", false),
+            ],
+        );
+        check(
+            is_ui_text,
+            &[
+                ("Password", true),
+                ("Enter your password", true),
+                ("Forgot password?", true),
+                ("correct horse battery staple", false),
+                ("hunter2", false),
+            ],
+        );
+        check(
+            is_macro_fragment,
+            &[("tt)*)", true), ("expr,", true), ("hunter2", false)],
+        );
+    }
+
+    #[test]
+    fn typed_values_and_passphrases() {
+        check(
+            looks_typed,
+            &[
+                ("Tq9vXw2LmZpR", true),
+                ("4821", true),
+                ("Summer2024!", true),
+                ("xKqTzWpLmN", true),
+                ("HttpOnly", false),
+                ("PostgreSQL", false),
+                ("1.2.3", false),
+                ("hashed", false),
+                ("12+", false),
+            ],
+        );
+        assert_eq!(passphrase_len("orbit velvet canyon pickle  ", 4), Some(26));
+        assert_eq!(passphrase_len("orbit velvet canyon", 4), None);
+        assert_eq!(passphrase_len("orbit velvet canyon", 3), Some(19));
+        assert_eq!(passphrase_len("stored in the vault", 3), None);
+        assert_eq!(passphrase_len("Orbit velvet canyon pickle", 4), None);
+    }
+
+    #[test]
+    fn quotes_are_read_from_both_sides() {
+        let text = r#"a "x" 'y' `z` **w** v"#;
+        assert_eq!(Quote::around(text, 3, 4), Quote::Double);
+        assert_eq!(Quote::around(text, 7, 8), Quote::Single);
+        assert_eq!(Quote::around(text, 11, 12), Quote::Backtick);
+        assert_eq!(Quote::around(text, 16, 17), Quote::Bold);
+        assert_eq!(Quote::around(text, 20, 21), Quote::None);
+    }
+}

@@ -390,3 +390,66 @@ pub(crate) fn table(text: &str, row_start: usize, out: &mut Vec<(CredentialKind,
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts<'a>(text: &'a str, spans: &[(usize, usize)]) -> Vec<&'a str> {
+        spans.iter().map(|&(s, e)| &text[s..e]).collect()
+    }
+
+    #[test]
+    fn only_a_secret_document_has_its_data_read() {
+        let text = "kind: ConfigMap\ndata:\n  LOG_LEVEL: info\n---\nkind: Secret\ndata:\n  KEY: czNj # b64\n  PEM: |\n    line one\n    line two\n  EMPTY: \"\"\nother: x\n";
+        let mut out = Vec::new();
+        let first = text.find("data:").unwrap() + "data:".len();
+        kubernetes_yaml(text, 0, first, &mut out);
+        assert!(out.is_empty());
+        let second = text.rfind("data:").unwrap() + "data:".len();
+        kubernetes_yaml(text, 0, second, &mut out);
+        assert_eq!(texts(text, &out), ["czNj", "line one\n    line two"]);
+    }
+
+    #[test]
+    fn json_secret_values_are_read_inside_their_quotes() {
+        let text = r#"{"kind": "Secret", "data": {"a": "eHl6", "b": "\"q\""}}"#;
+        let mut out = Vec::new();
+        kubernetes_json(text, text.find("{\"a\"").unwrap(), &mut out);
+        assert_eq!(texts(text, &out), ["eHl6", "\\\"q\\\""]);
+        out.clear();
+        let not_secret = r#"{"kind": "ConfigMap", "data": {"a": "eHl6"}}"#;
+        kubernetes_json(not_secret, not_secret.find("{\"a\"").unwrap(), &mut out);
+        assert!(out.is_empty());
+    }
+
+    #[test]
+    fn tables_by_row_and_by_column() {
+        let text = "| host | password | notes |\n|---|---|---|\n| db | Xk9fakePw2 | prod |\n| cache | `REDIS_PW_VAR` | none |\n\n| token | abc123def |\n";
+        let mut out = Vec::new();
+        table(text, 0, &mut out);
+        let found: Vec<&str> = out.iter().map(|&(_, s, e)| &text[s..e]).collect();
+        assert_eq!(found, ["Xk9fakePw2"]);
+        out.clear();
+        table(text, text.find("| token").unwrap(), &mut out);
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].0, CredentialKind::ApiKeyAssignment);
+        assert_eq!(&text[out[0].1..out[0].2], "abc123def");
+    }
+
+    #[test]
+    fn block_scalars_end_where_the_indentation_does() {
+        let text = "db:\n  password: |\n    s3cr3t-one\n\n    s3cr3t-two\n  user: bob\n";
+        let key_end = text.find('|').unwrap() + 1;
+        let (s, e) = block_scalar(text, 2, key_end).unwrap();
+        assert_eq!(&text[s..e], "s3cr3t-one\n\n    s3cr3t-two");
+        assert_eq!(
+            block_scalar("password: |\n  [redacted:password]\n", 0, 11),
+            None
+        );
+        assert_eq!(
+            block_scalar("password: |\n  {{ .Values.pw }}\n", 0, 11),
+            None
+        );
+    }
+}
