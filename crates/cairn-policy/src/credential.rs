@@ -40,7 +40,8 @@ pub enum CredentialKind {
     /// A password: the value of a `password=`/`passwd:`/`Passwort:`/`--password`
     /// assignment, or one stated in a sentence (`the DB password is X`), a YAML
     /// block (`password: |`), a table cell, an XML element, a netrc file, a
-    /// command line (`sshpass -p`, `mysql -pX`) or a Docker `config.json` `auth`.
+    /// command line (`sshpass -p`, `mysql -pX`), SQL (`WITH PASSWORD '…'`) or a
+    /// Docker `config.json` `auth`.
     #[serde(rename = "password")]
     PasswordAssignment,
     /// The value of an `api_key=`/`access_token:`/`*_TOKEN=` assignment, or a
