@@ -23,7 +23,8 @@ pub enum CredentialKind {
     /// A Slack token (`xoxb-`, `xoxp-`, `xapp-`, …) or the secret path of a Slack webhook URL.
     #[serde(rename = "slack-token")]
     SlackToken,
-    /// A PEM private key block, BEGIN line through the matching END line.
+    /// A PEM private key block, BEGIN line through the matching END line, or an
+    /// age secret key (`AGE-SECRET-KEY-1…`).
     #[serde(rename = "private-key")]
     PrivateKey,
     /// A JSON Web Token (`eyJ….eyJ….signature`).
@@ -32,11 +33,23 @@ pub enum CredentialKind {
     /// The password part of `scheme://user:password@host`.
     #[serde(rename = "url-password")]
     UrlPassword,
-    /// The value of a `password=`/`passwd:`/`pwd =`/`--password` assignment.
+    /// A value under `data:`/`stringData:` of a Kubernetes `kind: Secret`
+    /// manifest (YAML or JSON), or a `.dockerconfigjson`.
+    #[serde(rename = "kubernetes-secret")]
+    KubernetesSecret,
+    /// A password: the value of a `password=`/`passwd:`/`Passwort:`/`--password`
+    /// assignment, or one stated in a sentence (`the DB password is X`), a YAML
+    /// block (`password: |`), a table cell, an XML element, a netrc file, a
+    /// command line (`sshpass -p`, `mysql -pX`), SQL (`WITH PASSWORD '…'`) or a
+    /// Docker `config.json` `auth`.
     #[serde(rename = "password")]
     PasswordAssignment,
     /// The value of an `api_key=`/`access_token:`/`*_TOKEN=` assignment, or a
-    /// well-known vendor API key (Stripe, OpenAI/Anthropic, Google, npm, PyPI, Mapbox).
+    /// well-known vendor key: Stripe (`sk_live_`, `whsec_`), OpenAI/Anthropic,
+    /// Google, npm, PyPI, Mapbox, Hugging Face (`hf_`), SendGrid (`SG.`), Twilio
+    /// (`SK…`), DigitalOcean (`dop_v1_`), Shopify (`shpat_`), Tailscale
+    /// (`tskey-`), Mailgun (`key-`), Discord and Telegram bot tokens and webhook
+    /// URLs, Azure `AccountKey=`/`SharedAccessKey=`.
     #[serde(rename = "api-key")]
     ApiKeyAssignment,
     /// The credentials of an `Authorization:` header or a bare `Bearer <token>`.
@@ -58,6 +71,7 @@ impl CredentialKind {
         Self::PrivateKey,
         Self::Jwt,
         Self::UrlPassword,
+        Self::KubernetesSecret,
         Self::PasswordAssignment,
         Self::ApiKeyAssignment,
         Self::BearerToken,
@@ -75,6 +89,7 @@ impl CredentialKind {
             Self::PrivateKey => "private-key",
             Self::Jwt => "jwt",
             Self::UrlPassword => "url-password",
+            Self::KubernetesSecret => "kubernetes-secret",
             Self::PasswordAssignment => "password",
             Self::ApiKeyAssignment => "api-key",
             Self::BearerToken => "bearer-token",

@@ -1,25 +1,26 @@
 //! Credential detection and redaction: finds credentials in a text and replaces
-//! each one with `[redacted:<kind>]`.
+//! each one with `[redacted:<kind>]`. The detectors are data (`rules.rs`); this
+//! file runs them, turns matches into spans and settles the result.
 //!
-//! How it stays cheap: every rule names the literal anchors it cannot match
-//! without (`AKIA`, `ghp_`, `-----BEGIN`, `password`, `://`, ...). One
-//! case-insensitive Aho-Corasick pass over the text finds which anchors occur;
-//! only the rules they enable run, and a text with no anchor at all is returned
-//! borrowed without running any regex. All matchers are built once.
+//! How it stays cheap: every rule names the literal anchors it cannot flag
+//! anything without (`AKIA`, `ghp_`, `-----BEGIN`, `password`, `://`, ...). One
+//! Aho-Corasick pass over the text (two when rules with case-sensitive anchors
+//! exist: `SK` of Twilio, the first letters of a Discord token) finds which
+//! anchors occur; only the rules they enable run, and a text with no anchor at
+//! all is returned borrowed without running any regex. All matchers are built
+//! once; each regex is compiled the first time a text enables it.
 //!
 //! How it stays safe: overlapping findings are merged into one span (earliest
 //! start, then longest), so a credential is never half redacted; values that are
 //! already `[redacted:...]` are left alone, and the output is re-checked until
 //! nothing in it is flagged, so redaction is idempotent.
 //!
-//! How it stays quiet on prose and code: `key = value` rules need a `=`/`:`
-//! right after the key (or a code span: ``password `x` ``), and skip values that
-//! are obviously not secrets: placeholders (`${VAR}`, `<your-password>`,
-//! `{{ template }}`, `****`), words such as `none`/`true`/`required`, file paths
-//! (`PWD=/home/me`), unquoted code references (`getpass()`, `config.password`,
-//! `&str`, `DB_PASSWORD`), and a single unquoted word followed by more words on
-//! the line (`password: see the vault entry`). Quoted literals are always
-//! redacted: `"hunter2"` in code is a secret whatever surrounds it.
+//! How it stays quiet on prose and code: `key = value` rules need a separator
+//! right after the key (or a code span: ``password `x` ``, or a sentence:
+//! `the password is X`), and skip values that are obviously not secrets
+//! (`benign.rs`): placeholders, references, templates, commands, code, types,
+//! grammar and prose. Quoted literals are redacted unless they are one of those
+//! or user-interface text: `"hunter2"` in code is a secret whatever surrounds it.
 
 use std::borrow::Cow;
 use std::sync::OnceLock;
@@ -29,6 +30,9 @@ use regex::{Captures, Regex};
 use serde::Serialize;
 
 use crate::CredentialKind;
+use crate::benign::{self, Quote, is_markers};
+use crate::rules::{Check, RULES, Rule};
+use crate::structure;
 
 /// What every redaction marker starts with; the full marker is
 /// `[redacted:<kind>]` with the kind's [`CredentialKind::as_str`] name.
@@ -211,240 +215,42 @@ struct Span {
     kind: CredentialKind,
 }
 
-/// How a regex match becomes a span.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Check {
-    /// The first participating capture group (or the whole match) as is.
-    Plain,
-    /// The value of a `key = value` assignment ([`value!`] groups): skip
-    /// placeholders and prose.
-    Assignment,
-    /// A code span after a key: skip placeholders and variable names
-    /// (``the token `NPM_TOKEN` ``). Not used for `secret`, because ``secret `x` ``
-    /// nearly always names a secret in a manager rather than giving its value.
-    Quoted,
-    /// A bare bearer token: only when it looks random.
-    RandomLooking,
-    /// A PEM BEGIN line: extend to the matching END line, or to the end of the text.
-    PemBlock,
-}
+/// A set of rules, one bit each (bit `i` is `RULES[i]`).
+type Mask = u128;
 
-/// One detector.
-#[derive(Debug)]
-struct Rule {
-    kind: CredentialKind,
-    /// Literals (matched ignoring ASCII case) of which at least one occurs in
-    /// every text the pattern can match.
-    anchors: &'static [&'static str],
-    pattern: &'static str,
-    check: Check,
-}
-
-/// The value of an assignment: double-, single- or backtick-quoted (groups 1–3),
-/// or one unquoted run of characters other than spaces and backticks (group 4;
-/// a backtick ends it so that `` `password=x` `` keeps its closing backtick).
-macro_rules! value {
-    () => {
-        r#"(?:"((?:[^"\\\r\n]|\\.)*)"|'((?:[^'\\\r\n]|\\.)*)'|`([^`\r\n]*)`|([^\s`]+))"#
-    };
-}
-
-/// `<key><separator><value>`: the key, optionally quoted or in markdown bold, then
-/// `=`, `:`, `:=`, `=>`, `==` or `===` on the same line, then [`value!`].
-macro_rules! assignment {
-    ($keys:literal) => {
-        concat!(
-            "(?i)(?:",
-            $keys,
-            r#")(?:\*\*|__)?["'`]?(?:\*\*|__)?[ \t]*(?:=>|:=|===|==|=|:)[ \t]*(?:\*\*|__)?[ \t]*"#,
-            value!()
-        )
-    };
-}
-
-/// A key followed by a markdown code span, as notes write it: ``password `x` ``,
-/// ``the token is `x` ``.
-macro_rules! code_span_after {
-    ($keys:literal) => {
-        concat!(
-            "(?i)(?:",
-            $keys,
-            r")[ \t]+(?:(?:is|was)[ \t]+)?`([^`\r\n]+)`"
-        )
-    };
-}
-
-/// A command-line flag followed by its value (`--password hunter2`).
-macro_rules! cli_flag {
-    ($flags:literal) => {
-        concat!("(?i)--(?:", $flags, ")[ \t]+", value!())
-    };
-}
-
-const RULES: &[Rule] = &[
-    Rule {
-        kind: CredentialKind::AwsAccessKey,
-        anchors: &[
-            "AKIA", "ASIA", "AGPA", "AIDA", "AROA", "AIPA", "ANPA", "ANVA", "ABIA", "ACCA", "A3T",
-        ],
-        pattern: r"\b(?:A3T[A-Z0-9]|AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA)[A-Z0-9]{16}\b",
-        check: Check::Plain,
-    },
-    Rule {
-        kind: CredentialKind::AwsSecretKey,
-        anchors: &["secret"],
-        pattern: r#"(?i)aws[ _-]?secret[ _-]?(?:access[ _-]?)?key["'`]?[ \t]*(?:=>|:=|=|:)[ \t]*["'`]?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)"#,
-        check: Check::Plain,
-    },
-    Rule {
-        kind: CredentialKind::GithubToken,
-        anchors: &["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"],
-        pattern: r"(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{22,}",
-        check: Check::Plain,
-    },
-    Rule {
-        kind: CredentialKind::GitlabToken,
-        anchors: &["glpat-", "gldt-", "glrt-", "glptt-", "glft-", "glsoat-"],
-        pattern: r"gl(?:pat|dt|rt|ptt|ft|soat)-[A-Za-z0-9_-]{20,}",
-        check: Check::Plain,
-    },
-    Rule {
-        kind: CredentialKind::SlackToken,
-        anchors: &["xox", "xapp-"],
-        pattern: r"xox[abposre]-[A-Za-z0-9-]{10,}|xapp-[0-9]+-[A-Za-z0-9-]{10,}",
-        check: Check::Plain,
-    },
-    Rule {
-        kind: CredentialKind::SlackToken,
-        anchors: &["hooks.slack.com/"],
-        pattern: r"hooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9/_+-]+)",
-        check: Check::Plain,
-    },
-    Rule {
-        kind: CredentialKind::PrivateKey,
-        anchors: &["-----BEGIN "],
-        pattern: r"-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----",
-        check: Check::PemBlock,
-    },
-    Rule {
-        kind: CredentialKind::Jwt,
-        anchors: &["eyJ"],
-        pattern: r"eyJ[A-Za-z0-9_-]+\.eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*",
-        check: Check::Plain,
-    },
-    Rule {
-        kind: CredentialKind::UrlPassword,
-        anchors: &["://"],
-        pattern: r"://[^\s:/@?#\[\]]*:([^\s/?#]+)@",
-        check: Check::Plain,
-    },
-    Rule {
-        kind: CredentialKind::PasswordAssignment,
-        anchors: &["pass", "pwd", "pin", "puk"],
-        pattern: assignment!(
-            r"passwd|password|passphrase|pwd|\bpass|[_.-]pass|(?-i:[a-z0-9]Pass)|\bpin|\bpuk"
-        ),
-        check: Check::Assignment,
-    },
-    Rule {
-        kind: CredentialKind::PasswordAssignment,
-        anchors: &["pass"],
-        pattern: code_span_after!(r"password|passwd|passphrase"),
-        check: Check::Quoted,
-    },
-    Rule {
-        kind: CredentialKind::PasswordAssignment,
-        anchors: &["--pass"],
-        pattern: cli_flag!("password|passwd|pass"),
-        check: Check::Assignment,
-    },
-    Rule {
-        kind: CredentialKind::ApiKeyAssignment,
-        anchors: &["api_key", "api-key", "api key", "apikey", "token"],
-        pattern: assignment!(
-            r"api[ _-]?key|api[ _-]?token|access[ _-]?token|auth[ _-]?token|refresh[ _-]?token|private[ _-]?token|\btoken|[_.-]token|(?-i:[a-z0-9]Token)"
-        ),
-        check: Check::Assignment,
-    },
-    Rule {
-        kind: CredentialKind::ApiKeyAssignment,
-        anchors: &["api_key", "api-key", "api key", "apikey", "token"],
-        pattern: code_span_after!(r"api[ _-]?key|\btoken"),
-        check: Check::Quoted,
-    },
-    Rule {
-        kind: CredentialKind::ApiKeyAssignment,
-        anchors: &["--api", "--token", "--access-token", "--auth-token"],
-        pattern: cli_flag!("api[_-]?key|token|access-token|auth-token"),
-        check: Check::Assignment,
-    },
-    Rule {
-        kind: CredentialKind::ApiKeyAssignment,
-        anchors: &[
-            "sk_live_", "rk_live_", "sk_test_", "rk_test_", "sk-", "AIza", "npm_", "pypi-",
-            "sk.eyJ",
-        ],
-        pattern: r"\b(?:[sr]k_(?:live|test)_[A-Za-z0-9]{16,}|sk-(?:proj|ant|svcacct|admin)-[A-Za-z0-9_-]{20,}|sk-[A-Za-z0-9]{32,}|AIza[0-9A-Za-z_-]{35}|npm_[A-Za-z0-9]{36}|pypi-AgE[A-Za-z0-9_-]{16,}|sk\.eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)",
-        check: Check::Plain,
-    },
-    Rule {
-        kind: CredentialKind::BearerToken,
-        anchors: &["authorization"],
-        pattern: r#"(?i)\b(?:proxy-)?authorization["'`]?[ \t]*[:=][ \t]*["'`]?(?:bearer|basic|token|bot|apikey)[ \t]+([A-Za-z0-9._~+/=-]*[A-Za-z0-9][A-Za-z0-9._~+/=-]*)"#,
-        check: Check::Plain,
-    },
-    Rule {
-        kind: CredentialKind::BearerToken,
-        anchors: &["bearer"],
-        pattern: r"(?i)\bbearer[ \t]+([A-Za-z0-9._~+/-]{16,}=*)",
-        check: Check::RandomLooking,
-    },
-    Rule {
-        kind: CredentialKind::GenericSecretAssignment,
-        anchors: &[
-            "secret",
-            "credential",
-            "privatekey",
-            "private_key",
-            "private-key",
-            "signingkey",
-            "signing_key",
-            "signing-key",
-            "encryptionkey",
-            "encryption_key",
-            "encryption-key",
-            "masterkey",
-            "master_key",
-            "master-key",
-        ],
-        pattern: assignment!(
-            r"secret(?:[ _-]?(?:access[ _-]?)?key|[ _-]?token)?|credentials?|private[_-]?key|(?:signing|encryption|master)[_-]?key|(?-i:(?:private|signing|encryption|master)Key)"
-        ),
-        check: Check::Assignment,
-    },
-];
-
-/// The compiled rules and their prefilter.
+/// The compiled rules and their prefilters.
 #[derive(Debug)]
 struct Matchers {
-    /// All anchors of all rules, deduplicated, matched ignoring ASCII case.
-    prefilter: AhoCorasick,
-    /// For each prefilter pattern, the rules it enables (bit `i` is `RULES[i]`).
-    enables: Vec<u64>,
+    /// The anchors of rules matched ignoring ASCII case, deduplicated.
+    folded: Prefilter,
+    /// The anchors of rules matched exactly (`SK`, `MT`); `None` when there are none.
+    exact: Option<Prefilter>,
     /// `RULES[i].pattern`, compiled the first time the prefilter enables the rule
     /// (compiling them all costs milliseconds, and most texts enable none).
     regexes: Vec<OnceLock<Regex>>,
 }
 
-fn matchers() -> &'static Matchers {
-    static MATCHERS: OnceLock<Matchers> = OnceLock::new();
-    MATCHERS.get_or_init(|| {
-        const _: () = assert!(RULES.len() <= 64, "rule masks are u64");
+/// One Aho-Corasick automaton over anchors, and the rules each anchor enables.
+#[derive(Debug)]
+struct Prefilter {
+    automaton: AhoCorasick,
+    enables: Vec<Mask>,
+}
+
+impl Prefilter {
+    fn build(exact: bool) -> Option<Prefilter> {
         let mut anchors: Vec<&'static str> = Vec::new();
-        let mut enables: Vec<u64> = Vec::new();
-        for (i, rule) in RULES.iter().enumerate() {
+        let mut enables: Vec<Mask> = Vec::new();
+        for (i, rule) in RULES.iter().enumerate().filter(|(_, r)| r.exact == exact) {
             for &anchor in rule.anchors {
-                let at = match anchors.iter().position(|a| a.eq_ignore_ascii_case(anchor)) {
+                let same = |a: &&str| {
+                    if exact {
+                        *a == anchor
+                    } else {
+                        a.eq_ignore_ascii_case(anchor)
+                    }
+                };
+                let at = match anchors.iter().position(same) {
                     Some(at) => at,
                     None => {
                         anchors.push(anchor);
@@ -455,15 +261,35 @@ fn matchers() -> &'static Matchers {
                 enables[at] |= 1 << i;
             }
         }
-        let prefilter = AhoCorasick::builder()
-            .ascii_case_insensitive(true)
+        if anchors.is_empty() {
+            return None;
+        }
+        let automaton = AhoCorasick::builder()
+            .ascii_case_insensitive(!exact)
             .build(&anchors)
             .expect("the static anchors build an automaton");
-        let regexes = RULES.iter().map(|_| OnceLock::new()).collect();
+        Some(Prefilter { automaton, enables })
+    }
+
+    /// Adds the rules enabled by the anchors found in `text` to `enabled`.
+    fn enable(&self, text: &str, enabled: &mut Mask, all: Mask) {
+        for hit in self.automaton.find_overlapping_iter(text) {
+            *enabled |= self.enables[hit.pattern().as_usize()];
+            if *enabled == all {
+                break;
+            }
+        }
+    }
+}
+
+fn matchers() -> &'static Matchers {
+    static MATCHERS: OnceLock<Matchers> = OnceLock::new();
+    MATCHERS.get_or_init(|| {
+        const _: () = assert!(RULES.len() <= Mask::BITS as usize, "rule masks are u128");
         Matchers {
-            prefilter,
-            enables,
-            regexes,
+            folded: Prefilter::build(false).expect("some rules have case-insensitive anchors"),
+            exact: Prefilter::build(true),
+            regexes: RULES.iter().map(|_| OnceLock::new()).collect(),
         }
     })
 }
@@ -475,17 +301,15 @@ fn compile(rule: &Rule) -> Regex {
 /// All spans to redact in `text`, merged and sorted.
 fn detect(text: &str) -> Vec<Span> {
     let m = matchers();
-    let all = if RULES.len() == 64 {
-        u64::MAX
+    let all: Mask = if RULES.len() == Mask::BITS as usize {
+        Mask::MAX
     } else {
-        (1u64 << RULES.len()) - 1
+        (1 << RULES.len()) - 1
     };
-    let mut enabled = 0u64;
-    for hit in m.prefilter.find_overlapping_iter(text) {
-        enabled |= m.enables[hit.pattern().as_usize()];
-        if enabled == all {
-            break;
-        }
+    let mut enabled: Mask = 0;
+    m.folded.enable(text, &mut enabled, all);
+    if let Some(exact) = &m.exact {
+        exact.enable(text, &mut enabled, all);
     }
     if enabled == 0 {
         return Vec::new();
@@ -505,20 +329,12 @@ fn detect(text: &str) -> Vec<Span> {
             }));
             continue;
         }
-        // Not `captures_iter`: after a rejected match (a placeholder, prose) the
-        // search resumes at its value, so `--token --token x` still finds `x`.
+        // Not `captures_iter`: after a rejected value (a placeholder, prose) the
+        // search resumes at the value, so `--token --token x` still finds `x`.
         let mut at = 0;
         while let Some(caps) = re.captures_at(text, at) {
             let Some(whole) = caps.get(0) else { break };
-            let next = match to_span(text, rule, &caps) {
-                Some(span) => {
-                    spans.push(span);
-                    whole.end()
-                }
-                None => (1..caps.len())
-                    .find_map(|g| caps.get(g))
-                    .map_or(whole.start(), |v| v.start()),
-            };
+            let next = to_spans(text, rule, &caps, &mut spans);
             at = if next > whole.start() {
                 next
             } else {
@@ -536,63 +352,160 @@ fn detect(text: &str) -> Vec<Span> {
     merge(spans)
 }
 
-/// Turns one match into a span, or `None` when the rule's check rejects it.
-fn to_span(text: &str, rule: &Rule, caps: &Captures<'_>) -> Option<Span> {
-    let whole = caps.get(0)?;
-    // The first participating group is the secret; without groups, the whole match.
-    let (group, value) = (1..caps.len())
-        .find_map(|g| caps.get(g).map(|v| (g, v)))
-        .unwrap_or((0, whole));
-    let mut end = value.end();
+/// Turns one match into spans (none when the rule's check rejects it); returns
+/// where the search goes on.
+fn to_spans(text: &str, rule: &Rule, caps: &Captures<'_>, out: &mut Vec<Span>) -> usize {
+    let Some(whole) = caps.get(0) else {
+        return text.len();
+    };
+    let mut push = |start: usize, end: usize, kind: CredentialKind| {
+        out.push(Span { start, end, kind });
+    };
     match rule.check {
-        Check::Plain => {}
-        Check::Assignment | Check::Quoted => {
-            let unquoted = rule.check == Check::Assignment && group == caps.len() - 1;
-            // A query parameter (`?token=abc&x=1)`) ends where the URL syntax resumes.
-            if unquoted
-                && text[..whole.start()].ends_with(['?', '&'])
-                && let Some(cut) = value.as_str().find(['&', '#', ')', '>', '"', '\''])
-            {
-                end = value.start() + cut;
-            }
-            let rest = text[whole.end()..].split('\n').next().unwrap_or("");
-            let value_text = &text[value.start()..end];
-            // `a == b` compares with a literal only when the literal is quoted.
-            let comparison = text[whole.start()..value.start()].contains("==");
-            if is_benign_value(value_text, unquoted, rest)
-                || (unquoted && comparison)
-                || (rule.check == Check::Quoted
-                    && (is_constant_name(value_text) || is_code(value_text)))
-            {
-                return None;
-            }
-        }
-        Check::RandomLooking => {
-            if !looks_random(value.as_str()) {
-                return None;
-            }
-        }
         Check::PemBlock => {
-            let end_line = format!("-----END {}-----", value.as_str());
-            end = match text[whole.end()..].find(&end_line) {
-                Some(at) => whole.end() + at + end_line.len(),
-                None => text.len(),
-            };
-            return Some(Span {
-                start: whole.start(),
-                end,
-                kind: rule.kind,
-            });
+            let label = caps.get(1).map_or("", |g| g.as_str());
+            push(
+                whole.start(),
+                structure::pem_end(text, label, whole.end()),
+                rule.kind,
+            );
+            return whole.end();
         }
+        Check::BlockScalar => {
+            let indent = caps.get(1).map_or(0, |g| g.len());
+            if let Some((s, e)) = structure::block_scalar(text, indent, whole.end()) {
+                push(s, e, rule.kind);
+            }
+            return whole.end();
+        }
+        Check::KubernetesData => {
+            let indent = caps.get(1).map_or(0, |g| g.len());
+            let mut found = Vec::new();
+            structure::kubernetes_yaml(text, indent, whole.end(), &mut found);
+            found.into_iter().for_each(|(s, e)| push(s, e, rule.kind));
+            return whole.end();
+        }
+        Check::KubernetesJson => {
+            let mut found = Vec::new();
+            structure::kubernetes_json(text, whole.end() - 1, &mut found);
+            found.into_iter().for_each(|(s, e)| push(s, e, rule.kind));
+            return whole.end();
+        }
+        Check::Table => {
+            let mut found = Vec::new();
+            structure::table(text, whole.start(), &mut found);
+            found.into_iter().for_each(|(k, s, e)| push(s, e, k));
+            return whole.end();
+        }
+        _ => {}
     }
-    if value.start() == end || is_markers(value.as_str()) {
+    // The first participating group is the secret; without groups, the whole match.
+    let value = (1..caps.len()).find_map(|g| caps.get(g)).unwrap_or(whole);
+    match value_span(
+        text,
+        rule,
+        whole.start(),
+        whole.end(),
+        value.start(),
+        value.end(),
+    ) {
+        Some(end) => {
+            push(value.start(), end, rule.kind);
+            whole.end().max(end)
+        }
+        None => value.start(),
+    }
+}
+
+/// Where the secret that starts at `start` ends, or `None` when the value is
+/// not a secret. `match_start..match_end` is the whole match (key included).
+fn value_span(
+    text: &str,
+    rule: &Rule,
+    match_start: usize,
+    match_end: usize,
+    start: usize,
+    value_end: usize,
+) -> Option<usize> {
+    let mut end = value_end;
+    if start == end || is_markers(&text[start..end]) {
         return None;
     }
-    Some(Span {
-        start: value.start(),
-        end,
-        kind: rule.kind,
-    })
+    match rule.check {
+        Check::Plain => return Some(end),
+        Check::RandomLooking => return benign::looks_random(&text[start..end]).then_some(end),
+        _ => {}
+    }
+    let quote = match Quote::around(text, start, end) {
+        Quote::None if rule.check == Check::Literal => Quote::Double,
+        q => q,
+    };
+    let unquoted = quote == Quote::None;
+    let line_end = text[start..]
+        .find(['\n', '\r'])
+        .map_or(text.len(), |i| start + i);
+    if unquoted {
+        // A query parameter (`?token=abc&x=1)`) ends where the URL syntax resumes.
+        if text[..match_start].ends_with(['?', '&'])
+            && let Some(cut) = text[start..end].find(['&', '#', ')', '>', '"', '\''])
+        {
+            end = start + cut;
+        }
+        // A value in markdown bold keeps its closing `**`.
+        if end - start > 2 && (text[..end].ends_with("**") || text[..end].ends_with("__")) {
+            end -= 2;
+        }
+        // A passphrase: several lowercase words and nothing else on the line.
+        let words = matches!(rule.check, Check::Assignment | Check::Prose)
+            && rule.kind == CredentialKind::PasswordAssignment
+            && benign::is_word(&text[start..end]);
+        if words {
+            let key = &text[match_start..start];
+            let min = if key.to_ascii_lowercase().contains("phrase") {
+                3
+            } else {
+                4
+            };
+            if let Some(len) = benign::passphrase_len(&text[start..line_end], min) {
+                return Some(start + len);
+            }
+        }
+    }
+    let value = &text[start..end];
+    let rest = &text[match_end.max(end).min(line_end)..line_end];
+    if end == start || benign::is_benign_value(value, quote, rest) {
+        return None;
+    }
+    let key = &text[match_start..start];
+    // `a == b` compares with a literal only when the literal is quoted.
+    if unquoted && key.contains("==") {
+        return None;
+    }
+    // `${DB_PASSWORD:?message}`: the key is a shell parameter, the value its
+    // error message.
+    let line_before = &text[text[..match_start].rfind('\n').map_or(0, |i| i + 1)..match_start];
+    if unquoted
+        && value.starts_with('?')
+        && line_before
+            .rfind("${")
+            .is_some_and(|i| !line_before[i..].contains('}'))
+    {
+        return None;
+    }
+    // `$token:tt` in a `macro_rules!` matcher.
+    if unquoted && text[..match_start].ends_with('$') && benign::is_macro_fragment(value) {
+        return None;
+    }
+    // A code span after a key names a variable or shows code as often as it
+    // gives a value (``the token `NPM_TOKEN` ``, ``a token is `args[i]` ``).
+    let code_span = matches!(rule.check, Check::Quoted | Check::Prose) && quote == Quote::Backtick;
+    if code_span && (benign::is_constant_name(value) || benign::is_code(value)) {
+        return None;
+    }
+    match rule.check {
+        Check::Prose if unquoted => benign::looks_typed(value).then_some(end),
+        _ => Some(end),
+    }
 }
 
 /// Sorts spans (earliest start, then longest, then the more specific kind) and
@@ -615,268 +528,6 @@ fn merge(mut spans: Vec<Span>) -> Vec<Span> {
     merged
 }
 
-/// Whether `value` is nothing but one or more `[redacted:<kind>]` markers.
-fn is_markers(value: &str) -> bool {
-    let mut rest = value;
-    if rest.is_empty() {
-        return false;
-    }
-    while !rest.is_empty() {
-        let Some(after) = rest.strip_prefix(REDACTION_PREFIX) else {
-            return false;
-        };
-        let name_len = after
-            .bytes()
-            .take_while(|b| b.is_ascii_lowercase() || *b == b'-')
-            .count();
-        let Some(next) = after[name_len..].strip_prefix(']') else {
-            return false;
-        };
-        if name_len == 0 {
-            return false;
-        }
-        rest = next;
-    }
-    true
-}
-
-/// Values of a `key = value` assignment that are obviously not secrets.
-const NOT_SECRET_WORDS: &[&str] = &[
-    "true", "false", "null", "none", "nil", "some", "yes", "no", "on", "off", "required",
-    "optional", "empty", "unset", "n/a", "na", "tbd", "todo", "redacted", "hidden", "masked",
-    "omitted",
-];
-
-/// Whether an assignment's value is a placeholder, a reference or prose rather
-/// than a secret. `rest` is the remainder of the line after the value.
-fn is_benign_value(value: &str, unquoted: bool, rest: &str) -> bool {
-    if value.is_empty() || is_markers(value) {
-        return true;
-    }
-    let lower = value.to_ascii_lowercase();
-    if NOT_SECRET_WORDS.contains(&trim_code_punctuation(&lower)) {
-        return true;
-    }
-    // Punctuation only (`'Password: ',`, `token == '('`): syntax, not a secret.
-    if value.len() < 4 && !value.chars().any(char::is_alphanumeric) {
-        return true;
-    }
-    // Masks: `****`, `xxxx`, `...`, `-`.
-    if value
-        .chars()
-        .all(|c| matches!(c, '*' | '•' | '…' | 'x' | 'X' | '.' | '#' | '-' | '_'))
-    {
-        return true;
-    }
-    // References to where the secret lives: `$VAR`, `${VAR}`, `%VAR%`, templates.
-    if is_env_reference(value)
-        || ["{{", "{%", "<%", "${{", "$("]
-            .iter()
-            .any(|p| value.starts_with(p))
-        || starts_with_placeholder(value)
-        || (unquoted && value.starts_with("--"))
-    {
-        return true;
-    }
-    if looks_like_path(value) || (unquoted && is_code(value)) {
-        return true;
-    }
-    // Prose: one unquoted word followed by more words (`password: see the vault`,
-    // `passphrase: see 1Password`).
-    unquoted && is_word(value) && {
-        let after = rest.trim_start_matches([' ', '\t']);
-        after.len() < rest.len() && after.starts_with(|c: char| c.is_ascii_alphanumeric())
-    }
-}
-
-/// Type names that follow a key in code (`password: String,`, `token: u32`).
-const TYPE_NAMES: &[&str] = &[
-    "string",
-    "str",
-    "bytes",
-    "secretstring",
-    "secretbox",
-    "number",
-    "bool",
-    "boolean",
-    "int",
-    "integer",
-    "text",
-    "varchar",
-    "char",
-    "u8",
-    "u16",
-    "u32",
-    "u64",
-    "u128",
-    "usize",
-    "i8",
-    "i16",
-    "i32",
-    "i64",
-    "i128",
-    "isize",
-    "f32",
-    "f64",
-    "c_char",
-    "c_int",
-    "c_long",
-    "c_void",
-];
-
-/// Names of the objects a dotted code reference usually starts from
-/// (`config.password`, `self.token`).
-const OBJECT_NAMES: &[&str] = &[
-    "self", "this", "config", "cfg", "conf", "settings", "env", "process", "os", "ctx", "context",
-    "opts", "options", "args", "params", "req", "request", "secrets", "vars", "inputs", "app",
-    "state", "props", "node",
-];
-
-/// Whether an unquoted value is code rather than a literal: a path (`::`), a
-/// reference (`&str`), a call or index (`getpass()`, `os.environ["PW"]`,
-/// `Token(0);`), a generic type (`Option<String>`) or a type name (`String,`).
-/// A literal secret in code is quoted, and quoted values are always redacted.
-fn is_code(value: &str) -> bool {
-    if value.starts_with([':', '{']) || value.contains("::") {
-        return true;
-    }
-    // An array type: `[u8; 32]`.
-    if let Some(inner) = value.strip_prefix('[') {
-        let elem = inner.split([';', ']']).next().unwrap_or("");
-        if TYPE_NAMES.contains(&elem.to_ascii_lowercase().as_str()) {
-            return true;
-        }
-    }
-    let bare = trim_code_punctuation(value);
-    if value.starts_with("*mut") || value.starts_with("*const") || is_constant_name(bare) {
-        return true;
-    }
-    // A reference: `&str`, `&[u8]`, `&'a str`, `&mut x`.
-    if value.strip_prefix('&').is_some_and(|v| {
-        v.starts_with(|c: char| c.is_ascii_alphabetic() || matches!(c, '[' | '\''))
-    }) {
-        return true;
-    }
-    let ident_len = value
-        .bytes()
-        .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.'))
-        .count();
-    let starts_ident = value.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_');
-    let after = &value.as_bytes()[ident_len..];
-    let call = matches!(after.first(), Some(b'(' | b'[' | b'<'))
-        || (after.first() == Some(&b'!') && matches!(after.get(1), Some(b'(' | b'[' | b'{')));
-    if starts_ident && call {
-        return true;
-    }
-    if TYPE_NAMES.contains(&bare.to_ascii_lowercase().as_str()) {
-        return true;
-    }
-    // A lowercase dotted path: code when it ends like code or starts from a
-    // well-known object (`node.semi_token,`, `config.db.password`).
-    let mut segments = bare.split('.');
-    let first = segments.next().unwrap_or("");
-    let snake = |seg: &str| {
-        seg.starts_with(|c: char| c.is_ascii_lowercase() || c == '_')
-            && seg
-                .bytes()
-                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
-    };
-    let rest: Vec<&str> = segments.collect();
-    !rest.is_empty()
-        && snake(first)
-        && rest.iter().all(|seg| snake(seg) || is_constant_name(seg))
-        && (bare.len() < value.len() || OBJECT_NAMES.contains(&first))
-}
-
-/// `value` without the punctuation code puts after it (`None):` → `None`).
-fn trim_code_punctuation(value: &str) -> &str {
-    value.trim_end_matches([',', ';', ')', ':', '>'])
-}
-
-/// `/home/me/project`, `~/.ssh/id_ed25519`, `./secrets/db`: where something is
-/// (`PWD=/home/me`, `private_key: ~/.ssh/id_rsa`), not a secret. Every segment
-/// must read like a file name (lowercase, optionally capitalised), so base64 that
-/// happens to start with `/` is still redacted.
-fn looks_like_path(value: &str) -> bool {
-    let Some(rest) = ["/", "~/", "./", "../"]
-        .iter()
-        .find_map(|p| value.strip_prefix(p))
-    else {
-        return false;
-    };
-    let mut segments = rest.split('/').filter(|s| !s.is_empty()).peekable();
-    segments.peek().is_some()
-        && segments.all(|seg| {
-            let tail = seg
-                .strip_prefix(|c: char| c.is_ascii_uppercase())
-                .unwrap_or(seg);
-            tail.bytes().all(|b| {
-                b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'.' | b'_' | b'-')
-            })
-        })
-}
-
-/// `<your-password>`, `<topic>-<partition>`: a value that opens with a `<name>`.
-fn starts_with_placeholder(value: &str) -> bool {
-    value
-        .strip_prefix('<')
-        .and_then(|v| v.split_once('>'))
-        .is_some_and(|(name, _)| {
-            name.starts_with(|c: char| c.is_ascii_alphabetic())
-                && name
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b' ' | b'_' | b'-' | b'.'))
-        })
-}
-
-/// `$NAME`, `${NAME}` or `%NAME%`.
-fn is_env_reference(value: &str) -> bool {
-    fn is_name(s: &str) -> bool {
-        !s.is_empty()
-            && !s.starts_with(|c: char| c.is_ascii_digit())
-            && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
-    }
-    if let Some(braced) = value.strip_prefix("${").and_then(|v| v.strip_suffix('}')) {
-        return is_name(braced);
-    }
-    if let Some(name) = value.strip_prefix('$') {
-        return is_name(name);
-    }
-    value.len() > 2
-        && value.starts_with('%')
-        && value.ends_with('%')
-        && is_name(&value[1..value.len() - 1])
-}
-
-/// An `UPPER_SNAKE_CASE` name with at least one underscore: a variable, not a
-/// value (`password: DB_PASSWORD`).
-fn is_constant_name(value: &str) -> bool {
-    value.starts_with(|c: char| c.is_ascii_uppercase())
-        && value.contains('_')
-        && value
-            .bytes()
-            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
-}
-
-/// An ASCII word, apostrophes allowed inside (`see`, `don't`).
-fn is_word(value: &str) -> bool {
-    value.starts_with(|c: char| c.is_ascii_alphabetic())
-        && value.bytes().all(|b| b.is_ascii_alphabetic() || b == b'\'')
-}
-
-/// Whether a bare `Bearer` token looks machine-made (a digit, or mixed case)
-/// rather than a long English word.
-fn looks_random(token: &str) -> bool {
-    let body = token.trim_end_matches('=');
-    let after_first = body.get(1..).unwrap_or("");
-    body.bytes().any(|b| b.is_ascii_digit())
-        || body
-            .bytes()
-            .any(|b| matches!(b, b'.' | b'_' | b'~' | b'+' | b'/'))
-        || (after_first.bytes().any(|b| b.is_ascii_uppercase())
-            && body.bytes().any(|b| b.is_ascii_lowercase()))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -888,6 +539,11 @@ mod tests {
         for rule in RULES {
             assert!(!rule.anchors.is_empty(), "{:?}", rule.pattern);
             assert!(Regex::new(rule.pattern).is_ok(), "{:?}", rule.pattern);
+            assert!(
+                rule.anchors.iter().all(|a| !a.is_empty()),
+                "{:?}",
+                rule.pattern
+            );
         }
     }
 

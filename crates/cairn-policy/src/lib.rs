@@ -16,9 +16,12 @@
 //! Callers accumulate what was suppressed, withheld and redacted in a
 //! [`PolicyCounts`], which feeds the packet's `policy` block: counted, never shown.
 
+mod benign;
 mod counts;
 mod credential;
 mod detect;
+mod rules;
+mod structure;
 mod visibility;
 
 pub use cairn_note::Sensitivity;

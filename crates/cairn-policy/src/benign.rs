@@ -1,0 +1,874 @@
+//! What is obviously not a secret: the heuristics that keep `key = value` rules
+//! quiet on code, templates and prose. Each answers one question about a value
+//! (or the line around it); when none applies, the value is a credential.
+//!
+//! The rule of thumb: a quoted literal is a secret unless it is a placeholder, a
+//! reference or user-interface text; an unquoted value is a secret unless it is
+//! a reference, code, a type, grammar or the first word of a sentence.
+
+use crate::detect::REDACTION_PREFIX;
+
+/// How a value is delimited in the text around it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Quote {
+    /// Bare: code, a reference or a typed-in value.
+    None,
+    /// `"…"`.
+    Double,
+    /// `'…'`.
+    Single,
+    /// `` `…` ``: a literal in code, or a markdown code span.
+    Backtick,
+    /// `**…**` or `__…__` (markdown bold).
+    Bold,
+}
+
+impl Quote {
+    /// How the value at `start..end` of `text` is delimited.
+    pub(crate) fn around(text: &str, start: usize, end: usize) -> Quote {
+        let bytes = text.as_bytes();
+        let before = start.checked_sub(1).and_then(|i| bytes.get(i));
+        match (before, bytes.get(end)) {
+            (Some(b'"'), Some(b'"')) => Quote::Double,
+            (Some(b'\''), Some(b'\'')) => Quote::Single,
+            (Some(b'`'), Some(b'`')) => Quote::Backtick,
+            _ if (text[..start].ends_with("**") && text[end..].starts_with("**"))
+                || (text[..start].ends_with("__") && text[end..].starts_with("__")) =>
+            {
+                Quote::Bold
+            }
+            _ => Quote::None,
+        }
+    }
+}
+
+/// Whether `value` is nothing but one or more `[redacted:<kind>]` markers.
+pub(crate) fn is_markers(value: &str) -> bool {
+    let mut rest = value;
+    if rest.is_empty() {
+        return false;
+    }
+    while !rest.is_empty() {
+        let Some(after) = rest.strip_prefix(REDACTION_PREFIX) else {
+            return false;
+        };
+        let name_len = after
+            .bytes()
+            .take_while(|b| b.is_ascii_lowercase() || *b == b'-')
+            .count();
+        let Some(next) = after[name_len..].strip_prefix(']') else {
+            return false;
+        };
+        if name_len == 0 {
+            return false;
+        }
+        rest = next;
+    }
+    true
+}
+
+/// Values of a `key = value` assignment that are obviously not secrets.
+const NOT_SECRET_WORDS: &[&str] = &[
+    "true",
+    "false",
+    "null",
+    "none",
+    "nil",
+    "some",
+    "yes",
+    "no",
+    "on",
+    "off",
+    "required",
+    "optional",
+    "empty",
+    "unset",
+    "n/a",
+    "na",
+    "tbd",
+    "todo",
+    "redacted",
+    "hidden",
+    "masked",
+    "omitted",
+    "undefined",
+    "read",
+    "write",
+];
+
+/// Whether an assignment's value is a placeholder, a reference, code or prose
+/// rather than a secret. `rest` is the remainder of the line after the value.
+pub(crate) fn is_benign_value(value: &str, quote: Quote, rest: &str) -> bool {
+    if value.is_empty() || is_markers(value) {
+        return true;
+    }
+    let unquoted = quote == Quote::None;
+    let lower = value.to_ascii_lowercase();
+    if NOT_SECRET_WORDS.contains(&trim_code_punctuation(&lower)) {
+        return true;
+    }
+    // Punctuation only (`'Password: ',`, `token == '('`, `prompt("Password: ")?;`):
+    // syntax, not a secret. Quoted, only when short.
+    if (unquoted || value.len() < 4) && !value.chars().any(char::is_alphanumeric) {
+        return true;
+    }
+    // Masks: `****`, `xxxx`, `...`, `-`.
+    if trim_code_punctuation(value)
+        .chars()
+        .all(|c| matches!(c, '*' | '•' | '…' | 'x' | 'X' | '.' | '#' | '-' | '_'))
+    {
+        return true;
+    }
+    // References to where the secret lives: `$VAR`, `${VAR}`, `${env.X}`,
+    // `%VAR%`, templates, command substitutions.
+    if is_env_reference(value)
+        || ["{{", "{%", "<%", "${", "$("]
+            .iter()
+            .any(|p| value.starts_with(p))
+        || starts_with_placeholder(value)
+        || (unquoted && value.starts_with("--"))
+    {
+        return true;
+    }
+    if looks_like_path(value)
+        || is_placeholder(&lower)
+        || is_credential_name(value)
+        || (unquoted && (is_code(value) || is_code(value.strip_prefix('$').unwrap_or(""))))
+    {
+        return true;
+    }
+    // `token:/etc/ledger/token` (systemd `LoadCredential=`): a name and a file.
+    if unquoted
+        && let Some((name, path)) = value.split_once(':')
+        && is_word(name)
+        && looks_like_path(trim_code_punctuation(path))
+    {
+        return true;
+    }
+    match quote {
+        Quote::Backtick => return is_command(value) || is_flag(value),
+        Quote::Double | Quote::Single | Quote::Bold => return is_ui_text(value),
+        Quote::None => {}
+    }
+    is_type_annotation(value, rest)
+        || is_grammar(value)
+        || is_version(value)
+        || is_date(value)
+        || is_variable_name(value)
+        || UI_LABELS.contains(&value)
+        || value.ends_with("\":")
+        || value.ends_with("':")
+        || starts_a_sentence(value, rest)
+}
+
+/// Words that name a credential; an identifier made with one is a variable.
+const CREDENTIAL_WORDS: &[&str] = &[
+    "password",
+    "passwd",
+    "passphrase",
+    "pwd",
+    "token",
+    "secret",
+    "apikey",
+    "api_key",
+    "api-key",
+    "credential",
+];
+
+/// An identifier that names a credential instead of being one: `token` in
+/// `self.token = token`, `db_password`, `dbPassword`, `db-credentials`.
+fn is_variable_name(value: &str) -> bool {
+    let bare = trim_code_punctuation(value);
+    let ident = bare.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && bare
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-'));
+    let lower = bare.to_ascii_lowercase();
+    ident && CREDENTIAL_WORDS.iter().any(|w| lower.contains(w))
+}
+
+/// A name made of words, one of which names a credential (`app_password`,
+/// `db-credentials`): quoted, still a name (`:'app_password'` in psql, a key
+/// in a secret store), never digits or mixed case.
+fn is_credential_name(value: &str) -> bool {
+    let segments: Vec<&str> = value.split(['_', '-']).collect();
+    segments.len() >= 2
+        && segments
+            .iter()
+            .all(|s| !s.is_empty() && s.bytes().all(|b| b.is_ascii_lowercase()))
+        && segments
+            .iter()
+            .any(|s| CREDENTIAL_WORDS.contains(s) || *s == "credentials")
+}
+
+/// A date or a month: `2026-01`, `2026-01-03`.
+fn is_date(value: &str) -> bool {
+    let v = trim_code_punctuation(value).as_bytes();
+    let digits =
+        |r: std::ops::Range<usize>| v.get(r).is_some_and(|d| d.iter().all(u8::is_ascii_digit));
+    (v.len() == 7 || v.len() == 10)
+        && digits(0..4)
+        && v[4] == b'-'
+        && digits(5..7)
+        && (v.len() == 7 || (v[7] == b'-' && digits(8..10)))
+}
+
+/// Text that asks for a value instead of giving one (`your-api-key-here`,
+/// `changeme`, `<placeholder>`); `lower` is the value in ASCII lowercase.
+fn is_placeholder(lower: &str) -> bool {
+    let your = lower
+        .strip_prefix("your")
+        .is_some_and(|r| r.starts_with(['-', '_', ' ', '.']));
+    your || is_documented_shape(lower)
+        || lower.contains("...")
+        || lower.contains('…')
+        || lower.ends_with("-here")
+        || lower.ends_with("_here")
+        || lower.ends_with(" here")
+        || [
+            "placeholder",
+            "changeme",
+            "change-me",
+            "change_me",
+            "replaceme",
+            "replace-me",
+            "replace_me",
+        ]
+        .iter()
+        .any(|p| lower.contains(p))
+}
+
+/// `sk_live_xxxxxxxx…`, `AKIAXXXXXXXXXXXXXXXX`, `hf_xxxx…`: a key's documented
+/// shape, mostly `x`, not a key.
+pub(crate) fn is_documented_shape(token: &str) -> bool {
+    let xs = token.bytes().filter(|b| matches!(b, b'x' | b'X')).count();
+    xs >= 8 && xs * 2 >= token.len()
+}
+
+/// A version (`1.0.188`, `v2.3`, `^1.2`, `=0.14.7`): a pinned dependency, not a PIN.
+pub(crate) fn is_version(value: &str) -> bool {
+    let v = value.trim_start_matches(['v', 'V', '^', '~', '=', '>', '<']);
+    v.contains('.')
+        && v.starts_with(|c: char| c.is_ascii_digit())
+        && !v.ends_with('.')
+        && v.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+}
+
+/// A command-line flag in a code span (`` `--password-stdin` ``).
+fn is_flag(value: &str) -> bool {
+    value.strip_prefix('-').is_some_and(|f| {
+        f.starts_with(|c: char| c.is_ascii_alphabetic() || c == '-')
+            && f.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'='))
+    })
+}
+
+/// One unquoted word followed by more words (`password: see the vault`,
+/// `passphrase: see 1Password`), or by grammar (`credentials = auth-scheme [ …`).
+fn starts_a_sentence(value: &str, rest: &str) -> bool {
+    if !is_word(value) {
+        return false;
+    }
+    let after = rest.trim_start_matches([' ', '\t']);
+    after.len() < rest.len()
+        && (after.starts_with(|c: char| c.is_alphanumeric())
+            || after.starts_with(['[', '/', '*', '|', '"']))
+}
+
+/// Type names that follow a key in code (`password: String,`, `token: u32`).
+const TYPE_NAMES: &[&str] = &[
+    "string",
+    "str",
+    "bytes",
+    "secretstring",
+    "secretbox",
+    "number",
+    "bool",
+    "boolean",
+    "int",
+    "integer",
+    "text",
+    "varchar",
+    "char",
+    "u8",
+    "u16",
+    "u32",
+    "u64",
+    "u128",
+    "usize",
+    "i8",
+    "i16",
+    "i32",
+    "i64",
+    "i128",
+    "isize",
+    "f32",
+    "f64",
+    "c_char",
+    "c_int",
+    "c_long",
+    "c_void",
+    "any",
+    "unknown",
+    "object",
+    "buffer",
+    "uint8array",
+];
+
+/// Names of the objects a dotted code reference usually starts from
+/// (`config.password`, `self.token`).
+const OBJECT_NAMES: &[&str] = &[
+    "self", "this", "config", "cfg", "conf", "settings", "env", "process", "os", "ctx", "context",
+    "opts", "options", "args", "params", "req", "request", "secrets", "vars", "inputs", "app",
+    "state", "props", "node", "var", "local", "module", "data", "each", "matrix", "steps", "needs",
+    "github", "runner", "input", "values",
+];
+
+/// Whether an unquoted value is code rather than a literal: a path (`::`), a
+/// reference (`&str`), a call or index (`getpass()`, `os.environ["PW"]`,
+/// `Token(0);`), a generic type (`Option<String>`) or a type name (`String,`).
+/// A literal secret in code is quoted, and quoted values are always redacted.
+pub(crate) fn is_code(value: &str) -> bool {
+    if value.starts_with([':', '{']) || value.contains("::") {
+        return true;
+    }
+    // An array type: `[u8; 32]`.
+    if let Some(inner) = value.strip_prefix('[') {
+        let elem = inner.split([';', ']']).next().unwrap_or("");
+        if TYPE_NAMES.contains(&elem.to_ascii_lowercase().as_str()) {
+            return true;
+        }
+    }
+    let bare = trim_code_punctuation(value);
+    if value.starts_with("*mut") || value.starts_with("*const") || is_constant_name(bare) {
+        return true;
+    }
+    // A reference: `&str`, `&[u8]`, `&'a str`, `&mut x`.
+    if value.strip_prefix('&').is_some_and(|v| {
+        v.starts_with(|c: char| c.is_ascii_alphabetic() || matches!(c, '[' | '\''))
+    }) {
+        return true;
+    }
+    // Optional chaining and non-null assertions read as plain member access.
+    let chained = value.replace("?.", ".").replace("!.", ".");
+    let ident_len = chained
+        .bytes()
+        .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.'))
+        .count();
+    let starts_ident = value.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_');
+    let after = &chained.as_bytes()[ident_len..];
+    let call = matches!(after.first(), Some(b'(' | b'[' | b'<'))
+        || (after.first() == Some(&b'!') && matches!(after.get(1), Some(b'(' | b'[' | b'{')));
+    if starts_ident && call {
+        return true;
+    }
+    if TYPE_NAMES.contains(&bare.to_ascii_lowercase().as_str()) {
+        return true;
+    }
+    // A lowercase dotted path: code when it ends like code or starts from a
+    // well-known object (`node.semi_token,`, `config.db.password`).
+    let mut segments = bare.split('.');
+    let first = segments.next().unwrap_or("");
+    let snake = |seg: &str| {
+        seg.starts_with(|c: char| c.is_ascii_lowercase() || c == '_')
+            && seg
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+    };
+    let rest: Vec<&str> = segments.collect();
+    !rest.is_empty()
+        && snake(first)
+        && rest.iter().all(|seg| snake(seg) || is_constant_name(seg))
+        && (bare.len() < value.len()
+            || OBJECT_NAMES.contains(&first)
+            || is_variable_name(first)
+            || rest.iter().any(|seg| is_variable_name(seg)))
+}
+
+/// `value` without the punctuation code puts after it (`None):` → `None`).
+fn trim_code_punctuation(value: &str) -> &str {
+    value.trim_end_matches([',', ';', ')', ':', '>', '}', ']'])
+}
+
+/// A capitalised identifier that code punctuation follows: a type in a
+/// signature or a field (`password: SecretStr = Field(…)`, `token: Token,`).
+fn is_type_annotation(value: &str, rest: &str) -> bool {
+    let bare = trim_code_punctuation(value);
+    let ident = bare.starts_with(|c: char| c.is_ascii_uppercase())
+        && bare.bytes().any(|b| b.is_ascii_lowercase())
+        && bare.bytes().all(|b| b.is_ascii_alphabetic() || b == b'_');
+    ident
+        && (bare.len() < value.len()
+            || rest
+                .trim_start()
+                .starts_with(['=', '|', ',', ')', '{', '&', '+']))
+}
+
+/// The core rules of ABNF (RFC 5234) and the older `TEXT`, `OCTET`.
+const ABNF_RULES: &[&str] = &[
+    "ALPHA", "BIT", "CHAR", "CR", "CRLF", "CTL", "DIGIT", "DQUOTE", "HEXDIG", "HTAB", "LF", "LWSP",
+    "OCTET", "SP", "VCHAR", "WSP", "TEXT",
+];
+
+/// ABNF and similar grammars (`token = 1*tchar`, `token68 = 1*( ALPHA / … )`,
+/// `pin = %x30-39`, `secret = 32OCTET`).
+fn is_grammar(value: &str) -> bool {
+    let digits = value.trim_start_matches(|c: char| c.is_ascii_digit());
+    if digits.len() < value.len() && ABNF_RULES.contains(&digits) {
+        return true;
+    }
+    let repetition = digits.strip_prefix('*').is_some_and(|rule| {
+        value.len() - digits.len() <= 2
+            && (rule.is_empty()
+                || rule.starts_with('(')
+                || rule.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'))
+    });
+    repetition
+        || ["%x", "%d", "%b"]
+            .iter()
+            .any(|p| value.starts_with(p) && value.len() > 2)
+}
+
+/// The fragment specifiers of a `macro_rules!` matcher (`$token:tt`).
+const MACRO_FRAGMENTS: &[&str] = &[
+    "tt",
+    "expr",
+    "expr_2021",
+    "ident",
+    "ty",
+    "pat",
+    "pat_param",
+    "path",
+    "literal",
+    "lifetime",
+    "meta",
+    "item",
+    "block",
+    "stmt",
+    "vis",
+];
+
+/// Whether `value` is a macro fragment specifier, possibly followed by matcher
+/// punctuation (`tt)*)`, `expr,`).
+pub(crate) fn is_macro_fragment(value: &str) -> bool {
+    let bare = value.trim_end_matches([')', '*', '+', '?', ',', ';', ']', '}', '$']);
+    MACRO_FRAGMENTS.contains(&bare)
+}
+
+/// `/home/me/project`, `~/.ssh/id_ed25519`, `./secrets/db`: where something is
+/// (`PWD=/home/me`, `private_key: ~/.ssh/id_rsa`), not a secret. Every segment
+/// must read like a file name (lowercase, optionally capitalised), so base64 that
+/// happens to start with `/` is still redacted.
+fn looks_like_path(value: &str) -> bool {
+    let value = value.trim_end_matches(['\'', '"', ')', ',', ';']);
+    // `secret/data/become:password`: a store path, all lowercase, two slashes or more.
+    let relative = value.matches('/').count() >= 2
+        && value.starts_with(|c: char| c.is_ascii_lowercase())
+        && value.bytes().all(|b| {
+            b.is_ascii_lowercase()
+                || b.is_ascii_digit()
+                || matches!(b, b'/' | b'.' | b'_' | b'-' | b':')
+        });
+    if relative {
+        return true;
+    }
+    let Some(rest) = ["/", "~/", "./", "../"]
+        .iter()
+        .find_map(|p| value.strip_prefix(p))
+    else {
+        return false;
+    };
+    let mut segments = rest.split('/').filter(|s| !s.is_empty()).peekable();
+    segments.peek().is_some()
+        && segments.all(|seg| {
+            let tail = seg
+                .strip_prefix(|c: char| c.is_ascii_uppercase())
+                .unwrap_or(seg);
+            tail.bytes().all(|b| {
+                b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'.' | b'_' | b'-')
+            })
+        })
+}
+
+/// `<your-password>`, `<topic>-<partition>`: a value that opens with a `<name>`.
+fn starts_with_placeholder(value: &str) -> bool {
+    value
+        .strip_prefix('<')
+        .and_then(|v| v.split_once('>'))
+        .is_some_and(|(name, _)| {
+            name.starts_with(|c: char| c.is_ascii_alphabetic())
+                && name
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b' ' | b'_' | b'-' | b'.'))
+        })
+}
+
+/// `$NAME`, `${NAME}` or `%NAME%`.
+fn is_env_reference(value: &str) -> bool {
+    fn is_name(s: &str) -> bool {
+        !s.is_empty()
+            && !s.starts_with(|c: char| c.is_ascii_digit())
+            && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+    }
+    if let Some(braced) = value.strip_prefix("${").and_then(|v| v.strip_suffix('}')) {
+        return is_name(braced);
+    }
+    if let Some(name) = value.strip_prefix('$') {
+        return is_name(name.trim_end_matches([',', ';', ')', '"', '\'']));
+    }
+    value.len() > 2
+        && value.starts_with('%')
+        && value.ends_with('%')
+        && is_name(&value[1..value.len() - 1])
+}
+
+/// An `UPPER_SNAKE_CASE` name with at least one underscore: a variable, not a
+/// value (`password: DB_PASSWORD`).
+pub(crate) fn is_constant_name(value: &str) -> bool {
+    value.starts_with(|c: char| c.is_ascii_uppercase())
+        && value.contains('_')
+        && value
+            .bytes()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+}
+
+/// An ASCII word, apostrophes and inner hyphens allowed (`see`, `don't`,
+/// `auth-scheme`).
+pub(crate) fn is_word(value: &str) -> bool {
+    value.starts_with(|c: char| c.is_ascii_alphabetic())
+        && !value.ends_with('-')
+        && value
+            .bytes()
+            .all(|b| b.is_ascii_alphabetic() || b == b'\'' || b == b'-')
+}
+
+/// Whether a bare `Bearer` token looks machine-made (a digit, or mixed case)
+/// rather than a long English word.
+pub(crate) fn looks_random(token: &str) -> bool {
+    let body = token.trim_end_matches('=');
+    let after_first = body.get(1..).unwrap_or("");
+    body.bytes().any(|b| b.is_ascii_digit())
+        || body
+            .bytes()
+            .any(|b| matches!(b, b'.' | b'_' | b'~' | b'+' | b'/'))
+        || (after_first.bytes().any(|b| b.is_ascii_uppercase())
+            && body.bytes().any(|b| b.is_ascii_lowercase()))
+}
+
+/// Whether a bare word stated in a sentence (`the password is X`) looks typed
+/// or generated rather than like English: four or more digits (a PIN), or six
+/// or more characters with a digit, a symbol or several lowercase-to-uppercase
+/// steps.
+pub(crate) fn looks_typed(value: &str) -> bool {
+    let v = value.trim_end_matches(['.', ',', ';', ':', '!', '?', ')']);
+    if v.len() >= 4 && v.bytes().all(|b| b.is_ascii_digit()) {
+        return true;
+    }
+    if v.chars().count() < 6 {
+        return false;
+    }
+    // A version or a size, not a secret: `1.2.3`, `v2.0`, `12px`.
+    let unversioned = v.strip_prefix(['v', 'V']).unwrap_or(v);
+    if unversioned.starts_with(|c: char| c.is_ascii_digit())
+        && unversioned.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+    {
+        return false;
+    }
+    let digit = v.bytes().any(|b| b.is_ascii_digit());
+    let symbol = v.bytes().any(|b| b"!@#$%^&*+=~?".contains(&b));
+    // Case steps: `xKqTzWpL` has many, `HttpOnly` and `PostgreSQL` one.
+    let steps = v
+        .as_bytes()
+        .windows(2)
+        .filter(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase())
+        .count();
+    digit || symbol || steps >= 3
+}
+
+/// Commands that print or fetch a secret: a value that runs one is where the
+/// secret comes from, not the secret.
+const COMMANDS: &[&str] = &[
+    "openssl",
+    "pwgen",
+    "head",
+    "cat",
+    "echo",
+    "printf",
+    "vault",
+    "pass",
+    "op",
+    "aws",
+    "gcloud",
+    "az",
+    "kubectl",
+    "security",
+    "gpg",
+    "sops",
+    "base64",
+    "tr",
+    "date",
+    "uuidgen",
+    "python",
+    "python3",
+    "node",
+    "ruby",
+    "perl",
+    "lpass",
+    "bw",
+    "gopass",
+    "keyring",
+    "secret-tool",
+    "doppler",
+    "jq",
+    "yq",
+    "curl",
+    "xkcdpass",
+    "diceware",
+    "apg",
+    "mkpasswd",
+    "htpasswd",
+    "ssh-keygen",
+    "age-keygen",
+    "wg",
+    "terraform",
+    "heroku",
+    "gh",
+    "glab",
+    "git",
+    "docker",
+    "sed",
+    "awk",
+    "cut",
+    "dd",
+    "shuf",
+    "od",
+    "xxd",
+    "sha256sum",
+    "md5sum",
+    "systemd-creds",
+];
+
+/// A shell command in a code span (`` `openssl rand -hex 32` ``): it produces a
+/// secret, it is not one. Needs arguments: a known command, or flags.
+fn is_command(value: &str) -> bool {
+    let mut tokens = value.split_whitespace();
+    let Some(first) = tokens.next() else {
+        return false;
+    };
+    let args: Vec<&str> = tokens.collect();
+    if args.is_empty() {
+        return false;
+    }
+    let name = first.rsplit('/').next().unwrap_or(first);
+    if COMMANDS.contains(&name) || value.contains(" | ") {
+        return true;
+    }
+    let command_like = name
+        .bytes()
+        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'-' | b'_' | b'.'));
+    command_like
+        && args.iter().any(|a| {
+            a.strip_prefix('-')
+                .is_some_and(|f| f.starts_with(|c: char| c.is_ascii_alphabetic() || c == '-'))
+        })
+}
+
+/// Function words of the languages notes are written in: a phrase that has one
+/// is a sentence, not a passphrase.
+const STOPWORDS: &[&str] = &[
+    "a", "an", "the", "and", "or", "but", "to", "of", "in", "on", "at", "by", "for", "from",
+    "with", "without", "as", "is", "are", "was", "were", "be", "been", "it", "its", "this", "that",
+    "these", "those", "see", "use", "used", "ask", "stored", "kept", "lives", "into", "via", "per",
+    "not", "no", "never", "must", "should", "can", "will", "may", "your", "our", "my", "their",
+    "you", "we", "they", "if", "when", "then", "than", "same", "get", "enter", "please", "only",
+    "also", "each", "every", "any", "all", "here", "there", "where", "what", "which", "how",
+    "after", "before", "until", "since", "do", "does", "don't", "der", "die", "das", "und", "ist",
+    "ihr", "ihre", "sie", "le", "la", "les", "est", "de", "du", "votre", "vous", "el", "es", "su",
+    "tu", "y", "o", "je", "uw", "het", "een",
+];
+
+/// Labels that name a credential in a user interface (`"password": "Password"`).
+const UI_LABELS: &[&str] = &[
+    "Password",
+    "Passwort",
+    "Kennwort",
+    "Contraseña",
+    "Senha",
+    "Wachtwoord",
+    "Lösenord",
+    "Passphrase",
+    "Token",
+    "Secret",
+    "PIN",
+    "Mot de passe",
+    "API key",
+    "API Key",
+];
+
+/// Whether a quoted value is user-interface text rather than a secret: a label
+/// (`"Password"`), or a phrase that reads as a sentence (`"Enter your
+/// password"`, `"Forgot password?"`). `"correct horse battery staple"` is not.
+fn is_ui_text(value: &str) -> bool {
+    let trimmed = value.trim();
+    if UI_LABELS.contains(&trimmed) {
+        return true;
+    }
+    let words: Vec<&str> = trimmed.split_whitespace().collect();
+    if words.len() < 2 {
+        return false;
+    }
+    trimmed.ends_with(['?', ':', '…'])
+        || words.iter().any(|w| {
+            let w = w
+                .trim_matches(|c: char| !c.is_alphanumeric() && c != '\'')
+                .to_lowercase();
+            STOPWORDS.contains(&w.as_str())
+        })
+}
+
+/// The byte length of a passphrase at the start of `line` (`correct horse
+/// battery staple`): `min_words` to eight lowercase words, nothing else on the
+/// line, no function word. `None` when the line is a sentence.
+pub(crate) fn passphrase_len(line: &str, min_words: usize) -> Option<usize> {
+    let phrase = line.trim_end();
+    let words: Vec<&str> = phrase.split([' ', '-']).collect();
+    let ok = (min_words..=8).contains(&words.len())
+        && words.iter().all(|w| {
+            w.len() >= 2 && w.bytes().all(|b| b.is_ascii_lowercase()) && !STOPWORDS.contains(w)
+        });
+    ok.then_some(phrase.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(f: fn(&str) -> bool, cases: &[(&str, bool)]) {
+        for &(input, expect) in cases {
+            assert_eq!(f(input), expect, "{input:?}");
+        }
+    }
+
+    #[test]
+    fn grammar_versions_dates_and_shapes() {
+        check(
+            is_grammar,
+            &[
+                ("1*tchar", true),
+                ("*(", true),
+                ("4*8DIGIT", true),
+                ("32OCTET", true),
+                ("%x30-39", true),
+                ("3*uVrc*v%G^AC", false),
+                ("hunter2", false),
+            ],
+        );
+        check(
+            is_version,
+            &[
+                ("1.0.188", true),
+                ("=1.38.0", true),
+                ("v2.3", true),
+                ("731904", false),
+                ("1.", false),
+            ],
+        );
+        check(
+            is_date,
+            &[
+                ("2026-01", true),
+                ("2026-01-03,", true),
+                ("2026-1-3", false),
+                ("20260103", false),
+            ],
+        );
+        check(
+            is_documented_shape,
+            &[
+                ("hf_xxxxxxxxxxxxxxxxxxxx", true),
+                ("AKIAXXXXXXXXXXXXXXXX", true),
+                ("glpat-xxxxXXXX1234_abcd-EFGH", false),
+            ],
+        );
+    }
+
+    #[test]
+    fn names_commands_and_ui_text() {
+        check(
+            is_variable_name,
+            &[
+                ("token", true),
+                ("db_password,", true),
+                ("dbPassword", true),
+                ("db-credentials", true),
+                ("hunter2", false),
+            ],
+        );
+        check(
+            is_credential_name,
+            &[
+                ("app_password", true),
+                ("db-credentials", true),
+                ("password_123", false),
+                ("password", false),
+            ],
+        );
+        check(
+            is_command,
+            &[
+                ("openssl rand -hex 32", true),
+                ("pwgen 16 1", true),
+                ("head -c 32 /dev/urandom | base64", true),
+                ("correct horse battery staple", false),
+                ("openssl", false),
+            ],
+        );
+        check(
+            is_ui_text,
+            &[
+                ("Password", true),
+                ("Enter your password", true),
+                ("Forgot password?", true),
+                ("correct horse battery staple", false),
+                ("hunter2", false),
+            ],
+        );
+        check(
+            is_macro_fragment,
+            &[("tt)*)", true), ("expr,", true), ("hunter2", false)],
+        );
+    }
+
+    #[test]
+    fn typed_values_and_passphrases() {
+        check(
+            looks_typed,
+            &[
+                ("Tq9vXw2LmZpR", true),
+                ("4821", true),
+                ("Summer2024!", true),
+                ("xKqTzWpLmN", true),
+                ("HttpOnly", false),
+                ("PostgreSQL", false),
+                ("1.2.3", false),
+                ("hashed", false),
+                ("12+", false),
+            ],
+        );
+        assert_eq!(passphrase_len("orbit velvet canyon pickle  ", 4), Some(26));
+        assert_eq!(passphrase_len("orbit velvet canyon", 4), None);
+        assert_eq!(passphrase_len("orbit velvet canyon", 3), Some(19));
+        assert_eq!(passphrase_len("stored in the vault", 3), None);
+        assert_eq!(passphrase_len("Orbit velvet canyon pickle", 4), None);
+    }
+
+    #[test]
+    fn quotes_are_read_from_both_sides() {
+        let text = r#"a "x" 'y' `z` **w** v"#;
+        assert_eq!(Quote::around(text, 3, 4), Quote::Double);
+        assert_eq!(Quote::around(text, 7, 8), Quote::Single);
+        assert_eq!(Quote::around(text, 11, 12), Quote::Backtick);
+        assert_eq!(Quote::around(text, 16, 17), Quote::Bold);
+        assert_eq!(Quote::around(text, 20, 21), Quote::None);
+    }
+}

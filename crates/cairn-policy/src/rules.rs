@@ -1,0 +1,503 @@
+//! The credential detectors, as data: for each one its kind, its anchors, its
+//! pattern and how a match becomes a span ([`Check`]). The engine that runs them
+//! is `detect.rs`; what counts as "obviously not a secret" is `benign.rs`.
+//!
+//! Formats follow the public rule sets of secret scanners (prefixes and lengths
+//! of vendor tokens); the patterns are our own. Every rule names the literals it
+//! cannot flag anything without, so text with none of them runs no regex.
+
+use crate::CredentialKind;
+
+/// How a regex match becomes one or more spans.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Check {
+    /// The first participating capture group (or the whole match) as is.
+    Plain,
+    /// The value of a `key = value` assignment: skip placeholders, references,
+    /// code and prose ([`crate::benign`]). Quoted values are literals.
+    Assignment,
+    /// A value that is a literal whatever surrounds it (`<password>x</password>`):
+    /// only placeholders, references and markers are skipped.
+    Literal,
+    /// A code span after a key: skip placeholders, variable names and commands
+    /// (``the token `NPM_TOKEN` ``, ``password `openssl rand -hex 32` ``).
+    Quoted,
+    /// A value in a sentence (`the staging password is Tq9vXw2L`): quoted or
+    /// bold values are literals unless they read as prose; a bare word only
+    /// when it looks machine-made or typed (a digit, a symbol, mixed case).
+    Prose,
+    /// A bare bearer token: only when it looks random.
+    RandomLooking,
+    /// A PEM BEGIN line: extend to the matching END line, or to the end of the text.
+    PemBlock,
+    /// A YAML key with a block scalar (`password: |`): the indented lines below.
+    BlockScalar,
+    /// `data:`/`stringData:` of a YAML document with `kind: Secret`: every value.
+    KubernetesData,
+    /// `"data": {…}` of a JSON object with `"kind": "Secret"`: every value.
+    KubernetesJson,
+    /// A markdown table row with a credential key cell (the next cell), or a
+    /// header with a credential column (that column in every row below).
+    Table,
+}
+
+/// One detector.
+#[derive(Debug)]
+pub(crate) struct Rule {
+    pub(crate) kind: CredentialKind,
+    /// Literals of which at least one occurs in every text the rule can flag.
+    pub(crate) anchors: &'static [&'static str],
+    /// Whether the anchors are matched exactly; otherwise ignoring ASCII case.
+    pub(crate) exact: bool,
+    pub(crate) pattern: &'static str,
+    pub(crate) check: Check,
+}
+
+/// The value of an assignment: double-, single- or backtick-quoted (groups 1–3),
+/// or one unquoted run of characters other than spaces and backticks (group 4;
+/// a backtick ends it so that `` `password=x` `` keeps its closing backtick).
+macro_rules! value {
+    () => {
+        r#"(?:"((?:[^"\\\r\n]|\\.)*)"|'((?:[^'\\\r\n]|\\.)*)'|`([^`\r\n]*)`|([^\s`]+))"#
+    };
+}
+
+/// `<key><separator><value>`: the key, optionally quoted or in markdown bold, then
+/// `=`, `:`, `:=`, `=>`, `==`, `===` or a full-width `：`/`＝` on the same line,
+/// then [`value!`].
+macro_rules! assignment {
+    ($keys:literal) => {
+        concat!(
+            "(?i)(?:",
+            $keys,
+            r#")(?:\*\*|__)?["'`]?(?:\*\*|__)?[ \t]*(?:=>|:=|===|==|=|:|：|＝)[ \t]*(?:\*\*|__)?[ \t]*"#,
+            value!()
+        )
+    };
+}
+
+/// A key followed by a markdown code span, as notes write it: ``password `x` ``,
+/// ``the token is `x` ``.
+macro_rules! code_span_after {
+    ($keys:literal) => {
+        concat!(
+            "(?i)(?:",
+            $keys,
+            r")[ \t]+(?:(?:is|was)[ \t]+)?`([^`\r\n]+)`"
+        )
+    };
+}
+
+/// A command-line flag followed by its value (`--password hunter2`).
+macro_rules! cli_flag {
+    ($flags:literal) => {
+        concat!("(?i)--(?:", $flags, ")[ \t]+", value!())
+    };
+}
+
+/// `<key> [for the staging DB] is <value>`: a credential stated in a sentence.
+/// The value is quoted, a code span, bold, or one bare word (groups 1–6).
+macro_rules! prose {
+    ($keys:literal) => {
+        concat!(
+            r"(?i)\b(?:",
+            $keys,
+            r#")(?:\*\*|__)?(?:[ \t]+(?:for|of|on)(?:[ \t]+[^\s*`|]+){1,4}?)?[ \t]+(?:is|was|ist|es|est)(?:[ \t]+(?:set[ \t]+to|now|still|currently|simply|just))?[ \t]*:?[ \t]+"#,
+            r#"(?:"((?:[^"\\\r\n]|\\.)*)"|'((?:[^'\\\r\n]|\\.)*)'|`([^`\r\n]+)`|\*\*([^*\r\n]+)\*\*|__([^_\r\n]+)__|([^\s`*]+))"#
+        )
+    };
+}
+
+/// A YAML key ending in one of `$keys`, with a block scalar indicator (`|`, `>-`).
+/// Group 1 is the key line's indentation.
+macro_rules! block_scalar {
+    ($keys:literal) => {
+        concat!(
+            r#"(?m)^([ \t]*)(?:-[ \t]+)?["']?[A-Za-z0-9_.-]*?(?i:"#,
+            $keys,
+            r#")["']?[ \t]*:[ \t]*[|>][0-9+-]*[ \t]*(?:#[^\r\n]*)?\r?$"#
+        )
+    };
+}
+
+pub(crate) const RULES: &[Rule] = &[
+    Rule {
+        kind: CredentialKind::AwsAccessKey,
+        anchors: &[
+            "AKIA", "ASIA", "AGPA", "AIDA", "AROA", "AIPA", "ANPA", "ANVA", "ABIA", "ACCA", "A3T",
+        ],
+        exact: false,
+        pattern: r"\b(?:A3T[A-Z0-9]|AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA)[A-Z0-9]{16}\b",
+        check: Check::Plain,
+    },
+    Rule {
+        kind: CredentialKind::AwsSecretKey,
+        anchors: &["secret"],
+        exact: false,
+        pattern: r#"(?i)aws[ _-]?secret[ _-]?(?:access[ _-]?)?key["'`]?[ \t]*(?:=>|:=|=|:)[ \t]*["'`]?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)"#,
+        check: Check::Plain,
+    },
+    Rule {
+        kind: CredentialKind::GithubToken,
+        anchors: &["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"],
+        exact: false,
+        pattern: r"(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{22,}",
+        check: Check::Plain,
+    },
+    Rule {
+        kind: CredentialKind::GitlabToken,
+        anchors: &["glpat-", "gldt-", "glrt-", "glptt-", "glft-", "glsoat-"],
+        exact: false,
+        pattern: r"gl(?:pat|dt|rt|ptt|ft|soat)-[A-Za-z0-9_-]{20,}",
+        check: Check::Plain,
+    },
+    Rule {
+        kind: CredentialKind::SlackToken,
+        anchors: &["xox", "xapp-"],
+        exact: false,
+        pattern: r"xox[abposre]-[A-Za-z0-9-]{10,}|xapp-[0-9]+-[A-Za-z0-9-]{10,}",
+        check: Check::Plain,
+    },
+    Rule {
+        kind: CredentialKind::SlackToken,
+        anchors: &["hooks.slack.com/"],
+        exact: false,
+        pattern: r"hooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9/_+-]+)",
+        check: Check::Plain,
+    },
+    Rule {
+        kind: CredentialKind::PrivateKey,
+        anchors: &["-----BEGIN "],
+        exact: false,
+        pattern: r"-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----",
+        check: Check::PemBlock,
+    },
+    Rule {
+        // age (`age-keygen`): Bech32, 58 characters after the `1` separator.
+        kind: CredentialKind::PrivateKey,
+        anchors: &["AGE-SECRET-KEY-"],
+        exact: false,
+        pattern: r"AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58,}",
+        check: Check::Plain,
+    },
+    Rule {
+        kind: CredentialKind::Jwt,
+        anchors: &["eyJ"],
+        exact: false,
+        pattern: r"eyJ[A-Za-z0-9_-]+\.eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*",
+        check: Check::Plain,
+    },
+    Rule {
+        kind: CredentialKind::UrlPassword,
+        anchors: &["://"],
+        exact: false,
+        pattern: r"://[^\s:/@?#\[\]]*:([^\s/?#]+)@",
+        check: Check::Plain,
+    },
+    Rule {
+        kind: CredentialKind::KubernetesSecret,
+        anchors: &[
+            "kind: secret",
+            "kind:secret",
+            "kind: \"secret\"",
+            "kind: 'secret'",
+        ],
+        exact: false,
+        pattern: r"(?m)^([ \t]*)(?:data|stringData)[ \t]*:[ \t]*(?:#[^\r\n]*)?\r?$",
+        check: Check::KubernetesData,
+    },
+    Rule {
+        kind: CredentialKind::KubernetesSecret,
+        anchors: &["\"kind\": \"secret\"", "\"kind\":\"secret\""],
+        exact: false,
+        pattern: r#""(?:data|stringData)"[ \t]*:[ \t]*\{"#,
+        check: Check::KubernetesJson,
+    },
+    Rule {
+        kind: CredentialKind::KubernetesSecret,
+        anchors: &[".dockerconfigjson"],
+        exact: false,
+        pattern: r#"\.dockerconfigjson["']?[ \t]*:[ \t]*["']?([A-Za-z0-9+/]{16,}={0,2})"#,
+        check: Check::Plain,
+    },
+    Rule {
+        // `auth` of a Docker `config.json`: base64 of `user:password`.
+        kind: CredentialKind::PasswordAssignment,
+        anchors: &["\"auth\""],
+        exact: false,
+        pattern: r#""auth"[ \t]*:[ \t]*"([A-Za-z0-9+/]{8,}={0,2})""#,
+        check: Check::Plain,
+    },
+    Rule {
+        kind: CredentialKind::PasswordAssignment,
+        anchors: &[
+            "pass",
+            "pwd",
+            "pin",
+            "puk",
+            "kennwort",
+            "contrase",
+            "senha",
+            "wachtwoord",
+            "lösenord",
+            "пароль",
+            "Пароль",
+            "hasło",
+            "密码",
+            "口令",
+            "パスワード",
+            "비밀번호",
+        ],
+        exact: false,
+        pattern: assignment!(
+            r"passwd|password|passphrase|passcode|passwort|kennwort|contraseña|contrasena|senha|wachtwoord|lösenord|пароль|hasło|mot de passe|密码|口令|パスワード|비밀번호|pwd|(?-i:(?:SSH|DB|SMTP|MAIL|FTP|LDAP|REDIS|ROOT|ADMIN|USER)PASS)\b|sshpass|\bpass|[_.-]pass|(?-i:[a-z0-9]Pass)|\bpin|\bpuk"
+        ),
+        check: Check::Assignment,
+    },
+    Rule {
+        kind: CredentialKind::PasswordAssignment,
+        anchors: &["pass", "kennwort"],
+        exact: false,
+        pattern: code_span_after!(r"password|passwd|passphrase|passwort|kennwort"),
+        check: Check::Quoted,
+    },
+    Rule {
+        kind: CredentialKind::PasswordAssignment,
+        anchors: &["--pass"],
+        exact: false,
+        pattern: cli_flag!("password|passwd|pass"),
+        check: Check::Assignment,
+    },
+    Rule {
+        kind: CredentialKind::PasswordAssignment,
+        anchors: &["pass", "pwd", "pin", "kennwort", "contrase", "senha"],
+        exact: false,
+        pattern: prose!(
+            r"password|passwd|passphrase|passcode|passwort|kennwort|contraseña|contrasena|senha|mot de passe|pwd|pin"
+        ),
+        check: Check::Prose,
+    },
+    Rule {
+        kind: CredentialKind::PasswordAssignment,
+        anchors: &["pass", "pwd", "kennwort"],
+        exact: false,
+        pattern: block_scalar!(r"password|passwd|passphrase|passwort|kennwort|pwd"),
+        check: Check::BlockScalar,
+    },
+    Rule {
+        // netrc: `machine h login u password p`, on one line or several.
+        kind: CredentialKind::PasswordAssignment,
+        anchors: &["machine", "default"],
+        exact: false,
+        pattern: r"(?i)\b(?:machine[ \t]+\S+|default)(?:[ \t\r\n]+(?:login|account|port|protocol)[ \t]+\S+)*[ \t\r\n]+password[ \t]+(\S+)",
+        check: Check::Assignment,
+    },
+    Rule {
+        // A password on a command line: `sshpass -p x`, `mysql -px`, `redis-cli -a x`.
+        kind: CredentialKind::PasswordAssignment,
+        anchors: &["sshpass", "mysql", "mariadb", "redis-cli"],
+        exact: false,
+        pattern: concat!(
+            r"(?i)(?:\bsshpass\b[^\r\n]*?[ \t](?-i:-p)[ \t]*|\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlcheck|mysqlshow|mariadb|mariadb-dump|mariadb-admin)\b[^\r\n]*?[ \t](?-i:-p)|\bredis-cli\b[^\r\n]*?[ \t](?-i:-a)[ \t]+)",
+            value!()
+        ),
+        check: Check::Assignment,
+    },
+    Rule {
+        kind: CredentialKind::PasswordAssignment,
+        anchors: &["password>", "passwd>", "passphrase>", "pwd>"],
+        exact: false,
+        pattern: r"(?i)<(?:[a-z0-9]+[_.-]?)?(?:password|passwd|passphrase|pwd)>([^<\r\n]*)</",
+        check: Check::Literal,
+    },
+    Rule {
+        // SQL: `CREATE USER app WITH PASSWORD 'x'`, `IDENTIFIED BY 'x'`.
+        kind: CredentialKind::PasswordAssignment,
+        anchors: &["password", "identified"],
+        exact: false,
+        pattern: r"(?i)\b(?:password|identified[ \t]+by)[ \t]+'((?:[^'\\\r\n]|'')*)'",
+        check: Check::Literal,
+    },
+    Rule {
+        // .NET `appSettings`: `<add key="DbPassword" value="…" />`.
+        kind: CredentialKind::PasswordAssignment,
+        anchors: &["pass", "pwd"],
+        exact: false,
+        pattern: r#"(?i)\bkey="[^"\r\n]*(?:password|passwd|pwd)"[ \t]+value="([^"\r\n]*)""#,
+        check: Check::Literal,
+    },
+    Rule {
+        // Markdown tables; the check picks each cell's kind from its key.
+        kind: CredentialKind::PasswordAssignment,
+        anchors: &[
+            "pass", "pwd", "pin", "kennwort", "token", "secret", "api key", "api_key", "apikey",
+            "api-key",
+        ],
+        exact: false,
+        pattern: r"(?im)^[ \t]*\|[^\r\n]*(?:pass|pwd|pin|kennwort|token|secret|api[ _-]?key)[^\r\n]*\|",
+        check: Check::Table,
+    },
+    Rule {
+        kind: CredentialKind::ApiKeyAssignment,
+        anchors: &["api_key", "api-key", "api key", "apikey", "token"],
+        exact: false,
+        pattern: assignment!(
+            r"api[ _-]?key|api[ _-]?token|access[ _-]?token|auth[ _-]?token|refresh[ _-]?token|private[ _-]?token|\btoken|[_.-]token|(?-i:[a-z0-9]Token)"
+        ),
+        check: Check::Assignment,
+    },
+    Rule {
+        kind: CredentialKind::ApiKeyAssignment,
+        anchors: &["api_key", "api-key", "api key", "apikey", "token"],
+        exact: false,
+        pattern: code_span_after!(r"api[ _-]?key|\btoken"),
+        check: Check::Quoted,
+    },
+    Rule {
+        kind: CredentialKind::ApiKeyAssignment,
+        anchors: &["api_key", "api-key", "api key", "apikey", "token"],
+        exact: false,
+        pattern: prose!(r"api[ _-]?key|api[ _-]?token|access[ _-]?token|auth[ _-]?token|token"),
+        check: Check::Prose,
+    },
+    Rule {
+        kind: CredentialKind::ApiKeyAssignment,
+        anchors: &["--api", "--token", "--access-token", "--auth-token"],
+        exact: false,
+        pattern: cli_flag!("api[_-]?key|token|access-token|auth-token"),
+        check: Check::Assignment,
+    },
+    Rule {
+        // Vendor keys with a distinctive prefix: Stripe, OpenAI/Anthropic, Google,
+        // npm, PyPI, Mapbox, Hugging Face, SendGrid, DigitalOcean, Shopify,
+        // Tailscale.
+        kind: CredentialKind::ApiKeyAssignment,
+        anchors: &[
+            "sk_live_", "rk_live_", "sk_test_", "rk_test_", "whsec_", "sk-", "AIza", "npm_",
+            "pypi-", "sk.eyJ", "hf_", "api_org_", "SG.", "dop_v1_", "doo_v1_", "dor_v1_", "shpat_",
+            "shpss_", "shpca_", "shppa_", "tskey-",
+        ],
+        exact: false,
+        pattern: concat!(
+            r"\b(?:[sr]k_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9+/]{24,}",
+            r"|sk-(?:proj|ant|svcacct|admin)-[A-Za-z0-9_-]{20,}|sk-[A-Za-z0-9]{32,}",
+            r"|AIza[0-9A-Za-z_-]{35}|npm_[A-Za-z0-9]{36}|pypi-AgE[A-Za-z0-9_-]{16,}",
+            r"|sk\.eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+|(?:hf|api_org)_[A-Za-z0-9]{30,}",
+            r"|SG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{30,50}|do[por]_v1_[a-f0-9]{64}",
+            r"|shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}|tskey-(?:[a-z]+-)?[A-Za-z0-9]{6,}-[A-Za-z0-9]{10,})"
+        ),
+        check: Check::Plain,
+    },
+    Rule {
+        // Mailgun: `key-` + 32 hex, not the tail of a longer name (`cache-key-…`).
+        kind: CredentialKind::ApiKeyAssignment,
+        anchors: &["key-"],
+        exact: false,
+        pattern: r"(?:^|[^A-Za-z0-9_.-])(key-[0-9a-f]{32})\b",
+        check: Check::Plain,
+    },
+    Rule {
+        // Twilio API key sid: `SK` + 32 hex.
+        kind: CredentialKind::ApiKeyAssignment,
+        anchors: &["SK"],
+        exact: true,
+        pattern: r"\bSK[0-9a-fA-F]{32}\b",
+        check: Check::Plain,
+    },
+    Rule {
+        // Discord bot token: base64 of a numeric id (so `[MNO][DTjz]…`), a
+        // timestamp, an HMAC.
+        kind: CredentialKind::ApiKeyAssignment,
+        anchors: &[
+            "MD", "MT", "Mj", "Mz", "ND", "NT", "Nj", "Nz", "OD", "OT", "Oj", "Oz",
+        ],
+        exact: true,
+        pattern: r"\b([MNO][DTjz][A-Za-z0-9_-]{21,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38})(?:[^A-Za-z0-9_-]|$)",
+        check: Check::Plain,
+    },
+    Rule {
+        kind: CredentialKind::ApiKeyAssignment,
+        anchors: &["discord.com/api/webhooks/", "discordapp.com/api/webhooks/"],
+        exact: false,
+        pattern: r"discord(?:app)?\.com/api/webhooks/([0-9]+/[A-Za-z0-9_-]+)",
+        check: Check::Plain,
+    },
+    Rule {
+        // Telegram bot token: bot id, `:AA`, 33 more (also inside `api.telegram.org/bot…`).
+        kind: CredentialKind::ApiKeyAssignment,
+        anchors: &[":AA"],
+        exact: false,
+        pattern: r"(?:\b|bot)([0-9]{8,10}:AA[A-Za-z0-9_-]{33,})",
+        check: Check::Plain,
+    },
+    Rule {
+        // Azure connection strings: storage account keys, Service Bus / Event Hubs keys.
+        kind: CredentialKind::ApiKeyAssignment,
+        anchors: &["AccountKey", "SharedAccessKey"],
+        exact: false,
+        pattern: r"(?i)\b(?:AccountKey|SharedAccessKey)[ \t]*=[ \t]*([A-Za-z0-9+/]{20,}={0,2})",
+        check: Check::Plain,
+    },
+    Rule {
+        kind: CredentialKind::BearerToken,
+        anchors: &["authorization"],
+        exact: false,
+        pattern: r#"(?i)\b(?:proxy-)?authorization["'`]?[ \t]*[:=][ \t]*["'`]?(?:bearer|basic|token|bot|apikey)[ \t]+([A-Za-z0-9._~+/=-]*[A-Za-z0-9][A-Za-z0-9._~+/=-]*)"#,
+        check: Check::Plain,
+    },
+    Rule {
+        kind: CredentialKind::BearerToken,
+        anchors: &["bearer"],
+        exact: false,
+        pattern: r"(?i)\bbearer[ \t]+([A-Za-z0-9._~+/-]{16,}=*)",
+        check: Check::RandomLooking,
+    },
+    Rule {
+        kind: CredentialKind::GenericSecretAssignment,
+        anchors: &[
+            "secret",
+            "credential",
+            "privatekey",
+            "private_key",
+            "private-key",
+            "signingkey",
+            "signing_key",
+            "signing-key",
+            "encryptionkey",
+            "encryption_key",
+            "encryption-key",
+            "masterkey",
+            "master_key",
+            "master-key",
+        ],
+        exact: false,
+        pattern: assignment!(
+            r"secret(?:[ _-]?(?:access[ _-]?)?key(?:[_-]?base)?|[ _-]?token)?|credentials?|private[_-]?key|(?:signing|encryption|master)[_-]?key|(?-i:(?:private|signing|encryption|master)Key)"
+        ),
+        check: Check::Assignment,
+    },
+    Rule {
+        kind: CredentialKind::GenericSecretAssignment,
+        anchors: &[
+            "secret",
+            "token",
+            "key",
+            "credential",
+            "id_rsa",
+            "id_ed25519",
+            "id_ecdsa",
+        ],
+        exact: false,
+        pattern: block_scalar!(
+            r"secret|token|private[_-]?key|privatekey|api[_-]?key|apikey|credentials?|signing[_-]?key|ssh[_-]?key|id_rsa|id_ed25519|id_ecdsa"
+        ),
+        check: Check::BlockScalar,
+    },
+    Rule {
+        kind: CredentialKind::GenericSecretAssignment,
+        anchors: &["secret>", "token>", "key>"],
+        exact: false,
+        pattern: r"(?i)<(?:[a-z0-9]+[_.-]?)?(?:secret|token|api[_-]?key|apikey|access[_-]?key|secret[_-]?key)>([^<\r\n]*)</",
+        check: Check::Literal,
+    },
+];
