@@ -30,6 +30,9 @@ section) or --force (replaces the body, keeps other frontmatter keys). Every wri
 is validated, locked against concurrent writers, size-capped, checked for
 credentials and atomic. --dry-run prints the unified diff and writes nothing;
 --expect-hash H writes only if the note still has content hash H (see `show`).
+No write lowers a note's sensitivity, or an entry's in decisions.md / lessons.md
+(a --sensitivity, an edit of the key, a deleted **Sensitivity:** line, a rename
+that stops a file being an entry file), unless you pass --declassify.
 
 Examples:
   cairn memory write retry-policy --type decision --description \"Payouts retry 3 times\" \\
@@ -41,8 +44,9 @@ Examples:
   cairn memory supersede kafka-events --by nats-events
   cairn memory list --scope user --format json
 
-Exit codes: 0 ok, 1 not found or I/O failure, 2 usage error, 3 refused (nothing
-changed), 4 refused by policy (secret note).";
+Exit codes: 0 ok, 1 not found or I/O failure (also: the note was written but
+MEMORY.md could not be; the next write repairs it), 2 usage error, 3 refused
+(nothing changed), 4 refused by policy (secret note).";
 
 /// `cairn memory`.
 #[derive(Debug, Args)]
@@ -105,6 +109,11 @@ pub struct WriteFlags {
     /// Print the unified diff of what would change, and write nothing.
     #[arg(long)]
     pub dry_run: bool,
+    /// Allow this write to lower the sensitivity of a note or of an entry (e.g.
+    /// secret → internal). Without it such a write is refused (exit 3) and nothing
+    /// changes. Agents cannot declassify over MCP.
+    #[arg(long)]
+    pub declassify: bool,
     /// Pin "now" (RFC 3339) for the dates written into notes.
     #[arg(long, value_name = "RFC3339", hide_short_help = true)]
     pub now: Option<String>,
@@ -431,6 +440,7 @@ fn write(
         expect_hash: flags.expect_hash.clone(),
         dry_run: flags.dry_run,
         allow_secrets,
+        declassify: flags.declassify,
         now: resolve_now(flags.now.as_deref())?,
     };
     let outcome = store.apply(&scope, &op, &opts)?;

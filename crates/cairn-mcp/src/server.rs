@@ -7,7 +7,9 @@
 //! Five tools are read-only. `memory_write` and `memory_pin` write through
 //! `cairn-memory`, the same store as `cairn memory write/pin`, so its collision,
 //! compare-and-swap, containment and size rules hold unchanged. An agent cannot opt
-//! in to storing credentials: a body holding one is refused.
+//! in to storing credentials (a body holding one is refused) nor lower a note's
+//! sensitivity (never declassifies), and its diffs are the policy's (secret notes'
+//! and secret entries' text withheld).
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -82,7 +84,8 @@ fn engine_error(e: &EngineError) -> String {
 }
 
 /// Applies one write through the memory store of the engine's vault. Credentials
-/// are never allowed: an agent cannot opt in to storing one.
+/// are never allowed (an agent cannot opt in to storing one), and neither is
+/// lowering a note's or an entry's sensitivity (only the CLI's `--declassify`).
 fn write_memory(
     engine: &Engine,
     scope: Option<String>,
@@ -95,6 +98,7 @@ fn write_memory(
         expect_hash,
         dry_run,
         allow_secrets: false,
+        declassify: false,
         now: chrono::Utc::now(),
     };
     let config = engine.config().clone();
@@ -904,6 +908,101 @@ mod tests {
             .await
             .unwrap();
         assert!(text(&got).contains("pinned: true"), "{}", text(&got));
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn writes_never_declassify_and_answers_never_show_a_secret() {
+        let (tmp, s) = writable_server();
+        let all = |r: &CallToolResult| {
+            format!(
+                "{}{}",
+                text(r),
+                r.structured_content.clone().unwrap_or_default()
+            )
+        };
+        let w = |mode: Option<&str>, sensitivity: Option<&str>, dry: bool| WriteParams {
+            slug: "unseal".into(),
+            body: "The CANARYSHARD shards live with three people.".into(),
+            mode: mode.map(str::to_owned),
+            title: Some("Vault unseal ceremony".into()),
+            sensitivity: sensitivity.map(str::to_owned),
+            dry_run: Some(dry),
+            ..WriteParams::default()
+        };
+        let created = s
+            .memory_write(Parameters(w(None, Some("secret"), false)))
+            .await
+            .unwrap();
+        assert_ne!(created.is_error, Some(true), "{}", text(&created));
+        assert!(!all(&created).contains("CANARYSHARD"), "{}", all(&created));
+        let folder = created.structured_content.unwrap()["folder"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        let note = tmp
+            .path()
+            .join("demo/vault")
+            .join(&folder)
+            .join("unseal.md");
+        let stored = std::fs::read(&note).unwrap();
+        for (mode, level) in [
+            ("append", "public"),
+            ("replace", "internal"),
+            ("append", "confidential"),
+        ] {
+            for dry in [true, false] {
+                let r = s
+                    .memory_write(Parameters(w(Some(mode), Some(level), dry)))
+                    .await
+                    .unwrap();
+                assert_eq!(r.is_error, Some(true), "{mode} {level}: {}", all(&r));
+                assert!(text(&r).contains("lower the sensitivity"), "{}", text(&r));
+                assert!(!all(&r).contains("CANARYSHARD"), "{}", all(&r));
+                assert!(!all(&r).contains("Vault unseal"), "{}", all(&r));
+            }
+        }
+        assert_eq!(std::fs::read(&note).unwrap(), stored);
+        let got = s
+            .memory_get(Parameters(GetParams {
+                id: format!("{folder}/unseal.md"),
+                ..GetParams::default()
+            }))
+            .await
+            .unwrap();
+        assert_eq!(got.is_error, Some(true));
+        assert!(!all(&got).contains("CANARYSHARD"), "{}", all(&got));
+
+        // A secret entry of a decisions log: neither its lines nor the diff's
+        // context around a new entry show it; nor does a stale MEMORY.md line.
+        let dir = tmp.path().join("demo/vault").join(&folder);
+        std::fs::write(
+            dir.join("decisions.md"),
+            "# Decisions\n\n### [2026-01-02] Break-glass ceremony\n\n**Sensitivity:** secret\n\nThe CANARYGLASS codes.\n\n---\n",
+        )
+        .unwrap();
+        let index = std::fs::read_to_string(dir.join("MEMORY.md")).unwrap();
+        std::fs::write(
+            dir.join("MEMORY.md"),
+            format!("{index}- [Vault unseal ceremony](unseal.md) — CANARYSHARD\n"),
+        )
+        .unwrap();
+        let r = s
+            .memory_write(Parameters(WriteParams {
+                slug: "decisions".into(),
+                body: "Integers only.".into(),
+                mode: Some("append".into()),
+                title: Some("Use cents".into()),
+                dry_run: Some(true),
+                ..WriteParams::default()
+            }))
+            .await
+            .unwrap();
+        assert_ne!(r.is_error, Some(true), "{}", text(&r));
+        let out = all(&r);
+        assert!(out.contains("Use cents"), "{out}");
+        for canary in ["CANARYGLASS", "Break-glass", "CANARYSHARD", "Vault unseal"] {
+            assert!(!out.contains(canary), "{canary}: {out}");
+        }
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

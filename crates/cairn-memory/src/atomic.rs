@@ -8,9 +8,16 @@
 //! writer is removed by the next writer of the scope, under the lock (while the
 //! lock is held no other writer can be between its temp write and its rename).
 //!
-//! Test hook: with `CAIRN_TEST_ABORT_BEFORE_RENAME=1` in the environment, the
-//! process aborts right after the temporary file is written and synced, before
-//! the rename: the crash test uses it to prove a killed writer leaves no torn note.
+//! A replacement can be conditional ([`Replace::Matching`]): right before the
+//! rename the note is read again and must still hold the bytes the change was
+//! planned from, so an external editor's save that lands between cairn's plan
+//! and its rename is never silently overwritten (the caller re-plans or refuses).
+//!
+//! The lock file is opened without following symlinks: a planted (or dangling)
+//! symlink is refused and never creates or locks a file elsewhere.
+//!
+//! Test hooks (abort before the rename, a racing editor) live in [`crate::fault`],
+//! compiled only with the `fault-injection` feature.
 
 use std::fs::{File, OpenOptions};
 use std::io::{ErrorKind as IoKind, Write};
@@ -20,29 +27,30 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use fs4::fs_std::FileExt;
 
 use crate::error::MemoryError;
+use crate::fault;
 
 /// The marker in every temporary file name.
 pub const TEMP_MARKER: &str = ".cairn-tmp.";
 /// The lock file in each scope folder.
 pub const LOCK_FILE: &str = ".cairn-memory.lock";
-/// The environment variable of the crash-test hook.
-pub const ABORT_HOOK: &str = "CAIRN_TEST_ABORT_BEFORE_RENAME";
-
 static COUNTER: AtomicU64 = AtomicU64::new(0);
 
 /// How [`write_file`] treats an existing file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Replace {
+pub enum Replace<'a> {
     /// The file must not exist: fail with `AlreadyExists` rather than overwrite.
     Never,
-    /// Replace it atomically.
+    /// Replace it atomically, whatever it holds.
     Atomically,
+    /// Replace it atomically only if, right before the rename, it still holds
+    /// these bytes; else [`MemoryError::Changed`] and nothing is written.
+    Matching(&'a [u8]),
 }
 
 /// Writes `bytes` to `path` through a synced temporary file and a rename (or a
 /// hard link for [`Replace::Never`], which cannot overwrite), then syncs the folder.
 /// An existing file's permissions are kept.
-pub fn write_file(path: &Path, bytes: &[u8], replace: Replace) -> Result<(), MemoryError> {
+pub fn write_file(path: &Path, bytes: &[u8], replace: Replace<'_>) -> Result<(), MemoryError> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let name = path
         .file_name()
@@ -53,7 +61,8 @@ pub fn write_file(path: &Path, bytes: &[u8], replace: Replace) -> Result<(), Mem
         std::process::id(),
         COUNTER.fetch_add(1, Ordering::Relaxed)
     ));
-    let result = (|| -> std::io::Result<()> {
+    // Ok(false): the file changed since the plan; nothing was renamed.
+    let result = (|| -> std::io::Result<bool> {
         let mut f = OpenOptions::new().write(true).create_new(true).open(&tmp)?;
         if let Ok(md) = std::fs::metadata(path) {
             f.set_permissions(md.permissions())?;
@@ -61,26 +70,50 @@ pub fn write_file(path: &Path, bytes: &[u8], replace: Replace) -> Result<(), Mem
         f.write_all(bytes)?;
         f.sync_all()?;
         drop(f);
-        if std::env::var_os(ABORT_HOOK).is_some_and(|v| v == "1") {
-            std::process::abort();
-        }
+        fault::before_rename();
         match replace {
-            Replace::Atomically => std::fs::rename(&tmp, path),
+            Replace::Atomically => std::fs::rename(&tmp, path).map(|()| true),
+            Replace::Matching(expected) => {
+                fault::racing_editor(path);
+                if !holds(path, expected)? {
+                    return Ok(false);
+                }
+                std::fs::rename(&tmp, path).map(|()| true)
+            }
             Replace::Never => match std::fs::hard_link(&tmp, path) {
-                Ok(()) => std::fs::remove_file(&tmp),
+                Ok(()) => std::fs::remove_file(&tmp).map(|()| true),
                 Err(e) if e.kind() == IoKind::AlreadyExists => Err(e),
                 // No hard links on this file system: check, then rename (the scope
                 // lock keeps other cairn writers out between the two).
-                Err(_) if !path.exists() => std::fs::rename(&tmp, path),
+                Err(_) if std::fs::symlink_metadata(path).is_err() => {
+                    std::fs::rename(&tmp, path).map(|()| true)
+                }
                 Err(e) => Err(e),
             },
         }
     })();
-    if let Err(e) = result {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(MemoryError::io(path)(e));
+    match result {
+        Ok(true) => sync_dir(dir),
+        Ok(false) => {
+            let _ = std::fs::remove_file(&tmp);
+            Err(MemoryError::Changed {
+                path: path.display().to_string(),
+            })
+        }
+        Err(e) => {
+            let _ = std::fs::remove_file(&tmp);
+            Err(MemoryError::io(path)(e))
+        }
     }
-    sync_dir(dir)
+}
+
+/// Whether the file at `path` holds exactly `expected` (a missing file does not).
+fn holds(path: &Path, expected: &[u8]) -> std::io::Result<bool> {
+    match std::fs::read(path) {
+        Ok(now) => Ok(now == expected),
+        Err(e) if e.kind() == IoKind::NotFound => Ok(false),
+        Err(e) => Err(e),
+    }
 }
 
 /// Moves `from` to `to` without ever replacing an existing `to`, then syncs both folders.
@@ -106,8 +139,14 @@ pub fn move_file(from: &Path, to: &Path) -> Result<(), MemoryError> {
     }
 }
 
-/// Removes `path` and syncs its folder.
-pub fn remove_file(path: &Path) -> Result<(), MemoryError> {
+/// Removes `path`, if it still holds `expected`, and syncs its folder.
+pub fn remove_file(path: &Path, expected: &[u8]) -> Result<(), MemoryError> {
+    fault::racing_editor(path);
+    if !holds(path, expected).map_err(MemoryError::io(path))? {
+        return Err(MemoryError::Changed {
+            path: path.display().to_string(),
+        });
+    }
     std::fs::remove_file(path).map_err(MemoryError::io(path))?;
     sync_dir(path.parent().unwrap_or(Path::new(".")))
 }
@@ -151,16 +190,30 @@ pub struct ScopeLock {
 }
 
 impl ScopeLock {
-    /// Blocks until the lock of the scope folder `dir` is ours.
+    /// Blocks until the lock of the scope folder `dir` is ours. A lock file that
+    /// is a symlink (dangling or not) or anything but a file is refused.
     pub fn acquire(dir: &Path) -> Result<ScopeLock, MemoryError> {
         let path = dir.join(LOCK_FILE);
-        let file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(&path)
-            .map_err(MemoryError::io(&path))?;
+        crate::contain::plain_file_or_absent(&path)?;
+        let mut options = OpenOptions::new();
+        options.read(true).write(true).create(true).truncate(false);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            // Between the check above and here a symlink could still appear:
+            // O_NOFOLLOW makes the open fail rather than follow it.
+            options.custom_flags(libc::O_NOFOLLOW);
+        }
+        let file = options.open(&path).map_err(|e| {
+            if std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) {
+                crate::contain::not_plain(&path, "a symlink")
+            } else {
+                MemoryError::io(&path)(e)
+            }
+        })?;
+        if !file.metadata().is_ok_and(|m| m.is_file()) {
+            return Err(crate::contain::not_plain(&path, "not a regular file"));
+        }
         FileExt::lock_exclusive(&file).map_err(MemoryError::io(&path))?;
         Ok(ScopeLock { _file: file })
     }

@@ -1,13 +1,81 @@
 //! Containment: turning a scope folder and a slug into a real path that is
 //! certainly inside the vault and the scope folder, following symlinks only where
 //! they stay inside, so a planted symlink can never redirect a write (or leak a
-//! read) outside.
+//! read) outside. The files cairn keeps beside the notes (`MEMORY.md`,
+//! `.cairnignore`, the lock) must be plain files: a symlink there is refused.
+//!
+//! File names are compared in Unicode NFC: a note saved under its decomposed
+//! (NFD) name by another tool is the same note as the NFC name cairn writes.
 
 use std::io::ErrorKind as IoKind;
 use std::path::{Path, PathBuf};
 
+use unicode_normalization::UnicodeNormalization;
+
 use crate::error::MemoryError;
 use crate::slug::Slug;
+
+/// Refuses `path` unless it is a regular file or does not exist (a symlink,
+/// dangling or not, a folder or a device is refused). Never follows a symlink.
+pub fn plain_file_or_absent(path: &Path) -> Result<(), MemoryError> {
+    match std::fs::symlink_metadata(path) {
+        Ok(md) if md.file_type().is_symlink() => Err(not_plain(path, "a symlink")),
+        Ok(md) if !md.is_file() => Err(not_plain(path, "not a regular file")),
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == IoKind::NotFound => Ok(()),
+        Err(e) => Err(MemoryError::io(path)(e)),
+    }
+}
+
+/// The refusal of a file cairn keeps beside the notes that is not a plain file.
+pub fn not_plain(path: &Path, what: &str) -> MemoryError {
+    MemoryError::Refused(format!(
+        "{} is {what}; cairn never reads or writes its own files through one (remove it and retry)",
+        path.display()
+    ))
+}
+
+/// The text of one of cairn's own files beside the notes (`MEMORY.md`,
+/// `.cairnignore`): `None` when absent; refused when it is not a plain file.
+/// Opened without following symlinks.
+pub fn read_plain(path: &Path) -> Result<Option<String>, MemoryError> {
+    use std::io::Read as _;
+    plain_file_or_absent(path)?;
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NOFOLLOW);
+    }
+    let mut file = match options.open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == IoKind::NotFound => return Ok(None),
+        Err(_) if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) => {
+            return Err(not_plain(path, "a symlink"));
+        }
+        Err(e) => return Err(MemoryError::io(path)(e)),
+    };
+    let mut text = String::new();
+    match file.read_to_string(&mut text) {
+        Ok(_) => Ok(Some(text)),
+        // Not UTF-8: not what cairn wrote; treated as a different text.
+        Err(e) if e.kind() == IoKind::InvalidData => Ok(Some(String::new())),
+        Err(e) => Err(MemoryError::io(path)(e)),
+    }
+}
+
+/// The name of an existing entry of `dir` that is `name` in another Unicode
+/// normalisation (NFD for NFC), if `name` itself is absent.
+fn normalisation_twin(dir: &Path, name: &str) -> Option<String> {
+    let want: String = name.nfc().collect();
+    std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(Result::ok)
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n != name && n.nfc().eq(want.chars()))
+        .min()
+}
 
 /// Resolves the vault-relative folder `rel` under the canonical `vault` root,
 /// component by component: a symlinked component must resolve inside the vault,
@@ -95,7 +163,12 @@ pub fn note_path(root: &Path, slug: &Slug, create: bool) -> Result<Option<PathBu
             Err(e) => return Err(e),
         }
     };
-    let path = dir.join(format!("{leaf}.md"));
+    let mut path = dir.join(format!("{leaf}.md"));
+    if std::fs::symlink_metadata(&path).is_err()
+        && let Some(twin) = normalisation_twin(&dir, &format!("{leaf}.md"))
+    {
+        path = dir.join(twin);
+    }
     match std::fs::symlink_metadata(&path) {
         Ok(md) if md.file_type().is_symlink() => {
             let real = match path.canonicalize() {

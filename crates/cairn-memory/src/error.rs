@@ -123,6 +123,41 @@ pub enum MemoryError {
         /// What is wrong.
         reason: String,
     },
+    /// The note changed on disk (another program saved it) between the plan and
+    /// the rename; nothing was written.
+    #[error(
+        "refused: {path} was changed by another program while cairn was writing it; nothing was overwritten: re-read it (`cairn memory show`) and retry"
+    )]
+    Changed {
+        /// Vault-relative path (absolute while it comes from the file layer).
+        path: String,
+    },
+    /// The write would lower the effective sensitivity of a note or an entry.
+    #[error(
+        "refused: the write would lower the sensitivity of {what} from {from} to {to}; nothing changed (only `cairn memory ... --declassify` lowers it, on purpose)"
+    )]
+    Declassify {
+        /// Vault-relative path.
+        path: String,
+        /// `path`, or `an entry of <path>` (never the entry's title).
+        what: String,
+        /// The level before.
+        from: String,
+        /// The level the write would leave.
+        to: String,
+    },
+    /// The note was written but `MEMORY.md` could not be (disk full, ...).
+    #[error(
+        "{done}, but {index} could not be updated ({error}): the index is stale; the next write (or `cairn memory reindex`) repairs it"
+    )]
+    IndexStale {
+        /// What was done to the notes (`<path> written`, ...).
+        done: String,
+        /// The index, vault-relative.
+        index: String,
+        /// Why it failed.
+        error: String,
+    },
     /// A request the store refuses for another stated reason.
     #[error("refused: {0}")]
     Refused(String),
@@ -164,7 +199,7 @@ impl MemoryError {
             MemoryError::NotFound { .. } => ErrorKind::NotFound,
             MemoryError::Usage(_) => ErrorKind::Usage,
             MemoryError::Secret { .. } => ErrorKind::Policy,
-            MemoryError::Io { .. } => ErrorKind::Io,
+            MemoryError::Io { .. } | MemoryError::IndexStale { .. } => ErrorKind::Io,
             _ => ErrorKind::Refused,
         }
     }

@@ -146,7 +146,7 @@ pub fn index_line(n: &ScopeNote) -> Option<String> {
             .clone()
             .or_else(|| entries_summary(n))
             .or_else(|| {
-                prose_sentences(&note.body)
+                prose_sentences(&own_text(n))
                     .into_iter()
                     .find(|s| s.chars().any(char::is_alphanumeric) && *s != note.title)
             })
@@ -161,6 +161,20 @@ pub fn index_line(n: &ScopeNote) -> Option<String> {
         Some(d) => format!("- [{title}]({link}) — {d}"),
         None => format!("- [{title}]({link})"),
     })
+}
+
+/// The text a description may come from: the body, or for an entry file only
+/// the prose before its first entry (never an entry's text: it may be secret).
+fn own_text(n: &ScopeNote) -> String {
+    if entry_file_type(&n.file).is_none() {
+        return n.note.body.clone();
+    }
+    parse_file(&n.file, &n.bytes)
+        .notes
+        .into_iter()
+        .find(|e| e.entry_of.is_none())
+        .map(|e| e.body)
+        .unwrap_or_default()
 }
 
 /// For a decisions/lessons entry file: how many entries, and the latest.
@@ -298,5 +312,23 @@ mod tests {
         );
         assert_eq!(entry_lines(&text), 6);
         assert!(!text.contains("Root password"));
+    }
+
+    #[test]
+    fn an_entry_file_never_describes_itself_with_a_secret_entry() {
+        for body in [
+            "### [2026-01-02] Vault unseal keys\n\n**Sensitivity:** secret\n\nShards live with three people.\n",
+            "Intro prose.\n\n### [2026-01-02] Vault unseal keys\n\n**Sensitivity:** secret\n\nShards live with three people.\n",
+        ] {
+            let n = sn(
+                "decisions.md",
+                &format!("---\ntitle: Decisions\n---\n{body}"),
+            );
+            let line = index_line(&n).unwrap();
+            assert!(
+                !line.contains("Shards") && !line.contains("Vault unseal"),
+                "{line}"
+            );
+        }
     }
 }

@@ -8,13 +8,15 @@ use std::path::{Path, PathBuf};
 
 use cairn_note::{Sensitivity, entry_file_type, format_entry};
 use serde_yaml_ng::{Mapping, Value};
+use unicode_normalization::UnicodeNormalization;
 
 use crate::contain::{note_path, scope_root};
 use crate::error::MemoryError;
 use crate::frontmatter::{NoteText, string, string_items, strings};
+use crate::ops::{NewNote, Op, WriteMode, WriteOptions};
 use crate::scope::Scope;
 use crate::slug::Slug;
-use crate::store::{NewNote, Op, Store, WriteMode, WriteOptions, content_hash, join, rel_under};
+use crate::store::{Store, content_hash, join, rel_under};
 
 /// A planned file operation.
 pub(crate) enum FileOp {
@@ -173,10 +175,11 @@ impl Store {
                         if let Some(p) = scope.project_id() {
                             m.insert(string("project_id"), string(p));
                         }
+                        // In an entry file, --sensitivity is the entry's (a field line).
                         let sensitivity = if secret {
                             Some(Sensitivity::Secret)
                         } else {
-                            meta.sensitivity
+                            meta.sensitivity.filter(|_| entry_type.is_none())
                         };
                         if let Some(s) = sensitivity {
                             m.insert(string("sensitivity"), string(s.as_str()));
@@ -187,20 +190,11 @@ impl Store {
                         m.insert(string("created"), string(&today));
                         m.insert(string("updated"), string(&today));
                         let body_text = match entry_type {
-                            Some(_) => {
-                                let title = entry_title(meta, slug)?;
-                                format!(
-                                    "# {}\n\n{}",
-                                    one_line(&file_title),
-                                    format_entry(
-                                        opts.now.date_naive(),
-                                        &title,
-                                        meta.category.as_deref(),
-                                        &clean_tags(&meta.tags),
-                                        body
-                                    )
-                                )
-                            }
+                            Some(_) => format!(
+                                "# {}\n\n{}",
+                                one_line(&file_title),
+                                new_entry(meta, slug, opts, body)?
+                            ),
                             None => with_newline(body),
                         };
                         NoteText::new(&m, &body_text)
@@ -212,16 +206,7 @@ impl Store {
                             NoteText::split(text).map_err(|r| frontmatter_error(&cur.rel, r))?;
                         doc.mapping().map_err(|r| frontmatter_error(&cur.rel, r))?;
                         let section = match entry_type {
-                            Some(_) => {
-                                let title = entry_title(meta, slug)?;
-                                format_entry(
-                                    opts.now.date_naive(),
-                                    &title,
-                                    meta.category.as_deref(),
-                                    &clean_tags(&meta.tags),
-                                    body,
-                                )
-                            }
+                            Some(_) => new_entry(meta, slug, opts, body)?,
                             None => format!("## {today}\n\n{}", with_newline(body.trim())),
                         };
                         let head = doc.body.trim_end();
@@ -391,12 +376,13 @@ impl Store {
                     let stamp = opts.now.format("%Y%m%dT%H%M%SZ").to_string();
                     let dir = root.join(archive);
                     let mut k = 1;
-                    while dir.join(&name).exists() {
-                        name = if k == 1 {
-                            format!("{}.{stamp}.md", slug.as_str())
+                    while std::fs::symlink_metadata(dir.join(&name)).is_ok() {
+                        let stamp = if k == 1 {
+                            stamp.clone()
                         } else {
-                            format!("{}.{stamp}-{k}.md", slug.as_str())
+                            format!("{stamp}-{k}")
                         };
+                        name = archive_name(slug, &stamp);
                         k += 1;
                     }
                     let to = dir.join(&name);
@@ -590,6 +576,33 @@ fn apply_meta(doc: &mut NoteText, meta: &NewNote, force: bool) -> Result<(), Str
     Ok(())
 }
 
+/// A new dated entry for an entry file, with a `**Sensitivity:**` field line
+/// when the caller gave one (an entry's field can only raise the file's level).
+fn new_entry(
+    meta: &NewNote,
+    slug: &Slug,
+    opts: &WriteOptions,
+    body: &str,
+) -> Result<String, MemoryError> {
+    let title = entry_title(meta, slug)?;
+    let entry = format_entry(
+        opts.now.date_naive(),
+        &title,
+        meta.category.as_deref(),
+        &clean_tags(&meta.tags),
+        body,
+    );
+    let Some(level) = meta.sensitivity else {
+        return Ok(entry);
+    };
+    let (heading, rest) = entry.split_once("\n\n").unwrap_or((&entry, ""));
+    let gap = if rest.starts_with("**") { "" } else { "\n" };
+    Ok(format!(
+        "{heading}\n\n**Sensitivity:** {}\n{gap}{rest}",
+        level.as_str()
+    ))
+}
+
 fn entry_title(meta: &NewNote, slug: &Slug) -> Result<String, MemoryError> {
     meta.title
         .as_deref()
@@ -613,13 +626,14 @@ fn check_case_collision(
         return Ok(());
     }
     let dir = cur.abs.parent().unwrap_or(root);
-    let want = slug.leaf().to_lowercase() + ".md";
+    let fold = |s: &str| s.nfc().collect::<String>().to_lowercase();
+    let want = fold(&format!("{}.md", slug.leaf()));
     let Ok(rd) = std::fs::read_dir(dir) else {
         return Ok(());
     };
     for e in rd.filter_map(Result::ok) {
         let name = e.file_name().to_string_lossy().into_owned();
-        if name.to_lowercase() == want && name != format!("{}.md", slug.leaf()) {
+        if fold(&name) == want && name != format!("{}.md", slug.leaf()) {
             let existing = rel_under(root, &dir.join(&name)).unwrap_or(name);
             return Err(MemoryError::CaseCollision {
                 path: cur.rel.clone(),
@@ -628,6 +642,20 @@ fn check_case_collision(
         }
     }
     Ok(())
+}
+
+/// The archive name of `slug` stamped `stamp` (when its own name is taken):
+/// `retry-policy.<stamp>.md`; an entry file keeps its name last
+/// (`<stamp>.decisions.md`), so it stays an entry file and its entries keep
+/// their levels.
+fn archive_name(slug: &Slug, stamp: &str) -> String {
+    if entry_file_type(&slug.file_name()).is_none() {
+        return format!("{}.{stamp}.md", slug.as_str());
+    }
+    match slug.as_str().rsplit_once('/') {
+        Some((dir, leaf)) => format!("{dir}/{stamp}.{leaf}.md"),
+        None => format!("{stamp}.{}.md", slug.as_str()),
+    }
 }
 
 fn frontmatter_error(rel: &str, reason: String) -> MemoryError {

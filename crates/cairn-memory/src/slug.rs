@@ -1,7 +1,12 @@
 //! Memory names (slugs): what a caller may name a note, checked before any path is
 //! built from it. A slug that passes is a relative file name (or, when nested
 //! folders are allowed, a `/`-separated relative path) that means the same file
-//! on Linux, macOS and Windows and cannot climb out of its scope folder.
+//! on Linux, macOS and Windows and cannot climb out of its scope folder. Names
+//! are kept in Unicode NFC (so `café` typed composed or decomposed is one note),
+//! and characters that make a name look like another (zero-width, bidi controls,
+//! no-break spaces) are refused.
+
+use unicode_normalization::UnicodeNormalization;
 
 use crate::error::MemoryError;
 
@@ -18,12 +23,22 @@ impl Slug {
     /// control characters, characters invalid in Windows file names (`<>:"|?*`),
     /// characters that break wikilinks (`#^[]|`), URL-encoded escapes (`%2e`),
     /// a leading `~` or `.` (home expansion, hidden files cairn never scans),
-    /// trailing dots or spaces, and reserved Windows device names (`CON`, `NUL`, ...).
+    /// trailing dots or spaces, reserved Windows device names (`CON`, `NUL`, ...),
+    /// and invisible or look-alike characters (zero-width, bidi controls, no-break
+    /// spaces). The name is normalised to NFC.
     pub fn parse(raw: &str, nested: bool) -> Result<Slug, MemoryError> {
         let refuse = |reason: &str| MemoryError::InvalidSlug {
-            slug: raw.to_owned(),
+            slug: visible(raw),
             reason: reason.to_owned(),
         };
+        if let Some((c, what)) = raw.chars().find_map(|c| invisible(c).map(|w| (c, w))) {
+            return Err(refuse(&format!(
+                "it contains {what} (U+{:04X}), which makes a name look like another",
+                u32::from(c)
+            )));
+        }
+        let normalised: String = raw.nfc().collect();
+        let raw = normalised.as_str();
         let s = raw
             .strip_suffix(".md")
             .or_else(|| raw.strip_suffix(".MD"))
@@ -143,6 +158,36 @@ impl std::fmt::Display for Slug {
     }
 }
 
+/// What an invisible or look-alike character is, if `c` is one.
+fn invisible(c: char) -> Option<&'static str> {
+    match c {
+        '\u{200B}'..='\u{200D}' | '\u{2060}' | '\u{FEFF}' | '\u{180E}' => {
+            Some("a zero-width character")
+        }
+        '\u{200E}'
+        | '\u{200F}'
+        | '\u{061C}'
+        | '\u{202A}'..='\u{202E}'
+        | '\u{2066}'..='\u{2069}' => Some("a bidirectional control"),
+        '\u{00A0}' | '\u{202F}' | '\u{2007}' => Some("a no-break space"),
+        _ => None,
+    }
+}
+
+/// `raw` with control, invisible and look-alike characters written as `\u{...}`,
+/// so a refusal shows the name as it is.
+fn visible(raw: &str) -> String {
+    raw.chars()
+        .map(|c| {
+            if c.is_control() || invisible(c).is_some() {
+                format!("\\u{{{:04X}}}", u32::from(c))
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
 fn has_drive_prefix(s: &str) -> bool {
     let b = s.as_bytes();
     b.len() >= 2 && b[0].is_ascii_alphabetic() && b[1] == b':'
@@ -228,6 +273,33 @@ mod tests {
                 .contains("empty path")
         );
         assert!(Slug::parse(&"x".repeat(200), false).is_err());
+    }
+
+    #[test]
+    fn names_are_nfc_and_invisible_characters_are_refused() {
+        let nfc = Slug::parse("caf\u{e9}", false).unwrap();
+        let nfd = Slug::parse("cafe\u{301}.md", false).unwrap();
+        assert_eq!(nfc, nfd);
+        assert_eq!(nfd.as_str(), "caf\u{e9}");
+        for (raw, why) in [
+            ("a\u{200B}b", "zero-width"),
+            ("a\u{200C}b", "zero-width"),
+            ("a\u{200D}b", "zero-width"),
+            ("a\u{2060}b", "zero-width"),
+            ("\u{FEFF}ab", "zero-width"),
+            ("ab\u{202E}dm.exe", "bidirectional"),
+            ("a\u{2066}b", "bidirectional"),
+            ("a\u{200F}b", "bidirectional"),
+            ("a\u{00A0}b", "no-break space"),
+            ("a\u{202F}b", "no-break space"),
+            ("a\u{2007}b", "no-break space"),
+        ] {
+            let e = Slug::parse(raw, false).unwrap_err().to_string();
+            assert!(e.contains(why), "{raw:?}: {e}");
+            // The refusal shows the character as an escape, never raw.
+            assert!(e.contains("\\u{"), "{raw:?}: {e}");
+            assert!(!e.chars().any(|c| invisible(c).is_some()), "{raw:?}: {e}");
+        }
     }
 
     #[test]

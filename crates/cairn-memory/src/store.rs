@@ -2,255 +2,47 @@
 //!
 //! ```text
 //! scope → folder (inside the vault) → slug (validated) → lock the scope
+//!   → MEMORY.md / .cairnignore must not be symlinks
 //!   → read the current file(s) → compare-and-swap (--expect-hash)
 //!   → compute the new text → size cap, credentials, frontmatter checks
-//!   → (dry run: stop here, return the diffs)
-//!   → atomic writes → MEMORY.md regenerated → usage sidecar
+//!   → no lowering of a note's or an entry's sensitivity (unless --declassify)
+//!   → (dry run: stop here, return the diffs, under the policy)
+//!   → atomic writes, each checking the note still holds what was planned from
+//!     (append-like changes plan again, up to 3 times; others are refused)
+//!   → MEMORY.md regenerated → usage sidecar
 //! ```
 //!
 //! A refusal at any step leaves every file as it was. The middle steps (what
-//! each operation would change, and every check) are in [`crate::plan`].
+//! each operation would change, and every check) are in [`crate::plan`]; a
+//! failure after the notes are written (the index on a full disk) says so.
 
 use std::path::{Path, PathBuf};
 
 use cairn_config::Config;
-use cairn_note::{MemoryType, Sensitivity, Status, parse_note};
+use cairn_note::{Sensitivity, Status, parse_note};
 use chrono::{DateTime, Utc};
-use serde::Serialize;
 
 use crate::atomic::{self, Replace, ScopeLock};
-use crate::contain::scope_root;
-use crate::diff::unified;
+use crate::contain::{plain_file_or_absent, read_plain, scope_root};
+use crate::diff::{index_diff, note_diff};
 use crate::error::MemoryError;
+use crate::fault;
 use crate::index::{
     IGNORE_FILE, INDEX_FILE, ScopeNote, entry_lines, ignore_text, read_scope, render_index,
 };
+use crate::mask::{Reveal, reveal};
+use crate::ops::{
+    Action, Change, IndexStatus, Listed, Op, Outcome, Shown, WriteMode, WriteOptions,
+};
 use crate::plan::FileOp;
 use crate::scope::Scope;
+use crate::sensitivity;
 use crate::slug::Slug;
-use crate::usage::{Usage, UsageEvent, UsageLog};
+use crate::usage::{UsageEvent, UsageLog};
 
-/// How `write` treats an existing note.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum WriteMode {
-    /// Create; refuse if the note exists.
-    Create,
-    /// Add a dated section (or, in an entry file, a dated entry).
-    Append,
-    /// Replace the body; frontmatter keys not given are kept.
-    Force,
-}
-
-/// Frontmatter for `write` (each `None` keeps or omits the key).
-#[derive(Debug, Clone, Default)]
-pub struct NewNote {
-    /// `title` (or, appending to an entry file, the entry's title).
-    pub title: Option<String>,
-    /// `memory_type`.
-    pub memory_type: Option<MemoryType>,
-    /// `description`.
-    pub description: Option<String>,
-    /// `sensitivity`.
-    pub sensitivity: Option<Sensitivity>,
-    /// `tags` (or the entry's tags).
-    pub tags: Vec<String>,
-    /// An entry's `**Category:**`.
-    pub category: Option<String>,
-}
-
-/// One operation.
-#[derive(Debug, Clone)]
-pub enum Op {
-    /// Create (or append to, or replace) a note.
-    Write {
-        /// Name.
-        slug: String,
-        /// Markdown body.
-        body: String,
-        /// What to do if it exists.
-        mode: WriteMode,
-        /// Frontmatter.
-        meta: NewNote,
-    },
-    /// Replace the one occurrence of `old` with `new`.
-    Edit {
-        /// Name.
-        slug: String,
-        /// Text to find (must occur exactly once).
-        old: String,
-        /// Replacement.
-        new: String,
-    },
-    /// Insert `text` after line `line` (0 = at the top).
-    Insert {
-        /// Name.
-        slug: String,
-        /// Line number.
-        line: usize,
-        /// Text.
-        text: String,
-    },
-    /// Rename within the scope.
-    Move {
-        /// Name.
-        slug: String,
-        /// New name.
-        to: String,
-    },
-    /// Move to the scope's archive folder, or delete with `purge`.
-    Remove {
-        /// Name.
-        slug: String,
-        /// Delete instead of archiving.
-        purge: bool,
-    },
-    /// Set or clear `pinned`.
-    Pin {
-        /// Name.
-        slug: String,
-        /// New state.
-        pinned: bool,
-    },
-    /// Mark `old` superseded by `by`, linking both ways.
-    Supersede {
-        /// The replaced note.
-        old: String,
-        /// The replacing note.
-        by: String,
-    },
-    /// Regenerate `MEMORY.md` only.
-    Reindex,
-}
-
-/// Options shared by every write.
-#[derive(Debug, Clone)]
-pub struct WriteOptions {
-    /// Compare-and-swap: the primary note's current content hash must be this.
-    pub expect_hash: Option<String>,
-    /// Compute and return the diffs; write nothing.
-    pub dry_run: bool,
-    /// Accept credentials in the new text; the note is then marked secret.
-    pub allow_secrets: bool,
-    /// "Now", for dates and usage statistics.
-    pub now: DateTime<Utc>,
-}
-
-/// What happened to one file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Action {
-    /// A new file.
-    Created,
-    /// Changed in place.
-    Modified,
-    /// Renamed (see `to`).
-    Moved,
-    /// Moved to the archive folder (see `to`).
-    Archived,
-    /// Deleted.
-    Deleted,
-    /// Nothing to do.
-    Unchanged,
-}
-
-/// One file change of an [`Outcome`].
-#[derive(Debug, Clone, Serialize)]
-pub struct Change {
-    /// Vault-relative path.
-    pub path: String,
-    /// What happened.
-    pub action: Action,
-    /// Where it went (moves and archives).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub to: Option<String>,
-    /// Content hash before.
-    pub hash_before: Option<String>,
-    /// Content hash after.
-    pub hash_after: Option<String>,
-    /// Unified diff (redacted; withheld for secret and confidential notes).
-    pub diff: String,
-}
-
-/// The scope index after an operation.
-#[derive(Debug, Clone, Serialize)]
-pub struct IndexStatus {
-    /// Vault-relative path of `MEMORY.md`.
-    pub path: String,
-    /// Entry lines.
-    pub entries: usize,
-    /// The line budget.
-    pub budget: usize,
-    /// Whether the file changed.
-    pub changed: bool,
-}
-
-/// The result of [`Store::apply`].
-#[derive(Debug, Clone, Serialize)]
-pub struct Outcome {
-    /// The scope.
-    pub scope: String,
-    /// Its vault-relative folder.
-    pub folder: String,
-    /// Nothing was written.
-    pub dry_run: bool,
-    /// Note changes, in order (the index is reported in `index`).
-    pub changes: Vec<Change>,
-    /// `MEMORY.md`.
-    pub index: Option<IndexStatus>,
-    /// Things worth saying that did not stop the operation.
-    pub warnings: Vec<String>,
-}
-
-/// A note as `cairn memory show` returns it, after policy.
-#[derive(Debug, Clone, Serialize)]
-pub struct Shown {
-    /// Scope.
-    pub scope: String,
-    /// Name.
-    pub slug: String,
-    /// Vault-relative path.
-    pub path: String,
-    /// Content hash (for `--expect-hash`).
-    pub hash: String,
-    /// Title (redacted).
-    pub title: String,
-    /// Sensitivity.
-    pub sensitivity: String,
-    /// Confidential: content withheld.
-    pub withheld: bool,
-    /// The file (credentials redacted); empty when withheld.
-    pub content: String,
-    /// Credentials redacted.
-    pub redactions: usize,
-}
-
-/// One note of `cairn memory list`, after policy.
-#[derive(Debug, Clone, Serialize)]
-pub struct Listed {
-    /// Name.
-    pub slug: String,
-    /// Vault-relative path.
-    pub path: String,
-    /// Title (`(secret)` for secret notes).
-    pub title: String,
-    /// Description (none for secret and confidential notes).
-    pub description: Option<String>,
-    /// Memory type.
-    pub memory_type: Option<String>,
-    /// Sensitivity.
-    pub sensitivity: String,
-    /// Status.
-    pub status: String,
-    /// Pinned.
-    pub pinned: bool,
-    /// `updated`, else `created`.
-    pub date: Option<String>,
-    /// Content hash.
-    pub hash: String,
-    /// Usage statistics from the sidecar.
-    pub usage: Usage,
-}
+/// How many times a change that does not depend on what the caller saw (append,
+/// insert, pin, ...) is planned again when another program saves the note under it.
+const MAX_REPLANS: usize = 3;
 
 /// The memory scopes of one vault.
 #[derive(Debug, Clone)]
@@ -345,7 +137,9 @@ impl Store {
     }
 
     /// One note, after policy: secret notes are refused, confidential ones withheld,
-    /// credentials redacted. Counts as a read in the usage statistics.
+    /// secret entries of an entry file replaced by a placeholder (confidential ones
+    /// cut to their heading), credentials redacted. Counts as a read in the usage
+    /// statistics.
     pub fn show(
         &self,
         scope: &Scope,
@@ -361,17 +155,17 @@ impl Store {
         let Some(text) = cur.text else {
             return Err(self.not_found(scope, &slug, &rel, Some(&root)));
         };
-        let note = parse_note(&cur.rel, text.as_bytes()).note;
-        let sensitivity = note.as_ref().map(|n| n.sensitivity).unwrap_or_default();
-        if sensitivity == Sensitivity::Secret {
-            return Err(MemoryError::Secret { path: cur.rel });
-        }
-        let title = note
-            .as_ref()
+        let (withheld, content) = match reveal(&cur.rel, &text) {
+            Reveal::Secret => return Err(MemoryError::Secret { path: cur.rel }),
+            Reveal::Withheld => (true, String::new()),
+            Reveal::Text(t, _) => (false, t),
+        };
+        let sensitivity = sensitivity::level(&cur.rel, &text).unwrap_or_default();
+        let title = parse_note(&cur.rel, text.as_bytes())
+            .note
             .map(|n| cairn_policy::redact(&n.title).text.into_owned())
             .unwrap_or_else(|| slug.default_title());
-        let withheld = sensitivity == Sensitivity::Confidential;
-        let red = cairn_policy::redact(&text);
+        let red = cairn_policy::redact(&content);
         let shown = Shown {
             scope: scope.to_string(),
             slug: slug.to_string(),
@@ -380,12 +174,8 @@ impl Store {
             title,
             sensitivity: sensitivity.as_str().to_owned(),
             withheld,
-            content: if withheld {
-                String::new()
-            } else {
-                red.text.into_owned()
-            },
-            redactions: if withheld { 0 } else { red.count },
+            content: red.text.into_owned(),
+            redactions: red.count,
         };
         self.record(scope, slug.as_str(), &UsageEvent::Read, now, warnings);
         Ok(shown)
@@ -423,6 +213,10 @@ impl Store {
         } else {
             Some(ScopeLock::acquire(&root)?)
         };
+        // cairn's own files beside the notes are never read or written through a symlink.
+        for own in [INDEX_FILE, IGNORE_FILE] {
+            plain_file_or_absent(&root.join(own))?;
+        }
         let mut warnings = Vec::new();
         if _lock.is_some() {
             let removed = atomic::remove_stale_temps(&root);
@@ -433,66 +227,54 @@ impl Store {
             }
         }
 
-        let plan = self.plan(scope, op, opts, &rel, &root, &slugs)?;
-        let mut outcome = Outcome {
-            scope: scope.to_string(),
-            folder: rel.clone(),
-            dry_run: opts.dry_run,
-            changes: plan.iter().map(describe).collect(),
-            index: None,
-            warnings,
-        };
-        if outcome.changes.is_empty()
-            && !matches!(op, Op::Reindex)
-            && let Some(s) = slugs.first()
-        {
-            outcome.changes.push(Change {
-                path: join(&rel, &s.file_name()),
-                action: Action::Unchanged,
-                to: None,
-                hash_before: None,
-                hash_after: None,
-                diff: String::new(),
-            });
-        }
-
-        if opts.dry_run {
-            let notes = simulate(
-                if root.is_dir() {
-                    read_scope(
-                        &root,
-                        self.config.memory.nested,
-                        &self.config.memory.archive_folder,
-                    )
-                } else {
-                    Vec::new()
-                },
-                &plan,
-                &rel,
+        // An external editor does not take the lock: each replacement checks, right
+        // before its rename, that the note still holds what the plan was made from.
+        // Changes that do not depend on what the caller saw are planned again.
+        let replannable = opts.expect_hash.is_none()
+            && matches!(
+                op,
+                Op::Write {
+                    mode: WriteMode::Append,
+                    ..
+                } | Op::Insert { .. }
+                    | Op::Pin { .. }
+                    | Op::Supersede { .. }
+                    | Op::Move { .. }
+                    | Op::Remove { purge: false, .. }
             );
-            let (status, diff) = self.index_preview(scope, &rel, &root, &notes);
-            if !diff.is_empty() {
-                outcome.changes.push(Change {
-                    path: status.path.clone(),
-                    action: if root.join(INDEX_FILE).exists() {
-                        Action::Modified
-                    } else {
-                        Action::Created
-                    },
-                    to: None,
-                    hash_before: None,
-                    hash_after: None,
-                    diff,
-                });
+        let mut replans = 0;
+        let plan = loop {
+            let plan = self.plan(scope, op, opts, &rel, &root, &slugs)?;
+            if !opts.declassify {
+                check_declassify(&plan)?;
             }
-            outcome.index = Some(status);
-            return Ok(outcome);
+            if opts.dry_run {
+                return self.dry_run(scope, op, &rel, &root, &slugs, &plan, warnings);
+            }
+            match plan.iter().try_for_each(execute) {
+                Ok(()) => break plan,
+                Err(MemoryError::Changed { .. }) if replannable && replans < MAX_REPLANS => {
+                    replans += 1;
+                }
+                Err(e) => return Err(e),
+            }
+        };
+        if replans > 0 {
+            warnings.push(format!(
+                "another program saved the note while cairn was writing it; planned again ({replans}×) on its new text, nothing lost"
+            ));
         }
-
-        for f in &plan {
-            execute(f)?;
-        }
-        let status = self.write_index(scope, &rel, &root, &mut outcome.warnings)?;
+        let mut outcome = outcome(scope, op, &rel, &slugs, &plan, false, warnings);
+        let index = self.write_index(scope, &rel, &root, &mut outcome.warnings);
+        self.record_plan(scope, &rel, &plan, opts.now, &mut outcome.warnings);
+        let status = index.map_err(|e| match e {
+            MemoryError::Io { error, .. } => MemoryError::IndexStale {
+                done: done_phrase(&plan),
+                index: join(&rel, INDEX_FILE),
+                error: error.to_string(),
+            },
+            other => other,
+        })?;
         if status.entries > status.budget {
             outcome.warnings.push(format!(
                 "{} lists {} notes, over its budget of {} lines ([memory] index_budget_lines); merge or retire some",
@@ -500,26 +282,79 @@ impl Store {
             ));
         }
         outcome.index = Some(status);
+        Ok(outcome)
+    }
 
+    /// The outcome of a dry run: the plan's diffs and the index it would write.
+    #[allow(clippy::too_many_arguments)]
+    fn dry_run(
+        &self,
+        scope: &Scope,
+        op: &Op,
+        rel: &str,
+        root: &Path,
+        slugs: &[Slug],
+        plan: &[FileOp],
+        warnings: Vec<String>,
+    ) -> Result<Outcome, MemoryError> {
+        let mut outcome = outcome(scope, op, rel, slugs, plan, true, warnings);
+        let before = if root.is_dir() {
+            read_scope(
+                root,
+                self.config.memory.nested,
+                &self.config.memory.archive_folder,
+            )
+        } else {
+            Vec::new()
+        };
+        let notes = simulate(before.clone(), plan, rel);
+        let text = render_index(&scope.to_string(), &notes);
+        let on_disk = read_plain(&root.join(INDEX_FILE))?;
+        let status = self.index_status(rel, &text, on_disk.as_deref());
+        if status.changed {
+            let visible = render_index(&scope.to_string(), &before);
+            outcome.changes.push(Change {
+                path: status.path.clone(),
+                action: if on_disk.is_some() {
+                    Action::Modified
+                } else {
+                    Action::Created
+                },
+                to: None,
+                hash_before: None,
+                hash_after: None,
+                diff: index_diff(&status.path, on_disk.as_deref(), &text, &visible),
+            });
+        }
+        outcome.index = Some(status);
+        Ok(outcome)
+    }
+
+    /// Records the plan's notes in the usage statistics.
+    fn record_plan(
+        &self,
+        scope: &Scope,
+        rel: &str,
+        plan: &[FileOp],
+        now: DateTime<Utc>,
+        warnings: &mut Vec<String>,
+    ) {
         let scope_name = scope.to_string();
-        for f in &plan {
-            let event = match f {
-                FileOp::Write { rel: r, .. } => Some((r.clone(), UsageEvent::Write)),
+        for f in plan {
+            let (path, ev) = match f {
+                FileOp::Write { rel: r, .. } => (r, UsageEvent::Write),
                 FileOp::Move {
                     from_rel,
                     to_rel,
                     archive: false,
                     ..
-                } => Some((from_rel.clone(), UsageEvent::Renamed(slug_of(&rel, to_rel)))),
-                FileOp::Move { from_rel, .. } => Some((from_rel.clone(), UsageEvent::Removed)),
-                FileOp::Delete { rel: r, .. } => Some((r.clone(), UsageEvent::Removed)),
+                } => (from_rel, UsageEvent::Renamed(slug_of(rel, to_rel))),
+                FileOp::Move { from_rel, .. } => (from_rel, UsageEvent::Removed),
+                FileOp::Delete { rel: r, .. } => (r, UsageEvent::Removed),
             };
-            if let Some((path, ev)) = event {
-                let slug = slug_of(&rel, &path);
-                self.record_named(&scope_name, &slug, &ev, opts.now, &mut outcome.warnings);
-            }
+            let slug = slug_of(rel, path);
+            self.record_named(&scope_name, &slug, &ev, now, warnings);
         }
-        Ok(outcome)
     }
 
     fn record(
@@ -586,32 +421,14 @@ impl Store {
         }
     }
 
-    /// The index text for `notes` and its status against the file on disk.
-    fn index_preview(
-        &self,
-        scope: &Scope,
-        rel: &str,
-        root: &Path,
-        notes: &[ScopeNote],
-    ) -> (IndexStatus, String) {
-        let text = render_index(&scope.to_string(), notes);
-        let path = join(rel, INDEX_FILE);
-        let before = std::fs::read_to_string(root.join(INDEX_FILE)).ok();
-        let changed = before.as_deref() != Some(text.as_str());
-        let diff = if changed {
-            unified(&path, before.as_deref(), Some(&text), false)
-        } else {
-            String::new()
-        };
-        (
-            IndexStatus {
-                path,
-                entries: entry_lines(&text),
-                budget: self.config.memory.index_budget_lines,
-                changed,
-            },
-            diff,
-        )
+    /// The status of index text `text` against the file's current text.
+    fn index_status(&self, rel: &str, text: &str, on_disk: Option<&str>) -> IndexStatus {
+        IndexStatus {
+            path: join(rel, INDEX_FILE),
+            entries: entry_lines(text),
+            budget: self.config.memory.index_budget_lines,
+            changed: on_disk != Some(text),
+        }
     }
 
     /// Regenerates the scope's `MEMORY.md` (and its `.cairnignore`). Call under the lock.
@@ -623,29 +440,29 @@ impl Store {
         warnings: &mut Vec<String>,
     ) -> Result<IndexStatus, MemoryError> {
         let ignore = root.join(IGNORE_FILE);
-        if !ignore.exists() {
-            atomic::write_file(
+        match read_plain(&ignore)? {
+            None => atomic::write_file(
                 &ignore,
                 ignore_text(&self.config.memory.archive_folder).as_bytes(),
                 Replace::Never,
-            )?;
-        } else if !std::fs::read_to_string(&ignore)
-            .is_ok_and(|t| t.lines().any(|l| l.trim() == INDEX_FILE))
-        {
-            warnings.push(format!(
+            )?,
+            Some(t) if !t.lines().any(|l| l.trim() == INDEX_FILE) => warnings.push(format!(
                 "{} does not list {INDEX_FILE}: the index is scanned as a note",
                 join(rel, IGNORE_FILE)
-            ));
+            )),
+            Some(_) => {}
         }
         let notes = read_scope(
             root,
             self.config.memory.nested,
             &self.config.memory.archive_folder,
         );
-        let (status, _) = self.index_preview(scope, rel, root, &notes);
+        let text = render_index(&scope.to_string(), &notes);
+        let path = root.join(INDEX_FILE);
+        let status = self.index_status(rel, &text, read_plain(&path)?.as_deref());
         if status.changed {
-            let text = render_index(&scope.to_string(), &notes);
-            atomic::write_file(&root.join(INDEX_FILE), text.as_bytes(), Replace::Atomically)?;
+            fault::index_write().map_err(MemoryError::io(&path))?;
+            atomic::write_file(&path, text.as_bytes(), Replace::Atomically)?;
         }
         Ok(status)
     }
@@ -659,6 +476,7 @@ impl Store {
                 expect_hash: None,
                 dry_run: false,
                 allow_secrets: false,
+                declassify: false,
                 now,
             },
         )
@@ -666,7 +484,7 @@ impl Store {
 
     /// What `MEMORY.md` of `scope` should say now, and what it says (for `lint`):
     /// `(vault-relative path, expected text, current text)`; `None` when the scope
-    /// folder does not exist.
+    /// folder does not exist. A `MEMORY.md` that is a symlink is refused.
     pub fn index_state(
         &self,
         scope: &Scope,
@@ -681,19 +499,92 @@ impl Store {
             &self.config.memory.archive_folder,
         );
         let expected = render_index(&scope.to_string(), &notes);
-        let current = std::fs::read_to_string(root.join(INDEX_FILE)).ok();
+        let current = read_plain(&root.join(INDEX_FILE))?;
         Ok(Some((join(&rel, INDEX_FILE), expected, current)))
     }
 }
 
-fn describe(f: &FileOp) -> Change {
-    let withhold = |texts: &[Option<&str>]| {
-        texts.iter().flatten().any(|t| {
-            parse_note("x.md", t.as_bytes())
-                .note
-                .is_some_and(|n| n.sensitivity >= Sensitivity::Confidential)
+/// The outcome of running (or, `dry_run`, planning) `plan`, the index aside.
+fn outcome(
+    scope: &Scope,
+    op: &Op,
+    rel: &str,
+    slugs: &[Slug],
+    plan: &[FileOp],
+    dry_run: bool,
+    warnings: Vec<String>,
+) -> Outcome {
+    let mut changes: Vec<Change> = plan.iter().map(describe).collect();
+    if changes.is_empty()
+        && !matches!(op, Op::Reindex)
+        && let Some(s) = slugs.first()
+    {
+        changes.push(Change {
+            path: join(rel, &s.file_name()),
+            action: Action::Unchanged,
+            to: None,
+            hash_before: None,
+            hash_after: None,
+            diff: String::new(),
+        });
+    }
+    Outcome {
+        scope: scope.to_string(),
+        folder: rel.to_owned(),
+        dry_run,
+        changes,
+        index: None,
+        warnings,
+    }
+}
+
+/// Refuses a plan that lowers the sensitivity of a note or an entry.
+fn check_declassify(plan: &[FileOp]) -> Result<(), MemoryError> {
+    for f in plan {
+        match f {
+            FileOp::Write {
+                rel,
+                before: Some(before),
+                after,
+                ..
+            } => sensitivity::check(rel, before, rel, after)?,
+            FileOp::Move {
+                from_rel,
+                to_rel,
+                content,
+                ..
+            } => sensitivity::check(from_rel, content, to_rel, content)?,
+            FileOp::Write { before: None, .. } | FileOp::Delete { .. } => {}
+        }
+    }
+    Ok(())
+}
+
+/// What a carried-out plan did, for a message (`a.md written; b.md archived`).
+fn done_phrase(plan: &[FileOp]) -> String {
+    let parts: Vec<String> = plan
+        .iter()
+        .map(|f| match f {
+            FileOp::Write { rel, .. } => format!("{rel} written"),
+            FileOp::Move {
+                from_rel,
+                archive: true,
+                ..
+            } => format!("{from_rel} archived"),
+            FileOp::Move {
+                from_rel, to_rel, ..
+            } => format!("{from_rel} moved to {to_rel}"),
+            FileOp::Delete { rel, .. } => format!("{rel} deleted"),
         })
-    };
+        .collect();
+    if parts.is_empty() {
+        "no note changed".to_owned()
+    } else {
+        parts.join("; ")
+    }
+}
+
+fn describe(f: &FileOp) -> Change {
     match f {
         FileOp::Write {
             rel, before, after, ..
@@ -707,12 +598,7 @@ fn describe(f: &FileOp) -> Change {
             to: None,
             hash_before: before.as_deref().map(|b| content_hash(b.as_bytes())),
             hash_after: Some(content_hash(after.as_bytes())),
-            diff: unified(
-                rel,
-                before.as_deref(),
-                Some(after),
-                withhold(&[before.as_deref(), Some(after)]),
-            ),
+            diff: note_diff(rel, before.as_deref(), Some(after)),
         },
         FileOp::Move {
             from_rel,
@@ -741,36 +627,46 @@ fn describe(f: &FileOp) -> Change {
             to: None,
             hash_before: Some(content_hash(content.as_bytes())),
             hash_after: None,
-            diff: unified(rel, Some(content), None, withhold(&[Some(content)])),
+            diff: note_diff(rel, Some(content), None),
         },
     }
 }
 
+/// Carries out one file operation. A note replaced or deleted must still hold,
+/// right before the rename, the text it was planned from ([`MemoryError::Changed`]).
 fn execute(f: &FileOp) -> Result<(), MemoryError> {
-    match f {
+    let (result, rel) = match f {
         FileOp::Write {
-            abs, before, after, ..
+            abs,
+            rel,
+            before,
+            after,
         } => {
-            let replace = if before.is_some() {
-                Replace::Atomically
-            } else {
-                Replace::Never
+            let replace = match before {
+                Some(b) => Replace::Matching(b.as_bytes()),
+                None => Replace::Never,
             };
-            atomic::write_file(abs, after.as_bytes(), replace).map_err(|e| match e {
+            let r = atomic::write_file(abs, after.as_bytes(), replace).map_err(|e| match e {
                 MemoryError::Io { error, .. }
                     if error.kind() == std::io::ErrorKind::AlreadyExists =>
                 {
                     MemoryError::Refused(format!(
-                        "{} appeared while writing; nothing overwritten",
-                        abs.display()
+                        "{rel} appeared while writing; nothing overwritten"
                     ))
                 }
                 other => other,
-            })
+            });
+            (r, rel)
         }
-        FileOp::Move { from, to, .. } => atomic::move_file(from, to),
-        FileOp::Delete { abs, .. } => atomic::remove_file(abs),
-    }
+        FileOp::Move {
+            from, to, from_rel, ..
+        } => (atomic::move_file(from, to), from_rel),
+        FileOp::Delete { abs, rel, content } => (atomic::remove_file(abs, content.as_bytes()), rel),
+    };
+    result.map_err(|e| match e {
+        MemoryError::Changed { .. } => MemoryError::Changed { path: rel.clone() },
+        other => other,
+    })
 }
 
 /// The scope's notes as they would be after `plan` (for a dry run's index).

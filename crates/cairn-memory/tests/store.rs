@@ -20,6 +20,7 @@ fn opts() -> WriteOptions {
         expect_hash: None,
         dry_run: false,
         allow_secrets: false,
+        declassify: false,
         now: now(),
     }
 }
@@ -464,4 +465,44 @@ fn operations_on_a_missing_scope_create_nothing() {
     }
     assert!(!dir.path().join("v/I/memory").exists());
     assert_eq!(snapshot(&dir.path().join("v")), before);
+}
+
+#[test]
+fn an_archived_entry_file_stays_an_entry_file() {
+    let (dir, s) = store("");
+    let secret_log = |i: usize| Op::Write {
+        slug: "decisions".into(),
+        body: format!("Shard {i} lives in the safe."),
+        mode: WriteMode::Append,
+        meta: NewNote {
+            title: Some(format!("Unseal {i}")),
+            sensitivity: Some(Sensitivity::Secret),
+            ..NewNote::default()
+        },
+    };
+    let rm = Op::Remove {
+        slug: "decisions".into(),
+        purge: false,
+    };
+    for i in 0..2 {
+        s.apply(&Scope::User, &secret_log(i), &opts()).unwrap();
+        // Archiving never lowers an entry's level, even when the name is taken.
+        s.apply(&Scope::User, &rm, &opts()).unwrap();
+    }
+    let archive = dir.path().join("v/I/memory/user/.archive");
+    let mut names: Vec<String> = std::fs::read_dir(&archive)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, vec!["20261122T090000Z.decisions.md", "decisions.md"]);
+    for n in names {
+        let bytes = std::fs::read(archive.join(&n)).unwrap();
+        let notes = parse_file(&format!("I/memory/user/.archive/{n}"), &bytes).notes;
+        assert!(
+            notes.iter().all(|e| e.sensitivity == Sensitivity::Secret),
+            "{n}"
+        );
+    }
 }
