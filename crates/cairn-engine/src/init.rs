@@ -113,3 +113,25 @@ fn write_new(path: &Path, text: &str) -> std::io::Result<()> {
     let _ = std::fs::remove_file(&tmp);
     linked
 }
+
+#[cfg(test)]
+mod tests {
+    use super::NOTES;
+
+    /// The starter notes are read the same way by every reader: a closed block the
+    /// one splitter finds, no diagnostic, a sensitivity read with certainty.
+    #[test]
+    fn starter_notes_have_front_matter_every_reader_agrees_on() {
+        for (rel, text) in NOTES {
+            let split = cairn_note::split_frontmatter(text);
+            assert!(split.front.is_some_and(|b| b.is_closed()), "{rel}");
+            let parsed = cairn_note::parse_note(rel, text.as_bytes());
+            assert!(
+                parsed.diagnostics.is_empty(),
+                "{rel}: {:?}",
+                parsed.diagnostics
+            );
+            assert!(cairn_note::read_sensitivity(text).doubt.is_none(), "{rel}");
+        }
+    }
+}

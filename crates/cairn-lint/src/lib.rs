@@ -5,7 +5,8 @@
 //!
 //! | code | severity | what |
 //! |---|---|---|
-//! | parser codes (`frontmatter-yaml`, `frontmatter-value`, `entry-date`, ...) | error for unreadable frontmatter and unknown `sensitivity`, else as the parser says | the scan's diagnostics |
+//! | `sensitivity-doubt` | error | a sensitivity-like key that does not read as exactly one known level: the note (or entry) is secret until fixed (key and line, never the value) |
+//! | parser codes (`frontmatter-yaml`, `frontmatter-value`, `entry-date`, ...) | error for unreadable frontmatter, else as the parser says | the scan's diagnostics |
 //! | `broken-wikilink` | warning | a `[[link]]` in a body (outside code) that names no note |
 //! | `broken-reference` | error | a `related_memory` / `supersedes` / `superseded_by` value that names no note |
 //! | `superseded-without-successor` | warning | `status: superseded` and nothing names its replacement |
@@ -152,17 +153,13 @@ impl<'e> Ctx<'e> {
         self.texts.get(n.file_path()).map_or("", String::as_str)
     }
 
-    /// The 1-based file line of frontmatter key `key` of `n`'s file.
+    /// The 1-based file line of frontmatter key `key` of `n`'s file (found by the
+    /// splitter the reader uses).
     pub fn key_line(&self, n: &Note, key: &str) -> Option<usize> {
-        let text = self.text(n);
-        let rest = text
-            .strip_prefix("---\n")
-            .or_else(|| text.strip_prefix("---\r\n"))?;
-        let end = rest
-            .lines()
-            .position(|l| matches!(l.trim_end(), "---" | "..."))?;
-        let yaml: String = rest.lines().take(end).collect::<Vec<_>>().join("\n");
-        cairn_note::frontmatter_key_line(&yaml, key)
+        cairn_note::split_frontmatter(self.text(n))
+            .front
+            .filter(cairn_note::Block::is_closed)?
+            .key_line(key)
     }
 
     pub fn push(

@@ -10,14 +10,14 @@ use cairn_note::{Note, Sensitivity, Severity};
 
 use crate::{Ctx, Level};
 
-/// The scan's diagnostics. Unreadable frontmatter and unknown `sensitivity`
-/// values are errors: the note's sensitivity silently falls back to `internal`.
+/// The scan's diagnostics. Unreadable frontmatter is an error (its keys are
+/// ignored), and so is a sensitivity in doubt (`sensitivity-doubt`, an error from
+/// the parser: the note is secret until fixed).
 pub(crate) fn diagnostics(ctx: &mut Ctx<'_>) {
     let diags: Vec<_> = ctx.engine.diagnostics().to_vec();
     for d in diags {
         let level = match (d.code.as_str(), d.severity) {
             ("frontmatter-yaml" | "frontmatter-unclosed" | "frontmatter-shape", _) => Level::Error,
-            ("frontmatter-value", _) if d.message.starts_with("`sensitivity`") => Level::Error,
             (_, Severity::Error) => Level::Error,
             (_, Severity::Warning) => Level::Warning,
             (_, Severity::Info) => Level::Info,
@@ -26,11 +26,8 @@ pub(crate) fn diagnostics(ctx: &mut Ctx<'_>) {
         match d.code.as_str() {
             "frontmatter-yaml" | "frontmatter-unclosed" | "frontmatter-shape" => {
                 message.push_str(
-                    " (until fixed, the note's sensitivity and every other key are ignored)",
+                    " (until fixed, every key is ignored: the note is internal, or secret if it names a sensitivity)",
                 );
-            }
-            "frontmatter-value" if level == Level::Error => {
-                message.push_str(" (the note is treated as internal until fixed)");
             }
             _ => {}
         }

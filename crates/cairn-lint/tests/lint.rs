@@ -138,7 +138,7 @@ fn each_seeded_problem_is_found_where_it_is() {
     };
     let expected: Vec<(&str, &str, Option<usize>)> = vec![
         ("frontmatter-yaml", "P/bad-yaml.md", None),
-        ("frontmatter-value", "P/bad-sensitivity.md", Some(3)),
+        ("sensitivity-doubt", "P/bad-sensitivity.md", Some(3)),
         ("frontmatter-value", "P/bad-type.md", Some(3)),
         (
             "broken-wikilink",
@@ -227,7 +227,7 @@ fn each_seeded_problem_is_found_where_it_is() {
     assert_eq!(dup.related.as_deref(), Some("P/dup-b.md"));
     let sim = dup.similarity.unwrap();
     assert!((0.8..1.0).contains(&sim), "{sim}");
-    // Severity: broken references, unreadable frontmatter, unknown sensitivity and
+    // Severity: broken references, unreadable frontmatter, a sensitivity in doubt and
     // credentials are errors; an unknown memory_type is a warning.
     let sev = |code: &str, path: &str| {
         r.findings
@@ -238,7 +238,7 @@ fn each_seeded_problem_is_found_where_it_is() {
     };
     assert_eq!(sev("frontmatter-yaml", "P/bad-yaml.md"), Level::Error);
     assert_eq!(
-        sev("frontmatter-value", "P/bad-sensitivity.md"),
+        sev("sensitivity-doubt", "P/bad-sensitivity.md"),
         Level::Error
     );
     assert_eq!(sev("frontmatter-value", "P/bad-type.md"), Level::Warning);

@@ -22,7 +22,8 @@ pub struct NoteText {
 }
 
 fn standard() -> (String, String) {
-    ("---".to_owned(), "---".to_owned())
+    let d = cairn_note::FrontmatterKind::Yaml.delimiter();
+    (d.to_owned(), d.to_owned())
 }
 
 impl NoteText {
@@ -37,34 +38,27 @@ impl NoteText {
         } else {
             text.to_owned()
         };
-        // The opening line is `---` (trailing blanks allowed, as the parser reads it).
-        let opening = text
-            .split_once('\n')
-            .filter(|(first, _)| first.trim_end() == "---");
-        let Some((first, rest)) = opening else {
-            return Ok(NoteText {
+        // The one splitter the reader and lint use, so all three agree on the block.
+        let split = cairn_note::split_frontmatter(&text);
+        match split.front {
+            None => Ok(NoteText {
                 yaml: None,
                 body: text,
                 delimiters: standard(),
                 crlf,
                 bom,
-            });
-        };
-        let mut offset = 0;
-        for line in rest.split_inclusive('\n') {
-            let t = line.trim_end();
-            if t == "---" || t == "..." {
-                return Ok(NoteText {
-                    yaml: Some(rest[..offset].to_owned()),
-                    body: rest[offset + line.len()..].to_owned(),
-                    delimiters: (first.to_owned(), line.trim_end_matches('\n').to_owned()),
+            }),
+            Some(block) => match block.closer {
+                Some(closer) => Ok(NoteText {
+                    yaml: Some(block.raw.to_owned()),
+                    body: split.body.to_owned(),
+                    delimiters: (block.opener.to_owned(), closer.to_owned()),
                     crlf,
                     bom,
-                });
-            }
-            offset += line.len();
+                }),
+                None => Err("the frontmatter starts with `---` but never ends; fix it first (`cairn lint` shows where)".into()),
+            },
         }
-        Err("the frontmatter starts with `---` but never ends; fix it first (`cairn lint` shows where)".into())
     }
 
     /// A new note: frontmatter from `mapping`, then `body`.

@@ -23,8 +23,9 @@
 //! An entry runs from its heading to the next entry heading, a `---` separator, a
 //! heading of the same or a higher level, or the end of the file. `**Key:** value`
 //! lines right under the heading are its fields: `Category`, `Tags`, and optionally
-//! `Status`, `Supersedes`, `Superseded by`, `Related` and `Sensitivity` (which can
-//! only raise the file's). Each entry note gets the id `<file id>#<slug of title>`
+//! `Status`, `Supersedes`, `Superseded by`, `Related` and `Sensitivity` (read by
+//! the front matter's rule: a value that is not one known level makes the entry
+//! secret; it can only raise the file's level, never lower it). Each entry note gets the id `<file id>#<slug of title>`
 //! (and the path `<file path>#<slug>`), the memory type of the file (`decision` for
 //! decisions, `incident` for lessons, unless the frontmatter says otherwise), the
 //! heading's date as `created`, and the file's sensitivity, project, scope and
@@ -36,6 +37,7 @@ use std::collections::{BTreeMap, HashSet};
 use crate::markdown::{fence_marker, is_heading_marker, prose_sentences, scan_body};
 use crate::model::{Diagnostic, MemoryType, Note, Sensitivity, Severity, Status};
 use crate::parse::{Parsed, parse_date, parse_with_meta};
+use crate::sensitivity::{DoubtReason, Occurrence, Value as SensValue, resolve, sensitivity_key};
 
 /// The outcome of [`parse_file`]: every note one file yields.
 #[derive(Debug, Clone, PartialEq)]
@@ -270,6 +272,32 @@ fn split(file: Note, frontmatter_tags: &[String]) -> (Vec<Note>, Vec<Diagnostic>
             }
             slug = format!("{slug}-{k}");
         }
+        let fields = entry_fields(&lines[e.start + 1..e.end]);
+        // Sensitivity-like fields follow the front matter's rule (unknown → secret)
+        // and can only raise the file's level.
+        let occurrences: Vec<Occurrence<'_>> = fields
+            .iter()
+            .filter_map(|(offset, key, value)| {
+                Some(Occurrence {
+                    key: sensitivity_key(key)?,
+                    line: Some(line + 1 + offset),
+                    value: SensValue::Word(value),
+                })
+            })
+            .collect();
+        let reading = resolve(&occurrences);
+        if let Some(doubt) = &reading.doubt {
+            diags.push(Diagnostic {
+                path: file.path.clone(),
+                line: doubt.line,
+                severity: Severity::Error,
+                code: DoubtReason::CODE.into(),
+                message: doubt.reason.message(),
+            });
+        }
+        let sensitivity = file.sensitivity.max(reading.sensitivity);
+        // A secret entry's diagnostics never quote its text.
+        let quiet = sensitivity == Sensitivity::Secret;
         let created = parse_date(&e.heading.date_text).filter(|_| e.heading.date_text.len() == 10);
         if created.is_none() {
             diags.push(Diagnostic {
@@ -277,13 +305,16 @@ fn split(file: Note, frontmatter_tags: &[String]) -> (Vec<Note>, Vec<Diagnostic>
                 line: Some(line),
                 severity: Severity::Warning,
                 code: "entry-date".into(),
-                message: format!(
-                    "entry date `[{}]` is not YYYY-MM-DD; the entry has no date",
-                    e.heading.date_text
-                ),
+                message: if quiet {
+                    "the entry date is not YYYY-MM-DD; the entry has no date".into()
+                } else {
+                    format!(
+                        "entry date `[{}]` is not YYYY-MM-DD; the entry has no date",
+                        e.heading.date_text
+                    )
+                },
             });
         }
-        let fields = entry_fields(&lines[e.start + 1..e.end]);
         let mut extra: BTreeMap<String, serde_json::Value> = BTreeMap::new();
         let mut tags: Vec<String> = frontmatter_tags.to_vec();
         let mut status = if file.is_retired() {
@@ -291,7 +322,6 @@ fn split(file: Note, frontmatter_tags: &[String]) -> (Vec<Note>, Vec<Diagnostic>
         } else {
             Status::Active
         };
-        let mut sensitivity = file.sensitivity;
         let mut supersedes = Vec::new();
         let mut superseded_by = Vec::new();
         let mut related = Vec::new();
@@ -323,12 +353,10 @@ fn split(file: Note, frontmatter_tags: &[String]) -> (Vec<Note>, Vec<Diagnostic>
                 "status" => match Status::parse(value) {
                     Some(s) if !file.is_retired() => status = s,
                     Some(_) => {}
+                    None if quiet => warn("`Status`: unknown value; using active".into()),
                     None => warn(format!("`Status`: unknown value `{value}`; using active")),
                 },
-                "sensitivity" => match Sensitivity::parse(value) {
-                    Some(s) => sensitivity = sensitivity.max(s),
-                    None => warn(format!("`Sensitivity`: unknown value `{value}`; ignored")),
-                },
+                k if sensitivity_key(k).is_some() => {}
                 "supersedes" => supersedes.extend(links()),
                 "superseded_by" => superseded_by.extend(links()),
                 "related" | "related_memory" => related.extend(links()),

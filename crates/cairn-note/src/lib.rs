@@ -6,21 +6,32 @@
 //! default, malformed YAML leaves the body readable as plain text. Only binary and
 //! empty files are refused (with a diagnostic).
 //!
+//! Where the front matter is ([`split_frontmatter`]) and how sure its sensitivity
+//! is ([`read_sensitivity`]) are decided once, here, for every part of cairn: a
+//! sensitivity that cannot be read with certainty is `secret`.
+//!
 //! [`parse_file`] also splits `decisions.md` / `lessons.md` entry files into one
 //! note per dated entry (see the `entries` module for the format).
 
 mod entries;
+mod frontmatter;
 mod markdown;
 mod model;
 mod parse;
+mod sensitivity;
 
 pub use entries::{
     EntryHeading, ParsedFile, entry_file_type, entry_heading, format_entry, parse_file, slugify,
 };
+pub use frontmatter::{Block, FrontmatterKind, Split, frontmatter_key_line, split_frontmatter};
 pub use markdown::{
     clean_inline, link_target, prose_sentences, split_sentences, wikilink_lines, wikilinks,
 };
 pub use model::{
     Diagnostic, Freshness, Heading, MemoryType, Note, Priority, Sensitivity, Severity, Status,
 };
-pub use parse::{Parsed, frontmatter_key_line, note_id, parse_date, parse_note};
+pub use parse::{Parsed, note_id, parse_date, parse_note};
+pub use sensitivity::{
+    Doubt, DoubtReason, SENSITIVITY_KEYS, SYNONYMS, SensitivityReading, read_sensitivity,
+    sensitivity_key, sensitivity_word,
+};

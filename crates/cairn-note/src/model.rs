@@ -23,7 +23,8 @@ pub struct Note {
     pub project_id: Option<String>,
     /// Frontmatter `scope`.
     pub scope: Option<String>,
-    /// Frontmatter `sensitivity`; internal when absent.
+    /// Frontmatter `sensitivity` (or another sensitivity-like key), read by
+    /// [`crate::read_sensitivity`]: internal when absent, secret when in doubt.
     pub sensitivity: Sensitivity,
     /// Frontmatter `freshness`.
     pub freshness: Option<Freshness>,
@@ -253,7 +254,8 @@ pub enum Severity {
     Info,
     /// Something was ignored or defaulted.
     Warning,
-    /// A file was skipped.
+    /// A file was skipped, or a note is treated as secret because its sensitivity
+    /// is in doubt.
     Error,
 }
 

@@ -6,10 +6,12 @@ use std::collections::BTreeMap;
 use chrono::NaiveDate;
 use serde_yaml_ng::Value as Yaml;
 
+use crate::frontmatter::{Block, split_frontmatter};
 use crate::markdown::{link_target, scan_body};
 use crate::model::{
     Diagnostic, Freshness, MemoryType, Note, Priority, Sensitivity, Severity, Status,
 };
+use crate::sensitivity::{DoubtReason, SensitivityReading, read_block};
 
 /// The outcome of parsing one file.
 #[derive(Debug, Clone, PartialEq)]
@@ -127,58 +129,81 @@ pub(crate) fn parse_with_meta(path: &str, bytes: &[u8]) -> (Parsed, FileMeta) {
         );
     }
 
-    let (front, body, body_line) = split_frontmatter(&text);
+    let split = split_frontmatter(&text);
+    let (body, body_line) = (split.body, split.body_line);
+    let block = split.front;
+    // The block's YAML, when it is closed and parses (any shape).
+    let parsed: Option<Result<Yaml, serde_yaml_ng::Error>> = block
+        .filter(Block::is_closed)
+        .map(|b| serde_yaml_ng::from_str::<Yaml>(b.raw));
+    // Sensitivity first: whether values may be quoted in diagnostics depends on it.
+    let reading = match &block {
+        None => SensitivityReading {
+            sensitivity: Sensitivity::default(),
+            doubt: None,
+        },
+        Some(b) => read_block(b, parsed.as_ref().and_then(|r| r.as_ref().ok())),
+    };
+    let quiet = reading.sensitivity == Sensitivity::Secret;
+    if let Some(doubt) = &reading.doubt {
+        diags.push(diag(
+            doubt.line,
+            Severity::Error,
+            DoubtReason::CODE,
+            doubt.reason.message(),
+        ));
+    }
     let mut fields = BTreeMap::<String, Yaml>::new();
-    match front {
-        Frontmatter::None => {}
-        Frontmatter::Unclosed => diags.push(diag(
+    match (&block, parsed) {
+        (None, _) => {}
+        (Some(_), None) => diags.push(diag(
             Some(1),
             Severity::Warning,
             "frontmatter-unclosed",
             "frontmatter starts with `---` but never ends; read the whole file as text".into(),
         )),
-        Frontmatter::Yaml(yaml) => match serde_yaml_ng::from_str::<Yaml>(yaml) {
-            Ok(Yaml::Mapping(map)) => {
-                for (k, v) in map {
-                    let key = match k {
-                        Yaml::String(s) => s,
-                        other => yaml_scalar_text(&other).unwrap_or_default(),
-                    };
-                    fields.insert(key, v);
-                }
+        (Some(_), Some(Ok(Yaml::Mapping(map)))) => {
+            for (k, v) in map {
+                let key = match k {
+                    Yaml::String(s) => s,
+                    other => yaml_scalar_text(&other).unwrap_or_default(),
+                };
+                fields.insert(key, v);
             }
-            Ok(Yaml::Null) => {}
-            Ok(_) => diags.push(diag(
-                Some(2),
-                Severity::Warning,
-                "frontmatter-shape",
-                "frontmatter is not a key: value mapping; ignored".into(),
-            )),
-            Err(e) => {
-                let line = e.location().map(|l| l.line() + 1);
+        }
+        (Some(_), Some(Ok(Yaml::Null))) => {}
+        (Some(b), Some(Ok(_))) => diags.push(diag(
+            Some(b.raw_line),
+            Severity::Warning,
+            "frontmatter-shape",
+            "frontmatter is not a key: value mapping; ignored".into(),
+        )),
+        (Some(b), Some(Err(e))) => {
+            let line = e.location().map(|l| l.line() + b.raw_line - 1);
+            // The parser's message can quote the note's text: not for a secret note.
+            let detail = if quiet {
+                String::new()
+            } else {
                 let msg = e.to_string();
-                let msg = msg.split(" at line").next().unwrap_or(&msg).to_owned();
-                diags.push(diag(
-                    line,
-                    Severity::Warning,
-                    "frontmatter-yaml",
-                    format!("malformed frontmatter ({msg}); ignored, body still read"),
-                ));
-            }
-        },
+                format!(" ({})", msg.split(" at line").next().unwrap_or(&msg))
+            };
+            diags.push(diag(
+                line,
+                Severity::Warning,
+                "frontmatter-yaml",
+                format!("malformed frontmatter{detail}; ignored, body still read"),
+            ));
+        }
     }
 
     let id = note_id(path);
     let stem = id.rsplit('/').next().unwrap_or(&id).to_owned();
     let parts = scan_body(body, body_line);
-    let yaml_text = match front {
-        Frontmatter::Yaml(y) => y,
-        _ => "",
-    };
     let mut f = Fields {
         map: &fields,
         path,
-        yaml: yaml_text,
+        block: block.as_ref(),
+        quiet,
         diags: &mut diags,
     };
 
@@ -202,9 +227,7 @@ pub(crate) fn parse_with_meta(path: &str, bytes: &[u8]) -> (Parsed, FileMeta) {
         Some(t) => f.keyword("memory_type", &t, MemoryType::parse),
         None => None,
     };
-    let sensitivity = f
-        .enum_field("sensitivity", Sensitivity::parse)
-        .unwrap_or_default();
+    let sensitivity = reading.sensitivity;
     let freshness = f.enum_field("freshness", Freshness::parse);
     let retrieval_priority = f.enum_field("retrieval_priority", Priority::parse);
     let status = f.enum_field("status", Status::parse).unwrap_or_default();
@@ -277,44 +300,14 @@ pub fn note_id(path: &str) -> String {
     p
 }
 
-#[derive(Clone, Copy)]
-enum Frontmatter<'a> {
-    None,
-    Unclosed,
-    Yaml(&'a str),
-}
-
-/// Splits `---\nyaml\n---\nbody`. Returns the frontmatter, the body and the body's first line.
-fn split_frontmatter(text: &str) -> (Frontmatter<'_>, &str, usize) {
-    let Some(rest) = text.strip_prefix("---") else {
-        return (Frontmatter::None, text, 1);
-    };
-    let Some(nl) = rest.find('\n') else {
-        return (Frontmatter::None, text, 1);
-    };
-    if !rest[..nl].trim().is_empty() {
-        return (Frontmatter::None, text, 1);
-    }
-    let yaml_start = 3 + nl + 1;
-    let mut offset = yaml_start;
-    for (line_no, line) in (2..).zip(text[yaml_start..].split_inclusive('\n')) {
-        let t = line.trim_end();
-        if t == "---" || t == "..." {
-            let yaml = &text[yaml_start..offset];
-            let body_start = offset + line.len();
-            return (Frontmatter::Yaml(yaml), &text[body_start..], line_no + 1);
-        }
-        offset += line.len();
-    }
-    (Frontmatter::Unclosed, text, 1)
-}
-
 /// Lenient typed access to frontmatter fields; type mistakes become diagnostics.
 struct Fields<'a> {
     map: &'a BTreeMap<String, Yaml>,
     path: &'a str,
-    /// The frontmatter text (its first line is line 2 of the file).
-    yaml: &'a str,
+    /// The frontmatter block, for key lines.
+    block: Option<&'a Block<'a>>,
+    /// The note is secret: messages never quote a value.
+    quiet: bool,
     diags: &'a mut Vec<Diagnostic>,
 }
 
@@ -322,11 +315,20 @@ impl Fields<'_> {
     fn warn(&mut self, key: &str, message: String) {
         self.diags.push(Diagnostic {
             path: self.path.to_owned(),
-            line: frontmatter_key_line(self.yaml, key),
+            line: self.block.and_then(|b| b.key_line(key)),
             severity: Severity::Warning,
             code: "frontmatter-value".into(),
             message: format!("`{key}`: {message}"),
         });
+    }
+
+    /// ` `value`` to quote in a message, or nothing for a secret note.
+    fn quote(&self, value: &str) -> String {
+        if self.quiet {
+            String::new()
+        } else {
+            format!(" `{value}`")
+        }
     }
 
     fn raw_text(&mut self, key: &str) -> Option<String> {
@@ -350,10 +352,8 @@ impl Fields<'_> {
     fn keyword<T>(&mut self, key: &str, text: &str, parse: fn(&str) -> Option<T>) -> Option<T> {
         let parsed = parse(text);
         if parsed.is_none() && !text.trim().is_empty() {
-            self.warn(
-                key,
-                format!("unknown value `{}`; using the default", text.trim()),
-            );
+            let value = self.quote(text.trim());
+            self.warn(key, format!("unknown value{value}; using the default"));
         }
         parsed
     }
@@ -431,27 +431,15 @@ impl Fields<'_> {
         }
         let parsed = parse_date(t);
         if parsed.is_none() {
-            self.warn(key, format!("`{t}` is not a date (YYYY-MM-DD); ignored"));
+            let value = if self.quiet {
+                "the value".to_owned()
+            } else {
+                format!("`{t}`")
+            };
+            self.warn(key, format!("{value} is not a date (YYYY-MM-DD); ignored"));
         }
         parsed
     }
-}
-
-/// The 1-based file line of top-level key `key` in frontmatter text `yaml` (which
-/// starts on line 2, after the opening `---`).
-pub fn frontmatter_key_line(yaml: &str, key: &str) -> Option<usize> {
-    yaml.lines()
-        .position(|l| {
-            let l = l
-                .strip_prefix('"')
-                .or_else(|| l.strip_prefix('\''))
-                .map_or(l, |rest| rest);
-            l.strip_prefix(key).is_some_and(|rest| {
-                let rest = rest.trim_start_matches(['"', '\'']);
-                rest.trim_start().starts_with(':')
-            })
-        })
-        .map(|i| i + 2)
 }
 
 /// `YYYY-MM-DD`, optionally followed by a time (`T13:56`, ` 10:00:00Z`, ...).

@@ -53,9 +53,10 @@ fn title_fallbacks() {
 #[test]
 fn unknown_values_become_diagnostics_and_defaults() {
     let (n, d) = parse(
-        "---\nmemory_type: musing\nsensitivity: top-secret\npinned: maybe\nupdated: last week\ntags: 3\n---\nx",
+        "---\nmemory_type: musing\nfreshness: eternal\npinned: maybe\nupdated: last week\ntags: 3\n---\nx",
     );
     assert_eq!(n.memory_type, None);
+    assert_eq!(n.freshness, None);
     assert_eq!(n.sensitivity, Sensitivity::Internal);
     assert!(!n.pinned);
     assert_eq!(n.updated, None);
@@ -63,10 +64,24 @@ fn unknown_values_become_diagnostics_and_defaults() {
     let msgs: Vec<_> = d.iter().map(|d| d.message.as_str()).collect();
     assert_eq!(d.len(), 4, "{msgs:?}");
     assert!(msgs.iter().any(|m| m.contains("unknown value `musing`")));
-    assert!(
-        msgs.iter()
-            .any(|m| m.contains("unknown value `top-secret`"))
+    assert!(msgs.iter().any(|m| m.contains("unknown value `eternal`")));
+    assert!(msgs.iter().any(|m| m.contains("`last week` is not a date")));
+}
+
+/// A secret note's diagnostics name keys and lines, never its values.
+#[test]
+fn a_secret_notes_diagnostics_quote_no_value() {
+    let (n, d) = parse(
+        "---\nsensitivity: secret\nmemory_type: CANARY-1\nupdated: CANARY-2\nfreshness: CANARY-3\n---\nx",
     );
+    assert_eq!(n.sensitivity, Sensitivity::Secret);
+    assert_eq!(d.len(), 3, "{d:?}");
+    assert!(d.iter().all(|d| !d.message.contains("CANARY")), "{d:?}");
+    // A doubtful one, whose YAML error would quote the duplicated key's text.
+    let (n, d) = parse("---\nsensitivity: top\nCANARY-4: a\nCANARY-4: b\n---\nx");
+    assert_eq!(n.sensitivity, Sensitivity::Secret);
+    assert!(d.iter().any(|d| d.code == "frontmatter-yaml"), "{d:?}");
+    assert!(d.iter().all(|d| !d.message.contains("CANARY")), "{d:?}");
 }
 
 #[test]

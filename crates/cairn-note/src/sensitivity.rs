@@ -1,0 +1,435 @@
+//! Reading a note's sensitivity with certainty, or not at all: the one rule the
+//! reader, the write path and lint share. Doubt means secret.
+//!
+//! A key is *sensitivity-like* when, lowercased and without `_`, `-`, `.` and
+//! spaces, it is one of [`SENSITIVITY_KEYS`] (so `Sensitivity`, `SENSITIVITY`,
+//! `data-classification`), at any nesting (`metadata: {sensitivity: …}`). Each
+//! such key must hold one word that resolves to a level: the four levels
+//! themselves (`public`, `internal`, `confidential`, `secret`, any ASCII case) or
+//! a synonym of [`SYNONYMS`] (which only ever name `confidential`). The note's
+//! sensitivity is that level when every sensitivity-like key resolves to the same
+//! one. It is `secret`, with a [`Doubt`], when
+//!
+//! - a value is an unknown word (`top-secret`), empty, a list (`[secret]`), a
+//!   mapping, a number or a boolean;
+//! - two sensitivity-like keys resolve to different levels;
+//! - the block does not parse (a duplicate key, a syntax error anywhere) and a
+//!   line-level scan finds a sensitivity-like key in it (any indentation, quoted,
+//!   inside a flow mapping `{sensitivity: x}`), whatever its value.
+//!
+//! A block that does not parse and names no such key keeps the default
+//! (`internal`): an ordinary post with `title: Foo: bar` is not hidden, only
+//! reported. Doubts never quote a value: they name the key and the line.
+
+use serde_yaml_ng::Value as Yaml;
+
+use crate::frontmatter::Block;
+use crate::model::Sensitivity;
+
+/// Sensitivity-like key names, as compared: lowercase ASCII without `_`, `-`, `.`
+/// or spaces. Words with other common meanings in blog and docs front matter
+/// (`visibility`, `access`, `private`, `level`) are deliberately not here.
+pub const SENSITIVITY_KEYS: &[&str] = &[
+    "sensitivity",
+    "sensitivitylevel",
+    "sensitivitylabel",
+    "classification",
+    "dataclassification",
+    "securityclassification",
+    "informationclassification",
+    "confidentiality",
+    "confidentialitylevel",
+];
+
+/// Documented synonyms (any ASCII case) and the level they stand for. None is
+/// lower than `confidential`.
+pub const SYNONYMS: &[(&str, Sensitivity)] = &[
+    ("private", Sensitivity::Confidential),
+    ("restricted", Sensitivity::Confidential),
+    ("sensitive", Sensitivity::Confidential),
+];
+
+/// What a sensitivity reading found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SensitivityReading {
+    /// The level to apply: the declared one when certain, `secret` on doubt,
+    /// `internal` when nothing was declared.
+    pub sensitivity: Sensitivity,
+    /// Why the level could not be read with certainty.
+    pub doubt: Option<Doubt>,
+}
+
+/// Why a sensitivity is in doubt, and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Doubt {
+    /// 1-based file line of the key concerned, when known.
+    pub line: Option<usize>,
+    /// What was wrong.
+    pub reason: DoubtReason,
+}
+
+/// What made a sensitivity doubtful. Keys are named by their entry in
+/// [`SENSITIVITY_KEYS`], never as written, and values are never carried.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DoubtReason {
+    /// The value is not a known level or synonym.
+    UnknownValue(&'static str),
+    /// The value is empty.
+    Empty(&'static str),
+    /// The value is a list, a mapping, a number, a boolean or tagged.
+    NotOneWord(&'static str),
+    /// Sensitivity-like keys resolve to different levels.
+    Disagree(&'static str),
+    /// The block does not parse and holds this key.
+    Unparsed(&'static str),
+    /// A line reads as this key, but YAML reads it as part of another value (a
+    /// multi-line string): what the author meant is unclear.
+    Ambiguous(&'static str),
+}
+
+impl DoubtReason {
+    /// The stable diagnostic code of every doubt.
+    pub const CODE: &'static str = "sensitivity-doubt";
+
+    /// One sentence, naming the key and no value.
+    pub fn message(&self) -> String {
+        let known = "public, internal, confidential, secret";
+        let what = match self {
+            DoubtReason::UnknownValue(k) => {
+                format!("`{k}` has a value that is not a known level ({known})")
+            }
+            DoubtReason::Empty(k) => format!("`{k}` is empty"),
+            DoubtReason::NotOneWord(k) => {
+                format!("`{k}` is not one word (a list, mapping, number or boolean)")
+            }
+            DoubtReason::Disagree(k) => {
+                format!("`{k}` and another sensitivity-like key disagree")
+            }
+            DoubtReason::Unparsed(k) => {
+                format!("the frontmatter does not parse and names `{k}`")
+            }
+            DoubtReason::Ambiguous(k) => {
+                format!("a line reads as `{k}` but YAML reads it as part of another value")
+            }
+        };
+        format!("{what}; treated as secret until fixed")
+    }
+}
+
+/// One value of a sensitivity-like key, as found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Value<'a> {
+    /// One word (a YAML string, or an entry field's text).
+    Word(&'a str),
+    /// Nothing (`sensitivity:`, `~`, `""`).
+    Empty,
+    /// Anything else.
+    Other,
+}
+
+/// One occurrence of a sensitivity-like key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Occurrence<'a> {
+    pub key: &'static str,
+    pub line: Option<usize>,
+    pub value: Value<'a>,
+}
+
+/// The entry of [`SENSITIVITY_KEYS`] that `key` is, if any.
+pub fn sensitivity_key(key: &str) -> Option<&'static str> {
+    let norm: String = key
+        .chars()
+        .filter(|c| !matches!(c, '_' | '-' | '.' | ' ' | '\t'))
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    SENSITIVITY_KEYS.iter().copied().find(|k| *k == norm)
+}
+
+/// The level one word names: a level (any ASCII case) or a synonym; `None` for
+/// anything else.
+pub fn sensitivity_word(word: &str) -> Option<Sensitivity> {
+    let w = word.trim();
+    Sensitivity::ALL
+        .iter()
+        .copied()
+        .find(|s| w.eq_ignore_ascii_case(s.as_str()))
+        .or_else(|| {
+            SYNONYMS
+                .iter()
+                .find(|(syn, _)| w.eq_ignore_ascii_case(syn))
+                .map(|&(_, s)| s)
+        })
+}
+
+/// The rule: the occurrences of sensitivity-like keys → one level, or secret with
+/// a doubt. No occurrence → `internal`.
+pub(crate) fn resolve(occurrences: &[Occurrence<'_>]) -> SensitivityReading {
+    let doubt = |line, reason| SensitivityReading {
+        sensitivity: Sensitivity::Secret,
+        doubt: Some(Doubt { line, reason }),
+    };
+    let mut found: Option<(Sensitivity, &'static str)> = None;
+    for o in occurrences {
+        let level = match o.value {
+            Value::Word(w) if w.trim().is_empty() => {
+                return doubt(o.line, DoubtReason::Empty(o.key));
+            }
+            Value::Word(w) => match sensitivity_word(w) {
+                Some(s) => s,
+                None => return doubt(o.line, DoubtReason::UnknownValue(o.key)),
+            },
+            Value::Empty => return doubt(o.line, DoubtReason::Empty(o.key)),
+            Value::Other => return doubt(o.line, DoubtReason::NotOneWord(o.key)),
+        };
+        match found {
+            Some((s, _)) if s != level => return doubt(o.line, DoubtReason::Disagree(o.key)),
+            _ => found = Some((level, o.key)),
+        }
+    }
+    SensitivityReading {
+        sensitivity: found.map_or_else(Sensitivity::default, |(s, _)| s),
+        doubt: None,
+    }
+}
+
+/// The sensitivity a file's front matter gives it, by the rule every part of cairn
+/// applies (the reader's [`crate::parse_note`] included). An entry of an entry file
+/// can only raise it (see [`crate::parse_file`]).
+pub fn read_sensitivity(text: &str) -> SensitivityReading {
+    let split = crate::frontmatter::split_frontmatter(text);
+    let Some(block) = split.front else {
+        return SensitivityReading {
+            sensitivity: Sensitivity::default(),
+            doubt: None,
+        };
+    };
+    let parsed = block
+        .is_closed()
+        .then(|| serde_yaml_ng::from_str::<Yaml>(block.raw).ok())
+        .flatten();
+    read_block(&block, parsed.as_ref())
+}
+
+/// The sensitivity of a front-matter block. `parsed` is the block's YAML when it
+/// parsed (any shape), `None` when it did not.
+pub(crate) fn read_block(block: &Block<'_>, parsed: Option<&Yaml>) -> SensitivityReading {
+    let lines = scan_lines(block.raw, block.raw_line);
+    let Some(value) = parsed.filter(|_| block.is_closed()) else {
+        // Unparsed (or never closed): any sensitivity-like key is doubt.
+        return match lines.first() {
+            Some(&(line, key)) => SensitivityReading {
+                sensitivity: Sensitivity::Secret,
+                doubt: Some(Doubt {
+                    line: Some(line),
+                    reason: DoubtReason::Unparsed(key),
+                }),
+            },
+            None => SensitivityReading {
+                sensitivity: Sensitivity::default(),
+                doubt: None,
+            },
+        };
+    };
+    let mut occurrences = Vec::new();
+    walk(value, &mut occurrences);
+    // A line that looks like such a key but that YAML read as part of another
+    // value (a multi-line string) is doubt too.
+    for &(line, key) in &lines {
+        let scanned = lines.iter().filter(|(_, k)| *k == key).count();
+        let parsed = occurrences.iter().filter(|o| o.key == key).count();
+        if scanned > parsed {
+            return SensitivityReading {
+                sensitivity: Sensitivity::Secret,
+                doubt: Some(Doubt {
+                    line: Some(line),
+                    reason: DoubtReason::Ambiguous(key),
+                }),
+            };
+        }
+    }
+    // Lines come from the scan: the n-th occurrence of a key name takes the n-th
+    // line naming it, else the first line naming any such key.
+    let mut seen: Vec<&'static str> = Vec::new();
+    for o in &mut occurrences {
+        let n = seen.iter().filter(|k| **k == o.key).count();
+        seen.push(o.key);
+        o.line = lines
+            .iter()
+            .filter(|(_, k)| *k == o.key)
+            .nth(n)
+            .or(lines.first())
+            .map_or(block.raw_line, |&(l, _)| l)
+            .into();
+    }
+    resolve(&occurrences)
+}
+
+/// Every sensitivity-like key of a parsed YAML value, in document order.
+fn walk<'a>(v: &'a Yaml, out: &mut Vec<Occurrence<'a>>) {
+    match v {
+        Yaml::Mapping(m) => {
+            for (k, val) in m {
+                if let Some(key) = yaml_key_text(k).and_then(sensitivity_key) {
+                    out.push(Occurrence {
+                        key,
+                        line: None,
+                        value: match val {
+                            Yaml::String(s) => Value::Word(s),
+                            Yaml::Null => Value::Empty,
+                            _ => Value::Other,
+                        },
+                    });
+                }
+                walk(val, out);
+            }
+        }
+        Yaml::Sequence(seq) => seq.iter().for_each(|x| walk(x, out)),
+        Yaml::Tagged(t) => walk(&t.value, out),
+        _ => {}
+    }
+}
+
+fn yaml_key_text(k: &Yaml) -> Option<&str> {
+    match k {
+        Yaml::String(s) => Some(s),
+        Yaml::Tagged(t) => yaml_key_text(&t.value),
+        _ => None,
+    }
+}
+
+/// The lines of `raw` (whose first line is file line `first_line`) that name a
+/// sensitivity-like key, as a line-level scan sees them without parsing: at any
+/// indentation, after list markers (`- `) or an explicit-key marker (`? `),
+/// quoted or bare, or after `{` / `,` in a flow mapping.
+pub(crate) fn scan_lines(raw: &str, first_line: usize) -> Vec<(usize, &'static str)> {
+    let mut out = Vec::new();
+    for (i, line) in raw.lines().enumerate() {
+        if let Some(key) = line_key(line) {
+            out.push((first_line + i, key));
+        }
+    }
+    out
+}
+
+/// The first sensitivity-like key one line names, if any.
+fn line_key(line: &str) -> Option<&'static str> {
+    let t = line.trim_start();
+    if t.starts_with('#') {
+        return None;
+    }
+    // Explicit key without a colon on its line: `? sensitivity`.
+    if let Some(rest) = strip_markers(t).strip_prefix('?') {
+        let cand = rest.split(':').next().unwrap_or(rest);
+        if let Some(k) = candidate(cand) {
+            return Some(k);
+        }
+    }
+    // Colons outside quoted strings; the key text runs from the line's start or
+    // the last flow delimiter (`{`, `[`, `,`) outside strings.
+    let mut quote: Option<char> = None;
+    let mut seg = 0;
+    let mut prev: Option<char> = None;
+    let mut chars = line.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        match (quote, c) {
+            (Some('"'), '\\') => {
+                chars.next();
+            }
+            (Some(q), _) if c == q => {
+                // `''` inside a single-quoted string is an escaped quote.
+                if q == '\'' && chars.peek().is_some_and(|&(_, n)| n == '\'') {
+                    chars.next();
+                } else {
+                    quote = None;
+                }
+            }
+            (Some(_), _) => {}
+            (None, '"' | '\'')
+                if prev.is_none_or(|p| p.is_whitespace() || matches!(p, '{' | '[' | ',' | ':')) =>
+            {
+                quote = Some(c);
+            }
+            (None, '{' | '[' | ',') => seg = i + 1,
+            (None, ':') => {
+                if let Some(k) = candidate(&line[seg..i]) {
+                    return Some(k);
+                }
+            }
+            (None, '#') if prev.is_some_and(char::is_whitespace) => return None,
+            _ => {}
+        }
+        prev = Some(c);
+    }
+    None
+}
+
+/// List and explicit-key markers in front of a key: `- `, `- - `, `? `.
+fn strip_markers(mut t: &str) -> &str {
+    loop {
+        let s = t.trim_start();
+        match s
+            .strip_prefix('-')
+            .filter(|r| r.is_empty() || r.starts_with([' ', '\t']))
+        {
+            Some(rest) => t = rest,
+            None => return s,
+        }
+    }
+}
+
+/// Whether key text (quotes, markers and blanks around it allowed) is a
+/// sensitivity-like key.
+fn candidate(text: &str) -> Option<&'static str> {
+    let t = strip_markers(text);
+    let t = t.strip_prefix('?').map_or(t, str::trim_start).trim_end();
+    let quoted = t.len() >= 2
+        && ((t.starts_with('"') && t.ends_with('"')) || (t.starts_with('\'') && t.ends_with('\'')));
+    if !quoted {
+        return sensitivity_key(t);
+    }
+    // Escapes (`"sens\x69tivity"`) are resolved as YAML would.
+    match serde_yaml_ng::from_str::<String>(t) {
+        Ok(s) => sensitivity_key(&s),
+        Err(_) => sensitivity_key(&t[1..t.len() - 1]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_scan() {
+        for (line, hit) in [
+            ("sensitivity: secret", true),
+            ("  Sensitivity : x", true),
+            ("\"SENSITIVITY\": x", true),
+            ("'classification': x", true),
+            ("metadata: {a: 1, sensitivity: x}", true),
+            ("- sensitivity: x", true),
+            ("? sensitivity", true),
+            ("\"sens\\x69tivity\": x", true),
+            ("data-classification: x", true),
+            ("title: Foo: bar", false),
+            ("title: \"a, sensitivity: b\"", false),
+            ("title: 'it''s, sensitivity: b'", false),
+            ("title: don't, sensitivity: b", true),
+            ("a: 1 # sensitivity: x", false),
+            ("description: my sensitivity: notes", false),
+            ("# sensitivity: secret", false),
+            ("sensitivity_notes: x", false),
+            ("visibility: x", false),
+        ] {
+            assert_eq!(line_key(line).is_some(), hit, "{line:?}");
+        }
+    }
+
+    #[test]
+    fn words() {
+        assert_eq!(sensitivity_word("SECRET"), Some(Sensitivity::Secret));
+        assert_eq!(sensitivity_word(" Internal "), Some(Sensitivity::Internal));
+        assert_eq!(sensitivity_word("Private"), Some(Sensitivity::Confidential));
+        assert_eq!(sensitivity_word("top-secret"), None);
+        assert_eq!(sensitivity_word("in-ternal"), None);
+    }
+}
