@@ -22,10 +22,18 @@
 //!   folder; the previous generation keeps serving and the next writer deletes
 //!   the leftovers and redoes the work.
 //! - **Never wrong results.** The manifest is checksummed and carries the cairn
-//!   version, the index schema version and the vault; the index's document count
-//!   must equal the manifest's note count. Anything else is a damaged or foreign
+//!   version, the index schema version, the vault and a checksum of every 16 KiB
+//!   block of every index file; the index's small files are checked when it is
+//!   opened, every other block before tantivy reads it, everything before a new
+//!   generation is built on it and on [`OpenOptions::verify`]; the index's document
+//!   count must equal the manifest's. Anything else is a damaged or foreign
 //!   cache, rebuilt with a warning. Files whose mtime is too close to the listing
 //!   that indexed them are verified by content hash (see [`diff`]).
+//! - **No secret text.** A secret note leaves its path, content hash, size and
+//!   mtime and its [`secret_stub`] (kind, status, pinned) in the manifest, nothing
+//!   in the index; its file's diagnostics keep their codes and lines, their
+//!   messages are read again from the file when needed. Every folder is created
+//!   0700 and every file 0600 (Unix).
 //! - **Same answers as a fresh build.** The manifest holds every parsed field but
 //!   note bodies, and `cairn-index` ranks independently of the index's history.
 //!
@@ -49,6 +57,7 @@ use std::time::{Duration, Instant};
 pub use diff::{Changes, Listed, RACY_NS, diff, list, relist};
 pub use location::{default_dir, vault_key};
 pub use manifest::EntryInfo;
+pub use record::{secret_entry_path, secret_stub};
 pub use refresh::RefreshReport;
 pub use snapshot::Snapshot;
 
@@ -100,6 +109,10 @@ pub enum CacheError {
     Busy(PathBuf),
 }
 
+/// The message a secret file's diagnostics carry in the cache (a parser message
+/// may quote the note). [`Snapshot::diagnostics_from`] reads the real ones again.
+pub const WITHHELD_DIAGNOSTIC: &str = "message withheld from the index cache (secret note)";
+
 /// Progress of a long refresh, for a progress bar. Called from the refreshing thread.
 pub trait Progress: Send + Sync {
     /// A phase starts with `total` steps (0: unknown).
@@ -134,6 +147,9 @@ pub struct OpenOptions {
     pub deadline: Option<Instant>,
     /// Reports a refresh's progress.
     pub progress: Option<Arc<dyn Progress>>,
+    /// Read every file of the published index and check it against its
+    /// checksums before serving it (a full read; `cairn index` does it).
+    pub verify: bool,
 }
 
 impl std::fmt::Debug for OpenOptions {
@@ -141,6 +157,7 @@ impl std::fmt::Debug for OpenOptions {
         f.debug_struct("OpenOptions")
             .field("rebuild", &self.rebuild)
             .field("deadline", &self.deadline)
+            .field("verify", &self.verify)
             .finish()
     }
 }
@@ -249,6 +266,31 @@ impl Cache {
         Ok((r.snapshot, r.report, r.warnings))
     }
 
+    /// Replaces a generation found damaged while it was being read (a block that
+    /// failed its checksum, an error or a panic inside tantivy): builds a new one
+    /// from `listed`, unless another process already published a sound one
+    /// since. Returns it with the warning to show.
+    pub fn replace_damaged(
+        &self,
+        damaged: &Snapshot,
+        why: &str,
+        listed: &Listed,
+    ) -> Result<(Snapshot, String), CacheError> {
+        let warning = format!(
+            "the index at {} is damaged ({why}); rebuilding it",
+            damaged.dir().display()
+        );
+        if let Ok(Some(s)) = self.current()
+            && s.name() != damaged.name()
+            && s.verify().is_empty()
+            && diff(&s, listed).is_empty()
+        {
+            return Ok((s, warning));
+        }
+        let r = refresh::refresh(self, listed, true, None, None)?;
+        Ok((r.snapshot, warning))
+    }
+
     /// Opens the cache for `listed`: the published generation when it is current,
     /// else a refreshed one. With a deadline, a refresh that does not finish in
     /// time leaves the last good generation (and the changes it lacks) instead
@@ -285,12 +327,12 @@ impl Cache {
         listed: &Listed,
         opts: &OpenOptions,
     ) -> Result<Opened, CacheError> {
-        std::fs::create_dir_all(&self.dir).map_err(|source| CacheError::Unwritable {
+        store::create_private_dir_all(&self.dir).map_err(|source| CacheError::Unwritable {
             path: self.dir.clone(),
             source,
         })?;
         let mut warnings = Vec::new();
-        let current = match current {
+        let mut current = match current {
             Ok(s) => s,
             Err(e @ (CacheError::Damaged { .. } | CacheError::Foreign { .. })) => {
                 warnings.push(format!("{e}; rebuilding it"));
@@ -298,9 +340,19 @@ impl Cache {
             }
             Err(e) => return Err(e),
         };
-        if !opts.rebuild
+        if opts.verify
+            && !opts.rebuild
             && let Some(snap) = &current
         {
+            let bad = snap.verify();
+            if !bad.is_empty() {
+                warnings.push(refresh::damaged_warning(snap, &bad));
+                current = None;
+            }
+        }
+        // A generation found damaged is not read again: rebuilt from the notes.
+        let rebuild = opts.rebuild || (current.is_none() && !warnings.is_empty());
+        if !rebuild && let Some(snap) = &current {
             let changes = diff(snap, listed);
             if changes.is_empty() && changes.settled == 0 {
                 return Ok(Opened {
@@ -312,7 +364,7 @@ impl Cache {
             }
         }
         let Some(deadline) = opts.deadline else {
-            let r = refresh::refresh(self, listed, opts.rebuild, opts.progress.as_ref(), None)?;
+            let r = refresh::refresh(self, listed, rebuild, opts.progress.as_ref(), None)?;
             warnings.extend(r.warnings);
             warnings.dedup();
             return Ok(Opened {
@@ -327,7 +379,6 @@ impl Cache {
         let (tx, rx) = mpsc::channel();
         let cache = self.clone();
         let listed_owned = listed.clone();
-        let rebuild = opts.rebuild;
         let progress = opts.progress.clone();
         let spawned = std::thread::Builder::new()
             .name("cairn-refresh".into())
@@ -344,7 +395,7 @@ impl Cache {
         // With nothing published yet, wait half the time only: the caller needs
         // the rest to read the notes that matter most itself.
         let mut wait = deadline.saturating_duration_since(Instant::now());
-        if current.is_none() || opts.rebuild {
+        if current.is_none() || rebuild {
             wait /= 2;
         }
         let outcome = match spawned {
@@ -365,10 +416,10 @@ impl Cache {
             Some(Err(e)) => Err(e),
             None => {
                 let pending = match &current {
-                    Some(s) if !opts.rebuild => diff(s, listed),
+                    Some(s) if !rebuild => diff(s, listed),
                     _ => Changes::all_added(listed),
                 };
-                let snapshot = if opts.rebuild { None } else { current };
+                let snapshot = if rebuild { None } else { current };
                 Ok(Opened {
                     snapshot,
                     report: None,
@@ -408,15 +459,12 @@ impl Cache {
         st
     }
 
-    /// Reads every index file of the published generation and checks its
-    /// checksum; returns the damaged files (empty: sound).
+    /// Reads every index file of the published generation and checks it
+    /// against its checksums; returns the damaged files (empty: sound).
     pub fn verify(&self) -> Result<Vec<String>, CacheError> {
         match self.current()? {
             None => Ok(Vec::new()),
-            Some(s) => s.index().verify().map_err(|e| CacheError::Damaged {
-                path: s.dir().to_path_buf(),
-                why: e.to_string(),
-            }),
+            Some(s) => Ok(s.verify()),
         }
     }
 }

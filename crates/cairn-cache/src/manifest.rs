@@ -6,13 +6,17 @@
 //! magic "CAIRNMF1" · format u32 · crc32 u32 (of everything after it) · header length u32
 //! header        postcard: versions, vault, generation, times, section lengths,
 //!               the walk's record (folder and ignore-file stamps)
-//! entries       one fixed 56-byte row per file, sorted by path:
+//! entries       one fixed 60-byte row per file, sorted by path:
 //!               size u64 · mtime_ns i64 · blake3[..16] · path offset u32 · path length u32
 //!               · record offset u64 · record length u32 · note count u32
+//!               · indexed note count u32 (secret notes are not indexed)
 //! paths         the paths, UTF-8, back to back
 //! diagnostics   postcard Vec<Diagnostic>: what parsing the files reported
-//! records       postcard Vec<StoredNote> per file that parsed into notes
+//! records       postcard Vec<StoredNote> per file that parsed into notes (a
+//!               secret note's record is its stub: no word of its text)
 //! ```
+//! The header also holds the checksums of every file of the generation's index
+//! (crc32 per 16 KiB block, [`cairn_index::FileSums`]).
 //! Nothing is decoded up front but the header: rows are read in place, and a
 //! note's record only when the note is wanted. Every offset is checked when the
 //! file is opened, so a damaged manifest is an error, never a panic or a wrong note.
@@ -30,8 +34,8 @@ use crate::record;
 
 const MAGIC: &[u8; 8] = b"CAIRNMF1";
 /// Bumped whenever the layout of this file or of the records changes.
-pub(crate) const FORMAT: u32 = 3;
-const ROW: usize = 56;
+pub(crate) const FORMAT: u32 = 4;
+const ROW: usize = 60;
 const PREFIX: usize = 20;
 
 /// The bytes of the file at `path`, memory-mapped (through tantivy's directory,
@@ -80,17 +84,19 @@ pub(crate) struct Header {
     pub scanned_at_ns: i64,
     /// Rows.
     pub entries: u64,
-    /// Notes of all rows (= documents in the index).
+    /// Notes of all rows.
     pub notes: u64,
+    /// Notes in the index (all but the secret ones) = its document count.
+    pub documents: u64,
     /// Length of the paths section.
     pub paths_len: u64,
     /// Length of the diagnostics section.
     pub diagnostics_len: u64,
     /// Length of the records section.
     pub records_len: u64,
-    /// The index files of this generation and their sizes (a truncated or
-    /// missing file is caught before tantivy reads it).
-    pub index_files: Vec<(String, u64)>,
+    /// The index files of this generation, their sizes and block checksums: a
+    /// truncated, missing or damaged file is caught before tantivy uses a byte of it.
+    pub index_files: Vec<cairn_index::FileSums>,
     /// What the walk that listed the vault depended on (lets the next command
     /// skip the walk: [`cairn_scan::relist`]).
     pub walk: cairn_scan::Walk,
@@ -108,6 +114,8 @@ pub struct EntryInfo {
     /// How many notes the file parsed into: 1, one per entry of an entry file,
     /// or 0 (the file only has diagnostics).
     pub notes: u32,
+    /// How many of them are in the index (the others are secret).
+    pub docs: u32,
 }
 
 /// A manifest being written.
@@ -148,9 +156,16 @@ impl<'a> ManifestBuilder<'a> {
             .filter(|r| !r.2.is_empty())
             .map(|r| u64::from(r.1.notes))
             .sum();
+        let documents: u64 = self
+            .rows
+            .iter()
+            .filter(|r| !r.2.is_empty())
+            .map(|r| u64::from(r.1.docs.min(r.1.notes)))
+            .sum();
         let diags = postcard::to_allocvec(diagnostics)?;
         header.entries = self.rows.len() as u64;
         header.notes = notes;
+        header.documents = documents;
         header.paths_len = paths_len as u64;
         header.diagnostics_len = diags.len() as u64;
         header.records_len = records_len as u64;
@@ -167,6 +182,11 @@ impl<'a> ManifestBuilder<'a> {
         let (mut path_at, mut record_at) = (0usize, 0usize);
         for (path, info, rec) in &self.rows {
             let count = if rec.is_empty() { 0 } else { info.notes };
+            let docs = if rec.is_empty() {
+                0
+            } else {
+                info.docs.min(info.notes)
+            };
             out.extend_from_slice(&info.size.to_le_bytes());
             out.extend_from_slice(&info.mtime_ns.to_le_bytes());
             out.extend_from_slice(&info.hash);
@@ -175,6 +195,7 @@ impl<'a> ManifestBuilder<'a> {
             out.extend_from_slice(&(record_at as u64).to_le_bytes());
             out.extend_from_slice(&(rec.len() as u32).to_le_bytes());
             out.extend_from_slice(&count.to_le_bytes());
+            out.extend_from_slice(&docs.to_le_bytes());
             path_at += path.len();
             record_at += rec.len();
         }
@@ -291,6 +312,7 @@ impl Manifest {
         let damaged = |why: String| ManifestProblem::Damaged(why);
         let mut prev: Option<&str> = None;
         let mut notes = 0u64;
+        let mut documents = 0u64;
         for i in 0..self.len() {
             let r = self.row(i);
             let p = r.path.clone();
@@ -308,9 +330,13 @@ impl Manifest {
             if r.record.end > self.records.len() {
                 return Err(damaged(format!("row {i}: record out of bounds")));
             }
+            if r.info.docs > r.info.notes {
+                return Err(damaged(format!("row {i}: more documents than notes")));
+            }
             notes += u64::from(r.info.notes);
+            documents += u64::from(r.info.docs);
         }
-        if notes != self.header.notes {
+        if notes != self.header.notes || documents != self.header.documents {
             return Err(damaged("note count does not add up".into()));
         }
         Ok(())
@@ -341,6 +367,7 @@ impl Manifest {
                 mtime_ns: le_u64(b, at + 8) as i64,
                 hash,
                 notes: le_u32(b, at + 52),
+                docs: le_u32(b, at + 56),
             },
             path: path_off..path_off.saturating_add(path_len),
             record: rec_off..rec_off.saturating_add(rec_len),
@@ -462,6 +489,7 @@ mod tests {
             scanned_at_ns: 9,
             entries: 0,
             notes: 0,
+            documents: 0,
             paths_len: 0,
             diagnostics_len: 0,
             records_len: 0,
@@ -482,6 +510,7 @@ mod tests {
                 mtime_ns: 5,
                 hash: [7; 16],
                 notes: 1,
+                docs: 1,
             };
             b.push(p, info, record::encode(std::slice::from_ref(&n)));
         }
@@ -492,6 +521,7 @@ mod tests {
                 mtime_ns: 1,
                 hash: [0; 16],
                 notes: 0,
+                docs: 0,
             },
             Vec::new(),
         );
@@ -510,6 +540,7 @@ mod tests {
         let m = Manifest::parse(OwnedBytes::new(sample()), "/v").unwrap();
         assert_eq!(m.len(), 3);
         assert_eq!(m.header().notes, 2);
+        assert_eq!(m.header().documents, 2);
         assert_eq!(m.header().generation, 3);
         assert_eq!(
             (0..3).map(|i| m.path(i)).collect::<Vec<_>>(),

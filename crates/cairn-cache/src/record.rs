@@ -7,6 +7,12 @@
 //! self-describing-less format cannot carry; it is stored as JSON text. The
 //! conversions destructure [`Note`] completely, so a field added to the model is a
 //! compile error here until it is stored too.
+//!
+//! A secret note is stored as its [`secret_stub`]: its path, its kind (type,
+//! status, pinned) and sizes, never a word of its text: no title, description,
+//! tags, links, headings, dates or custom keys. An entry's path holds the slug of
+//! its title, so a secret entry's stub is named by its line instead
+//! ([`secret_entry_path`]).
 
 use std::collections::BTreeMap;
 
@@ -192,12 +198,74 @@ mod days {
     }
 }
 
-/// Encodes the metadata of a file's notes (empty when there are none).
+/// The path of a secret entry's stub: `<file>#~<line>` (`~` is never part of
+/// an entry slug, so it cannot name another entry).
+pub fn secret_entry_path(file: &str, body_line: usize) -> String {
+    format!("{file}#~{body_line}")
+}
+
+/// What cairn keeps of a secret note outside its file (the cache, the metadata
+/// ranking sees): where it is, what kind of note it is, nothing of its text.
+/// Anything that needs more reads the file itself.
+pub fn secret_stub(note: &Note) -> Note {
+    let (id, path) = match &note.entry_of {
+        Some(file) => (
+            secret_entry_path(&cairn_note::note_id(file), note.body_line),
+            secret_entry_path(file, note.body_line),
+        ),
+        None => (note.id.clone(), note.path.clone()),
+    };
+    Note {
+        id,
+        path,
+        title: String::new(),
+        description: None,
+        memory_type: note.memory_type,
+        project_id: None,
+        scope: None,
+        sensitivity: Sensitivity::Secret,
+        freshness: None,
+        source_of_truth: false,
+        retrieval_priority: None,
+        pinned: note.pinned,
+        status: note.status,
+        supersedes: Vec::new(),
+        superseded_by: Vec::new(),
+        triggers: Vec::new(),
+        related_files: Vec::new(),
+        related_memory: Vec::new(),
+        tags: Vec::new(),
+        aliases: Vec::new(),
+        created: None,
+        updated: None,
+        review_after: None,
+        extra: BTreeMap::new(),
+        headings: Vec::new(),
+        wikilinks: Vec::new(),
+        body: String::new(),
+        body_line: note.body_line,
+        size: note.size,
+        mtime: note.mtime,
+        entry_of: note.entry_of.clone(),
+    }
+}
+
+/// Encodes the metadata of a file's notes (empty when there are none); secret
+/// notes as their [`secret_stub`].
 pub(crate) fn encode(notes: &[Note]) -> Vec<u8> {
     if notes.is_empty() {
         return Vec::new();
     }
-    let stored: Vec<StoredNote> = notes.iter().map(StoredNote::from_note).collect();
+    let stored: Vec<StoredNote> = notes
+        .iter()
+        .map(|n| {
+            if n.sensitivity == Sensitivity::Secret {
+                StoredNote::from_note(&secret_stub(n))
+            } else {
+                StoredNote::from_note(n)
+            }
+        })
+        .collect();
     postcard::to_allocvec(&stored).unwrap_or_default()
 }
 
@@ -236,6 +304,52 @@ mod tests {
             assert_eq!(b.path, n.path);
             assert_eq!(b.entry_of.as_deref(), Some("p/decisions.md"));
         }
+    }
+
+    #[test]
+    fn a_secret_note_is_stored_as_its_stub() {
+        let text = "---\ntitle: Vault key CANARYT\nsensitivity: secret\ndescription: CANARYD\ntags: [canaryg]\ntriggers: [CANARYR]\naliases: [CANARYA]\nrelated_files: [CANARYF.rs]\nproject_id: CANARYP\npinned: true\ncustom: CANARYX\ncreated: 2024-01-02\n---\n# CANARYH\n\nbody CANARYB [[CANARYW]] #canaryi\n";
+        let note = cairn_note::parse_note("s/Vault key.md", text.as_bytes())
+            .note
+            .unwrap();
+        assert_eq!(note.sensitivity, Sensitivity::Secret);
+        let bytes = encode(std::slice::from_ref(&note));
+        let lower = String::from_utf8_lossy(&bytes).to_lowercase();
+        assert!(!lower.contains("canary"), "{lower}");
+        let back = decode(&bytes).unwrap();
+        assert_eq!(back, vec![secret_stub(&note)]);
+        assert_eq!(back[0].path, "s/Vault key.md");
+        assert!(back[0].pinned);
+        assert_eq!(back[0].sensitivity, Sensitivity::Secret);
+    }
+
+    #[test]
+    fn a_secret_entry_is_named_by_its_line_not_its_title() {
+        let text = "# Decisions\n\n### [2024-03-01] Use CANARYT\n**Sensitivity:** secret\n\nBecause CANARYB.\n\n---\n\n### [2024-04-02] Keep Postgres\n\nStill.\n";
+        let parsed = cairn_note::parse_file("p/decisions.md", text.as_bytes());
+        let secret: Vec<&Note> = parsed
+            .notes
+            .iter()
+            .filter(|n| n.sensitivity == Sensitivity::Secret)
+            .collect();
+        assert_eq!(secret.len(), 1, "{parsed:?}");
+        let bytes = encode(&parsed.notes);
+        assert!(
+            !String::from_utf8_lossy(&bytes)
+                .to_lowercase()
+                .contains("canary")
+        );
+        let back = decode(&bytes).unwrap();
+        let stub = back
+            .iter()
+            .find(|n| n.sensitivity == Sensitivity::Secret)
+            .unwrap();
+        assert_eq!(
+            stub.path,
+            secret_entry_path("p/decisions.md", secret[0].body_line)
+        );
+        assert_eq!(stub.entry_of.as_deref(), Some("p/decisions.md"));
+        assert!(back.iter().any(|n| n.title == "Keep Postgres"));
     }
 
     #[test]

@@ -4,13 +4,21 @@
 //!
 //! A crash anywhere before that rename leaves an unpublished folder that the next
 //! writer deletes; readers keep using the previous generation meanwhile.
+//!
+//! The previous generation is read completely and checked against its checksums
+//! before anything is built on it (its segment files are hard-linked into the new
+//! one): a damaged one is rebuilt from the notes instead. The new generation's
+//! files are checksummed (block by block) into its manifest, and made private
+//! (0600, in a 0700 folder) before it is published. A secret note leaves only its
+//! stub in the manifest and nothing in the index; the messages of its file's
+//! parse diagnostics are withheld.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::Instant;
 
 use cairn_index::NoteIndex;
-use cairn_note::{Diagnostic, Note};
+use cairn_note::{Diagnostic, Note, Sensitivity};
 use cairn_scan::FileEntry;
 use rayon::prelude::*;
 
@@ -23,9 +31,20 @@ use crate::{Cache, CacheError, Progress, content_hash, record};
 /// Files read and parsed per batch (bounds memory during a cold build).
 const BATCH: usize = 512;
 
-/// Test hook: `CAIRN_TEST_ABORT_AFTER_BATCHES=N` aborts the process after N batches
-/// of a refresh, before anything is published (simulates a crash mid-update).
-const ABORT_HOOK: &str = "CAIRN_TEST_ABORT_AFTER_BATCHES";
+/// Test hook (feature `fault-injection` only, never in a release build):
+/// `CAIRN_TEST_ABORT_AFTER_BATCHES=N` aborts the process after N batches of a
+/// refresh, before anything is published (simulates a crash mid-update).
+#[cfg(feature = "fault-injection")]
+fn abort_after_batches() -> Option<usize> {
+    std::env::var("CAIRN_TEST_ABORT_AFTER_BATCHES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+}
+
+#[cfg(not(feature = "fault-injection"))]
+fn abort_after_batches() -> Option<usize> {
+    None
+}
 
 /// How a refresh went.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -105,29 +124,34 @@ pub(crate) fn refresh(
         path: dir.to_path_buf(),
         source,
     };
-    std::fs::create_dir_all(dir).map_err(unwritable)?;
+    store::create_private_dir_all(dir).map_err(unwritable)?;
     let _lock = WriterLock::acquire(dir, lock_deadline)
         .map_err(unwritable)?
         .ok_or_else(|| CacheError::Busy(dir.to_path_buf()))?;
     let vault_txt = dir.join("vault.txt");
-    if !vault_txt.exists() {
+    if !vault_txt.is_file() {
+        let _ = store::remove_any(&vault_txt);
         store::write_atomic(&vault_txt, format!("{}\n", cache.vault()).as_bytes())
             .map_err(unwritable)?;
     }
 
     // Another process may have published while we waited: start from the newest.
+    // A rebuild reads nothing of what is there (it may be anything).
     let mut warnings = Vec::new();
     let published = store::read_current(dir).ok().flatten();
-    let base = match cache.current() {
-        Ok(s) => s,
-        Err(e @ (CacheError::Damaged { .. } | CacheError::Foreign { .. })) => {
-            warnings.push(format!("{e}; rebuilding it"));
-            None
+    let base = if rebuild {
+        None
+    } else {
+        match cache.current() {
+            Ok(s) => s,
+            Err(e @ (CacheError::Damaged { .. } | CacheError::Foreign { .. })) => {
+                warnings.push(format!("{e}; rebuilding it"));
+                None
+            }
+            Err(e) => return Err(e),
         }
-        Err(e) => return Err(e),
     };
-    let base = if rebuild { None } else { base };
-    let changes = match &base {
+    let mut changes = match &base {
         Some(b) => crate::diff::diff(b, listed),
         None => Changes::all_added(listed),
     };
@@ -142,6 +166,21 @@ pub(crate) fn refresh(
             warnings,
         });
     }
+    // The new generation shares the previous one's segment files: check every
+    // byte of them first.
+    let base = match base {
+        Some(b) => {
+            let bad = b.verify();
+            if bad.is_empty() {
+                Some(b)
+            } else {
+                warnings.push(damaged_warning(&b, &bad));
+                changes = Changes::all_added(listed);
+                None
+            }
+        }
+        None => None,
+    };
     let keep_previous = published.clone();
     let result = write_generation(cache, listed, base, &changes, progress, started);
     match result {
@@ -157,18 +196,18 @@ pub(crate) fn refresh(
     }
 }
 
-/// The files of a committed index and their sizes, sorted (lock files left out).
-fn index_files(dir: &std::path::Path) -> std::io::Result<Vec<(String, u64)>> {
-    let mut out = Vec::new();
-    for e in std::fs::read_dir(dir)? {
-        let e = e?;
-        let name = e.file_name().to_string_lossy().into_owned();
-        if e.file_type()?.is_file() && !name.ends_with(".lock") {
-            out.push((name, e.metadata()?.len()));
-        }
-    }
-    out.sort();
-    Ok(out)
+/// The warning for a generation whose index files fail their checksums.
+pub(crate) fn damaged_warning(snap: &Snapshot, bad: &[String]) -> String {
+    let more = if bad.len() > 1 {
+        format!(" and {} more", bad.len() - 1)
+    } else {
+        String::new()
+    };
+    format!(
+        "the index at {} is damaged ({}{more}); rebuilding it",
+        snap.dir().display(),
+        bad.first().map_or("", String::as_str)
+    )
 }
 
 fn write_generation(
@@ -236,7 +275,7 @@ fn build(
         why: format!("{what}: {e}"),
     };
     let index_dir = gen_dir.join(INDEX);
-    std::fs::create_dir(&index_dir).map_err(|e| write_err("index folder", e.to_string()))?;
+    store::create_private_dir(&index_dir).map_err(|e| write_err("index folder", e.to_string()))?;
     let mut index = match base {
         Some(b) => {
             store::link_index(&b.dir().join(INDEX), &index_dir)
@@ -292,7 +331,7 @@ fn build(
     if let Some(p) = progress {
         p.begin(to_read.len() as u64, "indexing notes");
     }
-    let abort_after: Option<usize> = std::env::var(ABORT_HOOK).ok().and_then(|v| v.parse().ok());
+    let abort_after = abort_after_batches();
     for (batch_no, batch) in to_read.chunks(BATCH).enumerate() {
         if abort_after == Some(batch_no) {
             std::process::abort();
@@ -324,15 +363,29 @@ fn build(
                     w.add(n).map_err(|e| write_err("indexing", e.to_string()))?;
                 }
             }
+            let secret = r
+                .notes
+                .iter()
+                .filter(|n| n.sensitivity == Sensitivity::Secret)
+                .count();
             let info = EntryInfo {
                 size: f.size,
                 mtime_ns: clamp_ns(f.mtime_ns),
                 hash: r.hash,
                 notes: u32::try_from(r.notes.len()).unwrap_or(u32::MAX),
+                docs: u32::try_from(r.notes.len() - secret).unwrap_or(u32::MAX),
             };
             let rec = record::encode(&r.notes);
             manifest.push(f.path.clone(), info, rec);
-            diagnostics.extend(r.diagnostics);
+            if secret > 0 {
+                // A message may quote the note ("unknown value `…`"): withheld.
+                diagnostics.extend(r.diagnostics.into_iter().map(|mut d| {
+                    d.message = crate::WITHHELD_DIAGNOSTIC.to_owned();
+                    d
+                }));
+            } else {
+                diagnostics.extend(r.diagnostics);
+            }
         }
         if let Some(p) = progress {
             p.advance(batch.len() as u64);
@@ -349,6 +402,12 @@ fn build(
         .reload()
         .map_err(|e| write_err("reloading the index", e.to_string()))?;
     drop(index);
+    store::make_private(&index_dir).map_err(|e| write_err("permissions", e.to_string()))?;
+    // Files hard-linked from the previous generation (checked above) keep
+    // their checksums; the others are read once.
+    let known = base.map_or(&[][..], Snapshot::index_sums);
+    let index_files = cairn_index::checksum_dir(&index_dir, known)
+        .map_err(|e| write_err("checksumming the index", e.to_string()))?;
 
     // Unchanged files keep their rows and records.
     if let Some(b) = base {
@@ -381,11 +440,11 @@ fn build(
         scanned_at_ns: listed.started_ns,
         entries: 0,
         notes: 0,
+        documents: 0,
         paths_len: 0,
         diagnostics_len: 0,
         records_len: 0,
-        index_files: index_files(&index_dir)
-            .map_err(|e| write_err("listing the index", e.to_string()))?,
+        index_files,
         walk: listed.listing.walk.clone(),
     };
     let bytes = manifest

@@ -1,6 +1,8 @@
 //! A published generation, opened for reading: its manifest (note metadata,
-//! decoded one note at a time) and its memory-mapped index. Opening checks that
-//! the two agree; nothing here writes.
+//! decoded one note at a time) and its memory-mapped index. Opening checks the
+//! manifest (crc32), the index's small files against the checksums the manifest
+//! holds (the rest is checked block by block as searches read it) and that the
+//! two agree; anything unreadable is [`CacheError::Damaged`]. Nothing here writes.
 
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -34,6 +36,7 @@ impl Snapshot {
     pub(crate) fn open(cache_dir: &Path, name: &str, vault: &str) -> Result<Self, CacheError> {
         let dir = cache_dir.join(name);
         let manifest_path = dir.join(MANIFEST);
+        let damaged = |path: PathBuf, why: String| CacheError::Damaged { path, why };
         let manifest = match Manifest::read(&manifest_path, vault) {
             Ok(Ok(m)) => m,
             Ok(Err(ManifestProblem::Damaged(why))) => {
@@ -48,39 +51,33 @@ impl Snapshot {
                     why,
                 });
             }
-            Err(e) => {
-                return Err(CacheError::Io {
-                    path: manifest_path,
-                    source: e,
-                });
-            }
+            // Missing (CURRENT points nowhere), not a file, unreadable: damaged.
+            Err(e) => return Err(damaged(manifest_path, e.to_string())),
         };
         let index_dir = dir.join(INDEX);
-        for (file, size) in &manifest.header().index_files {
-            let actual = std::fs::metadata(index_dir.join(file)).map(|m| m.len());
-            if actual.as_ref().ok() != Some(size) {
-                return Err(CacheError::Damaged {
-                    path: index_dir.join(file),
-                    why: match actual {
-                        Ok(n) => format!("{n} bytes, {size} expected"),
+        for f in &manifest.header().index_files {
+            let actual = std::fs::metadata(index_dir.join(&f.name)).map(|m| m.len());
+            if actual.as_ref().ok() != Some(&f.len) {
+                return Err(damaged(
+                    index_dir.join(&f.name),
+                    match actual {
+                        Ok(n) => format!("{n} bytes, {} expected", f.len),
                         Err(e) => e.to_string(),
                     },
-                });
+                ));
             }
         }
-        let index = NoteIndex::open_read_only(&index_dir).map_err(|e| CacheError::Damaged {
-            path: index_dir.clone(),
-            why: e.to_string(),
-        })?;
+        let index = NoteIndex::open_verified(&index_dir, &manifest.header().index_files)
+            .map_err(|e| damaged(index_dir.clone(), e.to_string()))?;
         let docs = index.doc_count();
-        if docs != manifest.header().notes {
-            return Err(CacheError::Damaged {
-                path: index_dir,
-                why: format!(
-                    "{docs} documents for {} notes in the manifest",
-                    manifest.header().notes
+        if docs != manifest.header().documents {
+            return Err(damaged(
+                index_dir,
+                format!(
+                    "{docs} documents for {} indexed notes in the manifest",
+                    manifest.header().documents
                 ),
-            });
+            ));
         }
         Ok(Self {
             name: name.to_owned(),
@@ -134,9 +131,14 @@ impl Snapshot {
         self.len() == 0
     }
 
-    /// Notes (documents in the index).
+    /// Notes, secret ones included.
     pub fn note_count(&self) -> u64 {
         self.manifest.header().notes
+    }
+
+    /// Notes in the index (all but the secret ones): its document count.
+    pub fn document_count(&self) -> u64 {
+        self.manifest.header().documents
     }
 
     /// The vault-relative path of file `i` (files are sorted by path).
@@ -173,9 +175,48 @@ impl Snapshot {
         self.manifest.notes(i).map_err(|p| self.damaged(p))
     }
 
-    /// What parsing the files reported, sorted.
+    /// What parsing the files reported, sorted, as stored: the messages of a
+    /// secret file's diagnostics are withheld ([`crate::WITHHELD_DIAGNOSTIC`]).
     pub fn diagnostics(&self) -> Result<Vec<Diagnostic>, CacheError> {
         self.manifest.diagnostics().map_err(|p| self.damaged(p))
+    }
+
+    /// What parsing the files reported, sorted, with the withheld messages of
+    /// secret files read again from the vault at `vault` (those files only).
+    pub fn diagnostics_from(&self, vault: &Path) -> Result<Vec<Diagnostic>, CacheError> {
+        let mut diags = self.diagnostics()?;
+        let mut withheld: Vec<String> = diags
+            .iter()
+            .filter(|d| d.message == crate::WITHHELD_DIAGNOSTIC)
+            .map(|d| d.path.clone())
+            .collect();
+        if withheld.is_empty() {
+            return Ok(diags);
+        }
+        withheld.sort();
+        withheld.dedup();
+        let root = vault.canonicalize().unwrap_or_else(|_| vault.to_path_buf());
+        for path in withheld {
+            let Ok(bytes) = cairn_scan::read_inside(&root, &vault.join(&path)) else {
+                continue;
+            };
+            let fresh = cairn_note::parse_file(&path, &bytes).diagnostics;
+            diags.retain(|d| d.path != path);
+            diags.extend(fresh);
+        }
+        diags.sort();
+        Ok(diags)
+    }
+
+    /// Reads every file of this generation's index and checks it against its
+    /// checksums; returns the damaged files (empty: sound).
+    pub fn verify(&self) -> Vec<String> {
+        cairn_index::verify_dir(&self.dir.join(INDEX), &self.manifest.header().index_files)
+    }
+
+    /// The checksums of this generation's index files.
+    pub(crate) fn index_sums(&self) -> &[cairn_index::FileSums] {
+        &self.manifest.header().index_files
     }
 
     /// Whether `bytes` are the content file `i` had when it was indexed.

@@ -138,6 +138,7 @@ pub fn session_start(a: SessionStartArgs) -> Result<ExitCode> {
                     rebuild: false,
                     deadline: Some(index_deadline),
                     progress: None,
+                    verify: false,
                 });
                 let engine = Engine::open(config, &opts)?;
                 crate::cmd_index::report(&engine, &index_source);

@@ -56,6 +56,7 @@ pub fn open_options(source: &Source, deadline: Option<Instant>, rebuild: bool) -
             rebuild,
             deadline,
             progress: Some(Arc::new(Bar::new())),
+            verify: false,
         }),
     }
 }
@@ -77,6 +78,14 @@ pub fn report(engine: &Engine, source: &Source) {
                 "cairn: could not start a background refresh ({e}); the next command will refresh the index"
             ),
         }
+    }
+}
+
+/// Tells stderr what the index found while answering (a damaged index that
+/// was replaced): call after the command's engine requests.
+pub fn report_late(engine: &Engine) {
+    for w in engine.take_index_warnings() {
+        eprintln!("cairn: {w}");
     }
 }
 
@@ -193,7 +202,11 @@ pub fn run(a: &IndexArgs) -> Result<ExitCode> {
             ExitCode::SUCCESS
         });
     }
-    let opts = open_options(&a.source, None, a.rebuild);
+    // `cairn index` (and the background refresh) reads every byte of the index.
+    let mut opts = open_options(&a.source, None, a.rebuild);
+    if let IndexMode::Persistent(p) = &mut opts.index {
+        p.verify = true;
+    }
     let engine = Engine::open(config, &opts)?;
     let info = engine.index_info();
     for w in &info.warnings {

@@ -40,6 +40,7 @@ pub fn run(a: LintArgs) -> Result<ExitCode> {
     let engine = open(&a.source)?;
     let today = resolve_now(a.now.as_deref())?.date_naive();
     let report = cairn_lint::lint(&engine, &LintOptions::new(today));
+    crate::cmd_index::report_late(&engine);
     match a.format {
         TextOrJson::Json => print_json(&report)?,
         TextOrJson::Text => print_out(&text(&report))?,

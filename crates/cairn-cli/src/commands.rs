@@ -41,6 +41,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             print_out(&out.rendered)?;
             crate::cmd_index::timings(&engine, t);
             crate::cmd_index::report(&engine, &a.source);
+            crate::cmd_index::report_late(&engine);
             warn_diagnostics(&engine);
             // The process ends here: freeing thousands of decoded notes one by one
             // would only delay the hook that waits for it.
@@ -49,7 +50,9 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Explain(a) => {
             let engine = open(&a.source)?;
             let req = a.packet.request(Format::Prompt)?;
-            let ex = engine.explain(&req)?;
+            let ex = engine.explain(&req);
+            crate::cmd_index::report_late(&engine);
+            let ex = ex?;
             match a.format {
                 TextOrJson::Json => print_json(&ex)?,
                 TextOrJson::Text => print_out(&explain_text(&ex))?,
@@ -76,7 +79,9 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                 ranking: a.ranking.into(),
                 today: chrono::Utc::now().date_naive(),
             };
-            let res = engine.search(&req)?;
+            let res = engine.search(&req);
+            crate::cmd_index::report_late(&engine);
+            let res = res?;
             match a.format {
                 TextOrJson::Json => print_json(&res.hits)?,
                 TextOrJson::Text => {

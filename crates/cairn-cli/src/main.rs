@@ -29,7 +29,12 @@ static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
     // No backtraces for users: an internal error is one line and a distinct exit code.
+    // A panic inside the index is caught, recovered from and reported by the
+    // caller (one warning): nothing to say here.
     std::panic::set_hook(Box::new(|info| {
+        if cairn_engine::panic_is_contained() {
+            return;
+        }
         let msg = info
             .payload()
             .downcast_ref::<&str>()

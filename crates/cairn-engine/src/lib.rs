@@ -30,6 +30,7 @@ use cairn_render::Renderer;
 use crate::notes::NoteSource;
 
 pub use cairn_config as config;
+pub use cairn_index::panic_is_contained;
 pub use cairn_note::Severity;
 pub use cairn_note::{MemoryType, Sensitivity};
 pub use cairn_policy::WITHHELD_NOTICE;
@@ -232,6 +233,12 @@ impl Engine {
     /// whether answers are partial.
     pub fn index_info(&self) -> &IndexInfo {
         &self.index_info
+    }
+
+    /// Warnings the index raised after the engine was opened (a damaged cached
+    /// index found by a search and replaced), each returned once.
+    pub fn take_index_warnings(&self) -> Vec<String> {
+        self.notes.take_warnings()
     }
 
     /// The configuration.

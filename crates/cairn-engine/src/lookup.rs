@@ -196,12 +196,9 @@ impl Engine {
             }
         }
         let ranker = crate::wakeup::ranker(req.ranking);
-        let hits = self.notes.index().search_with(
-            &query,
-            &ranker,
-            Some(&roots),
-            crate::wakeup::BM25_DEPTH,
-        )?;
+        let hits =
+            self.notes
+                .search_with(&query, &ranker, Some(&roots), crate::wakeup::BM25_DEPTH)?;
         let task_terms: BTreeSet<String> = query.terms.keys().cloned().collect();
         let project_ids: Vec<String> = self.config.projects.iter().map(|p| p.id.clone()).collect();
         let empty = Vec::new();

@@ -6,14 +6,25 @@
 //! a snippet get theirs by re-reading their file ([`NoteSource::full`]). Cache
 //! rows are files: a file holds one note, or one per entry of an entry file
 //! (`decisions.md#slug`), so lookups go through the file part of a note's path.
+//!
+//! Ranking sees a secret note as its stub ([`cairn_cache::secret_stub`]: path and
+//! kind, no text), whichever the source, so a cached engine and an in-memory one
+//! rank alike; [`NoteSource::full`] reads the whole note from its file. Files are
+//! read only where they resolve inside the vault.
+//!
+//! A cached index that fails while it is searched (a block that does not match
+//! its checksum, an error or a panic inside tantivy) is replaced once, for the
+//! rest of the engine's life, by a rebuilt generation (or, if the cache cannot be
+//! written, an index built in memory); the search is then answered from it and
+//! one warning is queued ([`NoteSource::take_warnings`]).
 
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock, PoisonError};
 
-use cairn_cache::Snapshot;
-use cairn_index::NoteIndex;
-use cairn_note::Note;
+use cairn_cache::{Cache, Listed, Snapshot, secret_stub};
+use cairn_index::{Hit, IndexError, NoteIndex, QueryTerms, Ranker};
+use cairn_note::{Note, Sensitivity};
 use rayon::prelude::*;
 
 /// The notes of an engine.
@@ -21,6 +32,9 @@ pub(crate) enum NoteSource {
     /// Parsed notes, bodies included, sorted by path.
     Memory {
         notes: Vec<Note>,
+        /// What ranking sees of the secret notes (by index into `notes`).
+        stubs: HashMap<usize, Note>,
+        /// Paths (and secret entries' stub paths) → index into `notes`.
         by_path: HashMap<String, usize>,
         index: Box<NoteIndex>,
     },
@@ -28,9 +42,32 @@ pub(crate) enum NoteSource {
     Cached(Box<Cached>),
 }
 
+/// How a damaged cache generation is rebuilt while the engine runs.
+pub(crate) struct Recovery {
+    pub cache: Cache,
+    pub listed: Listed,
+}
+
+/// The index that replaced a damaged one.
+enum Replacement {
+    Cache(Box<Snapshot>),
+    Ram(Box<NoteIndex>),
+}
+
+impl Replacement {
+    fn index(&self) -> &NoteIndex {
+        match self {
+            Self::Cache(s) => s.index(),
+            Self::Ram(i) => i,
+        }
+    }
+}
+
 pub(crate) struct Cached {
     snap: Snapshot,
     vault: PathBuf,
+    /// The vault's real (canonical) root: bodies are read only from under it.
+    real_vault: PathBuf,
     /// Files of the generation deleted from the vault since (served partially).
     hidden: HashSet<usize>,
     /// Per file: its notes' metadata, decoded on first use.
@@ -38,43 +75,80 @@ pub(crate) struct Cached {
     /// Per file: its notes with bodies, read on first use.
     full: Vec<OnceLock<Vec<Note>>>,
     all: OnceLock<Vec<Note>>,
+    recovery: Option<Recovery>,
+    replacement: OnceLock<Result<Replacement, String>>,
+    warnings: Mutex<Vec<String>>,
 }
 
 impl NoteSource {
     /// In-memory notes (sorted here) and their index.
-    pub(crate) fn memory(mut notes: Vec<Note>) -> Result<Self, cairn_index::IndexError> {
+    pub(crate) fn memory(mut notes: Vec<Note>) -> Result<Self, IndexError> {
         notes.sort_by(|a, b| a.path.cmp(&b.path));
         let index = Box::new(NoteIndex::build_in_ram(&notes)?);
-        let by_path = notes
-            .iter()
-            .enumerate()
-            .map(|(i, n)| (n.path.clone(), i))
-            .collect();
+        let mut by_path = HashMap::with_capacity(notes.len());
+        let mut stubs = HashMap::new();
+        for (i, n) in notes.iter().enumerate() {
+            by_path.insert(n.path.clone(), i);
+            if n.sensitivity == Sensitivity::Secret {
+                let stub = secret_stub(n);
+                by_path.entry(stub.path.clone()).or_insert(i);
+                stubs.insert(i, stub);
+            }
+        }
         Ok(Self::Memory {
             notes,
+            stubs,
             by_path,
             index,
         })
     }
 
-    /// A cache generation; `hidden` lists its files to leave out (deleted since).
-    pub(crate) fn cached(snap: Snapshot, vault: PathBuf, hidden: HashSet<usize>) -> Self {
+    /// A cache generation; `hidden` lists its files to leave out (deleted since);
+    /// `recovery` rebuilds it if it turns out damaged.
+    pub(crate) fn cached(
+        snap: Snapshot,
+        vault: PathBuf,
+        hidden: HashSet<usize>,
+        recovery: Option<Recovery>,
+    ) -> Self {
         let n = snap.len();
+        let real_vault = vault.canonicalize().unwrap_or_else(|_| vault.clone());
         Self::Cached(Box::new(Cached {
             meta: (0..n).map(|_| OnceLock::new()).collect(),
             full: (0..n).map(|_| OnceLock::new()).collect(),
             snap,
             vault,
+            real_vault,
             hidden,
             all: OnceLock::new(),
+            recovery,
+            replacement: OnceLock::new(),
+            warnings: Mutex::new(Vec::new()),
         }))
     }
 
-    /// The index.
-    pub(crate) fn index(&self) -> &NoteIndex {
+    /// The best `limit` notes for `q` under `ranker` (see
+    /// [`NoteIndex::search_with`]); a cached index that fails is replaced first.
+    pub(crate) fn search_with(
+        &self,
+        q: &QueryTerms,
+        ranker: &Ranker,
+        folders: Option<&[String]>,
+        limit: usize,
+    ) -> Result<Vec<Hit>, IndexError> {
         match self {
-            Self::Memory { index, .. } => index,
-            Self::Cached(c) => c.snap.index(),
+            Self::Memory { index, .. } => index.search_with(q, ranker, folders, limit),
+            Self::Cached(c) => c.with_index(|i| i.search_with(q, ranker, folders, limit)),
+        }
+    }
+
+    /// Warnings raised since the engine was opened (a damaged index replaced).
+    pub(crate) fn take_warnings(&self) -> Vec<String> {
+        match self {
+            Self::Memory { .. } => Vec::new(),
+            Self::Cached(c) => {
+                std::mem::take(&mut *c.warnings.lock().unwrap_or_else(PoisonError::into_inner))
+            }
         }
     }
 
@@ -94,25 +168,38 @@ impl NoteSource {
         }
     }
 
-    /// A note's metadata (cached notes: no body).
+    /// A note's metadata (cached notes: no body; secret notes: their stub), by
+    /// its path (a secret entry also by its stub's).
     pub(crate) fn meta(&self, path: &str) -> Option<&Note> {
         match self {
-            Self::Memory { notes, by_path, .. } => by_path.get(path).map(|&i| &notes[i]),
-            Self::Cached(c) => c
-                .snap
-                .find(file_of(path))
-                .and_then(|i| c.meta_at(i).iter().find(|n| n.path == path)),
+            Self::Memory {
+                notes,
+                stubs,
+                by_path,
+                ..
+            } => by_path
+                .get(path)
+                .map(|&i| stubs.get(&i).unwrap_or(&notes[i])),
+            Self::Cached(c) => {
+                let i = c.snap.find(file_of(path))?;
+                let meta = c.meta_at(i);
+                meta.iter()
+                    .find(|n| n.path == path)
+                    .or_else(|| c.secret_entry(i, meta, path))
+            }
         }
     }
 
-    /// A note with its body.
+    /// A note with its body (a secret note whole, read from its file).
     pub(crate) fn full(&self, path: &str) -> Option<&Note> {
         match self {
-            Self::Memory { .. } => self.meta(path),
-            Self::Cached(c) => c
-                .snap
-                .find(file_of(path))
-                .and_then(|i| c.full_at(i).iter().find(|n| n.path == path)),
+            Self::Memory { notes, by_path, .. } => by_path.get(path).map(|&i| &notes[i]),
+            Self::Cached(c) => {
+                let full = c.full_at(c.snap.find(file_of(path))?);
+                full.iter()
+                    .find(|n| n.path == path)
+                    .or_else(|| full.iter().find(|n| is_stub_of(n, path)))
+            }
         }
     }
 
@@ -122,10 +209,12 @@ impl NoteSource {
         roots: &'r [String],
     ) -> Box<dyn Iterator<Item = &'a Note> + 'r> {
         match self {
-            Self::Memory { notes, .. } => Box::new(
+            Self::Memory { notes, stubs, .. } => Box::new(
                 notes
                     .iter()
-                    .filter(move |n| roots.iter().any(|r| crate::in_root(&n.path, r))),
+                    .enumerate()
+                    .filter(move |(_, n)| roots.iter().any(|r| crate::in_root(&n.path, r)))
+                    .map(|(i, n)| stubs.get(&i).unwrap_or(n)),
             ),
             Self::Cached(c) => {
                 // Files are sorted by path: each root is a range. Merge the ranges
@@ -154,7 +243,12 @@ impl NoteSource {
     /// Every note's metadata, in path order.
     pub(crate) fn iter_meta(&self) -> Box<dyn Iterator<Item = &Note> + '_> {
         match self {
-            Self::Memory { notes, .. } => Box::new(notes.iter()),
+            Self::Memory { notes, stubs, .. } => Box::new(
+                notes
+                    .iter()
+                    .enumerate()
+                    .map(|(i, n)| stubs.get(&i).unwrap_or(n)),
+            ),
             Self::Cached(c) => {
                 let all = 0..c.snap.len();
                 c.decode_all(std::slice::from_ref(&all));
@@ -167,11 +261,7 @@ impl NoteSource {
     pub(crate) fn all_full(&self) -> &[Note] {
         match self {
             Self::Memory { notes, .. } => notes,
-            Self::Cached(c) => c.all.get_or_init(|| {
-                (0..c.snap.len())
-                    .flat_map(|i| c.full_at(i).iter().cloned())
-                    .collect()
-            }),
+            Self::Cached(c) => c.all_full(),
         }
     }
 }
@@ -181,10 +271,67 @@ fn file_of(path: &str) -> &str {
     path.split_once('#').map_or(path, |(file, _)| file)
 }
 
+/// Whether `path` is the stub path of the secret entry `n`.
+fn is_stub_of(n: &Note, path: &str) -> bool {
+    n.sensitivity == Sensitivity::Secret
+        && n.entry_of
+            .as_deref()
+            .is_some_and(|f| cairn_cache::secret_entry_path(f, n.body_line) == path)
+}
+
 /// Below this many files, decoding in parallel costs more than it saves.
 const PARALLEL_DECODE: usize = 256;
 
 impl Cached {
+    /// Runs `f` on the index; if it fails, replaces the index (once) and runs
+    /// `f` on the replacement.
+    fn with_index<T>(
+        &self,
+        f: impl Fn(&NoteIndex) -> Result<T, IndexError>,
+    ) -> Result<T, IndexError> {
+        if let Some(r) = self.replacement.get() {
+            return match r {
+                Ok(r) => f(r.index()),
+                Err(why) => Err(IndexError::Panicked(why.clone())),
+            };
+        }
+        let err = match f(self.snap.index()) {
+            Ok(v) => return Ok(v),
+            Err(e) => e,
+        };
+        match self.replacement.get_or_init(|| self.replace(&err)) {
+            Ok(r) => f(r.index()),
+            Err(_) => Err(err),
+        }
+    }
+
+    /// A sound index in place of this generation's, with the warning queued.
+    fn replace(&self, err: &IndexError) -> Result<Replacement, String> {
+        let why = err.to_string();
+        let mut warnings = self.warnings.lock().unwrap_or_else(PoisonError::into_inner);
+        let failure = match &self.recovery {
+            Some(r) => match r.cache.replace_damaged(&self.snap, &why, &r.listed) {
+                Ok((snap, warning)) => {
+                    warnings.push(warning);
+                    return Ok(Replacement::Cache(Box::new(snap)));
+                }
+                Err(e) => e.to_string(),
+            },
+            None => String::new(),
+        };
+        let index = NoteIndex::build_in_ram(self.all_full()).map_err(|e| e.to_string())?;
+        let mut w = format!(
+            "the index at {} is damaged ({why})",
+            self.snap.dir().display()
+        );
+        if !failure.is_empty() {
+            w.push_str(&format!("; it cannot be rebuilt ({failure})"));
+        }
+        w.push_str("; indexing in memory this time");
+        warnings.push(w);
+        Ok(Replacement::Ram(Box::new(index)))
+    }
+
     /// Decodes the notes of every file in `ranges` that is not decoded yet, in
     /// parallel: a profile's roots reach thousands of files on a large vault.
     fn decode_all(&self, ranges: &[std::ops::Range<usize>]) {
@@ -206,10 +353,26 @@ impl Cached {
         self.meta[i].get_or_init(|| self.snap.notes(i).unwrap_or_default())
     }
 
+    /// The stub of the secret entry whose real path is `path` (its stub is named
+    /// by its line: the entry file is parsed again to find it).
+    fn secret_entry<'a>(&self, i: usize, meta: &'a [Note], path: &str) -> Option<&'a Note> {
+        if !path.contains('#') || !meta.iter().any(|n| n.sensitivity == Sensitivity::Secret) {
+            return None;
+        }
+        let file = self.snap.path(i);
+        let bytes = cairn_scan::read_inside(&self.real_vault, &self.vault.join(file)).ok()?;
+        let parsed = cairn_note::parse_file(file, &bytes).notes;
+        let entry = parsed.iter().find(|n| n.path == path)?;
+        let stub = cairn_cache::secret_entry_path(file, entry.body_line);
+        meta.iter()
+            .find(|n| n.sensitivity == Sensitivity::Secret && n.path == stub)
+    }
+
     /// The file's notes with their bodies, read from the file. When the file
     /// changed since it was indexed (a race with an editor, or a partial packet
-    /// served before a refresh), the file as it is now wins; when it is gone, the
-    /// indexed metadata is served without bodies.
+    /// served before a refresh), the file as it is now wins; when it is gone (or
+    /// now leads outside the vault), the indexed metadata is served without
+    /// bodies. A secret note comes whole from the file (the cache has its stub).
     fn full_at(&self, i: usize) -> &[Note] {
         let meta = self.meta_at(i);
         if meta.is_empty() {
@@ -218,7 +381,7 @@ impl Cached {
         self.full[i].get_or_init(|| {
             let path = self.snap.path(i);
             let abs = self.vault.join(path);
-            let Ok(bytes) = std::fs::read(&abs) else {
+            let Ok(bytes) = cairn_scan::read_inside(&self.real_vault, &abs) else {
                 return meta.to_vec();
             };
             let mut parsed = cairn_note::parse_file(path, &bytes).notes;
@@ -230,6 +393,15 @@ impl Cached {
                 // the one the ranking used) and add the bodies.
                 meta.iter()
                     .map(|m| {
+                        if m.sensitivity == Sensitivity::Secret
+                            && let Some(p) = parsed
+                                .iter()
+                                .position(|p| p.path == m.path || is_stub_of(p, &m.path))
+                        {
+                            let mut whole = parsed.swap_remove(p);
+                            whole.mtime = m.mtime;
+                            return whole;
+                        }
                         let mut m = m.clone();
                         if let Some(p) = parsed.iter_mut().find(|p| p.path == m.path) {
                             m.body = std::mem::take(&mut p.body);
@@ -248,6 +420,14 @@ impl Cached {
                 }
                 parsed
             }
+        })
+    }
+
+    fn all_full(&self) -> &[Note] {
+        self.all.get_or_init(|| {
+            (0..self.snap.len())
+                .flat_map(|i| self.full_at(i).iter().cloned())
+                .collect()
         })
     }
 }

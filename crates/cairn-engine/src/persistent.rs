@@ -2,7 +2,9 @@
 //! opening it (refresh, deadline, fallback to memory) and its status.
 //!
 //! Every way the cache can fail ends in an engine that answers correctly: a
-//! damaged or foreign cache is rebuilt (the cache crate says so in a warning); a
+//! damaged or foreign cache is rebuilt (the cache crate says so in a warning),
+//! whether the damage shows when it is opened or only when a search reads a
+//! damaged block ([`Engine::take_index_warnings`] then has the warning); a
 //! cache that cannot be written is bypassed for this run with the notes indexed in
 //! memory (one warning). Only a deadline makes answers partial, and then
 //! [`IndexInfo::partial`] says why.
@@ -44,6 +46,9 @@ pub struct PersistentOptions {
     pub deadline: Option<Instant>,
     /// Progress of a long refresh.
     pub progress: Option<Arc<dyn Progress>>,
+    /// Read every file of the index and check it against its checksums first
+    /// (`cairn index`); a damaged index is rebuilt.
+    pub verify: bool,
 }
 
 impl std::fmt::Debug for PersistentOptions {
@@ -52,6 +57,7 @@ impl std::fmt::Debug for PersistentOptions {
             .field("dir", &self.dir)
             .field("rebuild", &self.rebuild)
             .field("deadline", &self.deadline)
+            .field("verify", &self.verify)
             .finish()
     }
 }
@@ -153,6 +159,7 @@ pub(crate) fn open(
         rebuild: p.rebuild,
         deadline: p.deadline,
         progress: p.progress.clone(),
+        verify: p.verify,
     };
     let t = Instant::now();
     let (listed, opened) = cache.open_vault(&config.vault.root, &config.vault.limits, &copts);
@@ -183,7 +190,7 @@ pub(crate) fn open(
             opened.warnings,
         );
     };
-    let stored = match snapshot.diagnostics() {
+    let stored = match snapshot.diagnostics_from(&config.vault.root) {
         Ok(d) => d,
         Err(e) => {
             return in_memory(
@@ -214,7 +221,8 @@ pub(crate) fn open(
         info.partial = Some(pending_reason(pending));
         info.refresh_pending = true;
     }
-    let source = NoteSource::cached(snapshot, config.vault.root.clone(), hidden);
+    let recovery = crate::notes::Recovery { cache, listed };
+    let source = NoteSource::cached(snapshot, config.vault.root.clone(), hidden, Some(recovery));
     Engine::assemble_engine(config, source, diagnostics, opts, info)
 }
 

@@ -163,7 +163,6 @@ impl Engine {
             Vec::new()
         } else {
             self.notes
-                .index()
                 .search_with(&query, &ranker, Some(&folders), BM25_DEPTH)?
         };
         let hits: Vec<_> = hits

@@ -358,3 +358,78 @@ fn no_index_and_no_time_still_answers_and_says_it_is_partial() {
     let v: serde_json::Value = serde_json::from_str(&out.rendered).unwrap();
     assert_eq!(v["version"], "wakeup.v1");
 }
+
+/// Flips a byte in every 16 KiB block of `file` but the last (which holds the
+/// footer tantivy reads when it opens the index); returns how many.
+fn damage_all_but_the_footer(file: &Path) -> usize {
+    let mut b = std::fs::read(file).unwrap();
+    let blocks = b.len().div_ceil(cairn_index::CHECKSUM_BLOCK);
+    for k in 0..blocks.saturating_sub(1) {
+        b[k * cairn_index::CHECKSUM_BLOCK + 7] ^= 0x08;
+    }
+    std::fs::write(file, b).unwrap();
+    blocks.saturating_sub(1)
+}
+
+#[test]
+fn an_index_damaged_under_a_search_is_replaced_once_and_answers_stay_right() {
+    let tmp = tempfile::tempdir().unwrap();
+    let s = cairn_synth::generate(
+        &tmp.path().join("v"),
+        &cairn_synth::Spec {
+            notes: 400,
+            seed: 5,
+            projects: 3,
+        },
+    )
+    .unwrap();
+    let cfg = || Config::load(&s.config, None).unwrap();
+    let req = WakeupRequest {
+        cwd: tmp.path().join("v/repos/ledger"),
+        project: None,
+        task: "fix payout retry idempotency".into(),
+        files: vec![],
+        profile: None,
+        target: Target::Generic,
+        format: Format::Json,
+        budget: None,
+        now: now(),
+        ranking: Ranking::Full,
+    };
+    let expected = Engine::open(cfg(), &OpenOptions::default())
+        .unwrap()
+        .wakeup(&req)
+        .unwrap()
+        .rendered;
+    let idx = tmp.path().join("index");
+    drop(Engine::open(cfg(), &persistent(&idx)).unwrap());
+    let gen_dir = idx.join(std::fs::read_to_string(idx.join("CURRENT")).unwrap().trim());
+    let mut damaged = 0;
+    for e in std::fs::read_dir(gen_dir.join("index")).unwrap().flatten() {
+        if e.path()
+            .extension()
+            .is_some_and(|x| x == "idx" || x == "pos")
+        {
+            damaged += damage_all_but_the_footer(&e.path());
+        }
+    }
+    assert!(
+        damaged > 0,
+        "the postings fit in one block: use a larger vault"
+    );
+
+    let e = Engine::open(cfg(), &persistent(&idx)).unwrap();
+    let mut warnings = e.index_info().warnings.clone();
+    assert_eq!(e.wakeup(&req).unwrap().rendered, expected);
+    warnings.extend(e.take_index_warnings());
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(warnings[0].contains("damaged"), "{warnings:?}");
+    // Replaced once: later searches use the replacement, silently.
+    assert_eq!(e.wakeup(&req).unwrap().rendered, expected);
+    assert!(e.take_index_warnings().is_empty());
+    // And the cache was rebuilt: the next engine finds nothing wrong.
+    let next = Engine::open(cfg(), &persistent(&idx)).unwrap();
+    assert!(next.index_info().warnings.is_empty());
+    assert_eq!(next.wakeup(&req).unwrap().rendered, expected);
+    assert!(next.take_index_warnings().is_empty());
+}

@@ -11,7 +11,14 @@
 //!
 //! The index can live in RAM (one-shot commands, tests) or in a directory (the
 //! persistent cache keeps one per vault). It knows nothing of boosts beyond text
-//! relevance, of policy or of packets: it returns `(path, score)` pairs.
+//! relevance, of policy or of packets: it returns `(path, score)` pairs. A secret
+//! note is never indexed: no word of it is in the index, in RAM or on disk.
+//!
+//! A published index is opened with its checksums ([`verify`]): every byte tantivy
+//! reads is checked first, so a damaged file is an error, never a wrong answer;
+//! and every call into tantivy runs under `catch_unwind`, so a panic inside it is
+//! an [`IndexError::Panicked`], never a crash ([`panic_is_contained`] lets a
+//! binary's panic hook stay quiet about it).
 //!
 //! Results depend only on the notes indexed, never on the index's history: BM25
 //! statistics count live documents only (tantivy's own keep counting deleted ones
@@ -20,24 +27,24 @@
 //! result limit, by their path, never by where they sit in the segments. So an
 //! index updated note by note ranks exactly like one built from scratch.
 
+mod analyzer;
 mod rank;
 mod tokenize;
+mod verify;
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
+pub use analyzer::{STOP_WORDS, analyze, analyzer};
 pub use rank::{FieldWeights, PROXIMITY_DEPTH, Ranker};
 pub use tokenize::WordTokenizer;
+pub use verify::{BLOCK as CHECKSUM_BLOCK, FileSums, checksum_dir, verify_dir};
 
-use cairn_note::Note;
+use cairn_note::{Note, Sensitivity};
 use tantivy::collector::TopDocs;
 use tantivy::query::TermQuery;
 use tantivy::schema::{
     FAST, Field, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions,
-};
-use tantivy::tokenizer::{
-    AsciiFoldingFilter, Language, LowerCaser, RawTokenizer, RemoveLongFilter, Stemmer,
-    StopWordFilter, TextAnalyzer, Token, TokenFilter, TokenStream, Tokenizer,
 };
 use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term};
 
@@ -45,7 +52,7 @@ use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Te
 pub const ANALYZER: &str = "cairn_en";
 /// Bumped whenever the schema or the analyzer changes; persisted indexes of another
 /// version are rebuilt.
-pub const SCHEMA_VERSION: u32 = 3;
+pub const SCHEMA_VERSION: u32 = 4;
 
 /// The fast field holding [`path_key`] of each note (the stable tie-breaker).
 const KEY_HASH: &str = "key_hash";
@@ -65,7 +72,56 @@ pub enum IndexError {
     /// The stored schema is not this version's.
     #[error("index schema does not match this version of cairn")]
     SchemaMismatch,
+    /// tantivy panicked (damaged data it did not expect); the index must not be used again.
+    #[error("index: internal failure ({0})")]
+    Panicked(String),
 }
+
+thread_local! {
+    /// How many calls into tantivy under `catch_unwind` this thread is in.
+    static CONTAINED: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// Whether the current thread is inside a call into tantivy whose panics are
+/// caught and returned as [`IndexError::Panicked`]: a binary's panic hook can
+/// stay silent then (the caller reports the failure and recovers).
+pub fn panic_is_contained() -> bool {
+    CONTAINED.with(std::cell::Cell::get) > 0
+}
+
+/// Runs `f`, turning a panic into [`IndexError::Panicked`].
+fn contained<T>(f: impl FnOnce() -> Result<T, IndexError>) -> Result<T, IndexError> {
+    CONTAINED.with(|c| c.set(c.get() + 1));
+    let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+    CONTAINED.with(|c| c.set(c.get().saturating_sub(1)));
+    match out {
+        Ok(r) => r,
+        Err(payload) => {
+            let msg = payload
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_owned())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "panic".to_owned());
+            Err(IndexError::Panicked(msg))
+        }
+    }
+}
+
+/// Test-only fault injection (`--features fault-injection`, switched on for the
+/// workspace's tests, never in a release build): with `CAIRN_FAULT=<point>` in the
+/// environment, the first call at `point` in the process panics.
+#[cfg(feature = "fault-injection")]
+fn fault(point: &str) {
+    static FIRED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    if std::env::var("CAIRN_FAULT").is_ok_and(|v| v == point)
+        && !FIRED.swap(true, std::sync::atomic::Ordering::SeqCst)
+    {
+        panic!("injected fault at {point}");
+    }
+}
+
+#[cfg(not(feature = "fault-injection"))]
+fn fault(_point: &str) {}
 
 /// The searchable fields, in the order of [`FieldWeights`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -181,254 +237,6 @@ pub fn path_key(path: &str) -> u64 {
     h
 }
 
-/// The analyzer: split into words ([`WordTokenizer`]: camelCase parts, joined
-/// hyphenated words, no contraction tails, ordinals as numbers), drop tokens over 40
-/// bytes, lowercase, fold accents, drop English stop words ([`STOP_WORDS`]), stem.
-pub fn analyzer() -> TextAnalyzer {
-    let stop = StopWordFilter::remove(STOP_WORDS.iter().map(|w| (*w).to_owned()));
-    TextAnalyzer::builder(WordTokenizer)
-        .filter(RemoveLongFilter::limit(40))
-        .filter(LowerCaser)
-        .filter(AsciiFoldingFilter)
-        .filter(stop)
-        .filter(MemoStemmer)
-        .build()
-}
-
-/// English stop words: the Snowball project's list (snowballstem.org, BSD licence),
-/// without its contractions, which the tokenizer already splits. Questions are full
-/// of these ("what did she ...", "how does the ..."); dropping them keeps them out
-/// of length normalisation and proximity (+0.015 MRR on LoCoMo, +0.017 nDCG@10 on
-/// the devmem suite, +0.004 on SciFact against Lucene's 33-word list).
-pub const STOP_WORDS: &[&str] = &[
-    "i",
-    "me",
-    "my",
-    "myself",
-    "we",
-    "our",
-    "ours",
-    "ourselves",
-    "you",
-    "your",
-    "yours",
-    "yourself",
-    "yourselves",
-    "he",
-    "him",
-    "his",
-    "himself",
-    "she",
-    "her",
-    "hers",
-    "herself",
-    "it",
-    "its",
-    "itself",
-    "they",
-    "them",
-    "their",
-    "theirs",
-    "themselves",
-    "what",
-    "which",
-    "who",
-    "whom",
-    "this",
-    "that",
-    "these",
-    "those",
-    "am",
-    "is",
-    "are",
-    "was",
-    "were",
-    "be",
-    "been",
-    "being",
-    "have",
-    "has",
-    "had",
-    "having",
-    "do",
-    "does",
-    "did",
-    "doing",
-    "would",
-    "should",
-    "could",
-    "ought",
-    "a",
-    "an",
-    "the",
-    "and",
-    "but",
-    "if",
-    "or",
-    "because",
-    "as",
-    "until",
-    "while",
-    "of",
-    "at",
-    "by",
-    "for",
-    "with",
-    "about",
-    "against",
-    "between",
-    "into",
-    "through",
-    "during",
-    "before",
-    "after",
-    "above",
-    "below",
-    "to",
-    "from",
-    "up",
-    "down",
-    "in",
-    "out",
-    "on",
-    "off",
-    "over",
-    "under",
-    "again",
-    "further",
-    "then",
-    "once",
-    "here",
-    "there",
-    "when",
-    "where",
-    "why",
-    "how",
-    "all",
-    "any",
-    "both",
-    "each",
-    "few",
-    "more",
-    "most",
-    "other",
-    "some",
-    "such",
-    "no",
-    "nor",
-    "not",
-    "only",
-    "own",
-    "same",
-    "so",
-    "than",
-    "too",
-    "very",
-];
-
-/// Most distinct words one analyzer remembers the stem of.
-const STEM_CACHE_WORDS: usize = 100_000;
-
-/// tantivy's English Snowball stemmer with a memo of the stems already computed:
-/// the same tokens, but a vault repeats its words so often that stemming each
-/// occurrence was a third of the cost of building an index. Each analyzer
-/// (one per indexing thread) has its own memo, so nothing is shared or locked.
-#[derive(Clone, Copy, Debug, Default)]
-struct MemoStemmer;
-
-impl TokenFilter for MemoStemmer {
-    type Tokenizer<T: Tokenizer> = MemoStemmerFilter<T>;
-
-    fn transform<T: Tokenizer>(self, tokenizer: T) -> MemoStemmerFilter<T> {
-        MemoStemmerFilter {
-            inner: tokenizer,
-            memo: std::collections::HashMap::new(),
-            stem_one: TextAnalyzer::builder(RawTokenizer::default())
-                .filter(Stemmer::new(Language::English))
-                .build(),
-        }
-    }
-}
-
-#[derive(Clone)]
-struct MemoStemmerFilter<T> {
-    inner: T,
-    memo: std::collections::HashMap<String, String>,
-    /// The stemmer itself, applied to one word at a time.
-    stem_one: TextAnalyzer,
-}
-
-impl<T: Tokenizer> Tokenizer for MemoStemmerFilter<T> {
-    type TokenStream<'a> = MemoStemmerStream<'a, T::TokenStream<'a>>;
-
-    fn token_stream<'a>(&'a mut self, text: &'a str) -> Self::TokenStream<'a> {
-        MemoStemmerStream {
-            tail: self.inner.token_stream(text),
-            memo: &mut self.memo,
-            stem_one: &mut self.stem_one,
-        }
-    }
-}
-
-struct MemoStemmerStream<'a, S> {
-    tail: S,
-    memo: &'a mut std::collections::HashMap<String, String>,
-    stem_one: &'a mut TextAnalyzer,
-}
-
-impl<S: TokenStream> TokenStream for MemoStemmerStream<'_, S> {
-    fn advance(&mut self) -> bool {
-        if !self.tail.advance() {
-            return false;
-        }
-        let token = self.tail.token_mut();
-        if let Some(stem) = self.memo.get(&token.text) {
-            token.text.clear();
-            token.text.push_str(stem);
-            return true;
-        }
-        let mut stream = self.stem_one.token_stream(&token.text);
-        let stem = if stream.advance() {
-            stream.token().text.clone()
-        } else {
-            token.text.clone()
-        };
-        drop(stream);
-        if self.memo.len() < STEM_CACHE_WORDS {
-            self.memo
-                .insert(std::mem::take(&mut token.text), stem.clone());
-        }
-        token.text = stem;
-        true
-    }
-
-    fn token(&self) -> &Token {
-        self.tail.token()
-    }
-
-    fn token_mut(&mut self) -> &mut Token {
-        self.tail.token_mut()
-    }
-}
-
-/// Analyses `text` into index terms, in order (duplicates kept).
-pub fn analyze(text: &str) -> Vec<String> {
-    thread_local! {
-        // Building the analyzer (stop word set, stemmer) costs more than analysing a
-        // sentence; snippets and triggers analyse many.
-        static ANALYZER: std::cell::RefCell<TextAnalyzer> = std::cell::RefCell::new(analyzer());
-    }
-    ANALYZER.with(|a| {
-        let mut a = a.borrow_mut();
-        let mut stream = a.token_stream(text);
-        let mut out = Vec::new();
-        while let Some(t) = stream.next() {
-            out.push(t.text.clone());
-        }
-        out
-    })
-}
-
 /// A query: weighted analysed terms.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct QueryTerms {
@@ -482,7 +290,7 @@ impl NoteIndex {
     pub fn build_in_ram(notes: &[Note]) -> Result<Self, IndexError> {
         let (schema, fields) = schema();
         let index = Index::create_in_ram(schema);
-        let mut idx = Self::wrap(index, fields)?;
+        let mut idx = contained(|| Self::wrap(index, fields))?;
         let mut w = idx.writer()?;
         for n in notes {
             w.add(n)?;
@@ -494,58 +302,68 @@ impl NoteIndex {
 
     /// Opens the index in `dir`, or creates an empty one there.
     pub fn open_or_create(dir: &Path) -> Result<Self, IndexError> {
-        let (schema, fields) = schema();
-        let directory = tantivy::directory::MmapDirectory::open(dir)?;
-        let index = Index::open_or_create(directory, schema.clone())?;
-        if index.schema() != schema {
-            return Err(IndexError::SchemaMismatch);
-        }
-        Self::wrap(index, fields)
+        contained(|| {
+            let (schema, fields) = schema();
+            let directory = tantivy::directory::MmapDirectory::open(dir)?;
+            let index = Index::open_or_create(directory, schema.clone())?;
+            if index.schema() != schema {
+                return Err(IndexError::SchemaMismatch);
+            }
+            Self::wrap(index, fields)
+        })
     }
 
-    /// Opens the existing index in `dir` (memory-mapped). Fails when there is none,
-    /// when its files are unreadable or when its schema is not this version's.
+    /// Opens the existing index in `dir` (memory-mapped) to write to it. Fails when
+    /// there is none, when its files are unreadable or when its schema is not this
+    /// version's.
     pub fn open(dir: &Path) -> Result<Self, IndexError> {
-        let (schema, fields) = schema();
-        let directory = tantivy::directory::MmapDirectory::open(dir)?;
-        let index = Index::open(directory)?;
-        if index.schema() != schema {
-            return Err(IndexError::SchemaMismatch);
-        }
-        Self::wrap(index, fields)
+        contained(|| {
+            let (schema, fields) = schema();
+            let directory = tantivy::directory::MmapDirectory::open(dir)?;
+            let index = Index::open(directory)?;
+            if index.schema() != schema {
+                return Err(IndexError::SchemaMismatch);
+            }
+            Self::wrap(index, fields)
+        })
     }
 
-    /// Opens the existing index in `dir` for searching only: nothing is ever written
-    /// to `dir` (not even tantivy's reader lock file), so a published, immutable
-    /// index can be read from a read-only folder and by any number of processes.
+    /// Opens the published index in `dir` for searching only, checked against
+    /// `sums` (taken with [`checksum_dir`] when it was published): the small files
+    /// read on every search (meta, fast fields, field norms) are checked now,
+    /// every other block the first time a search reads it, so a damaged index is
+    /// an error, never a wrong answer. Nothing is ever written to `dir` (not even
+    /// tantivy's reader lock file), so it can be read from a read-only folder and
+    /// by any number of processes.
+    pub fn open_verified(dir: &Path, sums: &[FileSums]) -> Result<Self, IndexError> {
+        Self::open_read_only_with(dir, Some(sums))
+    }
+
+    /// Opens the existing index in `dir` for searching only, unchecked (see
+    /// [`NoteIndex::open_verified`]).
     pub fn open_read_only(dir: &Path) -> Result<Self, IndexError> {
-        let (schema, fields) = schema();
-        let directory = ReadOnlyDirectory(tantivy::directory::MmapDirectory::open(dir)?);
-        let index = Index::open(directory)?;
-        if index.schema() != schema {
-            return Err(IndexError::SchemaMismatch);
-        }
-        Self::wrap(index, fields)
+        Self::open_read_only_with(dir, None)
+    }
+
+    fn open_read_only_with(dir: &Path, sums: Option<&[FileSums]>) -> Result<Self, IndexError> {
+        contained(|| {
+            let (schema, fields) = schema();
+            let directory = verify::ReadOnlyDirectory::open(dir, sums)?;
+            let index = Index::open(directory)?;
+            if index.schema() != schema {
+                return Err(IndexError::SchemaMismatch);
+            }
+            Self::wrap(index, fields)
+        })
     }
 
     /// Creates an empty index in the existing, empty folder `dir`.
     pub fn create(dir: &Path) -> Result<Self, IndexError> {
-        let (schema, fields) = schema();
-        let index = Index::create_in_dir(dir, schema)?;
-        Self::wrap(index, fields)
-    }
-
-    /// Reads every index file and checks its checksum; returns the damaged files'
-    /// names (empty when the index is sound). Costs a full read of the index.
-    pub fn verify(&self) -> Result<Vec<String>, IndexError> {
-        let mut bad: Vec<String> = self
-            .index
-            .validate_checksum()?
-            .into_iter()
-            .map(|p| p.display().to_string())
-            .collect();
-        bad.sort();
-        Ok(bad)
+        contained(|| {
+            let (schema, fields) = schema();
+            let index = Index::create_in_dir(dir, schema)?;
+            Self::wrap(index, fields)
+        })
     }
 
     fn wrap(index: Index, fields: Fields) -> Result<Self, IndexError> {
@@ -577,9 +395,11 @@ impl NoteIndex {
             let t = std::thread::available_parallelism().map_or(1, |n| n.get().clamp(1, 4));
             (t, 40_000_000)
         };
-        let writer = self
-            .index
-            .writer_with_num_threads(threads, threads * per_thread)?;
+        let writer = contained(|| {
+            Ok(self
+                .index
+                .writer_with_num_threads(threads, threads * per_thread)?)
+        })?;
         Ok(NoteWriter {
             writer,
             fields: self.fields,
@@ -588,8 +408,7 @@ impl NoteIndex {
 
     /// Makes committed changes visible to searches.
     pub fn reload(&mut self) -> Result<(), IndexError> {
-        self.reader.reload()?;
-        Ok(())
+        contained(|| Ok(self.reader.reload()?))
     }
 
     /// Number of notes in the index.
@@ -619,16 +438,19 @@ impl NoteIndex {
         folders: Option<&[String]>,
         limit: usize,
     ) -> Result<Vec<Hit>, IndexError> {
-        let searcher = self.reader.searcher();
-        rank::search(
-            &searcher,
-            &self.fields,
-            &self.lengths,
-            q,
-            ranker,
-            folders,
-            limit,
-        )
+        contained(|| {
+            fault("index-search");
+            let searcher = self.reader.searcher();
+            rank::search(
+                &searcher,
+                &self.fields,
+                &self.lengths,
+                q,
+                ranker,
+                folders,
+                limit,
+            )
+        })
     }
 
     /// Which query terms match the note at `path`, per field, with their BM25 share.
@@ -650,24 +472,26 @@ impl NoteIndex {
         folders: Option<&[String]>,
         path: &str,
     ) -> Result<Vec<TermMatch>, IndexError> {
-        let searcher = self.reader.searcher();
-        let key = Term::from_field_text(self.fields.key, path);
-        let top = searcher.search(
-            &TermQuery::new(key, IndexRecordOption::Basic),
-            &TopDocs::with_limit(1).order_by_score(),
-        )?;
-        let Some((_, addr)) = top.first() else {
-            return Ok(Vec::new());
-        };
-        rank::explain(
-            &searcher,
-            &self.fields,
-            &self.lengths,
-            q,
-            ranker,
-            folders,
-            *addr,
-        )
+        contained(|| {
+            let searcher = self.reader.searcher();
+            let key = Term::from_field_text(self.fields.key, path);
+            let top = searcher.search(
+                &TermQuery::new(key, IndexRecordOption::Basic),
+                &TopDocs::with_limit(1).order_by_score(),
+            )?;
+            let Some((_, addr)) = top.first() else {
+                return Ok(Vec::new());
+            };
+            rank::explain(
+                &searcher,
+                &self.fields,
+                &self.lengths,
+                q,
+                ranker,
+                folders,
+                *addr,
+            )
+        })
     }
 }
 
@@ -695,8 +519,12 @@ impl std::fmt::Debug for NoteWriter {
 }
 
 impl NoteWriter {
-    /// Adds `note` (call [`NoteWriter::delete`] first to replace one).
-    pub fn add(&mut self, note: &Note) -> Result<(), IndexError> {
+    /// Adds `note` (call [`NoteWriter::delete`] first to replace one). A secret
+    /// note is not added: no word of it enters the index (returns `false`).
+    pub fn add(&mut self, note: &Note) -> Result<bool, IndexError> {
+        if note.sensitivity == Sensitivity::Secret {
+            return Ok(false);
+        }
         let f = &self.fields;
         let mut doc = TantivyDocument::default();
         doc.add_text(f.key, &note.path);
@@ -737,8 +565,8 @@ impl NoteWriter {
         for d in dates {
             doc.add_text(text(TextField::Dates), d.format("%-d %B %Y").to_string());
         }
-        self.writer.add_document(doc)?;
-        Ok(())
+        contained(|| Ok(self.writer.add_document(doc)?))?;
+        Ok(true)
     }
 
     /// Deletes the note at `path`.
@@ -762,84 +590,11 @@ impl NoteWriter {
 
     /// Commits the changes.
     pub fn commit(mut self) -> Result<(), IndexError> {
-        self.writer.commit()?;
-        self.writer.wait_merging_threads()?;
-        Ok(())
-    }
-}
-
-/// A memory-mapped directory that refuses every write. Its lock is a no-op: the
-/// only lock a reader takes keeps a concurrent writer's garbage collection from
-/// deleting files mid-open, and nothing writes to an index opened this way.
-#[derive(Debug, Clone)]
-struct ReadOnlyDirectory(tantivy::directory::MmapDirectory);
-
-fn read_only_error() -> std::io::Error {
-    std::io::Error::new(
-        std::io::ErrorKind::PermissionDenied,
-        "index opened read-only",
-    )
-}
-
-impl tantivy::Directory for ReadOnlyDirectory {
-    fn get_file_handle(
-        &self,
-        path: &Path,
-    ) -> Result<
-        std::sync::Arc<dyn tantivy::directory::FileHandle>,
-        tantivy::directory::error::OpenReadError,
-    > {
-        self.0.get_file_handle(path)
-    }
-
-    fn delete(&self, path: &Path) -> Result<(), tantivy::directory::error::DeleteError> {
-        Err(tantivy::directory::error::DeleteError::IoError {
-            io_error: std::sync::Arc::new(read_only_error()),
-            filepath: path.to_path_buf(),
+        contained(move || {
+            self.writer.commit()?;
+            self.writer.wait_merging_threads()?;
+            Ok(())
         })
-    }
-
-    fn exists(&self, path: &Path) -> Result<bool, tantivy::directory::error::OpenReadError> {
-        self.0.exists(path)
-    }
-
-    fn open_write(
-        &self,
-        path: &Path,
-    ) -> Result<tantivy::directory::WritePtr, tantivy::directory::error::OpenWriteError> {
-        Err(tantivy::directory::error::OpenWriteError::IoError {
-            io_error: std::sync::Arc::new(read_only_error()),
-            filepath: path.to_path_buf(),
-        })
-    }
-
-    fn atomic_read(
-        &self,
-        path: &Path,
-    ) -> Result<Vec<u8>, tantivy::directory::error::OpenReadError> {
-        self.0.atomic_read(path)
-    }
-
-    fn atomic_write(&self, _path: &Path, _data: &[u8]) -> std::io::Result<()> {
-        Err(read_only_error())
-    }
-
-    fn sync_directory(&self) -> std::io::Result<()> {
-        Ok(())
-    }
-
-    fn acquire_lock(
-        &self,
-        _lock: &tantivy::directory::Lock,
-    ) -> Result<tantivy::directory::DirectoryLock, tantivy::directory::error::LockError> {
-        Ok(tantivy::directory::DirectoryLock::from(Box::new(())))
-    }
-
-    fn watch(
-        &self,
-        _cb: tantivy::directory::WatchCallback,
-    ) -> tantivy::Result<tantivy::directory::WatchHandle> {
-        Ok(tantivy::directory::WatchHandle::empty())
     }
 }
 
@@ -851,40 +606,6 @@ fn ancestors(path: &str) -> impl Iterator<Item = &str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn analyzer_stems_and_drops_stop_words() {
-        assert_eq!(
-            analyze("The Retrying of payouts, naïvely!"),
-            vec!["retri", "payout", "naiv"]
-        );
-        assert_eq!(
-            analyze("src/settlement/payout_job.rs"),
-            vec!["src", "settlement", "payout", "payoutjob", "job", "rs"]
-        );
-    }
-
-    #[test]
-    fn memoised_stems_equal_plain_stems() {
-        let stop = StopWordFilter::remove(STOP_WORDS.iter().map(|w| (*w).to_owned()));
-        let mut plain = TextAnalyzer::builder(WordTokenizer)
-            .filter(RemoveLongFilter::limit(40))
-            .filter(LowerCaser)
-            .filter(AsciiFoldingFilter)
-            .filter(stop)
-            .filter(Stemmer::new(Language::English))
-            .build();
-        let text = "Retrying retries retried: the runners running ran, généralement naïvely \
-                    retrying again and again; Relational relations relate. retrying";
-        let mut expected = Vec::new();
-        let mut s = plain.token_stream(text);
-        while let Some(t) = s.next() {
-            expected.push(t.text.clone());
-        }
-        // Twice: the second pass is served from the memo.
-        assert_eq!(analyze(text), expected);
-        assert_eq!(analyze(text), expected);
-    }
 
     #[test]
     fn ancestors_of_a_path() {

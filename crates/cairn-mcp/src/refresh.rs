@@ -7,6 +7,10 @@
 //! file's stamp, with what the current engine was built from. Only when something
 //! changed does it open the engine again: through the persistent index (the CLI's
 //! mode), which re-reads only the changed files, or by reading every note in memory.
+//!
+//! A failure while the engine is being built (even a panic) never wedges the
+//! server: the lock is taken back from a poisoned state, the half-built state
+//! is dropped, and the next call builds the engine afresh.
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -96,9 +100,14 @@ impl RescanOnChange {
 
 impl EngineProvider for RescanOnChange {
     fn engine(&self) -> Result<Arc<Engine>, ProviderError> {
-        let mut current = self.current.lock().map_err(|_| {
-            ProviderError("the engine lock was poisoned by an earlier failure".into())
-        })?;
+        let mut current = self.current.lock().unwrap_or_else(|poisoned| {
+            // An earlier call panicked while building: whatever it left is not
+            // trusted; this call starts over.
+            self.current.clear_poison();
+            let mut guard = poisoned.into_inner();
+            *guard = None;
+            guard
+        });
         let config_stamp = self.config_file.as_deref().and_then(stamp);
         let config = match current.as_ref() {
             Some(c) if c.snapshot.config_stamp == config_stamp => c.config.clone(),
@@ -221,6 +230,38 @@ mod tests {
             .clone()
             .expect("an incremental refresh");
         assert_eq!((r.added, r.modified, r.rebuilt), (1, 1, false), "{r:?}");
+    }
+
+    #[test]
+    fn a_call_after_a_panic_succeeds() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.md"), "# Alpha\n\nfirst text\n").unwrap();
+        let d = dir.path().to_path_buf();
+        let calls = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let n = calls.clone();
+        let p = RescanOnChange::new(
+            Box::new(move || {
+                // The first build panics while the provider holds its lock.
+                assert!(
+                    n.fetch_add(1, std::sync::atomic::Ordering::SeqCst) > 0,
+                    "injected failure"
+                );
+                Config::for_vault(&d).map_err(|e| ProviderError(e.to_string()))
+            }),
+            None,
+            OpenOptions::default(),
+        );
+        let p = Arc::new(p);
+        let first = std::thread::spawn({
+            let p = p.clone();
+            move || p.engine().map(|_| ())
+        })
+        .join();
+        assert!(first.is_err(), "the first call panicked");
+        assert!(p.current.is_poisoned());
+        let e = p.engine().expect("the next call succeeds");
+        assert_eq!(e.notes().len(), 1);
+        assert!(Arc::ptr_eq(&e, &p.engine().unwrap()));
     }
 
     #[test]

@@ -7,7 +7,8 @@
 //! moving a note within its scope keeps its history. Updates are read-modify-write
 //! under the sidecar's own lock and written atomically; a missing or corrupt file
 //! starts empty. Recording is best effort: a failure is reported to the caller as
-//! a warning and never fails the command that used the note.
+//! a warning and never fails the command that used the note. The sidecar and its
+//! lock are private to the user (0600, in a folder created 0700, on Unix).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -15,7 +16,7 @@ use std::path::{Path, PathBuf};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use crate::atomic::{Replace, ScopeLock, write_file};
+use crate::atomic::{LOCK_FILE, Replace, ScopeLock, write_file};
 use crate::error::MemoryError;
 
 /// The sidecar file name inside the cache folder.
@@ -106,9 +107,13 @@ impl UsageLog {
         event: &UsageEvent,
         now: DateTime<Utc>,
     ) -> Result<(), MemoryError> {
-        std::fs::create_dir_all(&self.dir).map_err(MemoryError::io(&self.dir))?;
+        private_dir_all(&self.dir).map_err(MemoryError::io(&self.dir))?;
+        let lock = self.dir.join(LOCK_FILE);
+        private_file(&lock).map_err(MemoryError::io(&lock))?;
         let _lock = ScopeLock::acquire(&self.dir)?;
         let path = self.path();
+        // `write_file` keeps the permissions of the file it replaces.
+        private_file(&path).map_err(MemoryError::io(&path))?;
         let mut file = read(&path);
         file.version = 1;
         let notes = file.vaults.entry(self.vault.clone()).or_default();
@@ -138,6 +143,38 @@ impl UsageLog {
         text.push('\n');
         write_file(&path, text.as_bytes(), Replace::Atomically)
     }
+}
+
+/// Creates `dir` and its missing parents, 0700 on Unix.
+fn private_dir_all(dir: &Path) -> std::io::Result<()> {
+    let mut b = std::fs::DirBuilder::new();
+    b.recursive(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::DirBuilderExt;
+        b.mode(0o700);
+    }
+    b.create(dir)
+}
+
+/// Makes `path` a file only its owner can read: created empty (0600) if missing,
+/// narrowed to 0600 if not.
+fn private_file(path: &Path) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+        let f = std::fs::OpenOptions::new()
+            .append(true)
+            .create(true)
+            .mode(0o600)
+            .open(path)?;
+        if f.metadata()?.permissions().mode() & 0o077 != 0 {
+            f.set_permissions(std::fs::Permissions::from_mode(0o600))?;
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = path;
+    Ok(())
 }
 
 /// The sidecar's content; a missing or unreadable file is empty (self-healing).
@@ -186,6 +223,27 @@ mod tests {
         assert!(log.scope("global").is_empty());
         log.record("global", "a", &UsageEvent::Read, t).unwrap();
         assert_eq!(log.scope("global")["a"].reads, 1);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_sidecar_is_private() {
+        use std::os::unix::fs::PermissionsExt;
+        let cache = tempfile::tempdir().unwrap();
+        let vault = tempfile::tempdir().unwrap();
+        let dir = cache.path().join("cairn");
+        let log = UsageLog::new(&dir, vault.path()).unwrap();
+        let t: DateTime<Utc> = "2026-11-22T09:00:00Z".parse().unwrap();
+        log.record("user", "a", &UsageEvent::Write, t).unwrap();
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&dir), 0o700);
+        assert_eq!(mode(&log.path()), 0o600);
+        assert_eq!(mode(&dir.join(LOCK_FILE)), 0o600);
+        // An older, readable sidecar is narrowed on the next write.
+        std::fs::set_permissions(log.path(), std::fs::Permissions::from_mode(0o644)).unwrap();
+        log.record("user", "a", &UsageEvent::Read, t).unwrap();
+        assert_eq!(mode(&log.path()), 0o600);
+        assert_eq!(log.scope("user")["a"].reads, 1);
     }
 
     #[test]

@@ -7,6 +7,10 @@
 //! and parses a set of listed files in parallel. Limits (file count, file size,
 //! total bytes, depth) skip and report; nothing here ever aborts a scan.
 //!
+//! Reads obey the vault's containment: a symlink (to a note or to a folder) that
+//! leads outside the vault is not followed; a warning names it by its path inside
+//! the vault, never by its target. Symlinks that stay inside work as files do.
+//!
 //! Parallel results are always sorted by path before they are returned.
 
 mod walk;
@@ -83,6 +87,9 @@ pub fn list(vault: &Path, roots: &[String], limits: &Limits) -> Listing {
     let mut problems = Vec::new();
     let mut root_dirs: Vec<PathBuf> = Vec::new();
     let mut missing: Vec<PathBuf> = Vec::new();
+    // Where the vault really is: a symlink is followed only if it resolves under it.
+    let real_vault = vault.canonicalize().unwrap_or_else(|_| vault.to_path_buf());
+    let real_vault = real_vault.as_path();
     let mut sorted_roots: Vec<&String> = roots.iter().collect();
     sorted_roots.sort();
     sorted_roots.dedup();
@@ -156,6 +163,28 @@ pub fn list(vault: &Path, roots: &[String], limits: &Limits) -> Listing {
             let rel = rel_path(vault, entry.path());
             let depth = rel.matches('/').count();
             let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
+            if entry.path_is_symlink() && leads_outside(real_vault, entry.path()) {
+                // Its target may change without any folder of the vault moving:
+                // the next listing walks again.
+                unstamped.store(true, Ordering::Relaxed);
+                if is_dir || is_note_file(&entry.file_name().to_string_lossy()) {
+                    push(
+                        problems,
+                        diag(
+                            &rel,
+                            None,
+                            Severity::Warning,
+                            "outside-vault",
+                            "symlink leading outside the vault; not read".into(),
+                        ),
+                    );
+                }
+                return if is_dir {
+                    ignore::WalkState::Skip
+                } else {
+                    ignore::WalkState::Continue
+                };
+            }
             if is_dir {
                 if depth >= max_depth && entry.depth() > 0 {
                     push(
@@ -345,6 +374,28 @@ pub fn parse_file(file: &FileEntry, bytes: &[u8]) -> (Vec<Note>, Vec<Diagnostic>
         })
         .collect();
     (notes, parsed.diagnostics)
+}
+
+/// Whether `path`, with every symlink resolved, lies outside the vault whose
+/// real (canonical) root is `real_vault` (a path that does not resolve leads
+/// nowhere: it is reported as unreadable elsewhere).
+pub fn leads_outside(real_vault: &Path, path: &Path) -> bool {
+    path.canonicalize()
+        .is_ok_and(|real| !real.starts_with(real_vault))
+}
+
+/// Reads the file at `abs` if it lies inside the vault whose real (canonical)
+/// root is `real_vault`, every symlink resolved; a file reached through a
+/// symlink that leads outside is refused (`PermissionDenied`), never read.
+pub fn read_inside(real_vault: &Path, abs: &Path) -> std::io::Result<Vec<u8>> {
+    let real = abs.canonicalize()?;
+    if !real.starts_with(real_vault) {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::PermissionDenied,
+            "the path leads outside the vault",
+        ));
+    }
+    std::fs::read(real)
 }
 
 /// The diagnostic [`read`] reports for a listed file it cannot read.

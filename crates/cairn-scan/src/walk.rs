@@ -207,15 +207,25 @@ pub fn relist(
     if !ignores_same {
         return None;
     }
+    let real_vault = vault.canonicalize().ok()?;
     let found: Option<Vec<(FileEntry, Option<FileIdentity>)>> = listed
         .par_iter()
         .copied()
         .chain(walk.skipped.par_iter().map(String::as_str))
         .map(|rel| {
             let abs = vault.join(rel);
-            let md = std::fs::metadata(&abs)
-                .ok()
-                .filter(std::fs::Metadata::is_file)?;
+            // One stat for a plain file; a symlink must still lead inside the
+            // vault (its target can change without a folder of the vault moving).
+            let lmd = std::fs::symlink_metadata(&abs).ok()?;
+            let md = if lmd.file_type().is_symlink() {
+                if crate::leads_outside(&real_vault, &abs) {
+                    return None;
+                }
+                std::fs::metadata(&abs).ok()?
+            } else {
+                lmd
+            };
+            let md = Some(md).filter(std::fs::Metadata::is_file)?;
             let file = FileEntry {
                 path: rel.to_owned(),
                 abs,

@@ -307,8 +307,16 @@ fn relist_refuses_what_no_folder_stamp_would_show() {
     write(&outside, "x.md", b"# X");
     write(&outside, "d/y.md", b"# Y");
     assert!(relisted(&v, &limits, &before).is_none());
+    // Now they resolve, outside the vault: not read, named by their own path.
     let now = list(&v, &roots, &limits);
-    assert!(paths_of(&now).iter().any(|(p, _)| p == "a/link.md"));
+    assert!(!paths_of(&now).iter().any(|(p, _)| p.starts_with("a/link")));
+    let outside_codes: Vec<&str> = now
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "outside-vault")
+        .map(|d| d.path.as_str())
+        .collect();
+    assert_eq!(outside_codes, ["a/link.md", "a/linkdir"]);
 
     // A linked git worktree: `.git` is a file and its ignore rules live elsewhere.
     let (dir, v, limits) = relist_vault();
@@ -330,4 +338,67 @@ fn relist_refuses_what_no_folder_stamp_would_show() {
     assert!(before.walk.folders.is_empty() && before.walk.watched.is_empty());
     assert_eq!(before.files.len(), 4, "the note in it is still listed");
     assert!(relisted(&v, &limits, &before).is_none());
+}
+
+/// A note that is a symlink to a file outside the vault, or a folder symlink
+/// leading outside, is not listed (nor read); a warning names it by its path
+/// inside the vault. Links that stay inside are listed as before.
+#[cfg(unix)]
+#[test]
+fn symlinks_leading_out_of_the_vault_are_not_read() {
+    use std::os::unix::fs::symlink;
+    let dir = tempfile::tempdir().unwrap();
+    let v = dir.path().join("vault");
+    let outside = dir.path().join("outside");
+    write(&outside, "canary.md", b"# Canary\nzqcanary");
+    write(&outside, "folder/inner.md", b"# Inner\nzqcanary");
+    write(&v, "real/a.md", b"# A\ninside");
+    write(&v, "real/b.md", b"# B\ninside");
+    symlink(outside.join("canary.md"), v.join("leak.md")).unwrap();
+    symlink(outside.join("folder"), v.join("leakdir")).unwrap();
+    symlink("../../outside/canary.md", v.join("real/relative.md")).unwrap();
+    symlink(v.join("real/b.md"), v.join("alias.md")).unwrap();
+    let s = scan(&v, &[String::new()], &Limits::default());
+    let paths: Vec<_> = s.notes.iter().map(|n| n.path.as_str()).collect();
+    assert_eq!(paths, ["alias.md", "real/a.md"], "inside links still work");
+    assert!(s.notes.iter().all(|n| !n.body.contains("zqcanary")));
+    let warned: Vec<_> = s
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "outside-vault")
+        .map(|d| (d.path.as_str(), d.message.as_str()))
+        .collect();
+    assert_eq!(warned.len(), 3, "{warned:?}");
+    for (p, m) in &warned {
+        assert!(
+            ["leak.md", "leakdir", "real/relative.md"].contains(p),
+            "{p}"
+        );
+        assert!(!m.contains("outside/"), "the target is never named: {m}");
+    }
+}
+
+/// A listed note that is a symlink keeps being checked: when what it resolves
+/// through is re-pointed outside the vault (no folder of the vault moves),
+/// `relist` refuses and the walk leaves it out.
+#[cfg(unix)]
+#[test]
+fn relist_refuses_a_listed_link_that_now_leads_outside() {
+    use std::os::unix::fs::symlink;
+    let (dir, v, limits) = relist_vault();
+    // via.md → <outside>/hop/skip.md, hop → the vault's b/ (b/skip.md itself is
+    // ignored, so via.md is its only listing).
+    let hop = dir.path().join("hop");
+    symlink(v.join("b"), &hop).unwrap();
+    symlink(hop.join("skip.md"), v.join("via.md")).unwrap();
+    write(dir.path(), "elsewhere/skip.md", b"# Elsewhere\nzqcanary");
+    age(dir.path());
+    let before = list(&v, &[String::new()], &limits);
+    assert!(paths_of(&before).iter().any(|(p, _)| p == "via.md"));
+    assert!(relisted(&v, &limits, &before).is_some());
+    fs::remove_file(&hop).unwrap();
+    symlink(dir.path().join("elsewhere"), &hop).unwrap();
+    assert!(relisted(&v, &limits, &before).is_none());
+    let now = list(&v, &[String::new()], &limits);
+    assert!(!paths_of(&now).iter().any(|(p, _)| p == "via.md"));
 }
