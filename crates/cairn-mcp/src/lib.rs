@@ -11,6 +11,7 @@
 //!
 //! stdout carries the protocol only; nothing here prints.
 
+mod messages;
 pub mod params;
 pub mod refresh;
 pub mod server;
