@@ -10,9 +10,11 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use cairn_engine::config::Discovery;
-use cairn_engine::{Engine, IndexMode, OpenOptions, PersistentOptions};
+use cairn_engine::{
+    Engine, Format, IndexMode, OpenOptions, PersistentOptions, Ranking, WakeupRequest,
+};
 use cairn_hooks::install::{self, Action, Locations, McpCommand, Scope, Wiring, shell_quote};
-use cairn_hooks::{Client, EngineSources, HookInput, SessionStart};
+use cairn_hooks::{Client, EngineSources, HookInput, HookOutcome, SessionStart};
 use clap::{Args, Subcommand, ValueEnum};
 
 use crate::args::{Source, UsageError, resolve_now};
@@ -31,7 +33,9 @@ pub enum HookEvent {
     #[command(after_help = "\
 Always exits 0 and prints exactly one JSON envelope on stdout, within --deadline-ms:
 the packet, or a reduced packet when the vault is too slow to scan in time, or a
-one-line notice when something is wrong (the reason also goes to stderr).
+notice when something is wrong, wrong arguments included. A notice tells the model
+only that memory is unavailable; the reason is for you: in the envelope's
+systemMessage (Claude Code, Codex, Gemini CLI) and on stderr.
 
 Example (what `cairn hooks install --client claude` configures):
   echo '{\"cwd\":\"/path/to/repo\",\"source\":\"startup\"}' | cairn hook session-start --client claude")]
@@ -127,10 +131,27 @@ pub fn session_start(a: SessionStartArgs) -> Result<ExitCode> {
             });
             // The full packet comes from the persistent index: current, it opens in
             // milliseconds; stale or missing, the engine answers from what it has by
-            // half the deadline and a background `cairn index` finishes the work.
+            // half the deadline (the developer's notes read first, then the
+            // project's) and a background `cairn index` finishes the work.
             let mut sources = EngineSources::scanning(load.clone());
             let index_source = a.source.clone();
             let index_deadline = started + deadline / 2;
+            let routing = WakeupRequest {
+                cwd: req
+                    .input
+                    .cwd
+                    .clone()
+                    .unwrap_or_else(|| req.fallback_cwd.clone()),
+                project: None,
+                task: String::new(),
+                files: Vec::new(),
+                profile: req.profile.clone(),
+                target: client.target(),
+                format: Format::Prompt,
+                budget: None,
+                now: req.now,
+                ranking: Ranking::Full,
+            };
             sources.full = Box::new(move || {
                 let (config, mut opts) = load()?;
                 opts.index = IndexMode::Persistent(PersistentOptions {
@@ -140,7 +161,7 @@ pub fn session_start(a: SessionStartArgs) -> Result<ExitCode> {
                     progress: None,
                     verify: false,
                 });
-                let engine = Engine::open(config, &opts)?;
+                let engine = Engine::open_for_wakeup(config, &opts, &routing)?;
                 crate::cmd_index::report(&engine, &index_source);
                 Ok(engine)
             });
@@ -153,13 +174,104 @@ pub fn session_start(a: SessionStartArgs) -> Result<ExitCode> {
             })
         }
     };
+    emit(&outcome);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Prints a hook's answer: the envelope on stdout, the warnings on stderr.
+fn emit(outcome: &HookOutcome) {
     let mut out = std::io::stdout().lock();
     let _ = out.write_all(outcome.stdout.as_bytes());
     let _ = out.flush();
     for w in &outcome.warnings {
         eprintln!("cairn: hook: {w}");
     }
-    Ok(ExitCode::SUCCESS)
+}
+
+/// A hook run whose arguments clap refused (an unknown flag, `--deadline-ms 0`, a
+/// missing or unknown `--client`, no event) still answers its client: exit 0 and a
+/// notice in the envelope of the `--client` given, Claude Code's
+/// `hookSpecificOutput` shape when there is none. `None` when this is not a hook
+/// run, or when help or the version was asked for.
+pub fn answer_bad_arguments(err: &clap::Error) -> Option<ExitCode> {
+    use clap::error::ErrorKind;
+    if matches!(
+        err.kind(),
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion
+    ) {
+        return None;
+    }
+    let args: Vec<String> = std::env::args_os()
+        .skip(1)
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    if !is_hook_run(&args) {
+        return None;
+    }
+    let reason = match err.kind() {
+        ErrorKind::MissingSubcommand | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            "`cairn hook` needs an event: `cairn hook session-start --client <claude|codex|gemini|cursor>`".to_owned()
+        }
+        _ => clap_reason(&err.render().to_string()),
+    };
+    // The client writes its payload whatever happens: read it so the write never fails.
+    let stdin = std::io::stdin();
+    if !stdin.is_terminal() {
+        let _ = cairn_hooks::read_input(
+            stdin,
+            Duration::from_millis(cairn_hooks::DEFAULT_DEADLINE_MS / 4),
+        );
+    }
+    let client = client_named(&args).unwrap_or(Client::Claude);
+    let outcome = cairn_hooks::notice_for(
+        client,
+        &format!("the hook command's arguments are wrong: {reason}"),
+        Vec::new(),
+    );
+    emit(&outcome);
+    Some(ExitCode::SUCCESS)
+}
+
+/// Whether the first word of `args` that is neither a global option nor its
+/// value is `hook`.
+fn is_hook_run(args: &[String]) -> bool {
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--config" | "--vault" | "--profiles-dir" | "--index-dir" => {
+                it.next();
+            }
+            s if s.starts_with('-') => {}
+            s => return s == "hook",
+        }
+    }
+    false
+}
+
+/// The client `--client NAME` or `--client=NAME` names, when it is one.
+fn client_named(args: &[String]) -> Option<Client> {
+    let value = args.iter().enumerate().find_map(|(i, a)| {
+        if a == "--client" {
+            args.get(i + 1).map(String::as_str)
+        } else {
+            a.strip_prefix("--client=")
+        }
+    })?;
+    Client::parse(&value.trim().to_ascii_lowercase())
+}
+
+/// clap's message without its usage and tips, on one line.
+fn clap_reason(rendered: &str) -> String {
+    rendered
+        .lines()
+        .take_while(|l| !l.starts_with("Usage:"))
+        .map(str::trim)
+        .filter(|l| {
+            !l.is_empty() && !l.starts_with("tip:") && !l.starts_with("For more information")
+        })
+        .map(|l| l.strip_prefix("error: ").unwrap_or(l))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// `cairn hooks ...`: wire clients.
@@ -595,5 +707,47 @@ mod tests {
         assert!(hook_source("cairn hook session-start --client claude").is_none());
         assert!(hook_source("cairn hook session-start --config").is_none());
         assert!(hook_source("cairn hook session-start --config '/unclosed").is_none());
+    }
+
+    #[test]
+    fn a_hook_run_is_told_apart_from_other_commands() {
+        let words = |s: &str| s.split_whitespace().map(str::to_owned).collect::<Vec<_>>();
+        for (args, hook, client) in [
+            (
+                "hook session-start --client codex --bogus",
+                true,
+                Some(Client::Codex),
+            ),
+            (
+                "--config /c.toml hook session-start --client=Cursor",
+                true,
+                Some(Client::Cursor),
+            ),
+            ("--vault hook hooks status", false, None),
+            ("hook", true, None),
+            ("hook session-start --client nope", true, None),
+            ("hooks status --client claude", false, Some(Client::Claude)),
+            ("wakeup --task hook", false, None),
+        ] {
+            let a = words(args);
+            assert_eq!(is_hook_run(&a), hook, "{args}");
+            assert_eq!(client_named(&a), client, "{args}");
+        }
+    }
+
+    #[test]
+    fn clap_errors_become_one_line() {
+        let rendered = "error: unexpected argument '--bogus' found\n\n  tip: to pass '--bogus' as a value, use '-- --bogus'\n\nUsage: cairn hook session-start [OPTIONS] --client <CLIENT>\n\nFor more information, try '--help'.\n";
+        assert_eq!(clap_reason(rendered), "unexpected argument '--bogus' found");
+        let rendered = "error: invalid value 'nope' for '--client <CLIENT>'\n  [possible values: claude, codex]\n\nFor more information, try '--help'.\n";
+        assert_eq!(
+            clap_reason(rendered),
+            "invalid value 'nope' for '--client <CLIENT>' [possible values: claude, codex]"
+        );
+        let rendered = "error: the following required arguments were not provided:\n  --client <CLIENT>\n\nUsage: x\n";
+        assert_eq!(
+            clap_reason(rendered),
+            "the following required arguments were not provided: --client <CLIENT>"
+        );
     }
 }

@@ -16,9 +16,10 @@ use crate::commands::load_config;
 #[derive(Debug, Args)]
 #[command(after_help = "\
 Clients start it themselves (`cairn hooks install` registers it); stdout carries the
-protocol only. Tools: memory_wakeup, memory_search, memory_get, memory_explain,
-memory_list, all read-only, under the same policy as the CLI. Notes edited while it
-runs are seen by the next call.
+protocol only. Tools: memory_wakeup, memory_search, memory_get, memory_explain and
+memory_list (read-only), memory_write and memory_pin (the store of `cairn memory`),
+under the same policy as the CLI. Notes edited while it runs are seen by the next call. Bad input (a line that is not JSON, a request before
+`initialize`, an unknown argument name) gets a JSON-RPC error; the server keeps running.
 
 Example (what a client runs):
   cairn mcp --config ~/notes/cairn.toml")]

@@ -47,7 +47,14 @@ fn main() -> ExitCode {
             .unwrap_or_default();
         eprintln!("cairn: internal error: {msg}{at} (please report this)");
     }));
-    let cli = args::Cli::parse();
+    let cli = match args::Cli::try_parse() {
+        Ok(cli) => cli,
+        // A client's hook run answers in its envelope whatever its arguments.
+        Err(e) => match cmd_hook::answer_bad_arguments(&e) {
+            Some(code) => return code,
+            None => e.exit(),
+        },
+    };
     match commands::run(cli) {
         Ok(code) => code,
         Err(err) => {

@@ -10,7 +10,7 @@ use common::test_cairn;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use cairn_hooks::{Client, NOTICE_PREFIX};
+use cairn_hooks::{Client, NOTICE_LINE, NOTICE_PREFIX};
 
 const CANARIES: &[&str] = &[
     "CANARY-SECRET-LEDGER-PG4",
@@ -287,11 +287,179 @@ fn every_breakage_is_a_notice_and_exit_0() {
         for (name, args, stdin) in &cases {
             let args: Vec<&str> = args.iter().map(String::as_str).collect();
             let out = run(client, &args, stdin);
-            let ctx = context_of(client, &out);
-            assert!(ctx.starts_with(NOTICE_PREFIX), "{client} {name}: {ctx}");
             let err = String::from_utf8_lossy(&out.stderr);
+            assert_notice(client, &out, &[]);
             assert!(err.starts_with("cairn: hook: "), "{client} {name}: {err}");
         }
+    }
+    // The reason names what is wrong; only the user sees it.
+    let out = run(
+        Client::Gemini,
+        &["--config", "/nonexistent/cairn.toml"],
+        b"{}",
+    );
+    assert_notice(Client::Gemini, &out, &["/nonexistent/cairn.toml"]);
+}
+
+/// A notice: exit 0, one envelope whose context is exactly the neutral line (no
+/// path, no error text), and the reason (holding each of `says`) for the user: in
+/// the `systemMessage` where the client shows one, and on stderr.
+fn assert_notice(client: Client, out: &Output, says: &[&str]) {
+    let ctx = context_of(client, out);
+    assert_eq!(ctx, NOTICE_LINE, "{client}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let message = client.read_system_message(&stdout);
+    assert_eq!(
+        message.is_some(),
+        client.shows_system_message(),
+        "{client}: {stdout}"
+    );
+    if let Some(m) = &message {
+        assert!(
+            m.starts_with(NOTICE_PREFIX) && m.len() > NOTICE_LINE.len(),
+            "{m}"
+        );
+    }
+    for s in says {
+        assert!(stderr.contains(s), "{client}: {s} not on stderr: {stderr}");
+        if let Some(m) = &message {
+            assert!(m.contains(s), "{client}: {s} not in {m}");
+        }
+    }
+}
+
+#[test]
+fn wrong_arguments_still_answer_in_the_clients_envelope() {
+    // (arguments after `hook`, whose envelope, what the reason names)
+    let mut cases: Vec<(Vec<&str>, Client, &str)> = vec![
+        (
+            vec!["session-start", "--client", "nope"],
+            Client::Claude,
+            "nope",
+        ),
+        (vec!["session-start"], Client::Claude, "--client"),
+        (vec![], Client::Claude, "session-start"),
+    ];
+    for c in Client::ALL {
+        let name = c.as_str();
+        cases.extend([
+            (
+                vec!["session-start", "--client", name, "--bogus"],
+                c,
+                "--bogus",
+            ),
+            (
+                vec!["session-start", "--client", name, "--deadline-ms", "0"],
+                c,
+                "deadline-ms",
+            ),
+            (
+                vec!["session-start", "--client", name, "--budget", "0"],
+                c,
+                "budget",
+            ),
+            (
+                vec!["session-start", "--client", name, "--budget"],
+                c,
+                "budget",
+            ),
+            (
+                vec!["nonsense-event", "--client", name],
+                c,
+                "nonsense-event",
+            ),
+        ]);
+    }
+    let payload = Client::Claude.sample_payload(&demo(), "startup");
+    for (args, client, says) in &cases {
+        let out = test_cairn()
+            .arg("hook")
+            .args(args)
+            .write_stdin(payload.clone())
+            .output()
+            .unwrap();
+        assert_notice(*client, &out, &[says]);
+    }
+    // Help is still help.
+    let out = test_cairn()
+        .args(["hook", "session-start", "--help"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("--deadline-ms"));
+}
+
+#[test]
+fn failure_text_is_redacted_and_on_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let token = "ghp_0123456789abcdefghijABCDEFGHIJ012345";
+    // The error names the missing vault root, or the missing configuration file.
+    let named = dir.path().join("named.toml");
+    std::fs::write(
+        &named,
+        format!("[vault]\nroot = \"/nonexistent/{token}\"\n"),
+    )
+    .unwrap();
+    let missing = dir.path().join(token).join("cairn.toml");
+    for config in [&named, &missing] {
+        for client in Client::ALL {
+            let out = run(client, &["--config", config.to_str().unwrap()], b"{}");
+            assert_notice(client, &out, &[]);
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(!stdout.contains("ghp_0123"), "{client}: {stdout}");
+            assert!(!stderr.contains("ghp_0123"), "{client}: {stderr}");
+            if let Some(m) = client.read_system_message(&stdout) {
+                assert!(!m.contains('\n'), "{m}");
+                assert!(m.contains("[redacted:"), "{client}: {m}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_stalled_full_build_answers_with_the_quick_packet() {
+    // No index, and the full build never finishes (an injected fault, compiled in
+    // for tests only): the quick packet answers, whatever the client. The deadline
+    // is generous: the quick build needs tens of milliseconds, and the deadline only
+    // bounds how long this test waits; it is not what is tested.
+    let config = demo().join("cairn.toml");
+    let ledger = demo().join("repos/ledger").canonicalize().unwrap();
+    let threads: Vec<_> = Client::ALL
+        .into_iter()
+        .map(|client| {
+            let config = config.clone();
+            let ledger = ledger.clone();
+            std::thread::spawn(move || {
+                let index = tempfile::tempdir().unwrap();
+                let out = test_cairn()
+                    .env("CAIRN_FAULTS", "stall-full-build")
+                    .args(["hook", "session-start", "--client", client.as_str()])
+                    .args(["--config", config.to_str().unwrap()])
+                    .args(["--index-dir", index.path().to_str().unwrap()])
+                    .args(["--deadline-ms", "10000"])
+                    .write_stdin(client.sample_payload(&ledger, "startup"))
+                    .output()
+                    .unwrap();
+                (client, out)
+            })
+        })
+        .collect();
+    for t in threads {
+        let (client, out) = t.join().unwrap();
+        let ctx = context_of(client, &out);
+        assert!(
+            ctx.starts_with("(cairn: the full memory packet was not ready within 10000 ms"),
+            "{client}: {ctx}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        for part in ["Maren Lindqvist", "Never force-push shared branches"] {
+            assert!(ctx.contains(part), "{client}: {part} missing: {ctx}");
+        }
+        assert!(ctx.trim_end().ends_with("</cairn-memory>"), "{client}");
+        assert_no_canary(&String::from_utf8_lossy(&out.stdout));
+        assert_no_canary(&String::from_utf8_lossy(&out.stderr));
     }
 }
 
@@ -311,6 +479,29 @@ fn garbage_stdin_still_gets_a_packet() {
             assert!(ctx.starts_with("<cairn-memory"), "{client}: {ctx}");
             assert_no_canary(&ctx);
         }
+    }
+}
+
+#[test]
+fn unreadable_stdin_still_gets_a_packet() {
+    // A directory as stdin: every read fails.
+    let vault = demo().join("vault");
+    for client in Client::ALL {
+        let stdin = std::fs::File::open(demo()).unwrap();
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_cairn"))
+            .env("XDG_CACHE_HOME", common::XDG_CACHE)
+            .args(["hook", "session-start", "--client", client.as_str()])
+            .args(["--vault", vault.to_str().unwrap(), "--deadline-ms", "20000"])
+            .stdin(std::process::Stdio::from(stdin))
+            .output()
+            .unwrap();
+        let ctx = context_of(client, &out);
+        assert!(ctx.starts_with("<cairn-memory"), "{client}: {ctx}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("cannot read the hook input"),
+            "{client}: {err}"
+        );
     }
 }
 

@@ -398,6 +398,8 @@ fn status_runs_the_configured_hooks() {
     let s = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{s}");
     assert!(s.contains("FAILED: runs, but delivers a notice"), "{s}");
+    // The reason, which the model never sees, is what status reports.
+    assert!(s.contains("/nonexistent/cairn.toml"), "{s}");
 }
 
 #[test]

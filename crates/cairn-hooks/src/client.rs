@@ -101,7 +101,20 @@ impl Client {
     /// The exact stdout the client consumes for `context`: one JSON object on one line,
     /// followed by a newline.
     pub fn envelope(self, context: &str) -> String {
-        let value = match self {
+        self.envelope_with_message(context, None)
+    }
+
+    /// Whether the client shows a hook's `systemMessage` to the user. Claude Code,
+    /// Codex and Gemini CLI document it in their hook output; Cursor's `sessionStart`
+    /// output has no such field (its hook log shows stderr).
+    pub fn shows_system_message(self) -> bool {
+        !matches!(self, Client::Cursor)
+    }
+
+    /// Like [`Client::envelope`], with `message` for the user (not the model) as the
+    /// envelope's `systemMessage` when the client shows one; otherwise it is left out.
+    pub fn envelope_with_message(self, context: &str, message: Option<&str>) -> String {
+        let mut value = match self {
             Client::Claude | Client::Codex | Client::Gemini => serde_json::json!({
                 "hookSpecificOutput": {
                     "hookEventName": "SessionStart",
@@ -110,9 +123,24 @@ impl Client {
             }),
             Client::Cursor => serde_json::json!({ "additional_context": context }),
         };
+        if let (Some(m), Some(obj)) = (
+            message.filter(|_| self.shows_system_message()),
+            value.as_object_mut(),
+        ) {
+            obj.insert("systemMessage".into(), Value::String(m.to_owned()));
+        }
         let mut s = value.to_string();
         s.push('\n');
         s
+    }
+
+    /// The `systemMessage` of an envelope, when it has one.
+    pub fn read_system_message(self, stdout: &str) -> Option<String> {
+        let value: Value = serde_json::from_str(stdout.trim()).ok()?;
+        value
+            .get("systemMessage")
+            .and_then(Value::as_str)
+            .map(str::to_owned)
     }
 
     /// Checks that `stdout` is exactly one envelope this client accepts and returns the
@@ -280,6 +308,18 @@ mod tests {
             );
             assert_eq!(c.read_envelope(&out).as_deref(), Ok(text), "{c}");
         }
+    }
+
+    #[test]
+    fn the_message_for_the_user_goes_where_the_client_shows_it() {
+        for c in Client::ALL {
+            let out = c.envelope_with_message("ctx", Some("why"));
+            assert_eq!(c.read_envelope(&out).as_deref(), Ok("ctx"), "{c}");
+            let expected = c.shows_system_message().then(|| "why".to_owned());
+            assert_eq!(c.read_system_message(&out), expected, "{c}");
+            assert_eq!(c.envelope_with_message("ctx", None), c.envelope("ctx"));
+        }
+        assert!(!Client::Cursor.shows_system_message());
     }
 
     #[test]

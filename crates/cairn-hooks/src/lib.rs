@@ -5,13 +5,15 @@
 //! - [`HookInput`]: the client's stdin, read leniently ([`input`]).
 //! - [`session_start`]: the packet for the session's directory, fitted to the client's
 //!   caps by the token budget ([`fit`]), within a deadline, errors turned into a
-//!   notice ([`session`]).
+//!   notice ([`session`]): one neutral line for the model, the reason for the user.
 //! - [`install`]: plan, diff, apply and inspect settings-file edits, and run a
 //!   configured hook to check it ([`install::probe`]).
 //!
 //! This crate returns values; the CLI prints them.
 
 pub mod client;
+#[cfg(feature = "fault-injection")]
+pub mod fault;
 pub mod fit;
 pub mod input;
 pub mod install;
@@ -21,6 +23,6 @@ pub use client::{Client, ContextLimits, EnvelopeError};
 pub use input::{HookInput, Source};
 pub use session::{
     BuildPath, ConfigLoader, DEFAULT_DEADLINE_MS, EngineOpener, EngineSources, HookOutcome,
-    NOTICE_PREFIX, OpenError, QUICK_MAX_FILES, SessionStart, notice, pinned_now, read_input,
-    session_start,
+    NOTICE_LINE, NOTICE_PREFIX, OpenError, QUICK_MAX_FILES, SessionStart, notice, notice_for,
+    pinned_now, read_input, session_start,
 };

@@ -6,18 +6,23 @@
 //!   `memory_explain`, `memory_list`), all read-only, with text and structured results.
 //! - [`params`]: their flat, nullable input schemas.
 //! - [`refresh`]: how the engine stays current while the server runs.
+//! - [`transport`]: stdin checked line by line, so bad input gets a JSON-RPC error
+//!   (`-32700`, `-32600`) and never ends the session.
 //!
 //! stdout carries the protocol only; nothing here prints.
 
+mod messages;
 pub mod params;
 pub mod refresh;
 pub mod server;
+pub mod transport;
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
 pub use refresh::{ConfigLoader, EngineProvider, ProviderError, RescanOnChange};
 pub use server::CairnServer;
+pub use transport::CheckedStdio;
 
 use rmcp::ServiceExt;
 
@@ -47,10 +52,15 @@ pub fn run_stdio(
         .map_err(ServeError::Runtime)?;
     runtime.block_on(async move {
         let server = CairnServer::new(provider, default_cwd);
-        let running = server
-            .serve(rmcp::transport::stdio())
+        let running = match server
+            .serve(CheckedStdio::new(tokio::io::stdin(), tokio::io::stdout()))
             .await
-            .map_err(|e| ServeError::Initialize(e.to_string()))?;
+        {
+            Ok(r) => r,
+            // The client left before initializing: a normal end, not a failure.
+            Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => return Ok(()),
+            Err(e) => return Err(ServeError::Initialize(e.to_string())),
+        };
         running
             .waiting()
             .await

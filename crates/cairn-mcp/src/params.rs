@@ -1,13 +1,55 @@
 //! Tool inputs. Flat objects of strings, numbers, booleans and string lists; every
 //! optional field is nullable (`Option`), so models that send `null` for "not given"
 //! and models that omit the key are both understood. Field docs become the schema's
-//! descriptions.
+//! descriptions. An argument name a tool does not know is refused (`-32602`, naming
+//! the key), never ignored: a misspelt `dry_run` must not write.
 
+use rmcp::ErrorData;
+use rmcp::model::{JsonObject, Tool};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
+/// Refuses a call whose arguments name a key `tool`'s input schema does not list:
+/// `-32602` (invalid params) naming the keys. Checked before rmcp deserialises the
+/// arguments, because rmcp reports its own deserialisation errors as tool results.
+pub fn check_argument_names(tool: &Tool, arguments: Option<&JsonObject>) -> Result<(), ErrorData> {
+    let known = tool
+        .input_schema
+        .get("properties")
+        .and_then(|p| p.as_object());
+    let unknown: Vec<&str> = arguments
+        .into_iter()
+        .flat_map(|a| a.keys())
+        .filter(|k| !known.is_some_and(|p| p.contains_key(k.as_str())))
+        .map(String::as_str)
+        .collect();
+    if unknown.is_empty() {
+        return Ok(());
+    }
+    let mut names: Vec<&str> = known
+        .map(|p| p.keys().map(String::as_str).collect())
+        .unwrap_or_default();
+    names.sort_unstable();
+    let quoted = |v: &[&str]| {
+        v.iter()
+            .map(|k| format!("`{k}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    Err(ErrorData::invalid_params(
+        format!(
+            "unknown argument {} for {}; its arguments are {}",
+            quoted(&unknown),
+            tool.name,
+            quoted(&names)
+        ),
+        Some(serde_json::json!({ "unknown_arguments": unknown })),
+    ))
+}
+
 /// `memory_wakeup`.
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct WakeupParams {
     /// Working directory of the session (routes to the project). Default: the server's directory.
     #[serde(default)]
@@ -34,6 +76,7 @@ pub struct WakeupParams {
 
 /// `memory_search`.
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct SearchParams {
     /// Words to look for.
     pub query: String,
@@ -59,6 +102,7 @@ pub struct SearchParams {
 
 /// `memory_get`.
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct GetParams {
     /// The note: a vault-relative path, an id (path without .md), a file name or a title.
     pub id: String,
@@ -72,6 +116,7 @@ pub struct GetParams {
 
 /// `memory_explain`.
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct ExplainParams {
     /// Working directory (routes to the project). Default: the server's directory.
     #[serde(default)]
@@ -89,6 +134,7 @@ pub struct ExplainParams {
 
 /// `memory_list`.
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct ListParams {
     /// Which notes: "project" (the routed project's note roots), "developer" (the developer-wide roots), or "both" (default).
     #[serde(default)]
@@ -112,6 +158,7 @@ pub struct ListParams {
 
 /// `memory_write`.
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct WriteParams {
     /// The note's name in its scope, e.g. `retry-policy` (letters, digits, `-`, `_`, `.`).
     pub slug: String,
@@ -154,6 +201,7 @@ pub struct WriteParams {
 
 /// `memory_pin`.
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct PinParams {
     /// The note's name in its scope.
     pub slug: String,

@@ -22,9 +22,14 @@ use cairn_engine::{
 use cairn_memory::{NewNote, Op, Scope, Store, WriteMode, WriteOptions};
 
 use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig};
-use rmcp::{ErrorData, ServerHandler, tool, tool_handler, tool_router};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+    ServerCapabilities, ServerConfig,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler, tool, tool_handler, tool_router};
 use serde::Serialize;
 
 use crate::params::{
@@ -71,7 +76,9 @@ fn to_result(answer: Answer) -> CallToolResult {
             r.structured_content = Some(structured);
             r
         }
-        Err(message) => CallToolResult::error(vec![ContentBlock::text(message)]),
+        Err(message) => CallToolResult::error(vec![ContentBlock::text(
+            crate::messages::tool_error(&message),
+        )]),
     }
 }
 
@@ -109,7 +116,7 @@ fn write_memory(
     let store = Store::new(config);
     let outcome = store
         .apply(&scope, op, &opts)
-        .map_err(|e| format!("refused: {e}"))?;
+        .map_err(|e| crate::messages::memory_error(&e))?;
     let mut text = String::new();
     if outcome.dry_run {
         let _ = writeln!(text, "Dry run: nothing written.");
@@ -689,6 +696,19 @@ impl CairnServer {
 
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for CairnServer {
+    /// Like the generated handler, after refusing argument names a tool does not know.
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        if let Some(tool) = self.tool_router.get(&request.name) {
+            crate::params::check_argument_names(tool, request.arguments.as_ref())?;
+        }
+        let call = ToolCallContext::new(self, request, context);
+        self.tool_router.call(call).await
+    }
+
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
             .with_server_info(
@@ -758,6 +778,8 @@ mod tests {
             );
             assert_eq!(a.open_world_hint, Some(false), "{}", t.name);
             let schema = serde_json::Value::Object((*t.input_schema).clone());
+            // Unknown argument names are refused, and the schema says so.
+            assert_eq!(schema["additionalProperties"], false, "{}", t.name);
             let required: Vec<&str> = schema["required"]
                 .as_array()
                 .map(|r| r.iter().filter_map(|v| v.as_str()).collect())

@@ -89,13 +89,24 @@ pub fn probe(client: Client, command: &str, cwd: &Path, timeout: Duration) -> Pr
         };
     }
     match client.read_envelope(&out) {
-        Ok(context) if context.starts_with(NOTICE_PREFIX) => Probe {
-            ok: false,
-            elapsed,
-            exit_code: code,
-            context_chars: context.chars().count(),
-            message: format!("runs, but delivers a notice: {context}"),
-        },
+        Ok(context) if context.starts_with(NOTICE_PREFIX) => {
+            // The reason is for the user: cairn's last stderr line, else the
+            // envelope's systemMessage, else the context itself.
+            let reason = err
+                .lines()
+                .rev()
+                .find_map(|l| l.strip_prefix("cairn: hook: "))
+                .map(str::to_owned)
+                .or_else(|| client.read_system_message(&out))
+                .unwrap_or_else(|| context.clone());
+            Probe {
+                ok: false,
+                elapsed,
+                exit_code: code,
+                context_chars: context.chars().count(),
+                message: format!("runs, but delivers a notice: {reason}"),
+            }
+        }
         Ok(context) => Probe {
             ok: true,
             elapsed,
@@ -170,6 +181,24 @@ mod tests {
             format!(r#"printf '%s\n' '{{"additional_context":"{NOTICE_PREFIX}: broken"}}'"#);
         let p = run(&notice, Client::Cursor);
         assert!(!p.ok && p.message.contains("notice"), "{p:?}");
+
+        // The reason a notice gives the user is what status reports.
+        let notice = format!(
+            r#"echo 'cairn: hook: config is broken' >&2; printf '%s\n' '{{"additional_context":"{NOTICE_PREFIX}."}}'"#
+        );
+        let p = run(&notice, Client::Cursor);
+        assert!(
+            !p.ok && p.message.ends_with("notice: config is broken"),
+            "{p:?}"
+        );
+        let notice = format!(
+            r#"printf '%s\n' '{{"systemMessage":"vault missing","hookSpecificOutput":{{"hookEventName":"SessionStart","additionalContext":"{NOTICE_PREFIX}."}}}}'"#
+        );
+        let p = run(&notice, Client::Codex);
+        assert!(
+            !p.ok && p.message.ends_with("notice: vault missing"),
+            "{p:?}"
+        );
     }
 
     #[test]
