@@ -125,8 +125,9 @@ fn get_fetches_one_entry_and_names_the_entries_of_a_file() {
     let e = engine.get("10-Projects/ledger/lessons.md").unwrap_err();
     assert!(matches!(e, EngineError::Secret { .. }), "{e}");
     assert!(!e.to_string().contains("rotation"));
+    // By its title, a secret entry is no note at all.
     assert!(matches!(
         engine.get("Root key rotation").unwrap_err(),
-        EngineError::Secret { .. }
+        EngineError::NotFound { .. }
     ));
 }

@@ -274,7 +274,12 @@ pub fn session_start(req: SessionStart, sources: EngineSources) -> HookOutcome {
 
 /// The answer when nothing else can be given: `reason` inside the context, and on stderr.
 pub fn notice(req: &SessionStart, reason: &str, mut warnings: Vec<String>) -> HookOutcome {
-    let reason = reason.split_whitespace().collect::<Vec<_>>().join(" ");
+    // Redacted as written (a config error can quote a line of the file), then flattened.
+    let reason = cairn_engine::policy::SafeText::redact(reason);
+    let reason = cairn_engine::policy::one_line(&reason)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
     let mut text = format!(
         "{NOTICE_PREFIX}: {reason}. The session continues without it; `cairn hooks status` diagnoses the hook."
     );
