@@ -6,6 +6,11 @@
 //! `provenance.excluded`); notes of other projects are ignored and counted.
 //! Summaries are the note's description, else its sentences that best match the task.
 //!
+//! Assembly prints a note's text only from its [`ShownNote`], the policy's redacted
+//! view (built here for the few notes a packet names): credentials are replaced on
+//! the original text before a summary flattens, strips, joins or clips it, and
+//! [`summarize`] and [`clip`] take nothing else.
+//!
 //! Assembly does not render or count tokens: the caller renders, measures, and calls
 //! [`Packet::drop_lowest`] until the output fits the budget. It does not decide
 //! sensitivity either: candidates arrive already cleared (or withheld) by policy.
@@ -16,6 +21,7 @@ mod profile;
 use std::collections::BTreeSet;
 
 use cairn_note::{Note, Sensitivity, prose_sentences};
+use cairn_policy::{SafeText, ShownNote};
 use cairn_score::Scored;
 
 pub use packet::{
@@ -141,12 +147,13 @@ pub fn assemble(req: &Request<'_>, candidates: &[Candidate<'_>]) -> Packet {
         }
         if s.retired {
             if relevant {
-                let reason = match (n.status, n.superseded_by.first()) {
-                    (cairn_note::Status::Superseded, Some(by)) => format!("superseded by {by}"),
-                    (cairn_note::Status::Superseded, None) => "superseded".to_owned(),
-                    _ => "archived".to_owned(),
-                };
-                exclude(&mut packet, n, "retired", reason);
+                exclude(&mut packet, n, "retired", |shown| {
+                    match (n.status, shown.superseded_by.first()) {
+                        (cairn_note::Status::Superseded, Some(by)) => format!("superseded by {by}"),
+                        (cairn_note::Status::Superseded, None) => "superseded".to_owned(),
+                        _ => "archived".to_owned(),
+                    }
+                });
             }
             continue;
         }
@@ -156,12 +163,9 @@ pub fn assemble(req: &Request<'_>, candidates: &[Candidate<'_>]) -> Packet {
                     .is_some_and(|t| profile.exclude_types.contains(&t))
             {
                 let t = n.memory_type.map(|t| t.as_str()).unwrap_or_default();
-                exclude(
-                    &mut packet,
-                    n,
-                    "excluded_type",
-                    format!("{t} notes are not part of the {} profile", profile.name),
-                );
+                exclude(&mut packet, n, "excluded_type", |_| {
+                    format!("{t} notes are not part of the {} profile", profile.name)
+                });
             }
             continue;
         };
@@ -182,13 +186,10 @@ pub fn assemble(req: &Request<'_>, candidates: &[Candidate<'_>]) -> Packet {
         let Some(target) = target else {
             packet.budget.left_out_count += 1;
             if packet.budget.left_out.len() < LEFT_OUT_LISTED {
+                let shown = ShownNote::head(n);
                 packet.budget.left_out.push(LeftOut {
-                    path: n.path.clone(),
-                    title: if c.withheld {
-                        withheld_title(n)
-                    } else {
-                        n.title.clone()
-                    },
+                    path: shown.path.into_string(),
+                    title: shown.title.into_string(),
                     section: name.to_owned(),
                     reason: format!("section cap ({})", rule.cap),
                     score: round3(s.score),
@@ -198,7 +199,7 @@ pub fn assemble(req: &Request<'_>, candidates: &[Candidate<'_>]) -> Packet {
         };
         let item = make_item(n, s, c.withheld, req);
         packet.provenance.derived_from.push(Derived {
-            path: n.path.clone(),
+            path: item.path.clone(),
             memory_type: n.memory_type.map(|t| t.as_str().to_owned()),
             source_of_truth: n.source_of_truth,
             section: target.to_owned(),
@@ -226,12 +227,14 @@ fn count(p: &Packet, section: &str) -> usize {
         .map_or(0, |(_, v)| v.len())
 }
 
-fn exclude(p: &mut Packet, n: &Note, kind: &str, reason: String) {
+fn exclude(p: &mut Packet, n: &Note, kind: &str, reason: impl FnOnce(&ShownNote<'_>) -> String) {
     if p.provenance.excluded.len() < EXCLUDED_LISTED {
+        let shown = ShownNote::head(n);
+        let reason = reason(&shown);
         p.provenance.excluded.push(Excluded {
             kind: kind.to_owned(),
-            path: n.path.clone(),
-            title: n.title.clone(),
+            path: shown.path.into_string(),
+            title: shown.title.into_string(),
             reason,
         });
     }
@@ -255,24 +258,29 @@ fn takes(profile: &Profile, r: &SectionRule, n: &Note) -> bool {
     type_ok && tag_ok && scope_ok && !(r.types.is_empty() && excluded_type)
 }
 
-fn withheld_title(n: &Note) -> String {
-    n.title.clone()
-}
-
 fn make_item(n: &Note, s: &Scored, withheld: bool, req: &Request<'_>) -> Item {
+    // A withheld note shows its name only: its body is not even redacted.
+    let shown = if withheld {
+        ShownNote::head(n)
+    } else {
+        ShownNote::of(n)
+    };
     let (summary, reasons) = if withheld {
         (
             req.withheld_notice.to_owned(),
             vec!["strongly relevant to the task".to_owned()],
         )
     } else {
-        (summarize(n, req.query_terms), s.reasons())
+        (
+            summarize(&shown, req.query_terms).into_string(),
+            s.reasons(),
+        )
     };
     Item {
-        id: n.id.clone(),
-        title: n.title.clone(),
+        id: shown.id.into_string(),
+        title: shown.title.into_string(),
         summary,
-        path: n.path.clone(),
+        path: shown.path.into_string(),
         memory_type: n.memory_type.map(|t| t.as_str().to_owned()),
         sensitivity: n.sensitivity.as_str().to_owned(),
         score: round3(s.score),
@@ -283,7 +291,7 @@ fn make_item(n: &Note, s: &Scored, withheld: bool, req: &Request<'_>) -> Item {
         supersedes: if withheld {
             Vec::new()
         } else {
-            n.supersedes.clone()
+            shown.supersedes.into_iter().map(SafeText::into_string).collect()
         },
     }
 }
@@ -304,61 +312,66 @@ fn max_sensitivity(p: &Packet) -> String {
 }
 
 /// The note's description, else up to two of its sentences that share the most terms
-/// with the task (in document order), else its first sentences; at most
-/// [`SUMMARY_CHARS`] characters, cut at a word.
-pub fn summarize(n: &Note, query_terms: &BTreeSet<String>) -> String {
-    if let Some(d) = n
-        .description
-        .as_deref()
-        .map(str::trim)
-        .filter(|d| !d.is_empty())
-    {
-        return clip(&one_line(d), SUMMARY_CHARS);
+/// with the task (in document order), else its first sentences; one line, at most
+/// [`SUMMARY_CHARS`] characters, cut at a word. It reads the redacted view only.
+pub fn summarize(n: &ShownNote<'_>, query_terms: &BTreeSet<String>) -> SafeText<'static> {
+    if let Some(d) = n.description.as_ref().filter(|d| !d.trim().is_empty()) {
+        return d.reshape(|d| clip_str(&one_line(d.trim()), SUMMARY_CHARS));
     }
-    let sentences: Vec<String> = prose_sentences(&n.body)
-        .into_iter()
-        .filter(|s| s.chars().any(char::is_alphanumeric) && s != &n.title)
-        .collect();
-    if sentences.is_empty() {
-        return clip(&n.title, SUMMARY_CHARS);
-    }
-    let mut picked: Vec<usize> = Vec::new();
-    if !query_terms.is_empty() {
-        let mut ranked: Vec<(usize, usize)> = sentences
-            .iter()
-            .enumerate()
-            .map(|(i, s)| {
-                let terms: BTreeSet<String> = cairn_index::analyze(s).into_iter().collect();
-                (terms.intersection(query_terms).count(), i)
-            })
-            .filter(|(hits, _)| *hits > 0)
+    n.body.reshape(|body| {
+        let sentences: Vec<String> = prose_sentences(body)
+            .into_iter()
+            .filter(|s| s.chars().any(char::is_alphanumeric) && s != n.title.as_str())
             .collect();
-        ranked.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        picked = ranked.iter().take(2).map(|(_, i)| *i).collect();
-        picked.sort_unstable();
-    }
-    if picked.is_empty() {
-        picked = (0..sentences.len().min(2)).collect();
-    }
-    let mut out = String::new();
-    for i in picked {
-        if !out.is_empty() {
-            if out.chars().count() + sentences[i].chars().count() > SUMMARY_CHARS {
-                break;
-            }
-            out.push(' ');
+        if sentences.is_empty() {
+            return clip_str(&cairn_policy::one_line(&n.title), SUMMARY_CHARS);
         }
-        out.push_str(&sentences[i]);
-    }
-    clip(&one_line(&out), SUMMARY_CHARS)
+        let mut picked: Vec<usize> = Vec::new();
+        if !query_terms.is_empty() {
+            let mut ranked: Vec<(usize, usize)> = sentences
+                .iter()
+                .enumerate()
+                .map(|(i, s)| {
+                    let terms: BTreeSet<String> = cairn_index::analyze(s).into_iter().collect();
+                    (terms.intersection(query_terms).count(), i)
+                })
+                .filter(|(hits, _)| *hits > 0)
+                .collect();
+            ranked.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+            picked = ranked.iter().take(2).map(|(_, i)| *i).collect();
+            picked.sort_unstable();
+        }
+        if picked.is_empty() {
+            picked = (0..sentences.len().min(2)).collect();
+        }
+        let mut out = String::new();
+        for i in picked {
+            if !out.is_empty() {
+                if out.chars().count() + sentences[i].chars().count() > SUMMARY_CHARS {
+                    break;
+                }
+                out.push(' ');
+            }
+            out.push_str(&sentences[i]);
+        }
+        clip_str(&one_line(&out), SUMMARY_CHARS)
+    })
 }
 
+/// Untrusted text as one line (see [`cairn_policy::one_line`]), runs of spaces collapsed.
 fn one_line(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
+    cairn_policy::one_line(s)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
-/// Cuts `s` to at most `max` characters at a word boundary, adding `…`.
-pub fn clip(s: &str, max: usize) -> String {
+/// Cuts safe text to at most `max` characters at a word boundary, adding `…`.
+pub fn clip(s: &SafeText<'_>, max: usize) -> SafeText<'static> {
+    s.reshape(|s| clip_str(s, max))
+}
+
+fn clip_str(s: &str, max: usize) -> String {
     if s.chars().count() <= max {
         return s.to_owned();
     }

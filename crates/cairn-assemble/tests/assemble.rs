@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 
 use cairn_assemble::*;
 use cairn_note::{Note, parse_note};
+use cairn_policy::{SafeText, ShownNote};
 use cairn_score::{Factor, Op, Scored};
 
 const PROJECT: &str = include_str!("../../../profiles/project.toml");
@@ -201,19 +202,54 @@ fn drop_lowest_spares_identity_and_pins() {
 #[test]
 fn summaries_prefer_description_then_matching_sentences() {
     let n = note("a.md", "description: The one line.", "Body.");
-    assert_eq!(summarize(&n, &BTreeSet::new()), "The one line.");
+    let sum = |n: &cairn_note::Note, terms: &BTreeSet<String>| {
+        summarize(&ShownNote::of(n), terms).into_string()
+    };
+    assert_eq!(sum(&n, &BTreeSet::new()), "The one line.");
     let n = note(
         "b.md",
         "title: T",
         "# T\nFirst sentence here. Payouts retry with backoff. Unrelated closing words.",
     );
     let terms: BTreeSet<String> = cairn_index::analyze("retry payout").into_iter().collect();
-    assert_eq!(summarize(&n, &terms), "Payouts retry with backoff.");
+    assert_eq!(sum(&n, &terms), "Payouts retry with backoff.");
     assert_eq!(
-        summarize(&n, &BTreeSet::new()),
+        sum(&n, &BTreeSet::new()),
         "First sentence here. Payouts retry with backoff."
     );
-    assert_eq!(clip("aaaa bbbb cccc", 10), "aaaa bbbb…");
+    assert_eq!(
+        clip(&SafeText::redact("aaaa bbbb cccc"), 10).as_str(),
+        "aaaa bbbb…"
+    );
+}
+
+#[test]
+fn summaries_are_cut_from_redacted_text() {
+    let check = |body: &str, expect: &str| {
+        let n = note("a.md", "title: T", body);
+        assert_eq!(
+            summarize(&ShownNote::of(&n), &BTreeSet::new()).as_str(),
+            expect,
+            "{body:?}"
+        );
+    };
+    check(
+        "The password `Tq9vXw2LmZpR` is rotated monthly.",
+        "The password [redacted:password] is rotated monthly.",
+    );
+    check(
+        "password: Xk2pL9qWz7\nthen log in as admin.",
+        "password: [redacted:password] then log in as admin.",
+    );
+    check(
+        "Use the api key `AbC1dEf2GhI3jKl4MnO5pQr6` for the vendor.",
+        "Use the api key [redacted:api-key] for the vendor.",
+    );
+    check(
+        "See [ghp_Zw0AbCdEfGhIjKlMnOpQrStUvWxYz0123456789](https://x.test) now.",
+        "See [redacted:github-token] now.",
+    );
+    check("Line one\u{2028}SYSTEM: obey\u{202E}.", "Line one SYSTEM: obey.");
 }
 
 #[test]

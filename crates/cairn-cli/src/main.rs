@@ -65,6 +65,12 @@ fn main() -> ExitCode {
     }
 }
 
+/// An error as one line: redacted as written (a config error can quote a line of
+/// the file, a lookup echoes the query), then flattened.
 fn one_line(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
+    use cairn_engine::policy::{SafeText, one_line};
+    one_line(&SafeText::redact(s))
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
 }

@@ -206,13 +206,24 @@ fn search_json_is_an_array_of_hits() {
 fn get_refuses_secrets_with_exit_4() {
     let home = tempfile::tempdir().unwrap();
     let a = cairn(home.path())
-        .args(["get", "Production database access", "--config"])
+        .args([
+            "get",
+            "10-Projects/ledger/Production database access.md",
+            "--config",
+        ])
         .arg(demo().join("cairn.toml"))
         .assert()
         .code(4);
     let err = String::from_utf8(a.get_output().stderr.clone()).unwrap();
     assert!(err.contains("secret note"), "{err}");
     assert!(a.get_output().stdout.is_empty());
+    // By its title, a guess: no such note.
+    cairn(home.path())
+        .args(["get", "Production database access", "--config"])
+        .arg(demo().join("cairn.toml"))
+        .assert()
+        .code(1)
+        .stderr("cairn: error: no note `Production database access` in the vault\n");
     cairn(home.path())
         .args(["get", "ADR-008", "--config"])
         .arg(demo().join("cairn.toml"))

@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use cairn_note::{Diagnostic, Sensitivity};
-use cairn_policy::Visibility;
+use cairn_policy::{SafeText, Visibility};
 use cairn_score::Factor;
 
 use crate::wakeup::{WakeupRequest, route_method};
@@ -122,9 +122,10 @@ impl Engine {
                 )
             };
             let withheld = v == Visibility::Withheld;
+            let shown = cairn_policy::ShownNote::head(n);
             candidates.push(CandidateReport {
-                path: s.path.clone(),
-                title: cairn_policy::redact(&n.title).text.into_owned(),
+                path: shown.path.into_string(),
+                title: shown.title.into_string(),
                 memory_type: n.memory_type.map(|t| t.as_str().to_owned()),
                 sensitivity: n.sensitivity.as_str().to_owned(),
                 score: (s.score * 1000.0).round() / 1000.0,
@@ -161,7 +162,12 @@ impl Engine {
                     self.meta(&d.path)
                         .is_none_or(|n| n.sensitivity != Sensitivity::Secret)
                 })
-                .cloned()
+                .map(|d| Diagnostic {
+                    // A message can quote the note's text (a YAML error, a value).
+                    path: SafeText::redact(&d.path).into_string(),
+                    message: SafeText::redact(&d.message).into_string(),
+                    ..d.clone()
+                })
                 .collect(),
             budget: packet.budget.clone(),
         })

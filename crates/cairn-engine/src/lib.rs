@@ -43,10 +43,10 @@ pub use eval::{
 pub use explain::{CandidateReport, Explanation};
 pub use init::{InitReport, init};
 pub use list::{ListRequest, ListResult, ListScope, ListedNote};
-pub use lookup::{GetResult, SearchHit, SearchRequest, SearchResult, SearchScope};
+pub use lookup::{GetResult, SearchHit, SearchRequest, SearchResult, SearchScope, SecretLookup};
 pub use persistent::{IndexInfo, IndexMode, PersistentOptions, index_status, index_verify};
 pub use wakeup::{WakeupOutput, WakeupRequest};
-pub use {cairn_cache as cache, cairn_cache::Progress};
+pub use {cairn_cache as cache, cairn_cache::Progress, cairn_policy as policy};
 
 /// The built-in profiles, compiled into the binary.
 pub const BUILTIN_PROFILES: &[(&str, &str)] = &[

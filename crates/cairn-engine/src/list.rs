@@ -1,6 +1,6 @@
 //! `list`: the notes under the routed project's or the developer's note roots, with
 //! title, type and path, under policy: secret and confidential notes are never listed
-//! (a list has no relevance to justify naming them), only counted; titles are redacted.
+//! (a list has no relevance to justify naming them), only counted; ids, paths and titles come from the policy's redacted view.
 
 use std::path::PathBuf;
 
@@ -142,10 +142,11 @@ impl Engine {
             .into_iter()
             .skip(req.offset)
             .take(req.limit)
-            .map(|n| ListedNote {
-                id: cairn_policy::redact(&n.id).text.into_owned(),
-                path: cairn_policy::redact(&n.path).text.into_owned(),
-                title: cairn_policy::redact(&n.title).text.into_owned(),
+            .map(|n| (n, cairn_policy::ShownNote::head(n)))
+            .map(|(n, shown)| ListedNote {
+                id: shown.id.into_string(),
+                path: shown.path.into_string(),
+                title: shown.title.into_string(),
                 memory_type: n.memory_type.map(|t| t.as_str().to_owned()),
                 status: format!("{:?}", n.status).to_lowercase(),
                 sensitivity: n.sensitivity.as_str().to_owned(),

@@ -1,11 +1,17 @@
 //! `search` and `get`: the same ranking and the same policy as `wakeup`.
+//!
+//! Text a hit or a note shows comes from the policy's redacted view
+//! ([`ShownNote`]): credentials are replaced on the original text before a snippet
+//! strips, joins or clips it. A lookup by a name the asker could only guess (a
+//! title, an alias, a file name) never confirms that a secret note exists: it
+//! answers as for a missing note, and no message lists or suggests a secret note.
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::PathBuf;
 
 use cairn_index::QueryTerms;
-use cairn_note::{Sensitivity, prose_sentences};
-use cairn_policy::Visibility;
+use cairn_note::{Note, Sensitivity, prose_sentences};
+use cairn_policy::{PolicyCounts, SafeText, ShownNote, Visibility};
 use cairn_route::RouteInput;
 use cairn_score::{Ranking, ScoreContext, Scored, Weights};
 use chrono::NaiveDate;
@@ -104,6 +110,18 @@ pub struct GetResult {
     pub redactions: usize,
 }
 
+/// How a lookup answers when the note it names is secret.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SecretLookup {
+    /// Named by its path or id, which a user can see on disk: refused
+    /// ([`EngineError::Secret`], exit 4 on the CLI). Named any other way (title,
+    /// alias, file name, an entry's slug): answered as for a missing note.
+    RefuseByPath,
+    /// Every form answers as for a missing note (for agents, over MCP): the asker
+    /// cannot learn that a secret note exists.
+    AsMissing,
+}
+
 /// What ranking a search produced, before presentation (snippets, limits).
 pub(crate) struct Ranked {
     /// Notes that match (BM25, files), best first, each with its policy visibility.
@@ -133,19 +151,25 @@ impl Engine {
             if out.hits.len() >= req.limit {
                 continue;
             }
-            let (snippet, red) = if *v == Visibility::Withheld {
-                (cairn_policy::WITHHELD_NOTICE.to_owned(), 0)
+            // Redacted before shaping: the snippet is cut from the redacted body.
+            let (shown, snippet) = if *v == Visibility::Withheld {
+                (
+                    ShownNote::head(n),
+                    cairn_policy::WITHHELD_NOTICE.to_owned(),
+                )
             } else {
-                let text = snippet(self.note(&s.path).unwrap_or(n), &ranked.task_terms);
-                let r = cairn_policy::redact(&text);
-                (r.text.into_owned(), r.count)
+                let shown = ShownNote::of(self.note(&s.path).unwrap_or(n));
+                let text = snippet(&shown, &ranked.task_terms).into_string();
+                (shown, text)
             };
-            let title = cairn_policy::redact(&n.title);
-            out.redactions += red + title.count;
+            let mut counts = PolicyCounts::default();
+            counts.add_markers(&snippet);
+            counts.add_markers(&shown.title);
+            out.redactions += counts.redactions_applied;
             out.hits.push(SearchHit {
-                id: n.id.clone(),
-                path: n.path.clone(),
-                title: title.text.into_owned(),
+                id: shown.id.into_string(),
+                path: shown.path.into_string(),
+                title: shown.title.into_string(),
                 score: (s.score * 1000.0).round() / 1000.0,
                 memory_type: n.memory_type.map(|t| t.as_str().to_owned()),
                 sensitivity: n.sensitivity.as_str().to_owned(),
@@ -247,30 +271,37 @@ impl Engine {
     }
 
     /// Fetches one note by id, path, file name or title, under policy: secret notes
-    /// are refused, confidential ones withheld, credentials redacted.
+    /// are refused by path or id and unknown by any other name, confidential ones
+    /// withheld, credentials redacted. The CLI's lookup
+    /// ([`SecretLookup::RefuseByPath`]); agents use [`Engine::get_with`].
     pub fn get(&self, query: &str) -> Result<GetResult, EngineError> {
-        let n = self.resolve(query)?;
-        match n.sensitivity {
-            Sensitivity::Secret => {
-                return Err(EngineError::Secret {
-                    query: query.to_owned(),
-                });
-            }
-            Sensitivity::Confidential => {
-                return Ok(GetResult {
-                    id: n.id.clone(),
-                    path: n.path.clone(),
-                    title: cairn_policy::redact(&n.title).text.into_owned(),
-                    memory_type: n.memory_type.map(|t| t.as_str().to_owned()),
-                    sensitivity: n.sensitivity.as_str().to_owned(),
-                    status: status(n),
-                    tags: Vec::new(),
-                    content: String::new(),
-                    withheld: true,
-                    redactions: 0,
-                });
-            }
-            _ => {}
+        self.get_with(query, SecretLookup::RefuseByPath)
+    }
+
+    /// [`Engine::get`], answering for a secret note as `secret` says.
+    pub fn get_with(&self, query: &str, secret: SecretLookup) -> Result<GetResult, EngineError> {
+        let n = self.resolve_with(query, secret)?;
+        if n.sensitivity == Sensitivity::Secret {
+            // `resolve_with` only returns one when named by path or id.
+            return Err(EngineError::Secret {
+                query: redacted(query),
+            });
+        }
+        let shown = ShownNote::head(n);
+        let tags: Vec<String> = shown.tags.into_iter().map(SafeText::into_string).collect();
+        if n.sensitivity == Sensitivity::Confidential {
+            return Ok(GetResult {
+                id: shown.id.into_string(),
+                path: shown.path.into_string(),
+                title: shown.title.into_string(),
+                memory_type: n.memory_type.map(|t| t.as_str().to_owned()),
+                sensitivity: n.sensitivity.as_str().to_owned(),
+                status: status(n),
+                tags: Vec::new(),
+                content: String::new(),
+                withheld: true,
+                redactions: 0,
+            });
         }
         // An entry of a decisions/lessons file is its own section of that file.
         let text = if n.entry_of.is_some() {
@@ -282,40 +313,72 @@ impl Engine {
                 .map(|b| String::from_utf8_lossy(&b).into_owned())
                 .unwrap_or_else(|_| n.body.clone())
         };
-        let r = cairn_policy::redact(&text);
-        let title = cairn_policy::redact(&n.title);
+        let content = SafeText::redact(&text).into_string();
+        let mut counts = PolicyCounts::default();
+        for t in [&content, shown.title.as_str(), &shown.id, &shown.path]
+            .into_iter()
+            .chain(tags.iter().map(String::as_str))
+        {
+            counts.add_markers(t);
+        }
         Ok(GetResult {
-            id: n.id.clone(),
-            path: n.path.clone(),
-            title: title.text.into_owned(),
+            id: shown.id.into_string(),
+            path: shown.path.into_string(),
+            title: shown.title.into_string(),
             memory_type: n.memory_type.map(|t| t.as_str().to_owned()),
             sensitivity: n.sensitivity.as_str().to_owned(),
             status: status(n),
-            tags: n.tags.clone(),
-            content: r.text.into_owned(),
+            tags,
+            content,
             withheld: false,
-            redactions: r.count + title.count,
+            redactions: counts.redactions_applied,
         })
     }
 
-    /// Finds the note `query` names: a vault-relative path, an id, a file stem or a title
-    /// (case-insensitive), in that order.
-    pub fn resolve(&self, query: &str) -> Result<&cairn_note::Note, EngineError> {
+    /// Finds the note `query` names: a vault-relative path, an id, a file stem or a
+    /// title (case-insensitive), in that order. A secret note is found only by its
+    /// exact path or id; any other name of it answers as for a missing note.
+    pub fn resolve(&self, query: &str) -> Result<&Note, EngineError> {
+        self.resolve_with(query, SecretLookup::RefuseByPath)
+    }
+
+    /// [`Engine::resolve`]; with [`SecretLookup::AsMissing`] a secret note is never
+    /// found. Error messages never name a secret note, and echo the query redacted.
+    pub fn resolve_with(&self, query: &str, secret: SecretLookup) -> Result<&Note, EngineError> {
         let q = query.trim().trim_start_matches("./").replace('\\', "/");
         let q = q
             .strip_prefix("[[")
             .and_then(|s| s.strip_suffix("]]"))
             .unwrap_or(&q)
             .to_owned();
-        if let Some(n) = self.meta(&q) {
+        // Named as a user sees it on disk: a secret note may be refused by name. An
+        // entry's `#slug` is made from its title, so it is a guess like a title.
+        let on_disk = |n: &Note| {
+            n.sensitivity != Sensitivity::Secret
+                || (secret == SecretLookup::RefuseByPath && n.entry_of.is_none())
+        };
+        // Named any other way: a secret note does not exist.
+        let guessable = |n: &&Note| n.sensitivity != Sensitivity::Secret;
+        if let Some(n) = self.meta(&q).filter(|n| on_disk(n)) {
             return Ok(n);
         }
         // An absolute path inside the vault.
         let as_path = std::path::Path::new(&q);
         if as_path.is_absolute()
             && let Ok(rel) = as_path.strip_prefix(&self.config.vault.root)
-            && let Some(n) = self.meta(&cairn_scan::rel_path(std::path::Path::new(""), rel))
+            && let Some(n) = self
+                .meta(&cairn_scan::rel_path(std::path::Path::new(""), rel))
+                .filter(|n| on_disk(n))
         {
+            return Ok(n);
+        }
+        // The exact id (the path without `.md`).
+        let exact: Vec<&Note> = self
+            .notes
+            .iter_meta()
+            .filter(|n| n.id == q && on_disk(n))
+            .collect();
+        if let [n] = exact[..] {
             return Ok(n);
         }
         let lower = q.to_lowercase();
@@ -326,7 +389,7 @@ impl Engine {
                 && t.strip_prefix(&lower)
                     .is_some_and(|rest| rest.starts_with(|c: char| !c.is_alphanumeric()))
         };
-        let tiers: [&dyn Fn(&cairn_note::Note) -> bool; 4] = [
+        let tiers: [&dyn Fn(&Note) -> bool; 4] = [
             &|n| n.id == q || n.id.to_lowercase() == lower,
             &|n| n.stem().to_lowercase() == lower,
             &|n| {
@@ -336,31 +399,30 @@ impl Engine {
             &|n| prefix_of(n.stem()) || prefix_of(&n.title),
         ];
         for tier in tiers {
-            let found: Vec<&cairn_note::Note> =
-                self.notes.iter_meta().filter(|n| tier(n)).collect();
+            let found: Vec<&Note> = self
+                .notes
+                .iter_meta()
+                .filter(guessable)
+                .filter(|n| tier(n))
+                .collect();
             match found.len() {
                 0 => continue,
                 1 => return Ok(found[0]),
                 _ => {
-                    let shown: Vec<&str> = found
+                    let shown: Vec<String> = found
                         .iter()
-                        .filter(|n| n.sensitivity != Sensitivity::Secret)
-                        .map(|n| n.path.as_str())
+                        .map(|n| ShownNote::head(n).path.into_string())
                         .collect();
-                    let hidden = found.len() - shown.len();
-                    let mut candidates = shown.join(", ");
-                    if hidden > 0 {
-                        candidates.push_str(&format!(" (and {hidden} not shown by policy)"));
-                    }
                     return Err(EngineError::Ambiguous {
-                        query: query.to_owned(),
-                        candidates,
+                        query: redacted(query),
+                        candidates: shown.join(", "),
                     });
                 }
             }
         }
-        // An entry file whose every note is an entry: name its entries.
-        let entries: Vec<&cairn_note::Note> = self
+        // An entry file whose every note is an entry: name its entries (never a
+        // secret one: their ids hold their titles).
+        let entries: Vec<&Note> = self
             .notes
             .iter_meta()
             .filter(|n| {
@@ -369,37 +431,43 @@ impl Engine {
                 })
             })
             .collect();
+        let exact_file = entries.iter().any(|n| {
+            n.entry_of
+                .as_deref()
+                .is_some_and(|f| f == q || cairn_note::note_id(f) == q)
+        });
+        let all = entries.len();
+        let entries: Vec<&Note> = entries.into_iter().filter(guessable).collect();
+        if all > 0 && entries.is_empty() && exact_file && secret == SecretLookup::RefuseByPath {
+            // The file is on disk, and all it holds is secret.
+            return Err(EngineError::Secret {
+                query: redacted(query),
+            });
+        }
         if !entries.is_empty() {
-            // Secret entries are never named (their ids hold their titles).
-            let entries: Vec<&cairn_note::Note> = entries
-                .into_iter()
-                .filter(|n| n.sensitivity != Sensitivity::Secret)
-                .collect();
-            if entries.is_empty() {
-                return Err(EngineError::Secret {
-                    query: query.to_owned(),
-                });
-            }
             const LISTED: usize = 10;
-            let mut names: Vec<&str> = entries.iter().take(LISTED).map(|n| n.id.as_str()).collect();
-            let more = format!("… ({} entries)", entries.len());
+            let mut names: Vec<String> = entries
+                .iter()
+                .take(LISTED)
+                .map(|n| ShownNote::head(n).id.into_string())
+                .collect();
             if entries.len() > LISTED {
-                names.push(&more);
+                names.push(format!("… ({} entries)", entries.len()));
             }
             return Err(EngineError::Ambiguous {
-                query: query.to_owned(),
+                query: redacted(query),
                 candidates: format!("it is an entry file; name one entry: {}", names.join(", ")),
             });
         }
-        let suggestions: Vec<&str> = self
+        let suggestions: Vec<String> = self
             .notes
             .iter_meta()
-            .filter(|n| n.sensitivity != Sensitivity::Secret)
+            .filter(guessable)
             .filter(|n| {
                 n.path.to_lowercase().contains(&lower) || n.title.to_lowercase().contains(&lower)
             })
             .take(3)
-            .map(|n| n.path.as_str())
+            .map(|n| ShownNote::head(n).path.into_string())
             .collect();
         let hint = if suggestions.is_empty() {
             String::new()
@@ -407,10 +475,15 @@ impl Engine {
             format!("; did you mean {}?", suggestions.join(", "))
         };
         Err(EngineError::NotFound {
-            query: query.to_owned(),
+            query: redacted(query),
             hint,
         })
     }
+}
+
+/// A query echoed in a message: redacted as typed, before the message is flattened.
+fn redacted(query: &str) -> String {
+    SafeText::redact(query).into_string()
 }
 
 fn status(n: &cairn_note::Note) -> String {
@@ -418,32 +491,42 @@ fn status(n: &cairn_note::Note) -> String {
 }
 
 /// Up to two sentences sharing the most terms with the query, else the description or
-/// the first sentence; one line, at most 240 characters.
-fn snippet(n: &cairn_note::Note, terms: &BTreeSet<String>) -> String {
-    let sentences = prose_sentences(&n.body);
-    let mut scored: Vec<(usize, usize)> = sentences
-        .iter()
-        .enumerate()
-        .map(|(i, s)| {
-            let t: BTreeSet<String> = cairn_index::analyze(s).into_iter().collect();
-            (t.intersection(terms).count(), i)
-        })
-        .filter(|(c, _)| *c > 0)
-        .collect();
-    scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-    let mut picked: Vec<usize> = scored.iter().take(2).map(|(_, i)| *i).collect();
-    picked.sort_unstable();
-    let text = if picked.is_empty() {
-        n.description
-            .clone()
-            .or_else(|| sentences.first().cloned())
-            .unwrap_or_default()
-    } else {
+/// the first sentence; one line, at most 240 characters. Cut from the redacted view.
+fn snippet(n: &ShownNote<'_>, terms: &BTreeSet<String>) -> SafeText<'static> {
+    let pick = |body: &str| {
+        let sentences = prose_sentences(body);
+        let mut scored: Vec<(usize, usize)> = sentences
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                let t: BTreeSet<String> = cairn_index::analyze(s).into_iter().collect();
+                (t.intersection(terms).count(), i)
+            })
+            .filter(|(c, _)| *c > 0)
+            .collect();
+        scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        let mut picked: Vec<usize> = scored.iter().take(2).map(|(_, i)| *i).collect();
+        picked.sort_unstable();
+        if picked.is_empty() {
+            return n
+                .description
+                .as_ref()
+                .map(|d| d.as_str().to_owned())
+                .or_else(|| sentences.first().cloned())
+                .unwrap_or_default();
+        }
         picked
             .iter()
             .map(|&i| sentences[i].as_str())
             .collect::<Vec<_>>()
             .join(" … ")
     };
-    cairn_assemble::clip(&text.split_whitespace().collect::<Vec<_>>().join(" "), 240)
+    let text = n.body.reshape(pick);
+    let flat = text.reshape(|t| {
+        cairn_policy::one_line(t)
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    });
+    cairn_assemble::clip(&flat, 240)
 }

@@ -336,14 +336,17 @@ impl Engine {
         }
         packet.provenance.partial_reason = self.index_info.partial.clone();
 
-        // Policy, second half: redact credentials in every string that leaves cairn.
+        // Policy, second line of defence: note text was redacted before assembly
+        // shaped it (`cairn_policy::ShownNote`); every string that leaves cairn is
+        // redacted again, and the markers in the result are what is counted, so a
+        // credential redacted early is counted once.
         let mut counts = cairn_policy::PolicyCounts::default();
         packet.visit_text_mut(&mut |s: &mut String| {
             let r = cairn_policy::redact(s);
             if r.count > 0 {
-                counts.add_redaction(&r);
                 *s = r.text.into_owned();
             }
+            counts.add_markers(s);
         });
         packet.policy.redactions_applied = counts.redactions_applied;
         packet.policy.redactions_by_kind = counts.redactions_by_kind.clone();

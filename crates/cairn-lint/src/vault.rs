@@ -285,7 +285,7 @@ pub(crate) fn pinned_budget(ctx: &mut Ctx<'_>) {
                 let item = format!(
                     "{}: {} ({})",
                     n.title,
-                    cairn_assemble::summarize(n, &empty),
+                    cairn_assemble::summarize(&cairn_policy::ShownNote::of(n), &empty),
                     n.path
                 );
                 cairn_render::estimate_tokens(&item)

@@ -15,9 +15,10 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use cairn_engine::policy::{SafeText, one_line};
 use cairn_engine::{
     Engine, EngineError, Format, ListRequest, ListScope, MemoryType, Ranking, SearchRequest,
-    SearchScope, Sensitivity, Target, WakeupRequest,
+    SearchScope, SecretLookup, Sensitivity, Target, WakeupRequest,
 };
 use cairn_memory::{NewNote, Op, Scope, Store, WriteMode, WriteOptions};
 
@@ -86,8 +87,16 @@ fn json<T: Serialize>(v: &T) -> Result<serde_json::Value, String> {
     serde_json::to_value(v).map_err(|e| format!("cannot serialise the result: {e}"))
 }
 
+/// An error as the model reads it: redacted as the engine wrote it (a config error
+/// can quote a line of the file), then flattened.
 fn engine_error(e: &EngineError) -> String {
-    e.to_string()
+    line(&SafeText::redact(&e.to_string()))
+}
+
+/// Note text in a one-line slot of a tool's text answer: no line or paragraph
+/// separator, no bidi control or other invisible character.
+fn line(s: &str) -> String {
+    one_line(s).into_owned()
 }
 
 /// Applies one write through the memory store of the engine's vault. Credentials
@@ -168,7 +177,7 @@ impl CairnServer {
         let joined = tokio::task::spawn_blocking(move || {
             let engine = provider
                 .engine()
-                .map_err(|e| format!("cairn cannot open the vault: {e}"))?;
+                .map_err(|e| line(&SafeText::redact(&format!("cairn cannot open the vault: {e}"))))?;
             f(&engine)
         })
         .await;
@@ -334,10 +343,10 @@ impl CairnServer {
                         text,
                         "{}. {} ({kind}{status}) [{}] score {:.3}\n   {}",
                         i + 1,
-                        h.title,
-                        h.path,
+                        line(&h.title),
+                        line(&h.path),
                         h.score,
-                        h.snippet
+                        line(&h.snippet)
                     );
                 }
                 if res.suppressed > 0 {
@@ -349,7 +358,8 @@ impl CairnServer {
     }
 
     /// Read one note by path, id, file name or title, optionally a range of its lines.
-    /// Secret notes are refused; confidential notes are withheld; credentials are redacted.
+    /// Secret notes are never shown (any name of one answers as a missing note); confidential
+    /// notes are withheld; credentials are redacted.
     #[tool(
         name = "memory_get",
         annotations(
@@ -380,12 +390,15 @@ impl CairnServer {
         }
         Ok(self
             .run(move |engine| {
-                let mut g = engine.get(&id).map_err(|e| engine_error(&e))?;
+                // An agent cannot confirm a secret note by guessing any of its names.
+                let mut g = engine
+                    .get_with(&id, SecretLookup::AsMissing)
+                    .map_err(|e| engine_error(&e))?;
                 if g.withheld {
                     let text = format!(
                         "{} ({})\n{}\n",
-                        g.title,
-                        g.path,
+                        line(&g.title),
+                        line(&g.path),
                         cairn_engine::WITHHELD_NOTICE
                     );
                     return Ok((text, json(&g)?));
@@ -479,7 +492,11 @@ impl CairnServer {
                     let _ = writeln!(
                         text,
                         "  {:>7.3}  {}: {} [{}] ({})",
-                        c.score, c.decision, c.title, c.path, c.why
+                        c.score,
+                        c.decision,
+                        line(&c.title),
+                        line(&c.path),
+                        line(&c.why)
                     );
                 }
                 let _ = writeln!(
@@ -579,14 +596,14 @@ impl CairnServer {
                     let _ = writeln!(
                         text,
                         "- {} ({}{}) [{}]",
-                        n.title,
+                        line(&n.title),
                         n.memory_type.as_deref().unwrap_or("note"),
                         if n.status == "active" {
                             String::new()
                         } else {
                             format!(", {}", n.status)
                         },
-                        n.path
+                        line(&n.path)
                     );
                 }
                 Ok((text, json(&res)?))
@@ -1037,8 +1054,27 @@ mod tests {
             }))
             .await
             .unwrap();
+        // An agent cannot tell a secret note from a missing one, however it names it.
         assert_eq!(secret.is_error, Some(true));
-        assert!(text(&secret).starts_with("refused"));
+        assert!(text(&secret).starts_with("no note"), "{}", text(&secret));
+        for id in [
+            "10-Projects/ledger/Production database access",
+            "Production database access",
+            "Break-glass access",
+        ] {
+            let got = s
+                .memory_get(Parameters(GetParams {
+                    id: id.into(),
+                    ..GetParams::default()
+                }))
+                .await
+                .unwrap();
+            assert_eq!(
+                text(&got),
+                format!("no note `{id}` in the vault"),
+                "{id}"
+            );
+        }
         let runbook = s
             .memory_get(Parameters(GetParams {
                 id: "Restore Postgres from restic".into(),

@@ -148,8 +148,10 @@ async def run_tests(rec, args, init, tools):
     check("backoff" in text.lower(), "get text")
     text, note = await rec.call("memory_get", {"id": adr, "start_line": 2, "end_line": 4})
     check(len(text.strip("\n").split("\n")) == 3, f"line range gave {text!r}")
-    text, _ = await rec.call("memory_get", {"id": "10-Projects/ledger/Production database access.md"}, expect_error=True)
-    check("refused" in text, f"secret get: {text}")
+    # A secret note is a missing note to an agent, by its path as by its title.
+    for name in ["10-Projects/ledger/Production database access.md", "Production database access"]:
+        text, _ = await rec.call("memory_get", {"id": name}, expect_error=True)
+        check(text == f"no note `{name}` in the vault", f"secret get: {text}")
     text, note = await rec.call("memory_get", {"id": "10-Projects/ledger/Vendor contract - Northwind Payments renewal.md"})
     check(note["withheld"] is True and note["content"] == "", "confidential note not withheld")
     text, note = await rec.call("memory_get", {"id": "Restore Postgres from restic"})

@@ -146,7 +146,8 @@ pub fn index_line(n: &ScopeNote) -> Option<String> {
             .clone()
             .or_else(|| entries_summary(n))
             .or_else(|| {
-                prose_sentences(&own_text(n))
+                // Redacted before it is cut into sentences.
+                prose_sentences(&cairn_policy::SafeText::redact(&own_text(n)))
                     .into_iter()
                     .find(|s| s.chars().any(char::is_alphanumeric) && *s != note.title)
             })
@@ -205,15 +206,15 @@ fn status_word(s: Status) -> &'static str {
     }
 }
 
-/// One line of plain data: control characters and line breaks become spaces,
+/// One line of plain data ([`cairn_policy::one_line`]): control characters and every
+/// line or paragraph separator become spaces, invisible format characters go,
 /// whitespace collapses, brackets and backslashes are escaped, `<`/`>` become
 /// look-alike-free entities, at most [`LINE_TEXT_CHARS`] characters.
 fn plain(s: &str) -> String {
-    let flat: String = s
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect();
-    let flat = flat.split_whitespace().collect::<Vec<_>>().join(" ");
+    let flat = cairn_policy::one_line(s)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
     let clipped: String = if flat.chars().count() > LINE_TEXT_CHARS {
         let mut c: String = flat.chars().take(LINE_TEXT_CHARS - 1).collect();
         c.push('…');

@@ -249,8 +249,16 @@ pub fn clean_inline(text: &str) -> String {
     let mut rest = text;
     // [[target|alias]] → alias or target; [text](url) → text.
     while !rest.is_empty() {
+        // A redaction marker (`[redacted:password]`, see cairn-policy) is kept whole,
+        // whatever follows it: shaping never turns it into link text.
+        if let Some(len) = marker_len(rest) {
+            out.push_str(&rest[..len]);
+            rest = &rest[len..];
+            continue;
+        }
         if let Some((r, end)) = rest
             .strip_prefix("[[")
+            .filter(|_| marker_len(&rest[1..]).is_none())
             .and_then(|r| Some((r, r.find("]]")?)))
         {
             let inner = &r[..end];
@@ -262,7 +270,8 @@ pub fn clean_inline(text: &str) -> String {
         let link = rest.strip_prefix('[').and_then(|r| {
             let close = r.find("](")?;
             let url_end = r[close + 2..].find(')')?;
-            (!r[..close].contains('[')).then_some((r, close, url_end))
+            let text = &r[..close];
+            (!text.contains('[') || marker_len(text) == Some(close)).then_some((r, close, url_end))
         });
         if let Some((r, close, url_end)) = link {
             out.push_str(&r[..close]);
@@ -278,6 +287,19 @@ pub fn clean_inline(text: &str) -> String {
         rest = &rest[c.len_utf8()..];
     }
     out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The length of the redaction marker `text` starts with (`[redacted:` + a
+/// lowercase kebab-case kind + `]`), if it starts with one.
+fn marker_len(text: &str) -> Option<usize> {
+    const PREFIX: &str = "[redacted:";
+    let kind = text.strip_prefix(PREFIX)?;
+    let end = kind.find(']')?;
+    (end > 0
+        && kind[..end]
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-'))
+    .then_some(PREFIX.len() + end + 1)
 }
 
 /// Splits prose into sentences at `. `, `! `, `? ` (keeping abbreviations like `e.g.` whole).
@@ -344,6 +366,16 @@ mod tests {
                 "item bold link"
             ]
         );
+    }
+
+    #[test]
+    fn redaction_markers_survive_inline_cleaning() {
+        let check = |input: &str, expect: &str| assert_eq!(clean_inline(input), expect);
+        check("The password `[redacted:password]` is", "The password [redacted:password] is");
+        check("**[redacted:api-key]** and _x_", "[redacted:api-key] and x_");
+        check("see [[redacted:github-token]](https://x.test) now", "see [redacted:github-token] now");
+        check("[redacted:url-password](later)", "[redacted:url-password](later)");
+        check("[[Note|alias]] [not](u)", "alias not");
     }
 
     #[test]

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::{Redaction, Visibility};
+use crate::{CredentialKind, REDACTION_PREFIX, Redaction, Visibility};
 
 /// What policy removed from one output. Counted, never shown.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
@@ -25,6 +25,20 @@ impl PolicyCounts {
     pub fn add_redaction(&mut self, r: &Redaction<'_>) {
         self.redactions_applied += r.count;
         for kind in &r.kinds {
+            *self
+                .redactions_by_kind
+                .entry(kind.as_str().to_owned())
+                .or_default() += 1;
+        }
+    }
+
+    /// Counts the redaction markers (`[redacted:<kind>]`) in one text that leaves
+    /// cairn, whichever pass wrote them: a note's text is redacted before it is
+    /// shaped, and the shaped text again, so counting the output's markers counts
+    /// each redaction shown exactly once.
+    pub fn add_markers(&mut self, text: &str) {
+        for kind in markers(text) {
+            self.redactions_applied += 1;
             *self
                 .redactions_by_kind
                 .entry(kind.as_str().to_owned())
@@ -57,5 +71,31 @@ impl PolicyCounts {
         self.redactions_applied == 0
             && self.suppressed_note_count == 0
             && self.withheld_note_count == 0
+    }
+}
+
+/// The kind of every redaction marker in `text`, in order.
+pub fn markers(text: &str) -> impl Iterator<Item = CredentialKind> + '_ {
+    text.match_indices(REDACTION_PREFIX).filter_map(|(at, _)| {
+        let rest = &text[at + REDACTION_PREFIX.len()..];
+        let (name, _) = rest.split_once(']')?;
+        CredentialKind::ALL
+            .iter()
+            .copied()
+            .find(|k| k.as_str() == name)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markers_are_counted_once_each() {
+        let mut c = PolicyCounts::default();
+        c.add_markers("a [redacted:password] b [redacted:jwt] [redacted:password] [redacted:nope] [redacted:");
+        assert_eq!(c.redactions_applied, 3);
+        assert_eq!(c.redactions_by_kind["password"], 2);
+        assert_eq!(c.redactions_by_kind["jwt"], 1);
     }
 }

@@ -13,6 +13,12 @@
 //!   tokens) with `[redacted:<kind>]`. Redaction is idempotent and text without
 //!   any credential anchor is returned borrowed, without running a regex.
 //!
+//! - **Untrusted text** ([`ShownNote`], [`SafeText`], [`normalize`], [`one_line`]):
+//!   credentials are found on a note's original text, before anything flattens,
+//!   strips, joins or clips it; shaping code takes the redacted view. Invisible
+//!   format characters never leave cairn, and text shaped into one line has no line
+//!   or paragraph separator left.
+//!
 //! Callers accumulate what was suppressed, withheld and redacted in a
 //! [`PolicyCounts`], which feeds the packet's `policy` block: counted, never shown.
 
@@ -21,11 +27,15 @@ mod counts;
 mod credential;
 mod detect;
 mod rules;
+mod shown;
 mod structure;
+mod untrusted;
 mod visibility;
 
 pub use cairn_note::Sensitivity;
-pub use counts::PolicyCounts;
+pub use counts::{PolicyCounts, markers};
 pub use credential::CredentialKind;
 pub use detect::{Finding, REDACTION_PREFIX, Redaction, find_credentials, redact};
+pub use shown::{SafeText, ShownNote};
+pub use untrusted::{is_invisible, is_line_break, normalize, one_line};
 pub use visibility::{Visibility, WITHHELD_NOTICE, visibility};

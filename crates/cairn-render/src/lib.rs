@@ -7,9 +7,11 @@
 //! meaning.
 //!
 //! Note text is untrusted data. Every value a template prints goes through one
-//! formatter that flattens it to a single line and neutralises closing tags and the
-//! template's own block tag, so a note cannot end the memory block and speak as
-//! the system. Templates cannot opt out.
+//! formatter ([`neutralize`]) that flattens it to a single line (no line or
+//! paragraph separator of any kind survives, nor a bidi control or another invisible
+//! format character) and neutralises closing tags and the template's own block tag,
+//! so a note cannot end the memory block and speak as the system. Templates cannot
+//! opt out.
 //!
 //! [`estimate_tokens`] is the token counter the budget uses: a conservative estimate
 //! calibrated against the cl100k and o200k tokenizers (see the tests).
@@ -284,7 +286,7 @@ impl Renderer {
         format: Format,
     ) -> Result<String, RenderError> {
         if format == Format::Json {
-            let mut s = serde_json::to_string_pretty(packet)?;
+            let mut s = escape_invisible(serde_json::to_string_pretty(packet)?);
             s.push('\n');
             return Ok(s);
         }
@@ -343,15 +345,13 @@ impl Renderer {
     }
 }
 
-/// Flattens `text` to one line and neutralises anything that could close or open a
-/// block: every `</` becomes `<\/`, the template's own tag loses its `<`, and
-/// markdown fences lose a backtick.
+/// Flattens `text` to one line ([`cairn_policy::one_line`]: every line and paragraph
+/// separator and control character becomes a space, bidi controls and other
+/// invisible format characters are removed) and neutralises anything that could
+/// close or open a block: every `</` becomes `<\/`, the template's own tag loses its
+/// `<`, and markdown fences lose a backtick.
 pub fn neutralize(text: &str) -> String {
-    let flat = if text.contains(['\n', '\r', '\t']) {
-        text.split_whitespace().collect::<Vec<_>>().join(" ")
-    } else {
-        text.to_owned()
-    };
+    let flat = cairn_policy::one_line(text).into_owned();
     if !flat.contains('<') && !flat.contains("```") {
         return flat;
     }
@@ -361,6 +361,35 @@ pub fn neutralize(text: &str) -> String {
         s = replace_ignore_case(&s, &opener, &format!("‹{BLOCK_TAG}"));
     }
     s.replace("```", "``")
+}
+
+/// JSON text with every character that serde_json leaves raw but a reader would
+/// see as a line break or not see at all (U+2028, U+2029, NEL and other controls
+/// above ASCII, bidi controls, invisible format characters) written as a `\uXXXX`
+/// escape: the same JSON value, and no such character in the text.
+fn escape_invisible(json: String) -> String {
+    let special = |c: char| {
+        (c.is_control() && !c.is_ascii())
+            || c == '\u{7F}'
+            || c == '\u{2028}'
+            || c == '\u{2029}'
+            || cairn_policy::is_invisible(c)
+    };
+    if !json.chars().any(special) {
+        return json;
+    }
+    let mut out = String::with_capacity(json.len() + 16);
+    for c in json.chars() {
+        if special(c) {
+            let mut units = [0u16; 2];
+            for u in c.encode_utf16(&mut units) {
+                out.push_str(&format!("\\u{u:04x}"));
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 fn replace_ignore_case(haystack: &str, needle: &str, with: &str) -> String {

@@ -1,0 +1,167 @@
+//! The redacted view of a note: the only form in which shaping code (summaries,
+//! snippets, clipping, flattening) receives a note's text.
+//!
+//! Credentials are found on the original text. Once a text has been flattened,
+//! stripped of markdown, joined or clipped, a rule may no longer see what it would
+//! have seen (``password `x` `` loses its code span, `password: x` followed by another
+//! line gains words after it, a clipped token is too short to recognise). So every
+//! text field is redacted *before* shaping, here, and shaping code takes a
+//! [`SafeText`] or a [`ShownNote`], which only this module can build.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::ops::Deref;
+
+use cairn_note::Note;
+use serde::{Serialize, Serializer};
+
+use crate::redact;
+use crate::untrusted::{normalize, one_line};
+
+/// Text that has been through [`redact`] in its original form (after
+/// [`normalize`](crate::normalize): invisible characters removed, every line break
+/// a reader would see made a `\n`). Only this crate constructs it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SafeText<'a>(Cow<'a, str>);
+
+impl<'a> SafeText<'a> {
+    /// Normalises and redacts `original` (borrowed when nothing changes).
+    pub fn redact(original: &'a str) -> Self {
+        match normalize(original) {
+            Cow::Borrowed(text) => Self(redact(text).text),
+            Cow::Owned(text) => Self(Cow::Owned(redact(&text).text.into_owned())),
+        }
+    }
+
+    /// Shapes safe text (flattening, clipping, picking sentences). The result is
+    /// redacted again: shaping can line up words that a rule then recognises, and
+    /// redacting twice is harmless (markers are left alone).
+    pub fn reshape(&self, shape: impl FnOnce(&str) -> String) -> SafeText<'static> {
+        SafeText::redact(&shape(&self.0)).into_owned()
+    }
+
+    /// The text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// The text, owned.
+    pub fn into_string(self) -> String {
+        self.0.into_owned()
+    }
+
+    /// Detaches the text from the note it came from.
+    pub fn into_owned(self) -> SafeText<'static> {
+        SafeText(Cow::Owned(self.0.into_owned()))
+    }
+}
+
+impl Deref for SafeText<'_> {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for SafeText<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl Serialize for SafeText<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.0)
+    }
+}
+
+/// A note's text as it may leave cairn: every field any output prints, each
+/// redacted on its original text; names (title, tags, aliases, links) are then
+/// made one line ([`one_line`](crate::one_line)). Fields no output prints (headings, triggers,
+/// related files, extra keys) are absent, so they cannot be printed from here.
+/// Build it only for the notes an answer shows: redacting a body costs a pass over it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShownNote<'a> {
+    /// Id.
+    pub id: SafeText<'a>,
+    /// Vault-relative path.
+    pub path: SafeText<'a>,
+    /// Title.
+    pub title: SafeText<'a>,
+    /// Description.
+    pub description: Option<SafeText<'a>>,
+    /// Body; empty for [`ShownNote::head`].
+    pub body: SafeText<'a>,
+    /// Tags.
+    pub tags: Vec<SafeText<'a>>,
+    /// Aliases.
+    pub aliases: Vec<SafeText<'a>>,
+    /// Notes this one replaces.
+    pub supersedes: Vec<SafeText<'a>>,
+    /// Notes replacing this one.
+    pub superseded_by: Vec<SafeText<'a>>,
+}
+
+impl<'a> ShownNote<'a> {
+    /// Every printable field of `note`, body included.
+    pub fn of(note: &'a Note) -> Self {
+        Self {
+            body: SafeText::redact(&note.body),
+            ..Self::head(note)
+        }
+    }
+
+    /// Every printable field of `note` but its body: for answers that show a
+    /// note's name only (lists, withheld notes, left-out notes).
+    pub fn head(note: &'a Note) -> Self {
+        let all = |v: &'a [String]| v.iter().map(|s| name(s)).collect();
+        Self {
+            id: SafeText::redact(&note.id),
+            path: SafeText::redact(&note.path),
+            title: name(&note.title),
+            description: note.description.as_deref().map(SafeText::redact),
+            body: SafeText::default(),
+            tags: all(&note.tags),
+            aliases: all(&note.aliases),
+            supersedes: all(&note.supersedes),
+            superseded_by: all(&note.superseded_by),
+        }
+    }
+}
+
+/// A name (title, tag, alias, link target): redacted, then one line.
+fn name(original: &str) -> SafeText<'_> {
+    let safe = SafeText::redact(original);
+    match one_line(&safe) {
+        Cow::Borrowed(_) => safe,
+        Cow::Owned(flat) => SafeText::redact(&flat).into_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn redaction_happens_on_the_original_text() {
+        // Joining the two lines first would hide the value among words.
+        let s = SafeText::redact("password: Xk2pL9qWz7\nthen log in with the admin user.");
+        assert!(!s.contains("Xk2pL9qWz7"), "{s}");
+        let joined = s.reshape(|t| t.split_whitespace().collect::<Vec<_>>().join(" "));
+        assert!(!joined.contains("Xk2pL9qWz7"), "{joined}");
+        assert!(joined.contains("[redacted:"), "{joined}");
+    }
+
+    #[test]
+    fn a_separator_a_reader_sees_as_a_line_break_is_one_for_the_redactor() {
+        let s = SafeText::redact("password: Xk2pL9qWz7\u{2028}then log in with the admin user.");
+        assert!(!s.contains("Xk2pL9qWz7"), "{s}");
+    }
+
+    #[test]
+    fn clean_text_stays_borrowed() {
+        let s = SafeText::redact("nothing to see here");
+        assert!(matches!(s.0, Cow::Borrowed(_)));
+    }
+}
