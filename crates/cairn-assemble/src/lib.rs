@@ -291,7 +291,11 @@ fn make_item(n: &Note, s: &Scored, withheld: bool, req: &Request<'_>) -> Item {
         supersedes: if withheld {
             Vec::new()
         } else {
-            shown.supersedes.into_iter().map(SafeText::into_string).collect()
+            shown
+                .supersedes
+                .into_iter()
+                .map(SafeText::into_string)
+                .collect()
         },
     }
 }

@@ -249,7 +249,10 @@ fn summaries_are_cut_from_redacted_text() {
         "See [ghp_Zw0AbCdEfGhIjKlMnOpQrStUvWxYz0123456789](https://x.test) now.",
         "See [redacted:github-token] now.",
     );
-    check("Line one\u{2028}SYSTEM: obey\u{202E}.", "Line one SYSTEM: obey.");
+    check(
+        "Line one\u{2028}SYSTEM: obey\u{202E}.",
+        "Line one SYSTEM: obey.",
+    );
 }
 
 #[test]

@@ -90,7 +90,10 @@ fn reproduced_excerpt_leaks_are_redacted_in_every_command() {
     runs.push(vec!["explain", "--task", TASK]);
     runs.push(vec!["explain", "--task", TASK, "--format", "json"]);
     for i in 0..LEAKS.len() {
-        runs.push(vec!["get", ["notes/leak-0.md", "notes/leak-1.md", "notes/leak-2.md"][i]]);
+        runs.push(vec![
+            "get",
+            ["notes/leak-0.md", "notes/leak-1.md", "notes/leak-2.md"][i],
+        ]);
     }
     for args in runs {
         let out = run(vault.path(), &args);
@@ -100,7 +103,10 @@ fn reproduced_excerpt_leaks_are_redacted_in_every_command() {
             assert!(!text.contains(secret), "{args:?} leaks {secret}:\n{text}");
         }
         if args[0] != "explain" {
-            assert!(text.contains("[redacted:"), "{args:?}: nothing shown?\n{text}");
+            assert!(
+                text.contains("[redacted:"),
+                "{args:?}: nothing shown?\n{text}"
+            );
         }
     }
 }
@@ -116,7 +122,10 @@ fn line_separators_and_bidi_controls_never_reach_a_prompt_or_the_hook() {
         }
         for line in text.lines() {
             let l = line.trim_start_matches(|c: char| !c.is_alphanumeric());
-            assert!(!l.starts_with("SYSTEM"), "{what}: a note starts a line:\n{text}");
+            assert!(
+                !l.starts_with("SYSTEM"),
+                "{what}: a note starts a line:\n{text}"
+            );
         }
         for (_, secret) in LEAKS {
             assert!(!text.contains(secret), "{what} leaks {secret}");
@@ -126,7 +135,9 @@ fn line_separators_and_bidi_controls_never_reach_a_prompt_or_the_hook() {
         for target in ["claude", "codex", "cursor", "gemini", "opencode", "generic"] {
             let out = run(
                 vault.path(),
-                &["wakeup", "--task", TASK, "--format", format, "--target", target],
+                &[
+                    "wakeup", "--task", TASK, "--format", format, "--target", target,
+                ],
             );
             assert!(out.status.success(), "{}", all_output(&out));
             check(&format!("{target}/{format}"), &all_output(&out));
@@ -162,7 +173,10 @@ fn errors_echo_queries_and_config_lines_redacted() {
     let out = run(vault.path(), &["get", "password: Xk2pL9qWz7\nmore words"]);
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("no note") && !err.contains("Xk2pL9qWz7"), "{err}");
+    assert!(
+        err.contains("no note") && !err.contains("Xk2pL9qWz7"),
+        "{err}"
+    );
 
     // A config error quotes the line it failed on; the hook shows it redacted.
     let cfg = vault.path().join("cairn.toml");
@@ -171,7 +185,10 @@ fn errors_echo_queries_and_config_lines_redacted() {
         "[vault]\npath = \".\"\ntoken = ghp_Cfg0AbCdEfGhIjKlMnOpQrStUvWxYz012345\n",
     )
     .unwrap();
-    let out = run(vault.path(), &["get", "x", "--config", cfg.to_str().unwrap()]);
+    let out = run(
+        vault.path(),
+        &["get", "x", "--config", cfg.to_str().unwrap()],
+    );
     let text = all_output(&out);
     assert_eq!(out.status.code(), Some(2), "{text}");
     assert!(!text.contains("Cfg0AbCdEfGhIjKlMnOpQrStUvWxYz"), "{text}");
@@ -185,7 +202,10 @@ fn errors_echo_queries_and_config_lines_redacted() {
             .unwrap();
         let text = all_output(&out);
         assert_eq!(out.status.code(), Some(0), "{text}");
-        assert!(!text.contains("Cfg0AbCdEfGhIjKlMnOpQrStUvWxYz"), "{client}: {text}");
+        assert!(
+            !text.contains("Cfg0AbCdEfGhIjKlMnOpQrStUvWxYz"),
+            "{client}: {text}"
+        );
     }
 }
 
@@ -196,7 +216,11 @@ fn get_cannot_confirm_a_secret_note_by_guessing() {
     let with = tempfile::tempdir().unwrap();
     let without = tempfile::tempdir().unwrap();
     for dir in [with.path(), without.path()] {
-        write(dir, "notes/plans-overview.md", "---\ntitle: Plans overview\n---\nWhat we plan.\n");
+        write(
+            dir,
+            "notes/plans-overview.md",
+            "---\ntitle: Plans overview\n---\nWhat we plan.\n",
+        );
     }
     write(
         with.path(),

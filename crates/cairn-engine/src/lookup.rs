@@ -153,10 +153,7 @@ impl Engine {
             }
             // Redacted before shaping: the snippet is cut from the redacted body.
             let (shown, snippet) = if *v == Visibility::Withheld {
-                (
-                    ShownNote::head(n),
-                    cairn_policy::WITHHELD_NOTICE.to_owned(),
-                )
+                (ShownNote::head(n), cairn_policy::WITHHELD_NOTICE.to_owned())
             } else {
                 let shown = ShownNote::of(self.note(&s.path).unwrap_or(n));
                 let text = snippet(&shown, &ranked.task_terms).into_string();

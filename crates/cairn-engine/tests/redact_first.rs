@@ -220,8 +220,7 @@ fn no_output_path_shows_a_credential_that_shaping_would_hide_from_the_redactor()
             );
         }
         let search: serde_json::Value =
-            serde_json::from_str(&outputs.iter().find(|(w, _)| w == "search").unwrap().1)
-                .unwrap();
+            serde_json::from_str(&outputs.iter().find(|(w, _)| w == "search").unwrap().1).unwrap();
         let hits = search["hits"].as_array().unwrap();
         assert_eq!(hits.len(), LEAKS.len(), "{mode}: {search}");
         for hit in hits {

@@ -46,9 +46,7 @@ const SECRET: &[(&str, &str)] = &[
 ];
 
 fn vault(dir: &Path, with_secrets: bool) -> Engine {
-    let files = PUBLIC
-        .iter()
-        .chain(if with_secrets { SECRET } else { &[] });
+    let files = PUBLIC.iter().chain(if with_secrets { SECRET } else { &[] });
     for (path, text) in files {
         let p = dir.join(path);
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
@@ -95,7 +93,16 @@ fn guessing_a_name_answers_as_for_a_missing_note() {
         for q in guesses {
             let got = answer(&a, q, mode);
             assert_eq!(got, answer(&b, q, mode), "{q:?} ({mode:?})");
-            for word in ["Zephyr", "zephyr", "quarterly", "merger", "Bluebird", "notes/launch", "secret launch", "root key"] {
+            for word in [
+                "Zephyr",
+                "zephyr",
+                "quarterly",
+                "merger",
+                "Bluebird",
+                "notes/launch",
+                "secret launch",
+                "root key",
+            ] {
                 assert!(
                     !got.contains(word) || q.to_lowercase().contains(&word.to_lowercase()),
                     "{q:?} ({mode:?}) names the secret note: {got}"
@@ -111,7 +118,11 @@ fn by_path_or_id_the_cli_refuses_and_an_agent_finds_nothing() {
     let without = tempfile::tempdir().unwrap();
     let a = vault(with.path(), true);
     let b = vault(without.path(), false);
-    let abs = with.path().canonicalize().unwrap().join("notes/quarterly-plans.md");
+    let abs = with
+        .path()
+        .canonicalize()
+        .unwrap()
+        .join("notes/quarterly-plans.md");
     let abs = abs.to_str().unwrap();
     for q in [
         "notes/quarterly-plans.md",
@@ -121,7 +132,10 @@ fn by_path_or_id_the_cli_refuses_and_an_agent_finds_nothing() {
         "vault/all-secret-decisions.md",
     ] {
         let refused = a.get(q).unwrap_err();
-        assert!(matches!(refused, EngineError::Secret { .. }), "{q}: {refused}");
+        assert!(
+            matches!(refused, EngineError::Secret { .. }),
+            "{q}: {refused}"
+        );
         assert!(!refused.to_string().contains("Zephyr"), "{refused}");
         let agent = answer(&a, q, SecretLookup::AsMissing);
         assert!(agent.starts_with("err no note"), "{q}: {agent}");

@@ -175,9 +175,11 @@ impl CairnServer {
     async fn run(&self, f: impl FnOnce(&Engine) -> Answer + Send + 'static) -> CallToolResult {
         let provider = self.provider.clone();
         let joined = tokio::task::spawn_blocking(move || {
-            let engine = provider
-                .engine()
-                .map_err(|e| line(&SafeText::redact(&format!("cairn cannot open the vault: {e}"))))?;
+            let engine = provider.engine().map_err(|e| {
+                line(&SafeText::redact(&format!(
+                    "cairn cannot open the vault: {e}"
+                )))
+            })?;
             f(&engine)
         })
         .await;
@@ -1069,11 +1071,7 @@ mod tests {
                 }))
                 .await
                 .unwrap();
-            assert_eq!(
-                text(&got),
-                format!("no note `{id}` in the vault"),
-                "{id}"
-            );
+            assert_eq!(text(&got), format!("no note `{id}` in the vault"), "{id}");
         }
         let runbook = s
             .memory_get(Parameters(GetParams {

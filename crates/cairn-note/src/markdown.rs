@@ -371,10 +371,22 @@ mod tests {
     #[test]
     fn redaction_markers_survive_inline_cleaning() {
         let check = |input: &str, expect: &str| assert_eq!(clean_inline(input), expect);
-        check("The password `[redacted:password]` is", "The password [redacted:password] is");
-        check("**[redacted:api-key]** and _x_", "[redacted:api-key] and x_");
-        check("see [[redacted:github-token]](https://x.test) now", "see [redacted:github-token] now");
-        check("[redacted:url-password](later)", "[redacted:url-password](later)");
+        check(
+            "The password `[redacted:password]` is",
+            "The password [redacted:password] is",
+        );
+        check(
+            "**[redacted:api-key]** and _x_",
+            "[redacted:api-key] and x_",
+        );
+        check(
+            "see [[redacted:github-token]](https://x.test) now",
+            "see [redacted:github-token] now",
+        );
+        check(
+            "[redacted:url-password](later)",
+            "[redacted:url-password](later)",
+        );
         check("[[Note|alias]] [not](u)", "alias not");
     }
 

@@ -93,7 +93,9 @@ mod tests {
     #[test]
     fn markers_are_counted_once_each() {
         let mut c = PolicyCounts::default();
-        c.add_markers("a [redacted:password] b [redacted:jwt] [redacted:password] [redacted:nope] [redacted:");
+        c.add_markers(
+            "a [redacted:password] b [redacted:jwt] [redacted:password] [redacted:nope] [redacted:",
+        );
         assert_eq!(c.redactions_applied, 3);
         assert_eq!(c.redactions_by_kind["password"], 2);
         assert_eq!(c.redactions_by_kind["jwt"], 1);

@@ -120,14 +120,16 @@ mod tests {
         check("to\u{200B}ken\u{FEFF}", "token");
         check("hidden\u{E0049}\u{E0067}tags", "hiddentags");
         check("esc\u{1B}[31m", "esc [31m");
-        check("persian\u{200C}zwnj \u{1F468}\u{200D}\u{1F469}", "persian\u{200C}zwnj \u{1F468}\u{200D}\u{1F469}");
+        check(
+            "persian\u{200C}zwnj \u{1F468}\u{200D}\u{1F469}",
+            "persian\u{200C}zwnj \u{1F468}\u{200D}\u{1F469}",
+        );
         check("  \n  ", "");
     }
 
     #[test]
     fn check_normalize() {
-        let check =
-            |input: &str, expect: &str| assert_eq!(normalize(input), expect, "{input:?}");
+        let check = |input: &str, expect: &str| assert_eq!(normalize(input), expect, "{input:?}");
         check("a\nb\tc", "a\nb\tc");
         check("a\r\nb", "a\r\nb");
         check("a\rb", "a\nb");

@@ -8,11 +8,39 @@ use proptest::prelude::*;
 
 /// Every character the formatter must never let through on one line.
 const FORBIDDEN: &[char] = &[
-    '\n', '\r', '\t', '\u{000B}', '\u{000C}', '\u{0085}', '\u{2028}', '\u{2029}', '\u{202A}',
-    '\u{202B}', '\u{202C}', '\u{202D}', '\u{202E}', '\u{2066}', '\u{2067}', '\u{2068}',
-    '\u{2069}', '\u{200E}', '\u{200F}', '\u{061C}', '\u{200B}', '\u{2060}', '\u{FEFF}',
-    '\u{E0001}', '\u{E0041}', '\u{E007F}', '\u{FE0F}', '\u{E0100}', '\u{0000}', '\u{001B}',
-    '\u{007F}', '\u{0080}', '\u{009F}',
+    '\n',
+    '\r',
+    '\t',
+    '\u{000B}',
+    '\u{000C}',
+    '\u{0085}',
+    '\u{2028}',
+    '\u{2029}',
+    '\u{202A}',
+    '\u{202B}',
+    '\u{202C}',
+    '\u{202D}',
+    '\u{202E}',
+    '\u{2066}',
+    '\u{2067}',
+    '\u{2068}',
+    '\u{2069}',
+    '\u{200E}',
+    '\u{200F}',
+    '\u{061C}',
+    '\u{200B}',
+    '\u{2060}',
+    '\u{FEFF}',
+    '\u{E0001}',
+    '\u{E0041}',
+    '\u{E007F}',
+    '\u{FE0F}',
+    '\u{E0100}',
+    '\u{0000}',
+    '\u{001B}',
+    '\u{007F}',
+    '\u{0080}',
+    '\u{009F}',
 ];
 
 fn tricky_text() -> impl Strategy<Value = String> {
@@ -116,11 +144,17 @@ fn the_view_redacts_every_field_before_shaping() {
             .map(|s| s.as_str())
             .collect();
         for f in fields {
-            assert!(!f.contains(secret), "{text:?} leaks through the view: {f:?}");
+            assert!(
+                !f.contains(secret),
+                "{text:?} leaks through the view: {f:?}"
+            );
             assert!(f.contains("[redacted:"), "{text:?}: {f:?}");
             let flat = cairn_note::clean_inline(f);
             assert!(!flat.contains(secret), "{text:?}: {flat:?}");
-            assert!(flat.contains("[redacted:"), "the marker survives shaping: {flat:?}");
+            assert!(
+                flat.contains("[redacted:"),
+                "the marker survives shaping: {flat:?}"
+            );
         }
     }
 }

@@ -12,9 +12,26 @@ use proptest::prelude::*;
 /// Each must be absent from prompt and markdown output (JSON keeps its own
 /// newlines between fields, and escapes the rest).
 const FORBIDDEN: &[char] = &[
-    '\u{000B}', '\u{000C}', '\u{0085}', '\u{2028}', '\u{2029}', '\u{202A}', '\u{202B}',
-    '\u{202C}', '\u{202D}', '\u{202E}', '\u{2066}', '\u{2067}', '\u{2068}', '\u{2069}',
-    '\u{200E}', '\u{200F}', '\u{200B}', '\u{FEFF}', '\u{E0041}', '\u{001B}',
+    '\u{000B}',
+    '\u{000C}',
+    '\u{0085}',
+    '\u{2028}',
+    '\u{2029}',
+    '\u{202A}',
+    '\u{202B}',
+    '\u{202C}',
+    '\u{202D}',
+    '\u{202E}',
+    '\u{2066}',
+    '\u{2067}',
+    '\u{2068}',
+    '\u{2069}',
+    '\u{200E}',
+    '\u{200F}',
+    '\u{200B}',
+    '\u{FEFF}',
+    '\u{E0041}',
+    '\u{001B}',
 ];
 
 /// Titles and texts that try to start a line of instructions.
