@@ -28,7 +28,9 @@ pub use packet::{
     Budget, Derived, Excluded, Identity, Item, LeftOut, Packet, PolicySummary, ProjectInfo,
     Provenance, QueryEcho, RouteInfo, VERSION,
 };
-pub use profile::{Profile, ProfileError, SECTION_NAMES, SectionRule, Source};
+pub use profile::{
+    DEFAULT_MIN_COVERAGE, HotRules, Profile, ProfileError, SECTION_NAMES, SectionRule, Source,
+};
 
 /// How many left-out notes are listed by name (all are counted).
 pub const LEFT_OUT_LISTED: usize = 20;
@@ -48,6 +50,59 @@ pub struct Candidate<'a> {
     pub origin: Source,
     /// Confidential: show the title and a neutral line only.
     pub withheld: bool,
+    /// Which layer the caller put it in.
+    pub layer: Layer,
+}
+
+/// The two layers of a packet. The hot layer does not depend on the task (its
+/// summaries and reasons neither), so the rendered prefix that holds it is the same
+/// for every task in one project; the task layer is ranked for the task.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layer {
+    /// Task-independent, and why.
+    Hot(HotKind),
+    /// No task at all: a recently edited note, after the hot layer.
+    Recent,
+    /// Ranked for the task; must pass the relevance gate.
+    Task,
+}
+
+impl Layer {
+    /// The packet's name for the layer (`hot` or `task`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Layer::Hot(_) => "hot",
+            Layer::Recent | Layer::Task => "task",
+        }
+    }
+}
+
+/// Why a note is in the hot layer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HotKind {
+    /// The developer's own profile.
+    Identity,
+    /// A pinned, high-priority or evergreen preference or workflow.
+    WorkingStyle,
+    /// The routed project's overview.
+    Overview,
+    /// The routed project's latest session or handoff note, and its date.
+    Session(chrono::NaiveDate),
+    /// Pinned.
+    Pinned,
+}
+
+impl HotKind {
+    /// The reason an item states (task-independent).
+    pub fn reason(self) -> String {
+        match self {
+            HotKind::Identity => "the developer's profile".to_owned(),
+            HotKind::WorkingStyle => "working style (always shown)".to_owned(),
+            HotKind::Overview => "the project's overview".to_owned(),
+            HotKind::Session(d) => format!("the project's latest session ({d})"),
+            HotKind::Pinned => "pinned".to_owned(),
+        }
+    }
 }
 
 /// Everything else the packet states.
@@ -83,6 +138,10 @@ pub struct Request<'a> {
     pub scan_diagnostics: usize,
     /// Whether the packet is partial.
     pub partial: bool,
+    /// The profile's default budget for this format (caps are its maxima there).
+    pub default_budget: Option<usize>,
+    /// `--limit`: at most this many task-layer notes.
+    pub limit: Option<usize>,
 }
 
 /// Builds the packet. `candidates` must be sorted best first (as [`cairn_score::score`] returns).
@@ -133,7 +192,21 @@ pub fn assemble(req: &Request<'_>, candidates: &[Candidate<'_>]) -> Packet {
     for c in candidates {
         let n = c.note;
         let s = c.scored;
-        let relevant = s.is_relevant(profile.min_relevance);
+        match c.layer {
+            Layer::Hot(kind) => {
+                let section = hot_section(profile, kind, n);
+                place(&mut packet, n, s, c, req, section);
+                continue;
+            }
+            Layer::Recent => {
+                if !s.retired && s.other_project.is_none() {
+                    place(&mut packet, n, s, c, req, "recommended_notes");
+                }
+                continue;
+            }
+            Layer::Task => {}
+        }
+        let relevant = s.passes_gate(profile.min_coverage);
         if c.origin != profile.primary
             && !n
                 .memory_type
@@ -149,7 +222,7 @@ pub fn assemble(req: &Request<'_>, candidates: &[Candidate<'_>]) -> Packet {
             if relevant {
                 exclude(&mut packet, n, "retired", |shown| {
                     match (n.status, shown.superseded_by.first()) {
-                        (cairn_note::Status::Superseded, Some(by)) => format!("superseded by {by}"),
+                        (_, Some(by)) => format!("superseded by {by}"),
                         (cairn_note::Status::Superseded, None) => "superseded".to_owned(),
                         _ => "archived".to_owned(),
                     }
@@ -157,7 +230,11 @@ pub fn assemble(req: &Request<'_>, candidates: &[Candidate<'_>]) -> Packet {
             }
             continue;
         }
-        let Some(rule_ix) = profile.sections.iter().position(|r| takes(profile, r, n)) else {
+        let Some(rule_ix) = profile
+            .sections
+            .iter()
+            .position(|r| !r.always && takes(profile, r, n))
+        else {
             if relevant
                 && n.memory_type
                     .is_some_and(|t| profile.exclude_types.contains(&t))
@@ -169,20 +246,22 @@ pub fn assemble(req: &Request<'_>, candidates: &[Candidate<'_>]) -> Packet {
             }
             continue;
         };
-        let rule = &profile.sections[rule_ix];
-        if !(rule.always || s.pinned || relevant) {
+        if !relevant {
             continue;
         }
+        let rule = &profile.sections[rule_ix];
         let name = rule.name.as_str();
-        let target = if count(&packet, name) < rule.cap {
+        let cap = scaled_cap(rule.cap, req);
+        let target = if count_task(&packet, name) < cap {
             Some(name)
         } else {
             // A full typed section spills into the fill section.
             fill.filter(|&f| f != rule_ix)
                 .map(|f| &profile.sections[f])
-                .filter(|f| count(&packet, &f.name) < f.cap)
+                .filter(|f| count_task(&packet, &f.name) < scaled_cap(f.cap, req))
                 .map(|f| f.name.as_str())
         };
+        let target = target.filter(|_| req.limit.is_none_or(|l| task_items(&packet) < l));
         let Some(target) = target else {
             packet.budget.left_out_count += 1;
             if packet.budget.left_out.len() < LEFT_OUT_LISTED {
@@ -191,22 +270,16 @@ pub fn assemble(req: &Request<'_>, candidates: &[Candidate<'_>]) -> Packet {
                     path: shown.path.into_string(),
                     title: shown.title.into_string(),
                     section: name.to_owned(),
-                    reason: format!("section cap ({})", rule.cap),
+                    reason: match req.limit {
+                        Some(l) if task_items(&packet) >= l => format!("--limit {l}"),
+                        _ => format!("section cap ({cap})"),
+                    },
                     score: round3(s.score),
                 });
             }
             continue;
         };
-        let item = make_item(n, s, c.withheld, req);
-        packet.provenance.derived_from.push(Derived {
-            path: item.path.clone(),
-            memory_type: n.memory_type.map(|t| t.as_str().to_owned()),
-            source_of_truth: n.source_of_truth,
-            section: target.to_owned(),
-        });
-        if let Some(list) = packet.section_mut(target) {
-            list.push(item);
-        }
+        place(&mut packet, n, s, c, req, target);
     }
 
     packet.policy.withheld_note_count = packet
@@ -220,11 +293,71 @@ pub fn assemble(req: &Request<'_>, candidates: &[Candidate<'_>]) -> Packet {
     packet
 }
 
-fn count(p: &Packet, section: &str) -> usize {
+/// Task-layer items in `section` (hot items do not use a section's cap).
+fn count_task(p: &Packet, section: &str) -> usize {
     p.sections()
         .iter()
         .find(|(n, _)| *n == section)
-        .map_or(0, |(_, v)| v.len())
+        .map_or(0, |(_, v)| v.iter().filter(|i| i.layer != "hot").count())
+}
+
+/// Task-layer items in the whole packet.
+fn task_items(p: &Packet) -> usize {
+    p.sections()
+        .iter()
+        .flat_map(|(_, v)| v.iter())
+        .filter(|i| i.layer != "hot")
+        .count()
+}
+
+/// A section's cap at this request's budget: the profile's caps are the maxima at
+/// its default budget, and scale with a bigger or smaller one (at least 1).
+fn scaled_cap(cap: usize, req: &Request<'_>) -> usize {
+    match req.default_budget {
+        Some(default) if default > 0 && req.budget_limit != default => {
+            let scaled = (cap as f64 * req.budget_limit as f64 / default as f64).round();
+            (scaled as usize).max(1)
+        }
+        _ => cap,
+    }
+}
+
+/// Where a hot note goes: its kind's section, or for a pin the first typed section
+/// that takes it, else `recommended_notes`.
+fn hot_section(profile: &Profile, kind: HotKind, n: &Note) -> &'static str {
+    match kind {
+        HotKind::Identity => "identity",
+        HotKind::WorkingStyle => "working_style",
+        HotKind::Overview | HotKind::Session(_) => "active_context",
+        HotKind::Pinned => profile
+            .sections
+            .iter()
+            .filter(|r| !r.fill && r.name != "identity")
+            .find(|r| takes(profile, r, n))
+            .and_then(|r| SECTION_NAMES.iter().find(|x| **x == r.name).copied())
+            .unwrap_or("recommended_notes"),
+    }
+}
+
+/// Puts the item for `c` into `section` and records where it came from.
+fn place(
+    packet: &mut Packet,
+    n: &Note,
+    s: &Scored,
+    c: &Candidate<'_>,
+    req: &Request<'_>,
+    section: &str,
+) {
+    let item = make_item(n, s, c, req);
+    packet.provenance.derived_from.push(Derived {
+        path: item.path.clone(),
+        memory_type: n.memory_type.map(|t| t.as_str().to_owned()),
+        source_of_truth: n.source_of_truth,
+        section: section.to_owned(),
+    });
+    if let Some(list) = packet.section_mut(section) {
+        list.push(item);
+    }
 }
 
 fn exclude(p: &mut Packet, n: &Note, kind: &str, reason: impl FnOnce(&ShownNote<'_>) -> String) {
@@ -258,23 +391,36 @@ fn takes(profile: &Profile, r: &SectionRule, n: &Note) -> bool {
     type_ok && tag_ok && scope_ok && !(r.types.is_empty() && excluded_type)
 }
 
-fn make_item(n: &Note, s: &Scored, withheld: bool, req: &Request<'_>) -> Item {
+fn make_item(n: &Note, s: &Scored, c: &Candidate<'_>, req: &Request<'_>) -> Item {
+    let withheld = c.withheld;
     // A withheld note shows its name only: its body is not even redacted.
     let shown = if withheld {
         ShownNote::head(n)
     } else {
         ShownNote::of(n)
     };
-    let (summary, reasons) = if withheld {
-        (
+    let no_terms = BTreeSet::new();
+    let (summary, reasons) = match c.layer {
+        _ if withheld => (
             req.withheld_notice.to_owned(),
             vec!["strongly relevant to the task".to_owned()],
-        )
-    } else {
-        (
+        ),
+        // Task-independent: the same words whatever the task.
+        Layer::Hot(kind) => (
+            summarize(&shown, &no_terms).into_string(),
+            vec![kind.reason()],
+        ),
+        Layer::Recent => (
+            summarize(&shown, &no_terms).into_string(),
+            vec![match n.updated.or(n.created) {
+                Some(d) => format!("recently edited ({d})"),
+                None => "recently edited".to_owned(),
+            }],
+        ),
+        Layer::Task => (
             summarize(&shown, req.query_terms).into_string(),
             s.reasons(),
-        )
+        ),
     };
     Item {
         id: shown.id.into_string(),
@@ -288,6 +434,7 @@ fn make_item(n: &Note, s: &Scored, withheld: bool, req: &Request<'_>) -> Item {
         pinned: n.pinned,
         date: n.updated.or(n.created).map(|d| d.to_string()),
         withheld,
+        layer: c.layer.as_str().to_owned(),
         supersedes: if withheld {
             Vec::new()
         } else {

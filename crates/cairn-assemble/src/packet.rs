@@ -109,9 +109,16 @@ pub struct Item {
     pub date: Option<String>,
     /// Confidential: content withheld.
     pub withheld: bool,
+    /// `hot` (task-independent, rendered first) or `task` (ranked for the task).
+    #[serde(default = "task_layer")]
+    pub layer: String,
     /// Notes this one supersedes.
     #[serde(default)]
     pub supersedes: Vec<String>,
+}
+
+fn task_layer() -> String {
+    "task".to_owned()
 }
 
 /// The `provenance` object.
@@ -292,19 +299,19 @@ impl Packet {
         }
     }
 
-    /// Drops the least valuable item to save tokens: never identity while anything else
-    /// remains, pinned notes last, else the lowest score (ties: last in path order).
-    /// Returns false when nothing is left to drop.
+    /// Drops the least valuable item to save tokens: task-layer items before hot
+    /// ones, never identity while anything else remains, pinned notes last, else the
+    /// lowest score (ties: last in path order). Returns false when nothing is left to drop.
     pub fn drop_lowest(&mut self) -> bool {
-        // Lower key = dropped first: the rest before identity, unpinned before pinned,
-        // then by score, then the later path first.
+        // Lower key = dropped first: the task layer before the hot layer, the rest
+        // before identity, unpinned before pinned, then by score, then the later path first.
         let worst = self
             .sections()
             .into_iter()
             .flat_map(|(name, items)| items.iter().enumerate().map(move |(i, it)| (name, i, it)))
             .min_by(|(an, _, a), (bn, _, b)| {
-                (*an == "identity", a.pinned)
-                    .cmp(&(*bn == "identity", b.pinned))
+                (a.layer == "hot", *an == "identity", a.pinned)
+                    .cmp(&(b.layer == "hot", *bn == "identity", b.pinned))
                     .then(a.score.total_cmp(&b.score))
                     .then_with(|| b.path.cmp(&a.path))
             })

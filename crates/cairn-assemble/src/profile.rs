@@ -35,10 +35,47 @@ pub struct Profile {
     pub min_relevance: f64,
     /// Relevance from which a confidential note may be mentioned (withheld).
     pub confidential_min_relevance: f64,
+    /// The task layer's absolute gate: the share of the query's IDF mass a note
+    /// must cover (unless `--files` point at it).
+    pub min_coverage: f64,
+    /// The hot layer: what every session of this profile starts with.
+    pub hot: HotRules,
     /// Token budget per format.
     pub budget: BTreeMap<String, usize>,
     /// Sections in matching order.
     pub sections: Vec<SectionRule>,
+}
+
+/// How much the hot layer (the task-independent part of a packet) holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct HotRules {
+    /// The developer's own profile notes.
+    pub identity: usize,
+    /// Pinned, high-priority and evergreen preferences and workflows.
+    pub working_style: usize,
+    /// Other pinned notes (constraints, references, ...).
+    pub pins: usize,
+    /// The routed project's latest session or handoff notes.
+    pub sessions: usize,
+    /// A session note is in the hot layer at session start when it is at most this
+    /// many days old (on resume and compact, whatever its age).
+    pub continuity_days: i64,
+    /// With no task at all: recently edited notes shown after the hot layer.
+    pub recent: usize,
+}
+
+impl Default for HotRules {
+    fn default() -> Self {
+        Self {
+            identity: 2,
+            working_style: 3,
+            pins: 6,
+            sessions: 1,
+            continuity_days: 14,
+            recent: 5,
+        }
+    }
 }
 
 /// One section rule.
@@ -98,6 +135,10 @@ struct RawProfile {
     min_relevance: f64,
     #[serde(default = "default_confidential")]
     confidential_min_relevance: f64,
+    #[serde(default = "default_min_coverage")]
+    min_coverage: f64,
+    #[serde(default)]
+    hot: HotRules,
     #[serde(default)]
     budget: BTreeMap<String, usize>,
     sections: Vec<RawSection>,
@@ -123,6 +164,13 @@ struct RawSection {
 fn default_min_relevance() -> f64 {
     0.25
 }
+
+fn default_min_coverage() -> f64 {
+    DEFAULT_MIN_COVERAGE
+}
+
+/// The default share of the query a task-layer note must cover.
+pub const DEFAULT_MIN_COVERAGE: f64 = 0.35;
 
 fn default_confidential() -> f64 {
     0.6
@@ -171,6 +219,8 @@ impl Profile {
             exclude_types: types(&raw.exclude_types)?,
             min_relevance: raw.min_relevance,
             confidential_min_relevance: raw.confidential_min_relevance,
+            min_coverage: raw.min_coverage,
+            hot: raw.hot,
             budget: raw.budget,
             sections,
         })

@@ -24,6 +24,8 @@ fn scored(n: &Note, score: f64, relevance: f64) -> Scored {
         bm25: relevance * 10.0,
         relevance,
         signals: 0.0,
+        coverage: relevance,
+        anchored: false,
         factors: vec![Factor {
             name: "bm25",
             op: Op::Base,

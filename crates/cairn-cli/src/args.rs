@@ -170,6 +170,33 @@ pub struct PacketArgs {
     /// Ranking: full (default) or plain bm25.
     #[arg(long, value_enum, default_value = "full", hide_short_help = true)]
     pub ranking: RankingArg,
+    /// How the session starts: startup, resume, compact or clear. On resume and
+    /// compact the project's latest session note is shown whatever its age.
+    #[arg(long = "source", value_enum, default_value = "startup", value_name = "HOW")]
+    pub session: SessionArg,
+    /// At most N notes ranked for the task (the hot layer is not counted).
+    #[arg(long, value_name = "N")]
+    pub limit: Option<usize>,
+}
+
+/// How a session starts, as clients report it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SessionArg {
+    Startup,
+    Resume,
+    Compact,
+    Clear,
+}
+
+impl From<SessionArg> for cairn_engine::SessionSource {
+    fn from(s: SessionArg) -> Self {
+        match s {
+            SessionArg::Startup => Self::Startup,
+            SessionArg::Resume => Self::Resume,
+            SessionArg::Compact => Self::Compact,
+            SessionArg::Clear => Self::Clear,
+        }
+    }
 }
 
 #[derive(Debug, Args)]
@@ -337,6 +364,8 @@ impl PacketArgs {
             budget: self.budget,
             now: resolve_now(self.now.as_deref())?,
             ranking: self.ranking.into(),
+            source: self.session.into(),
+            limit: self.limit,
         })
     }
 }

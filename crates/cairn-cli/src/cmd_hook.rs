@@ -151,6 +151,8 @@ pub fn session_start(a: SessionStartArgs) -> Result<ExitCode> {
                 budget: None,
                 now: req.now,
                 ranking: Ranking::Full,
+                source: Default::default(),
+                limit: None,
             };
             sources.full = Box::new(move || {
                 let (config, mut opts) = load()?;

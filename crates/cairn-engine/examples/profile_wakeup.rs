@@ -29,6 +29,8 @@ fn main() {
         budget: None,
         now: chrono::Utc::now(),
         ranking: Ranking::Full,
+        source: Default::default(),
+        limit: None,
     };
     let mut open_ms = Vec::new();
     let mut answer_ms = Vec::new();

@@ -12,6 +12,7 @@
 
 mod eval;
 mod explain;
+mod hot;
 mod init;
 mod list;
 mod lookup;
@@ -45,6 +46,7 @@ pub use init::{InitReport, init};
 pub use list::{ListRequest, ListResult, ListScope, ListedNote};
 pub use lookup::{GetResult, SearchHit, SearchRequest, SearchResult, SearchScope, SecretLookup};
 pub use persistent::{IndexInfo, IndexMode, PersistentOptions, index_status, index_verify};
+pub use hot::SessionSource;
 pub use wakeup::{WakeupOutput, WakeupRequest};
 pub use {cairn_cache as cache, cairn_cache::Progress, cairn_policy as policy};
 

@@ -5,7 +5,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::path::PathBuf;
 
 use cairn_assemble::{
-    Candidate, Packet, Profile, ProjectInfo, QueryEcho, Request, RouteInfo, Source,
+    Candidate, HotKind, Layer, Packet, Profile, ProjectInfo, QueryEcho, Request, RouteInfo, Source,
 };
 use cairn_index::{QueryTerms, Ranker};
 use cairn_note::Note;
@@ -15,6 +15,7 @@ use cairn_route::{Route, RouteInput, RouteMethod};
 use cairn_score::{Ranking, ScoreContext, Scored, Weights};
 use chrono::{DateTime, Utc};
 
+use crate::hot::{self, HotInput, SessionSource};
 use crate::{Engine, EngineError};
 
 /// How many BM25 hits feed the scorer (notes below get relevance 0).
@@ -43,6 +44,11 @@ pub struct WakeupRequest {
     pub now: DateTime<Utc>,
     /// Ranking mode.
     pub ranking: Ranking,
+    /// Startup, resume, compact or clear (resume and compact show the project's
+    /// latest session note whatever its age).
+    pub source: SessionSource,
+    /// `--limit`: at most this many task-layer notes.
+    pub limit: Option<usize>,
 }
 
 /// The packet and its rendering.
@@ -202,12 +208,14 @@ impl Engine {
             let Some(n) = notes.get(s.path.as_str()) else {
                 continue;
             };
-            let strong = ctx.has_query && s.relevance >= profile.confidential_min_relevance;
+            let strong = ctx.has_query
+                && s.relevance >= profile.confidential_min_relevance
+                && s.passes_gate(profile.min_coverage);
             let v = cairn_policy::visibility(n.sensitivity, strong);
             if v == Visibility::Hidden
                 && !s.retired
                 && s.other_project.is_none()
-                && (s.pinned || s.is_relevant(profile.min_relevance))
+                && (s.pinned || s.passes_gate(profile.min_coverage))
             {
                 suppressed += 1;
             }
@@ -256,21 +264,47 @@ impl Engine {
                 Format::Json => 6000,
             });
 
-        let mut candidates: Vec<Candidate<'_>> = sel
-            .scored
-            .iter()
-            .filter_map(|s| {
-                let note = *sel.notes.get(s.path.as_str())?;
-                let v = *sel.visibility.get(&s.path)?;
-                let origin = *sel.origin.get(&s.path)?;
-                (v != Visibility::Hidden).then_some(Candidate {
-                    note,
-                    scored: s,
-                    origin,
-                    withheld: v == Visibility::Withheld,
-                })
+        let layers = self.layers(&sel, req);
+        let mut candidates: Vec<Candidate<'_>> = Vec::new();
+        for (note, kind) in &layers.hot {
+            let Some(scored) = layers.scored_of(&sel, &note.path) else {
+                continue;
+            };
+            candidates.push(Candidate {
+                note,
+                scored,
+                origin: sel.origin.get(&note.path).copied().unwrap_or(profile.primary),
+                withheld: false,
+                layer: Layer::Hot(*kind),
+            });
+        }
+        for note in &layers.recent {
+            let Some(scored) = layers.scored_of(&sel, &note.path) else {
+                continue;
+            };
+            candidates.push(Candidate {
+                note,
+                scored,
+                origin: sel.origin.get(&note.path).copied().unwrap_or(profile.primary),
+                withheld: false,
+                layer: Layer::Recent,
+            });
+        }
+        candidates.extend(sel.scored.iter().filter_map(|s| {
+            if layers.taken.contains(s.path.as_str()) {
+                return None;
+            }
+            let note = *sel.notes.get(s.path.as_str())?;
+            let v = *sel.visibility.get(&s.path)?;
+            let origin = *sel.origin.get(&s.path)?;
+            (v != Visibility::Hidden).then_some(Candidate {
+                note,
+                scored: s,
+                origin,
+                withheld: v == Visibility::Withheld,
+                layer: Layer::Task,
             })
-            .collect();
+        }));
 
         let project = sel
             .route
@@ -313,6 +347,8 @@ impl Engine {
             tokenizer: TOKENIZER_NAME.to_owned(),
             scan_diagnostics: self.diagnostics.len(),
             partial: self.index_info.partial.is_some(),
+            default_budget: profile.budget_for(format.as_str()),
+            limit: req.limit,
         };
         let mut packet = cairn_assemble::assemble(&request, &candidates);
         if self.notes.lazy_bodies() {
@@ -353,6 +389,91 @@ impl Engine {
 
         let rendered = self.fit(&mut packet, req.target, format, limit)?;
         Ok(WakeupOutput { packet, rendered })
+    }
+
+    /// The hot layer and, with no query at all, the recently edited notes after it.
+    pub(crate) fn layers<'e>(&'e self, sel: &Selection<'e>, req: &WakeupRequest) -> Layers<'e> {
+        let profile = sel.profile;
+        let project = sel.route.project_id.as_deref();
+        let developer_roots = &self.config.developer.note_roots;
+        let project_roots = self.roots(Source::Project, project);
+        let developer: Vec<&Note> = self.under_roots(developer_roots).collect();
+        let project_notes: Vec<&Note> = if project.is_some() {
+            self.under_roots(&project_roots).collect()
+        } else {
+            Vec::new()
+        };
+        let identity_roots = hot::default_identity_roots(developer_roots);
+        let project_ids: Vec<String> = self.config.projects.iter().map(|p| p.id.clone()).collect();
+        let visible = |n: &Note| cairn_policy::visibility(n.sensitivity, false) == Visibility::Full;
+        let hot = hot::hot_layer(&HotInput {
+            developer: &developer,
+            project: &project_notes,
+            identity_roots: &identity_roots,
+            project_roots: &project_roots,
+            project_id: project,
+            project_ids: &project_ids,
+            today: req.now.date_naive(),
+            source: req.source,
+            rules: profile.hot,
+            visible: &visible,
+        });
+        let mut taken: BTreeSet<String> = hot.iter().map(|(n, _)| n.path.clone()).collect();
+        let recent = if sel.query.is_empty() {
+            let hot_paths: std::collections::HashSet<&str> =
+                hot.iter().map(|(n, _)| n.path.as_str()).collect();
+            let mut roots = sel.primary_roots.clone();
+            roots.extend(sel.secondary_roots.iter().cloned());
+            let in_profile = sel.scored.iter().filter_map(|s| {
+                let n = *sel.notes.get(s.path.as_str())?;
+                let origin = *sel.origin.get(&s.path)?;
+                let typed = n
+                    .memory_type
+                    .is_some_and(|t| profile.secondary_types.contains(&t));
+                let excluded = n
+                    .memory_type
+                    .is_some_and(|t| profile.exclude_types.contains(&t));
+                ((origin == profile.primary || typed) && !excluded).then_some(n)
+            });
+            let limit = req.limit.unwrap_or(profile.hot.recent);
+            hot::recent(
+                in_profile,
+                &hot_paths,
+                &roots,
+                &project_ids,
+                project,
+                &visible,
+                limit,
+            )
+        } else {
+            Vec::new()
+        };
+        taken.extend(recent.iter().map(|n| n.path.clone()));
+        let neutral = hot
+            .iter()
+            .map(|(n, _)| *n)
+            .chain(recent.iter().copied())
+            .filter(|n| !sel.scored.iter().any(|s| s.path == n.path))
+            .map(|n| cairn_score::Scored {
+                path: n.path.clone(),
+                score: 0.0,
+                bm25: 0.0,
+                relevance: 0.0,
+                signals: 0.0,
+                coverage: 0.0,
+                anchored: false,
+                factors: Vec::new(),
+                retired: false,
+                other_project: None,
+                pinned: n.pinned,
+            })
+            .collect();
+        Layers {
+            hot,
+            recent,
+            taken,
+            neutral,
+        }
     }
 
     /// Renders, dropping the least valuable items until the output fits `limit` tokens.
@@ -439,6 +560,28 @@ impl Engine {
             p.min_relevance
         ));
         out
+    }
+}
+
+/// The hot layer and the no-task layer of one request.
+pub(crate) struct Layers<'e> {
+    /// Hot notes, in packet order, and why.
+    pub hot: Vec<(&'e Note, HotKind)>,
+    /// With no query: recently edited notes.
+    pub recent: Vec<&'e Note>,
+    /// Paths of both.
+    pub taken: BTreeSet<String>,
+    /// Scores for the notes of either that the profile's scope did not score.
+    neutral: Vec<Scored>,
+}
+
+impl Layers<'_> {
+    /// The score of a hot or recent note: the profile's, else a neutral one.
+    fn scored_of<'a>(&'a self, sel: &'a Selection<'_>, path: &str) -> Option<&'a Scored> {
+        sel.scored
+            .iter()
+            .chain(self.neutral.iter())
+            .find(|s| s.path == path)
     }
 }
 

@@ -71,6 +71,8 @@ fn every_answer(e: &Engine, dir: &Path) -> Vec<String> {
                     budget: Some(6000),
                     now,
                     ranking: Ranking::Full,
+                    source: Default::default(),
+                    limit: None,
                 };
                 out.push(format!("{:?}", e.wakeup(&req)));
             }
@@ -87,6 +89,8 @@ fn every_answer(e: &Engine, dir: &Path) -> Vec<String> {
         budget: None,
         now,
         ranking: Ranking::Full,
+        source: Default::default(),
+        limit: None,
     };
     out.push(format!("{:?}", e.explain(&req)));
     for scope in [SearchScope::All, SearchScope::Routed] {

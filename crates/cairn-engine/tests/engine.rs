@@ -46,6 +46,8 @@ fn request(repo: &str, task: &str, target: Target, format: Format) -> WakeupRequ
         budget: None,
         now: now(),
         ranking: Ranking::Full,
+        source: Default::default(),
+        limit: None,
     }
 }
 

@@ -69,6 +69,8 @@ fn request(demo: &Path, repo: &str, task: &str, target: Target, format: Format) 
         budget: None,
         now: now(),
         ranking: Ranking::Full,
+        source: Default::default(),
+        limit: None,
     }
 }
 
@@ -395,6 +397,8 @@ fn an_index_damaged_under_a_search_is_replaced_once_and_answers_stay_right() {
         budget: None,
         now: now(),
         ranking: Ranking::Full,
+        source: Default::default(),
+        limit: None,
     };
     let expected = Engine::open(cfg(), &OpenOptions::default())
         .unwrap()

@@ -110,6 +110,8 @@ fn outputs(dir: &Path, e: &Engine) -> Vec<(String, String)> {
                     budget: Some(20_000),
                     now: "2026-11-22T09:00:00Z".parse().unwrap(),
                     ranking: Ranking::Full,
+                    source: Default::default(),
+                    limit: None,
                 })
                 .unwrap();
             out.push((format!("wakeup {target}/{format}"), w.rendered));
@@ -144,6 +146,8 @@ fn outputs(dir: &Path, e: &Engine) -> Vec<(String, String)> {
             budget: None,
             now: "2026-11-22T09:00:00Z".parse().unwrap(),
             ranking: Ranking::Full,
+            source: Default::default(),
+            limit: None,
         })
         .unwrap();
     out.push(("explain".into(), serde_json::to_string(&explain).unwrap()));
@@ -259,6 +263,8 @@ fn redactions_are_counted_once() {
             budget: None,
             now: "2026-11-22T09:00:00Z".parse().unwrap(),
             ranking: Ranking::Full,
+            source: Default::default(),
+            limit: None,
         })
         .unwrap();
     let shown = serde_json::to_string(&w.packet).unwrap();

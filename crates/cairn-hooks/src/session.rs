@@ -383,6 +383,8 @@ fn build(engine: &Engine, req: &SessionStart, limits: ContextLimits) -> Result<S
         budget: None,
         now: req.now,
         ranking: Ranking::Full,
+        source: Default::default(),
+        limit: None,
     };
     fit_to_limits(limits, req.budget, |budget| {
         let r = WakeupRequest {

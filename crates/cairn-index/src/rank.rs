@@ -398,6 +398,8 @@ struct Cand {
     bm25: f32,
     proximity: f32,
     passage: f32,
+    /// Share of the query's IDF mass the document matches.
+    coverage: f32,
 }
 
 impl Cand {
@@ -427,6 +429,9 @@ pub(crate) fn search(
         .map(|s| vec![0.0; s.max_doc() as usize])
         .collect();
     let mut score = zeros.clone();
+    // Per document: the query's IDF mass it matches (for `Hit::coverage`).
+    let mut matched = zeros.clone();
+    let mut mass = 0.0_f32;
     let mut acc = Accumulators {
         tf: zeros.clone(),
         kw: zeros,
@@ -442,8 +447,10 @@ pub(crate) fn search(
         let Accumulators { tf, kw, touched } = &mut acc;
         let idf = scope.idf(scope.doc_freq(searcher, fields, r, text)?);
         let weight = qw * idf;
+        mass += weight;
         for seg_ord in 0..segs.len() {
             for &d in &touched[seg_ord] {
+                matched[seg_ord][d as usize] += weight;
                 let x = std::mem::take(&mut tf[seg_ord][d as usize]);
                 let k = std::mem::take(&mut kw[seg_ord][d as usize]);
                 if score[seg_ord][d as usize] == 0.0 {
@@ -482,6 +489,11 @@ pub(crate) fn search(
                     bm25,
                     proximity: 0.0,
                     passage: 0.0,
+                    coverage: if mass > 0.0 {
+                        (matched[seg_ord][d as usize] / mass).min(1.0)
+                    } else {
+                        0.0
+                    },
                 });
             }
         }
@@ -512,6 +524,7 @@ pub(crate) fn search(
                 path: path.to_owned(),
                 bm25: c.total(r),
                 proximity: c.total(r) - c.bm25,
+                coverage: c.coverage,
             });
         }
     }

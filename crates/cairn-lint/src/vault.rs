@@ -256,6 +256,8 @@ pub(crate) fn pinned_budget(ctx: &mut Ctx<'_>) {
             budget: None,
             now,
             ranking: Ranking::Full,
+            source: Default::default(),
+            limit: None,
         };
         let Ok(out) = engine.wakeup(&req) else {
             continue;

@@ -251,6 +251,8 @@ impl CairnServer {
             budget: p.budget.map(|b| b as usize),
             now: chrono::Utc::now(),
             ranking: Ranking::Full,
+            source: Default::default(),
+            limit: None,
         };
         Ok(self
             .run(move |engine| {
@@ -465,6 +467,8 @@ impl CairnServer {
             budget: None,
             now: chrono::Utc::now(),
             ranking: Ranking::Full,
+            source: Default::default(),
+            limit: None,
         };
         Ok(self
             .run(move |engine| {

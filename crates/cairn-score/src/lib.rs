@@ -158,6 +158,11 @@ pub struct Scored {
     pub relevance: f64,
     /// Sum of the additive signals (files, triggers, scenes; pins excluded).
     pub signals: f64,
+    /// The share of the query's IDF mass the note matches ([`Hit::coverage`]), 0..1:
+    /// the absolute relevance gate, comparable across queries.
+    pub coverage: f64,
+    /// A related file matches `--files`, or a module the files select does.
+    pub anchored: bool,
     /// Every factor.
     pub factors: Vec<Factor>,
     /// Superseded or archived.
@@ -172,6 +177,14 @@ impl Scored {
     /// Whether anything in the request points at this note (BM25, files, triggers, scenes).
     pub fn is_relevant(&self, min_relevance: f64) -> bool {
         self.relevance >= min_relevance || self.signals > 0.0
+    }
+
+    /// The absolute relevance gate of the task layer: the note covers at least
+    /// `min_coverage` of the query's IDF mass, or `--files` point at it. A trigger,
+    /// a scene, a pin or a boost alone never passes it, and neither does being the
+    /// best of poor matches.
+    pub fn passes_gate(&self, min_coverage: f64) -> bool {
+        self.anchored || (self.bm25 > 0.0 && self.coverage >= min_coverage)
     }
 
     /// Human-readable reasons, one per factor that mattered.
@@ -199,9 +212,9 @@ pub fn score<'n>(
         .iter()
         .map(|h| f64::from(h.bm25))
         .fold(0.0_f64, f64::max);
-    let by_path: HashMap<&str, f64> = hits
+    let by_path: HashMap<&str, (f64, f64)> = hits
         .iter()
-        .map(|h| (h.path.as_str(), f64::from(h.bm25)))
+        .map(|h| (h.path.as_str(), (f64::from(h.bm25), f64::from(h.coverage))))
         .collect();
     let notes: Vec<&Note> = notes.into_iter().collect();
     // Independent per note, and a profile's roots can hold thousands of them.
@@ -211,7 +224,7 @@ pub fn score<'n>(
         .map(|n| {
             score_one(
                 n,
-                by_path.get(n.path.as_str()).copied().unwrap_or(0.0),
+                by_path.get(n.path.as_str()).copied().unwrap_or((0.0, 0.0)),
                 best,
                 ctx,
             )
@@ -225,10 +238,10 @@ pub fn score<'n>(
     out
 }
 
-fn score_one(n: &Note, bm25: f64, best: f64, ctx: &ScoreContext<'_>) -> Scored {
+fn score_one(n: &Note, (bm25, coverage): (f64, f64), best: f64, ctx: &ScoreContext<'_>) -> Scored {
     let w = &ctx.weights;
     let mut factors = Vec::new();
-    let retired = n.is_retired();
+    let retired = is_retired(n);
     let other_project = n
         .project_id
         .as_deref()
@@ -249,6 +262,8 @@ fn score_one(n: &Note, bm25: f64, best: f64, ctx: &ScoreContext<'_>) -> Scored {
             bm25,
             relevance,
             signals: 0.0,
+            coverage,
+            anchored: false,
             factors,
             retired,
             other_project,
@@ -272,15 +287,18 @@ fn score_one(n: &Note, bm25: f64, best: f64, ctx: &ScoreContext<'_>) -> Scored {
             op: Op::Base,
             value: r,
             detail: format!(
-                "matches the task (bm25 {bm25:.2}, {:.0}% of the best match)",
-                ratio * 100.0
+                "matches the task (bm25 {bm25:.2}, {:.0}% of the best match, covers {:.0}% of the query)",
+                ratio * 100.0,
+                coverage * 100.0
             ),
         });
         r
     };
 
     let mut signals = 0.0;
+    let mut anchored = false;
     if let Some((file, related)) = file_match(n, ctx.files) {
+        anchored = true;
         signals += w.file_match;
         factors.push(Factor {
             name: "file",
@@ -289,6 +307,9 @@ fn score_one(n: &Note, bm25: f64, best: f64, ctx: &ScoreContext<'_>) -> Scored {
             detail: format!("related file {related} matches {file}"),
         });
     } else if let Some(m) = module_match(n, ctx) {
+        // A module chosen by `--files` points at the note; one chosen by the
+        // working directory alone says where, not what.
+        anchored = !ctx.files.is_empty();
         signals += w.module_match;
         factors.push(Factor {
             name: "module",
@@ -399,11 +420,30 @@ fn score_one(n: &Note, bm25: f64, best: f64, ctx: &ScoreContext<'_>) -> Scored {
         bm25,
         relevance,
         signals,
+        coverage,
+        anchored,
         factors,
         retired,
         other_project,
         pinned: n.pinned,
     }
+}
+
+/// Folders whose notes are retired wherever they sit (`archive/`, `.archive/`,
+/// `_archive/`, in any case, at any depth).
+pub const ARCHIVE_FOLDERS: &[&str] = &["archive", ".archive", "_archive"];
+
+/// Whether a note is retired: superseded or archived by status, replaced by
+/// another (`superseded_by` set, whatever its status says), or kept under an
+/// archive folder. No boost, trigger or pin brings a retired note back.
+pub fn is_retired(n: &Note) -> bool {
+    n.is_retired()
+        || !n.superseded_by.is_empty()
+        || n.path.split('/').rev().skip(1).any(|folder| {
+            ARCHIVE_FOLDERS
+                .iter()
+                .any(|a| folder.eq_ignore_ascii_case(a))
+        })
 }
 
 fn norm_path(p: &str) -> &str {

@@ -14,6 +14,7 @@ fn hit(path: &str, bm25: f32) -> Hit {
         path: path.to_owned(),
         bm25,
         proximity: 0.0,
+        coverage: 1.0,
     }
 }
 

@@ -1,0 +1,410 @@
+//! The hot layer: what a session starts with whatever the task. The developer's
+//! profile, their working style, the routed project's overview, its latest session
+//! or handoff note, and pins, chosen from note metadata alone (no text search), so
+//! the same notes, in the same order, open every packet of one project. With no
+//! task at all, the recently edited notes that follow it.
+//!
+//! Only facts about notes decide here: type, scope, folder, pin, priority,
+//! freshness, dates. Policy still applies (a secret or confidential note is never
+//! hot), and nothing retired or belonging to another project is.
+
+use std::collections::HashSet;
+
+use cairn_assemble::{HotKind, HotRules};
+use cairn_note::{Freshness, MemoryType, Note, Priority};
+use chrono::NaiveDate;
+
+/// Where a session start comes from, as clients report it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SessionSource {
+    /// A new session.
+    #[default]
+    Startup,
+    /// A resumed session (`--resume`, `--continue`).
+    Resume,
+    /// The context was compacted.
+    Compact,
+    /// The user cleared the context (`/clear`).
+    Clear,
+}
+
+impl SessionSource {
+    /// Parses a client's word (`startup`, `resume`, `compact`, `clear`).
+    pub fn parse(s: &str) -> Option<Self> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "startup" | "start" | "new" => Some(Self::Startup),
+            "resume" | "continue" => Some(Self::Resume),
+            "compact" => Some(Self::Compact),
+            "clear" => Some(Self::Clear),
+            _ => None,
+        }
+    }
+
+    /// Its word.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Startup => "startup",
+            Self::Resume => "resume",
+            Self::Compact => "compact",
+            Self::Clear => "clear",
+        }
+    }
+
+    /// Whether the session carries on earlier work (the latest session note is
+    /// shown whatever its age).
+    pub fn continues(self) -> bool {
+        matches!(self, Self::Resume | Self::Compact)
+    }
+}
+
+/// Scopes that mark a note as the developer's own profile.
+const SELF_SCOPES: &[&str] = &["user", "self", "me"];
+
+/// Folder names that hold session and handoff notes.
+const SESSION_FOLDERS: &[&str] = &["sessions", "session", "handoffs", "handoff"];
+
+/// Files that every repository has and no developer wrote as memory.
+const BOILERPLATE: &[&str] = &[
+    "contributing",
+    "license",
+    "licence",
+    "copying",
+    "code_of_conduct",
+    "code-of-conduct",
+    "security",
+    "pull_request_template",
+    "issue_template",
+    "changelog",
+    "authors",
+    "codeowners",
+];
+
+/// What the hot layer is chosen from.
+pub(crate) struct HotInput<'a, 'e> {
+    /// Notes under the developer roots (path order).
+    pub developer: &'a [&'e Note],
+    /// Notes under the routed project's roots (path order; empty without a project).
+    pub project: &'a [&'e Note],
+    /// The developer roots that hold the developer's profile.
+    pub identity_roots: &'a [String],
+    /// The routed project's roots.
+    pub project_roots: &'a [String],
+    /// The routed project.
+    pub project_id: Option<&'a str>,
+    /// Every configured project (a note of another one is never hot).
+    pub project_ids: &'a [String],
+    /// "Today".
+    pub today: NaiveDate,
+    /// Startup, resume, compact or clear.
+    pub source: SessionSource,
+    /// The profile's hot rules.
+    pub rules: HotRules,
+    /// Whether a note may be shown in full (policy).
+    pub visible: &'a dyn Fn(&Note) -> bool,
+}
+
+/// The hot layer, in packet order: identity, working style, overview, session, pins.
+pub(crate) fn hot_layer<'e>(input: &HotInput<'_, 'e>) -> Vec<(&'e Note, HotKind)> {
+    let usable = |n: &Note| {
+        !cairn_score::is_retired(n)
+            && (input.visible)(n)
+            && n.project_id
+                .as_deref()
+                .is_none_or(|p| Some(p) == input.project_id || !input.project_ids.iter().any(|id| id == p))
+    };
+    let mut out: Vec<(&'e Note, HotKind)> = Vec::new();
+    let mut taken: HashSet<&str> = HashSet::new();
+    let take = |out: &mut Vec<(&'e Note, HotKind)>,
+                taken: &mut HashSet<&'e str>,
+                n: &'e Note,
+                kind: HotKind| {
+        if taken.insert(n.path.as_str()) {
+            out.push((n, kind));
+        }
+    };
+
+    // Identity: the developer's own profile.
+    let mut identity: Vec<&'e Note> = input
+        .developer
+        .iter()
+        .copied()
+        .filter(|n| usable(n) && is_identity(n, input.identity_roots))
+        .collect();
+    identity.sort_by_key(|n| (!n.pinned, priority_rank(n), n.path.clone()));
+    for n in identity.into_iter().take(input.rules.identity) {
+        take(&mut out, &mut taken, n, HotKind::Identity);
+    }
+
+    // Working style: pinned, high-priority and evergreen preferences and workflows.
+    let mut style: Vec<&'e Note> = input
+        .developer
+        .iter()
+        .chain(input.project.iter())
+        .copied()
+        .filter(|n| usable(n) && is_working_style(n))
+        .collect();
+    style.sort_by(|a, b| {
+        style_key(a)
+            .cmp(&style_key(b))
+            .then_with(|| date_of(b).cmp(&date_of(a)))
+            .then_with(|| a.path.cmp(&b.path))
+    });
+    style.dedup_by(|a, b| a.path == b.path);
+    for n in style.into_iter().take(input.rules.working_style) {
+        take(&mut out, &mut taken, n, HotKind::WorkingStyle);
+    }
+
+    // The project's overview: a `project` note, else the root README or index.
+    if input.project_id.is_some() {
+        let mut overviews: Vec<&'e Note> = input
+            .project
+            .iter()
+            .copied()
+            .filter(|n| usable(n) && n.memory_type == Some(MemoryType::Project))
+            .collect();
+        overviews.sort_by(|a, b| {
+            (!a.pinned, priority_rank(a))
+                .cmp(&(!b.pinned, priority_rank(b)))
+                .then_with(|| date_of(b).cmp(&date_of(a)))
+                .then_with(|| a.path.cmp(&b.path))
+        });
+        let overview = overviews.first().copied().or_else(|| {
+            input
+                .project
+                .iter()
+                .copied()
+                .filter(|n| usable(n) && is_root_index(n, input.project_roots))
+                .min_by_key(|n| n.path.clone())
+        });
+        if let Some(n) = overview {
+            take(&mut out, &mut taken, n, HotKind::Overview);
+        }
+
+        // Continuity: the latest session or handoff notes.
+        let mut sessions: Vec<(NaiveDate, &'e Note)> = input
+            .project
+            .iter()
+            .copied()
+            .filter(|n| usable(n) && is_session(n))
+            .filter_map(|n| session_date(n).map(|d| (d, n)))
+            .collect();
+        sessions.sort_by(|(da, a), (db, b)| db.cmp(da).then_with(|| a.path.cmp(&b.path)));
+        for (date, n) in sessions.into_iter().take(input.rules.sessions) {
+            let age = (input.today - date).num_days();
+            if input.source.continues() || age <= input.rules.continuity_days {
+                take(&mut out, &mut taken, n, HotKind::Session(date));
+            }
+        }
+    }
+
+    // Pins, developer-wide and the project's (sessions have their own rule).
+    let mut pins: Vec<&'e Note> = input
+        .developer
+        .iter()
+        .chain(input.project.iter())
+        .copied()
+        .filter(|n| usable(n) && n.pinned && !is_session(n) && !taken.contains(n.path.as_str()))
+        .collect();
+    pins.sort_by(|a, b| priority_rank(a).cmp(&priority_rank(b)).then_with(|| a.path.cmp(&b.path)));
+    pins.dedup_by(|a, b| a.path == b.path);
+    for n in pins.into_iter().take(input.rules.pins) {
+        take(&mut out, &mut taken, n, HotKind::Pinned);
+    }
+    out
+}
+
+/// With no task at all: the most recently edited notes of `notes` that are not
+/// hot, not sessions, not retired, not another project's and not repository
+/// boilerplate at a root; `updated`, else the file time, newest first.
+pub(crate) fn recent<'e>(
+    notes: impl Iterator<Item = &'e Note>,
+    hot: &HashSet<&str>,
+    roots: &[String],
+    project_ids: &[String],
+    project_id: Option<&str>,
+    visible: &dyn Fn(&Note) -> bool,
+    limit: usize,
+) -> Vec<&'e Note> {
+    let mut list: Vec<(i64, &'e Note)> = notes
+        .filter(|n| {
+            !hot.contains(n.path.as_str())
+                && !is_session(n)
+                && !cairn_score::is_retired(n)
+                && visible(n)
+                && !is_boilerplate(n, roots)
+                && n.project_id
+                    .as_deref()
+                    .is_none_or(|p| Some(p) == project_id || !project_ids.iter().any(|id| id == p))
+        })
+        .filter_map(|n| edited(n).map(|t| (t, n)))
+        .collect();
+    list.sort_by(|(ta, a), (tb, b)| tb.cmp(ta).then_with(|| a.path.cmp(&b.path)));
+    list.into_iter().take(limit).map(|(_, n)| n).collect()
+}
+
+/// The developer roots that hold the developer's profile: those whose folder name
+/// contains "identity".
+pub(crate) fn default_identity_roots(developer_roots: &[String]) -> Vec<String> {
+    developer_roots
+        .iter()
+        .filter(|r| {
+            r.trim_matches('/')
+                .rsplit('/')
+                .next()
+                .is_some_and(|name| name.to_ascii_lowercase().contains("identity"))
+        })
+        .cloned()
+        .collect()
+}
+
+/// A note about the developer: `scope: user` (or self, me), or a `person` note
+/// under an identity root (any `person` note when there is no identity root).
+fn is_identity(n: &Note, identity_roots: &[String]) -> bool {
+    let self_scope = n
+        .scope
+        .as_deref()
+        .is_some_and(|s| SELF_SCOPES.iter().any(|x| x.eq_ignore_ascii_case(s)));
+    let person = n.memory_type == Some(MemoryType::Person);
+    (self_scope && (person || n.memory_type.is_none()))
+        || (person
+            && (identity_roots.is_empty()
+                || identity_roots.iter().any(|r| crate::in_root(&n.path, r))))
+}
+
+fn is_working_style(n: &Note) -> bool {
+    matches!(
+        n.memory_type,
+        Some(MemoryType::Preference | MemoryType::Workflow)
+    ) && (n.pinned
+        || n.retrieval_priority == Some(Priority::High)
+        || n.freshness == Some(Freshness::Evergreen))
+}
+
+/// Lower sorts first: pinned, then preferences before workflows, then high
+/// priority, then evergreen.
+fn style_key(n: &Note) -> (bool, bool, u8, bool) {
+    (
+        !n.pinned,
+        n.memory_type != Some(MemoryType::Preference),
+        priority_rank(n),
+        n.freshness != Some(Freshness::Evergreen),
+    )
+}
+
+fn priority_rank(n: &Note) -> u8 {
+    match n.retrieval_priority {
+        Some(Priority::High) => 0,
+        Some(Priority::Low) => 2,
+        _ => 1,
+    }
+}
+
+fn date_of(n: &Note) -> Option<NaiveDate> {
+    n.updated.or(n.created)
+}
+
+/// A session or handoff note: `memory_type: session`, or kept in a `sessions/`
+/// (or `handoffs/`) folder.
+pub(crate) fn is_session(n: &Note) -> bool {
+    n.memory_type == Some(MemoryType::Session)
+        || n.path.split('/').rev().skip(1).any(|folder| {
+            SESSION_FOLDERS
+                .iter()
+                .any(|s| folder.eq_ignore_ascii_case(s))
+        })
+}
+
+/// A session's date: its front-matter date (`date`, `created`, `updated`), else a
+/// `YYYY-MM-DD` in its file name; never the file time (a checkout or a sync
+/// rewrites it).
+pub(crate) fn session_date(n: &Note) -> Option<NaiveDate> {
+    n.created.or(n.updated).or_else(|| {
+        let name = n.path.rsplit('/').next().unwrap_or(&n.path);
+        let bytes = name.as_bytes();
+        (0..bytes.len().saturating_sub(9)).find_map(|i| {
+            let s = name.get(i..i + 10)?;
+            let b = s.as_bytes();
+            let shape = b.iter().enumerate().all(|(j, c)| match j {
+                4 | 7 => *c == b'-',
+                _ => c.is_ascii_digit(),
+            });
+            let bounded = i == 0 || !bytes[i - 1].is_ascii_digit();
+            (shape && bounded)
+                .then(|| NaiveDate::parse_from_str(s, "%Y-%m-%d").ok())
+                .flatten()
+        })
+    })
+}
+
+/// `README.md`, `index.md` or `_index.md` directly in one of `roots`.
+fn is_root_index(n: &Note, roots: &[String]) -> bool {
+    let (folder, name) = n.path.rsplit_once('/').unwrap_or(("", &n.path));
+    let stem = name.rsplit_once('.').map_or(name, |(s, _)| s);
+    ["readme", "index", "_index"].contains(&stem.to_ascii_lowercase().as_str())
+        && roots.iter().any(|r| r.trim_matches('/') == folder)
+}
+
+/// Repository boilerplate at the vault's root or at one of `roots`: never memory.
+/// A note of the same name deeper in the vault is the user's own.
+fn is_boilerplate(n: &Note, roots: &[String]) -> bool {
+    let (folder, name) = n.path.rsplit_once('/').unwrap_or(("", &n.path));
+    let stem = name.rsplit_once('.').map_or(name, |(s, _)| s).to_ascii_lowercase();
+    let at_root = folder.is_empty() || roots.iter().any(|r| r.trim_matches('/') == folder);
+    let in_templates = n
+        .path
+        .split('/')
+        .rev()
+        .skip(1)
+        .any(|f| f.eq_ignore_ascii_case("templates") || f.eq_ignore_ascii_case(".github"));
+    (at_root && BOILERPLATE.contains(&stem.as_str())) || in_templates
+}
+
+/// When a note was last edited: `updated`, else the file time (seconds).
+fn edited(n: &Note) -> Option<i64> {
+    n.updated
+        .and_then(|d| d.and_hms_opt(0, 0, 0))
+        .map(|t| t.and_utc().timestamp())
+        .or(n.mtime)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn note(path: &str) -> Note {
+        cairn_note::parse_note(path, b"# T\n\nbody\n")
+            .note
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn session_dates_come_from_front_matter_else_the_file_name() {
+        let check = |path: &str, expect: Option<&str>| {
+            let d = session_date(&note(path)).map(|d| d.to_string());
+            assert_eq!(d.as_deref(), expect, "{path}");
+        };
+        check("p/sessions/2026-11-03-skew.md", Some("2026-11-03"));
+        check("p/session-2026-11-14-rollup.md", Some("2026-11-14"));
+        check("p/sessions/handoff.md", None);
+        check("p/sessions/12026-11-03.md", None);
+        check("p/sessions/2026-13-03-x.md", None);
+    }
+
+    #[test]
+    fn boilerplate_only_at_a_root() {
+        let roots = vec!["proj".to_owned()];
+        assert!(is_boilerplate(&note("CONTRIBUTING.md"), &roots));
+        assert!(is_boilerplate(&note("proj/LICENSE.md"), &roots));
+        assert!(!is_boilerplate(&note("proj/notes/security.md"), &roots));
+        assert!(is_boilerplate(&note("proj/templates/daily.md"), &roots));
+    }
+
+    #[test]
+    fn identity_roots_are_developer_roots_named_identity() {
+        let roots = vec!["00-Identity".to_owned(), "20-Areas".to_owned(), "me/identity-notes".to_owned()];
+        assert_eq!(
+            default_identity_roots(&roots),
+            vec!["00-Identity".to_owned(), "me/identity-notes".to_owned()]
+        );
+    }
+}
