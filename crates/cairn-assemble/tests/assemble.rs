@@ -49,6 +49,11 @@ fn build(notes: &[(Note, f64, f64)], terms: &BTreeSet<String>) -> Packet {
             scored: s,
             origin: Source::Project,
             withheld: n.sensitivity == cairn_note::Sensitivity::Confidential,
+            layer: if n.pinned || n.memory_type == Some(cairn_note::MemoryType::Person) {
+                Layer::Hot(if n.pinned { HotKind::Pinned } else { HotKind::Identity })
+            } else {
+                Layer::Task
+            },
         })
         .collect();
     let req = Request {
@@ -67,6 +72,8 @@ fn build(notes: &[(Note, f64, f64)], terms: &BTreeSet<String>) -> Packet {
         tokenizer: "t".into(),
         scan_diagnostics: 0,
         partial: false,
+        default_budget: None,
+        limit: None,
     };
     assemble(&req, &cands)
 }

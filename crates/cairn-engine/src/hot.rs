@@ -372,9 +372,11 @@ mod tests {
     use super::*;
 
     fn note(path: &str) -> Note {
-        cairn_note::parse_note(path, b"# T\n\nbody\n")
-            .note
-            .unwrap_or_default()
+        let parsed = cairn_note::parse_note(path, b"# T\n\nbody\n");
+        let Some(n) = parsed.note else {
+            panic!("{path}: no note");
+        };
+        n
     }
 
     #[test]

@@ -206,7 +206,20 @@ impl fmt::Debug for Renderer {
 struct SectionView<'a> {
     name: &'static str,
     heading: &'static str,
-    items: &'a [Item],
+    items: Vec<&'a Item>,
+}
+
+/// The sections of `packet`, holding only the items `keep` accepts.
+fn section_views<'a>(packet: &'a Packet, keep: impl Fn(&Item) -> bool) -> Vec<SectionView<'a>> {
+    packet
+        .sections()
+        .into_iter()
+        .map(|(name, items)| SectionView {
+            name,
+            heading: heading(name),
+            items: items.iter().filter(|i| keep(i)).collect(),
+        })
+        .collect()
 }
 
 fn heading(name: &str) -> &'static str {
@@ -298,15 +311,14 @@ impl Renderer {
                 name: name.clone(),
                 source,
             })?;
-        let sections: Vec<SectionView<'_>> = packet
-            .sections()
-            .into_iter()
-            .map(|(name, items)| SectionView {
-                name,
-                heading: heading(name),
-                items: items.as_slice(),
-            })
-            .collect();
+        // Every section, and the same split by layer: prompt templates render the
+        // hot layer first, so their output begins with the same bytes for every
+        // task in one project (a client's prompt cache stays valid).
+        let sections = section_views(packet, |_| true);
+        let hot_sections = section_views(packet, |i| i.layer == "hot");
+        let task_sections = section_views(packet, |i| i.layer != "hot");
+        let task_item_count: usize = task_sections.iter().map(|s| s.items.len()).sum();
+        let has_task = !packet.query.task.is_empty() || !packet.query.files.is_empty();
         let not_current: Vec<String> = packet
             .provenance
             .excluded
@@ -323,6 +335,10 @@ impl Renderer {
             sources => sources,
             packet => Value::from(minijinja::value::Serde(packet)),
             sections => Value::from(minijinja::value::Serde(&sections)),
+            hot_sections => Value::from(minijinja::value::Serde(&hot_sections)),
+            task_sections => Value::from(minijinja::value::Serde(&task_sections)),
+            task_item_count => task_item_count,
+            has_task => has_task,
             project => Value::from(minijinja::value::Serde(&packet.identity.project)),
             block_tag => Value::from_safe_string(BLOCK_TAG.to_owned()),
             item_count => packet.item_count(),

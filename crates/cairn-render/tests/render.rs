@@ -19,6 +19,7 @@ fn item(title: &str, summary: &str) -> Item {
         pinned: false,
         date: Some("2026-01-02".into()),
         withheld: false,
+        layer: "task".into(),
         supersedes: vec![],
     }
 }

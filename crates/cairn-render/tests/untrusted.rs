@@ -62,6 +62,7 @@ fn item(text: &str) -> Item {
         pinned: false,
         date: Some("2026-01-02".into()),
         withheld: false,
+        layer: "task".into(),
         supersedes: vec![text.into()],
     }
 }
