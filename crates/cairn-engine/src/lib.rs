@@ -10,11 +10,10 @@
 //! the MCP server and the benchmark all call this crate and nothing below it, so
 //! there is one ranking path and one policy path.
 
-mod eval;
 mod explain;
-mod init;
 mod list;
 mod lookup;
+mod measure;
 mod notes;
 mod persistent;
 mod wakeup;
@@ -36,14 +35,10 @@ pub use cairn_note::{MemoryType, Sensitivity};
 pub use cairn_policy::WITHHELD_NOTICE;
 pub use cairn_render::{Format, Target};
 pub use cairn_score::{Op as FactorOp, Ranking};
-pub use eval::{
-    EVAL_DEPTH, EVAL_REPORT_VERSION, EvalOptions, EvalReport, Metrics, QueryOutcome, SuiteIssue,
-    SuiteQueries, SuiteQuery, Timing, parse_queries, run_eval,
-};
 pub use explain::{CandidateReport, Explanation};
-pub use init::{InitReport, init};
 pub use list::{ListRequest, ListResult, ListScope, ListedNote};
 pub use lookup::{GetResult, SearchHit, SearchRequest, SearchResult, SearchScope, SecretLookup};
+pub use measure::{Scan, scan_vault};
 pub use persistent::{IndexInfo, IndexMode, PersistentOptions, index_status, index_verify};
 pub use wakeup::{WakeupOutput, WakeupRequest};
 pub use {cairn_cache as cache, cairn_cache::Progress, cairn_policy as policy};
