@@ -1,136 +1,15 @@
-//! `cairn index`, and the persistent index as every command uses it: options from
-//! the flags, the stderr notes (a rebuilt index, a fallback to memory, a partial
-//! answer), the progress bar of a long build, and the background refresh a
-//! deadline leaves behind.
+//! `cairn index`: bring the vault's persistent index up to date or rebuild it
+//! (reading every byte), or show its state (`--status`, `--verify`).
 
-use std::io::IsTerminal;
 use std::process::ExitCode;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
 
 use anyhow::Result;
-use cairn_engine::{Engine, IndexMode, OpenOptions, PersistentOptions, Progress};
-use clap::Args;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use cairn_engine::{Engine, IndexMode, PersistentOptions};
 use serde::Serialize;
 
-use crate::args::{Source, TextOrJson};
-use crate::commands::load_config;
-
-/// `cairn index` flags.
-#[derive(Debug, Args)]
-pub struct IndexArgs {
-    #[command(flatten)]
-    pub source: Source,
-    /// Throw the index away and build it again from every note.
-    #[arg(long, conflicts_with = "status")]
-    pub rebuild: bool,
-    /// Show the index's state (notes, size on disk, last refresh, pending changes); change nothing.
-    #[arg(long)]
-    pub status: bool,
-    /// With --status: also read every index file and check its checksum.
-    #[arg(long, requires = "status")]
-    pub verify: bool,
-    /// Output format.
-    #[arg(long, value_enum, default_value = "text")]
-    pub format: TextOrJson,
-    /// Print nothing on success (for background refreshes).
-    #[arg(long, hide = true)]
-    pub quiet: bool,
-}
-
-/// The instant `ms` milliseconds from now, less a margin for the work that
-/// follows opening the index (ranking, rendering).
-pub fn deadline_after(ms: u64) -> Instant {
-    let reserve = (ms / 5).clamp(10, 100).min(ms);
-    Instant::now() + Duration::from_millis(ms - reserve)
-}
-
-/// Engine options for `source`: the persistent index, with a progress bar.
-pub fn open_options(source: &Source, deadline: Option<Instant>, rebuild: bool) -> OpenOptions {
-    OpenOptions {
-        profiles_dir: source.profiles_dir.clone(),
-        index: IndexMode::Persistent(PersistentOptions {
-            dir: source.index_dir.clone(),
-            rebuild,
-            deadline,
-            progress: Some(Arc::new(Bar::new())),
-            verify: false,
-        }),
-    }
-}
-
-/// Tells stderr what the index did that the user should know, and starts the
-/// refresh a deadline cut short in a background process.
-pub fn report(engine: &Engine, source: &Source) {
-    let info = engine.index_info();
-    for w in &info.warnings {
-        eprintln!("cairn: {w}");
-    }
-    if let Some(why) = &info.partial {
-        eprintln!("cairn: partial answer: {why}");
-    }
-    if info.refresh_pending {
-        match spawn_refresh(engine, source) {
-            Ok(()) => eprintln!("cairn: the index refresh continues in the background"),
-            Err(e) => eprintln!(
-                "cairn: could not start a background refresh ({e}); the next command will refresh the index"
-            ),
-        }
-    }
-}
-
-/// Tells stderr what the index found while answering (a damaged index that
-/// was replaced): call after the command's engine requests.
-pub fn report_late(engine: &Engine) {
-    for w in engine.take_index_warnings() {
-        eprintln!("cairn: {w}");
-    }
-}
-
-/// With `CAIRN_TIMINGS=1`, prints how long opening the index and answering took.
-pub fn timings(engine: &Engine, answer_started: Instant) {
-    if std::env::var_os("CAIRN_TIMINGS").is_none() {
-        return;
-    }
-    let mut parts: Vec<String> = engine
-        .index_info()
-        .timings
-        .iter()
-        .map(|(k, us)| format!("{k} {:.1} ms", *us as f64 / 1000.0))
-        .collect();
-    parts.push(format!(
-        "answer {:.1} ms",
-        answer_started.elapsed().as_secs_f64() * 1000.0
-    ));
-    eprintln!("cairn: timings: {}", parts.join(", "));
-}
-
-/// Starts `cairn index --quiet` for the same vault, detached from this process
-/// (its own process group, no stdio): it takes the writer lock, so it is safe
-/// beside any other cairn process.
-fn spawn_refresh(engine: &Engine, source: &Source) -> std::io::Result<()> {
-    let exe = std::env::current_exe()?;
-    let mut cmd = std::process::Command::new(exe);
-    cmd.arg("index").arg("--quiet");
-    match &engine.config().source {
-        Some(cfg) => cmd.arg("--config").arg(cfg),
-        None => cmd.arg("--vault").arg(&engine.config().vault.root),
-    };
-    if let Some(d) = &source.index_dir {
-        cmd.arg("--index-dir").arg(d);
-    }
-    cmd.stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null());
-    #[cfg(unix)]
-    {
-        use std::os::unix::process::CommandExt;
-        cmd.process_group(0);
-    }
-    cmd.spawn().map(|_| ())
-}
+use crate::args::{IndexArgs, TextOrJson};
+use crate::output::{format_ns, print_json, print_out};
+use crate::source::{load_config, open_options};
 
 #[derive(Debug, Serialize)]
 struct StatusOut {
@@ -192,8 +71,8 @@ pub fn run(a: &IndexArgs) -> Result<ExitCode> {
             damaged_files: damaged.clone(),
         };
         match a.format {
-            TextOrJson::Json => crate::commands::print_json(&out)?,
-            TextOrJson::Text => crate::commands::print_out(&status_text(&out))?,
+            TextOrJson::Json => print_json(&out)?,
+            TextOrJson::Text => print_out(&status_text(&out))?,
         }
         let bad = damaged.is_some_and(|d| !d.is_empty()) || st.problem.is_some();
         return Ok(if bad {
@@ -234,7 +113,7 @@ pub fn run(a: &IndexArgs) -> Result<ExitCode> {
         millis: r.map_or(0, |r| r.millis),
     };
     match a.format {
-        TextOrJson::Json => crate::commands::print_json(&out)?,
+        TextOrJson::Json => print_json(&out)?,
         TextOrJson::Text => {
             let s = if !out.refreshed {
                 format!(
@@ -264,60 +143,10 @@ pub fn run(a: &IndexArgs) -> Result<ExitCode> {
                     out.generation.unwrap_or(0)
                 )
             };
-            crate::commands::print_out(&s)?;
+            print_out(&s)?;
         }
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// One line on the persistent index of the vault a hook command reads (for
-/// `cairn hooks status`): whether a session start will find it current. Writes
-/// nothing.
-pub fn hook_index_line(source: &Source) -> String {
-    let config = match load_config(source) {
-        Ok(c) => c,
-        Err(e) => return format!("index: unknown ({e:#})"),
-    };
-    let opts = PersistentOptions {
-        dir: source.index_dir.clone(),
-        ..PersistentOptions::default()
-    };
-    let st = match cairn_engine::index_status(&config, &opts) {
-        Ok(st) => st,
-        Err(e) => return format!("index: unknown ({e})"),
-    };
-    if let Some(p) = &st.problem {
-        return format!("index: unusable ({p}); the next session start rebuilds it");
-    }
-    let Some(_) = st.generation else {
-        let quote =
-            |p: &std::path::Path| cairn_hooks::install::shell_quote(&p.display().to_string());
-        let mut build_now = match &config.source {
-            Some(c) => format!("cairn index --config {}", quote(c)),
-            None => format!("cairn index --vault {}", quote(&config.vault.root)),
-        };
-        if let Some(d) = &source.index_dir {
-            build_now.push_str(&format!(" --index-dir {}", quote(d)));
-        }
-        return format!(
-            "index: not built yet; the first session start answers with a partial packet and \
-             builds it in the background (run `{build_now}` to build it now)"
-        );
-    };
-    let (a, m, d) = st.pending;
-    let when = st
-        .refreshed_at_ns
-        .map(|ns| format!(", refreshed {}", format_ns(ns)))
-        .unwrap_or_default();
-    if a + m + d == 0 {
-        format!("index: current ({} notes{when})", st.notes)
-    } else {
-        format!(
-            "index: {} notes{when}; {a} added, {m} changed, {d} deleted since (the next \
-             session start re-reads only those)",
-            st.notes
-        )
-    }
 }
 
 fn status_text(s: &StatusOut) -> String {
@@ -392,68 +221,5 @@ fn human_bytes(b: u64) -> String {
         format!("{b} B")
     } else {
         format!("{v:.1} {}", UNITS[u])
-    }
-}
-
-fn format_ns(ns: i64) -> String {
-    chrono::DateTime::from_timestamp(ns.div_euclid(1_000_000_000), 0)
-        .map(|d| d.format("%Y-%m-%dT%H:%M:%SZ").to_string())
-        .unwrap_or_default()
-}
-
-/// A progress bar on stderr that appears only when a build has taken more than a
-/// second and stderr is a terminal.
-struct Bar {
-    bar: ProgressBar,
-    started: Instant,
-    shown: AtomicBool,
-    tty: bool,
-}
-
-impl Bar {
-    fn new() -> Self {
-        let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
-        if let Ok(style) =
-            ProgressStyle::with_template("cairn: {msg} {wide_bar} {pos}/{len} ({eta})")
-        {
-            bar.set_style(style);
-        }
-        Self {
-            bar,
-            started: Instant::now(),
-            shown: AtomicBool::new(false),
-            tty: std::io::stderr().is_terminal(),
-        }
-    }
-
-    fn maybe_show(&self) {
-        if self.tty
-            && !self.shown.load(Ordering::Relaxed)
-            && self.started.elapsed() >= Duration::from_secs(1)
-        {
-            self.shown.store(true, Ordering::Relaxed);
-            self.bar.set_draw_target(ProgressDrawTarget::stderr());
-            self.bar.enable_steady_tick(Duration::from_millis(200));
-        }
-    }
-}
-
-impl Progress for Bar {
-    fn begin(&self, total: u64, phase: &str) {
-        if total > 0 {
-            self.bar.set_length(total);
-            self.bar.set_position(0);
-        }
-        self.bar.set_message(phase.to_owned());
-        self.maybe_show();
-    }
-
-    fn advance(&self, n: u64) {
-        self.bar.inc(n);
-        self.maybe_show();
-    }
-
-    fn end(&self) {
-        self.bar.finish_and_clear();
     }
 }

@@ -8,26 +8,11 @@ use anyhow::{Context, Result};
 use cairn_engine::config::Discovery;
 use cairn_engine::{IndexMode, OpenOptions, PersistentOptions};
 use cairn_mcp::{ProviderError, RescanOnChange};
-use clap::Args;
 
-use crate::args::Source;
-use crate::commands::load_config;
+use crate::args::McpArgs;
+use crate::source::load_config;
 
-#[derive(Debug, Args)]
-#[command(after_help = "\
-Clients start it themselves (`cairn hooks install` registers it); stdout carries the
-protocol only. Tools: memory_wakeup, memory_search, memory_get, memory_explain and
-memory_list (read-only), memory_write and memory_pin (the store of `cairn memory`),
-under the same policy as the CLI. Notes edited while it runs are seen by the next call. Bad input (a line that is not JSON, a request before
-`initialize`, an unknown argument name) gets a JSON-RPC error; the server keeps running.
-
-Example (what a client runs):
-  cairn mcp --config ~/notes/cairn.toml")]
-pub struct McpArgs {
-    #[command(flatten)]
-    pub source: Source,
-}
-
+/// Runs `cairn mcp` until stdin ends.
 pub fn mcp(a: McpArgs) -> Result<ExitCode> {
     // Fail fast, before the handshake, on a configuration that cannot load.
     load_config(&a.source)?;

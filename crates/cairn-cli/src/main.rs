@@ -1,21 +1,35 @@
 //! `cairn`: the command line. The only crate that parses flags and prints.
 //!
-//! Flags are validated by clap, then resolved into the engine's typed requests
-//! (`args.rs`); commands run them and print (`commands.rs`). Data goes to stdout,
-//! diagnostics to stderr. Exit codes: 0 success, 1 failure (not found, I/O),
-//! 2 usage or configuration error, 3 write refused (nothing changed), 4 refused by
-//! policy. `cairn memory` and `cairn lint` live in their own modules (`cmd_*.rs`).
+//! Flags are parsed and validated by clap (`args/`, which knows no command), then
+//! resolved into the libraries' typed requests (`request.rs`); the vault they
+//! select is loaded and opened in one place (`source.rs`); `commands.rs` hands each
+//! command to its `cmd_*.rs`, which runs it and prints through `output.rs`. Data
+//! goes to stdout, diagnostics to stderr. Exit codes (`error.rs`): 0 success,
+//! 1 failure (not found, I/O), 2 usage or configuration error, 3 write refused
+//! (nothing changed), 4 refused by policy.
 
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 mod args;
 mod cmd_eval;
+mod cmd_explain;
+mod cmd_get;
 mod cmd_hook;
+mod cmd_hooks;
 mod cmd_index;
+mod cmd_init;
 mod cmd_lint;
 mod cmd_mcp;
 mod cmd_memory;
+mod cmd_search;
+mod cmd_wakeup;
 mod commands;
+mod error;
+mod index_report;
+mod output;
+mod progress;
+mod request;
+mod source;
 
 use std::process::ExitCode;
 
@@ -58,19 +72,9 @@ fn main() -> ExitCode {
     match commands::run(cli) {
         Ok(code) => code,
         Err(err) => {
-            let code = commands::exit_code(&err);
-            eprintln!("cairn: error: {}", one_line(&format!("{err:#}")));
+            let code = error::exit_code(&err);
+            eprintln!("cairn: error: {}", error::one_line(&format!("{err:#}")));
             ExitCode::from(code)
         }
     }
-}
-
-/// An error as one line: redacted as written (a config error can quote a line of
-/// the file, a lookup echoes the query), then flattened.
-fn one_line(s: &str) -> String {
-    use cairn_engine::policy::{SafeText, one_line};
-    one_line(&SafeText::redact(s))
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
 }

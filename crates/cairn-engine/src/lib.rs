@@ -10,12 +10,11 @@
 //! the MCP server and the benchmark all call this crate and nothing below it, so
 //! there is one ranking path and one policy path.
 
-mod eval;
 mod explain;
 mod hot;
-mod init;
 mod list;
 mod lookup;
+mod measure;
 mod notes;
 mod persistent;
 mod wakeup;
@@ -37,14 +36,10 @@ pub use cairn_note::{MemoryType, Sensitivity};
 pub use cairn_policy::WITHHELD_NOTICE;
 pub use cairn_render::{Format, Target};
 pub use cairn_score::{Op as FactorOp, Ranking};
-pub use eval::{
-    EVAL_DEPTH, EVAL_REPORT_VERSION, EvalOptions, EvalReport, Metrics, QueryOutcome, SuiteIssue,
-    SuiteQueries, SuiteQuery, Timing, parse_queries, run_eval,
-};
 pub use explain::{CandidateReport, Explanation};
-pub use init::{InitReport, init};
 pub use list::{ListRequest, ListResult, ListScope, ListedNote};
 pub use lookup::{GetResult, SearchHit, SearchRequest, SearchResult, SearchScope, SecretLookup};
+pub use measure::{Scan, scan_vault};
 pub use persistent::{IndexInfo, IndexMode, PersistentOptions, index_status, index_verify};
 pub use hot::SessionSource;
 pub use wakeup::{WakeupOutput, WakeupRequest};

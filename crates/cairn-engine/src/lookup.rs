@@ -178,7 +178,7 @@ impl Engine {
     }
 
     /// The ranking half of [`Engine::search`]: route, query, BM25, score, policy
-    /// visibility. `search` presents it; `eval` measures it.
+    /// visibility. `search` presents it; `ranked_ids` gives it to a harness.
     pub(crate) fn rank(&self, req: &SearchRequest) -> Result<Ranked, EngineError> {
         let route = match &req.cwd {
             Some(cwd) => Some(cairn_route::route(

@@ -1,11 +1,31 @@
-//! Command-line flags (clap), and their resolution into engine requests.
+//! Command-line flags, as clap parses them: every command's flags, help text and
+//! value enums, validated by clap and nothing else. This module knows nothing of
+//! the commands that run them or of the requests they resolve into
+//! (`request.rs`); `Source`, the vault selection every command flattens in, lives
+//! with config loading in `source.rs`.
+
+mod eval;
+mod hook;
+mod index;
+mod lint;
+mod mcp;
+mod memory;
 
 use std::path::PathBuf;
 
-use anyhow::{Context, Result, bail};
-use cairn_engine::{Format, Ranking, Target, WakeupRequest};
-use chrono::{DateTime, Utc};
 use clap::{Args, Parser, Subcommand, ValueEnum};
+
+pub use eval::{EvalArgs, EvalFormat};
+pub use hook::{
+    ClientArg, HookArgs, HookEvent, HooksAction, HooksArgs, InstallArgs, ScopeArg,
+    SessionStartArgs, StatusArgs, WiringArgs,
+};
+pub use index::IndexArgs;
+pub use lint::LintArgs;
+pub use mcp::McpArgs;
+pub use memory::{MemoryArgs, MemoryCommand, ScopeArgs, WriteArgs, WriteFlags};
+
+use crate::source::Source;
 
 const ABOUT: &str = "Durable, trustworthy memory for AI coding agents, from your markdown vault.";
 
@@ -63,22 +83,22 @@ Examples:
     /// Create a starter cairn.toml and vault skeleton (never overwrites).
     Init(InitArgs),
     /// Run a client hook: `cairn hook session-start --client claude` (what `hooks install` configures).
-    Hook(crate::cmd_hook::HookArgs),
+    Hook(HookArgs),
     /// Wire cairn into Claude Code, Codex, Gemini CLI or Cursor: install, uninstall, status.
     #[command(after_help = "\
 Examples:
   cairn hooks install --client claude --config ~/notes/cairn.toml
   cairn hooks status")]
-    Hooks(crate::cmd_hook::HooksArgs),
+    Hooks(HooksArgs),
     /// Serve memory to agents over MCP (stdio): wakeup, search, get, explain, list.
-    Mcp(crate::cmd_mcp::McpArgs),
+    Mcp(McpArgs),
     /// Read and deliberately write memory notes (scopes, MEMORY.md, safe writes).
-    Memory(crate::cmd_memory::MemoryArgs),
+    Memory(MemoryArgs),
     /// Check the vault: broken links, stale or contradicting decisions, duplicates, secrets.
-    Lint(crate::cmd_lint::LintArgs),
+    Lint(LintArgs),
     /// Measure retrieval quality on a suite of notes and graded queries.
-    #[command(after_help = crate::cmd_eval::EVAL_AFTER_HELP)]
-    Eval(crate::cmd_eval::EvalArgs),
+    #[command(after_help = eval::EVAL_AFTER_HELP)]
+    Eval(EvalArgs),
     /// Bring the vault's persistent index up to date, rebuild it, or show its state.
     #[command(after_help = "\
 Every command keeps the index current by itself (it re-reads only the notes that
@@ -92,24 +112,7 @@ Examples:
   cairn index                  # refresh now
   cairn index --status         # notes, size on disk, last refresh, pending changes
   cairn index --rebuild        # start over")]
-    Index(crate::cmd_index::IndexArgs),
-}
-
-/// Where the vault comes from.
-#[derive(Debug, Clone, Default, Args)]
-pub struct Source {
-    /// Configuration file (else $CAIRN_CONFIG, else ~/.config/cairn/config.toml).
-    #[arg(long, value_name = "FILE", global = true, conflicts_with = "vault")]
-    pub config: Option<PathBuf>,
-    /// Use this folder as one vault, without a configuration file.
-    #[arg(long, value_name = "DIR", global = true)]
-    pub vault: Option<PathBuf>,
-    /// Folder of extra profiles (*.toml) and templates (templates/<format>/<target>.j2).
-    #[arg(long, value_name = "DIR", global = true, hide_short_help = true)]
-    pub profiles_dir: Option<PathBuf>,
-    /// Folder of the persistent index (default: [index] dir, else $XDG_CACHE_HOME/cairn/<vault>).
-    #[arg(long, value_name = "DIR", global = true, hide_short_help = true)]
-    pub index_dir: Option<PathBuf>,
+    Index(IndexArgs),
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -188,16 +191,6 @@ pub enum SessionArg {
     Clear,
 }
 
-impl From<SessionArg> for cairn_engine::SessionSource {
-    fn from(s: SessionArg) -> Self {
-        match s {
-            SessionArg::Startup => Self::Startup,
-            SessionArg::Resume => Self::Resume,
-            SessionArg::Compact => Self::Compact,
-            SessionArg::Clear => Self::Clear,
-        }
-    }
-}
 
 #[derive(Debug, Args)]
 pub struct WakeupArgs {
@@ -273,99 +266,4 @@ pub struct GetArgs {
 pub struct InitArgs {
     /// Folder to create the config and vault in (default: the current directory).
     pub dir: Option<PathBuf>,
-}
-
-impl From<TargetArg> for Target {
-    fn from(t: TargetArg) -> Self {
-        match t {
-            TargetArg::Claude => Target::Claude,
-            TargetArg::Codex => Target::Codex,
-            TargetArg::Cursor => Target::Cursor,
-            TargetArg::Gemini => Target::Gemini,
-            TargetArg::Opencode => Target::Opencode,
-            TargetArg::Generic => Target::Generic,
-        }
-    }
-}
-
-impl From<FormatArg> for Format {
-    fn from(f: FormatArg) -> Self {
-        match f {
-            FormatArg::Json => Format::Json,
-            FormatArg::Markdown => Format::Markdown,
-            FormatArg::Prompt => Format::Prompt,
-        }
-    }
-}
-
-impl From<RankingArg> for Ranking {
-    fn from(r: RankingArg) -> Self {
-        match r {
-            RankingArg::Full => Ranking::Full,
-            RankingArg::Bm25 => Ranking::Bm25,
-        }
-    }
-}
-
-/// A usage error found while resolving flags (exit code 2).
-#[derive(Debug)]
-pub struct UsageError(pub String);
-
-impl std::fmt::Display for UsageError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for UsageError {}
-
-/// Parses `--now`, or takes the clock.
-pub fn resolve_now(now: Option<&str>) -> Result<DateTime<Utc>> {
-    match now {
-        None => Ok(Utc::now()),
-        Some(s) => DateTime::parse_from_rfc3339(s)
-            .map(|d| d.with_timezone(&Utc))
-            .map_err(|e| {
-                UsageError(format!(
-                    "--now {s:?} is not an RFC 3339 time ({e}); e.g. 2026-11-22T09:00:00Z"
-                ))
-            })
-            .map_err(anyhow::Error::from),
-    }
-}
-
-/// The working directory: `--cwd` or the process's.
-pub fn resolve_cwd(cwd: Option<&PathBuf>) -> Result<PathBuf> {
-    match cwd {
-        Some(c) => Ok(c.clone()),
-        None => std::env::current_dir().context("cannot read the current directory"),
-    }
-}
-
-impl PacketArgs {
-    /// Resolves into a wakeup request.
-    pub fn request(&self, format: Format) -> Result<WakeupRequest> {
-        if self.budget == Some(0) {
-            bail!(UsageError("--budget must be at least 1".into()));
-        }
-        Ok(WakeupRequest {
-            cwd: resolve_cwd(self.cwd.as_ref())?,
-            project: self.project.clone(),
-            task: self.task.trim().to_owned(),
-            files: self
-                .files
-                .iter()
-                .map(|f| f.trim().to_owned())
-                .filter(|f| !f.is_empty())
-                .collect(),
-            profile: self.profile.clone(),
-            target: self.target.into(),
-            format,
-            budget: self.budget,
-            now: resolve_now(self.now.as_deref())?,
-            ranking: self.ranking.into(),
-            source: self.session.into(),
-            limit: self.limit,
-        })
-    }
 }

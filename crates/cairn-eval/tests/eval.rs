@@ -5,7 +5,8 @@
 
 use std::path::{Path, PathBuf};
 
-use cairn_engine::*;
+use cairn_engine::Ranking;
+use cairn_eval::*;
 
 fn devmem() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -213,6 +214,6 @@ fn a_missing_queries_file_is_an_error() {
     let dir = tempfile::tempdir().unwrap();
     assert!(matches!(
         run_eval(dir.path(), &opts(Ranking::Full)),
-        Err(EngineError::Io { .. })
+        Err(EvalError::Io { .. })
     ));
 }

@@ -11,6 +11,7 @@ use std::sync::OnceLock;
 
 use cairn_engine::config::Config;
 use cairn_engine::*;
+use cairn_eval::{SuiteQuery, parse_queries};
 
 fn suite() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

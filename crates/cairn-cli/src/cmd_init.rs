@@ -1,17 +1,43 @@
-//! `init`: a starter `cairn.toml` and vault skeleton that `wakeup` can use at once.
-//! Never overwrites: existing files are kept and reported.
+//! `cairn init`: a starter `cairn.toml` and vault skeleton that `wakeup` can use at
+//! once, and what was written. Never overwrites: existing files are kept and
+//! reported. It writes files, so it lives with the front end, not in the read-only
+//! engine; it needs nothing of the write path (`cairn-memory`: scopes, locks).
 
 use std::path::{Path, PathBuf};
 
-use crate::EngineError;
+use anyhow::{Context, Result};
+
+use crate::args::InitArgs;
+use crate::output::print_out;
 
 /// What `init` did.
 #[derive(Debug, Clone, Default)]
-pub struct InitReport {
+struct InitReport {
     /// Files written.
-    pub created: Vec<PathBuf>,
+    created: Vec<PathBuf>,
     /// Files that already existed and were left alone.
-    pub kept: Vec<PathBuf>,
+    kept: Vec<PathBuf>,
+}
+
+/// Runs `cairn init`.
+pub fn run(a: InitArgs) -> Result<()> {
+    let dir = match a.dir {
+        Some(d) => d,
+        None => std::env::current_dir().context("cannot read the current directory")?,
+    };
+    let report = init(&dir)?;
+    let mut s = String::new();
+    for p in &report.created {
+        s.push_str(&format!("created {}\n", p.display()));
+    }
+    for p in &report.kept {
+        s.push_str(&format!("kept    {} (already exists)\n", p.display()));
+    }
+    s.push_str(&format!(
+        "\nNext: edit {cfg} (your projects' repo_paths), then run\n  cairn wakeup --config {cfg} --task \"what you are working on\"\n",
+        cfg = dir.join("cairn.toml").display()
+    ));
+    print_out(&s)
 }
 
 const CONFIG: &str = r#"# cairn configuration. Paths are relative to this file.
@@ -70,13 +96,11 @@ const NOTES: &[(&str, &str)] = &[
     ),
 ];
 
-/// Writes a starter configuration and vault into `dir` (created if missing).
-pub fn init(dir: &Path) -> Result<InitReport, EngineError> {
-    let io = |p: &Path, e| EngineError::Io {
-        path: p.to_path_buf(),
-        source: e,
-    };
-    std::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
+/// Writes a starter configuration and vault into `dir` (created if missing). An
+/// I/O error reads `<path>: <error>`.
+fn init(dir: &Path) -> Result<InitReport> {
+    let io = |p: &Path| p.display().to_string();
+    std::fs::create_dir_all(dir).with_context(|| io(dir))?;
     let mut report = InitReport::default();
     let files = std::iter::once(("cairn.toml", CONFIG)).chain(NOTES.iter().copied());
     for (rel, text) in files {
@@ -86,9 +110,9 @@ pub fn init(dir: &Path) -> Result<InitReport, EngineError> {
             continue;
         }
         if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| io(parent, e))?;
+            std::fs::create_dir_all(parent).with_context(|| io(parent))?;
         }
-        write_new(&path, text).map_err(|e| io(&path, e))?;
+        write_new(&path, text).with_context(|| io(&path))?;
         report.created.push(path);
     }
     Ok(report)

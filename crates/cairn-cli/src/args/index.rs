@@ -1,0 +1,28 @@
+//! `cairn index` flags.
+
+use clap::Args;
+
+use super::TextOrJson;
+use crate::source::Source;
+
+/// `cairn index` flags.
+#[derive(Debug, Args)]
+pub struct IndexArgs {
+    #[command(flatten)]
+    pub source: Source,
+    /// Throw the index away and build it again from every note.
+    #[arg(long, conflicts_with = "status")]
+    pub rebuild: bool,
+    /// Show the index's state (notes, size on disk, last refresh, pending changes); change nothing.
+    #[arg(long)]
+    pub status: bool,
+    /// With --status: also read every index file and check its checksum.
+    #[arg(long, requires = "status")]
+    pub verify: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: TextOrJson,
+    /// Print nothing on success (for background refreshes).
+    #[arg(long, hide = true)]
+    pub quiet: bool,
+}

@@ -1,0 +1,20 @@
+//! `cairn mcp` flags and its long help.
+
+use clap::Args;
+
+use crate::source::Source;
+
+#[derive(Debug, Args)]
+#[command(after_help = "\
+Clients start it themselves (`cairn hooks install` registers it); stdout carries the
+protocol only. Tools: memory_wakeup, memory_search, memory_get, memory_explain and
+memory_list (read-only), memory_write and memory_pin (the store of `cairn memory`),
+under the same policy as the CLI. Notes edited while it runs are seen by the next call. Bad input (a line that is not JSON, a request before
+`initialize`, an unknown argument name) gets a JSON-RPC error; the server keeps running.
+
+Example (what a client runs):
+  cairn mcp --config ~/notes/cairn.toml")]
+pub struct McpArgs {
+    #[command(flatten)]
+    pub source: Source,
+}

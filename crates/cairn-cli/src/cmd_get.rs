@@ -1,0 +1,34 @@
+//! `cairn get`: one note by path, id, file name or title, under policy (secret
+//! refused, confidential withheld, credentials redacted).
+
+use anyhow::Result;
+
+use crate::args::{GetArgs, TextOrJson};
+use crate::output::{print_json, print_out};
+use crate::source::open;
+
+/// Runs `cairn get`.
+pub fn run(a: GetArgs) -> Result<()> {
+    let engine = open(&a.source)?;
+    let g = engine.get(&a.note)?;
+    match a.format {
+        TextOrJson::Json => print_json(&g)?,
+        TextOrJson::Text if g.withheld => print_out(&format!(
+            "{} ({})\n{}\n",
+            g.title,
+            g.path,
+            cairn_engine::WITHHELD_NOTICE
+        ))?,
+        TextOrJson::Text => {
+            let mut c = g.content.clone();
+            if !c.ends_with('\n') {
+                c.push('\n');
+            }
+            print_out(&c)?;
+        }
+    }
+    if g.redactions > 0 {
+        eprintln!("cairn: {} credentials redacted", g.redactions);
+    }
+    Ok(())
+}

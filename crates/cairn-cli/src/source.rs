@@ -1,0 +1,81 @@
+//! Where the vault comes from: the `--config`/`--vault`/`--profiles-dir`/`--index-dir`
+//! flags every command takes (`Source`), the configuration they select (discovery,
+//! loading), and how the engine opens it (the persistent index, a deadline, the
+//! progress bar).
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::Result;
+use cairn_engine::config::{Config, Discovery};
+use cairn_engine::{Engine, IndexMode, OpenOptions, PersistentOptions};
+use clap::Args;
+
+use crate::error::UsageError;
+use crate::progress::Bar;
+
+/// Where the vault comes from.
+#[derive(Debug, Clone, Default, Args)]
+pub struct Source {
+    /// Configuration file (else $CAIRN_CONFIG, else ~/.config/cairn/config.toml).
+    #[arg(long, value_name = "FILE", global = true, conflicts_with = "vault")]
+    pub config: Option<PathBuf>,
+    /// Use this folder as one vault, without a configuration file.
+    #[arg(long, value_name = "DIR", global = true)]
+    pub vault: Option<PathBuf>,
+    /// Folder of extra profiles (*.toml) and templates (templates/<format>/<target>.j2).
+    #[arg(long, value_name = "DIR", global = true, hide_short_help = true)]
+    pub profiles_dir: Option<PathBuf>,
+    /// Folder of the persistent index (default: [index] dir, else $XDG_CACHE_HOME/cairn/<vault>).
+    #[arg(long, value_name = "DIR", global = true, hide_short_help = true)]
+    pub index_dir: Option<PathBuf>,
+}
+
+/// The configuration `source` selects: `--vault DIR` as one vault, else the file
+/// discovery finds (`--config`, `$CAIRN_CONFIG`, XDG).
+pub fn load_config(source: &Source) -> Result<Config> {
+    if let Some(v) = &source.vault {
+        return Ok(Config::for_vault(v)?);
+    }
+    let discovery = Discovery::new(source.config.clone(), |k| std::env::var(k).ok());
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    match discovery.locate()? {
+        Some(path) => Ok(Config::load(&path, home.as_deref())?),
+        None => Err(UsageError(
+            "no configuration found: pass --config FILE or --vault DIR, set $CAIRN_CONFIG, or run `cairn init`".into(),
+        )
+        .into()),
+    }
+}
+
+/// Loads the configuration and opens the engine from the persistent index, telling
+/// stderr what the index did.
+pub fn open(source: &Source) -> Result<Engine> {
+    let config = load_config(source)?;
+    let opts = open_options(source, None, false);
+    let engine = Engine::open(config, &opts)?;
+    crate::index_report::report(&engine, source);
+    Ok(engine)
+}
+
+/// The instant `ms` milliseconds from now, less a margin for the work that
+/// follows opening the index (ranking, rendering).
+pub fn deadline_after(ms: u64) -> Instant {
+    let reserve = (ms / 5).clamp(10, 100).min(ms);
+    Instant::now() + Duration::from_millis(ms - reserve)
+}
+
+/// Engine options for `source`: the persistent index, with a progress bar.
+pub fn open_options(source: &Source, deadline: Option<Instant>, rebuild: bool) -> OpenOptions {
+    OpenOptions {
+        profiles_dir: source.profiles_dir.clone(),
+        index: IndexMode::Persistent(PersistentOptions {
+            dir: source.index_dir.clone(),
+            rebuild,
+            deadline,
+            progress: Some(Arc::new(Bar::new())),
+            verify: false,
+        }),
+    }
+}
