@@ -50,7 +50,11 @@ fn build(notes: &[(Note, f64, f64)], terms: &BTreeSet<String>) -> Packet {
             origin: Source::Project,
             withheld: n.sensitivity == cairn_note::Sensitivity::Confidential,
             layer: if n.pinned || n.memory_type == Some(cairn_note::MemoryType::Person) {
-                Layer::Hot(if n.pinned { HotKind::Pinned } else { HotKind::Identity })
+                Layer::Hot(if n.pinned {
+                    HotKind::Pinned
+                } else {
+                    HotKind::Identity
+                })
             } else {
                 Layer::Task
             },

@@ -108,9 +108,9 @@ pub(crate) fn hot_layer<'e>(input: &HotInput<'_, 'e>) -> Vec<(&'e Note, HotKind)
     let usable = |n: &Note| {
         !cairn_score::is_retired(n)
             && (input.visible)(n)
-            && n.project_id
-                .as_deref()
-                .is_none_or(|p| Some(p) == input.project_id || !input.project_ids.iter().any(|id| id == p))
+            && n.project_id.as_deref().is_none_or(|p| {
+                Some(p) == input.project_id || !input.project_ids.iter().any(|id| id == p)
+            })
     };
     let mut out: Vec<(&'e Note, HotKind)> = Vec::new();
     let mut taken: HashSet<&str> = HashSet::new();
@@ -205,7 +205,11 @@ pub(crate) fn hot_layer<'e>(input: &HotInput<'_, 'e>) -> Vec<(&'e Note, HotKind)
         .copied()
         .filter(|n| usable(n) && n.pinned && !is_session(n) && !taken.contains(n.path.as_str()))
         .collect();
-    pins.sort_by(|a, b| priority_rank(a).cmp(&priority_rank(b)).then_with(|| a.path.cmp(&b.path)));
+    pins.sort_by(|a, b| {
+        priority_rank(a)
+            .cmp(&priority_rank(b))
+            .then_with(|| a.path.cmp(&b.path))
+    });
     pins.dedup_by(|a, b| a.path == b.path);
     for n in pins.into_iter().take(input.rules.pins) {
         take(&mut out, &mut taken, n, HotKind::Pinned);
@@ -348,7 +352,10 @@ fn is_root_index(n: &Note, roots: &[String]) -> bool {
 /// A note of the same name deeper in the vault is the user's own.
 fn is_boilerplate(n: &Note, roots: &[String]) -> bool {
     let (folder, name) = n.path.rsplit_once('/').unwrap_or(("", &n.path));
-    let stem = name.rsplit_once('.').map_or(name, |(s, _)| s).to_ascii_lowercase();
+    let stem = name
+        .rsplit_once('.')
+        .map_or(name, |(s, _)| s)
+        .to_ascii_lowercase();
     let at_root = folder.is_empty() || roots.iter().any(|r| r.trim_matches('/') == folder);
     let in_templates = n
         .path
@@ -403,7 +410,11 @@ mod tests {
 
     #[test]
     fn identity_roots_are_developer_roots_named_identity() {
-        let roots = vec!["00-Identity".to_owned(), "20-Areas".to_owned(), "me/identity-notes".to_owned()];
+        let roots = vec![
+            "00-Identity".to_owned(),
+            "20-Areas".to_owned(),
+            "me/identity-notes".to_owned(),
+        ];
         assert_eq!(
             default_identity_roots(&roots),
             vec!["00-Identity".to_owned(), "me/identity-notes".to_owned()]

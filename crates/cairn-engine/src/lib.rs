@@ -37,11 +37,11 @@ pub use cairn_policy::WITHHELD_NOTICE;
 pub use cairn_render::{Format, Target};
 pub use cairn_score::{Op as FactorOp, Ranking};
 pub use explain::{CandidateReport, Explanation};
+pub use hot::SessionSource;
 pub use list::{ListRequest, ListResult, ListScope, ListedNote};
 pub use lookup::{GetResult, SearchHit, SearchRequest, SearchResult, SearchScope, SecretLookup};
 pub use measure::{Scan, scan_vault};
 pub use persistent::{IndexInfo, IndexMode, PersistentOptions, index_status, index_verify};
-pub use hot::SessionSource;
 pub use wakeup::{WakeupOutput, WakeupRequest};
 pub use {cairn_cache as cache, cairn_cache::Progress, cairn_policy as policy};
 
@@ -52,6 +52,7 @@ pub const BUILTIN_PROFILES: &[(&str, &str)] = &[
         "developer",
         include_str!("../../../profiles/developer.toml"),
     ),
+    ("session", include_str!("../../../profiles/session.toml")),
 ];
 
 /// Engine failures. Each says what to do about it.

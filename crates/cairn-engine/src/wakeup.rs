@@ -93,7 +93,7 @@ impl Engine {
     /// the words of `--files` paths.
     pub(crate) fn query_terms(&self, task: &str, route: &Route) -> QueryTerms {
         let mut q = QueryTerms::default();
-        q.add_text(task, 1.0);
+        add_task_words(&mut q, task);
         let project = route
             .project_id
             .as_deref()
@@ -273,7 +273,11 @@ impl Engine {
             candidates.push(Candidate {
                 note,
                 scored,
-                origin: sel.origin.get(&note.path).copied().unwrap_or(profile.primary),
+                origin: sel
+                    .origin
+                    .get(&note.path)
+                    .copied()
+                    .unwrap_or(profile.primary),
                 withheld: false,
                 layer: Layer::Hot(*kind),
             });
@@ -285,7 +289,11 @@ impl Engine {
             candidates.push(Candidate {
                 note,
                 scored,
-                origin: sel.origin.get(&note.path).copied().unwrap_or(profile.primary),
+                origin: sel
+                    .origin
+                    .get(&note.path)
+                    .copied()
+                    .unwrap_or(profile.primary),
                 withheld: false,
                 layer: Layer::Recent,
             });
@@ -600,6 +608,64 @@ pub(crate) fn route_method(m: RouteMethod) -> &'static str {
         RouteMethod::Worktree => "worktree",
         RouteMethod::NoMatch => "no_match",
         RouteMethod::Unscoped => "unscoped",
+    }
+}
+
+/// Words of how developers phrase a task that say what to do, not what it is about
+/// (`change how X works`, `let's finish Y`, `please help fix Z`), as the analyzer
+/// stems them. They count for a quarter of a topical word, in ranking and in the
+/// relevance gate alike.
+const TASK_FILLER: &[&str] = &[
+    "add",
+    "ask",
+    "bit",
+    "chang",
+    "check",
+    "continu",
+    "could",
+    "figur",
+    "finish",
+    "fix",
+    "get",
+    "go",
+    "help",
+    "implement",
+    "job",
+    "let",
+    "look",
+    "make",
+    "mayb",
+    "need",
+    "new",
+    "next",
+    "now",
+    "pleas",
+    "plan",
+    "sort",
+    "start",
+    "stuff",
+    "task",
+    "thing",
+    "think",
+    "today",
+    "tri",
+    "updat",
+    "want",
+    "way",
+    "wonder",
+    "work",
+    "would",
+];
+
+/// Adds the task's words to `q`: topical words at weight 1, filler at 0.25.
+fn add_task_words(q: &mut QueryTerms, task: &str) {
+    for t in cairn_index::analyze(task) {
+        let w = if TASK_FILLER.contains(&t.as_str()) {
+            0.25
+        } else {
+            1.0
+        };
+        *q.terms.entry(t).or_insert(0.0) += w;
     }
 }
 

@@ -262,10 +262,14 @@ fn the_task_decides_the_ranking() {
         let n = demo().note(&it.path).unwrap();
         assert!(!n.is_retired(), "{} is retired", it.path);
     }
-    // Sessions are excluded by the project profile.
+    // A session note is there only as the project's latest (hot) or when it
+    // matches the task.
     assert!(p.sections().iter().all(|(_, v)| {
-        v.iter()
-            .all(|i| i.memory_type.as_deref() != Some("session"))
+        v.iter().all(|i| {
+            i.memory_type.as_deref() != Some("session")
+                || i.layer == "hot"
+                || i.reasons.iter().any(|r| r.contains("covers"))
+        })
     }));
     // The pinned identity note is always there.
     assert!(p.identity.notes.iter().any(|i| i.pinned));
@@ -282,7 +286,7 @@ fn the_task_decides_the_ranking() {
 }
 
 #[test]
-fn a_query_that_matches_nothing_gives_pins_and_identity_only() {
+fn a_query_that_matches_nothing_gives_the_hot_layer_only() {
     let out = demo()
         .wakeup(&request(
             "ledger",
@@ -293,9 +297,9 @@ fn a_query_that_matches_nothing_gives_pins_and_identity_only() {
         .unwrap();
     for (name, items) in out.packet.sections() {
         for it in items {
-            assert!(
-                it.pinned || name == "identity",
-                "{name}: {} is neither pinned nor identity",
+            assert_eq!(
+                it.layer, "hot",
+                "{name}: {} is not in the hot layer",
                 it.path
             );
         }

@@ -445,9 +445,14 @@ pub(crate) fn search(
         }
         let found = accumulate_term(searcher, fields, &scope, r, &norms, text, &mut acc)?;
         let Accumulators { tf, kw, touched } = &mut acc;
-        let idf = scope.idf(scope.doc_freq(searcher, fields, r, text)?);
+        let df = scope.doc_freq(searcher, fields, r, text)?;
+        let idf = scope.idf(df);
         let weight = qw * idf;
-        mass += weight;
+        // A word no note contains weighs in the coverage like the rarest word
+        // that one note contains: it is part of what was asked, but not more
+        // telling than a word a note shares (in a small vault, a missing
+        // everyday word would otherwise outweigh every word that matched).
+        mass += qw * scope.idf(df.max(1.0));
         for seg_ord in 0..segs.len() {
             for &d in &touched[seg_ord] {
                 matched[seg_ord][d as usize] += weight;

@@ -175,7 +175,12 @@ pub struct PacketArgs {
     pub ranking: RankingArg,
     /// How the session starts: startup, resume, compact or clear. On resume and
     /// compact the project's latest session note is shown whatever its age.
-    #[arg(long = "source", value_enum, default_value = "startup", value_name = "HOW")]
+    #[arg(
+        long = "source",
+        value_enum,
+        default_value = "startup",
+        value_name = "HOW"
+    )]
     pub session: SessionArg,
     /// At most N notes ranked for the task (the hot layer is not counted).
     #[arg(long, value_name = "N")]
@@ -190,7 +195,6 @@ pub enum SessionArg {
     Compact,
     Clear,
 }
-
 
 #[derive(Debug, Args)]
 pub struct WakeupArgs {
