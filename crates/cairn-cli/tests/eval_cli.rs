@@ -87,7 +87,7 @@ fn table_lists_overall_and_each_type() {
         .assert()
         .success()
         .stdout(
-            predicate::str::contains("146 notes, 89 of 89 queries evaluated, ranking full")
+            predicate::str::contains("151 notes, 89 of 89 queries evaluated, ranking full")
                 .and(predicate::str::contains("overall"))
                 .and(predicate::str::contains("symptom"))
                 .and(predicate::str::contains("nDCG@10"))

@@ -103,8 +103,9 @@ pub(crate) struct HotInput<'a, 'e> {
     pub visible: &'a dyn Fn(&Note) -> bool,
 }
 
-/// The hot layer, in packet order: identity, working style, overview, session, pins.
-pub(crate) fn hot_layer<'e>(input: &HotInput<'_, 'e>) -> Vec<(&'e Note, HotKind)> {
+/// The hot layer, in packet order (identity, working style, overview, session,
+/// pins), and the pinned notes its cap left out (the packet lists them).
+pub(crate) fn hot_layer<'e>(input: &HotInput<'_, 'e>) -> (Vec<(&'e Note, HotKind)>, Vec<&'e Note>) {
     let usable = |n: &Note| {
         !cairn_score::is_retired(n)
             && (input.visible)(n)
@@ -211,10 +212,11 @@ pub(crate) fn hot_layer<'e>(input: &HotInput<'_, 'e>) -> Vec<(&'e Note, HotKind)
             .then_with(|| a.path.cmp(&b.path))
     });
     pins.dedup_by(|a, b| a.path == b.path);
-    for n in pins.into_iter().take(input.rules.pins) {
+    let over = pins.split_off(input.rules.pins.min(pins.len()));
+    for n in pins {
         take(&mut out, &mut taken, n, HotKind::Pinned);
     }
-    out
+    (out, over)
 }
 
 /// With no task at all: the most recently edited notes of `notes` that are not

@@ -379,6 +379,19 @@ impl Engine {
             packet = cairn_assemble::assemble(&request, &candidates);
         }
         packet.provenance.partial_reason = self.index_info.partial.clone();
+        for n in &layers.pins_over {
+            packet.budget.left_out_count += 1;
+            if packet.budget.left_out.len() < cairn_assemble::LEFT_OUT_LISTED {
+                let shown = cairn_policy::ShownNote::head(n);
+                packet.budget.left_out.push(cairn_assemble::LeftOut {
+                    path: shown.path.into_string(),
+                    title: shown.title.into_string(),
+                    section: "pins".to_owned(),
+                    reason: format!("hot layer cap ({} pins)", profile.hot.pins),
+                    score: 0.0,
+                });
+            }
+        }
 
         // Policy, second line of defence: note text was redacted before assembly
         // shaped it (`cairn_policy::ShownNote`); every string that leaves cairn is
@@ -414,7 +427,7 @@ impl Engine {
         let identity_roots = hot::default_identity_roots(developer_roots);
         let project_ids: Vec<String> = self.config.projects.iter().map(|p| p.id.clone()).collect();
         let visible = |n: &Note| cairn_policy::visibility(n.sensitivity, false) == Visibility::Full;
-        let hot = hot::hot_layer(&HotInput {
+        let (hot, pins_over) = hot::hot_layer(&HotInput {
             developer: &developer,
             project: &project_notes,
             identity_roots: &identity_roots,
@@ -443,7 +456,9 @@ impl Engine {
                     .is_some_and(|t| profile.exclude_types.contains(&t));
                 ((origin == profile.primary || typed) && !excluded).then_some(n)
             });
-            let limit = req.limit.unwrap_or(profile.hot.recent);
+            let limit = req
+                .limit
+                .unwrap_or_else(|| scale(profile.hot.recent, budget_factor(profile, req)));
             hot::recent(
                 in_profile,
                 &hot_paths,
@@ -479,6 +494,7 @@ impl Engine {
         Layers {
             hot,
             recent,
+            pins_over,
             taken,
             neutral,
         }
@@ -571,12 +587,28 @@ impl Engine {
     }
 }
 
+/// How much bigger (or smaller) this request's budget is than the profile's
+/// default for its format.
+fn budget_factor(profile: &Profile, req: &WakeupRequest) -> f64 {
+    match (req.budget, profile.budget_for(req.format.as_str())) {
+        (Some(b), Some(d)) if d > 0 => b as f64 / d as f64,
+        _ => 1.0,
+    }
+}
+
+/// A count scaled by a budget factor: at least 1.
+fn scale(n: usize, factor: f64) -> usize {
+    ((n as f64 * factor).round() as usize).max(1)
+}
+
 /// The hot layer and the no-task layer of one request.
 pub(crate) struct Layers<'e> {
     /// Hot notes, in packet order, and why.
     pub hot: Vec<(&'e Note, HotKind)>,
     /// With no query: recently edited notes.
     pub recent: Vec<&'e Note>,
+    /// Pinned notes past the hot layer's cap.
+    pub pins_over: Vec<&'e Note>,
     /// Paths of both.
     pub taken: BTreeSet<String>,
     /// Scores for the notes of either that the profile's scope did not score.
