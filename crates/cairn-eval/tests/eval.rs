@@ -40,16 +40,16 @@ fn devmem_suite_stays_above_its_floors() {
     let full = run_eval(&devmem(), &opts(Ranking::Full)).unwrap();
     assert!(full.issues.is_empty(), "{:?}", full.issues);
     assert_eq!(full.queries_evaluated, 89);
-    assert_eq!(full.notes, 146);
+    assert_eq!(full.notes, 151);
     let o = &full.overall;
     let floors = [
         ("hit@1", o.hit[&1], 0.70),                 // measured 0.742
-        ("hit@5", o.hit[&5], 0.94),                 // measured 0.966
-        ("hit@10", o.hit[&10], 0.97),               // measured 1.000
-        ("recall@10", o.recall[&10], 0.93),         // measured 0.964
+        ("hit@5", o.hit[&5], 0.94), // measured 0.955 (0.966 before the 5 notes of #14)
+        ("hit@10", o.hit[&10], 0.97), // measured 1.000
+        ("recall@10", o.recall[&10], 0.93), // measured 0.964
         ("recall_all@10", o.recall_all[&10], 0.88), // measured 0.921
-        ("MRR", o.mrr, 0.80),                       // measured 0.838
-        ("nDCG@10", o.ndcg_at_10, 0.78),            // measured 0.811
+        ("MRR", o.mrr, 0.80),       // measured 0.837
+        ("nDCG@10", o.ndcg_at_10, 0.78), // measured 0.810
     ];
     for (name, value, floor) in floors {
         assert!(
@@ -63,7 +63,7 @@ fn devmem_suite_stays_above_its_floors() {
     }
 
     // The boosts earn their place: the full ranking beats plain BM25 on this suite
-    // (measured nDCG@10 0.811 against 0.763, MRR 0.838 against 0.788).
+    // (measured nDCG@10 0.810 against 0.762, MRR 0.837 against 0.788).
     let plain = run_eval(&devmem(), &opts(Ranking::Bm25)).unwrap();
     assert!(o.ndcg_at_10 > plain.overall.ndcg_at_10 + 0.02);
     assert!(o.mrr > plain.overall.mrr);
