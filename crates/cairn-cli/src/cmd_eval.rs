@@ -120,14 +120,24 @@ fn packet_table(p: &PacketReport) -> String {
         .max("overall".len());
     let _ = writeln!(
         s,
-        "{:<width$} {:>5} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>6}",
-        "", "n", "recall", "prec", "mn-hits", "mn-task", "pinned", "session", "sect-R", "notes"
+        "{:<width$} {:>5} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>6} {:>6}",
+        "",
+        "n",
+        "recall",
+        "prec",
+        "mn-hits",
+        "mn-task",
+        "pinned",
+        "session",
+        "sect-R",
+        "notes",
+        "task"
     );
     let opt = |x: Option<f64>| x.map_or_else(|| "-".to_owned(), |x| format!("{x:.3}"));
     let row = |s: &mut String, name: &str, m: &PacketMetrics| {
         let _ = writeln!(
             s,
-            "{name:<width$} {:>5} {:>7.3} {:>7.3} {:>7} {:>7} {:>7.3} {:>7} {:>7} {:>6.1}",
+            "{name:<width$} {:>5} {:>7.3} {:>7.3} {:>7} {:>7} {:>7.3} {:>7} {:>7} {:>6.1} {:>6.1}",
             m.tasks,
             m.recall,
             m.precision,
@@ -136,7 +146,8 @@ fn packet_table(p: &PacketReport) -> String {
             m.pinned_present,
             opt(m.session_present),
             opt(m.section_recall),
-            m.mean_notes
+            m.mean_notes,
+            m.mean_task_notes
         );
     };
     row(&mut s, "overall", &p.overall);
@@ -156,7 +167,8 @@ fn packet_table(p: &PacketReport) -> String {
         s,
         "recall/prec: expected notes shown over expected / over shown; mn: must-not notes shown \
          (hits, tasks); pinned: every pinned note in scope shown; session: every expected \
-         session note shown; sect-R: expected notes in their section."
+         session note shown; sect-R: expected notes in their section; notes, task: mean notes \
+         per packet, of them in the task layer."
     );
     s
 }

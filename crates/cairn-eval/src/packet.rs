@@ -14,6 +14,7 @@
 //!   secret, and under the developer's note roots or the routed project's;
 //! - **session present**: every expected session note (`memory_type: session`, or
 //!   under a `sessions/` folder) is shown; no figure when the task expects none;
+//! - **task notes**: notes of the task layer (not the hot layer) shown;
 //! - **section recall**: for the ids of `sections`, the share shown in the section
 //!   named (pooled per section, averaged over tasks overall).
 //!
@@ -55,6 +56,9 @@ pub struct PacketMetrics {
     pub by_section: BTreeMap<String, f64>,
     /// Mean notes per packet.
     pub mean_notes: f64,
+    /// Mean notes per packet in the task layer (ranked for the task, not the hot
+    /// layer); 0 is the goal on off-topic tasks.
+    pub mean_task_notes: f64,
 }
 
 /// One packet task's outcome.
@@ -70,6 +74,8 @@ pub struct PacketOutcome {
     pub profile: String,
     /// Notes shown.
     pub notes: usize,
+    /// Of them, notes in the task layer.
+    pub task_notes: usize,
     /// Expected notes shown / expected notes.
     pub recall: f64,
     /// Expected notes shown / notes shown (`None` for an empty packet).
@@ -118,6 +124,7 @@ struct TaskScore {
     /// section → (shown there, expected there).
     sections: BTreeMap<String, (usize, usize)>,
     notes: usize,
+    task_notes: usize,
 }
 
 /// Runs every packet task through `wakeup` and measures it. Bad tasks (an unknown
@@ -197,10 +204,16 @@ pub(crate) fn run_packets(
         };
         let packet = &out.packet;
         let project = packet.identity.project.as_ref().map(|p| p.id.clone());
-        let shown: Vec<(&str, Vec<String>)> = packet
+        let shown: Vec<ShownSection<'_>> = packet
             .sections()
             .into_iter()
-            .map(|(name, items)| (name, items.iter().map(|i| i.id.clone()).collect()))
+            .map(|(name, items)| {
+                let ids = items
+                    .iter()
+                    .map(|i| (i.id.clone(), i.layer != "hot"))
+                    .collect();
+                (name, ids)
+            })
             .collect();
         let (outcome, score) =
             score_task(engine, &facts, t, &shown, project, packet.profile.clone());
@@ -272,24 +285,29 @@ impl VaultFacts {
     }
 }
 
-/// Scores one packet, given as (section, note ids shown) in packet order.
+/// One section of a packet: its name and its notes, as (id, in the task layer).
+type ShownSection<'a> = (&'a str, Vec<(String, bool)>);
+
+/// Scores one packet, given section by section in packet order.
 fn score_task(
     engine: &Engine,
     facts: &VaultFacts,
     t: &PacketTask,
-    packet_sections: &[(&str, Vec<String>)],
+    packet_sections: &[ShownSection<'_>],
     project: Option<String>,
     profile: String,
 ) -> (PacketOutcome, TaskScore) {
     let mut shown: Vec<String> = Vec::new();
     let mut shown_in: BTreeMap<&str, HashSet<&str>> = BTreeMap::new();
     let mut all: Vec<&str> = Vec::new();
+    let mut task_notes = 0;
     for (name, ids) in packet_sections {
-        for id in ids {
+        for (id, task_layer) in ids {
             shown.push(format!("{name}: {id}"));
             shown_in.entry(name).or_default().insert(id.as_str());
             if !all.contains(&id.as_str()) {
                 all.push(id.as_str());
+                task_notes += usize::from(*task_layer);
             }
         }
     }
@@ -362,6 +380,7 @@ fn score_task(
         project,
         profile,
         notes: all.len(),
+        task_notes,
         recall: round4(recall),
         precision: precision.map(round4),
         missed: expected
@@ -383,6 +402,7 @@ fn score_task(
         section_recall,
         sections,
         notes: all.len(),
+        task_notes,
     };
     (outcome, score)
 }
@@ -420,5 +440,6 @@ fn aggregate<'a>(ss: impl Iterator<Item = &'a TaskScore>) -> PacketMetrics {
             .map(|(k, (h, n))| (k, round4(h as f64 / n.max(1) as f64)))
             .collect(),
         mean_notes: mean(ss.iter().map(|s| s.notes as f64)).unwrap_or(0.0),
+        mean_task_notes: mean(ss.iter().map(|s| s.task_notes as f64)).unwrap_or(0.0),
     }
 }

@@ -410,4 +410,49 @@ mod tests {
             "queries.jsonl:4: query b: missing `query` (a string); skipped"
         );
     }
+
+    #[test]
+    fn packet_lines_are_packet_tasks_and_bad_ones_become_issues() {
+        let text = r#"{"id":"q","query":"x","expected":["n1"],"kind":"search"}
+{"id":"p1","kind":"packet","cwd":"repos/a","task":"","source":"resume","expected":["a","b.md"],"sections":{"identity":["a"]},"must_not":["c"],"now":"2026-12-09T09:00:00Z","question_type":"resume","note":"why"}
+{"id":"p2","kind":"packet","expected":["a"],"source":"later"}
+{"id":"p3","kind":"packet","expected":["a"],"sections":{"hot":["a"]}}
+{"id":"p4","kind":"packet","expected":["a"],"must_not":["a"]}
+{"id":"p5","kind":"packet","expected":["a"],"now":"yesterday"}
+{"id":"p6","kind":"packet","task":"x"}
+{"id":"p7","kind":"recall","query":"x","expected":["a"]}
+{"id":"q","kind":"packet","expected":["a"]}
+"#;
+        let p = parse_queries("queries.jsonl", text);
+        assert_eq!(p.lines, 2, "the search line and the unknown kind");
+        assert_eq!(p.packet_lines, 7);
+        assert_eq!(p.queries.len(), 1);
+        assert_eq!(p.packets.len(), 1);
+        let t = &p.packets[0];
+        assert_eq!(t.id, "p1");
+        assert_eq!(t.source, SessionSource::Resume);
+        assert_eq!(t.expected, vec!["a", "b"]);
+        assert_eq!(t.sections["identity"], vec!["a"]);
+        assert_eq!(t.must_not, vec!["c"]);
+        assert_eq!(t.now.unwrap().to_rfc3339(), "2026-12-09T09:00:00+00:00");
+        assert_eq!(t.cwd.as_deref(), Some("repos/a"));
+        let msgs: Vec<(usize, &str)> = p
+            .issues
+            .iter()
+            .map(|i| (i.line, i.message.as_str()))
+            .collect();
+        assert_eq!(msgs.len(), 7, "{msgs:?}");
+        assert!(msgs[0].1.contains("`source`"));
+        assert!(msgs[1].1.contains("not a packet section"));
+        assert!(msgs[2].1.contains("both expected and must_not"));
+        assert!(msgs[3].1.contains("RFC 3339"));
+        assert!(msgs[4].1.contains("no `expected`"));
+        assert!(msgs[5].1.contains("`kind`"));
+        assert!(msgs[6].1.contains("earlier line"));
+        // A default packet task starts a session with no task.
+        let d = parse_queries("q", r#"{"id":"d","kind":"packet","expected":["a"]}"#);
+        assert_eq!(d.packets[0].source, SessionSource::Startup);
+        assert_eq!(d.packets[0].task, "");
+        assert_eq!(d.packets[0].now, None);
+    }
 }
