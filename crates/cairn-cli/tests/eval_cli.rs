@@ -91,8 +91,65 @@ fn table_lists_overall_and_each_type() {
                 .and(predicate::str::contains("overall"))
                 .and(predicate::str::contains("symptom"))
                 .and(predicate::str::contains("nDCG@10"))
+                .and(predicate::str::contains("packet tasks: 80 of 80 evaluated"))
+                .and(predicate::str::contains("superseded-trap"))
+                .and(predicate::str::contains("mn-hits"))
+                .and(predicate::str::contains("section recall: active_context"))
                 .and(predicate::str::contains("issues").not()),
         );
+}
+
+#[test]
+fn json_report_has_the_packet_figures_and_bad_packet_tasks_are_counted() {
+    let dir = small_suite();
+    let d = dir.path();
+    let mut q = std::fs::read_to_string(d.join("queries.jsonl")).unwrap();
+    q.push_str(
+        r#"{"id": "p1", "kind": "packet", "task": "retry backoff", "expected": ["retry"], "must_not": ["vacuum"], "question_type": "task"}
+{"id": "p2", "kind": "packet", "expected": ["retry"], "source": "tomorrow"}
+"#,
+    );
+    std::fs::write(d.join("queries.jsonl"), q).unwrap();
+    let out = cairn()
+        .args(["eval", "--format", "json", "--now", "2026-11-22T09:00:00Z"])
+        .arg(d)
+        .assert()
+        .success()
+        .stderr(
+            predicate::str::contains("2 of 4 queries skipped")
+                .and(predicate::str::contains("1 of 2 packet tasks skipped")),
+        )
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(v["queries_total"], 4);
+    let p = &v["packets"];
+    assert_eq!(p["tasks_total"], 2);
+    assert_eq!(p["tasks_evaluated"], 1);
+    assert_eq!(p["per_task"][0]["id"], "p1");
+    for key in [
+        "recall",
+        "precision",
+        "must_not_hits",
+        "must_not_tasks",
+        "pinned_present",
+        "by_section",
+        "mean_notes",
+        "mean_task_notes",
+    ] {
+        assert!(p["overall"].get(key).is_some(), "overall.{key}");
+    }
+    assert!(p["by_type"]["task"].is_object());
+    assert!(
+        v["issues"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|i| i["query_id"] == "p2"),
+        "{}",
+        v["issues"]
+    );
 }
 
 #[test]

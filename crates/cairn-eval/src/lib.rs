@@ -24,10 +24,18 @@
 //! an id that names no note, a `cwd` or `vault` that does not exist) is reported
 //! with its file and line and the query skipped; the rest of the suite still runs.
 //!
+//! Lines with `"kind": "packet"` are packet tasks instead: `{"id", "kind": "packet",
+//! "cwd", "task", "files"?, "source"?, "expected", "sections"?, "must_not"?, "now"?,
+//! "question_type"?, "note"?}`, each run through `Engine::wakeup` and scored on the
+//! whole packet (`packet.rs` has the definitions). Lines without `kind`, or with
+//! `"kind": "search"`, are retrieval queries.
+//!
 //! `suite.rs` reads `queries.jsonl`, `run.rs` runs the queries, `metrics.rs`
-//! measures them, `report.rs` is the `eval.v1` report.
+//! measures them, `packet.rs` runs and measures the packet tasks, `report.rs` is
+//! the `eval.v1` report.
 
 mod metrics;
+mod packet;
 mod report;
 mod run;
 mod suite;
@@ -38,9 +46,12 @@ use cairn_engine::EngineError;
 use cairn_engine::config::ConfigError;
 
 pub use metrics::{EVAL_DEPTH, Metrics, NDCG_CUTOFF};
+pub use packet::{PacketMetrics, PacketOutcome, PacketReport};
 pub use report::{EVAL_REPORT_VERSION, EvalReport, QueryOutcome, Timing};
 pub use run::{EvalOptions, run_eval};
-pub use suite::{QUERIES_FILE, SuiteIssue, SuiteQueries, SuiteQuery, parse_queries};
+pub use suite::{
+    PACKET_SECTIONS, PacketTask, QUERIES_FILE, SuiteIssue, SuiteQueries, SuiteQuery, parse_queries,
+};
 
 /// Why a suite could not be run at all (a bad query is a [`SuiteIssue`], not this).
 #[derive(Debug, thiserror::Error)]

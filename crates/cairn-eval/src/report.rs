@@ -7,6 +7,7 @@ use cairn_engine::Ranking;
 use serde::Serialize;
 
 use crate::metrics::Metrics;
+use crate::packet::PacketReport;
 use crate::suite::SuiteIssue;
 
 /// Version tag of the JSON report.
@@ -79,4 +80,8 @@ pub struct EvalReport {
     pub timing: Timing,
     /// Per query, in file order.
     pub per_query: Vec<QueryOutcome>,
+    /// Packet tasks (`"kind": "packet"`), measured on whole wake-up packets; absent
+    /// when the suite has none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub packets: Option<PacketReport>,
 }

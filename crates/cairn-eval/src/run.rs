@@ -14,6 +14,7 @@ use crate::EvalError;
 use crate::metrics::{
     EVAL_DEPTH, NDCG_CUTOFF, QueryMetrics, aggregate, percentile, relevant_ids, round3, round4,
 };
+use crate::packet::run_packets;
 use crate::report::{EVAL_REPORT_VERSION, EvalReport, QueryOutcome, Timing};
 use crate::suite::{QUERIES_FILE, SuiteIssue, parse_queries};
 
@@ -189,6 +190,19 @@ pub fn run_eval(suite: &Path, opts: &EvalOptions) -> Result<EvalReport, EvalErro
         });
         per_query_metrics.push((q.question_type.clone(), m));
     }
+    let packets = if parsed.packet_lines > 0 {
+        Some(run_packets(
+            &engine,
+            suite,
+            &parsed.packets,
+            parsed.packet_lines,
+            opts.ranking,
+            opts.today,
+            &mut issues,
+        )?)
+    } else {
+        None
+    };
     issues.sort_by(|a, b| a.line.cmp(&b.line).then_with(|| a.message.cmp(&b.message)));
 
     let overall = aggregate(per_query_metrics.iter().map(|(_, m)| m), &ks);
@@ -232,6 +246,7 @@ pub fn run_eval(suite: &Path, opts: &EvalOptions) -> Result<EvalReport, EvalErro
             query_mean_ms: round3(mean),
         },
         per_query: outcomes,
+        packets,
         ks,
     })
 }

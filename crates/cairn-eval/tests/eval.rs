@@ -40,16 +40,16 @@ fn devmem_suite_stays_above_its_floors() {
     let full = run_eval(&devmem(), &opts(Ranking::Full)).unwrap();
     assert!(full.issues.is_empty(), "{:?}", full.issues);
     assert_eq!(full.queries_evaluated, 89);
-    assert_eq!(full.notes, 146);
+    assert_eq!(full.notes, 151);
     let o = &full.overall;
     let floors = [
         ("hit@1", o.hit[&1], 0.70),                 // measured 0.742
-        ("hit@5", o.hit[&5], 0.94),                 // measured 0.966
-        ("hit@10", o.hit[&10], 0.97),               // measured 1.000
-        ("recall@10", o.recall[&10], 0.93),         // measured 0.964
+        ("hit@5", o.hit[&5], 0.94), // measured 0.955 (0.966 before the 5 notes of #14)
+        ("hit@10", o.hit[&10], 0.97), // measured 1.000
+        ("recall@10", o.recall[&10], 0.93), // measured 0.964
         ("recall_all@10", o.recall_all[&10], 0.88), // measured 0.921
-        ("MRR", o.mrr, 0.80),                       // measured 0.838
-        ("nDCG@10", o.ndcg_at_10, 0.78),            // measured 0.811
+        ("MRR", o.mrr, 0.80),       // measured 0.837
+        ("nDCG@10", o.ndcg_at_10, 0.78), // measured 0.810
     ];
     for (name, value, floor) in floors {
         assert!(
@@ -63,7 +63,7 @@ fn devmem_suite_stays_above_its_floors() {
     }
 
     // The boosts earn their place: the full ranking beats plain BM25 on this suite
-    // (measured nDCG@10 0.811 against 0.763, MRR 0.838 against 0.788).
+    // (measured nDCG@10 0.810 against 0.762, MRR 0.837 against 0.788).
     let plain = run_eval(&devmem(), &opts(Ranking::Bm25)).unwrap();
     assert!(o.ndcg_at_10 > plain.overall.ndcg_at_10 + 0.02);
     assert!(o.mrr > plain.overall.mrr);
@@ -76,6 +76,7 @@ fn the_same_suite_gives_the_same_figures() {
     assert_eq!(a.overall, b.overall);
     assert_eq!(a.by_type, b.by_type);
     assert_eq!(a.per_query, b.per_query);
+    assert_eq!(a.packets, b.packets);
 }
 
 #[test]
@@ -216,4 +217,169 @@ fn a_missing_queries_file_is_an_error() {
         run_eval(dir.path(), &opts(Ranking::Full)),
         Err(EvalError::Io { .. })
     ));
+}
+
+/// The packet floors sit a little below the figures measured when they were set
+/// (`cairn eval fixtures/devmem --now 2026-11-22T09:00:00Z`, 80 packet tasks,
+/// generic json packets at the profile's default budget): losing one expected
+/// note in two or three tasks of a type, or a few points overall, fails CI.
+/// Raise them when the packet improves.
+#[test]
+fn devmem_packets_stay_above_their_floors() {
+    let r = run_eval(&devmem(), &opts(Ranking::Full)).unwrap();
+    assert!(r.issues.is_empty(), "{:?}", r.issues);
+    let p = r.packets.as_ref().expect("devmem has packet tasks");
+    assert_eq!((p.tasks_total, p.tasks_evaluated), (80, 80));
+    let o = &p.overall;
+    let floors = [
+        ("recall", o.recall, 0.92),                           // measured 0.9345
+        ("precision", o.precision, 0.62),                     // measured 0.6368
+        ("section recall", o.section_recall.unwrap(), 0.92),  // measured 0.9378
+        ("pinned present", o.pinned_present, 1.0),            // measured 1.000
+        ("session present", o.session_present.unwrap(), 1.0), // measured 1.000 (67 tasks)
+        ("identity in its section", o.by_section["identity"], 1.0), // measured 1.000
+    ];
+    for (name, value, floor) in floors {
+        assert!(
+            value >= floor,
+            "devmem packets {name} {value:.4} fell below {floor}"
+        );
+    }
+    // Measured: 1 hit in 1 task (p027 shows the stale 2025 eviction incident).
+    assert!(o.must_not_hits <= 1, "must-not hits {}", o.must_not_hits);
+    assert!(
+        o.must_not_tasks <= 1,
+        "tasks with a must-not hit {}",
+        o.must_not_tasks
+    );
+    // Off-topic tasks get the hot layer only (measured 0.0 task-layer notes).
+    assert_eq!(p.by_type["off-topic"].mean_task_notes, 0.0);
+
+    // type → (recall floor, precision floor); measured values in the comments.
+    let per_type = [
+        ("cross", 0.75, 0.66),           // measured 0.7841, 0.6910
+        ("empty", 0.97, 0.47),           // measured 1.0000, 0.4988
+        ("file", 0.94, 0.58),            // measured 0.9665, 0.6140
+        ("no-project", 0.86, 0.57),      // measured 0.8917, 0.6071
+        ("off-topic", 0.97, 0.68),       // measured 1.0000, 0.7184
+        ("resume", 0.91, 0.57),          // measured 0.9439, 0.5997
+        ("stale-trap", 0.86, 0.65),      // measured 0.8893, 0.6850
+        ("superseded-trap", 0.88, 0.66), // measured 0.9085, 0.6978
+        ("task", 0.91, 0.67),            // measured 0.9383, 0.7026
+    ];
+    assert_eq!(p.by_type.len(), per_type.len());
+    for (t, recall, precision) in per_type {
+        let m = &p.by_type[t];
+        assert!(m.recall >= recall, "{t}: recall {:.4} < {recall}", m.recall);
+        assert!(
+            m.precision >= precision,
+            "{t}: precision {:.4} < {precision}",
+            m.precision
+        );
+        assert_eq!(m.pinned_present, 1.0, "{t}: a pinned note is missing");
+    }
+}
+
+#[test]
+fn packet_tasks_are_scored_on_the_whole_packet() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(
+        d,
+        "cairn.toml",
+        "[vault]\nroot = \"vault\"\n[developer]\nnote_roots = [\"dev\"]\n\
+         [[projects]]\nid = \"alpha\"\nrepo_paths = [\"repos/alpha\"]\nnote_roots = [\"alpha\"]\n",
+    );
+    write(d, "repos/alpha/README.md", "alpha");
+    write(
+        d,
+        "vault/dev/me.md",
+        "---\nmemory_type: person\npinned: true\n---\n# Me\nI write Go and keep answers short.",
+    );
+    write(
+        d,
+        "vault/alpha/overview.md",
+        "---\nmemory_type: project\npinned: true\n---\n# Alpha\nAlpha ships metrics.",
+    );
+    write(
+        d,
+        "vault/alpha/deploy.md",
+        "---\nmemory_type: decision\n---\n# Blue green deploys\nDeploy alpha with the blue green script.",
+    );
+    write(
+        d,
+        "vault/alpha/old-deploy.md",
+        "---\nmemory_type: decision\nstatus: superseded\n---\n# Old deploys\nDeploy alpha by hand, no blue green.",
+    );
+    write(
+        d,
+        "queries.jsonl",
+        r#"{"id": "s", "query": "blue green deploy", "expected": ["alpha/deploy"], "cwd": "repos/alpha"}
+{"id": "p1", "kind": "packet", "cwd": "repos/alpha", "task": "blue green deploy of alpha", "expected": ["dev/me", "alpha/overview", "alpha/deploy"], "sections": {"identity": ["dev/me"], "decisions": ["alpha/deploy"]}, "must_not": ["alpha/old-deploy"], "question_type": "task"}
+{"id": "p2", "kind": "packet", "cwd": "repos/alpha", "expected": ["alpha/nope"]}
+{"id": "p3", "kind": "packet", "cwd": "repos/beta", "expected": ["dev/me"]}
+"#,
+    );
+    let r = run_eval(d, &opts(Ranking::Full)).unwrap();
+    assert_eq!(r.queries_total, 1);
+    assert_eq!(r.queries_evaluated, 1);
+    let p = r.packets.as_ref().unwrap();
+    assert_eq!(
+        (p.tasks_total, p.tasks_evaluated, p.tasks_skipped),
+        (3, 1, 2)
+    );
+    let lines: Vec<usize> = r.issues.iter().map(|i| i.line).collect();
+    assert_eq!(lines, vec![3, 4], "{:?}", r.issues);
+    assert!(r.issues[0].message.contains("`alpha/nope`"));
+    assert!(r.issues[1].message.contains("`cwd`"));
+
+    let t = &p.per_task[0];
+    assert_eq!(t.project.as_deref(), Some("alpha"));
+    assert_eq!(t.profile, "project");
+    assert!(
+        t.shown.contains(&"identity: dev/me".to_owned()),
+        "{:?}",
+        t.shown
+    );
+    // The figures follow from what the packet shows.
+    let ids: std::collections::BTreeSet<&str> = t
+        .shown
+        .iter()
+        .map(|s| s.split_once(": ").unwrap().1)
+        .collect();
+    assert_eq!(t.notes, ids.len());
+    let expected = ["dev/me", "alpha/overview", "alpha/deploy"];
+    let found = expected.iter().filter(|e| ids.contains(*e)).count();
+    assert_eq!(t.recall, ((found as f64 / 3.0) * 1e4).round() / 1e4);
+    assert_eq!(
+        t.missed.len(),
+        3 - found,
+        "{:?} missed {:?}",
+        t.shown,
+        t.missed
+    );
+    assert!(
+        t.must_not_hits.is_empty(),
+        "a superseded note is never shown"
+    );
+    assert!(t.pinned_missing.is_empty(), "{:?}", t.pinned_missing);
+    assert_eq!(p.overall.tasks, 1);
+    assert_eq!(p.overall.pinned_present, 1.0);
+    assert_eq!(p.by_type["task"].recall, p.overall.recall);
+    assert_eq!(p.overall.session_present, None);
+    assert!(serde_json::to_value(&r).unwrap()["packets"]["per_task"].is_array());
+}
+
+#[test]
+fn a_suite_without_packet_tasks_has_no_packets_object() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "a.md", "Retry with backoff.");
+    write(
+        dir.path(),
+        "queries.jsonl",
+        r#"{"id": "1", "query": "retry", "expected": ["a"]}"#,
+    );
+    let r = run_eval(dir.path(), &opts(Ranking::Full)).unwrap();
+    assert!(r.packets.is_none());
+    assert!(serde_json::to_value(&r).unwrap().get("packets").is_none());
 }
