@@ -17,7 +17,7 @@
 //! named like a generation) is removed by the next writer.
 
 use std::fs::{DirBuilder, File, OpenOptions};
-use std::io::{self, Write};
+use std::io;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
