@@ -106,8 +106,13 @@ impl CairnServer {
         Self {
             provider,
             default_cwd,
-            tool_router: Self::tool_router() + Self::write_tool_router(),
+            tool_router: Self::tool_router(),
         }
+    }
+
+    /// Every tool: the five that read (here) and the two that write (`write_tools.rs`).
+    fn tool_router() -> ToolRouter<Self> {
+        Self::read_tool_router() + Self::write_tool_router()
     }
 
     pub(crate) fn cwd(&self, cwd: Option<String>) -> PathBuf {
@@ -133,7 +138,7 @@ impl CairnServer {
     }
 }
 
-#[tool_router]
+#[tool_router(router = read_tool_router)]
 impl CairnServer {
     /// The wake-up packet for a session: the notes that matter for this project and task
     /// (identity, working style, constraints, decisions, incidents, recommended notes),
