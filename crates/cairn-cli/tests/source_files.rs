@@ -2,6 +2,8 @@
 //! with a `//!` header saying its one job, and it has at most 800 lines, not
 //! counting its `#[cfg(test)]` module. Big files are split by what they do.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::path::{Path, PathBuf};
 
 const MAX_LINES: usize = 800;
