@@ -347,6 +347,6 @@ impl Packet {
             "target": self.target,
         });
         let bytes = serde_json::to_vec(&content).unwrap_or_default();
-        self.content_hash = blake3::hash(&bytes).to_hex()[..16].to_owned();
+        self.content_hash = cairn_note::ContentHash::of(&bytes).short_hex();
     }
 }

@@ -123,12 +123,9 @@ pub trait Progress: Send + Sync {
     fn end(&self);
 }
 
-/// The first 16 bytes of the blake3 hash of a file's content.
+/// The hash the manifest stores for a file's content: [`cairn_note::ContentHash`].
 pub fn content_hash(bytes: &[u8]) -> [u8; 16] {
-    let h = blake3::hash(bytes);
-    let mut out = [0u8; 16];
-    out.copy_from_slice(&h.as_bytes()[..16]);
-    out
+    cairn_note::ContentHash::of(bytes).to_bytes()
 }
 
 /// The cache folder of one vault.

@@ -17,7 +17,7 @@ pub fn default_dir(vault: &Path, env: impl Fn(&str) -> Option<String>) -> Option
 }
 
 /// A folder name for a vault: its folder name (letters, digits, `-`, `_`; at most
-/// 32) and 16 hex digits of the blake3 hash of its full path, so two vaults never
+/// 32) and 16 hex digits of the content hash of its full path, so two vaults never
 /// share a folder and the name still says which vault it is.
 pub fn vault_key(vault: &Path) -> String {
     let name: String = vault
@@ -34,10 +34,9 @@ pub fn vault_key(vault: &Path) -> String {
         })
         .take(32)
         .collect();
-    let hash = blake3::hash(vault.to_string_lossy().as_bytes()).to_hex();
-    let short = &hash.as_str()[..16];
+    let short = cairn_note::ContentHash::of(vault.to_string_lossy().as_bytes()).short_hex();
     if name.is_empty() {
-        short.to_owned()
+        short
     } else {
         format!("{name}-{short}")
     }

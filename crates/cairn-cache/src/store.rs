@@ -17,7 +17,7 @@
 //! named like a generation) is removed by the next writer.
 
 use std::fs::{DirBuilder, File, OpenOptions};
-use std::io::{self, Write};
+use std::io;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -200,47 +200,16 @@ fn copy_private(src: &Path, dst: &Path) -> io::Result<()> {
     to.sync_all()
 }
 
-/// Writes `bytes` to `path` atomically: private temp file beside it, fsync,
-/// rename, fsync of the folder.
+/// Writes `bytes` to `path` atomically: private temp file beside it (`.<name>.tmp-…`,
+/// a name [`collect_garbage`] removes when a writer dies), fsync, rename, fsync
+/// of the folder.
 pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let file_name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    // Unique per process and per call: two threads may write the same file.
-    static SEQ: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let seq = SEQ.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let tmp = dir.join(format!(".{file_name}.tmp-{}-{seq}", std::process::id()));
-    let result = (|| {
-        let mut f = private_file()
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .open(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        drop(f);
-        std::fs::rename(&tmp, path)?;
-        sync_dir(dir)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
+    cairn_atomic_write::StagedFile::beside(path, ".tmp-", 0o600, bytes)?.replace()
 }
 
 /// Flushes a folder's entries to disk (a no-op where folders cannot be opened).
 pub(crate) fn sync_dir(dir: &Path) -> io::Result<()> {
-    #[cfg(unix)]
-    {
-        File::open(dir)?.sync_all()
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = dir;
-        Ok(())
-    }
+    cairn_atomic_write::sync_dir(dir)
 }
 
 /// Removes every generation (folder, or anything else under such a name) and

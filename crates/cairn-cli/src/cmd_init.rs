@@ -121,21 +121,8 @@ fn init(dir: &Path) -> Result<InitReport> {
 /// Writes `text` to a temporary file beside `path`, then links it into place only if
 /// `path` still does not exist: never a partial file, never an overwrite.
 fn write_new(path: &Path, text: &str) -> std::io::Result<()> {
-    use std::io::Write;
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let tmp = dir.join(format!(
-        ".{}.cairn-tmp-{}",
-        path.file_name().unwrap_or_default().to_string_lossy(),
-        std::process::id()
-    ));
-    {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(text.as_bytes())?;
-        f.sync_all()?;
-    }
-    let linked = std::fs::hard_link(&tmp, path);
-    let _ = std::fs::remove_file(&tmp);
-    linked
+    cairn_atomic_write::StagedFile::beside(path, ".cairn-tmp-", 0o666, text.as_bytes())?
+        .create_new()
 }
 
 #[cfg(test)]

@@ -42,7 +42,8 @@ use tantivy::{
     DocAddress, DocId, DocSet, Searcher, SegmentReader, TERMINATED, TantivyDocument, Term,
 };
 
-use crate::{Fields, Hit, IndexError, QueryTerms, TermMatch, TextField};
+use crate::schema::{Fields, KEY_HASH};
+use crate::{Hit, IndexError, QueryTerms, TermMatch, TextField};
 
 /// How many of the best BM25F candidates get a proximity score.
 pub const PROXIMITY_DEPTH: usize = 200;
@@ -481,7 +482,7 @@ pub(crate) fn search(
     for (seg_ord, docs) in scored.iter().enumerate() {
         let keys = segs[seg_ord]
             .fast_fields()
-            .u64(crate::KEY_HASH)
+            .u64(KEY_HASH)
             .ok()
             .map(|c| c.first_or_default_col(0));
         for &d in docs {

@@ -16,6 +16,7 @@ pub mod params;
 pub mod refresh;
 pub mod server;
 pub mod transport;
+mod write_tools;
 
 use std::path::PathBuf;
 use std::sync::Arc;

@@ -4,8 +4,8 @@
 //! The engine applies cairn's policy on every path: secret notes refused, confidential
 //! ones withheld, credentials redacted.
 //!
-//! Five tools are read-only. `memory_write` and `memory_pin` write through
-//! `cairn-memory`, the same store as `cairn memory write/pin`, so its collision,
+//! Five tools are read-only (here). `memory_write` and `memory_pin`
+//! (`write_tools.rs`) write through `cairn-memory`, the same store as `cairn memory write/pin`, so its collision,
 //! compare-and-swap, containment and size rules hold unchanged. An agent cannot opt
 //! in to storing credentials (a body holding one is refused) nor lower a note's
 //! sensitivity (never declassifies), and its diffs are the policy's (secret notes'
@@ -18,9 +18,8 @@ use std::sync::Arc;
 use cairn_engine::policy::{SafeText, one_line};
 use cairn_engine::{
     Engine, EngineError, Format, ListRequest, ListScope, MemoryType, Ranking, SearchRequest,
-    SearchScope, SecretLookup, Sensitivity, Target, WakeupRequest,
+    SearchScope, SecretLookup, Target, WakeupRequest,
 };
-use cairn_memory::{NewNote, Op, Scope, Store, WriteMode, WriteOptions};
 
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::ToolCallContext;
@@ -33,9 +32,7 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, tool, tool_handler, tool_router};
 use serde::Serialize;
 
-use crate::params::{
-    ExplainParams, GetParams, ListParams, PinParams, SearchParams, WakeupParams, WriteParams,
-};
+use crate::params::{ExplainParams, GetParams, ListParams, SearchParams, WakeupParams};
 use crate::refresh::EngineProvider;
 
 const INSTRUCTIONS: &str = "cairn serves memory from the developer's own markdown notes: \
@@ -68,9 +65,9 @@ impl std::fmt::Debug for CairnServer {
 }
 
 /// A tool's answer before it becomes a `CallToolResult`.
-type Answer = Result<(String, serde_json::Value), String>;
+pub(crate) type Answer = Result<(String, serde_json::Value), String>;
 
-fn to_result(answer: Answer) -> CallToolResult {
+pub(crate) fn to_result(answer: Answer) -> CallToolResult {
     match answer {
         Ok((text, structured)) => {
             let mut r = CallToolResult::success(vec![ContentBlock::text(text)]);
@@ -83,7 +80,7 @@ fn to_result(answer: Answer) -> CallToolResult {
     }
 }
 
-fn json<T: Serialize>(v: &T) -> Result<serde_json::Value, String> {
+pub(crate) fn json<T: Serialize>(v: &T) -> Result<serde_json::Value, String> {
     serde_json::to_value(v).map_err(|e| format!("cannot serialise the result: {e}"))
 }
 
@@ -99,61 +96,7 @@ fn line(s: &str) -> String {
     one_line(s).into_owned()
 }
 
-/// Applies one write through the memory store of the engine's vault. Credentials
-/// are never allowed (an agent cannot opt in to storing one), and neither is
-/// lowering a note's or an entry's sensitivity (only the CLI's `--declassify`).
-fn write_memory(
-    engine: &Engine,
-    scope: Option<String>,
-    cwd: &std::path::Path,
-    op: &Op,
-    expect_hash: Option<String>,
-    dry_run: bool,
-) -> Answer {
-    let opts = WriteOptions {
-        expect_hash,
-        dry_run,
-        allow_secrets: false,
-        declassify: false,
-        now: chrono::Utc::now(),
-    };
-    let config = engine.config().clone();
-    let scope = match scope {
-        Some(s) => Scope::parse(&s).map_err(|e| e.to_string())?,
-        None => Scope::default_for(&config, cwd),
-    };
-    let store = Store::new(config);
-    let outcome = store
-        .apply(&scope, op, &opts)
-        .map_err(|e| crate::messages::memory_error(&e))?;
-    let mut text = String::new();
-    if outcome.dry_run {
-        let _ = writeln!(text, "Dry run: nothing written.");
-    }
-    for c in &outcome.changes {
-        let action = serde_json::to_value(c.action)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_owned))
-            .unwrap_or_default();
-        let _ = write!(text, "{action} {}", c.path);
-        if let Some(to) = &c.to {
-            let _ = write!(text, " -> {to}");
-        }
-        if let Some(h) = &c.hash_after {
-            let _ = write!(text, " (content hash {h})");
-        }
-        text.push('\n');
-        if outcome.dry_run && !c.diff.is_empty() {
-            text.push_str(&c.diff);
-        }
-    }
-    for w in &outcome.warnings {
-        let _ = writeln!(text, "warning: {w}");
-    }
-    Ok((text, json(&outcome)?))
-}
-
-fn nonempty(s: Option<String>) -> Option<String> {
+pub(crate) fn nonempty(s: Option<String>) -> Option<String> {
     s.map(|s| s.trim().to_owned()).filter(|s| !s.is_empty())
 }
 
@@ -167,12 +110,20 @@ impl CairnServer {
         }
     }
 
-    fn cwd(&self, cwd: Option<String>) -> PathBuf {
+    /// Every tool: the five that read (here) and the two that write (`write_tools.rs`).
+    fn tool_router() -> ToolRouter<Self> {
+        Self::read_tool_router() + Self::write_tool_router()
+    }
+
+    pub(crate) fn cwd(&self, cwd: Option<String>) -> PathBuf {
         nonempty(cwd).map_or_else(|| self.default_cwd.clone(), PathBuf::from)
     }
 
     /// Runs `f` with the current engine on the blocking pool.
-    async fn run(&self, f: impl FnOnce(&Engine) -> Answer + Send + 'static) -> CallToolResult {
+    pub(crate) async fn run(
+        &self,
+        f: impl FnOnce(&Engine) -> Answer + Send + 'static,
+    ) -> CallToolResult {
         let provider = self.provider.clone();
         let joined = tokio::task::spawn_blocking(move || {
             let engine = provider.engine().map_err(|e| {
@@ -187,7 +138,7 @@ impl CairnServer {
     }
 }
 
-#[tool_router]
+#[tool_router(router = read_tool_router)]
 impl CairnServer {
     /// The wake-up packet for a session: the notes that matter for this project and task
     /// (identity, working style, constraints, decisions, incidents, recommended notes),
@@ -616,105 +567,6 @@ impl CairnServer {
             })
             .await)
     }
-
-    /// Record a memory note (decision, lesson, preference, constraint...) in the
-    /// developer's vault, with frontmatter, atomically. `create` refuses an existing
-    /// note; `append` adds a dated section; `replace` replaces the body. Credentials in
-    /// the body are refused. `expect_hash` makes the write conditional on the current
-    /// content; `dry_run` shows the diff only.
-    #[tool(
-        name = "memory_write",
-        annotations(
-            title = "Write a memory note",
-            read_only_hint = false,
-            destructive_hint = true,
-            idempotent_hint = false,
-            open_world_hint = false
-        )
-    )]
-    async fn memory_write(
-        &self,
-        Parameters(p): Parameters<WriteParams>,
-    ) -> Result<CallToolResult, ErrorData> {
-        let mode = match nonempty(p.mode)
-            .as_deref()
-            .map(str::to_lowercase)
-            .as_deref()
-        {
-            None | Some("create") => WriteMode::Create,
-            Some("append") => WriteMode::Append,
-            Some("replace" | "force") => WriteMode::Force,
-            Some(other) => {
-                return Ok(to_result(Err(format!(
-                    "unknown mode `{other}`: use create, append or replace"
-                ))));
-            }
-        };
-        let memory_type = match nonempty(p.memory_type) {
-            None => None,
-            Some(t) => match MemoryType::parse(&t) {
-                Some(mt) => Some(mt),
-                None => return Ok(to_result(Err(format!("unknown memory type `{t}`")))),
-            },
-        };
-        let sensitivity = match nonempty(p.sensitivity) {
-            None => None,
-            Some(s) => match Sensitivity::parse(&s) {
-                Some(v) => Some(v),
-                None => {
-                    return Ok(to_result(Err(format!(
-                        "unknown sensitivity `{s}`: use public, internal, confidential or secret"
-                    ))));
-                }
-            },
-        };
-        let op = Op::Write {
-            slug: p.slug.trim().to_owned(),
-            body: p.body,
-            mode,
-            meta: NewNote {
-                title: nonempty(p.title),
-                memory_type,
-                description: nonempty(p.description),
-                sensitivity,
-                tags: p.tags.unwrap_or_default(),
-                category: None,
-            },
-        };
-        let cwd = self.cwd(p.cwd);
-        let expect_hash = nonempty(p.expect_hash);
-        let dry_run = p.dry_run.unwrap_or(false);
-        Ok(self
-            .run(move |engine| {
-                write_memory(engine, nonempty(p.scope), &cwd, &op, expect_hash, dry_run)
-            })
-            .await)
-    }
-
-    /// Pin a memory note (always considered for the wake-up packet) or unpin it.
-    #[tool(
-        name = "memory_pin",
-        annotations(
-            title = "Pin or unpin a note",
-            read_only_hint = false,
-            destructive_hint = false,
-            idempotent_hint = true,
-            open_world_hint = false
-        )
-    )]
-    async fn memory_pin(
-        &self,
-        Parameters(p): Parameters<PinParams>,
-    ) -> Result<CallToolResult, ErrorData> {
-        let op = Op::Pin {
-            slug: p.slug.trim().to_owned(),
-            pinned: p.pinned.unwrap_or(true),
-        };
-        let cwd = self.cwd(p.cwd);
-        Ok(self
-            .run(move |engine| write_memory(engine, nonempty(p.scope), &cwd, &op, None, false))
-            .await)
-    }
 }
 
 #[tool_handler(router = self.tool_router)]
@@ -748,6 +600,7 @@ impl ServerHandler for CairnServer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::params::{PinParams, WriteParams};
     use crate::refresh::{ProviderError, RescanOnChange};
     use cairn_engine::OpenOptions;
     use cairn_engine::config::Config;

@@ -3,7 +3,7 @@
 //! so a reader (or a crash) only ever sees the old file or the new one. Plus the
 //! per-scope lock that serialises writers across processes.
 //!
-//! Temporary files are named `.<file>.cairn-tmp.<pid>.<n>`: hidden and not ending
+//! Temporary files are named `.<file>.cairn-tmp.<random>`: hidden and not ending
 //! in `.md`, so the scanner never takes one for a note. One left by a killed
 //! writer is removed by the next writer of the scope, under the lock (while the
 //! lock is held no other writer can be between its temp write and its rename).
@@ -20,10 +20,10 @@
 //! compiled only with the `fault-injection` feature.
 
 use std::fs::{File, OpenOptions};
-use std::io::{ErrorKind as IoKind, Write};
+use std::io::ErrorKind as IoKind;
 use std::path::Path;
-use std::sync::atomic::{AtomicU64, Ordering};
 
+use cairn_atomic_write::StagedFile;
 use fs4::fs_std::FileExt;
 
 use crate::error::MemoryError;
@@ -33,7 +33,6 @@ use crate::fault;
 pub const TEMP_MARKER: &str = ".cairn-tmp.";
 /// The lock file in each scope folder.
 pub const LOCK_FILE: &str = ".cairn-memory.lock";
-static COUNTER: AtomicU64 = AtomicU64::new(0);
 
 /// How [`write_file`] treats an existing file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,62 +47,33 @@ pub enum Replace<'a> {
 }
 
 /// Writes `bytes` to `path` through a synced temporary file and a rename (or a
-/// hard link for [`Replace::Never`], which cannot overwrite), then syncs the folder.
-/// An existing file's permissions are kept.
+/// hard link for [`Replace::Never`], which cannot overwrite), then syncs the folder
+/// ([`cairn_atomic_write::StagedFile`]). An existing file's permissions are kept.
 pub fn write_file(path: &Path, bytes: &[u8], replace: Replace<'_>) -> Result<(), MemoryError> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = dir.join(format!(
-        ".{name}{TEMP_MARKER}{}.{}",
-        std::process::id(),
-        COUNTER.fetch_add(1, Ordering::Relaxed)
-    ));
     // Ok(false): the file changed since the plan; nothing was renamed.
     let result = (|| -> std::io::Result<bool> {
-        let mut f = OpenOptions::new().write(true).create_new(true).open(&tmp)?;
-        if let Ok(md) = std::fs::metadata(path) {
-            f.set_permissions(md.permissions())?;
-        }
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        drop(f);
+        // 0o666 less the umask: what a note created by any editor gets.
+        let staged = StagedFile::beside(path, TEMP_MARKER, 0o666, bytes)?;
+        staged.keep_target_permissions()?;
         fault::before_rename();
         match replace {
-            Replace::Atomically => std::fs::rename(&tmp, path).map(|()| true),
+            Replace::Atomically => staged.replace().map(|()| true),
             Replace::Matching(expected) => {
                 fault::racing_editor(path);
                 if !holds(path, expected)? {
                     return Ok(false);
                 }
-                std::fs::rename(&tmp, path).map(|()| true)
+                staged.replace().map(|()| true)
             }
-            Replace::Never => match std::fs::hard_link(&tmp, path) {
-                Ok(()) => std::fs::remove_file(&tmp).map(|()| true),
-                Err(e) if e.kind() == IoKind::AlreadyExists => Err(e),
-                // No hard links on this file system: check, then rename (the scope
-                // lock keeps other cairn writers out between the two).
-                Err(_) if std::fs::symlink_metadata(path).is_err() => {
-                    std::fs::rename(&tmp, path).map(|()| true)
-                }
-                Err(e) => Err(e),
-            },
+            Replace::Never => staged.create_new().map(|()| true),
         }
     })();
     match result {
-        Ok(true) => sync_dir(dir),
-        Ok(false) => {
-            let _ = std::fs::remove_file(&tmp);
-            Err(MemoryError::Changed {
-                path: path.display().to_string(),
-            })
-        }
-        Err(e) => {
-            let _ = std::fs::remove_file(&tmp);
-            Err(MemoryError::io(path)(e))
-        }
+        Ok(true) => Ok(()),
+        Ok(false) => Err(MemoryError::Changed {
+            path: path.display().to_string(),
+        }),
+        Err(e) => Err(MemoryError::io(path)(e)),
     }
 }
 
@@ -153,15 +123,7 @@ pub fn remove_file(path: &Path, expected: &[u8]) -> Result<(), MemoryError> {
 
 /// Makes a rename or a new file in `dir` durable.
 pub fn sync_dir(dir: &Path) -> Result<(), MemoryError> {
-    #[cfg(unix)]
-    {
-        File::open(dir)
-            .and_then(|d| d.sync_all())
-            .map_err(MemoryError::io(dir))?;
-    }
-    #[cfg(not(unix))]
-    let _ = dir;
-    Ok(())
+    cairn_atomic_write::sync_dir(dir).map_err(MemoryError::io(dir))
 }
 
 /// Whether `name` is one of this module's temporary files.

@@ -6,6 +6,9 @@
 //!
 //! File names are compared in Unicode NFC: a note saved under its decomposed
 //! (NFD) name by another tool is the same note as the NFC name cairn writes.
+//!
+//! Also the vault-relative path helpers every other module uses (`join`,
+//! `rel_under`, `slug_of`) and [`read_note`], which resolves a slug here and reads it.
 
 use std::io::ErrorKind as IoKind;
 use std::path::{Path, PathBuf};
@@ -200,6 +203,79 @@ pub fn note_path(root: &Path, slug: &Slug, create: bool) -> Result<Option<PathBu
         Err(e) if e.kind() == IoKind::NotFound => Ok(Some(path)),
         Err(e) => Err(MemoryError::io(&path)(e)),
     }
+}
+
+/// A note read for an operation.
+pub(crate) struct Current {
+    /// The real file.
+    pub abs: PathBuf,
+    /// Vault-relative path.
+    pub rel: String,
+    /// Its text, `None` when it does not exist.
+    pub text: Option<String>,
+}
+
+/// Resolves and reads `slug` under the scope folder `root` (vault-relative `rel`),
+/// creating nested parents when `create`. A note that does not exist reads as
+/// `text: None`; one that is not UTF-8 is refused.
+pub(crate) fn read_note(
+    root: &Path,
+    rel: &str,
+    slug: &Slug,
+    create: bool,
+) -> Result<Current, MemoryError> {
+    let abs = if root.is_dir() {
+        note_path(root, slug, create)?.unwrap_or_else(|| root.join(slug.file_name()))
+    } else {
+        root.join(slug.file_name())
+    };
+    let text = match std::fs::read(&abs) {
+        Ok(b) => Some(String::from_utf8(b).map_err(|_| {
+            MemoryError::Refused(format!(
+                "{} is not UTF-8 text; cairn only edits text notes",
+                join(rel, &slug.file_name())
+            ))
+        })?),
+        Err(e) if e.kind() == IoKind::NotFound => None,
+        Err(e) => return Err(MemoryError::io(&abs)(e)),
+    };
+    // The real file (an in-scope symlink is reported, and written, as its target).
+    Ok(Current {
+        rel: join(
+            rel,
+            &rel_under(root, &abs).unwrap_or_else(|| slug.file_name()),
+        ),
+        abs,
+        text,
+    })
+}
+
+/// `folder` + `/` + `file`.
+pub(crate) fn join(folder: &str, file: &str) -> String {
+    if folder.is_empty() {
+        file.to_owned()
+    } else {
+        format!("{}/{file}", folder.trim_end_matches('/'))
+    }
+}
+
+/// `path` relative to `root`, `/`-separated.
+pub(crate) fn rel_under(root: &Path, path: &Path) -> Option<String> {
+    let rel = path.strip_prefix(root).ok()?;
+    Some(
+        rel.components()
+            .map(|c| c.as_os_str().to_string_lossy())
+            .collect::<Vec<_>>()
+            .join("/"),
+    )
+}
+
+/// The slug of vault-relative note path `path` in scope folder `folder`.
+pub(crate) fn slug_of(folder: &str, path: &str) -> String {
+    let file = path
+        .strip_prefix(folder)
+        .map_or(path, |s| s.trim_start_matches('/'));
+    file.strip_suffix(".md").unwrap_or(file).to_owned()
 }
 
 fn escape(path: &str, root: &Path, reason: &str) -> MemoryError {

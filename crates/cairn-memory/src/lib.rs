@@ -30,6 +30,7 @@
 //! secret entries replaced by a placeholder line, credentials redacted.
 
 mod atomic;
+mod checks;
 mod contain;
 mod diff;
 mod error;
@@ -39,6 +40,7 @@ mod index;
 mod mask;
 mod ops;
 mod plan;
+mod report;
 mod scope;
 mod sensitivity;
 mod slug;
@@ -54,5 +56,11 @@ pub use ops::{
 };
 pub use scope::{Scope, all_scopes};
 pub use slug::{MAX_SLUG_BYTES, Slug};
-pub use store::{Store, content_hash};
+pub use store::Store;
 pub use usage::{USAGE_FILE, Usage, UsageLog, default_cache_dir};
+
+/// The content hash of a note as the write path shows it and `--expect-hash`
+/// takes it: [`cairn_note::ContentHash::short_hex`] of the file's bytes.
+pub fn content_hash(bytes: &[u8]) -> String {
+    cairn_note::ContentHash::of(bytes).short_hex()
+}

@@ -13,7 +13,8 @@
 //! ```
 //!
 //! A refusal at any step leaves every file as it was. The middle steps (what
-//! each operation would change, and every check) are in [`crate::plan`]; a
+//! each operation would change, and every check) are in [`crate::plan`] and
+//! [`crate::checks`]; what a plan did, as an [`Outcome`], in [`crate::report`]; a
 //! failure after the notes are written (the index on a full disk) says so.
 
 use std::path::{Path, PathBuf};
@@ -23,18 +24,19 @@ use cairn_note::{Sensitivity, Status, parse_note};
 use chrono::{DateTime, Utc};
 
 use crate::atomic::{self, Replace, ScopeLock};
-use crate::contain::{plain_file_or_absent, read_plain, scope_root};
-use crate::diff::{index_diff, note_diff};
+use crate::checks::check_declassify;
+use crate::contain::{join, plain_file_or_absent, read_note, read_plain, scope_root, slug_of};
+use crate::content_hash;
+use crate::diff::index_diff;
 use crate::error::MemoryError;
 use crate::fault;
-use crate::index::{
-    IGNORE_FILE, INDEX_FILE, ScopeNote, entry_lines, ignore_text, read_scope, render_index,
-};
+use crate::index::{IGNORE_FILE, INDEX_FILE, entry_lines, ignore_text, read_scope, render_index};
 use crate::mask::{Reveal, reveal};
 use crate::ops::{
     Action, Change, IndexStatus, Listed, Op, Outcome, Shown, WriteMode, WriteOptions,
 };
-use crate::plan::FileOp;
+use crate::plan::{FileOp, Planner, not_found};
+use crate::report::{done_phrase, outcome, simulate};
 use crate::scope::Scope;
 use crate::sensitivity;
 use crate::slug::Slug;
@@ -49,11 +51,6 @@ const MAX_REPLANS: usize = 3;
 pub struct Store {
     config: Config,
     usage: Option<UsageLog>,
-}
-
-/// The content hash of a note: the first 16 hex digits of its BLAKE3 hash.
-pub fn content_hash(bytes: &[u8]) -> String {
-    blake3::hash(bytes).to_hex()[..16].to_owned()
 }
 
 impl Store {
@@ -150,10 +147,16 @@ impl Store {
         let slug = self.slug(slug)?;
         let (rel, _) = self.folder(scope)?;
         let root = scope_root(&self.config.vault.root, &rel, false)?
-            .ok_or_else(|| self.not_found(scope, &slug, &rel, None))?;
-        let cur = self.current(&root, &rel, &slug, false)?;
+            .ok_or_else(|| not_found(&self.config.memory, scope, &slug, &rel, None))?;
+        let cur = read_note(&root, &rel, &slug, false)?;
         let Some(text) = cur.text else {
-            return Err(self.not_found(scope, &slug, &rel, Some(&root)));
+            return Err(not_found(
+                &self.config.memory,
+                scope,
+                &slug,
+                &rel,
+                Some(&root),
+            ));
         };
         let (withheld, content) = match reveal(&cur.rel, &text) {
             Reveal::Secret => return Err(MemoryError::Secret { path: cur.rel }),
@@ -242,9 +245,16 @@ impl Store {
                     | Op::Move { .. }
                     | Op::Remove { purge: false, .. }
             );
+        let planner = Planner {
+            memory: &self.config.memory,
+            scope,
+            opts,
+            rel: &rel,
+            root: &root,
+        };
         let mut replans = 0;
         let plan = loop {
-            let plan = self.plan(scope, op, opts, &rel, &root, &slugs)?;
+            let plan = planner.plan(op)?;
             if !opts.declassify {
                 check_declassify(&plan)?;
             }
@@ -383,44 +393,6 @@ impl Store {
         }
     }
 
-    pub(crate) fn not_found(
-        &self,
-        scope: &Scope,
-        slug: &Slug,
-        rel: &str,
-        root: Option<&Path>,
-    ) -> MemoryError {
-        let lower = slug.as_str().to_lowercase();
-        let hint = root
-            .map(|r| {
-                read_scope(
-                    r,
-                    self.config.memory.nested,
-                    &self.config.memory.archive_folder,
-                )
-            })
-            .unwrap_or_default()
-            .into_iter()
-            .filter(|n| n.note.sensitivity != Sensitivity::Secret)
-            .filter(|n| {
-                let s = n.slug.to_lowercase();
-                s.contains(&lower) || lower.contains(&s)
-            })
-            .take(3)
-            .map(|n| n.slug)
-            .collect::<Vec<_>>();
-        MemoryError::NotFound {
-            scope: scope.to_string(),
-            slug: slug.to_string(),
-            folder: rel.to_owned(),
-            hint: if hint.is_empty() {
-                String::new()
-            } else {
-                format!("; did you mean {}?", hint.join(", "))
-            },
-        }
-    }
-
     /// The status of index text `text` against the file's current text.
     fn index_status(&self, rel: &str, text: &str, on_disk: Option<&str>) -> IndexStatus {
         IndexStatus {
@@ -504,134 +476,6 @@ impl Store {
     }
 }
 
-/// The outcome of running (or, `dry_run`, planning) `plan`, the index aside.
-fn outcome(
-    scope: &Scope,
-    op: &Op,
-    rel: &str,
-    slugs: &[Slug],
-    plan: &[FileOp],
-    dry_run: bool,
-    warnings: Vec<String>,
-) -> Outcome {
-    let mut changes: Vec<Change> = plan.iter().map(describe).collect();
-    if changes.is_empty()
-        && !matches!(op, Op::Reindex)
-        && let Some(s) = slugs.first()
-    {
-        changes.push(Change {
-            path: join(rel, &s.file_name()),
-            action: Action::Unchanged,
-            to: None,
-            hash_before: None,
-            hash_after: None,
-            diff: String::new(),
-        });
-    }
-    Outcome {
-        scope: scope.to_string(),
-        folder: rel.to_owned(),
-        dry_run,
-        changes,
-        index: None,
-        warnings,
-    }
-}
-
-/// Refuses a plan that lowers the sensitivity of a note or an entry.
-fn check_declassify(plan: &[FileOp]) -> Result<(), MemoryError> {
-    for f in plan {
-        match f {
-            FileOp::Write {
-                rel,
-                before: Some(before),
-                after,
-                ..
-            } => sensitivity::check(rel, before, rel, after)?,
-            FileOp::Move {
-                from_rel,
-                to_rel,
-                content,
-                ..
-            } => sensitivity::check(from_rel, content, to_rel, content)?,
-            FileOp::Write { before: None, .. } | FileOp::Delete { .. } => {}
-        }
-    }
-    Ok(())
-}
-
-/// What a carried-out plan did, for a message (`a.md written; b.md archived`).
-fn done_phrase(plan: &[FileOp]) -> String {
-    let parts: Vec<String> = plan
-        .iter()
-        .map(|f| match f {
-            FileOp::Write { rel, .. } => format!("{rel} written"),
-            FileOp::Move {
-                from_rel,
-                archive: true,
-                ..
-            } => format!("{from_rel} archived"),
-            FileOp::Move {
-                from_rel, to_rel, ..
-            } => format!("{from_rel} moved to {to_rel}"),
-            FileOp::Delete { rel, .. } => format!("{rel} deleted"),
-        })
-        .collect();
-    if parts.is_empty() {
-        "no note changed".to_owned()
-    } else {
-        parts.join("; ")
-    }
-}
-
-fn describe(f: &FileOp) -> Change {
-    match f {
-        FileOp::Write {
-            rel, before, after, ..
-        } => Change {
-            path: rel.clone(),
-            action: if before.is_some() {
-                Action::Modified
-            } else {
-                Action::Created
-            },
-            to: None,
-            hash_before: before.as_deref().map(|b| content_hash(b.as_bytes())),
-            hash_after: Some(content_hash(after.as_bytes())),
-            diff: note_diff(rel, before.as_deref(), Some(after)),
-        },
-        FileOp::Move {
-            from_rel,
-            to_rel,
-            content,
-            archive,
-            ..
-        } => {
-            let h = content_hash(content.as_bytes());
-            Change {
-                path: from_rel.clone(),
-                action: if *archive {
-                    Action::Archived
-                } else {
-                    Action::Moved
-                },
-                to: Some(to_rel.clone()),
-                hash_before: Some(h.clone()),
-                hash_after: Some(h),
-                diff: format!("rename from {from_rel}\nrename to {to_rel}\n"),
-            }
-        }
-        FileOp::Delete { rel, content, .. } => Change {
-            path: rel.clone(),
-            action: Action::Deleted,
-            to: None,
-            hash_before: Some(content_hash(content.as_bytes())),
-            hash_after: None,
-            diff: note_diff(rel, Some(content), None),
-        },
-    }
-}
-
 /// Carries out one file operation. A note replaced or deleted must still hold,
 /// right before the rename, the text it was planned from ([`MemoryError::Changed`]).
 fn execute(f: &FileOp) -> Result<(), MemoryError> {
@@ -669,87 +513,10 @@ fn execute(f: &FileOp) -> Result<(), MemoryError> {
     })
 }
 
-/// The scope's notes as they would be after `plan` (for a dry run's index).
-fn simulate(mut notes: Vec<ScopeNote>, plan: &[FileOp], rel: &str) -> Vec<ScopeNote> {
-    let file_of = |r: &str| {
-        r.strip_prefix(rel)
-            .map(|s| s.trim_start_matches('/').to_owned())
-    };
-    let put = |notes: &mut Vec<ScopeNote>, file: String, text: &str| {
-        notes.retain(|n| n.file != file);
-        if let Some(note) = parse_note(&file, text.as_bytes()).note {
-            notes.push(ScopeNote {
-                slug: file.strip_suffix(".md").unwrap_or(&file).to_owned(),
-                file,
-                note,
-                bytes: text.as_bytes().to_vec(),
-            });
-        }
-    };
-    for f in plan {
-        match f {
-            FileOp::Write { rel: r, after, .. } => {
-                if let Some(file) = file_of(r) {
-                    put(&mut notes, file, after);
-                }
-            }
-            FileOp::Move {
-                from_rel,
-                to_rel,
-                content,
-                archive,
-                ..
-            } => {
-                if let Some(file) = file_of(from_rel) {
-                    notes.retain(|n| n.file != file);
-                }
-                if !archive && let Some(file) = file_of(to_rel) {
-                    put(&mut notes, file, content);
-                }
-            }
-            FileOp::Delete { rel: r, .. } => {
-                if let Some(file) = file_of(r) {
-                    notes.retain(|n| n.file != file);
-                }
-            }
-        }
-    }
-    notes.sort_by(|a, b| a.file.cmp(&b.file));
-    notes
-}
-
 fn status_word(s: Status) -> &'static str {
     match s {
         Status::Active => "active",
         Status::Superseded => "superseded",
         Status::Archived => "archived",
     }
-}
-
-/// `folder` + `/` + `file`.
-pub(crate) fn join(folder: &str, file: &str) -> String {
-    if folder.is_empty() {
-        file.to_owned()
-    } else {
-        format!("{}/{file}", folder.trim_end_matches('/'))
-    }
-}
-
-/// `path` relative to `root`, `/`-separated.
-pub(crate) fn rel_under(root: &Path, path: &Path) -> Option<String> {
-    let rel = path.strip_prefix(root).ok()?;
-    Some(
-        rel.components()
-            .map(|c| c.as_os_str().to_string_lossy())
-            .collect::<Vec<_>>()
-            .join("/"),
-    )
-}
-
-/// The slug of vault-relative note path `path` in scope folder `folder`.
-fn slug_of(folder: &str, path: &str) -> String {
-    let file = path
-        .strip_prefix(folder)
-        .map_or(path, |s| s.trim_start_matches('/'));
-    file.strip_suffix(".md").unwrap_or(file).to_owned()
 }

@@ -13,6 +13,7 @@
 //! [`parse_file`] also splits `decisions.md` / `lessons.md` entry files into one
 //! note per dated entry (see the `entries` module for the format).
 
+mod content_hash;
 mod entries;
 mod frontmatter;
 mod markdown;
@@ -20,6 +21,7 @@ mod model;
 mod parse;
 mod sensitivity;
 
+pub use content_hash::ContentHash;
 pub use entries::{
     EntryHeading, ParsedFile, entry_file_type, entry_heading, format_entry, parse_file, slugify,
 };

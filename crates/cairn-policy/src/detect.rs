@@ -31,6 +31,7 @@ use serde::Serialize;
 
 use crate::CredentialKind;
 use crate::benign::{self, Quote, is_markers};
+use crate::code_shapes;
 use crate::rules::{Check, RULES, Rule};
 use crate::structure;
 
@@ -493,13 +494,13 @@ fn value_span(
         return None;
     }
     // `$token:tt` in a `macro_rules!` matcher.
-    if unquoted && text[..match_start].ends_with('$') && benign::is_macro_fragment(value) {
+    if unquoted && text[..match_start].ends_with('$') && code_shapes::is_macro_fragment(value) {
         return None;
     }
     // A code span after a key names a variable or shows code as often as it
     // gives a value (``the token `NPM_TOKEN` ``, ``a token is `args[i]` ``).
     let code_span = matches!(rule.check, Check::Quoted | Check::Prose) && quote == Quote::Backtick;
-    if code_span && (benign::is_constant_name(value) || benign::is_code(value)) {
+    if code_span && (benign::is_constant_name(value) || code_shapes::is_code(value)) {
         return None;
     }
     match rule.check {

@@ -23,6 +23,7 @@
 //! [`PolicyCounts`], which feeds the packet's `policy` block: counted, never shown.
 
 mod benign;
+mod code_shapes;
 mod counts;
 mod credential;
 mod detect;

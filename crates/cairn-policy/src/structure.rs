@@ -5,6 +5,7 @@
 
 use crate::CredentialKind;
 use crate::benign::{self, Quote};
+use crate::code_shapes;
 
 /// The lines of `text` from byte `from` on: `(start, end)` without the line
 /// break (`\n` or `\r\n`).
@@ -332,7 +333,7 @@ fn value_cell(text: &str, (mut start, mut end): (usize, usize)) -> Option<(usize
             } else {
                 Quote::Double
             };
-            let code = q == '`' && (benign::is_constant_name(inner) || benign::is_code(inner));
+            let code = q == '`' && (benign::is_constant_name(inner) || code_shapes::is_code(inner));
             return (!benign::is_benign_value(inner, quote, "") && !code).then_some((s, e));
         }
     }

@@ -17,7 +17,6 @@ pub mod codex_toml;
 pub mod json;
 mod probe;
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 pub use json::EditError;
@@ -346,31 +345,20 @@ fn backup_file(path: &Path, stamp: &str) -> Result<PathBuf, InstallError> {
     Ok(candidate)
 }
 
-/// Temporary file in the same folder, fsync, rename over `path` (keeping its permissions).
+/// Temporary file in the same folder, fsync, rename over `path` (keeping its
+/// permissions), fsync of the folder: [`cairn_atomic_write::StagedFile`].
 fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = path.parent().unwrap_or_else(|| Path::new("."));
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".cairn-tmp-")
-        .tempfile_in(dir)?;
-    tmp.write_all(bytes)?;
-    tmp.as_file().sync_all()?;
-    match std::fs::metadata(path) {
-        Ok(meta) => std::fs::set_permissions(tmp.path(), meta.permissions())?,
-        // A new settings file is readable like any config file, except Claude Code's
-        // `~/.claude.json`, which also holds account state and stays private.
-        #[cfg(unix)]
-        Err(_) if path.file_name().is_none_or(|n| n != ".claude.json") => {
-            use std::os::unix::fs::PermissionsExt;
-            std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o644))?;
-        }
-        Err(_) => {}
-    }
-    tmp.persist(path).map_err(|e| e.error)?;
+    let staged = cairn_atomic_write::StagedFile::beside(path, ".cairn-tmp-", 0o600, bytes)?;
+    // A new settings file is readable like any config file, except Claude Code's
+    // `~/.claude.json`, which also holds account state and stays private.
     #[cfg(unix)]
-    if let Ok(d) = std::fs::File::open(dir) {
-        let _ = d.sync_all();
+    if !staged.keep_target_permissions()? && path.file_name().is_none_or(|n| n != ".claude.json") {
+        use std::os::unix::fs::PermissionsExt;
+        staged.set_permissions(std::fs::Permissions::from_mode(0o644))?;
     }
-    Ok(())
+    #[cfg(not(unix))]
+    staged.keep_target_permissions()?;
+    staged.replace()
 }
 
 /// What is wired for one client and scope.

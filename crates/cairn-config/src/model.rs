@@ -1,0 +1,218 @@
+//! The configuration model: the validated, absolute-path [`Config`] every other
+//! crate reads, its parts, and the defaults.
+
+use std::path::PathBuf;
+
+use serde::Deserialize;
+
+/// Default file-count limit. Far above spool's 5,000: large vaults are the point.
+pub const DEFAULT_MAX_FILES: usize = 200_000;
+/// Default per-file size limit (bytes). Larger notes are skipped with a diagnostic.
+pub const DEFAULT_MAX_FILE_BYTES: u64 = 1024 * 1024;
+/// Default limit on the bytes read across one scan.
+pub const DEFAULT_MAX_TOTAL_BYTES: u64 = 2 * 1024 * 1024 * 1024;
+/// Default directory depth limit below a note root.
+pub const DEFAULT_MAX_DEPTH: usize = 32;
+/// Default recency half-life, in days.
+pub const DEFAULT_HALF_LIFE_DAYS: f64 = 180.0;
+/// Default size cap of one memory note written by `cairn memory` (bytes).
+pub const DEFAULT_MAX_NOTE_BYTES: u64 = 100 * 1024;
+/// Default line budget of a scope's `MEMORY.md` index.
+pub const DEFAULT_INDEX_BUDGET_LINES: usize = 150;
+
+/// A validated configuration with every path made absolute.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Config {
+    /// The file this configuration came from; `None` for a zero-config `--vault DIR`.
+    pub source: Option<PathBuf>,
+    /// The vault.
+    pub vault: Vault,
+    /// Developer-wide note roots (vault-relative folders).
+    pub developer: Developer,
+    /// Configured projects, in file order.
+    pub projects: Vec<Project>,
+    /// Scenes: named work contexts whose keywords join the query when the task mentions them.
+    pub scenes: Vec<Scene>,
+    /// Ranking knobs.
+    pub ranking: Ranking,
+    /// Where the persistent index lives, when set in the file (`[index] dir`).
+    pub index_dir: Option<PathBuf>,
+    /// A folder of profile and template overrides (`[profiles] dir`).
+    pub profiles_dir: Option<PathBuf>,
+    /// Where `cairn memory` keeps each scope (`[memory]`).
+    pub memory: MemoryConfig,
+}
+
+/// The `[vault]` table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Vault {
+    /// Absolute vault root.
+    pub root: PathBuf,
+    /// Scan limits.
+    pub limits: Limits,
+}
+
+/// Scan limits: exceeding one skips and reports, never aborts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(default)]
+pub struct Limits {
+    /// Maximum number of note files read in one scan.
+    pub max_files: usize,
+    /// Notes larger than this are skipped.
+    pub max_file_bytes: u64,
+    /// Stop reading once this many bytes were read.
+    pub max_total_bytes: u64,
+    /// Maximum folder depth below a note root.
+    pub max_depth: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            max_files: DEFAULT_MAX_FILES,
+            max_file_bytes: DEFAULT_MAX_FILE_BYTES,
+            max_total_bytes: DEFAULT_MAX_TOTAL_BYTES,
+            max_depth: DEFAULT_MAX_DEPTH,
+        }
+    }
+}
+
+/// The `[developer]` table.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Developer {
+    /// Vault-relative folders holding developer-wide notes. `""` is the whole vault.
+    pub note_roots: Vec<String>,
+}
+
+/// One `[[projects]]` entry.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Project {
+    /// Stable identifier, used by `--project` and by notes' `project_id`.
+    pub id: String,
+    /// Human-readable name.
+    pub name: String,
+    /// Absolute repository checkouts belonging to this project.
+    pub repo_paths: Vec<PathBuf>,
+    /// Vault-relative folders holding this project's notes.
+    pub note_roots: Vec<String>,
+    /// Tags that mark a note as belonging to this project.
+    pub default_tags: Vec<String>,
+    /// Sub-areas of the repository.
+    pub modules: Vec<Module>,
+}
+
+/// One `[[projects.modules]]` entry.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+pub struct Module {
+    /// Identifier.
+    pub id: String,
+    /// Repository-relative path prefixes; a `--files` path under one selects the module.
+    #[serde(default)]
+    pub path_prefixes: Vec<String>,
+    /// Words added to the query when the module is selected.
+    #[serde(default)]
+    pub keywords: Vec<String>,
+}
+
+/// One `[[scenes]]` entry.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+pub struct Scene {
+    /// Identifier.
+    pub id: String,
+    /// The scene is active when the task mentions one of these words; they then join the query.
+    #[serde(default)]
+    pub keywords: Vec<String>,
+    /// Notes (vault-relative paths or titles) preferred in this scene.
+    #[serde(default)]
+    pub preferred_notes: Vec<String>,
+}
+
+/// The `[ranking]` table.
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct Ranking {
+    /// Recency half-life in days: a note this old keeps 3/4 of its recency weight.
+    pub half_life_days: f64,
+}
+
+impl Default for Ranking {
+    fn default() -> Self {
+        Self {
+            half_life_days: DEFAULT_HALF_LIFE_DAYS,
+        }
+    }
+}
+
+/// The `[memory]` table: the vault folder of each memory scope, and the write limits.
+///
+/// Every folder is vault-relative. Defaults put `global`, `user` and personas under
+/// `memory/` in the first developer note root, and each project's scope in a
+/// `memory` folder of the project's first note root, so that what `cairn memory`
+/// writes is scanned and ranked like any other note.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MemoryConfig {
+    /// The `global` scope (cross-project rules).
+    pub global: String,
+    /// The `user` scope (the developer).
+    pub user: String,
+    /// Parent folder of the `persona/<name>` scopes.
+    pub personas: String,
+    /// Folder name, inside a project's first note root, of its `project/<id>` scope.
+    pub project_folder: String,
+    /// Per-project overrides of the `project/<id>` folder (vault-relative).
+    pub projects: std::collections::BTreeMap<String, String>,
+    /// Name of the folder, inside each scope, that `cairn memory rm` moves notes to.
+    pub archive_folder: String,
+    /// Largest note `cairn memory` writes, in bytes.
+    pub max_note_bytes: u64,
+    /// Lines a scope's `MEMORY.md` index may hold before `cairn lint` warns.
+    pub index_budget_lines: usize,
+    /// Whether slugs may name sub-folders (`topic/note`).
+    pub nested: bool,
+}
+
+impl MemoryConfig {
+    /// The defaults for these developer note roots.
+    pub fn defaults_for(developer_roots: &[String]) -> Self {
+        let base = developer_roots.first().map_or("", |r| r.trim_matches('/'));
+        let under = |leaf: &str| {
+            if base.is_empty() {
+                format!("memory/{leaf}")
+            } else {
+                format!("{base}/memory/{leaf}")
+            }
+        };
+        Self {
+            global: under("global"),
+            user: under("user"),
+            personas: under("personas"),
+            project_folder: "memory".to_owned(),
+            projects: std::collections::BTreeMap::new(),
+            archive_folder: ".archive".to_owned(),
+            max_note_bytes: DEFAULT_MAX_NOTE_BYTES,
+            index_budget_lines: DEFAULT_INDEX_BUDGET_LINES,
+            nested: false,
+        }
+    }
+
+    /// The vault-relative folder of `project`'s scope: the override, else
+    /// `<first note root>/<project_folder>`; `None` when the project has no note root.
+    pub fn project_dir(&self, project: &Project) -> Option<String> {
+        if let Some(dir) = self.projects.get(&project.id) {
+            return Some(dir.trim_matches('/').to_owned());
+        }
+        let root = project.note_roots.first()?.trim_matches('/');
+        Some(if root.is_empty() {
+            self.project_folder.clone()
+        } else {
+            format!("{root}/{}", self.project_folder)
+        })
+    }
+}
+
+impl Config {
+    /// The project with this id.
+    pub fn project(&self, id: &str) -> Option<&Project> {
+        self.projects.iter().find(|p| p.id == id)
+    }
+}

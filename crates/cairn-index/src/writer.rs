@@ -1,0 +1,145 @@
+//! Writing an index: a [`NoteWriter`] adds, replaces and deletes notes (never a
+//! secret one) and commits; its size follows how many notes a refresh touches.
+
+use cairn_note::{Note, Sensitivity};
+use tantivy::{IndexWriter, TantivyDocument, Term};
+
+use crate::error::contained;
+use crate::schema::{Fields, TextField, path_key};
+use crate::{IndexError, NoteIndex};
+
+impl NoteIndex {
+    /// A writer to add, replace and delete notes. One at a time per index (tantivy locks).
+    pub fn writer(&mut self) -> Result<NoteWriter, IndexError> {
+        self.writer_for(usize::MAX)
+    }
+
+    /// A writer sized for about `notes` notes: a few notes (an incremental refresh)
+    /// get one indexing thread and tantivy's smallest memory budget, whose set-up
+    /// costs less than a large one's; a build gets a thread per core (up to 4).
+    pub fn writer_for(&mut self, notes: usize) -> Result<NoteWriter, IndexError> {
+        let (threads, per_thread) = if notes < 1_000 {
+            (1, 15_000_000)
+        } else {
+            let t = std::thread::available_parallelism().map_or(1, |n| n.get().clamp(1, 4));
+            (t, 40_000_000)
+        };
+        let writer = contained(|| {
+            Ok(self
+                .index
+                .writer_with_num_threads(threads, threads * per_thread)?)
+        })?;
+        Ok(NoteWriter {
+            writer,
+            fields: self.fields,
+        })
+    }
+}
+
+/// Adds, replaces and deletes notes; changes become visible after `commit` and `reload`.
+pub struct NoteWriter {
+    writer: IndexWriter,
+    fields: Fields,
+}
+
+impl std::fmt::Debug for NoteWriter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("NoteWriter")
+    }
+}
+
+impl NoteWriter {
+    /// Adds `note` (call [`NoteWriter::delete`] first to replace one). A secret
+    /// note is not added: no word of it enters the index (returns `false`).
+    pub fn add(&mut self, note: &Note) -> Result<bool, IndexError> {
+        if note.sensitivity == Sensitivity::Secret {
+            return Ok(false);
+        }
+        let f = &self.fields;
+        let mut doc = TantivyDocument::default();
+        doc.add_text(f.key, &note.path);
+        doc.add_u64(f.key_hash, path_key(&note.path));
+        doc.add_text(f.file, note.file_path());
+        for folder in ancestors(&note.path) {
+            doc.add_text(f.folders, folder);
+        }
+        let text = |field: TextField| f.text[field as usize];
+        doc.add_text(text(TextField::Title), &note.title);
+        for h in &note.headings {
+            doc.add_text(text(TextField::Headings), &h.text);
+        }
+        let mut contents = String::with_capacity(note.title.len() + note.body.len() + 64);
+        contents.push_str(&note.title);
+        contents.push('\n');
+        if let Some(d) = &note.description {
+            contents.push_str(d);
+            contents.push('\n');
+        }
+        contents.push_str(&note.body);
+        doc.add_text(text(TextField::Contents), &contents);
+        for t in &note.tags {
+            doc.add_text(text(TextField::Tags), t);
+        }
+        for t in &note.triggers {
+            doc.add_text(text(TextField::Triggers), t);
+        }
+        for a in &note.aliases {
+            doc.add_text(text(TextField::Aliases), a);
+        }
+        for r in &note.related_files {
+            doc.add_text(text(TextField::RelatedFiles), r);
+        }
+        doc.add_text(text(TextField::Path), &note.id);
+        let mut dates: Vec<_> = [note.created, note.updated].into_iter().flatten().collect();
+        dates.dedup();
+        for d in dates {
+            doc.add_text(text(TextField::Dates), d.format("%-d %B %Y").to_string());
+        }
+        contained(|| Ok(self.writer.add_document(doc)?))?;
+        Ok(true)
+    }
+
+    /// Deletes the note at `path`.
+    pub fn delete(&mut self, path: &str) {
+        self.writer
+            .delete_term(Term::from_field_text(self.fields.key, path));
+    }
+
+    /// Deletes every note read from the file at `path`: the note itself, or every
+    /// entry of an entry file.
+    pub fn delete_file(&mut self, path: &str) {
+        self.writer
+            .delete_term(Term::from_field_text(self.fields.file, path));
+    }
+
+    /// Deletes every note.
+    pub fn delete_all(&mut self) -> Result<(), IndexError> {
+        self.writer.delete_all_documents()?;
+        Ok(())
+    }
+
+    /// Commits the changes.
+    pub fn commit(mut self) -> Result<(), IndexError> {
+        contained(move || {
+            self.writer.commit()?;
+            self.writer.wait_merging_threads()?;
+            Ok(())
+        })
+    }
+}
+
+/// `a/b/c.md` → `a`, `a/b`.
+fn ancestors(path: &str) -> impl Iterator<Item = &str> {
+    path.match_indices('/').map(move |(i, _)| &path[..i])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ancestors_of_a_path() {
+        assert_eq!(ancestors("a/b/c.md").collect::<Vec<_>>(), vec!["a", "a/b"]);
+        assert_eq!(ancestors("c.md").count(), 0);
+    }
+}
