@@ -35,6 +35,8 @@ fn wakeup_request(root: &std::path::Path, cwd: &str, task: &str) -> WakeupReques
         budget: None,
         now: "2026-11-22T09:00:00Z".parse().unwrap(),
         ranking: Ranking::Full,
+        source: Default::default(),
+        limit: None,
     }
 }
 
