@@ -30,6 +30,10 @@ pub struct CandidateReport {
     pub bm25: f64,
     /// Normalised relevance.
     pub relevance: f64,
+    /// The share of the query's IDF mass the note contains (the relevance gate).
+    pub coverage: f64,
+    /// `hot` or `task` when included.
+    pub layer: Option<String>,
     /// Every factor (empty for withheld notes).
     pub factors: Vec<Factor>,
     /// `included` or `left out`.
@@ -94,8 +98,23 @@ impl Engine {
                 .derived_from
                 .iter()
                 .find(|d| d.path == s.path);
+            let layer = packet
+                .sections()
+                .iter()
+                .flat_map(|(_, items)| items.iter())
+                .find(|i| i.path == s.path)
+                .map(|i| i.layer.clone());
             let (decision, why) = if let Some(d) = derived {
-                ("included".to_owned(), format!("in {}", d.section))
+                let how = match layer.as_deref() {
+                    Some("hot") => "hot layer".to_owned(),
+                    _ if s.anchored => "task layer: --files point at it".to_owned(),
+                    _ if sel.query.is_empty() => "no task: recently edited".to_owned(),
+                    _ => format!(
+                        "task layer: passed the gate, covers {:.0}% of the query",
+                        s.coverage * 100.0
+                    ),
+                };
+                ("included".to_owned(), format!("in {} ({how})", d.section))
             } else if let Some(l) = packet.budget.left_out.iter().find(|l| l.path == s.path) {
                 (
                     "left out".to_owned(),
@@ -107,12 +126,13 @@ impl Engine {
                 ("left out".to_owned(), "superseded or archived".to_owned())
             } else if let Some(p) = &s.other_project {
                 ("left out".to_owned(), format!("belongs to project {p}"))
-            } else if !(s.pinned || s.is_relevant(sel.profile.min_relevance)) {
+            } else if !s.passes_gate(sel.profile.min_coverage) {
                 (
                     "left out".to_owned(),
                     format!(
-                        "not relevant enough (relevance {:.2}, needs {:.2})",
-                        s.relevance, sel.profile.min_relevance
+                        "failed the relevance gate: covers {:.0}% of the query, needs {:.0}% (or a --files match)",
+                        s.coverage * 100.0,
+                        sel.profile.min_coverage * 100.0
                     ),
                 )
             } else {
@@ -131,6 +151,8 @@ impl Engine {
                 score: (s.score * 1000.0).round() / 1000.0,
                 bm25: (s.bm25 * 1000.0).round() / 1000.0,
                 relevance: (s.relevance * 1000.0).round() / 1000.0,
+                coverage: (s.coverage * 1000.0).round() / 1000.0,
+                layer,
                 factors: if withheld {
                     Vec::new()
                 } else {

@@ -574,14 +574,14 @@ impl Engine {
         }
         out.push(match ranking {
             Ranking::Full => format!(
-                "ranking: BM25F over headings, contents, path and dates, plus BM25 on title, tags, triggers, aliases and related files, term proximity and the best passage; relevance is the squared share of the best match, times boosts (source of truth, priority, project, recency with a {}-day half-life, staleness); plus file, trigger, scene and pin signals",
+                "ranking: BM25F over headings, contents, path and dates, plus BM25 on title, tags, triggers, aliases and related files, term proximity and the best passage; order by the squared share of the best match, times boosts (source of truth, priority, project, recency with a {}-day half-life, staleness); plus file, trigger, scene and pin signals",
                 self.config.ranking.half_life_days
             ),
             Ranking::Bm25 => "ranking: plain BM25 on the contents field, no boosts".into(),
         });
         out.push(format!(
-            "a note needs relevance {:.2} unless pinned, identity, or matched by a file or trigger; superseded and archived notes never enter a section",
-            p.min_relevance
+            "the hot layer (identity, working style, the project's overview and latest session, pins) does not depend on the task; a task-layer note must cover {:.0}% of the query's IDF-weighted words or match --files; superseded and archived notes never enter a section",
+            p.min_coverage * 100.0
         ));
         out
     }

@@ -579,3 +579,48 @@ fn a_vault_full_of_bad_input_still_works() {
     let ex = e.explain(&req).unwrap();
     assert!(ex.diagnostics.len() >= 6);
 }
+
+#[test]
+fn the_hot_layer_is_the_same_prefix_for_every_task_in_a_project() {
+    let tasks = [
+        "add retry to payout settlement",
+        "zzyzx quuxplorp frobnicate",
+        "",
+        "why did the kafka consumer lag last week",
+    ];
+    for target in [
+        Target::Claude,
+        Target::Codex,
+        Target::Cursor,
+        Target::Gemini,
+    ] {
+        let prefixes: Vec<String> = tasks
+            .iter()
+            .map(|t| {
+                let out = demo()
+                    .wakeup(&request("ledger", t, target, Format::Prompt))
+                    .unwrap();
+                let at = out.rendered.find("Project: ").unwrap();
+                out.rendered[..at].to_owned()
+            })
+            .collect();
+        assert!(prefixes[0].contains("Ledger overview"), "{}", prefixes[0]);
+        for p in &prefixes[1..] {
+            assert_eq!(p, &prefixes[0], "{target}");
+        }
+    }
+    // An off-topic task says so, after the hot layer.
+    let out = demo()
+        .wakeup(&request(
+            "ledger",
+            "zzyzx quuxplorp frobnicate",
+            Target::Claude,
+            Format::Prompt,
+        ))
+        .unwrap();
+    assert!(
+        out.rendered.contains("No note matches the task"),
+        "{}",
+        out.rendered
+    );
+}
