@@ -97,6 +97,10 @@ const NOT_SECRET_WORDS: &[&str] = &[
     "undefined",
     "read",
     "write",
+    // fetch's `credentials:` option
+    "include",
+    "omit",
+    "same-origin",
 ];
 
 /// Whether an assignment's value is a placeholder, a reference, code or prose
@@ -152,6 +156,14 @@ pub(crate) fn is_benign_value(value: &str, quote: Quote, rest: &str) -> bool {
         Quote::Backtick => return is_command(value) || is_flag(value),
         Quote::Double | Quote::Single | Quote::Bold => return is_ui_text(value),
         Quote::None => {}
+    }
+    // An operand of a comparison or a logical operator: `pass = a.id === b.id`.
+    let next = rest.trim_start();
+    if ["===", "==", "!==", "!=", "&&", "||", "<=", ">="]
+        .iter()
+        .any(|op| next.starts_with(op))
+    {
+        return true;
     }
     is_type_annotation(value, rest)
         || is_grammar(value)

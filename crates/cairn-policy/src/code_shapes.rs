@@ -106,6 +106,16 @@ pub(crate) fn is_code(value: &str) -> bool {
                 .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
     };
     let rest: Vec<&str> = segments.collect();
+    // A class or module and its members: `Rails.application.credentials.secret_key_base`,
+    // `SecureRandom.uuid`, `ENV.fetch` (a capitalised word, then snake_case members).
+    let class = first.starts_with(|c: char| c.is_ascii_uppercase())
+        && first.len() >= 3
+        && first
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_');
+    if class && !rest.is_empty() && rest.iter().all(|seg| snake(seg) && seg.len() >= 2) {
+        return true;
+    }
     !rest.is_empty()
         && snake(first)
         && rest.iter().all(|seg| snake(seg) || is_constant_name(seg))

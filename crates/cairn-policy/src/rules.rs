@@ -191,7 +191,9 @@ pub(crate) const RULES: &[Rule] = &[
         kind: CredentialKind::UrlPassword,
         anchors: &["://"],
         exact: false,
-        pattern: r"://[^\s:/@?#\[\]]*:([^\s/?#]+)@",
+        // A value that starts with `$`, `<` or `{`, or holds `<>{}`, is a
+        // placeholder or template (`<PASSWORD>`, `${DB_PASS}`, `{{ pw }}`).
+        pattern: r"://[^\s:/@?#\[\]]*:([^\s/?#<>{}$][^\s/?#<>{}]*)@",
         check: Check::Plain,
     },
     Rule {
