@@ -106,13 +106,7 @@ pub(crate) struct HotInput<'a, 'e> {
 /// The hot layer, in packet order (identity, working style, overview, session,
 /// pins), and the pinned notes its cap left out (the packet lists them).
 pub(crate) fn hot_layer<'e>(input: &HotInput<'_, 'e>) -> (Vec<(&'e Note, HotKind)>, Vec<&'e Note>) {
-    let usable = |n: &Note| {
-        !cairn_score::is_retired(n)
-            && (input.visible)(n)
-            && n.project_id.as_deref().is_none_or(|p| {
-                Some(p) == input.project_id || !input.project_ids.iter().any(|id| id == p)
-            })
-    };
+    let usable = |n: &Note| usable(n, input.project_id, input.project_ids, input.visible);
     let mut out: Vec<(&'e Note, HotKind)> = Vec::new();
     let mut taken: HashSet<&str> = HashSet::new();
     let take = |out: &mut Vec<(&'e Note, HotKind)>,
@@ -235,17 +229,28 @@ pub(crate) fn recent<'e>(
         .filter(|n| {
             !hot.contains(n.path.as_str())
                 && !is_session(n)
-                && !cairn_score::is_retired(n)
-                && visible(n)
                 && !is_boilerplate(n, roots)
-                && n.project_id
-                    .as_deref()
-                    .is_none_or(|p| Some(p) == project_id || !project_ids.iter().any(|id| id == p))
+                && usable(n, project_id, project_ids, visible)
         })
         .filter_map(|n| edited(n).map(|t| (t, n)))
         .collect();
     list.sort_by(|(ta, a), (tb, b)| tb.cmp(ta).then_with(|| a.path.cmp(&b.path)));
     list.into_iter().take(limit).map(|(_, n)| n).collect()
+}
+
+/// Whether a note may be in either layer at all: not retired, fully visible, and
+/// not another configured project's.
+fn usable(
+    n: &Note,
+    project_id: Option<&str>,
+    project_ids: &[String],
+    visible: &dyn Fn(&Note) -> bool,
+) -> bool {
+    !cairn_score::is_retired(n)
+        && visible(n)
+        && n.project_id
+            .as_deref()
+            .is_none_or(|p| Some(p) == project_id || !project_ids.iter().any(|id| id == p))
 }
 
 /// The developer roots that hold the developer's profile: those whose folder name

@@ -1,11 +1,11 @@
 //! `wakeup`: route, pick the profile's candidates, rank, apply policy, assemble,
 //! redact, render and fit the budget. `explain` reuses [`Engine::select`].
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::PathBuf;
 
 use cairn_assemble::{
-    Candidate, HotKind, Layer, Packet, Profile, ProjectInfo, QueryEcho, Request, RouteInfo, Source,
+    Candidate, Layer, Packet, Profile, ProjectInfo, QueryEcho, Request, RouteInfo, Source,
 };
 use cairn_index::{QueryTerms, Ranker};
 use cairn_note::Note;
@@ -76,6 +76,10 @@ pub(crate) struct Selection<'e> {
     pub suppressed: usize,
     /// The in-scope notes by path (metadata).
     pub notes: HashMap<&'e str, &'e Note>,
+    /// Every note under the primary roots, in path order.
+    pub primary_notes: Vec<&'e Note>,
+    /// Every note under the secondary roots (whatever its type), in path order.
+    pub secondary_notes: Vec<&'e Note>,
 }
 
 impl Engine {
@@ -144,12 +148,18 @@ impl Engine {
 
         let mut origin: HashMap<String, Source> = HashMap::new();
         let mut in_scope: Vec<&Note> = Vec::new();
-        for n in self.under_roots(&primary_roots) {
+        let primary_notes: Vec<&Note> = self.under_roots(&primary_roots).collect();
+        let secondary_notes: Vec<&Note> = if profile.secondary.is_some() {
+            self.under_roots(&secondary_roots).collect()
+        } else {
+            Vec::new()
+        };
+        for &n in &primary_notes {
             origin.insert(n.path.clone(), profile.primary);
             in_scope.push(n);
         }
         if let Some(secondary) = profile.secondary {
-            for n in self.under_roots(&secondary_roots) {
+            for &n in &secondary_notes {
                 if !origin.contains_key(&n.path)
                     && n.memory_type
                         .is_some_and(|t| profile.secondary_types.contains(&t))
@@ -233,6 +243,8 @@ impl Engine {
             visibility,
             suppressed,
             notes,
+            primary_notes,
+            secondary_notes,
         })
     }
 
@@ -265,41 +277,39 @@ impl Engine {
             });
 
         let layers = self.layers(&sel, req);
-        let mut candidates: Vec<Candidate<'_>> = Vec::new();
-        for (note, kind) in &layers.hot {
-            let Some(scored) = layers.scored_of(&sel, &note.path) else {
-                continue;
-            };
-            candidates.push(Candidate {
-                note,
-                scored,
-                origin: sel
-                    .origin
-                    .get(&note.path)
-                    .copied()
-                    .unwrap_or(profile.primary),
-                withheld: false,
-                layer: Layer::Hot(*kind),
-            });
-        }
-        for note in &layers.recent {
-            let Some(scored) = layers.scored_of(&sel, &note.path) else {
-                continue;
-            };
-            candidates.push(Candidate {
-                note,
-                scored,
-                origin: sel
-                    .origin
-                    .get(&note.path)
-                    .copied()
-                    .unwrap_or(profile.primary),
-                withheld: false,
-                layer: Layer::Recent,
-            });
-        }
+        // The hot and no-task notes first, each with the profile's score (one pass
+        // over the scored notes), else a neutral one.
+        let picked: HashMap<&str, Layer> = layers
+            .picks
+            .iter()
+            .map(|(n, layer)| (n.path.as_str(), *layer))
+            .collect();
+        let scores: HashMap<&str, &Scored> = sel
+            .scored
+            .iter()
+            .chain(&layers.neutral)
+            .filter(|s| picked.contains_key(s.path.as_str()))
+            .map(|s| (s.path.as_str(), s))
+            .collect();
+        let mut candidates: Vec<Candidate<'_>> = layers
+            .picks
+            .iter()
+            .filter_map(|&(note, layer)| {
+                Some(Candidate {
+                    note,
+                    scored: scores.get(note.path.as_str())?,
+                    origin: sel
+                        .origin
+                        .get(&note.path)
+                        .copied()
+                        .unwrap_or(profile.primary),
+                    withheld: false,
+                    layer,
+                })
+            })
+            .collect();
         candidates.extend(sel.scored.iter().filter_map(|s| {
-            if layers.taken.contains(s.path.as_str()) {
+            if picked.contains_key(s.path.as_str()) {
                 return None;
             }
             let note = *sel.notes.get(s.path.as_str())?;
@@ -418,12 +428,18 @@ impl Engine {
         let project = sel.route.project_id.as_deref();
         let developer_roots = &self.config.developer.note_roots;
         let project_roots = self.roots(Source::Project, project);
-        let developer: Vec<&Note> = self.under_roots(developer_roots).collect();
-        let project_notes: Vec<&Note> = if project.is_some() {
-            self.under_roots(&project_roots).collect()
-        } else {
-            Vec::new()
+        // The selection listed the profile's scopes already; list only what it did not.
+        let listed = |source: Source, roots: &[String]| -> Vec<&'e Note> {
+            if profile.primary == source {
+                sel.primary_notes.clone()
+            } else if profile.secondary == Some(source) {
+                sel.secondary_notes.clone()
+            } else {
+                self.under_roots(roots).collect()
+            }
         };
+        let developer = listed(Source::Developer, developer_roots);
+        let project_notes = listed(Source::Project, &project_roots);
         let identity_roots = hot::default_identity_roots(developer_roots);
         let project_ids: Vec<String> = self.config.projects.iter().map(|p| p.id.clone()).collect();
         let visible = |n: &Note| cairn_policy::visibility(n.sensitivity, false) == Visibility::Full;
@@ -439,10 +455,12 @@ impl Engine {
             rules: profile.hot,
             visible: &visible,
         });
-        let mut taken: BTreeSet<String> = hot.iter().map(|(n, _)| n.path.clone()).collect();
-        let recent = if sel.query.is_empty() {
-            let hot_paths: std::collections::HashSet<&str> =
-                hot.iter().map(|(n, _)| n.path.as_str()).collect();
+        let mut picks: Vec<(&'e Note, Layer)> = hot
+            .into_iter()
+            .map(|(n, kind)| (n, Layer::Hot(kind)))
+            .collect();
+        if sel.query.is_empty() {
+            let hot_paths: HashSet<&str> = picks.iter().map(|(n, _)| n.path.as_str()).collect();
             let mut roots = sel.primary_roots.clone();
             roots.extend(sel.secondary_roots.iter().cloned());
             let in_profile = sel.scored.iter().filter_map(|s| {
@@ -459,7 +477,7 @@ impl Engine {
             let limit = req
                 .limit
                 .unwrap_or_else(|| scale(profile.hot.recent, budget_factor(profile, req)));
-            hot::recent(
+            let recent = hot::recent(
                 in_profile,
                 &hot_paths,
                 &roots,
@@ -467,17 +485,14 @@ impl Engine {
                 project,
                 &visible,
                 limit,
-            )
-        } else {
-            Vec::new()
-        };
-        taken.extend(recent.iter().map(|n| n.path.clone()));
-        let neutral = hot
+            );
+            picks.extend(recent.into_iter().map(|n| (n, Layer::Recent)));
+        }
+        // Every in-scope note was scored; the others get a neutral score.
+        let neutral = picks
             .iter()
-            .map(|(n, _)| *n)
-            .chain(recent.iter().copied())
-            .filter(|n| !sel.scored.iter().any(|s| s.path == n.path))
-            .map(|n| cairn_score::Scored {
+            .filter(|(n, _)| !sel.notes.contains_key(n.path.as_str()))
+            .map(|(n, _)| cairn_score::Scored {
                 path: n.path.clone(),
                 score: 0.0,
                 bm25: 0.0,
@@ -492,10 +507,8 @@ impl Engine {
             })
             .collect();
         Layers {
-            hot,
-            recent,
+            picks,
             pins_over,
-            taken,
             neutral,
         }
     }
@@ -603,26 +616,12 @@ fn scale(n: usize, factor: f64) -> usize {
 
 /// The hot layer and the no-task layer of one request.
 pub(crate) struct Layers<'e> {
-    /// Hot notes, in packet order, and why.
-    pub hot: Vec<(&'e Note, HotKind)>,
-    /// With no query: recently edited notes.
-    pub recent: Vec<&'e Note>,
+    /// Hot notes, then (with no query) recently edited ones, in packet order.
+    pub picks: Vec<(&'e Note, Layer)>,
     /// Pinned notes past the hot layer's cap.
     pub pins_over: Vec<&'e Note>,
-    /// Paths of both.
-    pub taken: BTreeSet<String>,
-    /// Scores for the notes of either that the profile's scope did not score.
+    /// Scores for the picked notes the profile's scope did not score.
     neutral: Vec<Scored>,
-}
-
-impl Layers<'_> {
-    /// The score of a hot or recent note: the profile's, else a neutral one.
-    fn scored_of<'a>(&'a self, sel: &'a Selection<'_>, path: &str) -> Option<&'a Scored> {
-        sel.scored
-            .iter()
-            .chain(self.neutral.iter())
-            .find(|s| s.path == path)
-    }
 }
 
 /// The text ranking of a mode: BM25F with proximity, or plain BM25.
