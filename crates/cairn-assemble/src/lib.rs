@@ -310,15 +310,21 @@ fn task_items(p: &Packet) -> usize {
         .count()
 }
 
-/// A section's cap at this request's budget: the profile's caps are the maxima at
-/// its default budget, and scale with a bigger or smaller one (at least 1).
+/// A section's cap at this request's budget (see [`scale_to_budget`]).
 fn scaled_cap(cap: usize, req: &Request<'_>) -> usize {
-    match req.default_budget {
-        Some(default) if default > 0 && req.budget_limit != default => {
-            let scaled = (cap as f64 * req.budget_limit as f64 / default as f64).round();
+    scale_to_budget(cap, req.budget_limit, req.default_budget)
+}
+
+/// A profile count (a cap, a number of notes) at a `budget`: the profile's counts
+/// are the maxima at its `default` budget, and scale with a bigger or smaller one
+/// (at least 1); unchanged at the default or when the profile sets none.
+pub fn scale_to_budget(n: usize, budget: usize, default: Option<usize>) -> usize {
+    match default {
+        Some(default) if default > 0 && budget != default => {
+            let scaled = (n as f64 * budget as f64 / default as f64).round();
             (scaled as usize).max(1)
         }
-        _ => cap,
+        _ => n,
     }
 }
 

@@ -474,9 +474,11 @@ impl Engine {
                     .is_some_and(|t| profile.exclude_types.contains(&t));
                 ((origin == profile.primary || typed) && !excluded).then_some(n)
             });
-            let limit = req
-                .limit
-                .unwrap_or_else(|| scale(profile.hot.recent, budget_factor(profile, req)));
+            let limit = req.limit.unwrap_or_else(|| {
+                let default = profile.budget_for(req.format.as_str());
+                let budget = req.budget.or(default).unwrap_or_default();
+                cairn_assemble::scale_to_budget(profile.hot.recent, budget, default)
+            });
             let recent = hot::recent(
                 in_profile,
                 &hot_paths,
@@ -598,20 +600,6 @@ impl Engine {
         ));
         out
     }
-}
-
-/// How much bigger (or smaller) this request's budget is than the profile's
-/// default for its format.
-fn budget_factor(profile: &Profile, req: &WakeupRequest) -> f64 {
-    match (req.budget, profile.budget_for(req.format.as_str())) {
-        (Some(b), Some(d)) if d > 0 => b as f64 / d as f64,
-        _ => 1.0,
-    }
-}
-
-/// A count scaled by a budget factor: at least 1.
-fn scale(n: usize, factor: f64) -> usize {
-    ((n as f64 * factor).round() as usize).max(1)
 }
 
 /// The hot layer and the no-task layer of one request.
