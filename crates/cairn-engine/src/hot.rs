@@ -317,12 +317,7 @@ fn date_of(n: &Note) -> Option<NaiveDate> {
 /// A session or handoff note: `memory_type: session`, or kept in a `sessions/`
 /// (or `handoffs/`) folder.
 pub(crate) fn is_session(n: &Note) -> bool {
-    n.memory_type == Some(MemoryType::Session)
-        || n.path.split('/').rev().skip(1).any(|folder| {
-            SESSION_FOLDERS
-                .iter()
-                .any(|s| folder.eq_ignore_ascii_case(s))
-        })
+    n.memory_type == Some(MemoryType::Session) || n.in_folder(SESSION_FOLDERS)
 }
 
 /// A session's date: its front-matter date (`date`, `created`, `updated`), else a
@@ -364,12 +359,7 @@ fn is_boilerplate(n: &Note, roots: &[String]) -> bool {
         .map_or(name, |(s, _)| s)
         .to_ascii_lowercase();
     let at_root = folder.is_empty() || roots.iter().any(|r| r.trim_matches('/') == folder);
-    let in_templates = n
-        .path
-        .split('/')
-        .rev()
-        .skip(1)
-        .any(|f| f.eq_ignore_ascii_case("templates") || f.eq_ignore_ascii_case(".github"));
+    let in_templates = n.in_folder(&["templates", ".github"]);
     (at_root && BOILERPLATE.contains(&stem.as_str())) || in_templates
 }
 

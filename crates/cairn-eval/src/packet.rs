@@ -248,14 +248,6 @@ fn under(path: &str, roots: &[String]) -> bool {
     roots.iter().any(|r| cairn_engine::in_root(path, r))
 }
 
-/// Whether a folder of `path` (not its file name) is called one of `names`, in any case.
-fn in_folder(path: &str, names: &[&str]) -> bool {
-    path.split('/')
-        .rev()
-        .skip(1)
-        .any(|f| names.iter().any(|a| f.eq_ignore_ascii_case(a)))
-}
-
 /// What scoring needs to know about the vault, read once.
 pub(crate) struct VaultFacts {
     /// Pinned, not retired, not secret: (id, vault-relative path).
@@ -273,11 +265,11 @@ impl VaultFacts {
             // by an archive folder anywhere in the path.
             let retired = n.is_retired()
                 || !n.superseded_by.is_empty()
-                || in_folder(&n.path, &["archive", ".archive", "_archive"]);
+                || n.in_folder(&["archive", ".archive", "_archive"]);
             if n.pinned && !retired && n.sensitivity != Sensitivity::Secret {
                 pinned.push((n.id.clone(), n.path.clone()));
             }
-            if n.memory_type == Some(MemoryType::Session) || in_folder(&n.path, &["sessions"]) {
+            if n.memory_type == Some(MemoryType::Session) || n.in_folder(&["sessions"]) {
                 sessions.insert(n.id.clone());
             }
         }

@@ -220,6 +220,16 @@ impl Default for Status {
 }
 
 impl Note {
+    /// Whether one of the folders on the note's path (not its file name) is
+    /// called one of `names`, in any case (`archive/`, `sessions/`, ...).
+    pub fn in_folder(&self, names: &[&str]) -> bool {
+        self.path
+            .split('/')
+            .rev()
+            .skip(1)
+            .any(|folder| names.iter().any(|n| folder.eq_ignore_ascii_case(n)))
+    }
+
     /// Whether the note is out of service (superseded or archived).
     pub fn is_retired(&self) -> bool {
         matches!(self.status, Status::Superseded | Status::Archived)

@@ -437,13 +437,7 @@ pub const ARCHIVE_FOLDERS: &[&str] = &["archive", ".archive", "_archive"];
 /// another (`superseded_by` set, whatever its status says), or kept under an
 /// archive folder. No boost, trigger or pin brings a retired note back.
 pub fn is_retired(n: &Note) -> bool {
-    n.is_retired()
-        || !n.superseded_by.is_empty()
-        || n.path.split('/').rev().skip(1).any(|folder| {
-            ARCHIVE_FOLDERS
-                .iter()
-                .any(|a| folder.eq_ignore_ascii_case(a))
-        })
+    n.is_retired() || !n.superseded_by.is_empty() || n.in_folder(ARCHIVE_FOLDERS)
 }
 
 fn norm_path(p: &str) -> &str {
