@@ -35,6 +35,7 @@ fn wakeup_request(root: &std::path::Path, cwd: &str, task: &str) -> WakeupReques
         budget: None,
         now: "2026-11-22T09:00:00Z".parse().unwrap(),
         ranking: Ranking::Full,
+        caps: cairn_engine::OutputCaps::NONE,
     }
 }
 

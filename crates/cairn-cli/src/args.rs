@@ -337,6 +337,7 @@ impl PacketArgs {
             budget: self.budget,
             now: resolve_now(self.now.as_deref())?,
             ranking: self.ranking.into(),
+            caps: cairn_engine::OutputCaps::NONE,
         })
     }
 }

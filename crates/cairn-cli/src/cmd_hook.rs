@@ -151,6 +151,7 @@ pub fn session_start(a: SessionStartArgs) -> Result<ExitCode> {
                 budget: None,
                 now: req.now,
                 ranking: Ranking::Full,
+                caps: cairn_engine::OutputCaps::NONE,
             };
             sources.full = Box::new(move || {
                 let (config, mut opts) = load()?;

@@ -29,6 +29,7 @@ fn main() {
         budget: None,
         now: chrono::Utc::now(),
         ranking: Ranking::Full,
+        caps: cairn_engine::OutputCaps::NONE,
     };
     let mut open_ms = Vec::new();
     let mut answer_ms = Vec::new();

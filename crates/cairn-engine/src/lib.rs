@@ -12,6 +12,7 @@
 
 mod eval;
 mod explain;
+mod fit;
 mod init;
 mod list;
 mod lookup;
@@ -41,6 +42,7 @@ pub use eval::{
     SuiteQueries, SuiteQuery, Timing, parse_queries, run_eval,
 };
 pub use explain::{CandidateReport, Explanation};
+pub use fit::OutputCaps;
 pub use init::{InitReport, init};
 pub use list::{ListRequest, ListResult, ListScope, ListedNote};
 pub use lookup::{GetResult, SearchHit, SearchRequest, SearchResult, SearchScope, SecretLookup};
@@ -94,6 +96,12 @@ pub enum EngineError {
         needed: usize,
         /// Format.
         format: String,
+    },
+    /// The rendered text exceeds a character or byte cap at every budget tried.
+    #[error("the packet does not fit in {caps} at any token budget")]
+    DoesNotFit {
+        /// The cap, e.g. `9500 characters`.
+        caps: String,
     },
     /// No note matches.
     #[error("no note `{query}` in the vault{hint}")]

@@ -1,5 +1,6 @@
 //! `wakeup`: route, pick the profile's candidates, rank, apply policy, assemble,
-//! redact, render and fit the budget. `explain` reuses [`Engine::select`].
+//! redact, render and fit the budget and the caps (`fit.rs`). `explain` reuses
+//! [`Engine::select`].
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::PathBuf;
@@ -10,11 +11,12 @@ use cairn_assemble::{
 use cairn_index::{QueryTerms, Ranker};
 use cairn_note::Note;
 use cairn_policy::Visibility;
-use cairn_render::{Format, TOKENIZER_NAME, Target, estimate_tokens};
+use cairn_render::{Format, TOKENIZER_NAME, Target};
 use cairn_route::{Route, RouteInput, RouteMethod};
 use cairn_score::{Ranking, ScoreContext, Scored, Weights};
 use chrono::{DateTime, Utc};
 
+use crate::fit::{MAX_FIT_ATTEMPTS, OutputCaps, Shrink, shrink};
 use crate::{Engine, EngineError};
 
 /// How many BM25 hits feed the scorer (notes below get relevance 0).
@@ -43,6 +45,9 @@ pub struct WakeupRequest {
     pub now: DateTime<Utc>,
     /// Ranking mode.
     pub ranking: Ranking,
+    /// Caps on the rendered text beyond the budget (a client's context limits):
+    /// the packet is assembled again within smaller budgets until it fits.
+    pub caps: OutputCaps,
 }
 
 /// The packet and its rendering.
@@ -242,20 +247,51 @@ impl Engine {
         (prefixes, route.modules.clone())
     }
 
-    /// Builds, redacts, renders and fits the wake-up packet.
+    /// Builds, redacts, renders and fits the wake-up packet: within the token
+    /// budget, then within `req.caps`. Routing and ranking run once; when the text
+    /// is over a character or byte cap, only assembly and rendering run again,
+    /// within a budget derived from the measured ratio (see `fit.rs`).
     pub fn wakeup(&self, req: &WakeupRequest) -> Result<WakeupOutput, EngineError> {
         let sel = self.select(req)?;
-        let profile = sel.profile;
         let format = req.format;
-        let limit = req
+        let budget = req
             .budget
-            .or_else(|| profile.budget_for(format.as_str()))
+            .or_else(|| sel.profile.budget_for(format.as_str()))
             .unwrap_or(match format {
                 Format::Prompt => 1500,
                 Format::Markdown => 2500,
                 Format::Json => 6000,
             });
+        let caps = req.caps;
+        let mut out = self.packet_within(&sel, req, caps.cap_budget(budget))?;
+        if !caps.caps_text() {
+            return Ok(out);
+        }
+        // A profile budget over the token cap costs one attempt, as a rendering
+        // at that budget, then at the cap, would.
+        let over_the_cap = req.budget.is_none() && caps.cap_budget(budget) < budget;
+        let attempts = MAX_FIT_ATTEMPTS - usize::from(over_the_cap);
+        for _ in 0..attempts {
+            match shrink(&out.rendered, out.packet.budget.limit_tokens, &caps) {
+                Shrink::Fits => return Ok(out),
+                Shrink::To(next) => out = self.packet_within(&sel, req, next)?,
+                Shrink::Never => break,
+            }
+        }
+        Err(EngineError::DoesNotFit {
+            caps: caps.describe(),
+        })
+    }
 
+    /// The packet of `sel` assembled, redacted and rendered within `limit` tokens.
+    fn packet_within(
+        &self,
+        sel: &Selection<'_>,
+        req: &WakeupRequest,
+        limit: usize,
+    ) -> Result<WakeupOutput, EngineError> {
+        let profile = sel.profile;
+        let format = req.format;
         let mut candidates: Vec<Candidate<'_>> = sel
             .scored
             .iter()
@@ -305,7 +341,7 @@ impl Engine {
                 reasons: sel.route.reasons.clone(),
             },
             query_terms: &sel.task_terms,
-            selection_basis: self.selection_basis(&sel, req.ranking),
+            selection_basis: self.selection_basis(sel, req.ranking),
             suppressed: sel.suppressed,
             withheld_notice: cairn_policy::WITHHELD_NOTICE,
             budget_format: format.as_str().to_owned(),
@@ -351,43 +387,8 @@ impl Engine {
         packet.policy.redactions_applied = counts.redactions_applied;
         packet.policy.redactions_by_kind = counts.redactions_by_kind.clone();
 
-        let rendered = self.fit(&mut packet, req.target, format, limit)?;
+        let rendered = self.fit_tokens(&mut packet, req.target, format, limit)?;
         Ok(WakeupOutput { packet, rendered })
-    }
-
-    /// Renders, dropping the least valuable items until the output fits `limit` tokens.
-    fn fit(
-        &self,
-        packet: &mut Packet,
-        target: Target,
-        format: Format,
-        limit: usize,
-    ) -> Result<String, EngineError> {
-        loop {
-            packet.update_content_hash();
-            // `used_tokens` is part of the output: iterate to its fixed point.
-            let mut out = String::new();
-            let mut fits = false;
-            for _ in 0..4 {
-                out = self.renderer.render(packet, target, format)?;
-                let used = estimate_tokens(&out);
-                fits = used <= limit;
-                if used == packet.budget.used_tokens {
-                    break;
-                }
-                packet.budget.used_tokens = used;
-            }
-            if fits && estimate_tokens(&out) == packet.budget.used_tokens {
-                return Ok(out);
-            }
-            if !packet.drop_lowest() {
-                return Err(EngineError::BudgetTooSmall {
-                    budget: limit,
-                    needed: packet.budget.used_tokens,
-                    format: format.as_str().to_owned(),
-                });
-            }
-        }
     }
 
     fn selection_basis(&self, sel: &Selection<'_>, ranking: Ranking) -> Vec<String> {

@@ -71,6 +71,7 @@ fn every_answer(e: &Engine, dir: &Path) -> Vec<String> {
                     budget: Some(6000),
                     now,
                     ranking: Ranking::Full,
+                    caps: cairn_engine::OutputCaps::NONE,
                 };
                 out.push(format!("{:?}", e.wakeup(&req)));
             }
@@ -87,6 +88,7 @@ fn every_answer(e: &Engine, dir: &Path) -> Vec<String> {
         budget: None,
         now,
         ranking: Ranking::Full,
+        caps: cairn_engine::OutputCaps::NONE,
     };
     out.push(format!("{:?}", e.explain(&req)));
     for scope in [SearchScope::All, SearchScope::Routed] {

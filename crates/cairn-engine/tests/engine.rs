@@ -46,6 +46,7 @@ fn request(repo: &str, task: &str, target: Target, format: Format) -> WakeupRequ
         budget: None,
         now: now(),
         ranking: Ranking::Full,
+        caps: cairn_engine::OutputCaps::NONE,
     }
 }
 

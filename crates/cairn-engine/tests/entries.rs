@@ -68,6 +68,7 @@ fn fifty_entries_are_fifty_rankable_decisions() {
         budget: None,
         now: "2026-01-01T00:00:00Z".parse().unwrap(),
         ranking: Ranking::Full,
+        caps: cairn_engine::OutputCaps::NONE,
     };
     let out = engine.wakeup(&req).unwrap();
     let top = &out.packet.decisions[0];

@@ -69,6 +69,7 @@ fn request(demo: &Path, repo: &str, task: &str, target: Target, format: Format) 
         budget: None,
         now: now(),
         ranking: Ranking::Full,
+        caps: cairn_engine::OutputCaps::NONE,
     }
 }
 
@@ -395,6 +396,7 @@ fn an_index_damaged_under_a_search_is_replaced_once_and_answers_stay_right() {
         budget: None,
         now: now(),
         ranking: Ranking::Full,
+        caps: cairn_engine::OutputCaps::NONE,
     };
     let expected = Engine::open(cfg(), &OpenOptions::default())
         .unwrap()

@@ -110,6 +110,7 @@ fn outputs(dir: &Path, e: &Engine) -> Vec<(String, String)> {
                     budget: Some(20_000),
                     now: "2026-11-22T09:00:00Z".parse().unwrap(),
                     ranking: Ranking::Full,
+                    caps: cairn_engine::OutputCaps::NONE,
                 })
                 .unwrap();
             out.push((format!("wakeup {target}/{format}"), w.rendered));
@@ -144,6 +145,7 @@ fn outputs(dir: &Path, e: &Engine) -> Vec<(String, String)> {
             budget: None,
             now: "2026-11-22T09:00:00Z".parse().unwrap(),
             ranking: Ranking::Full,
+            caps: cairn_engine::OutputCaps::NONE,
         })
         .unwrap();
     out.push(("explain".into(), serde_json::to_string(&explain).unwrap()));
@@ -259,6 +261,7 @@ fn redactions_are_counted_once() {
             budget: None,
             now: "2026-11-22T09:00:00Z".parse().unwrap(),
             ranking: Ranking::Full,
+            caps: cairn_engine::OutputCaps::NONE,
         })
         .unwrap();
     let shown = serde_json::to_string(&w.packet).unwrap();

@@ -33,7 +33,6 @@ use cairn_engine::{Engine, Format, OpenOptions, Ranking, WakeupRequest};
 use chrono::{DateTime, Utc};
 
 use crate::client::{Client, ContextLimits};
-use crate::fit::{Rendered, fit_to_limits};
 use crate::input::HookInput;
 
 /// The default deadline: the hook answers within this many milliseconds.
@@ -365,14 +364,15 @@ fn spawn(f: impl FnOnce() + Send + 'static) {
         .spawn(f);
 }
 
-/// Builds the prompt-format packet for the session and fits it to `limits`.
+/// Builds the prompt-format packet for the session within `limits` (the engine
+/// fits it: whole items dropped, text never cut).
 fn build(engine: &Engine, req: &SessionStart, limits: ContextLimits) -> Result<String, String> {
     let cwd = req
         .input
         .cwd
         .clone()
         .unwrap_or_else(|| req.fallback_cwd.clone());
-    let base = WakeupRequest {
+    let request = WakeupRequest {
         cwd,
         project: None,
         task: String::new(),
@@ -380,22 +380,15 @@ fn build(engine: &Engine, req: &SessionStart, limits: ContextLimits) -> Result<S
         profile: req.profile.clone(),
         target: req.client.target(),
         format: Format::Prompt,
-        budget: None,
+        budget: req.budget,
         now: req.now,
         ranking: Ranking::Full,
+        caps: limits.caps(),
     };
-    fit_to_limits(limits, req.budget, |budget| {
-        let r = WakeupRequest {
-            budget,
-            ..base.clone()
-        };
-        engine.wakeup(&r).map(|o| Rendered {
-            text: o.rendered,
-            budget: o.packet.budget.limit_tokens,
-        })
-    })
-    .map(|r| r.text)
-    .map_err(|e| e.to_string())
+    engine
+        .wakeup(&request)
+        .map(|o| o.rendered)
+        .map_err(|e| e.to_string())
 }
 
 #[cfg(test)]

@@ -256,6 +256,7 @@ pub(crate) fn pinned_budget(ctx: &mut Ctx<'_>) {
             budget: None,
             now,
             ranking: Ranking::Full,
+            caps: cairn_engine::OutputCaps::NONE,
         };
         let Ok(out) = engine.wakeup(&req) else {
             continue;

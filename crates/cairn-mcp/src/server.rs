@@ -251,6 +251,7 @@ impl CairnServer {
             budget: p.budget.map(|b| b as usize),
             now: chrono::Utc::now(),
             ranking: Ranking::Full,
+            caps: cairn_engine::OutputCaps::NONE,
         };
         Ok(self
             .run(move |engine| {
@@ -465,6 +466,7 @@ impl CairnServer {
             budget: None,
             now: chrono::Utc::now(),
             ranking: Ranking::Full,
+            caps: cairn_engine::OutputCaps::NONE,
         };
         Ok(self
             .run(move |engine| {
