@@ -10,9 +10,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use cairn_engine::config::Discovery;
-use cairn_engine::{
-    Engine, Format, IndexMode, OpenOptions, PersistentOptions, Ranking, WakeupRequest,
-};
+use cairn_engine::{Engine, IndexMode, OpenDeadline, OpenOptions, PersistentOptions};
 use cairn_hooks::install::{self, Action, Locations, McpCommand, Scope, Wiring, shell_quote};
 use cairn_hooks::{Client, EngineSources, HookInput, HookOutcome, SessionStart};
 use clap::{Args, Subcommand, ValueEnum};
@@ -135,34 +133,15 @@ pub fn session_start(a: SessionStartArgs) -> Result<ExitCode> {
             // project's) and a background `cairn index` finishes the work.
             let mut sources = EngineSources::scanning(load.clone());
             let index_source = a.source.clone();
-            let index_deadline = started + deadline / 2;
-            let routing = WakeupRequest {
-                cwd: req
-                    .input
-                    .cwd
-                    .clone()
-                    .unwrap_or_else(|| req.fallback_cwd.clone()),
-                project: None,
-                task: String::new(),
-                files: Vec::new(),
-                profile: req.profile.clone(),
-                target: client.target(),
-                format: Format::Prompt,
-                budget: None,
-                now: req.now,
-                ranking: Ranking::Full,
-                caps: cairn_engine::OutputCaps::NONE,
-            };
+            let open_by = OpenDeadline::for_hook(started, deadline);
+            let routing = req.wakeup_request();
             sources.full = Box::new(move || {
                 let (config, mut opts) = load()?;
                 opts.index = IndexMode::Persistent(PersistentOptions {
                     dir: index_source.index_dir.clone(),
-                    rebuild: false,
-                    deadline: Some(index_deadline),
-                    progress: None,
-                    verify: false,
+                    ..PersistentOptions::default()
                 });
-                let engine = Engine::open_for_wakeup(config, &opts, &routing)?;
+                let engine = Engine::open_for_wakeup(config, &opts, &routing, Some(open_by))?;
                 crate::cmd_index::report(&engine, &index_source);
                 Ok(engine)
             });

@@ -40,13 +40,6 @@ pub struct IndexArgs {
     pub quiet: bool,
 }
 
-/// The instant `ms` milliseconds from now, less a margin for the work that
-/// follows opening the index (ranking, rendering).
-pub fn deadline_after(ms: u64) -> Instant {
-    let reserve = (ms / 5).clamp(10, 100).min(ms);
-    Instant::now() + Duration::from_millis(ms - reserve)
-}
-
 /// Engine options for `source`: the persistent index, with a progress bar.
 pub fn open_options(source: &Source, deadline: Option<Instant>, rebuild: bool) -> OpenOptions {
     OpenOptions {

@@ -3,10 +3,11 @@
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use anyhow::{Context, Result};
 use cairn_engine::config::{Config, ConfigError, Discovery};
-use cairn_engine::{Engine, EngineError, Format, SearchRequest, SearchScope};
+use cairn_engine::{Engine, EngineError, Format, OpenDeadline, SearchRequest, SearchScope};
 
 use crate::args::{Cli, Command, Source, TextOrJson, UsageError, resolve_cwd};
 
@@ -31,11 +32,13 @@ pub fn exit_code(err: &anyhow::Error) -> u8 {
 pub fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Wakeup(a) => {
-            let deadline = a.deadline_ms.map(crate::cmd_index::deadline_after);
+            let deadline = a.deadline_ms.map(|ms| {
+                OpenDeadline::for_command(std::time::Instant::now(), Duration::from_millis(ms))
+            });
             let req = a.packet.request(a.format.into())?;
             let config = load_config(&a.source)?;
-            let opts = crate::cmd_index::open_options(&a.source, deadline, false);
-            let engine = Engine::open_for_wakeup(config, &opts, &req)?;
+            let opts = crate::cmd_index::open_options(&a.source, None, false);
+            let engine = Engine::open_for_wakeup(config, &opts, &req, deadline)?;
             let t = std::time::Instant::now();
             let out = engine.wakeup(&req)?;
             print_out(&out.rendered)?;

@@ -46,7 +46,7 @@ fn main() {
             }),
         };
         let t = Instant::now();
-        let Ok(engine) = Engine::open_for_wakeup(config, &opts, &req) else {
+        let Ok(engine) = Engine::open_for_wakeup(config, &opts, &req, None) else {
             eprintln!("open failed");
             std::process::exit(1);
         };

@@ -313,7 +313,7 @@ fn a_missed_deadline_is_a_partial_packet_that_says_why_and_hides_deleted_notes()
         Target::Generic,
         Format::Json,
     );
-    let e = Engine::open_for_wakeup(config(&demo), &opts, &req).unwrap();
+    let e = Engine::open_for_wakeup(config(&demo), &opts, &req, None).unwrap();
     let info = e.index_info();
     assert!(info.refresh_pending);
     let why = info.partial.clone().expect("partial");
@@ -346,7 +346,7 @@ fn no_index_and_no_time_still_answers_and_says_it_is_partial() {
         Target::Generic,
         Format::Json,
     );
-    let e = Engine::open_for_wakeup(config(&demo), &opts, &req).unwrap();
+    let e = Engine::open_for_wakeup(config(&demo), &opts, &req, None).unwrap();
     assert!(e.index_info().refresh_pending);
     assert!(
         e.index_info()
