@@ -12,6 +12,7 @@
 
 mod eval;
 mod explain;
+mod explain_text;
 mod fit;
 mod init;
 mod list;
