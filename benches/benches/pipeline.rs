@@ -37,6 +37,7 @@ fn wakeup_request(root: &std::path::Path, cwd: &str, task: &str) -> WakeupReques
         ranking: Ranking::Full,
         source: Default::default(),
         limit: None,
+        caps: cairn_engine::OutputCaps::NONE,
     }
 }
 

@@ -10,7 +10,7 @@ use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use cairn_config::Limits;
-use cairn_scan::Listing;
+use cairn_scan::{Listing, Walk};
 use rayon::prelude::*;
 
 use crate::snapshot::Snapshot;
@@ -45,9 +45,16 @@ pub fn list(vault: &Path, limits: &Limits) -> Listed {
 /// last walk shows that no folder and no ignore file changed since: then only
 /// the files that walk found are stat-ed ([`cairn_scan::relist`]).
 pub fn relist(vault: &Path, limits: &Limits, snap: &Snapshot) -> Listed {
-    let started_ns = now_ns();
     let paths: Vec<&str> = (0..snap.len()).map(|i| snap.path(i)).collect();
-    match cairn_scan::relist(vault, &[String::new()], limits, snap.walk(), &paths) {
+    relist_from(vault, limits, snap.walk(), &paths)
+}
+
+/// Lists the vault like [`list`], without walking it when `walk` (the record of
+/// the walk that found `paths`) shows that no folder and no ignore file changed
+/// since: then only `paths` are stat-ed ([`cairn_scan::relist`]).
+pub fn relist_from(vault: &Path, limits: &Limits, walk: &Walk, paths: &[&str]) -> Listed {
+    let started_ns = now_ns();
+    match cairn_scan::relist(vault, &[String::new()], limits, walk, paths) {
         Some(listing) => Listed {
             listing,
             started_ns,

@@ -54,7 +54,7 @@ use std::sync::Arc;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-pub use diff::{Changes, Listed, RACY_NS, diff, list, relist};
+pub use diff::{Changes, Listed, RACY_NS, diff, list, relist, relist_from};
 pub use location::{default_dir, vault_key};
 pub use manifest::EntryInfo;
 pub use record::{secret_entry_path, secret_stub};

@@ -9,9 +9,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
-use cairn_engine::{
-    Engine, Format, IndexMode, OpenOptions, PersistentOptions, Ranking, WakeupRequest,
-};
+use cairn_engine::{Engine, IndexMode, OpenDeadline, OpenOptions, PersistentOptions};
 use cairn_hooks::{Client, EngineSources, HookInput, HookOutcome, SessionStart};
 
 use crate::args::SessionStartArgs;
@@ -70,35 +68,15 @@ pub fn session_start(a: SessionStartArgs) -> Result<ExitCode> {
             // project's) and a background `cairn index` finishes the work.
             let mut sources = EngineSources::scanning(load.clone());
             let index_source = a.source.clone();
-            let index_deadline = started + deadline / 2;
-            let routing = WakeupRequest {
-                cwd: req
-                    .input
-                    .cwd
-                    .clone()
-                    .unwrap_or_else(|| req.fallback_cwd.clone()),
-                project: None,
-                task: String::new(),
-                files: Vec::new(),
-                profile: req.profile.clone(),
-                target: client.target(),
-                format: Format::Prompt,
-                budget: None,
-                now: req.now,
-                ranking: Ranking::Full,
-                source: Default::default(),
-                limit: None,
-            };
+            let open_by = OpenDeadline::for_hook(started, deadline);
+            let routing = req.wakeup_request();
             sources.full = Box::new(move || {
                 let (config, mut opts) = load()?;
                 opts.index = IndexMode::Persistent(PersistentOptions {
                     dir: index_source.index_dir.clone(),
-                    rebuild: false,
-                    deadline: Some(index_deadline),
-                    progress: None,
-                    verify: false,
+                    ..PersistentOptions::default()
                 });
-                let engine = Engine::open_for_wakeup(config, &opts, &routing)?;
+                let engine = Engine::open_for_wakeup(config, &opts, &routing, Some(open_by))?;
                 crate::index_report::report(&engine, &index_source);
                 Ok(engine)
             });

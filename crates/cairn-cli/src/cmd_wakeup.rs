@@ -2,20 +2,24 @@
 //! what the index and the scan have to say on stderr.
 
 use anyhow::Result;
-use cairn_engine::Engine;
+use std::time::{Duration, Instant};
+
+use cairn_engine::{Engine, OpenDeadline};
 
 use crate::args::WakeupArgs;
 use crate::index_report;
 use crate::output::print_out;
-use crate::source::{deadline_after, load_config, open_options};
+use crate::source::{load_config, open_options};
 
 /// Runs `cairn wakeup`.
 pub fn run(a: WakeupArgs) -> Result<()> {
-    let deadline = a.deadline_ms.map(deadline_after);
+    let deadline = a
+        .deadline_ms
+        .map(|ms| OpenDeadline::for_command(Instant::now(), Duration::from_millis(ms)));
     let req = a.packet.request(a.format.into())?;
     let config = load_config(&a.source)?;
-    let opts = open_options(&a.source, deadline, false);
-    let engine = Engine::open_for_wakeup(config, &opts, &req)?;
+    let opts = open_options(&a.source, None, false);
+    let engine = Engine::open_for_wakeup(config, &opts, &req, deadline)?;
     let t = std::time::Instant::now();
     let out = engine.wakeup(&req)?;
     print_out(&out.rendered)?;

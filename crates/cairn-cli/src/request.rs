@@ -127,6 +127,7 @@ impl PacketArgs {
             ranking: self.ranking.into(),
             source: self.session.into(),
             limit: self.limit,
+            caps: cairn_engine::OutputCaps::NONE,
         })
     }
 }

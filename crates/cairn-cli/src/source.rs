@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use anyhow::Result;
 use cairn_engine::config::{Config, Discovery};
@@ -57,13 +57,6 @@ pub fn open(source: &Source) -> Result<Engine> {
     let engine = Engine::open(config, &opts)?;
     crate::index_report::report(&engine, source);
     Ok(engine)
-}
-
-/// The instant `ms` milliseconds from now, less a margin for the work that
-/// follows opening the index (ranking, rendering).
-pub fn deadline_after(ms: u64) -> Instant {
-    let reserve = (ms / 5).clamp(10, 100).min(ms);
-    Instant::now() + Duration::from_millis(ms - reserve)
 }
 
 /// Engine options for `source`: the persistent index, with a progress bar.

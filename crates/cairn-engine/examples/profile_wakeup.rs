@@ -31,6 +31,7 @@ fn main() {
         ranking: Ranking::Full,
         source: Default::default(),
         limit: None,
+        caps: cairn_engine::OutputCaps::NONE,
     };
     let mut open_ms = Vec::new();
     let mut answer_ms = Vec::new();
@@ -47,7 +48,7 @@ fn main() {
             }),
         };
         let t = Instant::now();
-        let Ok(engine) = Engine::open_for_wakeup(config, &opts, &req) else {
+        let Ok(engine) = Engine::open_for_wakeup(config, &opts, &req, None) else {
             eprintln!("open failed");
             std::process::exit(1);
         };

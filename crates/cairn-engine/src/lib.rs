@@ -11,16 +11,20 @@
 //! there is one ranking path and one policy path.
 
 mod explain;
+mod explain_text;
+mod fit;
 mod hot;
 mod list;
 mod lookup;
 mod measure;
 mod notes;
+mod open;
 mod persistent;
 mod wakeup;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 use cairn_assemble::Profile;
 use cairn_config::Config;
@@ -37,10 +41,12 @@ pub use cairn_policy::WITHHELD_NOTICE;
 pub use cairn_render::{Format, Target};
 pub use cairn_score::{Op as FactorOp, Ranking};
 pub use explain::{CandidateReport, Explanation};
+pub use fit::OutputCaps;
 pub use hot::SessionSource;
 pub use list::{ListRequest, ListResult, ListScope, ListedNote};
 pub use lookup::{GetResult, SearchHit, SearchRequest, SearchResult, SearchScope, SecretLookup};
 pub use measure::{Scan, scan_vault};
+pub use open::OpenDeadline;
 pub use persistent::{IndexInfo, IndexMode, PersistentOptions, index_status, index_verify};
 pub use wakeup::{WakeupOutput, WakeupRequest};
 pub use {cairn_cache as cache, cairn_cache::Progress, cairn_policy as policy};
@@ -93,6 +99,12 @@ pub enum EngineError {
         /// Format.
         format: String,
     },
+    /// The rendered text exceeds a character or byte cap at every budget tried.
+    #[error("the packet does not fit in {caps} at any token budget")]
+    DoesNotFit {
+        /// The cap, e.g. `9500 characters`.
+        caps: String,
+    },
     /// No note matches.
     #[error("no note `{query}` in the vault{hint}")]
     NotFound {
@@ -129,6 +141,9 @@ pub enum EngineError {
     /// The persistent index failed.
     #[error(transparent)]
     Cache(#[from] cairn_cache::CacheError),
+    /// The quick open's thread pool could not be started.
+    #[error("cannot start a thread pool: {0}")]
+    ThreadPool(String),
     /// No folder can be named for the persistent index.
     #[error(
         "no folder for the index: $XDG_CACHE_HOME and $HOME are unset; set [index] dir in cairn.toml or pass --index-dir"
@@ -168,6 +183,11 @@ pub struct Engine {
     profiles: BTreeMap<String, Profile>,
     renderer: Renderer,
     index_info: IndexInfo,
+    /// How it was opened (a refresh reopens the same way).
+    options: OpenOptions,
+    /// The listing it was built from, for [`Engine::refresh`] (`None`: built from
+    /// given notes, or a quick engine).
+    listed: Mutex<Option<Arc<cairn_cache::Listed>>>,
 }
 
 impl std::fmt::Debug for Engine {
@@ -180,19 +200,6 @@ impl std::fmt::Debug for Engine {
 }
 
 impl Engine {
-    /// Opens the vault: scans and indexes it in memory, or, with
-    /// [`IndexMode::Persistent`], opens its cache (refreshing only what changed).
-    pub fn open(config: Config, opts: &OpenOptions) -> Result<Self, EngineError> {
-        match &opts.index {
-            IndexMode::Memory => {
-                let scan =
-                    cairn_scan::scan(&config.vault.root, &[String::new()], &config.vault.limits);
-                Self::from_notes(config, scan.notes, scan.diagnostics, opts)
-            }
-            IndexMode::Persistent(p) => persistent::open(config, opts, p, &[]),
-        }
-    }
-
     /// Builds an engine over already-parsed notes, indexed in memory.
     pub fn from_notes(
         config: Config,
@@ -224,6 +231,8 @@ impl Engine {
             profiles,
             renderer,
             index_info,
+            options: opts.clone(),
+            listed: Mutex::new(None),
         })
     }
 

@@ -45,7 +45,7 @@ pub(crate) enum NoteSource {
 /// How a damaged cache generation is rebuilt while the engine runs.
 pub(crate) struct Recovery {
     pub cache: Cache,
-    pub listed: Listed,
+    pub listed: std::sync::Arc<Listed>,
 }
 
 /// The index that replaced a damaged one.

@@ -17,11 +17,10 @@ use std::time::Instant;
 use cairn_cache::{Cache, Changes, Listed, Progress, RefreshReport};
 use cairn_config::Config;
 use cairn_note::{Diagnostic, Note};
-use cairn_route::RouteInput;
 use rayon::prelude::*;
 
 use crate::notes::NoteSource;
-use crate::{Engine, EngineError, OpenOptions, WakeupRequest};
+use crate::{Engine, EngineError, OpenOptions};
 
 /// Where an engine's index lives.
 #[derive(Debug, Clone, Default)]
@@ -85,38 +84,6 @@ fn micros(since: Instant) -> u64 {
     u64::try_from(since.elapsed().as_micros()).unwrap_or(u64::MAX)
 }
 
-impl Engine {
-    /// Opens the vault for a wake-up: like [`Engine::open`], but when a deadline
-    /// leaves no time to build a first index, the notes `req` routes to are read
-    /// first (the developer's roots, where identity lives, then the project's).
-    pub fn open_for_wakeup(
-        config: Config,
-        opts: &OpenOptions,
-        req: &WakeupRequest,
-    ) -> Result<Self, EngineError> {
-        match &opts.index {
-            crate::IndexMode::Memory => Self::open(config, opts),
-            crate::IndexMode::Persistent(p) => {
-                let mut roots = config.developer.note_roots.clone();
-                let input = RouteInput {
-                    cwd: &req.cwd,
-                    project: req.project.as_deref(),
-                    files: &req.files,
-                    task: &req.task,
-                };
-                if let Some(project) = cairn_route::route(&config, &input)
-                    .ok()
-                    .and_then(|r| r.project_id)
-                    .and_then(|id| config.project(&id).cloned())
-                {
-                    roots.extend(project.note_roots);
-                }
-                open(config, opts, p, &roots)
-            }
-        }
-    }
-}
-
 /// The vault's canonical root and its cache folder (`None`: no folder can be named).
 fn locate(config: &Config, p: &PersistentOptions) -> (PathBuf, Option<PathBuf>) {
     let vault = config
@@ -133,16 +100,21 @@ fn locate(config: &Config, p: &PersistentOptions) -> (PathBuf, Option<PathBuf>) 
 }
 
 /// Opens the vault through its cache. `priority_roots`: what to read first when
-/// a deadline leaves no time for a first build.
+/// a deadline leaves no time for a first build. `listed`: the vault as just
+/// listed (a refresh); `None` lists it here (without a walk when the published
+/// generation's record shows that no folder changed).
 pub(crate) fn open(
     config: Config,
     opts: &OpenOptions,
     p: &PersistentOptions,
     priority_roots: &[String],
+    listed: Option<Listed>,
 ) -> Result<Engine, EngineError> {
     let (vault, dir) = locate(&config, p);
     let Some(dir) = dir else {
-        let listed = cairn_cache::list(&config.vault.root, &config.vault.limits);
+        let listed = Arc::new(
+            listed.unwrap_or_else(|| cairn_cache::list(&config.vault.root, &config.vault.limits)),
+        );
         let why = "no folder for the index ($XDG_CACHE_HOME and $HOME are unset; set [index] dir in cairn.toml or pass --index-dir)";
         return in_memory(
             config,
@@ -162,7 +134,14 @@ pub(crate) fn open(
         verify: p.verify,
     };
     let t = Instant::now();
-    let (listed, opened) = cache.open_vault(&config.vault.root, &config.vault.limits, &copts);
+    let (listed, opened) = match listed {
+        Some(listed) => {
+            let opened = cache.open(&listed, &copts);
+            (listed, opened)
+        }
+        None => cache.open_vault(&config.vault.root, &config.vault.limits, &copts),
+    };
+    let listed = Arc::new(listed);
     let timings = vec![("list and open the index", micros(t))];
     let opened = match opened {
         Ok(o) => o,
@@ -221,9 +200,12 @@ pub(crate) fn open(
         info.partial = Some(pending_reason(pending));
         info.refresh_pending = true;
     }
-    let recovery = crate::notes::Recovery { cache, listed };
+    let recovery = crate::notes::Recovery {
+        cache,
+        listed: listed.clone(),
+    };
     let source = NoteSource::cached(snapshot, config.vault.root.clone(), hidden, Some(recovery));
-    Engine::assemble_engine(config, source, diagnostics, opts, info)
+    Ok(Engine::assemble_engine(config, source, diagnostics, opts, info)?.built_from(listed))
 }
 
 fn pending_reason(c: &Changes) -> String {
@@ -241,7 +223,7 @@ fn in_memory(
     config: Config,
     opts: &OpenOptions,
     p: &PersistentOptions,
-    listed: &Listed,
+    listed: &Arc<Listed>,
     priority_roots: &[String],
     failure: String,
     mut warnings: Vec<String>,
@@ -268,7 +250,10 @@ fn in_memory(
     info.warnings = warnings;
     diagnostics.extend(listed.listing.diagnostics.iter().cloned());
     let source = NoteSource::memory(notes)?;
-    Engine::assemble_engine(config, source, diagnostics, opts, info)
+    Ok(
+        Engine::assemble_engine(config, source, diagnostics, opts, info)?
+            .built_from(listed.clone()),
+    )
 }
 
 fn read_all(files: &[cairn_scan::FileEntry]) -> (Vec<Note>, Vec<Diagnostic>) {

@@ -1,5 +1,6 @@
 //! `wakeup`: route, pick the profile's candidates, rank, apply policy, assemble,
-//! redact, render and fit the budget. `explain` reuses [`Engine::select`].
+//! redact, render and fit the budget and the caps (`fit.rs`). `explain` reuses
+//! [`Engine::select`].
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::PathBuf;
@@ -10,11 +11,12 @@ use cairn_assemble::{
 use cairn_index::{QueryTerms, Ranker};
 use cairn_note::Note;
 use cairn_policy::Visibility;
-use cairn_render::{Format, TOKENIZER_NAME, Target, estimate_tokens};
+use cairn_render::{Format, TOKENIZER_NAME, Target};
 use cairn_route::{Route, RouteInput, RouteMethod};
 use cairn_score::{Ranking, ScoreContext, Scored, Weights};
 use chrono::{DateTime, Utc};
 
+use crate::fit::{MAX_FIT_ATTEMPTS, OutputCaps, Shrink, shrink};
 use crate::hot::{self, HotInput, SessionSource};
 use crate::{Engine, EngineError};
 
@@ -49,6 +51,9 @@ pub struct WakeupRequest {
     pub source: SessionSource,
     /// `--limit`: at most this many task-layer notes.
     pub limit: Option<usize>,
+    /// Caps on the rendered text beyond the budget (a client's context limits):
+    /// the packet is assembled again within smaller budgets until it fits.
+    pub caps: OutputCaps,
 }
 
 /// The packet and its rendering.
@@ -262,68 +267,67 @@ impl Engine {
         (prefixes, route.modules.clone())
     }
 
-    /// Builds, redacts, renders and fits the wake-up packet.
+    /// Builds, redacts, renders and fits the wake-up packet: within the token
+    /// budget, then within `req.caps`. Routing and ranking run once;
+    /// when the text is over a character or byte cap, only the layers, assembly and
+    /// rendering run again, within a budget derived from the measured ratio (see `fit.rs`).
     pub fn wakeup(&self, req: &WakeupRequest) -> Result<WakeupOutput, EngineError> {
         let sel = self.select(req)?;
-        let profile = sel.profile;
         let format = req.format;
-        let limit = req
+        let budget = req
             .budget
-            .or_else(|| profile.budget_for(format.as_str()))
+            .or_else(|| sel.profile.budget_for(format.as_str()))
             .unwrap_or(match format {
                 Format::Prompt => 1500,
                 Format::Markdown => 2500,
                 Format::Json => 6000,
             });
-
-        let layers = self.layers(&sel, req);
-        // The hot and no-task notes first, each with the profile's score (one pass
-        // over the scored notes), else a neutral one.
-        let picked: HashMap<&str, Layer> = layers
-            .picks
-            .iter()
-            .map(|(n, layer)| (n.path.as_str(), *layer))
-            .collect();
-        let scores: HashMap<&str, &Scored> = sel
-            .scored
-            .iter()
-            .chain(&layers.neutral)
-            .filter(|s| picked.contains_key(s.path.as_str()))
-            .map(|s| (s.path.as_str(), s))
-            .collect();
-        let mut candidates: Vec<Candidate<'_>> = layers
-            .picks
-            .iter()
-            .filter_map(|&(note, layer)| {
-                Some(Candidate {
-                    note,
-                    scored: scores.get(note.path.as_str())?,
-                    origin: sel
-                        .origin
-                        .get(&note.path)
-                        .copied()
-                        .unwrap_or(profile.primary),
-                    withheld: false,
-                    layer,
-                })
-            })
-            .collect();
-        candidates.extend(sel.scored.iter().filter_map(|s| {
-            if picked.contains_key(s.path.as_str()) {
-                return None;
+        let caps = req.caps;
+        // One attempt within `requested` tokens (`None`: the profile's budget). The
+        // no-task layer's size follows the attempt's budget, as the sections' caps do.
+        let within = |requested: Option<usize>| {
+            let layers = self.layers(&sel, req, requested);
+            let candidates = candidates(&sel, &layers);
+            let limit = requested.unwrap_or(budget);
+            self.packet_within(&sel, req, &layers, &candidates, limit)
+        };
+        let capped = caps.cap_budget(budget);
+        let mut out = within(if capped < budget {
+            Some(capped)
+        } else {
+            req.budget
+        })?;
+        if !caps.caps_text() {
+            return Ok(out);
+        }
+        // A profile budget over the token cap costs one attempt, as a rendering
+        // at that budget, then at the cap, would.
+        let over_the_cap = req.budget.is_none() && caps.cap_budget(budget) < budget;
+        let attempts = MAX_FIT_ATTEMPTS - usize::from(over_the_cap);
+        for _ in 0..attempts {
+            match shrink(&out.rendered, out.packet.budget.limit_tokens, &caps) {
+                Shrink::Fits => return Ok(out),
+                Shrink::To(next) => out = within(Some(next))?,
+                Shrink::Never => break,
             }
-            let note = *sel.notes.get(s.path.as_str())?;
-            let v = *sel.visibility.get(&s.path)?;
-            let origin = *sel.origin.get(&s.path)?;
-            (v != Visibility::Hidden).then_some(Candidate {
-                note,
-                scored: s,
-                origin,
-                withheld: v == Visibility::Withheld,
-                layer: Layer::Task,
-            })
-        }));
+        }
+        Err(EngineError::DoesNotFit {
+            caps: caps.describe(),
+        })
+    }
 
+    /// The packet of `sel` assembled, redacted and rendered within `limit` tokens.
+    fn packet_within<'e>(
+        &'e self,
+        sel: &Selection<'e>,
+        req: &WakeupRequest,
+        layers: &Layers<'e>,
+        candidates: &[Candidate<'e>],
+        limit: usize,
+    ) -> Result<WakeupOutput, EngineError> {
+        let profile = sel.profile;
+        let format = req.format;
+        let mut candidates = candidates.to_vec();
         let project = sel
             .route
             .project_id
@@ -357,7 +361,7 @@ impl Engine {
                 reasons: sel.route.reasons.clone(),
             },
             query_terms: &sel.task_terms,
-            selection_basis: self.selection_basis(&sel, req.ranking),
+            selection_basis: self.selection_basis(sel, req.ranking),
             suppressed: sel.suppressed,
             withheld_notice: cairn_policy::WITHHELD_NOTICE,
             budget_format: format.as_str().to_owned(),
@@ -418,12 +422,18 @@ impl Engine {
         packet.policy.redactions_applied = counts.redactions_applied;
         packet.policy.redactions_by_kind = counts.redactions_by_kind.clone();
 
-        let rendered = self.fit(&mut packet, req.target, format, limit)?;
+        let rendered = self.fit_tokens(&mut packet, req.target, format, limit)?;
         Ok(WakeupOutput { packet, rendered })
     }
 
     /// The hot layer and, with no query at all, the recently edited notes after it.
-    pub(crate) fn layers<'e>(&'e self, sel: &Selection<'e>, req: &WakeupRequest) -> Layers<'e> {
+    /// `budget` is the packet's requested token budget (`None`: the profile's).
+    pub(crate) fn layers<'e>(
+        &'e self,
+        sel: &Selection<'e>,
+        req: &WakeupRequest,
+        budget: Option<usize>,
+    ) -> Layers<'e> {
         let profile = sel.profile;
         let project = sel.route.project_id.as_deref();
         let developer_roots = &self.config.developer.note_roots;
@@ -476,7 +486,7 @@ impl Engine {
             });
             let limit = req.limit.unwrap_or_else(|| {
                 let default = profile.budget_for(req.format.as_str());
-                let budget = req.budget.or(default).unwrap_or_default();
+                let budget = budget.or(default).unwrap_or_default();
                 cairn_assemble::scale_to_budget(profile.hot.recent, budget, default)
             });
             let recent = hot::recent(
@@ -512,41 +522,6 @@ impl Engine {
             picks,
             pins_over,
             neutral,
-        }
-    }
-
-    /// Renders, dropping the least valuable items until the output fits `limit` tokens.
-    fn fit(
-        &self,
-        packet: &mut Packet,
-        target: Target,
-        format: Format,
-        limit: usize,
-    ) -> Result<String, EngineError> {
-        loop {
-            packet.update_content_hash();
-            // `used_tokens` is part of the output: iterate to its fixed point.
-            let mut out = String::new();
-            let mut fits = false;
-            for _ in 0..4 {
-                out = self.renderer.render(packet, target, format)?;
-                let used = estimate_tokens(&out);
-                fits = used <= limit;
-                if used == packet.budget.used_tokens {
-                    break;
-                }
-                packet.budget.used_tokens = used;
-            }
-            if fits && estimate_tokens(&out) == packet.budget.used_tokens {
-                return Ok(out);
-            }
-            if !packet.drop_lowest() {
-                return Err(EngineError::BudgetTooSmall {
-                    budget: limit,
-                    needed: packet.budget.used_tokens,
-                    format: format.as_str().to_owned(),
-                });
-            }
         }
     }
 
@@ -610,6 +585,58 @@ pub(crate) struct Layers<'e> {
     pub pins_over: Vec<&'e Note>,
     /// Scores for the picked notes the profile's scope did not score.
     neutral: Vec<Scored>,
+}
+
+/// The packet's candidates: the hot and no-task notes first, each with the
+/// profile's score (one pass over the scored notes), else a neutral one; then every
+/// other visible scored note, in the task layer.
+fn candidates<'e>(sel: &'e Selection<'e>, layers: &'e Layers<'e>) -> Vec<Candidate<'e>> {
+    let profile = sel.profile;
+    let picked: HashMap<&str, Layer> = layers
+        .picks
+        .iter()
+        .map(|(n, layer)| (n.path.as_str(), *layer))
+        .collect();
+    let scores: HashMap<&str, &Scored> = sel
+        .scored
+        .iter()
+        .chain(&layers.neutral)
+        .filter(|s| picked.contains_key(s.path.as_str()))
+        .map(|s| (s.path.as_str(), s))
+        .collect();
+    let mut candidates: Vec<Candidate<'e>> = layers
+        .picks
+        .iter()
+        .filter_map(|&(note, layer)| {
+            Some(Candidate {
+                note,
+                scored: scores.get(note.path.as_str())?,
+                origin: sel
+                    .origin
+                    .get(&note.path)
+                    .copied()
+                    .unwrap_or(profile.primary),
+                withheld: false,
+                layer,
+            })
+        })
+        .collect();
+    candidates.extend(sel.scored.iter().filter_map(|s| {
+        if picked.contains_key(s.path.as_str()) {
+            return None;
+        }
+        let note = *sel.notes.get(s.path.as_str())?;
+        let v = *sel.visibility.get(&s.path)?;
+        let origin = *sel.origin.get(&s.path)?;
+        (v != Visibility::Hidden).then_some(Candidate {
+            note,
+            scored: s,
+            origin,
+            withheld: v == Visibility::Withheld,
+            layer: Layer::Task,
+        })
+    }));
+    candidates
 }
 
 /// The text ranking of a mode: BM25F with proximity, or plain BM25.

@@ -73,6 +73,7 @@ fn every_answer(e: &Engine, dir: &Path) -> Vec<String> {
                     ranking: Ranking::Full,
                     source: Default::default(),
                     limit: None,
+                    caps: cairn_engine::OutputCaps::NONE,
                 };
                 out.push(format!("{:?}", e.wakeup(&req)));
             }
@@ -91,6 +92,7 @@ fn every_answer(e: &Engine, dir: &Path) -> Vec<String> {
         ranking: Ranking::Full,
         source: Default::default(),
         limit: None,
+        caps: cairn_engine::OutputCaps::NONE,
     };
     out.push(format!("{:?}", e.explain(&req)));
     for scope in [SearchScope::All, SearchScope::Routed] {

@@ -48,6 +48,7 @@ fn request(repo: &str, task: &str, target: Target, format: Format) -> WakeupRequ
         ranking: Ranking::Full,
         source: Default::default(),
         limit: None,
+        caps: cairn_engine::OutputCaps::NONE,
     }
 }
 

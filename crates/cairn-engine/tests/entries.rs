@@ -70,6 +70,7 @@ fn fifty_entries_are_fifty_rankable_decisions() {
         ranking: Ranking::Full,
         source: Default::default(),
         limit: None,
+        caps: cairn_engine::OutputCaps::NONE,
     };
     let out = engine.wakeup(&req).unwrap();
     let top = &out.packet.decisions[0];

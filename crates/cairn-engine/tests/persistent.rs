@@ -71,6 +71,7 @@ fn request(demo: &Path, repo: &str, task: &str, target: Target, format: Format) 
         ranking: Ranking::Full,
         source: Default::default(),
         limit: None,
+        caps: cairn_engine::OutputCaps::NONE,
     }
 }
 
@@ -314,7 +315,7 @@ fn a_missed_deadline_is_a_partial_packet_that_says_why_and_hides_deleted_notes()
         Target::Generic,
         Format::Json,
     );
-    let e = Engine::open_for_wakeup(config(&demo), &opts, &req).unwrap();
+    let e = Engine::open_for_wakeup(config(&demo), &opts, &req, None).unwrap();
     let info = e.index_info();
     assert!(info.refresh_pending);
     let why = info.partial.clone().expect("partial");
@@ -347,7 +348,7 @@ fn no_index_and_no_time_still_answers_and_says_it_is_partial() {
         Target::Generic,
         Format::Json,
     );
-    let e = Engine::open_for_wakeup(config(&demo), &opts, &req).unwrap();
+    let e = Engine::open_for_wakeup(config(&demo), &opts, &req, None).unwrap();
     assert!(e.index_info().refresh_pending);
     assert!(
         e.index_info()
@@ -399,6 +400,7 @@ fn an_index_damaged_under_a_search_is_replaced_once_and_answers_stay_right() {
         ranking: Ranking::Full,
         source: Default::default(),
         limit: None,
+        caps: cairn_engine::OutputCaps::NONE,
     };
     let expected = Engine::open(cfg(), &OpenOptions::default())
         .unwrap()

@@ -115,6 +115,7 @@ fn outputs(dir: &Path, e: &Engine) -> Vec<(String, String)> {
                     ranking: Ranking::Full,
                     source: Default::default(),
                     limit: None,
+                    caps: cairn_engine::OutputCaps::NONE,
                 })
                 .unwrap();
             out.push((format!("wakeup {target}/{format}"), w.rendered));
@@ -151,6 +152,7 @@ fn outputs(dir: &Path, e: &Engine) -> Vec<(String, String)> {
             ranking: Ranking::Full,
             source: Default::default(),
             limit: None,
+            caps: cairn_engine::OutputCaps::NONE,
         })
         .unwrap();
     out.push(("explain".into(), serde_json::to_string(&explain).unwrap()));
@@ -269,6 +271,7 @@ fn redactions_are_counted_once() {
             ranking: Ranking::Full,
             source: Default::default(),
             limit: None,
+            caps: cairn_engine::OutputCaps::NONE,
         })
         .unwrap();
     let shown = serde_json::to_string(&w.packet).unwrap();

@@ -193,6 +193,7 @@ pub(crate) fn run_packets(
             ranking,
             source: t.source,
             limit: None,
+            caps: cairn_engine::OutputCaps::NONE,
         };
         let out = match engine.wakeup(&req) {
             Ok(o) => o,

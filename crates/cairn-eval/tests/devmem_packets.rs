@@ -50,6 +50,7 @@ fn request(q: &SuiteQuery, target: Target, format: Format) -> WakeupRequest {
         ranking: Ranking::Full,
         source: Default::default(),
         limit: None,
+        caps: cairn_engine::OutputCaps::NONE,
     }
 }
 

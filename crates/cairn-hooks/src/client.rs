@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use cairn_engine::Target;
+use cairn_engine::{OutputCaps, Target};
 use serde_json::Value;
 
 /// A client with a session-start hook.
@@ -31,6 +31,17 @@ pub struct ContextLimits {
     pub max_bytes: usize,
     /// Tokens by cairn's conservative estimate (at or above real tokenizer counts).
     pub max_tokens: Option<usize>,
+}
+
+impl ContextLimits {
+    /// These limits as the engine's caps on a wake-up's rendered text.
+    pub fn caps(&self) -> OutputCaps {
+        OutputCaps {
+            max_chars: Some(self.max_chars),
+            max_bytes: Some(self.max_bytes),
+            max_tokens: self.max_tokens,
+        }
+    }
 }
 
 impl Client {

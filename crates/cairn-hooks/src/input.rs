@@ -33,6 +33,18 @@ impl Source {
         }
     }
 
+    /// What the packet is built for: a session started anew (also an unknown
+    /// value), resumed, compacted or cleared.
+    pub fn session(self) -> cairn_engine::SessionSource {
+        use cairn_engine::SessionSource;
+        match self {
+            Source::Startup | Source::Other => SessionSource::Startup,
+            Source::Resume => SessionSource::Resume,
+            Source::Clear => SessionSource::Clear,
+            Source::Compact => SessionSource::Compact,
+        }
+    }
+
     /// Lowercase name.
     pub fn as_str(self) -> &'static str {
         match self {

@@ -3,9 +3,9 @@
 //!
 //! - [`Client`]: each client's envelope, caps and sample payload ([`client`]).
 //! - [`HookInput`]: the client's stdin, read leniently ([`input`]).
-//! - [`session_start`]: the packet for the session's directory, fitted to the client's
-//!   caps by the token budget ([`fit`]), within a deadline, errors turned into a
-//!   notice ([`session`]): one neutral line for the model, the reason for the user.
+//! - [`session_start`]: the packet for the session's directory, fitted by the engine
+//!   to the client's caps ([`ContextLimits::caps`]), within a deadline, errors turned
+//!   into a notice ([`session`]): one neutral line for the model, the reason for the user.
 //! - [`install`]: plan, diff, apply and inspect settings-file edits, and run a
 //!   configured hook to check it ([`install::probe`]).
 //!
@@ -14,7 +14,6 @@
 pub mod client;
 #[cfg(feature = "fault-injection")]
 pub mod fault;
-pub mod fit;
 pub mod input;
 pub mod install;
 pub mod session;

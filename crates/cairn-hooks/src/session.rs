@@ -33,7 +33,6 @@ use cairn_engine::{Engine, Format, OpenOptions, Ranking, WakeupRequest};
 use chrono::{DateTime, Utc};
 
 use crate::client::{Client, ContextLimits};
-use crate::fit::{Rendered, fit_to_limits};
 use crate::input::HookInput;
 
 /// The default deadline: the hook answers within this many milliseconds.
@@ -83,7 +82,7 @@ pub const QUICK_MAX_FILES: usize = 300;
 impl EngineSources {
     /// The openers available without a persistent index: `full` scans the whole vault
     /// ([`Engine::open`]); `quick` reads at most [`QUICK_MAX_FILES`] notes of the
-    /// developer note roots (first in path order).
+    /// developer note roots (first in path order: [`Engine::open_quick`]).
     pub fn scanning(load: ConfigLoader) -> Self {
         let load_quick = load.clone();
         Self {
@@ -93,23 +92,8 @@ impl EngineSources {
             }),
             quick: Box::new(move || {
                 let (config, opts) = load_quick()?;
-                let mut limits = config.vault.limits;
-                limits.max_files = limits.max_files.min(QUICK_MAX_FILES);
-                // Its own thread pool: on the global one, its reads would queue behind
-                // the thousands the late full scan has already split.
-                let pool = rayon::ThreadPoolBuilder::new()
-                    .num_threads(1)
-                    .thread_name(|_| "cairn-hook-quick".into())
-                    .build()?;
-                let scan = pool.install(|| {
-                    cairn_scan::scan(&config.vault.root, &config.developer.note_roots, &limits)
-                });
-                Ok(Engine::from_notes(
-                    config,
-                    scan.notes,
-                    scan.diagnostics,
-                    &opts,
-                )?)
+                let roots = config.developer.note_roots.clone();
+                Ok(Engine::open_quick(config, &opts, &roots, QUICK_MAX_FILES)?)
             }),
         }
     }
@@ -140,6 +124,32 @@ pub struct SessionStart {
     pub deadline: Duration,
     /// When the hook started (reading stdin counts against the deadline).
     pub started: Instant,
+}
+
+impl SessionStart {
+    /// The wake-up this session start asks for: the prompt format in the client's
+    /// template, for the payload's directory, within the client's caps.
+    pub fn wakeup_request(&self) -> WakeupRequest {
+        WakeupRequest {
+            cwd: self
+                .input
+                .cwd
+                .clone()
+                .unwrap_or_else(|| self.fallback_cwd.clone()),
+            project: None,
+            task: String::new(),
+            files: Vec::new(),
+            profile: self.profile.clone(),
+            target: self.client.target(),
+            format: Format::Prompt,
+            budget: self.budget,
+            now: self.now,
+            ranking: Ranking::Full,
+            source: self.input.source.session(),
+            limit: None,
+            caps: self.client.limits().caps(),
+        }
+    }
 }
 
 /// Which build answered.
@@ -365,39 +375,17 @@ fn spawn(f: impl FnOnce() + Send + 'static) {
         .spawn(f);
 }
 
-/// Builds the prompt-format packet for the session and fits it to `limits`.
+/// Builds the prompt-format packet for the session within `limits` (the engine
+/// fits it: whole items dropped, text never cut).
 fn build(engine: &Engine, req: &SessionStart, limits: ContextLimits) -> Result<String, String> {
-    let cwd = req
-        .input
-        .cwd
-        .clone()
-        .unwrap_or_else(|| req.fallback_cwd.clone());
-    let base = WakeupRequest {
-        cwd,
-        project: None,
-        task: String::new(),
-        files: Vec::new(),
-        profile: req.profile.clone(),
-        target: req.client.target(),
-        format: Format::Prompt,
-        budget: None,
-        now: req.now,
-        ranking: Ranking::Full,
-        source: Default::default(),
-        limit: None,
+    let request = WakeupRequest {
+        caps: limits.caps(),
+        ..req.wakeup_request()
     };
-    fit_to_limits(limits, req.budget, |budget| {
-        let r = WakeupRequest {
-            budget,
-            ..base.clone()
-        };
-        engine.wakeup(&r).map(|o| Rendered {
-            text: o.rendered,
-            budget: o.packet.budget.limit_tokens,
-        })
-    })
-    .map(|r| r.text)
-    .map_err(|e| e.to_string())
+    engine
+        .wakeup(&request)
+        .map(|o| o.rendered)
+        .map_err(|e| e.to_string())
 }
 
 #[cfg(test)]

@@ -258,6 +258,7 @@ pub(crate) fn pinned_budget(ctx: &mut Ctx<'_>) {
             ranking: Ranking::Full,
             source: Default::default(),
             limit: None,
+            caps: cairn_engine::OutputCaps::NONE,
         };
         let Ok(out) = engine.wakeup(&req) else {
             continue;

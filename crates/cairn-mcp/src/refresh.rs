@@ -1,12 +1,13 @@
 //! Keeping the server's engine current while it runs: notes edited, added or deleted
 //! during a session are visible to the next tool call.
 //!
-//! [`EngineProvider`] is the seam. [`RescanOnChange`] lists the vault before each
-//! call (paths, sizes, modification times: no file is read, and no walk when no
-//! folder changed since the last one) and compares that, and the configuration
-//! file's stamp, with what the current engine was built from. Only when something
-//! changed does it open the engine again: through the persistent index (the CLI's
-//! mode), which re-reads only the changed files, or by reading every note in memory.
+//! [`EngineProvider`] is the seam. [`RescanOnChange`] checks the configuration
+//! file's stamp before each call and asks the engine whether the vault changed
+//! ([`Engine::refresh`]: one listing of paths, sizes and modification times, no
+//! file read, no walk when no folder changed since the last one). Only when
+//! something changed is there a new engine: the engine reopens itself from that
+//! listing (through the persistent index, the CLI's mode, only the changed files
+//! are re-read), and a changed configuration opens a new one.
 //!
 //! A failure while the engine is being built (even a panic) never wedges the
 //! server: the lock is taken back from a poisoned state, the half-built state
@@ -17,7 +18,7 @@ use std::sync::{Arc, Mutex};
 use std::time::UNIX_EPOCH;
 
 use cairn_engine::config::Config;
-use cairn_engine::{Engine, EngineError, IndexMode, OpenOptions};
+use cairn_engine::{Engine, EngineError, OpenOptions};
 
 /// Why no engine could be had (a broken configuration, an unreadable vault).
 #[derive(Debug, thiserror::Error)]
@@ -39,24 +40,14 @@ pub trait EngineProvider: Send + Sync + 'static {
 /// Loads the configuration (called again when the configuration file changes).
 pub type ConfigLoader = Box<dyn Fn() -> Result<Config, ProviderError> + Send + Sync>;
 
-/// What the vault looked like when the engine was built.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Snapshot {
-    config_stamp: Option<(u64, i128)>,
-    files: Vec<(String, u64, i128)>,
-}
-
 struct Current {
-    snapshot: Snapshot,
-    /// The record of the last walk of the vault: lets the next call stat the files
-    /// it found instead of walking again when no folder changed.
-    walk: cairn_scan::Walk,
-    config: Config,
+    /// The configuration file's size and modification time when it was loaded.
+    config_stamp: Option<(u64, i128)>,
     engine: Arc<Engine>,
 }
 
-/// Re-lists the vault before each call and rebuilds the engine when a note or the
-/// configuration changed.
+/// Asks the engine before each call whether the vault changed, and opens a new one
+/// when the configuration changed.
 pub struct RescanOnChange {
     load_config: ConfigLoader,
     config_file: Option<PathBuf>,
@@ -109,50 +100,16 @@ impl EngineProvider for RescanOnChange {
             guard
         });
         let config_stamp = self.config_file.as_deref().and_then(stamp);
-        let config = match current.as_ref() {
-            Some(c) if c.snapshot.config_stamp == config_stamp => c.config.clone(),
-            _ => (self.load_config)()?,
+        let engine = match current.as_ref() {
+            Some(c) if c.config_stamp == config_stamp => match c.engine.refresh()? {
+                None => return Ok(c.engine.clone()),
+                Some(engine) => engine,
+            },
+            _ => Engine::open((self.load_config)()?, &self.options)?,
         };
-        let roots = [String::new()];
-        let (root, limits) = (&config.vault.root, &config.vault.limits);
-        let listing = current
-            .as_ref()
-            .and_then(|c| {
-                let paths: Vec<&str> = c.snapshot.files.iter().map(|f| f.0.as_str()).collect();
-                cairn_scan::relist(root, &roots, limits, &c.walk, &paths)
-            })
-            .unwrap_or_else(|| cairn_scan::list(root, &roots, limits));
-        let snapshot = Snapshot {
-            config_stamp,
-            files: listing
-                .files
-                .iter()
-                .map(|f| (f.path.clone(), f.size, f.mtime_ns))
-                .collect(),
-        };
-        if let Some(c) = current.as_mut().filter(|c| c.snapshot == snapshot) {
-            c.walk = listing.walk;
-            return Ok(c.engine.clone());
-        }
-        let walk = listing.walk.clone();
-        let engine = if matches!(self.options.index, IndexMode::Persistent(_)) {
-            // The persistent index re-reads only the files that changed.
-            Arc::new(Engine::open(config.clone(), &self.options)?)
-        } else {
-            let mut scan = cairn_scan::read(&listing.files);
-            scan.diagnostics.extend(listing.diagnostics);
-            scan.diagnostics.sort();
-            Arc::new(Engine::from_notes(
-                config.clone(),
-                scan.notes,
-                scan.diagnostics,
-                &self.options,
-            )?)
-        };
+        let engine = Arc::new(engine);
         *current = Some(Current {
-            snapshot,
-            walk,
-            config,
+            config_stamp,
             engine: engine.clone(),
         });
         Ok(engine)
@@ -162,6 +119,7 @@ impl EngineProvider for RescanOnChange {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use cairn_engine::IndexMode;
 
     fn provider(dir: &std::path::Path) -> RescanOnChange {
         let d = dir.to_path_buf();

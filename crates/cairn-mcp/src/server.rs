@@ -204,6 +204,7 @@ impl CairnServer {
             ranking: Ranking::Full,
             source: Default::default(),
             limit: None,
+            caps: cairn_engine::OutputCaps::NONE,
         };
         Ok(self
             .run(move |engine| {
@@ -420,47 +421,13 @@ impl CairnServer {
             ranking: Ranking::Full,
             source: Default::default(),
             limit: None,
+            caps: cairn_engine::OutputCaps::NONE,
         };
         Ok(self
             .run(move |engine| {
                 let ex = engine.explain(&req).map_err(|e| engine_error(&e))?;
-                let mut text = String::new();
-                let _ = writeln!(
-                    text,
-                    "Routing: {} ({})",
-                    ex.project_id.as_deref().unwrap_or("no project"),
-                    ex.route_method
-                );
-                for r in &ex.route_reasons {
-                    let _ = writeln!(text, "  - {r}");
-                }
-                let _ = writeln!(text, "Profile: {}", ex.profile);
-                for b in &ex.selection_basis {
-                    let _ = writeln!(text, "  - {b}");
-                }
-                let _ = writeln!(
-                    text,
-                    "Candidates: {} in scope, {} listed, {} hidden by policy",
-                    ex.candidates_in_scope,
-                    ex.candidates.len(),
-                    ex.suppressed_by_policy
-                );
-                for c in &ex.candidates {
-                    let _ = writeln!(
-                        text,
-                        "  {:>7.3}  {}: {} [{}] ({})",
-                        c.score,
-                        c.decision,
-                        line(&c.title),
-                        line(&c.path),
-                        line(&c.why)
-                    );
-                }
-                let _ = writeln!(
-                    text,
-                    "Budget: {} of {} tokens; {} relevant notes left out",
-                    ex.budget.used_tokens, ex.budget.limit_tokens, ex.budget.left_out_count
-                );
+                // The same text as `cairn explain`.
+                let text = ex.to_text();
                 Ok((text, json(&ex)?))
             })
             .await)
@@ -806,6 +773,88 @@ mod tests {
             .await
             .unwrap();
         assert!(text(&got).contains("pinned: true"), "{}", text(&got));
+    }
+
+    /// A tool error as an agent reads it: `refused:` once, no CLI flag, no CLI command.
+    fn assert_agent_wording(r: &CallToolResult) {
+        let t = text(r);
+        assert_eq!(r.is_error, Some(true), "{t}");
+        assert_eq!(t.matches("refused").count(), 1, "doubled prefix: {t}");
+        let flag = t
+            .match_indices("--")
+            .any(|(at, _)| t.as_bytes().get(at + 2).is_some_and(u8::is_ascii_lowercase));
+        assert!(!flag, "names a CLI flag: {t}");
+        assert!(!t.contains("cairn memory"), "names a CLI command: {t}");
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn tool_errors_are_prefixed_once_and_never_name_a_cli_flag() {
+        let (_tmp, s) = writable_server();
+        let w = |mode: Option<&str>, sensitivity: &str| WriteParams {
+            slug: "deploy-window".into(),
+            body: "Deploys only on weekdays before noon.".into(),
+            mode: mode.map(str::to_owned),
+            memory_type: Some("decision".into()),
+            sensitivity: Some(sensitivity.into()),
+            ..WriteParams::default()
+        };
+        let created = s
+            .memory_write(Parameters(w(None, "confidential")))
+            .await
+            .unwrap();
+        assert_ne!(created.is_error, Some(true), "{}", text(&created));
+        // Exists (the CLI says --append / --force).
+        let again = s
+            .memory_write(Parameters(w(None, "confidential")))
+            .await
+            .unwrap();
+        assert_agent_wording(&again);
+        assert!(text(&again).contains("mode `append`"), "{}", text(&again));
+        // Declassify (the CLI says --declassify).
+        let lower = s
+            .memory_write(Parameters(w(Some("replace"), "public")))
+            .await
+            .unwrap();
+        assert_agent_wording(&lower);
+        assert!(text(&lower).contains("ask the user"), "{}", text(&lower));
+        // Credentials (the CLI says --allow-secrets).
+        let secret = s
+            .memory_write(Parameters(WriteParams {
+                slug: "ci-token".into(),
+                body: "token ghp_0123456789abcdefghijABCDEFGHIJ012345".into(),
+                ..WriteParams::default()
+            }))
+            .await
+            .unwrap();
+        assert_agent_wording(&secret);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn memory_explain_reads_like_cairn_explain() {
+        let s = server();
+        let r = s
+            .memory_explain(Parameters(ExplainParams {
+                task: Some("kafka outbox events".into()),
+                ..ExplainParams::default()
+            }))
+            .await
+            .unwrap();
+        assert_ne!(r.is_error, Some(true), "{}", text(&r));
+        let t = text(&r);
+        let Some(structured) = r.structured_content.clone() else {
+            panic!("no structured content");
+        };
+        let ex: serde_json::Value = structured;
+        assert!(t.starts_with("Routing (repo_path):\n"), "{t}");
+        for needle in [
+            "\nQuery terms: ",
+            "included: in decisions",
+            "× recency",
+            "\nBudget: ",
+        ] {
+            assert!(t.contains(needle), "{needle} missing:\n{t}");
+        }
+        assert_eq!(ex["route_method"], "repo_path");
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

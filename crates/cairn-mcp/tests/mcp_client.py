@@ -161,7 +161,9 @@ async def run_tests(rec, args, init, tools):
     # memory_explain.
     text, ex = await rec.call("memory_explain", {"cwd": ledger, "task": "add retry to payout settlement"})
     check(ex["project_id"] == "ledger" and ex["candidates"], "explain")
-    check("Routing: ledger" in text, f"explain text: {text[:200]}")
+    # The same text as `cairn explain` (one formatter in the engine).
+    check(text.startswith("Routing (repo_path):") and "ledger" in text and "Query terms:" in text,
+          f"explain text: {text[:200]}")
 
     # memory_list.
     text, lst = await rec.call("memory_list", {"cwd": ledger, "scope": "project"})

@@ -1,0 +1,96 @@
+//! The text form of an [`Explanation`]: the one formatter behind `cairn explain`
+//! and MCP's `memory_explain`, so a person and an agent read the same story.
+//! Text that comes from notes (titles, paths, reasons, factor details,
+//! diagnostics) is flattened to one line: note text cannot start a line of its own.
+
+use std::fmt::Write as _;
+
+use cairn_policy::one_line;
+use cairn_score::Op;
+
+use crate::Explanation;
+
+impl Explanation {
+    /// Routing, profile, query terms, every listed candidate with its score
+    /// breakdown and decision, the budget line and the scan diagnostics.
+    pub fn to_text(&self) -> String {
+        let mut s = String::new();
+        let _ = writeln!(s, "Routing ({}):", self.route_method);
+        for r in &self.route_reasons {
+            let _ = writeln!(s, "  - {}", one_line(r));
+        }
+        let _ = writeln!(s, "\nProfile: {}", self.profile);
+        for b in &self.selection_basis {
+            let _ = writeln!(s, "  - {}", one_line(b));
+        }
+        let terms: Vec<String> = self
+            .query_terms
+            .iter()
+            .map(|(t, w)| format!("{t}×{w}"))
+            .collect();
+        let _ = writeln!(
+            s,
+            "\nQuery terms: {}",
+            if terms.is_empty() {
+                "(none)".into()
+            } else {
+                terms.join(" ")
+            }
+        );
+        let _ = writeln!(
+            s,
+            "\nCandidates: {} in scope, {} listed, {} hidden by policy",
+            self.candidates_in_scope,
+            self.candidates.len(),
+            self.suppressed_by_policy
+        );
+        for c in &self.candidates {
+            let _ = writeln!(
+                s,
+                "\n{:>7.3}  {} [{}] {}: {}",
+                c.score,
+                one_line(&c.title),
+                c.memory_type.as_deref().unwrap_or("note"),
+                c.decision,
+                one_line(&c.why)
+            );
+            let _ = writeln!(
+                s,
+                "         {} ({}; bm25 {:.3}, relevance {:.2})",
+                one_line(&c.path),
+                c.sensitivity,
+                c.bm25,
+                c.relevance
+            );
+            for f in &c.factors {
+                let op = match f.op {
+                    Op::Base => "=",
+                    Op::Add => "+",
+                    Op::Multiply => "×",
+                };
+                let _ = writeln!(
+                    s,
+                    "           {op} {:<16} {:>6.3}  {}",
+                    f.name,
+                    f.value,
+                    one_line(&f.detail)
+                );
+            }
+        }
+        let _ = writeln!(
+            s,
+            "\nBudget: {} of {} tokens ({}); {} relevant notes left out",
+            self.budget.used_tokens,
+            self.budget.limit_tokens,
+            self.budget.format,
+            self.budget.left_out_count
+        );
+        if !self.diagnostics.is_empty() {
+            let _ = writeln!(s, "\nScan diagnostics ({}):", self.diagnostics.len());
+            for d in &self.diagnostics {
+                let _ = writeln!(s, "  {}", one_line(&d.to_string()));
+            }
+        }
+        s
+    }
+}
