@@ -103,6 +103,30 @@ fn every_client_gets_its_envelope_with_the_routed_packet() {
 }
 
 #[test]
+fn a_resumed_or_compacted_session_gets_the_latest_session_note_whatever_its_age() {
+    let config = demo().join("cairn.toml");
+    let ledger = demo().join("repos/ledger").canonicalize().unwrap();
+    // 73 days after the ledger's latest session note: past `continuity_days`.
+    let later = [
+        "--config",
+        config.to_str().unwrap(),
+        "--now",
+        "2027-01-30T09:00:00Z",
+    ];
+    // Cursor's sessionStart payload says nothing of resuming.
+    for client in [Client::Claude, Client::Codex, Client::Gemini] {
+        let shown = |source: &str| {
+            let payload = client.sample_payload(&ledger, source);
+            context_of(client, &run(client, &later, payload.as_bytes()))
+                .contains("payout retry spike")
+        };
+        assert!(!shown("startup"), "{client}: an old session at startup");
+        assert!(shown("resume"), "{client}: resume lost the last session");
+        assert!(shown("compact"), "{client}: compact lost the last session");
+    }
+}
+
+#[test]
 fn the_template_is_the_clients_own() {
     let config = demo().join("cairn.toml");
     let atlas = demo().join("repos/atlas").canonicalize().unwrap();

@@ -82,6 +82,10 @@ impl Default for Limits {
 pub struct Developer {
     /// Vault-relative folders holding developer-wide notes. `""` is the whole vault.
     pub note_roots: Vec<String>,
+    /// Vault-relative folders holding the developer's profile (`identity_roots`):
+    /// their `person` notes are the packet's identity. `None`: the developer roots
+    /// whose folder name contains "identity".
+    pub identity_roots: Option<Vec<String>>,
 }
 
 /// One `[[projects]]` entry.

@@ -29,6 +29,7 @@ impl Config {
             },
             developer: Developer {
                 note_roots: vec![String::new()],
+                identity_roots: None,
             },
             projects: Vec::new(),
             scenes: Vec::new(),
@@ -107,6 +108,9 @@ impl Config {
         for (i, r) in raw.developer.note_roots.iter().enumerate() {
             check_note_root(r).map_err(|m| err(r, &format!("developer.note_roots[{i}]"), m))?;
         }
+        for (i, r) in raw.developer.identity_roots.iter().flatten().enumerate() {
+            check_note_root(r).map_err(|m| err(r, &format!("developer.identity_roots[{i}]"), m))?;
+        }
 
         let mut projects = Vec::with_capacity(raw.projects.len());
         for (i, p) in raw.projects.into_iter().enumerate() {
@@ -162,6 +166,7 @@ impl Config {
             vault: Vault { root, limits },
             developer: Developer {
                 note_roots: raw.developer.note_roots,
+                identity_roots: raw.developer.identity_roots,
             },
             projects,
             scenes: raw.scenes,

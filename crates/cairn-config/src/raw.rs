@@ -49,6 +49,8 @@ pub(crate) struct RawVault {
 pub(crate) struct RawDeveloper {
     #[serde(default)]
     pub(crate) note_roots: Vec<String>,
+    #[serde(default)]
+    pub(crate) identity_roots: Option<Vec<String>>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -109,6 +109,12 @@ impl Engine {
                     Some("hot") => "hot layer".to_owned(),
                     _ if s.anchored => "task layer: --files point at it".to_owned(),
                     _ if sel.query.is_empty() => "no task: recently edited".to_owned(),
+                    _ if !s.matches_task(sel.profile.min_coverage) && s.successor_of.is_some() => {
+                        format!(
+                            "task layer: replaces {}, which matches the task",
+                            s.successor_of.as_deref().unwrap_or_default()
+                        )
+                    }
                     _ => format!(
                         "task layer: passed the gate, covers {:.0}% of the query",
                         s.coverage * 100.0
@@ -130,9 +136,14 @@ impl Engine {
                 (
                     "left out".to_owned(),
                     format!(
-                        "failed the relevance gate: covers {:.0}% of the query, needs {:.0}% (or a --files match)",
+                        "failed the relevance gate: covers {:.0}% of the query, needs {:.0}%{} (or a --files match)",
                         s.coverage * 100.0,
-                        sel.profile.min_coverage * 100.0
+                        sel.profile.min_coverage * 100.0 * if s.marked_stale { 2.0 } else { 1.0 },
+                        if s.marked_stale {
+                            " as it is marked stale"
+                        } else {
+                            ""
+                        }
                     ),
                 )
             } else {

@@ -214,8 +214,16 @@ impl Engine {
             ranking: req.ranking,
             weights: Weights::default(),
         };
-        let scored = cairn_score::score(in_scope.iter().copied(), &hits, &ctx);
+        let mut scored = cairn_score::score(in_scope.iter().copied(), &hits, &ctx);
         let notes: HashMap<&str, &Note> = in_scope.iter().map(|n| (n.path.as_str(), *n)).collect();
+        if ctx.has_query {
+            cairn_score::lift_successors(&mut scored, &notes, profile.min_coverage, |n, target| {
+                match cairn_note::find_named(in_scope.iter().copied(), target, n).as_slice() {
+                    [one] => Some(one.path.clone()),
+                    _ => None,
+                }
+            });
+        }
 
         let mut visibility = HashMap::new();
         let mut suppressed = 0;
@@ -450,7 +458,10 @@ impl Engine {
         };
         let developer = listed(Source::Developer, developer_roots);
         let project_notes = listed(Source::Project, &project_roots);
-        let identity_roots = hot::default_identity_roots(developer_roots);
+        let identity_roots = match &self.config.developer.identity_roots {
+            Some(roots) => roots.clone(),
+            None => hot::default_identity_roots(developer_roots),
+        };
         let project_ids: Vec<String> = self.config.projects.iter().map(|p| p.id.clone()).collect();
         let visible = |n: &Note| cairn_policy::visibility(n.sensitivity, false) == Visibility::Full;
         let (hot, pins_over) = hot::hot_layer(&HotInput {
@@ -512,6 +523,8 @@ impl Engine {
                 signals: 0.0,
                 coverage: 0.0,
                 anchored: false,
+                successor_of: None,
+                marked_stale: false,
                 factors: Vec::new(),
                 retired: false,
                 other_project: None,

@@ -232,7 +232,7 @@ fn devmem_packets_stay_above_their_floors() {
     assert_eq!((p.tasks_total, p.tasks_evaluated), (80, 80));
     let o = &p.overall;
     let floors = [
-        ("recall", o.recall, 0.92),                           // measured 0.9345
+        ("recall", o.recall, 0.92),                           // measured 0.9418
         ("precision", o.precision, 0.62),                     // measured 0.6368
         ("section recall", o.section_recall.unwrap(), 0.92),  // measured 0.9378
         ("pinned present", o.pinned_present, 1.0),            // measured 1.000
@@ -245,13 +245,8 @@ fn devmem_packets_stay_above_their_floors() {
             "devmem packets {name} {value:.4} fell below {floor}"
         );
     }
-    // Measured: 1 hit in 1 task (p027 shows the stale 2025 eviction incident).
-    assert!(o.must_not_hits <= 1, "must-not hits {}", o.must_not_hits);
-    assert!(
-        o.must_not_tasks <= 1,
-        "tasks with a must-not hit {}",
-        o.must_not_tasks
-    );
+    // Measured: none (a note marked stale needs twice the coverage).
+    assert_eq!(o.must_not_hits, 0, "must-not hits");
     // Off-topic tasks get the hot layer only (measured 0.0 task-layer notes).
     assert_eq!(p.by_type["off-topic"].mean_task_notes, 0.0);
 
@@ -264,7 +259,7 @@ fn devmem_packets_stay_above_their_floors() {
         ("off-topic", 0.97, 0.68),       // measured 1.0000, 0.7184
         ("resume", 0.91, 0.57),          // measured 0.9439, 0.5997
         ("stale-trap", 0.86, 0.65),      // measured 0.8893, 0.6850
-        ("superseded-trap", 0.88, 0.66), // measured 0.9085, 0.6978
+        ("superseded-trap", 0.93, 0.67), // measured 0.9614, 0.7100 (successors pass the gate)
         ("task", 0.91, 0.67),            // measured 0.9383, 0.7026
     ];
     assert_eq!(p.by_type.len(), per_type.len());

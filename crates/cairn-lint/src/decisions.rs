@@ -28,7 +28,6 @@ use cairn_engine::in_root;
 use cairn_note::{MemoryType, Note, Sensitivity, Status};
 use chrono::NaiveDate;
 
-use crate::links::Resolver;
 use crate::{Ctx, Level};
 
 /// Words that make a title negative.
@@ -231,7 +230,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
         });
     }
 
-    let resolver = Resolver::new(notes);
+    let resolver = cairn_note::NoteNames::new(notes);
     let linked = |a: &Candidate<'_>, b: &Candidate<'_>| {
         let names = |x: &Candidate<'_>, y: &Candidate<'_>| {
             x.note

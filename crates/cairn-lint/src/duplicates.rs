@@ -14,7 +14,6 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use cairn_note::{Note, Sensitivity, prose_sentences};
 
-use crate::links::Resolver;
 use crate::{Ctx, Level};
 
 /// The default similarity from which a pair is reported.
@@ -101,7 +100,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
         }
     }
 
-    let resolver = Resolver::new(notes);
+    let resolver = cairn_note::NoteNames::new(notes);
     let linked = |a: &Note, ai: usize, b: &Note, bi: usize| {
         let names = |x: &Note, y: usize| {
             x.supersedes

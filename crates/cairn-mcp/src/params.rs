@@ -72,6 +72,11 @@ pub struct WakeupParams {
     /// Text format: "prompt" (compact briefing, default) or "markdown" (readable handoff).
     #[serde(default)]
     pub format: Option<String>,
+    /// Why the briefing is asked for: "startup" (default), "resume", "compact" or
+    /// "clear". On resume and compact the project's latest session note is shown
+    /// whatever its age.
+    #[serde(default)]
+    pub source: Option<String>,
 }
 
 /// `memory_search`.

@@ -186,6 +186,17 @@ impl CairnServer {
         if p.budget == Some(0) {
             return Ok(to_result(Err("budget must be at least 1".into())));
         }
+        let source = match nonempty(p.source) {
+            None => cairn_engine::SessionSource::Startup,
+            Some(s) => match cairn_engine::SessionSource::parse(&s) {
+                Some(s) => s,
+                None => {
+                    return Ok(to_result(Err(format!(
+                        "unknown source `{s}`: use startup, resume, compact or clear"
+                    ))));
+                }
+            },
+        };
         let req = WakeupRequest {
             cwd,
             project: None,
@@ -202,7 +213,7 @@ impl CairnServer {
             budget: p.budget.map(|b| b as usize),
             now: chrono::Utc::now(),
             ranking: Ranking::Full,
-            source: Default::default(),
+            source,
             limit: None,
             caps: cairn_engine::OutputCaps::NONE,
         };
@@ -827,6 +838,33 @@ mod tests {
             .await
             .unwrap();
         assert_agent_wording(&secret);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn memory_wakeup_takes_the_session_source() {
+        let s = server();
+        let wake = |source: &str| {
+            s.memory_wakeup(Parameters(WakeupParams {
+                source: Some(source.into()),
+                ..WakeupParams::default()
+            }))
+        };
+        for ok in ["startup", "resume", "Compact", "clear"] {
+            let out = wake(ok).await.unwrap();
+            assert_eq!(out.is_error, Some(false), "{ok}: {}", text(&out));
+            // Resumed or compacted: the latest session note whatever its age (the
+            // tool's clock is the real one).
+            if ok.eq_ignore_ascii_case("resume") || ok.eq_ignore_ascii_case("compact") {
+                assert!(text(&out).contains("payout retry spike"), "{ok}");
+            }
+        }
+        let bad = wake("reboot").await.unwrap();
+        assert_eq!(bad.is_error, Some(true));
+        assert!(
+            text(&bad).contains("unknown source `reboot`"),
+            "{}",
+            text(&bad)
+        );
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

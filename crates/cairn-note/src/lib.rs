@@ -18,6 +18,7 @@ mod entries;
 mod frontmatter;
 mod markdown;
 mod model;
+mod names;
 mod parse;
 mod sensitivity;
 
@@ -32,6 +33,7 @@ pub use markdown::{
 pub use model::{
     Diagnostic, Freshness, Heading, MemoryType, Note, Priority, Sensitivity, Severity, Status,
 };
+pub use names::{NoteNames, find_named, is_attachment};
 pub use parse::{Parsed, note_id, parse_date, parse_note};
 pub use sensitivity::{
     Doubt, DoubtReason, SENSITIVITY_KEYS, SYNONYMS, SensitivityReading, read_sensitivity,

@@ -163,6 +163,14 @@ pub struct Scored {
     pub coverage: f64,
     /// A related file matches `--files`, or a module the files select does.
     pub anchored: bool,
+    /// The retired note this one replaces (its `superseded_by` names this note)
+    /// whose match passed the gate: the current answer to what the task asked of
+    /// the old one passes the gate with it. Set by the caller
+    /// ([`lift_successors`]), which knows the gate's threshold.
+    pub successor_of: Option<String>,
+    /// Its author marked it `freshness: stale`: its own text needs twice the
+    /// coverage to pass the gate.
+    pub marked_stale: bool,
     /// Every factor.
     pub factors: Vec<Factor>,
     /// Superseded or archived.
@@ -184,7 +192,18 @@ impl Scored {
     /// a scene, a pin or a boost alone never passes it, and neither does being the
     /// best of poor matches.
     pub fn passes_gate(&self, min_coverage: f64) -> bool {
-        self.anchored || (self.bm25 > 0.0 && self.coverage >= min_coverage)
+        self.anchored || self.successor_of.is_some() || self.matches_task(min_coverage)
+    }
+
+    /// Whether the note's own text covers at least `min_coverage` of the query.
+    /// A note marked stale needs twice `min_coverage` (at most 90%).
+    pub fn matches_task(&self, min_coverage: f64) -> bool {
+        let needed = if self.marked_stale {
+            (min_coverage * 2.0).min(0.9)
+        } else {
+            min_coverage
+        };
+        self.bm25 > 0.0 && self.coverage >= needed
     }
 
     /// Human-readable reasons, one per factor that mattered.
@@ -264,6 +283,8 @@ fn score_one(n: &Note, (bm25, coverage): (f64, f64), best: f64, ctx: &ScoreConte
             signals: 0.0,
             coverage,
             anchored: false,
+            successor_of: None,
+            marked_stale: n.freshness == Some(Freshness::Stale),
             factors,
             retired,
             other_project,
@@ -422,10 +443,49 @@ fn score_one(n: &Note, (bm25, coverage): (f64, f64), best: f64, ctx: &ScoreConte
         signals,
         coverage,
         anchored,
+        successor_of: None,
+        marked_stale: n.freshness == Some(Freshness::Stale),
         factors,
         retired,
         other_project,
         pinned: n.pinned,
+    }
+}
+
+/// Lets the successor of every retired note whose own text passes the gate
+/// (`min_coverage`) pass it too: a task that matches a superseded decision is
+/// answered by the decision that replaced it, though the new one may word it
+/// differently. `successor(retired_path, target)` resolves a `superseded_by`
+/// value to a path (the caller owns the note set); a retired successor is not
+/// lifted. Deterministic: the first retired note in score order names the lift.
+pub fn lift_successors(
+    scored: &mut [Scored],
+    notes: &HashMap<&str, &Note>,
+    min_coverage: f64,
+    successor: impl Fn(&Note, &str) -> Option<String>,
+) {
+    let mut lifts: Vec<(String, String)> = Vec::new();
+    // A retired note is usually marked stale as well: its match counts in full here.
+    for s in scored
+        .iter()
+        .filter(|s| s.retired && s.bm25 > 0.0 && s.coverage >= min_coverage)
+    {
+        let Some(n) = notes.get(s.path.as_str()) else {
+            continue;
+        };
+        for target in &n.superseded_by {
+            if let Some(next) = successor(n, target) {
+                lifts.push((next, s.path.clone()));
+            }
+        }
+    }
+    for (next, from) in lifts {
+        if let Some(s) = scored
+            .iter_mut()
+            .find(|s| s.path == next && !s.retired && s.successor_of.is_none())
+        {
+            s.successor_of = Some(from);
+        }
     }
 }
 

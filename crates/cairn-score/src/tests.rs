@@ -200,3 +200,61 @@ fn matched_terms_lists_query_terms_found() {
         .collect();
     assert_eq!(matched_terms(&n, &q), vec!["payout", "retri"]);
 }
+
+fn covering(path: &str, coverage: f32) -> Hit {
+    Hit {
+        coverage,
+        ..hit(path, 10.0)
+    }
+}
+
+#[test]
+fn a_note_marked_stale_needs_twice_the_coverage() {
+    let notes = [
+        note("a.md", "title: A"),
+        note("b.md", "title: B\nfreshness: stale"),
+        note("c.md", "title: C\nfreshness: stale"),
+    ];
+    let c = Ctx::new("redis memory");
+    let hits = [
+        covering("a.md", 0.4),
+        covering("b.md", 0.4),
+        covering("c.md", 0.75),
+    ];
+    let s = score(&notes, &hits, &c.ctx());
+    let gate = |p: &str| s.iter().find(|x| x.path == p).unwrap().passes_gate(0.35);
+    assert!(gate("a.md"));
+    assert!(!gate("b.md"), "stale at 40% < 70%");
+    assert!(gate("c.md"));
+}
+
+#[test]
+fn the_successor_of_a_matching_retired_note_passes_the_gate() {
+    let notes = [
+        note(
+            "old.md",
+            "title: Old\nsuperseded_by: [new]\nfreshness: stale",
+        ),
+        note("new.md", "title: New"),
+        note("weak-old.md", "title: Weak\nsuperseded_by: [other]"),
+        note("other.md", "title: Other"),
+    ];
+    let c = Ctx::new("online store memory");
+    let hits = [
+        covering("old.md", 0.5),
+        covering("new.md", 0.1),
+        covering("weak-old.md", 0.2),
+    ];
+    let mut s = score(&notes, &hits, &c.ctx());
+    let by_path: HashMap<&str, &Note> = notes.iter().map(|n| (n.path.as_str(), n)).collect();
+    lift_successors(&mut s, &by_path, 0.35, |_, target| {
+        Some(format!("{target}.md"))
+    });
+    let get = |p: &str| s.iter().find(|x| x.path == p).unwrap();
+    assert_eq!(get("new.md").successor_of.as_deref(), Some("old.md"));
+    assert!(get("new.md").passes_gate(0.35));
+    // The retired note itself stays out; a weak match lifts nothing.
+    assert!(get("old.md").retired);
+    assert_eq!(get("other.md").successor_of, None);
+    assert!(!get("other.md").passes_gate(0.35));
+}

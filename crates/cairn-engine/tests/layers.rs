@@ -1,0 +1,129 @@
+//! The hot layer's configurable parts, end to end through `Engine::wakeup`: whose
+//! profile is the identity (`identity_roots`), and the latest session note on a
+//! resumed or compacted session whatever its age.
+
+#![allow(clippy::unwrap_used)] // test helpers outside #[test] functions
+
+use std::path::Path;
+
+use cairn_engine::config::Config;
+use cairn_engine::*;
+
+fn write(root: &Path, rel: &str, text: &str) {
+    let p = root.join(rel);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, text).unwrap();
+}
+
+/// A vault with the developer's own profile under `me/`, a colleague's under
+/// `people/`, and one old session note of project `ledger`.
+fn vault(developer: &str) -> (tempfile::TempDir, Engine) {
+    let dir = tempfile::tempdir().unwrap();
+    let v = dir.path().join("vault");
+    write(
+        &v,
+        "me/ada.md",
+        "---\nmemory_type: person\n---\n# Ada Varga\nThe developer: backend, Rust.\n",
+    );
+    write(
+        &v,
+        "people/bruno.md",
+        "---\nmemory_type: person\n---\n# Bruno Diaz\nA colleague in the payments team.\n",
+    );
+    write(
+        &v,
+        "projects/ledger/overview.md",
+        "---\nmemory_type: project\n---\n# Ledger\nPayments ledger service.\n",
+    );
+    write(
+        &v,
+        "projects/ledger/sessions/2026-01-05-batch-locks.md",
+        "---\nmemory_type: session\ndate: 2026-01-05\n---\n# Session: batch locks\nLeft off after reproducing the lock timeout in the payout batch.\n",
+    );
+    std::fs::create_dir_all(dir.path().join("repo")).unwrap();
+    write(
+        dir.path(),
+        "cairn.toml",
+        &format!(
+            "[vault]\nroot='vault'\n[developer]\n{developer}\n[[projects]]\nid='ledger'\nrepo_paths=['repo']\nnote_roots=['projects/ledger']\n"
+        ),
+    );
+    let config = Config::load(&dir.path().join("cairn.toml"), None).unwrap();
+    let engine = Engine::open(config, &OpenOptions::default()).unwrap();
+    (dir, engine)
+}
+
+fn request(dir: &Path, source: SessionSource) -> WakeupRequest {
+    WakeupRequest {
+        cwd: dir.join("repo"),
+        project: None,
+        task: String::new(),
+        files: Vec::new(),
+        profile: None,
+        target: Target::Generic,
+        format: Format::Json,
+        budget: None,
+        now: "2026-11-25T00:00:00Z".parse().unwrap(),
+        ranking: Ranking::Full,
+        source,
+        limit: None,
+        caps: OutputCaps::NONE,
+    }
+}
+
+fn identity(engine: &Engine, dir: &Path) -> Vec<String> {
+    let out = engine
+        .wakeup(&request(dir, SessionSource::Startup))
+        .unwrap();
+    out.packet
+        .identity
+        .notes
+        .iter()
+        .map(|i| i.path.clone())
+        .collect()
+}
+
+#[test]
+fn identity_roots_say_whose_profile_it_is() {
+    // No identity root configured and no developer root named "identity": every
+    // person note is a candidate.
+    let (dir, engine) = vault("note_roots=['me', 'people']");
+    assert_eq!(
+        identity(&engine, dir.path()),
+        ["me/ada.md", "people/bruno.md"]
+    );
+    let (dir, engine) = vault("note_roots=['me', 'people']\nidentity_roots=['me']");
+    assert_eq!(identity(&engine, dir.path()), ["me/ada.md"]);
+}
+
+#[test]
+fn a_bad_identity_root_is_a_config_error_with_its_key() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("vault")).unwrap();
+    write(
+        dir.path(),
+        "cairn.toml",
+        "[vault]\nroot='vault'\n[developer]\nnote_roots=['me']\nidentity_roots=['../outside']\n",
+    );
+    let e = Config::load(&dir.path().join("cairn.toml"), None).unwrap_err();
+    assert!(e.to_string().contains("developer.identity_roots[0]"), "{e}");
+}
+
+#[test]
+fn an_old_session_shows_on_resume_and_compact_only() {
+    let (dir, engine) = vault("note_roots=['me']");
+    let session = "projects/ledger/sessions/2026-01-05-batch-locks.md";
+    let shows = |source| {
+        engine
+            .wakeup(&request(dir.path(), source))
+            .unwrap()
+            .packet
+            .active_context
+            .iter()
+            .any(|i| i.path == session)
+    };
+    // 324 days old: past `continuity_days` at a new session's start.
+    assert!(!shows(SessionSource::Startup));
+    assert!(shows(SessionSource::Resume));
+    assert!(shows(SessionSource::Compact));
+}

@@ -1,0 +1,209 @@
+//! Which note a name names: a `[[wikilink]]`, `related_memory`, `supersedes` or
+//! `superseded_by` target resolved the way cairn resolves `get`: a vault-relative
+//! path (with or without `.md`, `./` and `../` relative to the linking note), an
+//! id, a file name, a title or an alias, case-insensitively; `name#part` is an
+//! entry of an entry file, else `name` with its heading dropped. Attachments
+//! (`.png`, `.pdf`, ...) name no note.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::model::Note;
+use crate::parse::note_id;
+
+/// Every name a note answers to, lowercase → note indexes.
+#[derive(Debug, Default)]
+pub struct NoteNames {
+    keys: HashMap<String, Vec<usize>>,
+}
+
+impl NoteNames {
+    /// Indexes every name of `notes` (positions in iteration order).
+    pub fn new<'a>(notes: impl IntoIterator<Item = &'a Note>) -> NoteNames {
+        let mut keys: HashMap<String, Vec<usize>> = HashMap::new();
+        for (i, n) in notes.into_iter().enumerate() {
+            for k in names_of(n) {
+                keys.entry(k).or_default().push(i);
+            }
+        }
+        NoteNames { keys }
+    }
+
+    /// The indexes of the notes `target`, written in note `from`, names (empty
+    /// when none; more than one when the name is ambiguous).
+    pub fn resolve(&self, target: &str, from: &Note) -> Vec<usize> {
+        for candidate in candidates(target, from) {
+            if let Some(found) = self.keys.get(&candidate) {
+                return found.clone();
+            }
+        }
+        Vec::new()
+    }
+
+    /// The one note `target`, written in note `from`, names: `None` when it names
+    /// none or several.
+    pub fn resolve_one(&self, target: &str, from: &Note) -> Option<usize> {
+        match self.resolve(target, from).as_slice() {
+            [one] => Some(*one),
+            _ => None,
+        }
+    }
+}
+
+/// The notes among `notes` that `target`, written in note `from`, names, without
+/// an index: for the rare lookup (a retired note's successor) where building
+/// [`NoteNames`] over thousands of notes would cost more than one pass per name.
+pub fn find_named<'a>(
+    notes: impl IntoIterator<Item = &'a Note>,
+    target: &str,
+    from: &Note,
+) -> Vec<&'a Note> {
+    let keys = candidates(target, from);
+    let mut best: Option<(usize, Vec<&'a Note>)> = None;
+    for n in notes {
+        let names = names_of(n);
+        let Some(rank) = keys.iter().position(|k| names.contains(k)) else {
+            continue;
+        };
+        match &mut best {
+            Some((r, found)) if *r == rank => found.push(n),
+            Some((r, _)) if *r < rank => {}
+            _ => best = Some((rank, vec![n])),
+        }
+    }
+    best.map(|(_, found)| found).unwrap_or_default()
+}
+
+/// Every name a note answers to, lowercase, unique.
+fn names_of(n: &Note) -> Vec<String> {
+    let mut names = vec![
+        n.path.clone(),
+        n.id.clone(),
+        n.stem().to_owned(),
+        n.title.clone(),
+    ];
+    names.extend(n.aliases.iter().cloned());
+    if let Some(file) = &n.entry_of {
+        let fid = note_id(file);
+        names.push(file.clone());
+        names.push(fid.rsplit('/').next().unwrap_or(&fid).to_owned());
+        names.push(fid);
+    }
+    let mut seen = HashSet::new();
+    names
+        .into_iter()
+        .map(|name| name.trim().to_lowercase())
+        .filter(|k| !k.is_empty() && seen.insert(k.clone()))
+        .collect()
+}
+
+/// Whether `target` names an attachment rather than a note.
+pub fn is_attachment(target: &str) -> bool {
+    let last = target.rsplit('/').next().unwrap_or(target);
+    match last.rsplit_once('.') {
+        Some((stem, ext)) => {
+            !stem.is_empty()
+                && (1..=5).contains(&ext.len())
+                && ext.chars().all(|c| c.is_ascii_alphanumeric())
+                && !ext.chars().all(|c| c.is_ascii_digit())
+                && !ext.eq_ignore_ascii_case("md")
+                && !ext.eq_ignore_ascii_case("markdown")
+        }
+        None => false,
+    }
+}
+
+/// The lowercase keys to try for `target`, most specific first.
+fn candidates(target: &str, from: &Note) -> Vec<String> {
+    let t = target.trim().replace('\\', "/").replace("%20", " ");
+    let t = t.trim_start_matches("./");
+    let mut out = Vec::new();
+    let mut push = |s: &str| {
+        let s = s.trim().trim_start_matches('/').to_lowercase();
+        for variant in [
+            s.clone(),
+            s.strip_suffix(".md").unwrap_or(&s).to_owned(),
+            s.strip_suffix(".markdown").unwrap_or(&s).to_owned(),
+        ] {
+            if !variant.is_empty() && !out.contains(&variant) {
+                out.push(variant);
+            }
+        }
+    };
+    let relative = relative_to(from.file_path(), t);
+    for base in [Some(t.to_owned()), relative].into_iter().flatten() {
+        push(&base);
+        if let Some((head, _)) = base.split_once('#') {
+            push(head);
+        }
+    }
+    out
+}
+
+/// `target` joined to the folder of `file` with `..` resolved, when it is a relative path.
+fn relative_to(file: &str, target: &str) -> Option<String> {
+    if !target.contains('/') {
+        return None;
+    }
+    let mut parts: Vec<&str> = file.split('/').collect();
+    parts.pop();
+    for seg in target.split('/') {
+        match seg {
+            "." | "" => {}
+            ".." => {
+                parts.pop()?;
+            }
+            s => parts.push(s),
+        }
+    }
+    Some(parts.join("/"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn attachments_and_relative_paths() {
+        assert!(is_attachment("diagram.png"));
+        assert!(is_attachment("a/b/spec.pdf"));
+        assert!(!is_attachment("v1.2 notes"));
+        assert!(!is_attachment("ADR-3.1"));
+        assert!(!is_attachment("note.md"));
+        assert_eq!(relative_to("a/b/c.md", "../x/y"), Some("a/x/y".into()));
+        assert_eq!(relative_to("c.md", "../x"), None);
+    }
+
+    #[test]
+    fn a_note_answers_to_its_path_id_stem_title_and_aliases() {
+        let note = |path: &str, text: &str| crate::parse_note(path, text.as_bytes()).note.unwrap();
+        let notes = vec![
+            note(
+                "a/adr-9.md",
+                "---\ntitle: ADR-9 Cluster\naliases: [nine]\n---\nbody\n",
+            ),
+            note("b/adr-9.md", "# Other nine\n"),
+            note("a/x.md", "x\n"),
+        ];
+        let names = NoteNames::new(&notes);
+        let from = &notes[2];
+        assert_eq!(names.resolve_one("a/adr-9", from), Some(0));
+        assert_eq!(
+            names.resolve_one("[[ADR-9 cluster]]".trim_matches(['[', ']']), from),
+            Some(0)
+        );
+        assert_eq!(names.resolve_one("NINE", from), Some(0));
+        assert_eq!(names.resolve_one("../a/adr-9.md", from), Some(0));
+        assert_eq!(names.resolve("adr-9", from), vec![0, 1]);
+        assert_eq!(names.resolve_one("adr-9", from), None);
+        assert_eq!(names.resolve_one("missing", from), None);
+        let found = |t: &str| -> Vec<&str> {
+            find_named(&notes, t, from)
+                .iter()
+                .map(|n| n.path.as_str())
+                .collect()
+        };
+        assert_eq!(found("nine"), ["a/adr-9.md"]);
+        assert_eq!(found("adr-9"), ["a/adr-9.md", "b/adr-9.md"]);
+        assert!(found("missing").is_empty());
+    }
+}
