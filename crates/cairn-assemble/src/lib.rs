@@ -63,6 +63,9 @@ pub enum Layer {
     Hot(HotKind),
     /// No task at all: a recently edited note, after the hot layer.
     Recent,
+    /// No task at all: a note many notes link to (an index or map of content),
+    /// and how many do.
+    Hub(u32),
     /// Ranked for the task; must pass the relevance gate.
     Task,
 }
@@ -72,7 +75,7 @@ impl Layer {
     pub fn as_str(self) -> &'static str {
         match self {
             Layer::Hot(_) => "hot",
-            Layer::Recent | Layer::Task => "task",
+            Layer::Recent | Layer::Hub(_) | Layer::Task => "task",
         }
     }
 }
@@ -198,7 +201,7 @@ pub fn assemble(req: &Request<'_>, candidates: &[Candidate<'_>]) -> Packet {
                 place(&mut packet, n, s, c, req, section);
                 continue;
             }
-            Layer::Recent => {
+            Layer::Recent | Layer::Hub(_) => {
                 if !s.retired && s.other_project.is_none() {
                     place(&mut packet, n, s, c, req, "recommended_notes");
                 }
@@ -415,6 +418,10 @@ fn make_item(n: &Note, s: &Scored, c: &Candidate<'_>, req: &Request<'_>) -> Item
         Layer::Hot(kind) => (
             summarize(&shown, &no_terms).into_string(),
             vec![kind.reason()],
+        ),
+        Layer::Hub(links) => (
+            summarize(&shown, &no_terms).into_string(),
+            vec![format!("linked from {links} notes")],
         ),
         Layer::Recent => (
             summarize(&shown, &no_terms).into_string(),

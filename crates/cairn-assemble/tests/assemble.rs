@@ -26,6 +26,8 @@ fn scored(n: &Note, score: f64, relevance: f64) -> Scored {
         signals: 0.0,
         coverage: relevance,
         anchored: false,
+        successor_of: None,
+        marked_stale: false,
         factors: vec![Factor {
             name: "bm25",
             op: Op::Base,

@@ -34,7 +34,7 @@ use crate::record;
 
 const MAGIC: &[u8; 8] = b"CAIRNMF1";
 /// Bumped whenever the layout of this file or of the records changes.
-pub(crate) const FORMAT: u32 = 4;
+pub(crate) const FORMAT: u32 = 5;
 const ROW: usize = 60;
 const PREFIX: usize = 20;
 
@@ -100,7 +100,14 @@ pub(crate) struct Header {
     /// What the walk that listed the vault depended on (lets the next command
     /// skip the walk: [`cairn_scan::relist`]).
     pub walk: cairn_scan::Walk,
+    /// The notes most linked to and how many notes link to each
+    /// ([`cairn_note::most_linked`]), computed when the generation is written so
+    /// no query pays for resolving links.
+    pub hubs: Vec<(String, u32)>,
 }
+
+/// Most hub notes a generation keeps.
+pub(crate) const HUBS_KEPT: usize = 256;
 
 /// One file of the manifest.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -163,6 +170,18 @@ impl<'a> ManifestBuilder<'a> {
             .map(|r| u64::from(r.1.docs.min(r.1.notes)))
             .sum();
         let diags = postcard::to_allocvec(diagnostics)?;
+        // Every note's links, from the records (a secret note's stub has none).
+        let decoded: Vec<Note> = self
+            .rows
+            .iter()
+            .filter(|r| !r.2.is_empty())
+            .flat_map(|r| record::decode(&r.2).unwrap_or_default())
+            .collect();
+        let refs: Vec<&Note> = decoded
+            .iter()
+            .filter(|n| n.sensitivity != cairn_note::Sensitivity::Secret)
+            .collect();
+        header.hubs = cairn_note::most_linked(&refs, HUBS_KEPT);
         header.entries = self.rows.len() as u64;
         header.notes = notes;
         header.documents = documents;
@@ -495,6 +514,7 @@ mod tests {
             records_len: 0,
             index_files: Vec::new(),
             walk: cairn_scan::Walk::default(),
+            hubs: Vec::new(),
         }
     }
 

@@ -446,6 +446,7 @@ fn build(
         records_len: 0,
         index_files,
         walk: listed.listing.walk.clone(),
+        hubs: Vec::new(),
     };
     let bytes = manifest
         .finish(header, &diagnostics)

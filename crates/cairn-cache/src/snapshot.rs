@@ -97,7 +97,13 @@ impl Snapshot {
         &self.dir
     }
 
-    /// The generation number.
+    /// The notes most linked to, with how many notes link to each (computed when
+    /// the generation was written).
+    pub fn hubs(&self) -> &[(String, u32)] {
+        &self.manifest().header().hubs
+    }
+
+    /// The generation's number (1 for the first build).
     pub fn generation(&self) -> u64 {
         self.manifest.header().generation
     }

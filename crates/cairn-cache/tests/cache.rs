@@ -62,6 +62,7 @@ fn fingerprint(s: &Snapshot) -> String {
         ));
     }
     out.push_str(&format!("{:?}\n", s.diagnostics().unwrap()));
+    out.push_str(&format!("hubs {:?}\n", s.hubs()));
     for q in [
         "payout retry idempotency",
         "tile layer zoom",
@@ -220,6 +221,40 @@ fn tree(dir: &Path) -> Vec<(PathBuf, u64, SystemTime)> {
     }
     out.sort();
     out
+}
+
+#[test]
+fn a_generation_keeps_the_notes_most_linked_to() {
+    let v = vault(300);
+    let dir = v.root.join("20-Areas/linked");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("Map of payments.md"),
+        "# Map of payments\n[[leaf 0]]\n",
+    )
+    .unwrap();
+    for k in 0..4 {
+        std::fs::write(
+            dir.join(format!("leaf {k}.md")),
+            format!("# Leaf {k}\nSee [[Map of payments]] and [[leaf 0]].\n"),
+        )
+        .unwrap();
+    }
+    let (_d, s) = fresh(&v.root);
+    let notes: Vec<cairn_note::Note> = (0..s.len()).flat_map(|i| s.notes(i).unwrap()).collect();
+    let visible: Vec<&cairn_note::Note> = notes
+        .iter()
+        .filter(|n| n.sensitivity != cairn_note::Sensitivity::Secret)
+        .collect();
+    let expect = cairn_note::most_linked(&visible, 256);
+    assert_eq!(
+        expect,
+        [
+            ("20-Areas/linked/Map of payments.md".to_owned(), 4),
+            ("20-Areas/linked/leaf 0.md".to_owned(), 4),
+        ]
+    );
+    assert_eq!(s.hubs(), expect.as_slice());
 }
 
 #[test]

@@ -8,7 +8,7 @@
 //! freshness, dates. Policy still applies (a secret or confidential note is never
 //! hot), and nothing retired or belonging to another project is.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use cairn_assemble::{HotKind, HotRules};
 use cairn_note::{Freshness, MemoryType, Note, Priority};
@@ -213,9 +213,11 @@ pub(crate) fn hot_layer<'e>(input: &HotInput<'_, 'e>) -> (Vec<(&'e Note, HotKind
     (out, over)
 }
 
-/// With no task at all: the most recently edited notes of `notes` that are not
-/// hot, not sessions, not retired, not another project's and not repository
-/// boilerplate at a root; `updated`, else the file time, newest first.
+/// With no task at all, up to `limit` notes of `notes` that are not hot, not
+/// sessions, not retired, not another project's and not repository boilerplate at
+/// a root: first the hubs (the notes most linked to, `hubs`: path → how many
+/// notes link to it), a third of `limit` at most, then the most recently edited
+/// (`updated`, else the file time, newest first). A hub comes with its link count.
 pub(crate) fn recent<'e>(
     notes: impl Iterator<Item = &'e Note>,
     hot: &HashSet<&str>,
@@ -223,19 +225,38 @@ pub(crate) fn recent<'e>(
     project_ids: &[String],
     project_id: Option<&str>,
     visible: &dyn Fn(&Note) -> bool,
+    hubs: &HashMap<&str, u32>,
     limit: usize,
-) -> Vec<&'e Note> {
-    let mut list: Vec<(i64, &'e Note)> = notes
+) -> Vec<(&'e Note, Option<u32>)> {
+    let candidates: Vec<&'e Note> = notes
         .filter(|n| {
             !hot.contains(n.path.as_str())
                 && !is_session(n)
                 && !is_boilerplate(n, roots)
                 && usable(n, project_id, project_ids, visible)
         })
+        .collect();
+    let mut linked: Vec<(u32, &'e Note)> = candidates
+        .iter()
+        .filter_map(|n| hubs.get(n.path.as_str()).map(|&k| (k, *n)))
+        .collect();
+    linked.sort_by(|(ka, a), (kb, b)| kb.cmp(ka).then_with(|| a.path.cmp(&b.path)));
+    let hub_slots = if limit >= 2 { limit.div_ceil(3) } else { 0 };
+    let mut out: Vec<(&'e Note, Option<u32>)> = linked
+        .into_iter()
+        .take(hub_slots)
+        .map(|(k, n)| (n, Some(k)))
+        .collect();
+    let taken: HashSet<&str> = out.iter().map(|(n, _)| n.path.as_str()).collect();
+    let mut edited_list: Vec<(i64, &'e Note)> = candidates
+        .into_iter()
+        .filter(|n| !taken.contains(n.path.as_str()))
         .filter_map(|n| edited(n).map(|t| (t, n)))
         .collect();
-    list.sort_by(|(ta, a), (tb, b)| tb.cmp(ta).then_with(|| a.path.cmp(&b.path)));
-    list.into_iter().take(limit).map(|(_, n)| n).collect()
+    edited_list.sort_by(|(ta, a), (tb, b)| tb.cmp(ta).then_with(|| a.path.cmp(&b.path)));
+    let rest = limit.saturating_sub(out.len());
+    out.extend(edited_list.into_iter().take(rest).map(|(_, n)| (n, None)));
+    out
 }
 
 /// Whether a note may be in either layer at all: not retired, fully visible, and

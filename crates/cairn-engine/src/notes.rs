@@ -37,6 +37,8 @@ pub(crate) enum NoteSource {
         /// Paths (and secret entries' stub paths) → index into `notes`.
         by_path: HashMap<String, usize>,
         index: Box<NoteIndex>,
+        /// The notes most linked to ([`cairn_note::most_linked`]).
+        hubs: Vec<(String, u32)>,
     },
     /// A cache generation.
     Cached(Box<Cached>),
@@ -95,11 +97,17 @@ impl NoteSource {
                 stubs.insert(i, stub);
             }
         }
+        let refs: Vec<&Note> = notes
+            .iter()
+            .filter(|n| n.sensitivity != Sensitivity::Secret)
+            .collect();
+        let hubs = cairn_note::most_linked(&refs, HUBS_KEPT);
         Ok(Self::Memory {
             notes,
             stubs,
             by_path,
             index,
+            hubs,
         })
     }
 
@@ -125,6 +133,15 @@ impl NoteSource {
             replacement: OnceLock::new(),
             warnings: Mutex::new(Vec::new()),
         }))
+    }
+
+    /// The notes most linked to and how many notes link to each, most first:
+    /// computed once per generation (or per in-memory open), never per query.
+    pub(crate) fn hubs(&self) -> &[(String, u32)] {
+        match self {
+            Self::Memory { hubs, .. } => hubs,
+            Self::Cached(c) => c.snap.hubs(),
+        }
     }
 
     /// The best `limit` notes for `q` under `ranker` (see
@@ -281,6 +298,8 @@ fn is_stub_of(n: &Note, path: &str) -> bool {
 
 /// Below this many files, decoding in parallel costs more than it saves.
 const PARALLEL_DECODE: usize = 256;
+/// Most hub notes kept (as a cache generation keeps).
+const HUBS_KEPT: usize = 256;
 
 impl Cached {
     /// Runs `f` on the index; if it fails, replaces the index (once) and runs

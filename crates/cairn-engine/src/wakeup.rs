@@ -500,6 +500,12 @@ impl Engine {
                 let budget = budget.or(default).unwrap_or_default();
                 cairn_assemble::scale_to_budget(profile.hot.recent, budget, default)
             });
+            let hubs: HashMap<&str, u32> = self
+                .notes
+                .hubs()
+                .iter()
+                .map(|(p, k)| (p.as_str(), *k))
+                .collect();
             let recent = hot::recent(
                 in_profile,
                 &hot_paths,
@@ -507,9 +513,18 @@ impl Engine {
                 &project_ids,
                 project,
                 &visible,
+                &hubs,
                 limit,
             );
-            picks.extend(recent.into_iter().map(|n| (n, Layer::Recent)));
+            picks.extend(recent.into_iter().map(|(n, links)| {
+                (
+                    n,
+                    match links {
+                        Some(k) => Layer::Hub(k),
+                        None => Layer::Recent,
+                    },
+                )
+            }));
         }
         // Every in-scope note was scored; the others get a neutral score.
         let neutral = picks

@@ -127,3 +127,41 @@ fn an_old_session_shows_on_resume_and_compact_only() {
     assert!(shows(SessionSource::Resume));
     assert!(shows(SessionSource::Compact));
 }
+
+#[test]
+fn with_no_task_the_notes_most_linked_to_come_before_the_recent_ones() {
+    let (dir, engine) = {
+        let (dir, _) = vault("note_roots=['me', 'notes']");
+        let v = dir.path().join("vault");
+        write(
+            &v,
+            "notes/payments-map.md",
+            "# Payments map\nWhere the payment notes are.\n",
+        );
+        for k in 0..3 {
+            write(
+                &v,
+                &format!("notes/leaf-{k}.md"),
+                &format!(
+                    "---\nupdated: 2026-11-2{k}\n---\n# Leaf {k}\nPart of [[Payments map]].\n"
+                ),
+            );
+        }
+        let config = Config::load(&dir.path().join("cairn.toml"), None).unwrap();
+        let engine = Engine::open(config, &OpenOptions::default()).unwrap();
+        (dir, engine)
+    };
+    // From outside the project: the developer profile, no task.
+    let mut req = request(dir.path(), SessionSource::Startup);
+    req.cwd = dir.path().to_path_buf();
+    let out = engine.wakeup(&req).unwrap();
+    let recommended = &out.packet.recommended_notes;
+    let first = recommended.first().expect("no-task notes");
+    assert_eq!(first.path, "notes/payments-map.md", "{recommended:?}");
+    assert!(
+        first.reasons.iter().any(|r| r == "linked from 3 notes"),
+        "{:?}",
+        first.reasons
+    );
+    assert!(recommended.iter().any(|i| i.path == "notes/leaf-2.md"));
+}

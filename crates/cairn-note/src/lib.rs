@@ -33,7 +33,7 @@ pub use markdown::{
 pub use model::{
     Diagnostic, Freshness, Heading, MemoryType, Note, Priority, Sensitivity, Severity, Status,
 };
-pub use names::{NoteNames, find_named, is_attachment};
+pub use names::{NoteNames, find_named, is_attachment, most_linked};
 pub use parse::{Parsed, note_id, parse_date, parse_note};
 pub use sensitivity::{
     Doubt, DoubtReason, SENSITIVITY_KEYS, SYNONYMS, SensitivityReading, read_sensitivity,

@@ -49,6 +49,42 @@ impl NoteNames {
     }
 }
 
+/// The notes most linked to, with how many notes link to them, most first (then
+/// by path): hubs, index and map-of-content notes. A link is a `[[wikilink]]` in
+/// the body or a `related_memory` value that names exactly one other note; each
+/// linking note counts once. Notes fewer than two notes link to are left out, and
+/// at most `top` are kept.
+pub fn most_linked<'a>(notes: &[&'a Note], top: usize) -> Vec<(String, u32)> {
+    let names = NoteNames::new(notes.iter().copied());
+    let mut linked_from: Vec<HashSet<usize>> = vec![HashSet::new(); notes.len()];
+    for (i, n) in notes.iter().enumerate() {
+        for target in n.wikilinks.iter().chain(&n.related_memory) {
+            if is_attachment(target) {
+                continue;
+            }
+            if let Some(j) = names.resolve_one(target, n)
+                && j != i
+            {
+                linked_from[j].insert(i);
+            }
+        }
+    }
+    let mut out: Vec<(String, u32)> = linked_from
+        .iter()
+        .enumerate()
+        .filter(|(_, from)| from.len() >= 2)
+        .map(|(j, from)| {
+            (
+                notes[j].path.clone(),
+                u32::try_from(from.len()).unwrap_or(u32::MAX),
+            )
+        })
+        .collect();
+    out.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    out.truncate(top);
+    out
+}
+
 /// The notes among `notes` that `target`, written in note `from`, names, without
 /// an index: for the rare lookup (a retired note's successor) where building
 /// [`NoteNames`] over thousands of notes would cost more than one pass per name.
@@ -205,5 +241,31 @@ mod tests {
         assert_eq!(found("nine"), ["a/adr-9.md"]);
         assert_eq!(found("adr-9"), ["a/adr-9.md", "b/adr-9.md"]);
         assert!(found("missing").is_empty());
+    }
+
+    #[test]
+    fn hubs_are_the_notes_most_linked_to() {
+        let note = |path: &str, text: &str| crate::parse_note(path, text.as_bytes()).note.unwrap();
+        let notes = vec![
+            note("index.md", "# Index\n[[a]] [[b]] [[a]]\n"),
+            note("a.md", "# A\nsee [[b]] and [[index]] and [[a]]\n"),
+            note(
+                "b.md",
+                "---\nrelated_memory: ['[[a]]']\n---\n# B\n![[chart.png]] [[index]]\n",
+            ),
+            note("c.md", "# C\n[[b]] [[nowhere]]\n"),
+        ];
+        let refs: Vec<&Note> = notes.iter().collect();
+        // b: index, a, c. a: index, b (its self-link and the repeat do not count).
+        // index: a, b.
+        assert_eq!(
+            most_linked(&refs, 10),
+            [
+                ("b.md".to_owned(), 3),
+                ("a.md".to_owned(), 2),
+                ("index.md".to_owned(), 2)
+            ]
+        );
+        assert_eq!(most_linked(&refs, 1).len(), 1);
     }
 }
