@@ -214,6 +214,11 @@ fn big_vault() -> tempfile::TempDir {
         );
         std::fs::write(dir.path().join(format!("note-{i:03}.md")), body).unwrap();
     }
+    std::fs::write(
+        dir.path().join("about-me.md"),
+        "---\nmemory_type: person\nscope: user\n---\n# About Ines Okafor\nBackend developer; prefers small reviewed changes.\n",
+    )
+    .unwrap();
     dir
 }
 
@@ -254,6 +259,12 @@ fn caps_hold_by_dropping_whole_items_even_with_a_huge_budget() {
         if client == Client::Codex {
             // read_envelope also checked cairn's token estimate against 2,400.
             assert!(ctx.len() <= 9_600);
+        }
+        // The profile and the pins are in, whatever the cap (Codex's 2,400
+        // tokens included): the budget drops task-layer items first.
+        assert!(ctx.contains("About Ines Okafor"), "{client}: profile lost");
+        for pin in ["Note 000", "Note 050", "Note 100"] {
+            assert!(ctx.contains(pin), "{client}: pin {pin} lost");
         }
     }
 }
