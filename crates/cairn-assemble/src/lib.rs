@@ -32,6 +32,13 @@ pub use profile::{
     DEFAULT_MIN_COVERAGE, HotRules, Profile, ProfileError, SECTION_NAMES, SectionRule, Source,
 };
 
+/// The built-in profiles (`crates/cairn-assemble/profiles/*.toml`), compiled in.
+pub const BUILTIN_PROFILES: &[(&str, &str)] = &[
+    ("project", include_str!("../profiles/project.toml")),
+    ("developer", include_str!("../profiles/developer.toml")),
+    ("session", include_str!("../profiles/session.toml")),
+];
+
 /// How many left-out notes are listed by name (all are counted).
 pub const LEFT_OUT_LISTED: usize = 20;
 /// How many excluded notes are listed.
@@ -222,7 +229,9 @@ pub fn assemble(req: &Request<'_>, candidates: &[Candidate<'_>]) -> Packet {
             continue;
         }
         if s.retired {
-            if relevant {
+            // Listed as not current when it matches the task: a retired note is
+            // usually marked stale too, which must not hide it from this list.
+            if s.anchored || s.covers(profile.min_coverage) {
                 exclude(&mut packet, n, "retired", |shown| {
                     match (n.status, shown.superseded_by.first()) {
                         (_, Some(by)) => format!("superseded by {by}"),

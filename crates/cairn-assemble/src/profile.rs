@@ -1,4 +1,4 @@
-//! Profiles: packet shapes as data (`profiles/*.toml`): where candidates come from,
+//! Profiles: packet shapes as data (`crates/cairn-assemble/profiles/*.toml`): where candidates come from,
 //! which memory types feed which section, caps, relevance floors and token budgets.
 
 use std::collections::BTreeMap;

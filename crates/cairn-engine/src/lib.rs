@@ -51,15 +51,7 @@ pub use persistent::{IndexInfo, IndexMode, PersistentOptions, index_status, inde
 pub use wakeup::{WakeupOutput, WakeupRequest};
 pub use {cairn_cache as cache, cairn_cache::Progress, cairn_policy as policy};
 
-/// The built-in profiles, compiled into the binary.
-pub const BUILTIN_PROFILES: &[(&str, &str)] = &[
-    ("project", include_str!("../../../profiles/project.toml")),
-    (
-        "developer",
-        include_str!("../../../profiles/developer.toml"),
-    ),
-    ("session", include_str!("../../../profiles/session.toml")),
-];
+pub use cairn_assemble::BUILTIN_PROFILES;
 
 /// Engine failures. Each says what to do about it.
 #[derive(Debug, thiserror::Error)]

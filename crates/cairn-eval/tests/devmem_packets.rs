@@ -60,7 +60,7 @@ fn under(path: &str, roots: &[String]) -> bool {
 
 /// The pinned notes a packet of this profile must show: the profile's primary
 /// scope, plus the secondary scope's pinned notes of the types it takes (see
-/// `profiles/project.toml` and `profiles/developer.toml`).
+/// the built-in project and developer profiles).
 fn pinned_in_scope(profile: &str, project: Option<&str>) -> Vec<String> {
     let e = engine();
     let dev = e.config().developer.note_roots.clone();

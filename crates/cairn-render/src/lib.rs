@@ -3,7 +3,7 @@
 //! `json` is the packet itself (authoritative, identical for every target but for the
 //! `target` field). `markdown` (a human handoff) and `prompt` (a compact briefing for a
 //! model's context) come from minijinja templates, one per target and format, in
-//! `profiles/templates/<format>/<target>.j2`; they shape wording and order, never
+//! `crates/cairn-render/templates/<format>/<target>.j2`; they shape wording and order, never
 //! meaning.
 //!
 //! Note text is untrusted data. Every value a template prints goes through one
@@ -136,57 +136,54 @@ pub enum RenderError {
 
 /// The built-in templates, compiled into the binary.
 pub const BUILTIN_TEMPLATES: &[(&str, &str)] = &[
-    (
-        "_macros.j2",
-        include_str!("../../../profiles/templates/_macros.j2"),
-    ),
+    ("_macros.j2", include_str!("../templates/_macros.j2")),
     (
         "prompt/claude.j2",
-        include_str!("../../../profiles/templates/prompt/claude.j2"),
+        include_str!("../templates/prompt/claude.j2"),
     ),
     (
         "prompt/codex.j2",
-        include_str!("../../../profiles/templates/prompt/codex.j2"),
+        include_str!("../templates/prompt/codex.j2"),
     ),
     (
         "prompt/cursor.j2",
-        include_str!("../../../profiles/templates/prompt/cursor.j2"),
+        include_str!("../templates/prompt/cursor.j2"),
     ),
     (
         "prompt/gemini.j2",
-        include_str!("../../../profiles/templates/prompt/gemini.j2"),
+        include_str!("../templates/prompt/gemini.j2"),
     ),
     (
         "prompt/opencode.j2",
-        include_str!("../../../profiles/templates/prompt/opencode.j2"),
+        include_str!("../templates/prompt/opencode.j2"),
     ),
     (
         "prompt/generic.j2",
-        include_str!("../../../profiles/templates/prompt/generic.j2"),
+        include_str!("../templates/prompt/generic.j2"),
     ),
     (
         "markdown/claude.j2",
-        include_str!("../../../profiles/templates/markdown/claude.j2"),
+        include_str!("../templates/markdown/claude.j2"),
     ),
     (
         "markdown/codex.j2",
-        include_str!("../../../profiles/templates/markdown/codex.j2"),
+        include_str!("../templates/markdown/codex.j2"),
     ),
     (
         "markdown/cursor.j2",
-        include_str!("../../../profiles/templates/markdown/cursor.j2"),
+        include_str!("../templates/markdown/cursor.j2"),
     ),
     (
         "markdown/gemini.j2",
-        include_str!("../../../profiles/templates/markdown/gemini.j2"),
+        include_str!("../templates/markdown/gemini.j2"),
     ),
     (
         "markdown/opencode.j2",
-        include_str!("../../../profiles/templates/markdown/opencode.j2"),
+        include_str!("../templates/markdown/opencode.j2"),
     ),
     (
         "markdown/generic.j2",
-        include_str!("../../../profiles/templates/markdown/generic.j2"),
+        include_str!("../templates/markdown/generic.j2"),
     ),
 ];
 

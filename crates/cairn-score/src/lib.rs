@@ -198,12 +198,17 @@ impl Scored {
     /// Whether the note's own text covers at least `min_coverage` of the query.
     /// A note marked stale needs twice `min_coverage` (at most 90%).
     pub fn matches_task(&self, min_coverage: f64) -> bool {
-        let needed = if self.marked_stale {
-            (min_coverage * 2.0).min(0.9)
+        if self.marked_stale {
+            self.covers((min_coverage * 2.0).min(0.9))
         } else {
-            min_coverage
-        };
-        self.bm25 > 0.0 && self.coverage >= needed
+            self.covers(min_coverage)
+        }
+    }
+
+    /// Whether the note's text covers at least `share` of the query, whatever its
+    /// freshness (what a retired note is measured by: it never enters a section).
+    pub fn covers(&self, share: f64) -> bool {
+        self.bm25 > 0.0 && self.coverage >= share
     }
 
     /// Human-readable reasons, one per factor that mattered.
@@ -468,7 +473,7 @@ pub fn lift_successors(
     // A retired note is usually marked stale as well: its match counts in full here.
     for s in scored
         .iter()
-        .filter(|s| s.retired && s.bm25 > 0.0 && s.coverage >= min_coverage)
+        .filter(|s| s.retired && s.covers(min_coverage))
     {
         let Some(n) = notes.get(s.path.as_str()) else {
             continue;
