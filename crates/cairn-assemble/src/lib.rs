@@ -29,7 +29,7 @@ pub use packet::{
     Provenance, QueryEcho, RouteInfo, VERSION,
 };
 pub use profile::{
-    DEFAULT_MIN_COVERAGE, HotRules, Profile, ProfileError, SECTION_NAMES, SectionRule, Source,
+    DEFAULT_MIN_COVERAGE, HotRules, Origin, Profile, ProfileError, SECTION_NAMES, SectionRule,
 };
 
 /// The built-in profiles (`crates/cairn-assemble/profiles/*.toml`), compiled in.
@@ -54,7 +54,7 @@ pub struct Candidate<'a> {
     /// Its score.
     pub scored: &'a Scored,
     /// Which scope it came from.
-    pub origin: Source,
+    pub origin: Origin,
     /// Confidential: show the title and a neutral line only.
     pub withheld: bool,
     /// Which layer the caller put it in.

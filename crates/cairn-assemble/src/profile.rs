@@ -9,7 +9,7 @@ use serde::Deserialize;
 /// Which note roots a profile draws from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Source {
+pub enum Origin {
     /// The routed project's note roots.
     Project,
     /// The developer-wide note roots.
@@ -24,9 +24,9 @@ pub struct Profile {
     /// One line for `--help` and docs.
     pub description: String,
     /// Where most candidates come from.
-    pub primary: Source,
+    pub primary: Origin,
     /// The other scope, restricted to `secondary_types`.
-    pub secondary: Option<Source>,
+    pub secondary: Option<Origin>,
     /// Memory types taken from the secondary scope.
     pub secondary_types: Vec<MemoryType>,
     /// Memory types never shown (unless a section names them).
@@ -125,8 +125,8 @@ struct RawProfile {
     name: String,
     #[serde(default)]
     description: String,
-    primary: Source,
-    secondary: Option<Source>,
+    primary: Origin,
+    secondary: Option<Origin>,
     #[serde(default)]
     secondary_types: Vec<String>,
     #[serde(default)]

@@ -49,7 +49,7 @@ fn build(notes: &[(Note, f64, f64)], terms: &BTreeSet<String>) -> Packet {
         .map(|((n, _, _), s)| Candidate {
             note: n,
             scored: s,
-            origin: Source::Project,
+            origin: Origin::Project,
             withheld: n.sensitivity == cairn_note::Sensitivity::Confidential,
             layer: if n.pinned || n.memory_type == Some(cairn_note::MemoryType::Person) {
                 Layer::Hot(if n.pinned {
@@ -275,7 +275,7 @@ fn profiles_parse_and_reject_unknowns() {
     assert_eq!(p.budget_for("prompt"), Some(1500));
     assert_eq!(p.sections.len(), 8);
     let dev = Profile::parse("developer.toml", include_str!("../profiles/developer.toml")).unwrap();
-    assert_eq!(dev.primary, Source::Developer);
+    assert_eq!(dev.primary, Origin::Developer);
     let bad = PROJECT.replace("name = \"incidents\"", "name = \"gossip\"");
     assert!(
         Profile::parse("x", &bad)

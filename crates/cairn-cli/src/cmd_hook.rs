@@ -54,7 +54,7 @@ pub fn session_start(a: SessionStartArgs) -> Result<ExitCode> {
         }
         Ok(_) => {
             let source = a.source.clone();
-            let load: cairn_hooks::ConfigLoader = Arc::new(move || {
+            let load: cairn_hooks::OpenSettingsLoader = Arc::new(move || {
                 let config = load_config(&source).map_err(|e| format!("{e:#}"))?;
                 let opts = OpenOptions {
                     profiles_dir: source.profiles_dir.clone(),

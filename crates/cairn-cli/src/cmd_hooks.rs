@@ -16,7 +16,7 @@ use cairn_hooks::install::{self, Action, Locations, McpCommand, Scope, Wiring, s
 use crate::args::{HooksAction, HooksArgs, InstallArgs, StatusArgs, WiringArgs};
 use crate::error::UsageError;
 use crate::output::{format_ns, print_out};
-use crate::source::{Source, load_config};
+use crate::source::{VaultArgs, load_config};
 
 fn locations(dir: Option<&PathBuf>) -> Result<Locations> {
     let home = std::env::var_os("HOME")
@@ -43,7 +43,7 @@ fn absolute(p: &Path) -> Result<PathBuf> {
 
 /// The configuration arguments baked into the hook and MCP commands: the flags given,
 /// else the configuration discovery finds now, made absolute.
-fn source_args(source: &Source) -> Result<Vec<String>> {
+fn source_args(source: &VaultArgs) -> Result<Vec<String>> {
     let mut args = Vec::new();
     if let Some(v) = &source.vault {
         args.push("--vault".to_owned());
@@ -221,9 +221,9 @@ fn next_step(client: Client) -> &'static str {
 /// `--index-dir`, `--profiles-dir`), read back from the command line as a POSIX
 /// shell would split it. `None` when the command does not split (hand-edited) or
 /// names no vault: the index line is left out rather than guessed.
-fn hook_source(cmd: &str) -> Option<Source> {
+fn hook_source(cmd: &str) -> Option<VaultArgs> {
     let words = shlex::split(cmd)?;
-    let mut source = Source::default();
+    let mut source = VaultArgs::default();
     let mut it = words.iter().skip(1);
     while let Some(w) = it.next() {
         let (flag, inline) = match w.split_once('=') {
@@ -321,7 +321,7 @@ fn status(a: &StatusArgs) -> Result<ExitCode> {
 /// One line on the persistent index of the vault a hook command reads (for
 /// `cairn hooks status`): whether a session start will find it current. Writes
 /// nothing.
-fn hook_index_line(source: &Source) -> String {
+fn hook_index_line(source: &VaultArgs) -> String {
     let config = match load_config(source) {
         Ok(c) => c,
         Err(e) => return format!("index: unknown ({e:#})"),

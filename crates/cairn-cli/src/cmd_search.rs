@@ -25,7 +25,7 @@ pub fn run(a: SearchArgs) -> Result<()> {
             }
             for h in &res.hits {
                 let kind = h.memory_type.as_deref().unwrap_or("note");
-                let status = if h.status == "active" {
+                let status = if h.status == cairn_engine::Status::Active {
                     String::new()
                 } else {
                     format!(" [{}]", h.status)

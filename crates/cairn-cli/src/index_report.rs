@@ -6,11 +6,11 @@ use std::time::Instant;
 
 use cairn_engine::Engine;
 
-use crate::source::Source;
+use crate::source::VaultArgs;
 
 /// Tells stderr what the index did that the user should know, and starts the
 /// refresh a deadline cut short in a background process.
-pub fn report(engine: &Engine, source: &Source) {
+pub fn report(engine: &Engine, source: &VaultArgs) {
     let info = engine.index_info();
     for w in &info.warnings {
         eprintln!("cairn: {w}");
@@ -57,7 +57,7 @@ pub fn timings(engine: &Engine, answer_started: Instant) {
 /// Starts `cairn index --quiet` for the same vault, detached from this process
 /// (its own process group, no stdio): it takes the writer lock, so it is safe
 /// beside any other cairn process.
-fn spawn_refresh(engine: &Engine, source: &Source) -> std::io::Result<()> {
+fn spawn_refresh(engine: &Engine, source: &VaultArgs) -> std::io::Result<()> {
     let exe = std::env::current_exe()?;
     let mut cmd = std::process::Command::new(exe);
     cmd.arg("index").arg("--quiet");

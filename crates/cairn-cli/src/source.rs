@@ -1,5 +1,5 @@
 //! Where the vault comes from: the `--config`/`--vault`/`--profiles-dir`/`--index-dir`
-//! flags every command takes (`Source`), the configuration they select (discovery,
+//! flags every command takes (`VaultArgs`), the configuration they select (discovery,
 //! loading), and how the engine opens it (the persistent index, a deadline, the
 //! progress bar).
 
@@ -17,7 +17,7 @@ use crate::progress::Bar;
 
 /// Where the vault comes from.
 #[derive(Debug, Clone, Default, Args)]
-pub struct Source {
+pub struct VaultArgs {
     /// Configuration file (else $CAIRN_CONFIG, else ~/.config/cairn/config.toml).
     #[arg(long, value_name = "FILE", global = true, conflicts_with = "vault")]
     pub config: Option<PathBuf>,
@@ -34,7 +34,7 @@ pub struct Source {
 
 /// The configuration `source` selects: `--vault DIR` as one vault, else the file
 /// discovery finds (`--config`, `$CAIRN_CONFIG`, XDG).
-pub fn load_config(source: &Source) -> Result<Config> {
+pub fn load_config(source: &VaultArgs) -> Result<Config> {
     if let Some(v) = &source.vault {
         return Ok(Config::for_vault(v)?);
     }
@@ -51,7 +51,7 @@ pub fn load_config(source: &Source) -> Result<Config> {
 
 /// Loads the configuration and opens the engine from the persistent index, telling
 /// stderr what the index did.
-pub fn open(source: &Source) -> Result<Engine> {
+pub fn open(source: &VaultArgs) -> Result<Engine> {
     let config = load_config(source)?;
     let opts = open_options(source, None, false);
     let engine = Engine::open(config, &opts)?;
@@ -60,7 +60,7 @@ pub fn open(source: &Source) -> Result<Engine> {
 }
 
 /// Engine options for `source`: the persistent index, with a progress bar.
-pub fn open_options(source: &Source, deadline: Option<Instant>, rebuild: bool) -> OpenOptions {
+pub fn open_options(source: &VaultArgs, deadline: Option<Instant>, rebuild: bool) -> OpenOptions {
     OpenOptions {
         profiles_dir: source.profiles_dir.clone(),
         index: IndexMode::Persistent(PersistentOptions {

@@ -213,6 +213,25 @@ pub(crate) fn hot_layer<'e>(input: &HotInput<'_, 'e>) -> (Vec<(&'e Note, HotKind
     (out, over)
 }
 
+/// What [`recent`] chooses with.
+#[derive(Clone, Copy)]
+pub(crate) struct RecentInput<'a> {
+    /// The hot layer's paths (not chosen again).
+    pub hot: &'a HashSet<&'a str>,
+    /// The profile's roots (boilerplate at their top is skipped).
+    pub roots: &'a [String],
+    /// Every configured project's id.
+    pub project_ids: &'a [String],
+    /// The routed project.
+    pub project_id: Option<&'a str>,
+    /// Whether a note may be shown in full.
+    pub visible: &'a dyn Fn(&Note) -> bool,
+    /// Path → how many notes link to it.
+    pub hubs: &'a HashMap<&'a str, u32>,
+    /// Most notes chosen.
+    pub limit: usize,
+}
+
 /// With no task at all, up to `limit` notes of `notes` that are not hot, not
 /// sessions, not retired, not another project's and not repository boilerplate at
 /// a root: first the hubs (the notes most linked to, `hubs`: path → how many
@@ -220,14 +239,17 @@ pub(crate) fn hot_layer<'e>(input: &HotInput<'_, 'e>) -> (Vec<(&'e Note, HotKind
 /// (`updated`, else the file time, newest first). A hub comes with its link count.
 pub(crate) fn recent<'e>(
     notes: impl Iterator<Item = &'e Note>,
-    hot: &HashSet<&str>,
-    roots: &[String],
-    project_ids: &[String],
-    project_id: Option<&str>,
-    visible: &dyn Fn(&Note) -> bool,
-    hubs: &HashMap<&str, u32>,
-    limit: usize,
+    input: &RecentInput<'_>,
 ) -> Vec<(&'e Note, Option<u32>)> {
+    let RecentInput {
+        hot,
+        roots,
+        project_ids,
+        project_id,
+        visible,
+        hubs,
+        limit,
+    } = *input;
     let candidates: Vec<&'e Note> = notes
         .filter(|n| {
             !hot.contains(n.path.as_str())

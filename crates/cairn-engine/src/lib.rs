@@ -36,7 +36,7 @@ use crate::notes::NoteSource;
 pub use cairn_config as config;
 pub use cairn_index::panic_is_contained;
 pub use cairn_note::Severity;
-pub use cairn_note::{MemoryType, Sensitivity};
+pub use cairn_note::{MemoryType, Sensitivity, Status};
 pub use cairn_policy::WITHHELD_NOTICE;
 pub use cairn_render::{Format, Target};
 pub use cairn_score::{Op as FactorOp, Ranking};

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use cairn_note::{MemoryType, Sensitivity};
+use cairn_note::{MemoryType, Sensitivity, Status};
 use cairn_route::RouteInput;
 use serde::Serialize;
 
@@ -50,7 +50,7 @@ pub struct ListedNote {
     /// Memory type.
     pub memory_type: Option<String>,
     /// `active`, `superseded` or `archived`.
-    pub status: String,
+    pub status: Status,
     /// Sensitivity (public or internal: others are not listed).
     pub sensitivity: String,
     /// Pinned.
@@ -148,7 +148,7 @@ impl Engine {
                 path: shown.path.into_string(),
                 title: shown.title.into_string(),
                 memory_type: n.memory_type.map(|t| t.as_str().to_owned()),
-                status: format!("{:?}", n.status).to_lowercase(),
+                status: n.status,
                 sensitivity: n.sensitivity.as_str().to_owned(),
                 pinned: n.pinned,
                 date: n.effective_date().map(|d| d.to_string()),

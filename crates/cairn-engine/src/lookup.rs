@@ -10,7 +10,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::path::PathBuf;
 
 use cairn_index::QueryTerms;
-use cairn_note::{Note, Sensitivity, prose_sentences};
+use cairn_note::{Note, Sensitivity, Status, prose_sentences};
 use cairn_policy::{PolicyCounts, SafeText, ShownNote, Visibility};
 use cairn_route::RouteInput;
 use cairn_score::{Ranking, ScoreContext, Scored, Weights};
@@ -67,7 +67,7 @@ pub struct SearchHit {
     /// Sensitivity.
     pub sensitivity: String,
     /// `active`, `superseded` or `archived`.
-    pub status: String,
+    pub status: Status,
     /// The best-matching sentences (redacted), or a neutral line when withheld.
     pub snippet: String,
 }
@@ -98,8 +98,8 @@ pub struct GetResult {
     pub memory_type: Option<String>,
     /// Sensitivity.
     pub sensitivity: String,
-    /// Status.
-    pub status: String,
+    /// `active`, `superseded` or `archived`.
+    pub status: Status,
     /// Tags.
     pub tags: Vec<String>,
     /// The file's text, credentials redacted; empty when withheld.
@@ -170,7 +170,7 @@ impl Engine {
                 score: (s.score * 1000.0).round() / 1000.0,
                 memory_type: n.memory_type.map(|t| t.as_str().to_owned()),
                 sensitivity: n.sensitivity.as_str().to_owned(),
-                status: status(n),
+                status: n.status,
                 snippet,
             });
         }
@@ -293,7 +293,7 @@ impl Engine {
                 title: shown.title.into_string(),
                 memory_type: n.memory_type.map(|t| t.as_str().to_owned()),
                 sensitivity: n.sensitivity.as_str().to_owned(),
-                status: status(n),
+                status: n.status,
                 tags: Vec::new(),
                 content: String::new(),
                 withheld: true,
@@ -324,7 +324,7 @@ impl Engine {
             title: shown.title.into_string(),
             memory_type: n.memory_type.map(|t| t.as_str().to_owned()),
             sensitivity: n.sensitivity.as_str().to_owned(),
-            status: status(n),
+            status: n.status,
             tags,
             content,
             withheld: false,
@@ -481,10 +481,6 @@ impl Engine {
 /// A query echoed in a message: redacted as typed, before the message is flattened.
 fn redacted(query: &str) -> String {
     SafeText::redact(query).into_string()
-}
-
-fn status(n: &cairn_note::Note) -> String {
-    format!("{:?}", n.status).to_lowercase()
 }
 
 /// Up to two sentences sharing the most terms with the query, else the description or

@@ -6,7 +6,7 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::PathBuf;
 
 use cairn_assemble::{
-    Candidate, Layer, Packet, Profile, ProjectInfo, QueryEcho, Request, RouteInfo, Source,
+    Candidate, Layer, Origin, Packet, Profile, ProjectInfo, QueryEcho, Request, RouteInfo,
 };
 use cairn_index::{QueryTerms, Ranker};
 use cairn_note::Note;
@@ -75,7 +75,7 @@ pub(crate) struct Selection<'e> {
     pub task_terms: BTreeSet<String>,
     /// In-scope notes, scored, best first.
     pub scored: Vec<Scored>,
-    pub origin: HashMap<String, Source>,
+    pub origin: HashMap<String, Origin>,
     pub visibility: HashMap<String, Visibility>,
     /// Hidden by policy and relevant enough to have mattered.
     pub suppressed: usize,
@@ -88,10 +88,10 @@ pub(crate) struct Selection<'e> {
 }
 
 impl Engine {
-    pub(crate) fn roots(&self, source: Source, project: Option<&str>) -> Vec<String> {
+    pub(crate) fn roots(&self, source: Origin, project: Option<&str>) -> Vec<String> {
         match source {
-            Source::Developer => self.config.developer.note_roots.clone(),
-            Source::Project => project
+            Origin::Developer => self.config.developer.note_roots.clone(),
+            Origin::Project => project
                 .and_then(|id| self.config.project(id))
                 .map(|p| p.note_roots.clone())
                 .unwrap_or_default(),
@@ -151,7 +151,7 @@ impl Engine {
             .map(|s| self.roots(s, project))
             .unwrap_or_default();
 
-        let mut origin: HashMap<String, Source> = HashMap::new();
+        let mut origin: HashMap<String, Origin> = HashMap::new();
         let mut in_scope: Vec<&Note> = Vec::new();
         let primary_notes: Vec<&Note> = self.under_roots(&primary_roots).collect();
         let secondary_notes: Vec<&Note> = if profile.secondary.is_some() {
@@ -445,9 +445,9 @@ impl Engine {
         let profile = sel.profile;
         let project = sel.route.project_id.as_deref();
         let developer_roots = &self.config.developer.note_roots;
-        let project_roots = self.roots(Source::Project, project);
+        let project_roots = self.roots(Origin::Project, project);
         // The selection listed the profile's scopes already; list only what it did not.
-        let listed = |source: Source, roots: &[String]| -> Vec<&'e Note> {
+        let listed = |source: Origin, roots: &[String]| -> Vec<&'e Note> {
             if profile.primary == source {
                 sel.primary_notes.clone()
             } else if profile.secondary == Some(source) {
@@ -456,8 +456,8 @@ impl Engine {
                 self.under_roots(roots).collect()
             }
         };
-        let developer = listed(Source::Developer, developer_roots);
-        let project_notes = listed(Source::Project, &project_roots);
+        let developer = listed(Origin::Developer, developer_roots);
+        let project_notes = listed(Origin::Project, &project_roots);
         let identity_roots = match &self.config.developer.identity_roots {
             Some(roots) => roots.clone(),
             None => hot::default_identity_roots(developer_roots),
@@ -508,13 +508,15 @@ impl Engine {
                 .collect();
             let recent = hot::recent(
                 in_profile,
-                &hot_paths,
-                &roots,
-                &project_ids,
-                project,
-                &visible,
-                &hubs,
-                limit,
+                &hot::RecentInput {
+                    hot: &hot_paths,
+                    roots: &roots,
+                    project_ids: &project_ids,
+                    project_id: project,
+                    visible: &visible,
+                    hubs: &hubs,
+                    limit,
+                },
             );
             picks.extend(recent.into_iter().map(|(n, links)| {
                 (

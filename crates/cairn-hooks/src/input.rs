@@ -8,7 +8,7 @@ use serde_json::Value;
 
 /// Why the session started.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Source {
+pub enum StartReason {
     /// A new session (also the default when the client does not say).
     #[default]
     Startup,
@@ -22,14 +22,14 @@ pub enum Source {
     Other,
 }
 
-impl Source {
+impl StartReason {
     fn parse(s: &str) -> Self {
         match s {
-            "startup" | "new" => Source::Startup,
-            "resume" => Source::Resume,
-            "clear" => Source::Clear,
-            "compact" => Source::Compact,
-            _ => Source::Other,
+            "startup" | "new" => StartReason::Startup,
+            "resume" => StartReason::Resume,
+            "clear" => StartReason::Clear,
+            "compact" => StartReason::Compact,
+            _ => StartReason::Other,
         }
     }
 
@@ -38,21 +38,21 @@ impl Source {
     pub fn session(self) -> cairn_engine::SessionSource {
         use cairn_engine::SessionSource;
         match self {
-            Source::Startup | Source::Other => SessionSource::Startup,
-            Source::Resume => SessionSource::Resume,
-            Source::Clear => SessionSource::Clear,
-            Source::Compact => SessionSource::Compact,
+            StartReason::Startup | StartReason::Other => SessionSource::Startup,
+            StartReason::Resume => SessionSource::Resume,
+            StartReason::Clear => SessionSource::Clear,
+            StartReason::Compact => SessionSource::Compact,
         }
     }
 
     /// Lowercase name.
     pub fn as_str(self) -> &'static str {
         match self {
-            Source::Startup => "startup",
-            Source::Resume => "resume",
-            Source::Clear => "clear",
-            Source::Compact => "compact",
-            Source::Other => "other",
+            StartReason::Startup => "startup",
+            StartReason::Resume => "resume",
+            StartReason::Clear => "clear",
+            StartReason::Compact => "compact",
+            StartReason::Other => "other",
         }
     }
 }
@@ -65,7 +65,7 @@ pub struct HookInput {
     /// `session_id` (Cursor: `conversation_id`).
     pub session_id: Option<String>,
     /// `source` (Gemini CLI has also used `trigger`).
-    pub source: Source,
+    pub source: StartReason,
     /// `hook_event_name`, when given.
     pub event: Option<String>,
     /// A problem with the payload worth one line on stderr (never fatal).
@@ -113,7 +113,7 @@ impl HookInput {
         });
         let source = text_field("source")
             .or_else(|| text_field("trigger"))
-            .map_or(Source::Startup, |s| Source::parse(&s));
+            .map_or(StartReason::Startup, |s| StartReason::parse(&s));
         Self {
             cwd: cwd.map(PathBuf::from),
             session_id: text_field("session_id").or_else(|| text_field("conversation_id")),
@@ -134,21 +134,21 @@ mod tests {
         let i = HookInput::parse(claude);
         assert_eq!(i.cwd, Some(PathBuf::from("/repo")));
         assert_eq!(i.session_id.as_deref(), Some("abc"));
-        assert_eq!(i.source, Source::Compact);
+        assert_eq!(i.source, StartReason::Compact);
         assert_eq!(i.event.as_deref(), Some("SessionStart"));
         assert!(i.warning.is_none());
 
         let codex = br#"{"session_id":"s","cwd":"/r","model":"gpt-5","permission_mode":"default","source":"resume","transcript_path":null}"#;
-        assert_eq!(HookInput::parse(codex).source, Source::Resume);
+        assert_eq!(HookInput::parse(codex).source, StartReason::Resume);
 
         let gemini = br#"{"session_id":"g","cwd":"/g","hook_event_name":"SessionStart","timestamp":"2026-11-22T09:00:00Z","trigger":"clear"}"#;
-        assert_eq!(HookInput::parse(gemini).source, Source::Clear);
+        assert_eq!(HookInput::parse(gemini).source, StartReason::Clear);
 
         let cursor = br#"{"conversation_id":"c1","workspace_roots":["/w1","/w2"],"hook_event_name":"sessionStart"}"#;
         let i = HookInput::parse(cursor);
         assert_eq!(i.cwd, Some(PathBuf::from("/w1")));
         assert_eq!(i.session_id.as_deref(), Some("c1"));
-        assert_eq!(i.source, Source::Startup);
+        assert_eq!(i.source, StartReason::Startup);
     }
 
     #[test]
@@ -168,7 +168,7 @@ mod tests {
         assert_eq!(i, HookInput::default());
         let i = HookInput::parse(br#"{"cwd":"  ","source":"weird","extra":{"x":[1]}}"#);
         assert_eq!(i.cwd, None);
-        assert_eq!(i.source, Source::Other);
+        assert_eq!(i.source, StartReason::Other);
         assert!(i.warning.is_none());
     }
 }

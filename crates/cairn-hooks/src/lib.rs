@@ -19,9 +19,9 @@ pub mod install;
 pub mod session;
 
 pub use client::{Client, ContextLimits, EnvelopeError};
-pub use input::{HookInput, Source};
+pub use input::{HookInput, StartReason};
 pub use session::{
-    BuildPath, ConfigLoader, DEFAULT_DEADLINE_MS, EngineOpener, EngineSources, HookOutcome,
-    NOTICE_LINE, NOTICE_PREFIX, OpenError, QUICK_MAX_FILES, SessionStart, notice, notice_for,
-    pinned_now, read_input, session_start,
+    BuildPath, DEFAULT_DEADLINE_MS, EngineOpener, EngineSources, HookOutcome, NOTICE_LINE,
+    NOTICE_PREFIX, OpenError, OpenSettingsLoader, QUICK_MAX_FILES, SessionStart, notice,
+    notice_for, pinned_now, read_input, session_start,
 };

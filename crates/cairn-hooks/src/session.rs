@@ -74,7 +74,8 @@ pub struct EngineSources {
 }
 
 /// Loads the configuration and open options (called on a worker thread).
-pub type ConfigLoader = Arc<dyn Fn() -> Result<(Config, OpenOptions), OpenError> + Send + Sync>;
+pub type OpenSettingsLoader =
+    Arc<dyn Fn() -> Result<(Config, OpenOptions), OpenError> + Send + Sync>;
 
 /// Most notes the quick path reads.
 pub const QUICK_MAX_FILES: usize = 300;
@@ -83,7 +84,7 @@ impl EngineSources {
     /// The openers available without a persistent index: `full` scans the whole vault
     /// ([`Engine::open`]); `quick` reads at most [`QUICK_MAX_FILES`] notes of the
     /// developer note roots (first in path order: [`Engine::open_quick`]).
-    pub fn scanning(load: ConfigLoader) -> Self {
+    pub fn scanning(load: OpenSettingsLoader) -> Self {
         let load_quick = load.clone();
         Self {
             full: Box::new(move || {

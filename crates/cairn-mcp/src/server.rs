@@ -301,7 +301,7 @@ impl CairnServer {
                 }
                 for (i, h) in res.hits.iter().enumerate() {
                     let kind = h.memory_type.as_deref().unwrap_or("note");
-                    let status = if h.status == "active" {
+                    let status = if h.status == cairn_engine::Status::Active {
                         String::new()
                     } else {
                         format!(", {} (not current)", h.status)
@@ -533,7 +533,7 @@ impl CairnServer {
                         "- {} ({}{}) [{}]",
                         line(&n.title),
                         n.memory_type.as_deref().unwrap_or("note"),
-                        if n.status == "active" {
+                        if n.status == cairn_engine::Status::Active {
                             String::new()
                         } else {
                             format!(", {}", n.status)

@@ -54,7 +54,7 @@ impl NoteNames {
 /// the body or a `related_memory` value that names exactly one other note; each
 /// linking note counts once. Notes fewer than two notes link to are left out, and
 /// at most `top` are kept.
-pub fn most_linked<'a>(notes: &[&'a Note], top: usize) -> Vec<(String, u32)> {
+pub fn most_linked(notes: &[&Note], top: usize) -> Vec<(String, u32)> {
     let names = NoteNames::new(notes.iter().copied());
     let mut linked_from: Vec<HashSet<usize>> = vec![HashSet::new(); notes.len()];
     for (i, n) in notes.iter().enumerate() {
@@ -246,7 +246,7 @@ mod tests {
     #[test]
     fn hubs_are_the_notes_most_linked_to() {
         let note = |path: &str, text: &str| crate::parse_note(path, text.as_bytes()).note.unwrap();
-        let notes = vec![
+        let notes = [
             note("index.md", "# Index\n[[a]] [[b]] [[a]]\n"),
             note("a.md", "# A\nsee [[b]] and [[index]] and [[a]]\n"),
             note(

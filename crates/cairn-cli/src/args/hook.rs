@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand, ValueEnum};
 
-use crate::source::Source;
+use crate::source::VaultArgs;
 
 /// `cairn hook ...`: run by a client.
 #[derive(Debug, Args)]
@@ -43,7 +43,7 @@ pub struct SessionStartArgs {
     #[arg(long, value_enum)]
     pub client: ClientArg,
     #[command(flatten)]
-    pub source: Source,
+    pub source: VaultArgs,
     /// Answer within this many milliseconds, whatever happens.
     #[arg(long, value_name = "MS", default_value_t = cairn_hooks::DEFAULT_DEADLINE_MS,
           value_parser = clap::value_parser!(u64).range(50..=60_000))]
@@ -121,7 +121,7 @@ pub struct InstallArgs {
     #[command(flatten)]
     pub wiring: WiringArgs,
     #[command(flatten)]
-    pub source: Source,
+    pub source: VaultArgs,
     /// Do not register the MCP server, only the hook.
     #[arg(long)]
     pub no_mcp: bool,

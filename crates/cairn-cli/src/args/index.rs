@@ -3,13 +3,13 @@
 use clap::Args;
 
 use super::TextOrJson;
-use crate::source::Source;
+use crate::source::VaultArgs;
 
 /// `cairn index` flags.
 #[derive(Debug, Args)]
 pub struct IndexArgs {
     #[command(flatten)]
-    pub source: Source,
+    pub source: VaultArgs,
     /// Throw the index away and build it again from every note.
     #[arg(long, conflicts_with = "status")]
     pub rebuild: bool,

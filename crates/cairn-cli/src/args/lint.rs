@@ -3,7 +3,7 @@
 use clap::Args;
 
 use super::TextOrJson;
-use crate::source::Source;
+use crate::source::VaultArgs;
 
 const LINT_HELP: &str = "\
 Reports, with file and line: unreadable frontmatter and unknown values, broken
@@ -20,7 +20,7 @@ Exit codes: 0 no errors (warnings allowed unless --deny-warnings), 1 errors foun
 #[command(after_help = LINT_HELP)]
 pub struct LintArgs {
     #[command(flatten)]
-    pub source: Source,
+    pub source: VaultArgs,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: TextOrJson,

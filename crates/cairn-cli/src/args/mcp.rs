@@ -2,7 +2,7 @@
 
 use clap::Args;
 
-use crate::source::Source;
+use crate::source::VaultArgs;
 
 #[derive(Debug, Args)]
 #[command(after_help = "\
@@ -16,5 +16,5 @@ Example (what a client runs):
   cairn mcp --config ~/notes/cairn.toml")]
 pub struct McpArgs {
     #[command(flatten)]
-    pub source: Source,
+    pub source: VaultArgs,
 }

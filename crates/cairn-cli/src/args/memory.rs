@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use clap::{Args, Subcommand};
 
 use super::TextOrJson;
-use crate::source::Source;
+use crate::source::VaultArgs;
 
 const MEMORY_HELP: &str = "\
 Scopes: global (cross-project rules), user (you), project/<id> (default when the
@@ -42,7 +42,7 @@ MEMORY.md could not be; the next write repairs it), 2 usage error, 3 refused
 #[command(after_help = MEMORY_HELP)]
 pub struct MemoryArgs {
     #[command(flatten)]
-    pub source: Source,
+    pub source: VaultArgs,
     #[command(subcommand)]
     pub command: MemoryCommand,
 }

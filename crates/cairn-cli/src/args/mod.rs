@@ -1,7 +1,7 @@
 //! Command-line flags, as clap parses them: every command's flags, help text and
 //! value enums, validated by clap and nothing else. This module knows nothing of
 //! the commands that run them or of the requests they resolve into
-//! (`request.rs`); `Source`, the vault selection every command flattens in, lives
+//! (`request.rs`); `VaultArgs`, the vault selection every command flattens in, lives
 //! with config loading in `source.rs`.
 
 mod eval;
@@ -25,7 +25,7 @@ pub use lint::LintArgs;
 pub use mcp::McpArgs;
 pub use memory::{MemoryArgs, MemoryCommand, ScopeArgs, WriteArgs, WriteFlags};
 
-use crate::source::Source;
+use crate::source::VaultArgs;
 
 const ABOUT: &str = "Durable, trustworthy memory for AI coding agents, from your markdown vault.";
 
@@ -199,7 +199,7 @@ pub enum SessionArg {
 #[derive(Debug, Args)]
 pub struct WakeupArgs {
     #[command(flatten)]
-    pub source: Source,
+    pub source: VaultArgs,
     #[command(flatten)]
     pub packet: PacketArgs,
     /// Output format.
@@ -215,7 +215,7 @@ pub struct WakeupArgs {
 #[derive(Debug, Args)]
 pub struct ExplainArgs {
     #[command(flatten)]
-    pub source: Source,
+    pub source: VaultArgs,
     #[command(flatten)]
     pub packet: PacketArgs,
     /// Output as JSON instead of text.
@@ -234,7 +234,7 @@ pub struct SearchArgs {
     /// What to look for.
     pub query: String,
     #[command(flatten)]
-    pub source: Source,
+    pub source: VaultArgs,
     /// Working directory to route (default: the current directory).
     #[arg(long, value_name = "DIR")]
     pub cwd: Option<PathBuf>,
@@ -260,7 +260,7 @@ pub struct GetArgs {
     /// A vault-relative path, an id (path without .md), a file name or a title.
     pub note: String,
     #[command(flatten)]
-    pub source: Source,
+    pub source: VaultArgs,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: TextOrJson,
