@@ -119,6 +119,40 @@ enabled = false
     }
 
     #[test]
+    fn an_error_names_the_line_of_the_value_not_of_an_earlier_mention() {
+        // A substring search would stop at the comments.
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("v")).unwrap();
+        let cases = [
+            (
+                "# root: the vault, e.g. root = \"nope\"\n[vault]\nroot = \"nope\"\n",
+                "vault.root",
+                3,
+            ),
+            (
+                "[vault]\nroot='v'\n# '../x' would escape\n[developer]\nnote_roots = [\n  'a',\n  '../x',\n]\n",
+                "developer.note_roots[1]",
+                7,
+            ),
+            (
+                "[vault]\nroot='v'\n# half_life_days must be positive\n[ranking]\nhalf_life_days = 0\n",
+                "ranking.half_life_days",
+                5,
+            ),
+            (
+                "[vault]\nroot='v'\n[[projects]]\nid = 'a' # not 'b'\n[[projects]]\nid = 'b'\n[[projects]]\nid = 'a'\n",
+                "projects[2].id",
+                8,
+            ),
+        ];
+        for (i, (text, key, line)) in cases.iter().enumerate() {
+            let path = write(dir.path(), &format!("c{i}.toml"), text);
+            let e = Config::load(&path, None).unwrap_err();
+            assert_eq!((e.key.as_deref(), e.line), (Some(*key), Some(*line)), "{e}");
+        }
+    }
+
+    #[test]
     fn duplicate_and_escaping_entries_are_refused() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::create_dir(dir.path().join("v")).unwrap();

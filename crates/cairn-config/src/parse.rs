@@ -2,7 +2,10 @@
 //! line and dotted key), then validation (paths resolved and made absolute, note
 //! roots inside the vault, ids unique, numbers positive).
 
+use std::ops::Range;
 use std::path::{Component, Path, PathBuf};
+
+use toml::Spanned;
 
 use crate::raw::{RawConfig, RawMemory};
 use crate::{Config, ConfigError, Developer, Limits, MemoryConfig, Project, Ranking, Vault};
@@ -67,71 +70,87 @@ impl Config {
             })
             .unwrap_or(Path::new("."));
         let base = base.canonicalize().unwrap_or_else(|_| base.to_path_buf());
-        let line_of = |needle: &str| find_line(text, needle);
-        let err = |needle: &str, key: &str, msg: String| {
-            ConfigError::new(path, line_of(needle), Some(key), msg)
+        // The 1-based line a value starts on.
+        let line_at = |span: std::ops::Range<usize>| {
+            Some(text[..span.start.min(text.len())].matches('\n').count() + 1)
         };
+        let err = |span: std::ops::Range<usize>, key: &str, msg: String| {
+            ConfigError::new(path, line_at(span), Some(key), msg)
+        };
+        let at = |v: &Spanned<String>, key: &str, msg: String| err(v.span(), key, msg);
 
         let raw_vault = raw
             .vault
             .ok_or_else(|| ConfigError::new(path, None, Some("vault"), "missing [vault] table"))?;
-        let root_text = raw_vault
+        let vault_span = raw_vault.span();
+        let raw_vault = raw_vault.into_inner();
+        let root_spanned = raw_vault
             .root
-            .ok_or_else(|| err("[vault]", "vault.root", "missing vault root".into()))?;
+            .ok_or_else(|| err(vault_span, "vault.root", "missing vault root".into()))?;
+        let root_text = root_spanned.get_ref().clone();
         let root = resolve(&base, &root_text, home);
         let root = match root.canonicalize() {
             Ok(p) if p.is_dir() => p,
             Ok(_) => {
-                return Err(err(
-                    "root",
+                return Err(at(
+                    &root_spanned,
                     "vault.root",
                     format!("`{root_text}` is not a folder"),
                 ));
             }
             Err(e) => {
-                return Err(err(
-                    "root",
+                return Err(at(
+                    &root_spanned,
                     "vault.root",
                     format!("vault folder `{}` cannot be opened: {e}", root.display()),
                 ));
             }
         };
-        let limits = raw_vault.limits;
-        if limits.max_files == 0 || limits.max_file_bytes == 0 || limits.max_total_bytes == 0 {
-            return Err(err(
-                "[vault.limits]",
-                "vault.limits",
-                "limits must be positive".into(),
-            ));
-        }
+        let limits = match raw_vault.limits {
+            None => Limits::default(),
+            Some(l) => {
+                let span = l.span();
+                let l = l.into_inner();
+                if l.max_files == 0 || l.max_file_bytes == 0 || l.max_total_bytes == 0 {
+                    return Err(err(span, "vault.limits", "limits must be positive".into()));
+                }
+                l
+            }
+        };
 
-        for (i, r) in raw.developer.note_roots.iter().enumerate() {
-            check_note_root(r).map_err(|m| err(r, &format!("developer.note_roots[{i}]"), m))?;
-        }
-        for (i, r) in raw.developer.identity_roots.iter().flatten().enumerate() {
-            check_note_root(r).map_err(|m| err(r, &format!("developer.identity_roots[{i}]"), m))?;
-        }
+        let roots = |list: &[Spanned<String>], key: &str| -> Result<Vec<String>, ConfigError> {
+            list.iter()
+                .enumerate()
+                .map(|(i, r)| {
+                    check_note_root(r.get_ref())
+                        .map(|()| r.get_ref().clone())
+                        .map_err(|m| at(r, &format!("{key}[{i}]"), m))
+                })
+                .collect()
+        };
+        let developer_roots = roots(&raw.developer.note_roots, "developer.note_roots")?;
+        let identity_roots = raw
+            .developer
+            .identity_roots
+            .as_deref()
+            .map(|l| roots(l, "developer.identity_roots"))
+            .transpose()?;
 
-        let mut projects = Vec::with_capacity(raw.projects.len());
+        let mut projects: Vec<Project> = Vec::with_capacity(raw.projects.len());
         for (i, p) in raw.projects.into_iter().enumerate() {
             let key = |k: &str| format!("projects[{i}].{k}");
-            if p.id.trim().is_empty() {
-                return Err(err(
-                    "[[projects]]",
+            let id = p.id.get_ref().clone();
+            if id.trim().is_empty() {
+                return Err(at(&p.id, &key("id"), "project id is empty".into()));
+            }
+            if projects.iter().any(|q| q.id == id) {
+                return Err(at(
+                    &p.id,
                     &key("id"),
-                    "project id is empty".into(),
+                    format!("duplicate project id `{id}`"),
                 ));
             }
-            if projects.iter().any(|q: &Project| q.id == p.id) {
-                return Err(err(
-                    &format!("\"{}\"", p.id),
-                    &key("id"),
-                    format!("duplicate project id `{}`", p.id),
-                ));
-            }
-            for (j, r) in p.note_roots.iter().enumerate() {
-                check_note_root(r).map_err(|m| err(r, &key(&format!("note_roots[{j}]")), m))?;
-            }
+            let note_roots = roots(&p.note_roots, &key("note_roots"))?;
             let repo_paths = p
                 .repo_paths
                 .iter()
@@ -142,35 +161,41 @@ impl Config {
                 })
                 .collect();
             projects.push(Project {
-                name: p.name.unwrap_or_else(|| p.id.clone()),
-                id: p.id,
+                name: p.name.unwrap_or_else(|| id.clone()),
+                id,
                 repo_paths,
-                note_roots: p.note_roots,
+                note_roots,
                 default_tags: p.default_tags,
                 modules: p.modules,
             });
         }
-        if raw.ranking.half_life_days.is_nan() || raw.ranking.half_life_days <= 0.0 {
-            return Err(err(
-                "half_life_days",
-                "ranking.half_life_days",
-                "must be a positive number of days".into(),
-            ));
-        }
+        let ranking = match raw.ranking.half_life_days {
+            None => Ranking::default(),
+            Some(h) if h.get_ref().is_nan() || *h.get_ref() <= 0.0 => {
+                return Err(err(
+                    h.span(),
+                    "ranking.half_life_days",
+                    "must be a positive number of days".into(),
+                ));
+            }
+            Some(h) => Ranking {
+                half_life_days: h.into_inner(),
+            },
+        };
 
-        let memory = memory_config(raw.memory, &raw.developer.note_roots, &projects)
-            .map_err(|(needle, key, msg)| err(&needle, &key, msg))?;
+        let memory = memory_config(raw.memory, &developer_roots, &projects)
+            .map_err(|(span, key, msg)| err(span, &key, msg))?;
 
         Ok(Self {
             source: Some(path.canonicalize().unwrap_or_else(|_| path.to_path_buf())),
             vault: Vault { root, limits },
             developer: Developer {
-                note_roots: raw.developer.note_roots,
-                identity_roots: raw.developer.identity_roots,
+                note_roots: developer_roots,
+                identity_roots,
             },
             projects,
             scenes: raw.scenes,
-            ranking: raw.ranking,
+            ranking,
             index_dir: raw.index.dir.map(|d| resolve(&base, &d, home)),
             profiles_dir: raw.profiles.dir.map(|d| resolve(&base, &d, home)),
             memory,
@@ -205,32 +230,25 @@ fn toml_error(text: &str, path: &Path, e: &toml::de::Error, key: Option<String>)
     }
 }
 
-/// First 1-based line containing `needle`, to point errors found after parsing.
-fn find_line(text: &str, needle: &str) -> Option<usize> {
-    if needle.is_empty() {
-        return None;
-    }
-    text.lines().position(|l| l.contains(needle)).map(|i| i + 1)
-}
-
-/// Validates the `[memory]` table; errors are (text to find the line by, key, message).
+/// Validates the `[memory]` table; errors are (where the value is, key, message).
 fn memory_config(
     raw: RawMemory,
     developer_roots: &[String],
     projects: &[Project],
-) -> Result<MemoryConfig, (String, String, String)> {
+) -> Result<MemoryConfig, (Range<usize>, String, String)> {
     let mut m = MemoryConfig::defaults_for(developer_roots);
-    let folder = |value: Option<String>, key: &str, slot: &mut String| {
+    let folder = |value: Option<Spanned<String>>, key: &str, slot: &mut String| {
         if let Some(v) = value {
-            check_note_root(&v).map_err(|msg| (v.clone(), format!("memory.{key}"), msg))?;
-            if v.trim_matches('/').is_empty() {
+            let text = v.get_ref();
+            check_note_root(text).map_err(|msg| (v.span(), format!("memory.{key}"), msg))?;
+            if text.trim_matches('/').is_empty() {
                 return Err((
-                    key.to_owned(),
+                    v.span(),
                     format!("memory.{key}"),
                     "must name a folder inside the vault, not the vault itself".to_owned(),
                 ));
             }
-            *slot = v.trim_matches('/').to_owned();
+            *slot = text.trim_matches('/').to_owned();
         }
         Ok(())
     };
@@ -239,51 +257,53 @@ fn memory_config(
     folder(raw.personas, "personas", &mut m.personas)?;
     folder(raw.project_folder, "project_folder", &mut m.project_folder)?;
     for (id, dir) in raw.projects {
-        let key = format!("memory.projects.{id}");
-        if !projects.iter().any(|p| p.id == id) {
+        let key = format!("memory.projects.{}", id.get_ref());
+        if !projects.iter().any(|p| &p.id == id.get_ref()) {
             return Err((
-                id.clone(),
+                id.span(),
                 key,
-                format!("no [[projects]] entry has id `{id}`"),
+                format!("no [[projects]] entry has id `{}`", id.get_ref()),
             ));
         }
-        check_note_root(&dir).map_err(|msg| (dir.clone(), key.clone(), msg))?;
-        m.projects.insert(id, dir.trim_matches('/').to_owned());
+        check_note_root(dir.get_ref()).map_err(|msg| (dir.span(), key.clone(), msg))?;
+        m.projects
+            .insert(id.into_inner(), dir.get_ref().trim_matches('/').to_owned());
     }
     if let Some(a) = raw.archive_folder {
-        let bad = a.is_empty()
-            || a.contains(['/', '\\'])
-            || a == "."
-            || a == ".."
-            || a.chars().any(char::is_control);
+        let text = a.get_ref();
+        let bad = text.is_empty()
+            || text.contains(['/', '\\'])
+            || text == "."
+            || text == ".."
+            || text.chars().any(char::is_control);
         if bad {
             return Err((
-                "archive_folder".to_owned(),
+                a.span(),
                 "memory.archive_folder".to_owned(),
                 "must be one folder name (no `/`), e.g. \".archive\"".to_owned(),
             ));
         }
-        m.archive_folder = a;
+        m.archive_folder = a.into_inner();
     }
     if let Some(n) = raw.max_note_bytes {
-        if n == 0 {
+        if *n.get_ref() == 0 {
             return Err((
-                "max_note_bytes".to_owned(),
+                n.span(),
                 "memory.max_note_bytes".to_owned(),
                 "must be positive".to_owned(),
             ));
         }
-        m.max_note_bytes = n;
+        m.max_note_bytes = n.into_inner();
     }
     if let Some(n) = raw.index_budget_lines {
-        if n == 0 {
+        if *n.get_ref() == 0 {
             return Err((
-                "index_budget_lines".to_owned(),
+                n.span(),
                 "memory.index_budget_lines".to_owned(),
                 "must be positive".to_owned(),
             ));
         }
-        m.index_budget_lines = n;
+        m.index_budget_lines = n.into_inner();
     }
     if let Some(n) = raw.nested {
         m.nested = n;

@@ -1,13 +1,15 @@
 //! The file's shape as serde reads it (`Raw*`), before validation; tables cairn
-//! does not use are accepted and ignored.
+//! does not use are accepted and ignored. Every value a later check can refuse is
+//! read with its place in the file (`toml::Spanned`), so the error names its line.
 
 use serde::Deserialize;
+use toml::Spanned;
 
-use crate::{Limits, Module, Ranking, Scene};
+use crate::{Limits, Module, Scene};
 
 #[derive(Debug, Deserialize)]
 pub(crate) struct RawConfig {
-    pub(crate) vault: Option<RawVault>,
+    pub(crate) vault: Option<Spanned<RawVault>>,
     #[serde(default)]
     pub(crate) developer: RawDeveloper,
     #[serde(default)]
@@ -15,7 +17,7 @@ pub(crate) struct RawConfig {
     #[serde(default)]
     pub(crate) scenes: Vec<Scene>,
     #[serde(default)]
-    pub(crate) ranking: Ranking,
+    pub(crate) ranking: RawRanking,
     #[serde(default)]
     pub(crate) index: RawIndex,
     #[serde(default)]
@@ -26,42 +28,46 @@ pub(crate) struct RawConfig {
 
 #[derive(Debug, Default, Deserialize)]
 pub(crate) struct RawMemory {
-    pub(crate) global: Option<String>,
-    pub(crate) user: Option<String>,
-    pub(crate) personas: Option<String>,
-    pub(crate) project_folder: Option<String>,
+    pub(crate) global: Option<Spanned<String>>,
+    pub(crate) user: Option<Spanned<String>>,
+    pub(crate) personas: Option<Spanned<String>>,
+    pub(crate) project_folder: Option<Spanned<String>>,
     #[serde(default)]
-    pub(crate) projects: std::collections::BTreeMap<String, String>,
-    pub(crate) archive_folder: Option<String>,
-    pub(crate) max_note_bytes: Option<u64>,
-    pub(crate) index_budget_lines: Option<usize>,
+    pub(crate) projects: std::collections::BTreeMap<Spanned<String>, Spanned<String>>,
+    pub(crate) archive_folder: Option<Spanned<String>>,
+    pub(crate) max_note_bytes: Option<Spanned<u64>>,
+    pub(crate) index_budget_lines: Option<Spanned<usize>>,
     pub(crate) nested: Option<bool>,
 }
 
 #[derive(Debug, Deserialize)]
 pub(crate) struct RawVault {
-    pub(crate) root: Option<String>,
-    #[serde(default)]
-    pub(crate) limits: Limits,
+    pub(crate) root: Option<Spanned<String>>,
+    pub(crate) limits: Option<Spanned<Limits>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
 pub(crate) struct RawDeveloper {
     #[serde(default)]
-    pub(crate) note_roots: Vec<String>,
+    pub(crate) note_roots: Vec<Spanned<String>>,
     #[serde(default)]
-    pub(crate) identity_roots: Option<Vec<String>>,
+    pub(crate) identity_roots: Option<Vec<Spanned<String>>>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub(crate) struct RawRanking {
+    pub(crate) half_life_days: Option<Spanned<f64>>,
 }
 
 #[derive(Debug, Deserialize)]
 pub(crate) struct RawProject {
-    pub(crate) id: String,
+    pub(crate) id: Spanned<String>,
     #[serde(default)]
     pub(crate) name: Option<String>,
     #[serde(default)]
     pub(crate) repo_paths: Vec<String>,
     #[serde(default)]
-    pub(crate) note_roots: Vec<String>,
+    pub(crate) note_roots: Vec<Spanned<String>>,
     #[serde(default)]
     pub(crate) default_tags: Vec<String>,
     #[serde(default)]
