@@ -217,11 +217,11 @@ impl Engine {
         let mut scored = cairn_score::score(in_scope.iter().copied(), &hits, &ctx);
         let notes: HashMap<&str, &Note> = in_scope.iter().map(|n| (n.path.as_str(), *n)).collect();
         if ctx.has_query {
-            cairn_score::lift_successors(&mut scored, &notes, profile.min_coverage, |n, target| {
-                match cairn_note::find_named(in_scope.iter().copied(), target, n).as_slice() {
-                    [one] => Some(one.path.clone()),
-                    _ => None,
-                }
+            cairn_score::lift_successors(&mut scored, &notes, profile.min_coverage, |queries| {
+                cairn_note::find_named(in_scope.iter().copied(), queries)
+                    .into_iter()
+                    .map(|n| n.map(|n| n.path.clone()))
+                    .collect()
             });
         }
 

@@ -85,28 +85,55 @@ pub fn most_linked(notes: &[&Note], top: usize) -> Vec<(String, u32)> {
     out
 }
 
-/// The notes among `notes` that `target`, written in note `from`, names, without
-/// an index: for the rare lookup (a retired note's successor) where building
-/// [`NoteNames`] over thousands of notes would cost more than one pass per name.
+/// For each `(target, from)` query, the one note among `notes` that `target`,
+/// written in note `from`, names (`None`: none, or several at the most specific
+/// key that matches). One pass over `notes` for all queries, comparing names
+/// case-insensitively without allocating: for the rare lookups (a retired note's
+/// successors) where indexing every name of thousands of notes would cost more.
 pub fn find_named<'a>(
     notes: impl IntoIterator<Item = &'a Note>,
-    target: &str,
-    from: &Note,
-) -> Vec<&'a Note> {
-    let keys = candidates(target, from);
-    let mut best: Option<(usize, Vec<&'a Note>)> = None;
+    queries: &[(&str, &Note)],
+) -> Vec<Option<&'a Note>> {
+    let keys: Vec<Vec<String>> = queries
+        .iter()
+        .map(|(t, from)| candidates(t, from))
+        .collect();
+    // Per query: the best (most specific) key rank seen, and the notes at it.
+    let mut best: Vec<Option<(usize, Vec<&'a Note>)>> = vec![None; queries.len()];
     for n in notes {
-        let names = names_of(n);
-        let Some(rank) = keys.iter().position(|k| names.contains(k)) else {
-            continue;
-        };
-        match &mut best {
-            Some((r, found)) if *r == rank => found.push(n),
-            Some((r, _)) if *r < rank => {}
-            _ => best = Some((rank, vec![n])),
+        for (q, keys) in keys.iter().enumerate() {
+            let Some(rank) = keys.iter().position(|k| answers_to(n, k)) else {
+                continue;
+            };
+            match &mut best[q] {
+                Some((r, found)) if *r == rank => found.push(n),
+                Some((r, _)) if *r < rank => {}
+                slot => *slot = Some((rank, vec![n])),
+            }
         }
     }
-    best.map(|(_, found)| found).unwrap_or_default()
+    best.into_iter()
+        .map(|b| match b {
+            Some((_, found)) if found.len() == 1 => found.first().copied(),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Whether `key` (lowercase) is one of `n`'s names ([`names_of`]), without allocating
+/// for an ordinary note.
+fn answers_to(n: &Note, key: &str) -> bool {
+    if n.entry_of.is_some() {
+        return names_of(n).iter().any(|k| k == key);
+    }
+    let eq = |name: &str| {
+        let name = name.trim();
+        if name.is_ascii() && name.len() != key.len() {
+            return false;
+        }
+        name.chars().flat_map(char::to_lowercase).eq(key.chars())
+    };
+    eq(&n.path) || eq(&n.id) || eq(n.stem()) || eq(&n.title) || n.aliases.iter().any(|a| eq(a))
 }
 
 /// Every name a note answers to, lowercase, unique.
@@ -232,15 +259,17 @@ mod tests {
         assert_eq!(names.resolve("adr-9", from), vec![0, 1]);
         assert_eq!(names.resolve_one("adr-9", from), None);
         assert_eq!(names.resolve_one("missing", from), None);
-        let found = |t: &str| -> Vec<&str> {
-            find_named(&notes, t, from)
-                .iter()
-                .map(|n| n.path.as_str())
-                .collect()
-        };
-        assert_eq!(found("nine"), ["a/adr-9.md"]);
-        assert_eq!(found("adr-9"), ["a/adr-9.md", "b/adr-9.md"]);
-        assert!(found("missing").is_empty());
+        let found = find_named(
+            &notes,
+            &[
+                ("nine", from),
+                ("adr-9", from),
+                ("missing", from),
+                ("A/ADR-9.md", from),
+            ],
+        );
+        let paths: Vec<Option<&str>> = found.iter().map(|n| n.map(|n| n.path.as_str())).collect();
+        assert_eq!(paths, [Some("a/adr-9.md"), None, None, Some("a/adr-9.md")]);
     }
 
     #[test]

@@ -457,39 +457,46 @@ fn score_one(n: &Note, (bm25, coverage): (f64, f64), best: f64, ctx: &ScoreConte
     }
 }
 
-/// Lets the successor of every retired note whose own text passes the gate
+/// Most retired notes whose successors are looked up per query: the packet's task
+/// layer holds about ten notes, and each lookup is a pass over the notes in scope.
+pub const MAX_SUCCESSOR_LOOKUPS: usize = 16;
+
+/// Lets the successor of a retired note whose own text passes the gate
 /// (`min_coverage`) pass it too: a task that matches a superseded decision is
 /// answered by the decision that replaced it, though the new one may word it
-/// differently. `successor(retired_path, target)` resolves a `superseded_by`
-/// value to a path (the caller owns the note set); a retired successor is not
-/// lifted. Deterministic: the first retired note in score order names the lift.
-pub fn lift_successors(
+/// differently. The [`MAX_SUCCESSOR_LOOKUPS`] best-scored such notes are taken
+/// (`scored` is in score order); `resolve` answers all their `(superseded_by
+/// value, retired note)` queries at once with a path each, or `None` (the caller
+/// owns the note set). A retired successor is not lifted; the first retired note
+/// in score order names the lift.
+pub fn lift_successors<'n>(
     scored: &mut [Scored],
-    notes: &HashMap<&str, &Note>,
+    notes: &HashMap<&str, &'n Note>,
     min_coverage: f64,
-    successor: impl Fn(&Note, &str) -> Option<String>,
+    resolve: impl FnOnce(&[(&'n str, &'n Note)]) -> Vec<Option<String>>,
 ) {
-    let mut lifts: Vec<(String, String)> = Vec::new();
     // A retired note is usually marked stale as well: its match counts in full here.
+    let mut queries: Vec<(&'n str, &'n Note)> = Vec::new();
     for s in scored
         .iter()
         .filter(|s| s.retired && s.covers(min_coverage))
+        .take(MAX_SUCCESSOR_LOOKUPS)
     {
-        let Some(n) = notes.get(s.path.as_str()) else {
-            continue;
-        };
-        for target in &n.superseded_by {
-            if let Some(next) = successor(n, target) {
-                lifts.push((next, s.path.clone()));
-            }
+        if let Some(n) = notes.get(s.path.as_str()) {
+            queries.extend(n.superseded_by.iter().map(|t| (t.as_str(), *n)));
         }
     }
-    for (next, from) in lifts {
+    if queries.is_empty() {
+        return;
+    }
+    let found = resolve(&queries);
+    for ((_, from), next) in queries.iter().zip(found) {
+        let Some(next) = next else { continue };
         if let Some(s) = scored
             .iter_mut()
             .find(|s| s.path == next && !s.retired && s.successor_of.is_none())
         {
-            s.successor_of = Some(from);
+            s.successor_of = Some(from.path.clone());
         }
     }
 }

@@ -247,8 +247,11 @@ fn the_successor_of_a_matching_retired_note_passes_the_gate() {
     ];
     let mut s = score(&notes, &hits, &c.ctx());
     let by_path: HashMap<&str, &Note> = notes.iter().map(|n| (n.path.as_str(), n)).collect();
-    lift_successors(&mut s, &by_path, 0.35, |_, target| {
-        Some(format!("{target}.md"))
+    lift_successors(&mut s, &by_path, 0.35, |queries| {
+        queries
+            .iter()
+            .map(|(t, _)| Some(format!("{t}.md")))
+            .collect()
     });
     let get = |p: &str| s.iter().find(|x| x.path == p).unwrap();
     assert_eq!(get("new.md").successor_of.as_deref(), Some("old.md"));
