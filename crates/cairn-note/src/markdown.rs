@@ -138,7 +138,9 @@ pub fn scan_body(body: &str, first_line: usize) -> BodyParts {
 
 fn add_link(parts: &mut BodyParts, dest: &str, line: usize) {
     let target = dest.split(['|', '#']).next().unwrap_or("").trim();
-    if target.is_empty() {
+    // A note name never holds brackets or a line break: `[[![img](x)](y)` and
+    // `[[tag] text]` are brackets that happen to double, not links.
+    if target.is_empty() || target.contains(['[', ']', '\n']) {
         return;
     }
     parts.wikilink_lines.push((target.to_owned(), line));
@@ -243,7 +245,7 @@ mod tests {
 
     #[test]
     fn headings_links_tags_skip_code() {
-        let body = "# Title #rust\nSee [[Other Note|other]] and ![[img.png]] #todo.\n```\n# not heading [[nope]] #nope\n```\n## Sub ##\n`[[inline]]` #tag-two/x and issue #42 and a#b\n";
+        let body = "# Title #rust\nSee [[Other Note|other]] and ![[img.png]] #todo.\n```\n# not heading [[nope]] #nope\n```\n## Sub ##\n`[[inline]]` #tag-two/x and issue #42 and a#b\n[[![img](x.png)]](y) [[tag] text](z)\n";
         let p = scan_body(body, 5);
         let hs: Vec<_> = p
             .headings

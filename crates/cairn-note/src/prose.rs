@@ -7,15 +7,17 @@
 //! reference definitions, tables, footnote definitions, images and embeds
 //! (`![[x.base]]`), so a badge line or an embed line is nothing; a table of
 //! contents (a list most of whose items are only a link to a `#section` of the
-//! same document); the sentence ending in `:` that introduces a code block; an
-//! Obsidian callout's `[!note]` marker.
+//! same document); a paragraph of links only (`[Source](…)`) or of `#tags`
+//! only; the sentence ending in `:` that introduces a code block (unless the note
+//! has no other prose: then it is read without its colon); an Obsidian callout's
+//! `[!note]` marker.
 //!
 //! Redaction markers (`[redacted:password]`, see cairn-policy) are kept whole
 //! whatever markdown surrounds them: shaping never turns one into link text.
 
 use pulldown_cmark::{Event, LinkType, Parser, Tag, TagEnd};
 
-use crate::markdown::{options, squash};
+use crate::markdown::{inline_tags, options, squash};
 
 /// The prose of a body: its sentences in document order, and where its lead
 /// starts.
@@ -25,7 +27,8 @@ pub struct Prose {
     pub sentences: Vec<String>,
     /// The index in `sentences` of the lead: the first sentence of the first
     /// paragraph under a heading that announces one (`Summary`, `Abstract`,
-    /// `Overview`, `TL;DR`, `Synopsis`, `Introduction`), else 0.
+    /// `Overview`, `TL;DR`, `Synopsis`, `Introduction`, alone or first: `Summary
+    /// and Motivation`), else of the first paragraph outside a list, else 0.
     pub lead: usize,
 }
 
@@ -39,7 +42,7 @@ impl Prose {
     }
 }
 
-/// Headings that announce the note's own summary.
+/// First words of headings that announce the note's own summary.
 const LEAD_HEADINGS: &[&str] = &[
     "summary",
     "abstract",
@@ -63,19 +66,20 @@ pub fn prose(body: &str) -> Prose {
     let units = units(&text);
     let mut out = Prose::default();
     let mut lead: Option<usize> = None;
+    let mut first_paragraph: Option<usize> = None;
+    // Sentences that introduce code: prose only when there is no other.
+    let mut intros: Vec<String> = Vec::new();
     let mut after_lead_heading = false;
     for (i, unit) in units.iter().enumerate() {
         match unit {
             Unit::Heading(h) => {
-                after_lead_heading = lead.is_none()
-                    && LEAD_HEADINGS
-                        .contains(&h.trim().trim_end_matches(':').to_lowercase().as_str());
+                after_lead_heading = lead.is_none() && announces_summary(h);
             }
-            Unit::Prose(p) => {
+            Unit::Prose(p, in_list) => {
                 let mut sentences = split_sentences(&restore_markers(p, markers));
                 let introduces_code = matches!(units.get(i + 1), Some(Unit::Code));
                 if introduces_code && sentences.last().is_some_and(|s| s.ends_with(':')) {
-                    sentences.pop();
+                    intros.extend(sentences.pop());
                 }
                 if sentences.is_empty() {
                     continue;
@@ -84,13 +88,42 @@ pub fn prose(body: &str) -> Prose {
                     lead = Some(out.sentences.len());
                     after_lead_heading = false;
                 }
+                if !in_list && first_paragraph.is_none() {
+                    first_paragraph = Some(out.sentences.len());
+                }
                 out.sentences.extend(sentences);
             }
             Unit::Code | Unit::Other => {}
         }
     }
-    out.lead = lead.unwrap_or(0);
+    out.lead = lead.or(first_paragraph).unwrap_or(0);
+    if out.sentences.is_empty() {
+        // A note that is an introduction and its code (a TIL): the introduction,
+        // without the colon that pointed at the code.
+        out.sentences = intros
+            .into_iter()
+            .map(|s| s.trim_end_matches(':').trim_end().to_owned())
+            .filter(|s| !s.is_empty())
+            .collect();
+    }
     out
+}
+
+/// Whether a heading announces the note's summary: its first word (or all of it)
+/// is one of [`LEAD_HEADINGS`].
+fn announces_summary(heading: &str) -> bool {
+    let lower = heading.trim().to_lowercase();
+    let first = lower
+        .split(|c: char| c.is_whitespace() || matches!(c, ':' | '-' | '—' | '–'))
+        .find(|w| !w.is_empty())
+        .unwrap_or("");
+    LEAD_HEADINGS.contains(&first) || LEAD_HEADINGS.contains(&lower.trim_end_matches(':'))
+}
+
+/// Whether text is nothing but `#tags` (an Obsidian tag line): not prose.
+fn only_tags(text: &str) -> bool {
+    let mut words = text.split_whitespace().peekable();
+    words.peek().is_some() && words.all(|w| w.starts_with('#') && inline_tags(w).len() == 1)
 }
 
 /// Removes emphasis marks, link syntax and inline code ticks; collapses whitespace.
@@ -111,8 +144,8 @@ pub fn clean_inline(text: &str) -> String {
 /// One block of a body, as summaries see it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Unit {
-    /// Prose text, markdown removed.
-    Prose(String),
+    /// Prose text, markdown removed; whether it is in a list.
+    Prose(String, bool),
     /// A heading's text.
     Heading(String),
     /// A code block.
@@ -141,186 +174,200 @@ struct ListState {
 
 /// The body's blocks in document order.
 fn units(body: &str) -> Vec<Unit> {
-    let mut out: Vec<Unit> = Vec::new();
-    let mut buf = String::new();
-    let mut heading: Option<String> = None;
-    // Text inside these is not prose: code blocks, tables, HTML blocks, images,
-    // footnote definitions, metadata.
-    let mut skip = 0usize;
-    // One entry per open link: whether it opened a skip (a wikilink written out
-    // at its start).
-    let mut links: Vec<bool> = Vec::new();
-    let mut quote = 0usize;
-    let mut list_depth = 0usize;
-    let mut list = ListState::default();
-    let mut items: Vec<ItemState> = Vec::new();
+    let mut r = Blocks::default();
+    for event in Parser::new_ext(body, options()) {
+        r.event(event);
+    }
+    r.flush();
+    if r.list_depth > 0 {
+        let rest = std::mem::take(&mut r.list.units);
+        r.out.extend(rest);
+    }
+    r.out
+}
 
-    // Ends the current text run as a unit (of the list being read, if any).
-    let flush = |buf: &mut String,
-                 quote: usize,
-                 list_depth: usize,
-                 list: &mut ListState,
-                 out: &mut Vec<Unit>| {
-        let mut text = squash(buf);
-        buf.clear();
-        if quote > 0 {
+/// The reader behind [`units`]: events in, units out.
+#[derive(Debug, Default)]
+struct Blocks {
+    out: Vec<Unit>,
+    /// The text run being read.
+    buf: String,
+    /// Whether `buf` holds words outside links (a run of links only is not prose).
+    buf_plain: bool,
+    /// The heading being read.
+    heading: Option<String>,
+    /// Text inside these is not prose: code blocks, tables, HTML blocks, images,
+    /// footnote definitions, metadata, a bare wikilink's inner text.
+    skip: usize,
+    /// One entry per open link: whether it opened a skip (a wikilink written out
+    /// at its start).
+    links: Vec<bool>,
+    quote: usize,
+    list_depth: usize,
+    list: ListState,
+    items: Vec<ItemState>,
+}
+
+impl Blocks {
+    /// Ends the current text run as a unit (of the list being read, if any).
+    fn flush(&mut self) {
+        let mut text = squash(&self.buf);
+        let plain = std::mem::take(&mut self.buf_plain);
+        self.buf.clear();
+        if self.quote > 0 {
             text = strip_callout(&text);
         }
-        if text.is_empty() {
+        // Links alone (`[Source](…)`) and a line of `#tags` alone are not prose.
+        if text.is_empty() || !plain || only_tags(&text) {
             return;
         }
-        if list_depth > 0 {
-            list.units.push(Unit::Prose(text));
-        } else {
-            out.push(Unit::Prose(text));
-        }
-    };
-    let push = |unit: Unit, list_depth: usize, list: &mut ListState, out: &mut Vec<Unit>| {
-        if list_depth > 0 {
-            list.units.push(unit);
-        } else {
-            out.push(unit);
-        }
-    };
+        let in_list = self.list_depth > 0;
+        self.push(Unit::Prose(text, in_list));
+    }
 
-    for event in Parser::new_ext(body, options()) {
+    fn push(&mut self, unit: Unit) {
+        if self.list_depth > 0 {
+            self.list.units.push(unit);
+        } else {
+            self.out.push(unit);
+        }
+    }
+
+    fn text(&mut self, text: &str) {
+        match &mut self.heading {
+            Some(h) => h.push_str(text),
+            None => self.buf.push_str(text),
+        }
+    }
+
+    fn event(&mut self, event: Event<'_>) {
         match event {
-            Event::Start(tag) => {
-                if is_block(&tag) {
-                    flush(&mut buf, quote, list_depth, &mut list, &mut out);
-                }
-                match tag {
-                    Tag::Heading { .. } => heading = Some(String::new()),
-                    Tag::CodeBlock(_) => {
-                        skip += 1;
-                        push(Unit::Code, list_depth, &mut list, &mut out);
-                    }
-                    Tag::Table(_)
-                    | Tag::HtmlBlock
-                    | Tag::FootnoteDefinition(_)
-                    | Tag::MetadataBlock(_) => {
-                        skip += 1;
-                        push(Unit::Other, list_depth, &mut list, &mut out);
-                    }
-                    Tag::Image { .. } => skip += 1,
-                    Tag::BlockQuote(_) => quote += 1,
-                    Tag::List(_) => list_depth += 1,
-                    Tag::Item => {
-                        items.push(ItemState::default());
-                        list.items += 1;
-                    }
-                    Tag::Link {
-                        link_type,
-                        dest_url,
-                        ..
-                    } => {
-                        if dest_url.starts_with('#')
-                            && !matches!(link_type, LinkType::WikiLink { .. })
-                            && let Some(item) = items.last_mut()
-                        {
-                            item.anchor = true;
-                        }
-                        let bare_wikilink =
-                            matches!(link_type, LinkType::WikiLink { has_pothole: false });
-                        if bare_wikilink {
-                            // `[[target#heading]]` reads as its target.
-                            if skip == 0 {
-                                let shown = dest_url.split('#').next().unwrap_or("");
-                                text_to(&mut heading, &mut buf, shown);
-                            }
-                            skip += 1;
-                        }
-                        links.push(bare_wikilink);
-                    }
-                    _ => {}
-                }
-            }
-            Event::End(end) => {
-                match end {
-                    TagEnd::Heading(_) => {
-                        if let Some(h) = heading.take() {
-                            push(Unit::Heading(squash(&h)), list_depth, &mut list, &mut out);
-                        }
-                    }
-                    TagEnd::CodeBlock
-                    | TagEnd::Table
-                    | TagEnd::HtmlBlock
-                    | TagEnd::FootnoteDefinition
-                    | TagEnd::MetadataBlock(_)
-                    | TagEnd::Image => skip = skip.saturating_sub(1),
-                    TagEnd::Link => {
-                        if links.pop() == Some(true) {
-                            skip = skip.saturating_sub(1);
-                        }
-                    }
-                    TagEnd::BlockQuote(_) => {
-                        flush(&mut buf, quote, list_depth, &mut list, &mut out);
-                        quote = quote.saturating_sub(1);
-                    }
-                    TagEnd::Item => {
-                        flush(&mut buf, quote, list_depth, &mut list, &mut out);
-                        if let Some(item) = items.pop()
-                            && item.anchor
-                            && !item.plain
-                        {
-                            list.anchor_items += 1;
-                        }
-                    }
-                    TagEnd::List(_) => {
-                        flush(&mut buf, quote, list_depth, &mut list, &mut out);
-                        list_depth = list_depth.saturating_sub(1);
-                        if list_depth == 0 {
-                            let done = std::mem::take(&mut list);
-                            // A table of contents: most items only link to a section.
-                            if done.anchor_items * 2 <= done.items {
-                                out.extend(done.units);
-                            } else {
-                                out.push(Unit::Other);
-                            }
-                        }
-                    }
-                    _ => {
-                        if is_block_end(&end) {
-                            flush(&mut buf, quote, list_depth, &mut list, &mut out);
-                        }
+            Event::Start(tag) => self.start(tag),
+            Event::End(end) => self.end(end),
+            Event::Text(t) | Event::Code(t) if self.skip == 0 => {
+                if self.links.is_empty() && t.chars().any(char::is_alphanumeric) {
+                    self.buf_plain = true;
+                    if let Some(item) = self.items.last_mut() {
+                        item.plain = true;
                     }
                 }
+                self.text(&t);
             }
-            Event::Text(t) | Event::Code(t) if skip == 0 => {
-                if links.is_empty()
-                    && let Some(item) = items.last_mut()
-                    && t.chars().any(char::is_alphanumeric)
-                {
-                    item.plain = true;
-                }
-                text_to(&mut heading, &mut buf, &t);
+            Event::InlineMath(t) | Event::DisplayMath(t) if self.skip == 0 => {
+                self.buf_plain = true;
+                self.text(&t);
             }
-            Event::InlineMath(t) | Event::DisplayMath(t) if skip == 0 => {
-                text_to(&mut heading, &mut buf, &t);
-            }
-            Event::SoftBreak | Event::HardBreak => text_to(&mut heading, &mut buf, " "),
+            Event::SoftBreak | Event::HardBreak => self.text(" "),
             // A line break or a comment separates words; other inline tags do not.
             Event::InlineHtml(h) if h.starts_with("<br") || h.starts_with("<!--") => {
-                text_to(&mut heading, &mut buf, " ");
+                self.text(" ");
             }
             Event::Rule => {
-                flush(&mut buf, quote, list_depth, &mut list, &mut out);
-                push(Unit::Other, list_depth, &mut list, &mut out);
+                self.flush();
+                self.push(Unit::Other);
             }
             _ => {}
         }
     }
-    flush(&mut buf, quote, list_depth, &mut list, &mut out);
-    if list_depth > 0 {
-        out.extend(list.units);
-    }
-    out
-}
 
-fn text_to(heading: &mut Option<String>, buf: &mut String, text: &str) {
-    match heading {
-        Some(h) => h.push_str(text),
-        None => buf.push_str(text),
+    fn start(&mut self, tag: Tag<'_>) {
+        if is_block(&tag) {
+            self.flush();
+        }
+        match tag {
+            Tag::Heading { .. } => self.heading = Some(String::new()),
+            Tag::CodeBlock(_) => {
+                self.skip += 1;
+                self.push(Unit::Code);
+            }
+            Tag::Table(_) | Tag::HtmlBlock | Tag::FootnoteDefinition(_) | Tag::MetadataBlock(_) => {
+                self.skip += 1;
+                self.push(Unit::Other);
+            }
+            Tag::Image { .. } => self.skip += 1,
+            Tag::BlockQuote(_) => self.quote += 1,
+            Tag::List(_) => self.list_depth += 1,
+            Tag::Item => {
+                self.items.push(ItemState::default());
+                self.list.items += 1;
+            }
+            Tag::Link {
+                link_type,
+                dest_url,
+                ..
+            } => {
+                let wikilink = matches!(link_type, LinkType::WikiLink { .. });
+                if dest_url.starts_with('#')
+                    && !wikilink
+                    && let Some(item) = self.items.last_mut()
+                {
+                    item.anchor = true;
+                }
+                let bare = matches!(link_type, LinkType::WikiLink { has_pothole: false });
+                if bare {
+                    // `[[target#heading]]` reads as its target.
+                    if self.skip == 0 {
+                        let shown = dest_url.split('#').next().unwrap_or("");
+                        self.text(shown);
+                    }
+                    self.skip += 1;
+                }
+                self.links.push(bare);
+            }
+            _ => {}
+        }
+    }
+
+    fn end(&mut self, end: TagEnd) {
+        match end {
+            TagEnd::Heading(_) => {
+                if let Some(h) = self.heading.take() {
+                    self.push(Unit::Heading(squash(&h)));
+                }
+            }
+            TagEnd::CodeBlock
+            | TagEnd::Table
+            | TagEnd::HtmlBlock
+            | TagEnd::FootnoteDefinition
+            | TagEnd::MetadataBlock(_)
+            | TagEnd::Image => self.skip = self.skip.saturating_sub(1),
+            TagEnd::Link => {
+                if self.links.pop() == Some(true) {
+                    self.skip = self.skip.saturating_sub(1);
+                }
+            }
+            TagEnd::BlockQuote(_) => {
+                self.flush();
+                self.quote = self.quote.saturating_sub(1);
+            }
+            TagEnd::Item => {
+                self.flush();
+                if let Some(item) = self.items.pop()
+                    && item.anchor
+                    && !item.plain
+                {
+                    self.list.anchor_items += 1;
+                }
+            }
+            TagEnd::List(_) => {
+                self.flush();
+                self.list_depth = self.list_depth.saturating_sub(1);
+                if self.list_depth == 0 {
+                    let done = std::mem::take(&mut self.list);
+                    // A table of contents: most items only link to a section.
+                    if done.anchor_items * 2 <= done.items {
+                        self.out.extend(done.units);
+                    } else {
+                        self.out.push(Unit::Other);
+                    }
+                }
+            }
+            other => {
+                if is_block_end(&other) {
+                    self.flush();
+                }
+            }
+        }
     }
 }
 

@@ -317,8 +317,35 @@ fn summaries_start_with_prose() {
             "See [[Other Note|the other]] and [[Plain#Section]].\n",
             "See the other and Plain.",
         ),
+        // An introduction and its code, then a link: the introduction, no colon.
+        (
+            "You can list commands with `git-help`:\n\n```\n$ git help -a\n```\n\n[Source](http://x)\n",
+            "You can list commands with git-help",
+        ),
+        // A paragraph of links only is not prose.
+        ("[Home](../README.md) | [Next](next.md)\n\nText.\n", "Text."),
         // A list of ordinary items is prose.
         ("- first item\n- second item\n", "first item"),
+        // A paragraph before list items: RFC-style field lists are not a lead.
+        (
+            "- Feature Name: `x`\n- Start Date: 2015-11-09\n\n## Motivation\n\nWhy we do it.\n",
+            "Why we do it.",
+        ),
+        // A heading that starts with a summary word.
+        (
+            "# KEP\n\nChecklist intro.\n\n## Summary and Motivation\n\nThe gist.\n",
+            "The gist.",
+        ),
+        // A line of tags alone is not prose.
+        (
+            "#daily #journal\n\n- Called the bank.\n",
+            "Called the bank.",
+        ),
+        // A summary section whose only sentence introduces code: the next paragraph.
+        (
+            "## Summary\n\nRun:\n\n```\nx\n```\n\n## Details\n\nDetails here.\n",
+            "Details here.",
+        ),
     ];
     for (body, expect) in cases {
         check_lead(body, expect);
