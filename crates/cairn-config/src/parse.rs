@@ -95,7 +95,18 @@ impl Config {
                 ));
             }
         };
-        let limits = raw_vault.limits;
+        let mut limits = raw_vault.limits;
+        if let Some(t) = raw_vault.templates {
+            check_note_root(&t).map_err(|_| {
+                err(
+                    "templates",
+                    "vault.templates",
+                    format!("templates folder `{t}` must be a folder inside the vault"),
+                )
+            })?;
+            let t = t.trim_matches('/').to_owned();
+            limits.templates = (!t.is_empty()).then_some(t);
+        }
         if limits.max_files == 0 || limits.max_file_bytes == 0 || limits.max_total_bytes == 0 {
             return Err(err(
                 "[vault.limits]",

@@ -43,6 +43,7 @@ pub(crate) struct RawVault {
     pub(crate) root: Option<String>,
     #[serde(default)]
     pub(crate) limits: Limits,
+    pub(crate) templates: Option<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]
