@@ -488,7 +488,14 @@ pub fn summarize(n: &ShownNote<'_>, query_terms: &BTreeSet<String>) -> SafeText<
         let p = prose(body);
         let keep =
             |s: &&String| s.chars().any(char::is_alphanumeric) && s.as_str() != n.title.as_str();
-        let sentences: Vec<&String> = p.sentences.iter().filter(keep).collect();
+        // Each sentence once: a repeated line says nothing twice.
+        let mut seen = BTreeSet::new();
+        let sentences: Vec<&String> = p
+            .sentences
+            .iter()
+            .filter(keep)
+            .filter(|s| seen.insert(s.as_str()))
+            .collect();
         if sentences.is_empty() {
             return clip_str(&cairn_policy::one_line(&n.title), SUMMARY_CHARS);
         }
@@ -509,7 +516,13 @@ pub fn summarize(n: &ShownNote<'_>, query_terms: &BTreeSet<String>) -> SafeText<
             picked = at.into_iter().map(|i| sentences[i]).collect();
         }
         if picked.is_empty() {
-            picked = p.lead_first().filter(keep).take(2).collect();
+            let mut seen = BTreeSet::new();
+            picked = p
+                .lead_first()
+                .filter(keep)
+                .filter(|s| seen.insert(s.as_str()))
+                .take(2)
+                .collect();
         }
         let mut out = String::new();
         for s in picked {
