@@ -478,14 +478,16 @@ mod tests {
     #[test]
     fn adopted_config_parses_with_and_without_its_proposals() {
         use super::*;
-        let mut found = Found::default();
-        found.files = 5;
+        let mut found = Found {
+            files: 5,
+            templates: Some("Templates".into()),
+            ..Found::default()
+        };
         found.top.insert(String::new(), 1);
         found.top.insert("00-Identity".into(), 1);
         found.top.insert("10-Projects".into(), 2);
         found.top.insert("kep \"x\"".into(), 1);
         found.projects.insert("10-Projects/ledger".into(), 2);
-        found.templates = Some("Templates".into());
         let p = propose(&found);
         assert_eq!(p.developer, vec!["00-Identity"]);
         let ids: Vec<&str> = p.projects.iter().map(|x| x.0.as_str()).collect();
