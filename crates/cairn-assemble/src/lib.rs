@@ -20,7 +20,7 @@ mod profile;
 
 use std::collections::BTreeSet;
 
-use cairn_note::{Note, Sensitivity, prose_sentences};
+use cairn_note::{Note, Sensitivity, prose};
 use cairn_policy::{SafeText, ShownNote};
 use cairn_score::Scored;
 
@@ -484,22 +484,38 @@ fn max_sensitivity(p: &Packet) -> String {
         .to_owned()
 }
 
-/// The note's description, else up to two of its sentences that share the most terms
-/// with the task (in document order), else its first sentences; one line, at most
-/// [`SUMMARY_CHARS`] characters, cut at a word. It reads the redacted view only.
+/// The note's description (unless it only repeats the title), else up to two of
+/// its sentences that share the most terms
+/// with the task (in document order), else its lead (the first sentences of its
+/// first prose paragraph, or of the paragraph under a `Summary`-like heading); one
+/// line, at most [`SUMMARY_CHARS`] characters, cut at a word. Prose is what
+/// [`cairn_note::prose`] reads: never a heading, code, HTML, a table, a table of
+/// contents, a badge or an embed. It reads the redacted view only.
 pub fn summarize(n: &ShownNote<'_>, query_terms: &BTreeSet<String>) -> SafeText<'static> {
-    if let Some(d) = n.description.as_ref().filter(|d| !d.trim().is_empty()) {
+    // A description that only repeats the title says nothing more.
+    if let Some(d) = n
+        .description
+        .as_ref()
+        .filter(|d| !d.trim().is_empty() && !d.trim().eq_ignore_ascii_case(n.title.trim()))
+    {
         return d.reshape(|d| clip_str(&one_line(d.trim()), SUMMARY_CHARS));
     }
     n.body.reshape(|body| {
-        let sentences: Vec<String> = prose_sentences(body)
-            .into_iter()
-            .filter(|s| s.chars().any(char::is_alphanumeric) && s != n.title.as_str())
+        let p = prose(body);
+        let keep =
+            |s: &&String| s.chars().any(char::is_alphanumeric) && s.as_str() != n.title.as_str();
+        // Each sentence once: a repeated line says nothing twice.
+        let mut seen = BTreeSet::new();
+        let sentences: Vec<&String> = p
+            .sentences
+            .iter()
+            .filter(keep)
+            .filter(|s| seen.insert(s.as_str()))
             .collect();
         if sentences.is_empty() {
             return clip_str(&cairn_policy::one_line(&n.title), SUMMARY_CHARS);
         }
-        let mut picked: Vec<usize> = Vec::new();
+        let mut picked: Vec<&String> = Vec::new();
         if !query_terms.is_empty() {
             let mut ranked: Vec<(usize, usize)> = sentences
                 .iter()
@@ -511,21 +527,28 @@ pub fn summarize(n: &ShownNote<'_>, query_terms: &BTreeSet<String>) -> SafeText<
                 .filter(|(hits, _)| *hits > 0)
                 .collect();
             ranked.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-            picked = ranked.iter().take(2).map(|(_, i)| *i).collect();
-            picked.sort_unstable();
+            let mut at: Vec<usize> = ranked.iter().take(2).map(|(_, i)| *i).collect();
+            at.sort_unstable();
+            picked = at.into_iter().map(|i| sentences[i]).collect();
         }
         if picked.is_empty() {
-            picked = (0..sentences.len().min(2)).collect();
+            let mut seen = BTreeSet::new();
+            picked = p
+                .lead_first()
+                .filter(keep)
+                .filter(|s| seen.insert(s.as_str()))
+                .take(2)
+                .collect();
         }
         let mut out = String::new();
-        for i in picked {
+        for s in picked {
             if !out.is_empty() {
-                if out.chars().count() + sentences[i].chars().count() > SUMMARY_CHARS {
+                if out.chars().count() + s.chars().count() > SUMMARY_CHARS {
                     break;
                 }
                 out.push(' ');
             }
-            out.push_str(&sentences[i]);
+            out.push_str(s);
         }
         clip_str(&one_line(&out), SUMMARY_CHARS)
     })

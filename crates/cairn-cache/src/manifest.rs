@@ -34,7 +34,7 @@ use crate::record;
 
 const MAGIC: &[u8; 8] = b"CAIRNMF1";
 /// Bumped whenever the layout of this file or of the records changes.
-pub(crate) const FORMAT: u32 = 5;
+pub(crate) const FORMAT: u32 = 6;
 const ROW: usize = 60;
 const PREFIX: usize = 20;
 
@@ -74,6 +74,9 @@ pub(crate) struct Header {
     pub cairn_version: String,
     /// `cairn_index::SCHEMA_VERSION` of the index beside it.
     pub schema_version: u32,
+    /// `cairn_note::PARSER_VERSION` of the parser that made its notes: a newer
+    /// parser never serves an older one's notes.
+    pub parser_version: u32,
     /// The vault root it describes.
     pub vault: String,
     /// Generation number (1 for the first build).
@@ -276,12 +279,15 @@ impl Manifest {
         let expected_cairn = env!("CARGO_PKG_VERSION");
         if header.cairn_version != expected_cairn
             || header.schema_version != cairn_index::SCHEMA_VERSION
+            || header.parser_version != cairn_note::PARSER_VERSION
         {
             return Err(ManifestProblem::Foreign(format!(
-                "cairn {} (index schema {}); this is cairn {expected_cairn} (schema {})",
+                "cairn {} (index schema {}, parser {}); this is cairn {expected_cairn} (schema {}, parser {})",
                 header.cairn_version,
                 header.schema_version,
-                cairn_index::SCHEMA_VERSION
+                header.parser_version,
+                cairn_index::SCHEMA_VERSION,
+                cairn_note::PARSER_VERSION,
             )));
         }
         if header.vault != vault {
@@ -502,6 +508,7 @@ mod tests {
         Header {
             cairn_version: env!("CARGO_PKG_VERSION").into(),
             schema_version: cairn_index::SCHEMA_VERSION,
+            parser_version: cairn_note::PARSER_VERSION,
             vault: "/v".into(),
             generation: 3,
             refreshed_at_ns: 10,
@@ -606,6 +613,14 @@ mod tests {
         assert!(matches!(
             Manifest::parse(OwnedBytes::new(b), "/v"),
             Err(ManifestProblem::Foreign(_))
+        ));
+        // Notes an older parser made are never served by a newer one.
+        let mut h = header();
+        h.parser_version = cairn_note::PARSER_VERSION - 1;
+        let b = ManifestBuilder::default().finish(h, &[]).unwrap();
+        assert!(matches!(
+            Manifest::parse(OwnedBytes::new(b), "/v"),
+            Err(ManifestProblem::Foreign(why)) if why.contains("parser")
         ));
     }
 }

@@ -434,6 +434,7 @@ fn build(
     let header = Header {
         cairn_version: env!("CARGO_PKG_VERSION").to_owned(),
         schema_version: cairn_index::SCHEMA_VERSION,
+        parser_version: cairn_note::PARSER_VERSION,
         vault: cache.vault().to_owned(),
         generation: number,
         refreshed_at_ns: now_ns(),

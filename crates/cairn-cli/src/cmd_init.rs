@@ -1,11 +1,18 @@
-//! `cairn init`: a starter `cairn.toml` and vault skeleton that `wakeup` can use at
-//! once, and what was written. Never overwrites: existing files are kept and
-//! reported. It writes files, so it lives with the front end, not in the read-only
-//! engine; it needs nothing of the write path (`cairn-memory`: scopes, locks).
+//! `cairn init`: a `cairn.toml` that `wakeup` can use at once, and what was
+//! written. On a folder that already holds notes (a markdown file outside hidden
+//! folders) it adopts them: the folder is the vault, developer and project roots
+//! are proposed from its top folders as comments, no example note is added, and it
+//! says what it found. On any other folder it writes a starter vault skeleton.
+//! Never overwrites: existing files are kept and reported. It writes files, so it
+//! lives with the front end, not in the read-only engine; it needs nothing of the
+//! write path (`cairn-memory`: scopes, locks).
 
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
+use cairn_engine::config::Config;
 
 use crate::args::InitArgs;
 use crate::output::print_out;
@@ -25,6 +32,9 @@ pub fn run(a: InitArgs) -> Result<()> {
         Some(d) => d,
         None => std::env::current_dir().context("cannot read the current directory")?,
     };
+    if holds_notes(&dir, 0) {
+        return adopt(&dir);
+    }
     let report = init(&dir)?;
     let mut s = String::new();
     for p in &report.created {
@@ -125,6 +135,324 @@ fn write_new(path: &Path, text: &str) -> std::io::Result<()> {
         .create_new()
 }
 
+/// Folders below this depth are not looked into for a first note.
+const LOOK_DEPTH: usize = 32;
+
+/// Whether `dir` holds a markdown file outside hidden folders (at most
+/// [`LOOK_DEPTH`] folders down; unreadable folders hold nothing).
+fn holds_notes(dir: &Path, depth: usize) -> bool {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return false;
+    };
+    let mut folders = Vec::new();
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with('.') {
+            continue;
+        }
+        let Ok(kind) = entry.file_type() else {
+            continue;
+        };
+        if kind.is_dir() {
+            folders.push(entry.path());
+        } else if is_markdown(&name) {
+            return true;
+        }
+    }
+    depth < LOOK_DEPTH && folders.iter().any(|f| holds_notes(f, depth + 1))
+}
+
+fn is_markdown(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    lower.ends_with(".md") || lower.ends_with(".markdown")
+}
+
+/// What adoption found: note files by top folder (`""` for the vault's top).
+#[derive(Debug, Default)]
+struct Found {
+    /// Note files per top folder.
+    top: BTreeMap<String, usize>,
+    /// Note files per second-level folder of a project container (`10-Projects/x`).
+    projects: BTreeMap<String, usize>,
+    /// Note files in all.
+    files: usize,
+    /// A template folder at the top (skipped by every scan).
+    templates: Option<String>,
+}
+
+/// Folder names (lowercase, any part of the name) that hold notes about the
+/// developer rather than one project.
+const DEVELOPER_WORDS: &[&str] = &[
+    "identity",
+    "about",
+    "profile",
+    "people",
+    "person",
+    "area",
+    "workflow",
+    "preference",
+    "resource",
+    "reference",
+    "journal",
+    "daily",
+];
+
+/// At most this many projects are proposed (the rest are counted).
+const MAX_PROPOSED: usize = 20;
+
+fn is_developer_folder(name: &str) -> bool {
+    let lower = name.to_lowercase();
+    lower == "me" || DEVELOPER_WORDS.iter().any(|w| lower.contains(w))
+}
+
+fn is_project_container(name: &str) -> bool {
+    name.to_lowercase().contains("project")
+}
+
+/// Reads the notes of `dir` as the zero-config vault would (ignore files, hidden
+/// folders, templates and limits as every command does) and counts them.
+fn survey(dir: &Path) -> Result<Found> {
+    let config = Config::for_vault(dir).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let scan = cairn_engine::scan_vault(&config);
+    let mut found = Found::default();
+    let mut files: Vec<&str> = scan.notes.iter().map(|n| n.file_path()).collect();
+    files.dedup();
+    for f in files {
+        found.files += 1;
+        let mut parts = f.split('/');
+        let first = parts.next().unwrap_or("");
+        let top = if f.contains('/') { first } else { "" };
+        *found.top.entry(top.to_owned()).or_default() += 1;
+        if is_project_container(top)
+            && let Some(second) = parts.next()
+            && f.matches('/').count() >= 2
+        {
+            *found.projects.entry(format!("{top}/{second}")).or_default() += 1;
+        }
+    }
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        found.templates = entries
+            .flatten()
+            .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .find(|n| matches!(n.to_lowercase().as_str(), "templates" | "_templates"));
+    }
+    Ok(found)
+}
+
+/// The roots adoption proposes: developer folders, and projects (id, folder,
+/// note count).
+struct Proposal {
+    developer: Vec<String>,
+    projects: Vec<(String, String, usize)>,
+    more_projects: usize,
+}
+
+fn propose(found: &Found) -> Proposal {
+    let mut developer = Vec::new();
+    let mut projects: Vec<(String, String, usize)> = Vec::new();
+    for (top, &n) in &found.top {
+        if top.is_empty() {
+            continue;
+        }
+        if is_developer_folder(top) {
+            developer.push(top.clone());
+        } else if is_project_container(top) {
+            for (folder, &m) in found.projects.iter().filter(|(f, _)| {
+                f.strip_prefix(top.as_str())
+                    .is_some_and(|r| r.starts_with('/'))
+            }) {
+                let leaf = folder.rsplit('/').next().unwrap_or(folder);
+                projects.push((project_id(leaf), folder.clone(), m));
+            }
+        } else {
+            projects.push((project_id(top), top.clone(), n));
+        }
+    }
+    // Ids stay unique: a repeated one gets the folder's position.
+    let mut seen = std::collections::HashSet::new();
+    for (i, p) in projects.iter_mut().enumerate() {
+        if !seen.insert(p.0.clone()) {
+            p.0 = format!("{}-{}", p.0, i + 1);
+        }
+    }
+    let more_projects = projects.len().saturating_sub(MAX_PROPOSED);
+    projects.truncate(MAX_PROPOSED);
+    Proposal {
+        developer,
+        projects,
+        more_projects,
+    }
+}
+
+/// A folder name as a project id: lowercase ASCII letters and digits, `-` between.
+fn project_id(folder: &str) -> String {
+    let mut id = String::new();
+    for c in folder.chars() {
+        if c.is_ascii_alphanumeric() {
+            id.push(c.to_ascii_lowercase());
+        } else if !id.ends_with('-') && !id.is_empty() {
+            id.push('-');
+        }
+    }
+    let id = id.trim_end_matches('-').to_owned();
+    if id.is_empty() { "project".into() } else { id }
+}
+
+/// A TOML string (basic string, escaped).
+fn toml_str(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if c.is_control() => {
+                let _ = write!(out, "\\u{:04X}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// The configuration adoption writes: the folder is the vault, every note is
+/// developer-wide until the user picks roots from the commented proposals.
+fn adopted_config(found: &Found, p: &Proposal) -> String {
+    let mut s = String::new();
+    s.push_str("# cairn configuration, written by `cairn init` for the notes already in this\n");
+    s.push_str("# folder. Paths are relative to this file.\n");
+    s.push_str("# Docs: https://github.com/cairn-memory/cairn#configuration\n#\n");
+    let _ = writeln!(
+        s,
+        "# Found {} note files: {} at the top, the rest in {} top folders.",
+        found.files,
+        found.top.get("").copied().unwrap_or(0),
+        found.top.keys().filter(|k| !k.is_empty()).count()
+    );
+    s.push_str("\n[vault]\nroot = \".\"\n");
+    if let Some(t) = &found.templates {
+        let _ = writeln!(
+            s,
+            "# {} holds note templates: never read as memories (another folder: templates = \"…\").",
+            toml_str(t)
+        );
+    }
+    s.push_str("\n[developer]\n");
+    s.push_str("# Until you choose, every note is developer-wide (read in every project):\n");
+    s.push_str("note_roots = [\"\"]\n");
+    if p.developer.is_empty() {
+        s.push_str(
+            "# No folder looks like notes about you (identity, areas, workflows); list yours:\n",
+        );
+        s.push_str("# note_roots = [\"About me\", \"Workflows\"]\n");
+    } else {
+        s.push_str("# Proposed from the folder names (uncomment to use instead):\n");
+        let list: Vec<String> = p.developer.iter().map(|d| toml_str(d)).collect();
+        let _ = writeln!(s, "# note_roots = [{}]", list.join(", "));
+    }
+    s.push_str("\n[ranking]\n# A note this many days old keeps 3/4 of its recency weight.\nhalf_life_days = 180\n");
+    if !p.projects.is_empty() {
+        s.push_str(
+            "\n# Proposed projects, one per folder: uncomment those that are projects, and set\n",
+        );
+        s.push_str(
+            "# their repo_paths to your checkouts (a working directory inside one routes to it).\n",
+        );
+        for (id, folder, n) in &p.projects {
+            let _ = write!(
+                s,
+                "#\n# [[projects]]\n# id = {}\n# name = {}\n# repo_paths = [{}]\n# note_roots = [{}]   # {n} note files\n",
+                toml_str(id),
+                toml_str(&cairn_note::humanize(
+                    folder.rsplit('/').next().unwrap_or(folder)
+                )),
+                toml_str(&format!("~/code/{id}")),
+                toml_str(folder),
+            );
+        }
+        if p.more_projects > 0 {
+            let _ = writeln!(s, "#\n# ({} more folders not listed)", p.more_projects);
+        }
+    }
+    s
+}
+
+/// Adopts the notes already in `dir`: writes the config (unless one exists) and
+/// says what it found.
+fn adopt(dir: &Path) -> Result<()> {
+    let found = survey(dir)?;
+    let proposal = propose(&found);
+    let cfg = dir.join("cairn.toml");
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "found {} note files in {} (the vault: no example notes added)",
+        found.files,
+        dir.display()
+    );
+    let mut tops: Vec<(&String, &usize)> =
+        found.top.iter().filter(|(k, _)| !k.is_empty()).collect();
+    tops.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+    let shown: Vec<String> = tops
+        .iter()
+        .take(8)
+        .map(|(k, n)| format!("{k} ({n})"))
+        .collect();
+    if let Some(&n) = found.top.get("") {
+        let _ = writeln!(s, "  at the top: {n}");
+    }
+    if !shown.is_empty() {
+        let more = tops.len().saturating_sub(shown.len());
+        let tail = if more > 0 {
+            format!(", and {more} more")
+        } else {
+            String::new()
+        };
+        let _ = writeln!(s, "  top folders: {}{tail}", shown.join(", "));
+    }
+    if let Some(t) = &found.templates {
+        let _ = writeln!(s, "  templates: {t} (never read as memories)");
+    }
+    let dev = if proposal.developer.is_empty() {
+        "none found (every note is developer-wide)".to_owned()
+    } else {
+        proposal.developer.join(", ")
+    };
+    let _ = writeln!(s, "  proposed developer roots: {dev}");
+    let projects: Vec<&str> = proposal.projects.iter().map(|p| p.1.as_str()).collect();
+    let projects = if projects.is_empty() {
+        "none".to_owned()
+    } else if proposal.more_projects > 0 {
+        format!(
+            "{} (and {} more)",
+            projects.join(", "),
+            proposal.more_projects
+        )
+    } else {
+        projects.join(", ")
+    };
+    let _ = writeln!(s, "  proposed projects: {projects}");
+    if cfg.exists() {
+        let _ = writeln!(s, "kept    {} (already exists)", cfg.display());
+    } else {
+        write_new(&cfg, &adopted_config(&found, &proposal))
+            .with_context(|| cfg.display().to_string())?;
+        let _ = writeln!(
+            s,
+            "created {} (the proposed roots are commented out: uncomment the ones that fit)",
+            cfg.display()
+        );
+    }
+    let _ = write!(
+        s,
+        "\nNext: review {cfg}, then run\n  cairn wakeup --config {cfg} --task \"what you are working on\"\n",
+        cfg = cfg.display()
+    );
+    print_out(&s)
+}
+
 #[cfg(test)]
 mod tests {
     use super::NOTES;
@@ -144,5 +472,48 @@ mod tests {
             );
             assert!(cairn_note::read_sensitivity(text).doubt.is_none(), "{rel}");
         }
+    }
+
+    /// The adopted configuration parses, and its proposals parse once uncommented.
+    #[test]
+    fn adopted_config_parses_with_and_without_its_proposals() {
+        use super::*;
+        let mut found = Found {
+            files: 5,
+            templates: Some("Templates".into()),
+            ..Found::default()
+        };
+        found.top.insert(String::new(), 1);
+        found.top.insert("00-Identity".into(), 1);
+        found.top.insert("10-Projects".into(), 2);
+        found.top.insert("kep \"x\"".into(), 1);
+        found.projects.insert("10-Projects/ledger".into(), 2);
+        let p = propose(&found);
+        assert_eq!(p.developer, vec!["00-Identity"]);
+        let ids: Vec<&str> = p.projects.iter().map(|x| x.0.as_str()).collect();
+        assert_eq!(ids, vec!["ledger", "kep-x"]);
+        let dir = tempfile::tempdir().expect("tempdir");
+        for folder in ["00-Identity", "10-Projects/ledger", "kep \"x\""] {
+            std::fs::create_dir_all(dir.path().join(folder)).expect("mkdir");
+        }
+        let text = adopted_config(&found, &p);
+        let path = dir.path().join("cairn.toml");
+        let c = Config::parse(&text, &path, None).expect("adopted config parses");
+        assert_eq!(c.developer.note_roots, vec![String::new()]);
+        assert!(c.projects.is_empty());
+        // Uncommented: the proposals are valid configuration too.
+        let open: String = text
+            .lines()
+            .filter(|l| !l.starts_with("note_roots = [\"\"]"))
+            .map(|l| {
+                l.strip_prefix("# ")
+                    .filter(|r| r.starts_with(['[', 'i', 'n', 'r']))
+                    .unwrap_or(l)
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        let c = Config::parse(&open, &path, None).expect("proposals parse");
+        assert_eq!(c.projects.len(), 2, "{open}");
+        assert_eq!(c.developer.note_roots, vec!["00-Identity"]);
     }
 }

@@ -3,7 +3,8 @@
 //! secret`, `Sensitivity: SECRET`, `[secret]`, `top-secret`, keys that disagree, a
 //! repeated key, an entry's unknown `**Sensitivity:**`) leave no trace in any
 //! command's stdout or stderr, `get` refuses them by path (exit 4), and `lint`
-//! reports each doubt as an error with its line. Then a fixed-seed run of
+//! reports each doubt as an error with its line; TOML and JSON front matter by
+//! the same rule. Then a fixed-seed run of
 //! generated front matter through every read command and format.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -52,6 +53,31 @@ fn variants() -> Vec<(&'static str, String, &'static str, Option<usize>)> {
             note("Qza8", "pinned: true\nmetadata: {Sensitivity: secret}"),
             "Qza8",
             None,
+        ),
+        // TOML and JSON front matter: the same rule.
+        (
+            "notes/toml-dup.md",
+            "+++\ntitle = \"Qzt1 zebra ledger\"\ntitle = \"again\"\nsensitivity = \"secret\"\n+++\n# Qzt1 zebra ledger\n\nThe Qzt1 body about zebras and ledgers.\n".to_owned(),
+            "Qzt1",
+            Some(4),
+        ),
+        (
+            "notes/toml-extra.md",
+            "+++\ntitle = \"Qzt2 zebra ledger\"\n[extra]\nsensitivity = \"top-secret\"\n+++\n# Qzt2 zebra ledger\n\nThe Qzt2 body about zebras and ledgers.\n".to_owned(),
+            "Qzt2",
+            Some(4),
+        ),
+        (
+            "notes/toml-case.md",
+            "+++\ntitle = \"Qzt3 zebra ledger\"\nSensitivity = \"SECRET\"\n+++\n# Qzt3 zebra ledger\n\nThe Qzt3 body about zebras and ledgers.\n".to_owned(),
+            "Qzt3",
+            None,
+        ),
+        (
+            "notes/json-list.md",
+            "{\n  \"title\": \"Qzj1 zebra ledger\",\n  \"sensitivity\": [\"secret\"]\n}\n# Qzj1 zebra ledger\n\nThe Qzj1 body about zebras and ledgers.\n".to_owned(),
+            "Qzj1",
+            Some(3),
         ),
         (
             "decisions.md",

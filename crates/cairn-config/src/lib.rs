@@ -95,6 +95,19 @@ enabled = false
     }
 
     #[test]
+    fn a_templates_folder_is_read_and_checked() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("vault")).unwrap();
+        let ok = "[vault]\nroot = \"vault\"\ntemplates = \"_meta/Templates/\"\n";
+        let c = Config::load(&write(dir.path(), "ok.toml", ok), None).unwrap();
+        assert_eq!(c.vault.limits.templates.as_deref(), Some("_meta/Templates"));
+        let bad = "[vault]\nroot = \"vault\"\ntemplates = \"../x\"\n";
+        let e = Config::load(&write(dir.path(), "bad.toml", bad), None).unwrap_err();
+        assert_eq!(e.key.as_deref(), Some("vault.templates"), "{e}");
+        assert_eq!(e.line, Some(3), "{e}");
+    }
+
+    #[test]
     fn syntax_error_has_a_line() {
         let dir = tempfile::tempdir().unwrap();
         let path = write(

@@ -52,8 +52,9 @@ pub struct Vault {
     pub limits: Limits,
 }
 
-/// Scan limits: exceeding one skips and reports, never aborts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+/// What a scan of the vault reads: limits (exceeding one skips and reports, never
+/// aborts) and the templates folder it leaves out.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(default)]
 pub struct Limits {
     /// Maximum number of note files read in one scan.
@@ -64,6 +65,10 @@ pub struct Limits {
     pub max_total_bytes: u64,
     /// Maximum folder depth below a note root.
     pub max_depth: usize,
+    /// The vault-relative folder of note templates (`[vault] templates`), left out
+    /// of scans like every folder named `templates`, `Templates` or `_templates`.
+    #[serde(skip)]
+    pub templates: Option<String>,
 }
 
 impl Default for Limits {
@@ -73,6 +78,7 @@ impl Default for Limits {
             max_file_bytes: DEFAULT_MAX_FILE_BYTES,
             max_total_bytes: DEFAULT_MAX_TOTAL_BYTES,
             max_depth: DEFAULT_MAX_DEPTH,
+            templates: None,
         }
     }
 }

@@ -106,7 +106,7 @@ impl Config {
                 ));
             }
         };
-        let limits = match raw_vault.limits {
+        let mut limits = match raw_vault.limits {
             None => Limits::default(),
             Some(l) => {
                 let span = l.span();
@@ -117,6 +117,20 @@ impl Config {
                 l
             }
         };
+        if let Some(t) = raw_vault.templates {
+            check_note_root(t.get_ref()).map_err(|_| {
+                at(
+                    &t,
+                    "vault.templates",
+                    format!(
+                        "templates folder `{}` must be a folder inside the vault",
+                        t.get_ref()
+                    ),
+                )
+            })?;
+            let t = t.get_ref().trim_matches('/').to_owned();
+            limits.templates = (!t.is_empty()).then_some(t);
+        }
 
         let roots = |list: &[Spanned<String>], key: &str| -> Result<Vec<String>, ConfigError> {
             list.iter()

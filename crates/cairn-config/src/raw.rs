@@ -44,6 +44,7 @@ pub(crate) struct RawMemory {
 pub(crate) struct RawVault {
     pub(crate) root: Option<Spanned<String>>,
     pub(crate) limits: Option<Spanned<Limits>>,
+    pub(crate) templates: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Default, Deserialize)]

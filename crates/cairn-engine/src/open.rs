@@ -119,7 +119,7 @@ impl Engine {
         roots: &[String],
         max_files: usize,
     ) -> Result<Self, EngineError> {
-        let mut limits = config.vault.limits;
+        let mut limits = config.vault.limits.clone();
         limits.max_files = limits.max_files.min(max_files);
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(1)

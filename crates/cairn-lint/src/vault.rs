@@ -17,14 +17,25 @@ pub(crate) fn diagnostics(ctx: &mut Ctx<'_>) {
     let diags: Vec<_> = ctx.engine.diagnostics().to_vec();
     for d in diags {
         let level = match (d.code.as_str(), d.severity) {
-            ("frontmatter-yaml" | "frontmatter-unclosed" | "frontmatter-shape", _) => Level::Error,
+            (
+                "frontmatter-yaml"
+                | "frontmatter-toml"
+                | "frontmatter-json"
+                | "frontmatter-unclosed"
+                | "frontmatter-shape",
+                _,
+            ) => Level::Error,
             (_, Severity::Error) => Level::Error,
             (_, Severity::Warning) => Level::Warning,
             (_, Severity::Info) => Level::Info,
         };
         let mut message = d.message.clone();
         match d.code.as_str() {
-            "frontmatter-yaml" | "frontmatter-unclosed" | "frontmatter-shape" => {
+            "frontmatter-yaml"
+            | "frontmatter-toml"
+            | "frontmatter-json"
+            | "frontmatter-unclosed"
+            | "frontmatter-shape" => {
                 message.push_str(
                     " (until fixed, every key is ignored: the note is internal, or secret if it names a sensitivity)",
                 );

@@ -28,7 +28,8 @@ fn standard() -> (String, String) {
 
 impl NoteText {
     /// Splits `text`. An opening `---` that is never closed is an error (writing a
-    /// second frontmatter block above it would be worse).
+    /// second frontmatter block above it would be worse), and so is TOML or JSON
+    /// front matter (cairn writes YAML; it never prepends a second block).
     pub fn split(text: &str) -> Result<NoteText, String> {
         let bom = text.starts_with('\u{feff}');
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
@@ -48,6 +49,11 @@ impl NoteText {
                 crlf,
                 bom,
             }),
+            Some(block) if block.kind != cairn_note::FrontmatterKind::Yaml => Err(format!(
+                "its front matter is {} (`{}` … ); `cairn memory` edits YAML front matter only, so edit this note in your editor",
+                block.kind.name(),
+                block.opener.trim_end()
+            )),
             Some(block) => match block.closer {
                 Some(closer) => Ok(NoteText {
                     yaml: Some(block.raw.to_owned()),
@@ -347,6 +353,10 @@ mod tests {
     #[test]
     fn broken_frontmatter_is_refused() {
         assert!(NoteText::split("---\ntitle: x\nbody\n").is_err());
+        // TOML and JSON front matter are refused, never doubled by a YAML block.
+        let toml = NoteText::split("+++\ntitle = \"x\"\n+++\nbody\n").unwrap_err();
+        assert!(toml.contains("TOML"), "{toml}");
+        assert!(NoteText::split("{\n\"title\": \"x\"\n}\nbody\n").is_err());
         let mut n = NoteText::split("---\ntitle: [x\n---\nbody\n").unwrap();
         assert!(n.set("pinned", Some(Value::Bool(true))).is_err());
     }

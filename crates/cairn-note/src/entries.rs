@@ -34,9 +34,10 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use crate::markdown::{fence_marker, is_heading_marker, prose_sentences, scan_body};
+use crate::markdown::{fence_marker, is_heading_marker, scan_body};
 use crate::model::{Diagnostic, MemoryType, Note, Sensitivity, Severity, Status};
 use crate::parse::{Parsed, parse_date, parse_with_meta};
+use crate::prose::prose_sentences;
 use crate::sensitivity::{DoubtReason, Occurrence, Value as SensValue, resolve, sensitivity_key};
 
 /// The outcome of [`parse_file`]: every note one file yields.

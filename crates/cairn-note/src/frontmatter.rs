@@ -5,43 +5,76 @@
 //! The rules:
 //!
 //! - A UTF-8 byte-order mark before the opener is skipped (and reported).
-//! - The opener is the file's first line: `---`, trailing blanks allowed, ended by
-//!   a line break (`\n` or `\r\n`). Anything else, even `----` or `---` with
-//!   nothing after it, means the file has no front matter.
-//! - The block ends at the first following line that is `---` or `...` (trailing
-//!   blanks allowed, no indentation). A `---` further down belongs to the body.
+//! - The opener is the file's first line, trailing blanks allowed, ended by a line
+//!   break (`\n` or `\r\n`): `---` opens YAML, `+++` TOML (Hugo, Zola), a lone `{`
+//!   JSON (Hugo). Anything else, even `----` or `---` with nothing after it, means
+//!   the file has no front matter.
+//! - The block ends at the first following line that closes its kind (trailing
+//!   blanks allowed, no indentation): `---` or `...` for YAML, `+++` for TOML, `}`
+//!   for JSON. A `---` further down belongs to the body.
 //! - An opener never closed leaves a [`Block`] whose `closer` is `None`: its `raw`
 //!   runs to the end of the file and the body is the whole file.
 //!
-//! Only YAML exists today; [`FrontmatterKind`] is where TOML (`+++` … `+++`) and
-//! JSON (`{` … `}`) blocks will be added, each with its own opener and closer.
+//! A block's `raw` is the text between its delimiter lines, for every kind (a JSON
+//! block's braces are its delimiters: its parser puts them back).
 
-/// The syntax a front-matter block is written in. More kinds (TOML, JSON) will be
-/// added, so matches need a wildcard arm.
+/// The syntax a front-matter block is written in. More kinds may be added, so
+/// matches need a wildcard arm.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum FrontmatterKind {
     /// `---` … `---` (or `...`).
     Yaml,
+    /// `+++` … `+++` (Hugo, Zola).
+    Toml,
+    /// `{` … `}`, each alone on its line (Hugo).
+    Json,
 }
 
 impl FrontmatterKind {
     /// The kind a first line opens, if any (`line` without its line break).
     fn opened_by(line: &str) -> Option<FrontmatterKind> {
-        (line.trim_end() == "---").then_some(FrontmatterKind::Yaml)
+        match line.trim_end() {
+            "---" => Some(FrontmatterKind::Yaml),
+            "+++" => Some(FrontmatterKind::Toml),
+            "{" => Some(FrontmatterKind::Json),
+            _ => None,
+        }
     }
 
     /// Whether `line` (without its line break) closes a block of this kind.
     fn is_closer(self, line: &str) -> bool {
         match self {
             FrontmatterKind::Yaml => matches!(line.trim_end(), "---" | "..."),
+            FrontmatterKind::Toml => line.trim_end() == "+++",
+            FrontmatterKind::Json => line.trim_end() == "}",
         }
     }
 
-    /// The delimiter written when cairn creates a block of this kind.
+    /// The opening delimiter, as cairn writes it when it creates a block of this kind.
     pub fn delimiter(self) -> &'static str {
         match self {
             FrontmatterKind::Yaml => "---",
+            FrontmatterKind::Toml => "+++",
+            FrontmatterKind::Json => "{",
+        }
+    }
+
+    /// The syntax's name, for messages: `YAML`, `TOML`, `JSON`.
+    pub fn name(self) -> &'static str {
+        match self {
+            FrontmatterKind::Yaml => "YAML",
+            FrontmatterKind::Toml => "TOML",
+            FrontmatterKind::Json => "JSON",
+        }
+    }
+
+    /// The diagnostic code of a block of this kind that does not parse.
+    pub fn error_code(self) -> &'static str {
+        match self {
+            FrontmatterKind::Yaml => "frontmatter-yaml",
+            FrontmatterKind::Toml => "frontmatter-toml",
+            FrontmatterKind::Json => "frontmatter-json",
         }
     }
 }
@@ -71,9 +104,15 @@ impl Block<'_> {
         self.closer.is_some()
     }
 
-    /// The 1-based file line of top-level key `key` (written bare or quoted).
+    /// The 1-based file line of top-level key `key` (written bare or quoted; for
+    /// TOML also a `[key]` table header).
     pub fn key_line(&self, key: &str) -> Option<usize> {
-        key_line_in(self.raw, key).map(|i| i + self.raw_line)
+        let found = match self.kind {
+            FrontmatterKind::Toml => toml_key_line_in(self.raw, key),
+            FrontmatterKind::Json => json_key_line_in(self.raw, key),
+            FrontmatterKind::Yaml => key_line_in(self.raw, key),
+        };
+        found.map(|i| i + self.raw_line)
     }
 }
 
@@ -165,6 +204,35 @@ fn key_line_in(raw: &str, key: &str) -> Option<usize> {
             let rest = rest.trim_start_matches(['"', '\'']);
             rest.trim_start().starts_with(':')
         })
+    })
+}
+
+/// The 0-based line index in TOML `raw` of key `key` (`key = …`, `"key" = …`,
+/// `key.sub = …`) or of its table header (`[key]`, `[key.sub]`).
+fn toml_key_line_in(raw: &str, key: &str) -> Option<usize> {
+    raw.lines().position(|l| {
+        let l = l.trim();
+        let name = match l.strip_prefix('[') {
+            Some(header) => header.trim_start_matches('['),
+            None => l,
+        };
+        let first = name
+            .split(['=', '.', ']'])
+            .next()
+            .unwrap_or("")
+            .trim()
+            .trim_matches(['"', '\'']);
+        first == key && (l.starts_with('[') || l.contains('='))
+    })
+}
+
+/// The 0-based line index in JSON `raw` of key `"key":` (at any indentation).
+fn json_key_line_in(raw: &str, key: &str) -> Option<usize> {
+    let quoted = format!("\"{key}\"");
+    raw.lines().position(|l| {
+        l.trim_start()
+            .strip_prefix(&quoted)
+            .is_some_and(|rest| rest.trim_start().starts_with(':'))
     })
 }
 

@@ -3,8 +3,9 @@
 //!
 //! Everything in the frontmatter is optional and nothing in it is fatal: unknown
 //! keys are kept in [`Note::extra`], unknown enum values become a diagnostic and the
-//! default, malformed YAML leaves the body readable as plain text. Only binary and
-//! empty files are refused (with a diagnostic).
+//! default, a malformed block (YAML, TOML or JSON) leaves the body readable as
+//! plain text. Only binary and empty files are refused (with a diagnostic). The
+//! body is read by a CommonMark parser (headings, links, tags, prose).
 //!
 //! Where the front matter is ([`split_frontmatter`]) and how sure its sensitivity
 //! is ([`read_sensitivity`]) are decided once, here, for every part of cairn: a
@@ -15,26 +16,36 @@
 
 mod content_hash;
 mod entries;
+mod fields;
+mod formats;
 mod frontmatter;
 mod markdown;
 mod model;
 mod names;
 mod parse;
+mod prose;
 mod sensitivity;
+mod title;
 
 pub use content_hash::ContentHash;
 pub use entries::{
     EntryHeading, ParsedFile, entry_file_type, entry_heading, format_entry, parse_file, slugify,
 };
 pub use frontmatter::{Block, FrontmatterKind, Split, frontmatter_key_line, split_frontmatter};
-pub use markdown::{
-    clean_inline, link_target, prose_sentences, split_sentences, wikilink_lines, wikilinks,
-};
+pub use markdown::{link_target, wikilink_lines, wikilinks};
 pub use model::{
     Diagnostic, Freshness, Heading, MemoryType, Note, Priority, Sensitivity, Severity, Status,
 };
 pub use names::{NoteNames, find_named, is_attachment, most_linked};
 pub use parse::{Parsed, note_id, parse_date, parse_note};
+pub use prose::{Prose, clean_inline, prose, prose_sentences, split_sentences};
+pub use title::{humanize, is_index_file};
+
+/// The version of what the parser makes of a file. Bumped whenever the same bytes
+/// can parse into a different [`Note`] or different diagnostics, so that a
+/// persistent index built by an older parser is never served (`cairn-cache`
+/// stores it in each generation and rebuilds on a mismatch).
+pub const PARSER_VERSION: u32 = 2;
 pub use sensitivity::{
     Doubt, DoubtReason, SENSITIVITY_KEYS, SYNONYMS, SensitivityReading, read_sensitivity,
     sensitivity_key, sensitivity_word,

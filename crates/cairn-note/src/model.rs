@@ -13,9 +13,10 @@ pub struct Note {
     pub id: String,
     /// Vault-relative path with extension.
     pub path: String,
-    /// Title: frontmatter `title`, else the first `# H1`, else `name`, else the file stem.
+    /// Title: frontmatter `title`, else the first H1, else `name`, else (for a
+    /// `README.md`/`index.md`/`_index.md`) its folder's name, else the file stem.
     pub title: String,
-    /// Frontmatter `description`, if any.
+    /// Frontmatter `description` (or `summary`), if any.
     pub description: Option<String>,
     /// Frontmatter `memory_type` (or `metadata.type`), if known.
     pub memory_type: Option<MemoryType>,
@@ -46,21 +47,23 @@ pub struct Note {
     pub related_files: Vec<String>,
     /// Linked notes (link targets, brackets removed).
     pub related_memory: Vec<String>,
-    /// Tags from frontmatter and inline `#tags`, lowercase, sorted, unique.
+    /// Tags from frontmatter (`tags`, `tag`, `[taxonomies] tags`, `[extra] tags`)
+    /// and inline `#tags`, lowercase, sorted, unique.
     pub tags: Vec<String>,
     /// Other names of this note.
     pub aliases: Vec<String>,
     /// `created` (or `date`).
     pub created: Option<NaiveDate>,
-    /// `updated`.
+    /// `updated` (or `lastmod`, `modified`).
     pub updated: Option<NaiveDate>,
     /// `review_after`.
     pub review_after: Option<NaiveDate>,
     /// Frontmatter keys cairn does not interpret, kept as they were.
     pub extra: BTreeMap<String, serde_json::Value>,
-    /// ATX headings of the body.
+    /// Headings of the body (ATX and setext), as a reader sees their text.
     pub headings: Vec<Heading>,
-    /// `[[wikilink]]` targets in the body, in order, unique.
+    /// `[[wikilink]]` targets in front-matter properties, then in the body, in
+    /// order, unique.
     pub wikilinks: Vec<String>,
     /// The markdown body (frontmatter removed).
     pub body: String,

@@ -15,7 +15,12 @@
 //! - two sensitivity-like keys resolve to different levels;
 //! - the block does not parse (a duplicate key, a syntax error anywhere) and a
 //!   line-level scan finds a sensitivity-like key in it (any indentation, quoted,
-//!   inside a flow mapping `{sensitivity: x}`), whatever its value.
+//!   inside a flow mapping `{sensitivity: x}`; in TOML also a dotted key
+//!   `extra.sensitivity = x`, a table header `[sensitivity]` or an inline table),
+//!   whatever its value.
+//!
+//! The rule is the same for YAML, TOML and JSON front matter: each is read into
+//! one value tree (see `formats`), and each has its line-level scan.
 //!
 //! A block that does not parse and names no such key keeps the default
 //! (`internal`): an ordinary post with `title: Foo: bar` is not hidden, only
@@ -23,7 +28,7 @@
 
 use serde_yaml_ng::Value as Yaml;
 
-use crate::frontmatter::Block;
+use crate::frontmatter::{Block, FrontmatterKind};
 use crate::model::Sensitivity;
 
 /// Sensitivity-like key names, as compared: lowercase ASCII without `_`, `-`, `.`
@@ -203,17 +208,14 @@ pub fn read_sensitivity(text: &str) -> SensitivityReading {
             doubt: None,
         };
     };
-    let parsed = block
-        .is_closed()
-        .then(|| serde_yaml_ng::from_str::<Yaml>(block.raw).ok())
-        .flatten();
+    let parsed = crate::formats::parse_block(&block).and_then(Result::ok);
     read_block(&block, parsed.as_ref())
 }
 
 /// The sensitivity of a front-matter block. `parsed` is the block's YAML when it
 /// parsed (any shape), `None` when it did not.
 pub(crate) fn read_block(block: &Block<'_>, parsed: Option<&Yaml>) -> SensitivityReading {
-    let lines = scan_lines(block.raw, block.raw_line);
+    let lines = scan_lines(block.raw, block.raw_line, block.kind);
     let Some(value) = parsed.filter(|_| block.is_closed()) else {
         // Unparsed (or never closed): any sensitivity-like key is doubt.
         return match lines.first() {
@@ -261,6 +263,8 @@ pub(crate) fn read_block(block: &Block<'_>, parsed: Option<&Yaml>) -> Sensitivit
             .map_or(block.raw_line, |&(l, _)| l)
             .into();
     }
+    // In document order (a TOML table's keys come sorted by name).
+    occurrences.sort_by_key(|o| o.line);
     resolve(&occurrences)
 }
 
@@ -300,15 +304,77 @@ fn yaml_key_text(k: &Yaml) -> Option<&str> {
 /// The lines of `raw` (whose first line is file line `first_line`) that name a
 /// sensitivity-like key, as a line-level scan sees them without parsing: at any
 /// indentation, after list markers (`- `) or an explicit-key marker (`? `),
-/// quoted or bare, or after `{` / `,` in a flow mapping.
-pub(crate) fn scan_lines(raw: &str, first_line: usize) -> Vec<(usize, &'static str)> {
+/// quoted or bare, or after `{` / `,` in a flow mapping. JSON lines are read as
+/// YAML lines (a JSON object is a YAML flow mapping); TOML lines by their own scan.
+pub(crate) fn scan_lines(
+    raw: &str,
+    first_line: usize,
+    kind: FrontmatterKind,
+) -> Vec<(usize, &'static str)> {
+    let scan: fn(&str) -> Option<&'static str> = match kind {
+        FrontmatterKind::Toml => toml_line_key,
+        FrontmatterKind::Yaml | FrontmatterKind::Json => line_key,
+    };
     let mut out = Vec::new();
     for (i, line) in raw.lines().enumerate() {
-        if let Some(key) = line_key(line) {
+        if let Some(key) = scan(line) {
             out.push((first_line + i, key));
         }
     }
     out
+}
+
+/// The first sensitivity-like key one TOML line names, if any: a key before `=`
+/// (a dotted key names each of its parts), a key of an inline table (after `{` or
+/// `,`), or a part of a table header (`[a.sensitivity]`, `[[sensitivity]]`).
+fn toml_line_key(line: &str) -> Option<&'static str> {
+    let t = line.trim();
+    if t.starts_with('#') {
+        return None;
+    }
+    if let Some(header) = t.strip_prefix('[')
+        && !t.contains('=')
+    {
+        let header = header.trim_start_matches('[');
+        let header = header.split(']').next().unwrap_or(header);
+        return dotted_key(header);
+    }
+    let mut quote: Option<char> = None;
+    let mut seg = 0;
+    let mut chars = line.char_indices();
+    while let Some((i, c)) = chars.next() {
+        match (quote, c) {
+            (Some('"'), '\\') => {
+                chars.next();
+            }
+            (Some(q), _) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'') => quote = Some(c),
+            (None, '{' | ',' | '[') => seg = i + 1,
+            (None, '=') => {
+                if let Some(k) = dotted_key(&line[seg..i]) {
+                    return Some(k);
+                }
+            }
+            (None, '#') => return None,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The first part of a (possibly dotted, possibly quoted) TOML key that is
+/// sensitivity-like.
+fn dotted_key(key: &str) -> Option<&'static str> {
+    key.split('.').find_map(|part| {
+        let p = part.trim();
+        let p = p
+            .strip_prefix('"')
+            .and_then(|p| p.strip_suffix('"'))
+            .or_else(|| p.strip_prefix('\'').and_then(|p| p.strip_suffix('\'')))
+            .unwrap_or(p);
+        sensitivity_key(p)
+    })
 }
 
 /// The first sensitivity-like key one line names, if any.
@@ -421,6 +487,26 @@ mod tests {
             ("visibility: x", false),
         ] {
             assert_eq!(line_key(line).is_some(), hit, "{line:?}");
+        }
+    }
+
+    #[test]
+    fn toml_line_scan() {
+        for (line, hit) in [
+            ("sensitivity = \"secret\"", true),
+            ("  Sensitivity = 'x'", true),
+            ("\"SENSITIVITY\" = \"x\"", true),
+            ("extra.sensitivity = \"x\"", true),
+            ("[extra.sensitivity]", true),
+            ("[[sensitivity]]", true),
+            ("[extra]", false),
+            ("extra = { a = 1, sensitivity = \"x\" }", true),
+            ("title = \"a, sensitivity = b\"", false),
+            ("a = 1 # sensitivity = x", false),
+            ("# sensitivity = secret", false),
+            ("sensitivity_notes = \"x\"", false),
+        ] {
+            assert_eq!(toml_line_key(line).is_some(), hit, "{line:?}");
         }
     }
 

@@ -54,10 +54,9 @@ fn check(input: &str, e: Expect) {
     // Offsets point at the same text.
     assert_eq!(&input[s.body_start..], s.body, "body offset of {input:?}");
     if let Some(b) = s.front {
-        assert_eq!(b.kind, FrontmatterKind::Yaml);
         assert_eq!(&input[b.raw_start..b.raw_start + b.raw.len()], b.raw);
         assert_eq!(b.raw_line, 2);
-        assert!(b.opener.trim_end() == "---", "{input:?}");
+        assert_eq!(b.opener.trim_end(), b.kind.delimiter(), "{input:?}");
     }
     assert_eq!(s.bom, input.starts_with('\u{feff}'));
 }
@@ -118,8 +117,28 @@ fn splits() {
         ),
         ("\u{feff}plain", none("plain")),
         ("", none("")),
-        // TOML and JSON front matter are not read yet: text.
-        ("+++\na = 1\n+++\nbody", none("+++\na = 1\n+++\nbody")),
+        // TOML: `+++` opens and closes.
+        ("+++\na = 1\n+++\nbody", block("a = 1\n", "+++", "body", 4)),
+        (
+            "+++ \r\na = 1\r\n+++\t\r\nbody",
+            block("a = 1\r\n", "+++\t", "body", 4),
+        ),
+        (
+            "+++\na = 1\n---\nbody\n",
+            unclosed("a = 1\n---\nbody\n", "+++\na = 1\n---\nbody\n"),
+        ),
+        ("++++\na = 1\n++++\n", none("++++\na = 1\n++++\n")),
+        // JSON: a lone `{` opens, a lone `}` closes; the braces are delimiters.
+        ("{\n\"a\": 1\n}\nbody", block("\"a\": 1\n", "}", "body", 4)),
+        (
+            "{\n\"a\": {\"b\": 1\n  }\n}\nx",
+            block("\"a\": {\"b\": 1\n  }\n", "}", "x", 5),
+        ),
+        (
+            "{{< shortcode >}}\ntext\n",
+            none("{{< shortcode >}}\ntext\n"),
+        ),
+        ("{\"a\": 1}\ntext\n", none("{\"a\": 1}\ntext\n")),
     ];
     for (input, expect) in cases {
         check(input, expect);
@@ -130,7 +149,22 @@ fn splits() {
 fn key_lines() {
     let s = split_frontmatter("\u{feff}---\ntitle: a\n'pinned': true\n---\n");
     let b = s.front.unwrap();
+    assert_eq!(b.kind, FrontmatterKind::Yaml);
     assert_eq!(b.key_line("title"), Some(2));
     assert_eq!(b.key_line("pinned"), Some(3));
     assert_eq!(b.key_line("tags"), None);
+    let t = split_frontmatter("+++\ntitle = 'a'\n\"date\" = 2024-01-01\n[extra]\ntags = []\n+++\n")
+        .front
+        .unwrap();
+    assert_eq!(t.kind, FrontmatterKind::Toml);
+    assert_eq!(t.key_line("title"), Some(2));
+    assert_eq!(t.key_line("date"), Some(3));
+    assert_eq!(t.key_line("extra"), Some(4));
+    assert_eq!(t.key_line("tags"), Some(5));
+    let j = split_frontmatter("{\n  \"title\": \"a\",\n  \"date\": 1\n}\n")
+        .front
+        .unwrap();
+    assert_eq!(j.kind, FrontmatterKind::Json);
+    assert_eq!(j.key_line("date"), Some(3));
+    assert_eq!(j.key_line("dat"), None);
 }

@@ -11,6 +11,10 @@
 //! leads outside the vault is not followed; a warning names it by its path inside
 //! the vault, never by its target. Symlinks that stay inside work as files do.
 //!
+//! Note templates are not memories: folders named `templates`, `Templates` or
+//! `_templates` (below a note root), and the folder `[vault] templates` names,
+//! are not walked, without a diagnostic.
+//!
 //! Parallel results are always sorted by path before they are returned.
 
 mod walk;
@@ -72,6 +76,19 @@ pub fn scan(vault: &Path, roots: &[String], limits: &Limits) -> Scan {
 pub fn is_note_file(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();
     lower.ends_with(".md") || lower.ends_with(".markdown")
+}
+
+/// Folder names that hold note templates, never memories.
+const TEMPLATE_FOLDERS: &[&str] = &["templates", "_templates"];
+
+/// Whether the folder at vault-relative `rel` holds note templates: it is named
+/// `templates` or `_templates` (any case), or it is `configured`.
+pub fn is_templates_folder(rel: &str, configured: Option<&str>) -> bool {
+    let name = rel.rsplit('/').next().unwrap_or(rel);
+    TEMPLATE_FOLDERS
+        .iter()
+        .any(|t| name.eq_ignore_ascii_case(t))
+        || configured.is_some_and(|c| c == rel)
 }
 
 /// Walks `roots` in parallel and returns the note files within `limits`.
@@ -142,6 +159,7 @@ pub fn list(vault: &Path, roots: &[String], limits: &Limits) -> Listing {
     // broken symlink may start to resolve), a note name that is not a file.
     let unstamped = AtomicBool::new(false);
     let max_depth = limits.max_depth;
+    let templates = limits.templates.as_deref();
     builder.build_parallel().run(|| {
         let found = &found;
         let problems = &walk_problems;
@@ -186,6 +204,9 @@ pub fn list(vault: &Path, roots: &[String], limits: &Limits) -> Listing {
                 };
             }
             if is_dir {
+                if entry.depth() > 0 && is_templates_folder(&rel, templates) {
+                    return ignore::WalkState::Skip;
+                }
                 if depth >= max_depth && entry.depth() > 0 {
                     push(
                         problems,
@@ -362,6 +383,10 @@ pub fn read(files: &[FileEntry]) -> Scan {
 /// or one per entry of a `decisions.md`/`lessons.md` entry file; none when the
 /// file is skipped), each with its `mtime` taken from the listing, and the
 /// parser's diagnostics.
+///
+/// A `README.md`, `index.md` or `_index.md` at the vault's top with neither a
+/// front-matter title nor an H1 is titled by the vault folder's name (the parser
+/// knows paths inside the vault only).
 pub fn parse_file(file: &FileEntry, bytes: &[u8]) -> (Vec<Note>, Vec<Diagnostic>) {
     let parsed = cairn_note::parse_file(&file.path, bytes);
     let mtime = Some((file.mtime_ns / 1_000_000_000) as i64);
@@ -370,6 +395,17 @@ pub fn parse_file(file: &FileEntry, bytes: &[u8]) -> (Vec<Note>, Vec<Diagnostic>
         .into_iter()
         .map(|mut n| {
             n.mtime = mtime;
+            if !n.path.contains('/')
+                && n.entry_of.is_none()
+                && cairn_note::is_index_file(&n.path)
+                && n.title == n.stem()
+                && let Some(vault) = file.abs.parent().and_then(Path::file_name)
+            {
+                let name = cairn_note::humanize(&vault.to_string_lossy());
+                if !name.is_empty() {
+                    n.title = name;
+                }
+            }
             n
         })
         .collect();

@@ -68,6 +68,7 @@ fn limits_skip_and_report() {
         max_file_bytes: 100,
         max_total_bytes: 1000,
         max_depth: 2,
+        templates: None,
     };
     let s = scan(v, &[String::new()], &limits);
     let paths: Vec<_> = s.notes.iter().map(|n| n.path.as_str()).collect();
@@ -272,7 +273,7 @@ fn relist_refuses_when_a_folder_an_ignore_file_or_the_settings_change() {
 
     let other = Limits {
         max_files: 1,
-        ..limits
+        ..limits.clone()
     };
     let listed: Vec<&str> = before.files.iter().map(|f| f.path.as_str()).collect();
     assert!(relist(&v, &[String::new()], &other, &before.walk, &listed).is_none());
@@ -401,4 +402,43 @@ fn relist_refuses_a_listed_link_that_now_leads_outside() {
     assert!(relisted(&v, &limits, &before).is_none());
     let now = list(&v, &[String::new()], &limits);
     assert!(!paths_of(&now).iter().any(|(p, _)| p == "via.md"));
+}
+
+/// Note templates are not memories: template folders are not walked, and say
+/// nothing; a root index file without a title is named after the vault folder.
+#[test]
+fn template_folders_are_skipped_quietly() {
+    let dir = tempfile::tempdir().unwrap();
+    let v = dir.path().join("my-notes_vault");
+    write(
+        &v,
+        "Templates/Daily.md",
+        b"---\ndate: {{date}}\n---\n# {{title}}\n",
+    );
+    write(&v, "area/_templates/t.md", b"# T");
+    write(&v, "_meta/Blueprints/b.md", b"# B");
+    write(&v, "area/templates-guide.md", b"# Guide");
+    write(&v, "README.md", b"Some text, no title.\n");
+    let s = scan(&v, &[String::new()], &Limits::default());
+    let paths: Vec<_> = s.notes.iter().map(|n| n.path.as_str()).collect();
+    assert_eq!(
+        paths,
+        vec![
+            "README.md",
+            "_meta/Blueprints/b.md",
+            "area/templates-guide.md"
+        ]
+    );
+    assert!(s.diagnostics.is_empty(), "{:?}", s.diagnostics);
+    assert_eq!(s.notes[0].title, "My notes vault");
+    let limits = Limits {
+        templates: Some("_meta/Blueprints".into()),
+        ..Limits::default()
+    };
+    let s = scan(&v, &[String::new()], &limits);
+    let paths: Vec<_> = s.notes.iter().map(|n| n.path.as_str()).collect();
+    assert_eq!(paths, vec!["README.md", "area/templates-guide.md"]);
+    // A root that is a templates folder is read: it was asked for.
+    let s = scan(&v, &["Templates".to_owned()], &Limits::default());
+    assert_eq!(s.notes.len(), 1);
 }

@@ -43,7 +43,7 @@ $XDG_CONFIG_HOME/cairn/config.toml (~/.config/cairn/config.toml). Without one,
 
 const AFTER_HELP: &str = "\
 Examples:
-  cairn init ~/notes                                  # starter config and vault
+  cairn init ~/notes                                  # adopt your notes, or a starter vault
   cairn wakeup --config ~/notes/cairn.toml --task \"fix the flaky payout test\"
   cairn search \"idempotency keys\" --vault ~/notes
   cairn explain --task \"schema migration\"             # why each note was (not) chosen
@@ -80,7 +80,7 @@ Examples:
     Get(GetArgs),
     /// Show the routing trace, every candidate's score breakdown and why it was or was not chosen.
     Explain(ExplainArgs),
-    /// Create a starter cairn.toml and vault skeleton (never overwrites).
+    /// Write a cairn.toml: adopt a folder that holds notes, or create a starter vault (never overwrites).
     Init(InitArgs),
     /// Run a client hook: `cairn hook session-start --client claude` (what `hooks install` configures).
     Hook(HookArgs),
@@ -268,6 +268,6 @@ pub struct GetArgs {
 
 #[derive(Debug, Args)]
 pub struct InitArgs {
-    /// Folder to create the config and vault in (default: the current directory).
+    /// Folder of notes to adopt, or to create a starter vault in (default: the current directory).
     pub dir: Option<PathBuf>,
 }

@@ -1,0 +1,546 @@
+//! The prose of a body, for summaries and passages, read by a CommonMark parser
+//! (pulldown-cmark): paragraphs, list items and quotes, each a list of sentences,
+//! as a reader sees them (emphasis removed, links reduced to their text, code
+//! spans kept as text: `*mut T`, `_progress_` → `progress`).
+//!
+//! Never prose: headings, code blocks, HTML (a `<!-- toc -->` comment too), link
+//! reference definitions, tables, footnote definitions, images and embeds
+//! (`![[x.base]]`), so a badge line or an embed line is nothing; a table of
+//! contents (a list most of whose items are only a link to a `#section` of the
+//! same document); a paragraph of links only (`[Source](…)`) or of `#tags`
+//! only; the sentence ending in `:` that introduces a code block (unless the note
+//! has no other prose: then it is read without its colon); an Obsidian callout's
+//! `[!note]` marker.
+//!
+//! Redaction markers (`[redacted:password]`, see cairn-policy) are kept whole
+//! whatever markdown surrounds them: shaping never turns one into link text.
+
+use pulldown_cmark::{Event, LinkType, Parser, Tag, TagEnd};
+
+use crate::markdown::{inline_tags, options, squash};
+
+/// The prose of a body: its sentences in document order, and where its lead
+/// starts.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Prose {
+    /// Every sentence, in document order.
+    pub sentences: Vec<String>,
+    /// The index in `sentences` of the lead: the first sentence of the first
+    /// paragraph under a heading that announces one (`Summary`, `Abstract`,
+    /// `Overview`, `TL;DR`, `Synopsis`, `Introduction`, alone or first: `Summary
+    /// and Motivation`), else of the first paragraph outside a list, else 0.
+    pub lead: usize,
+}
+
+impl Prose {
+    /// The sentences from the lead on, then the ones before it.
+    pub fn lead_first(&self) -> impl Iterator<Item = &String> {
+        let lead = self.lead.min(self.sentences.len());
+        self.sentences[lead..]
+            .iter()
+            .chain(self.sentences[..lead].iter())
+    }
+}
+
+/// First words of headings that announce the note's own summary.
+const LEAD_HEADINGS: &[&str] = &[
+    "summary",
+    "abstract",
+    "overview",
+    "tl;dr",
+    "tldr",
+    "synopsis",
+    "introduction",
+];
+
+/// Prose of the body for summaries: paragraphs, list items and quotes outside
+/// code, headings, HTML and tables, with markdown marks removed and whitespace
+/// collapsed, each a sentence list.
+pub fn prose_sentences(body: &str) -> Vec<String> {
+    prose(body).sentences
+}
+
+/// The body's prose (see [`Prose`]).
+pub fn prose(body: &str) -> Prose {
+    let (text, markers) = protect_markers(body);
+    let units = units(&text);
+    let mut out = Prose::default();
+    let mut lead: Option<usize> = None;
+    let mut first_paragraph: Option<usize> = None;
+    // Sentences that introduce code: prose only when there is no other.
+    let mut intros: Vec<String> = Vec::new();
+    let mut after_lead_heading = false;
+    for (i, unit) in units.iter().enumerate() {
+        match unit {
+            Unit::Heading(h) => {
+                after_lead_heading = lead.is_none() && announces_summary(h);
+            }
+            Unit::Prose(p, in_list) => {
+                let mut sentences = split_sentences(&restore_markers(p, markers));
+                let introduces_code = matches!(units.get(i + 1), Some(Unit::Code));
+                if introduces_code && sentences.last().is_some_and(|s| s.ends_with(':')) {
+                    intros.extend(sentences.pop());
+                }
+                if sentences.is_empty() {
+                    continue;
+                }
+                if after_lead_heading {
+                    lead = Some(out.sentences.len());
+                    after_lead_heading = false;
+                }
+                if !in_list && first_paragraph.is_none() {
+                    first_paragraph = Some(out.sentences.len());
+                }
+                out.sentences.extend(sentences);
+            }
+            Unit::Code | Unit::Other => {}
+        }
+    }
+    out.lead = lead.or(first_paragraph).unwrap_or(0);
+    if out.sentences.is_empty() {
+        // A note that is an introduction and its code (a TIL): the introduction,
+        // without the colon that pointed at the code.
+        out.sentences = intros
+            .into_iter()
+            .map(|s| s.trim_end_matches(':').trim_end().to_owned())
+            .filter(|s| !s.is_empty())
+            .collect();
+    }
+    out
+}
+
+/// Whether a heading announces the note's summary: its first word (or all of it)
+/// is one of [`LEAD_HEADINGS`].
+fn announces_summary(heading: &str) -> bool {
+    let lower = heading.trim().to_lowercase();
+    let first = lower
+        .split(|c: char| c.is_whitespace() || matches!(c, ':' | '-' | '—' | '–'))
+        .find(|w| !w.is_empty())
+        .unwrap_or("");
+    LEAD_HEADINGS.contains(&first) || LEAD_HEADINGS.contains(&lower.trim_end_matches(':'))
+}
+
+/// Whether text is nothing but `#tags` (an Obsidian tag line): not prose.
+fn only_tags(text: &str) -> bool {
+    let mut words = text.split_whitespace().peekable();
+    words.peek().is_some() && words.all(|w| w.starts_with('#') && inline_tags(w).len() == 1)
+}
+
+/// Removes emphasis marks, link syntax and inline code ticks; collapses whitespace.
+pub fn clean_inline(text: &str) -> String {
+    let (protected, markers) = protect_markers(text);
+    let mut out = String::new();
+    for event in Parser::new_ext(&protected, options()) {
+        match event {
+            Event::Text(t) | Event::Code(t) => out.push_str(&t),
+            Event::SoftBreak | Event::HardBreak => out.push(' '),
+            Event::End(end) if is_block_end(&end) => out.push(' '),
+            _ => {}
+        }
+    }
+    squash(&restore_markers(&out, markers))
+}
+
+/// One block of a body, as summaries see it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Unit {
+    /// Prose text, markdown removed; whether it is in a list.
+    Prose(String, bool),
+    /// A heading's text.
+    Heading(String),
+    /// A code block.
+    Code,
+    /// Anything else that separates prose (a table, HTML, a rule).
+    Other,
+}
+
+/// The state of one list item, for the table-of-contents rule.
+#[derive(Debug, Default)]
+struct ItemState {
+    /// A link to a `#section` of the same document.
+    anchor: bool,
+    /// Text outside links.
+    plain: bool,
+}
+
+/// One list being read, from its outermost level: its units wait until the list
+/// ends, when the table-of-contents rule decides whether they are prose.
+#[derive(Debug, Default)]
+struct ListState {
+    units: Vec<Unit>,
+    items: usize,
+    anchor_items: usize,
+}
+
+/// The body's blocks in document order.
+fn units(body: &str) -> Vec<Unit> {
+    let mut r = Blocks::default();
+    for event in Parser::new_ext(body, options()) {
+        r.event(event);
+    }
+    r.flush();
+    if r.list_depth > 0 {
+        let rest = std::mem::take(&mut r.list.units);
+        r.out.extend(rest);
+    }
+    r.out
+}
+
+/// The reader behind [`units`]: events in, units out.
+#[derive(Debug, Default)]
+struct Blocks {
+    out: Vec<Unit>,
+    /// The text run being read.
+    buf: String,
+    /// Whether `buf` holds words outside links (a run of links only is not prose).
+    buf_plain: bool,
+    /// The heading being read.
+    heading: Option<String>,
+    /// Text inside these is not prose: code blocks, tables, HTML blocks, images,
+    /// footnote definitions, metadata, a bare wikilink's inner text.
+    skip: usize,
+    /// One entry per open link: whether it opened a skip (a wikilink written out
+    /// at its start).
+    links: Vec<bool>,
+    quote: usize,
+    list_depth: usize,
+    list: ListState,
+    items: Vec<ItemState>,
+}
+
+impl Blocks {
+    /// Ends the current text run as a unit (of the list being read, if any).
+    fn flush(&mut self) {
+        let mut text = squash(&self.buf);
+        let plain = std::mem::take(&mut self.buf_plain);
+        self.buf.clear();
+        if self.quote > 0 {
+            text = strip_callout(&text);
+        }
+        // Links alone (`[Source](…)`) and a line of `#tags` alone are not prose.
+        if text.is_empty() || !plain || only_tags(&text) {
+            return;
+        }
+        let in_list = self.list_depth > 0;
+        self.push(Unit::Prose(text, in_list));
+    }
+
+    fn push(&mut self, unit: Unit) {
+        if self.list_depth > 0 {
+            self.list.units.push(unit);
+        } else {
+            self.out.push(unit);
+        }
+    }
+
+    fn text(&mut self, text: &str) {
+        match &mut self.heading {
+            Some(h) => h.push_str(text),
+            None => self.buf.push_str(text),
+        }
+    }
+
+    fn event(&mut self, event: Event<'_>) {
+        match event {
+            Event::Start(tag) => self.start(tag),
+            Event::End(end) => self.end(end),
+            Event::Text(t) | Event::Code(t) if self.skip == 0 => {
+                if self.links.is_empty() && t.chars().any(char::is_alphanumeric) {
+                    self.buf_plain = true;
+                    if let Some(item) = self.items.last_mut() {
+                        item.plain = true;
+                    }
+                }
+                self.text(&t);
+            }
+            Event::InlineMath(t) | Event::DisplayMath(t) if self.skip == 0 => {
+                self.buf_plain = true;
+                self.text(&t);
+            }
+            Event::SoftBreak | Event::HardBreak => self.text(" "),
+            // A line break or a comment separates words; other inline tags do not.
+            Event::InlineHtml(h) if h.starts_with("<br") || h.starts_with("<!--") => {
+                self.text(" ");
+            }
+            Event::Rule => {
+                self.flush();
+                self.push(Unit::Other);
+            }
+            _ => {}
+        }
+    }
+
+    fn start(&mut self, tag: Tag<'_>) {
+        if is_block(&tag) {
+            self.flush();
+        }
+        match tag {
+            Tag::Heading { .. } => self.heading = Some(String::new()),
+            Tag::CodeBlock(_) => {
+                self.skip += 1;
+                self.push(Unit::Code);
+            }
+            Tag::Table(_) | Tag::HtmlBlock | Tag::FootnoteDefinition(_) | Tag::MetadataBlock(_) => {
+                self.skip += 1;
+                self.push(Unit::Other);
+            }
+            Tag::Image { .. } => self.skip += 1,
+            Tag::BlockQuote(_) => self.quote += 1,
+            Tag::List(_) => self.list_depth += 1,
+            Tag::Item => {
+                self.items.push(ItemState::default());
+                self.list.items += 1;
+            }
+            Tag::Link {
+                link_type,
+                dest_url,
+                ..
+            } => {
+                let wikilink = matches!(link_type, LinkType::WikiLink { .. });
+                if dest_url.starts_with('#')
+                    && !wikilink
+                    && let Some(item) = self.items.last_mut()
+                {
+                    item.anchor = true;
+                }
+                let bare = matches!(link_type, LinkType::WikiLink { has_pothole: false });
+                if bare {
+                    // `[[target#heading]]` reads as its target.
+                    if self.skip == 0 {
+                        let shown = dest_url.split('#').next().unwrap_or("");
+                        self.text(shown);
+                    }
+                    self.skip += 1;
+                }
+                self.links.push(bare);
+            }
+            _ => {}
+        }
+    }
+
+    fn end(&mut self, end: TagEnd) {
+        match end {
+            TagEnd::Heading(_) => {
+                if let Some(h) = self.heading.take() {
+                    self.push(Unit::Heading(squash(&h)));
+                }
+            }
+            TagEnd::CodeBlock
+            | TagEnd::Table
+            | TagEnd::HtmlBlock
+            | TagEnd::FootnoteDefinition
+            | TagEnd::MetadataBlock(_)
+            | TagEnd::Image => self.skip = self.skip.saturating_sub(1),
+            TagEnd::Link => {
+                if self.links.pop() == Some(true) {
+                    self.skip = self.skip.saturating_sub(1);
+                }
+            }
+            TagEnd::BlockQuote(_) => {
+                self.flush();
+                self.quote = self.quote.saturating_sub(1);
+            }
+            TagEnd::Item => {
+                self.flush();
+                if let Some(item) = self.items.pop()
+                    && item.anchor
+                    && !item.plain
+                {
+                    self.list.anchor_items += 1;
+                }
+            }
+            TagEnd::List(_) => {
+                self.flush();
+                self.list_depth = self.list_depth.saturating_sub(1);
+                if self.list_depth == 0 {
+                    let done = std::mem::take(&mut self.list);
+                    // A table of contents: most items only link to a section.
+                    if done.anchor_items * 2 <= done.items {
+                        self.out.extend(done.units);
+                    } else {
+                        self.out.push(Unit::Other);
+                    }
+                }
+            }
+            other => {
+                if is_block_end(&other) {
+                    self.flush();
+                }
+            }
+        }
+    }
+}
+
+fn is_block(tag: &Tag<'_>) -> bool {
+    !matches!(
+        tag,
+        Tag::Emphasis
+            | Tag::Strong
+            | Tag::Strikethrough
+            | Tag::Superscript
+            | Tag::Subscript
+            | Tag::Link { .. }
+            | Tag::Image { .. }
+    )
+}
+
+fn is_block_end(end: &TagEnd) -> bool {
+    !matches!(
+        end,
+        TagEnd::Emphasis
+            | TagEnd::Strong
+            | TagEnd::Strikethrough
+            | TagEnd::Superscript
+            | TagEnd::Subscript
+            | TagEnd::Link
+            | TagEnd::Image
+    )
+}
+
+/// `[!note] Title text` → `Title text` (an Obsidian or GitHub callout marker, with
+/// its optional fold sign).
+fn strip_callout(text: &str) -> String {
+    let Some(rest) = text.strip_prefix("[!") else {
+        return text.to_owned();
+    };
+    match rest.find(']') {
+        Some(end)
+            if rest[..end]
+                .chars()
+                .all(|c| c.is_alphanumeric() || c == '-' || c == '_') =>
+        {
+            rest[end + 1..]
+                .trim_start_matches(['+', '-'])
+                .trim()
+                .to_owned()
+        }
+        _ => text.to_owned(),
+    }
+}
+
+/// Opens a protected redaction marker (private use: never markdown).
+const OPEN: char = '\u{E000}';
+/// Closes one.
+const CLOSE: char = '\u{E001}';
+
+/// `text` with every redaction marker `[redacted:kind]` replaced by a token the
+/// markdown parser leaves alone, and whether any was found. Stray private-use
+/// characters of those two code points are dropped first.
+fn protect_markers(text: &str) -> (String, bool) {
+    const PREFIX: &str = "[redacted:";
+    let text: std::borrow::Cow<'_, str> = if text.contains([OPEN, CLOSE]) {
+        text.replace([OPEN, CLOSE], "").into()
+    } else {
+        text.into()
+    };
+    if !text.contains(PREFIX) {
+        return (text.into_owned(), false);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest: &str = &text;
+    let mut found = false;
+    while let Some(at) = rest.find(PREFIX) {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + PREFIX.len()..];
+        let kind_len = after.find(']').filter(|&end| {
+            end > 0
+                && after[..end]
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        });
+        match kind_len {
+            Some(end) => {
+                out.push(OPEN);
+                out.push_str(&after[..end]);
+                out.push(CLOSE);
+                rest = &after[end + 1..];
+                found = true;
+            }
+            None => {
+                out.push_str(PREFIX);
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    (out, found)
+}
+
+fn restore_markers(text: &str, found: bool) -> String {
+    if !found {
+        return text.to_owned();
+    }
+    text.replace(OPEN, "[redacted:").replace(CLOSE, "]")
+}
+
+/// Splits prose into sentences at `. `, `! `, `? ` (keeping abbreviations like `e.g.` whole).
+pub fn split_sentences(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if matches!(b, b'.' | b'!' | b'?') && i + 1 < bytes.len() && bytes[i + 1] == b' ' {
+            let next = text[i + 1..].trim_start().chars().next();
+            let word_before = text[start..i].rsplit(' ').next().unwrap_or("");
+            let abbreviation = b == b'.'
+                && (word_before.len() <= 2 && word_before.chars().all(|c| c.is_ascii_lowercase())
+                    || matches!(word_before, "e.g" | "i.e" | "etc" | "vs" | "approx" | "cf"));
+            if next.is_some_and(|c| c.is_uppercase() || c.is_ascii_digit() || c == '`' || c == '"')
+                && !abbreviation
+            {
+                let s = text[start..=i].trim();
+                if !s.is_empty() {
+                    out.push(s.to_owned());
+                }
+                start = i + 1;
+            }
+        }
+        i += 1;
+    }
+    let s = text[start..].trim();
+    if !s.is_empty() {
+        out.push(s.to_owned());
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sentences_and_prose() {
+        let body = "Intro line one\ncontinues here. Second sentence, e.g. this one! Third?\n\n- item **bold** [link](http://x)\n```\ncode. Not prose.\n```\n| a | b |\n|---|---|\n| c | d |\n";
+        let s = prose_sentences(body);
+        assert_eq!(
+            s,
+            vec![
+                "Intro line one continues here.",
+                "Second sentence, e.g. this one!",
+                "Third?",
+                "item bold link"
+            ]
+        );
+    }
+
+    #[test]
+    fn redaction_markers_survive_inline_cleaning() {
+        let check = |input: &str, expect: &str| assert_eq!(clean_inline(input), expect);
+        check(
+            "The password `[redacted:password]` is",
+            "The password [redacted:password] is",
+        );
+        check("**[redacted:api-key]** and _x_", "[redacted:api-key] and x");
+        check(
+            "see [[redacted:github-token]](https://x.test) now",
+            "see [redacted:github-token] now",
+        );
+        check(
+            "[redacted:url-password](later)",
+            "[redacted:url-password](later)",
+        );
+        check("[[Note|alias]] [not](u)", "alias not");
+    }
+}

@@ -1,0 +1,78 @@
+//! A note's title when its front matter gives none: the first real H1 (what a
+//! markdown parser calls one: not in code, not in an HTML comment; setext too),
+//! then the agent-memory `name`, then for a folder's index file (`README.md`,
+//! `index.md`, `_index.md`) the folder's name made readable, else the file stem.
+
+use crate::model::Heading;
+
+/// File names (any case) that stand for their folder.
+const INDEX_FILES: &[&str] = &["readme", "index", "_index"];
+
+/// Whether the file at vault-relative `path` is a folder's index file
+/// (`README.md`, `index.md`, `_index.md`, any case).
+pub fn is_index_file(path: &str) -> bool {
+    let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
+    let stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
+    INDEX_FILES.iter().any(|i| stem.eq_ignore_ascii_case(i))
+}
+
+/// The title of a note whose front matter names none: see the module header.
+/// `stem` is the file stem; `name` the agent-memory `name` field.
+pub(crate) fn fallback_title(
+    path: &str,
+    stem: &str,
+    headings: &[Heading],
+    name: Option<String>,
+) -> String {
+    if let Some(h) = headings.iter().find(|h| h.level == 1) {
+        return h.text.clone();
+    }
+    if let Some(n) = name {
+        return n;
+    }
+    if is_index_file(path) {
+        let mut folders = path.rsplit(['/', '\\']).skip(1);
+        if let Some(folder) = folders.find(|f| !f.is_empty()) {
+            let t = humanize(folder);
+            if !t.is_empty() {
+                return t;
+            }
+        }
+    }
+    stem.to_owned()
+}
+
+/// A folder or file name as words: `-` and `_` become spaces, runs of blanks one,
+/// the first letter upper case (`kep-4815-foo-bar` → `Kep 4815 foo bar`).
+pub fn humanize(name: &str) -> String {
+    let words: Vec<&str> = name
+        .split(|c: char| c == '-' || c == '_' || c.is_whitespace())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let joined = words.join(" ");
+    let mut chars = joined.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn index_files_and_names() {
+        assert!(is_index_file("a/README.md"));
+        assert!(is_index_file("_index.md"));
+        assert!(is_index_file("x/Index.markdown"));
+        assert!(!is_index_file("a/readme-old.md"));
+        assert_eq!(humanize("kep-4815-foo_bar"), "Kep 4815 foo bar");
+        assert_eq!(humanize("__"), "");
+        assert_eq!(
+            fallback_title("keps/kep-1/README.md", "README", &[], None),
+            "Kep 1"
+        );
+        assert_eq!(fallback_title("README.md", "README", &[], None), "README");
+    }
+}
