@@ -1,9 +1,24 @@
 //! A note's title when its front matter gives none: the first real H1 (what a
-//! markdown parser calls one: not in code, not in an HTML comment; setext too),
+//! markdown parser calls one: not in code, not in an HTML comment; setext too;
+//! not a section name such as an RFC's `# Summary`),
 //! then the agent-memory `name`, then for a folder's index file (`README.md`,
 //! `index.md`, `_index.md`) the folder's name made readable, else the file stem.
 
 use crate::model::Heading;
+
+/// H1s that name a section of a document, not the document (an RFC's
+/// `# Summary`, `# Motivation`): never a title.
+const SECTION_WORDS: &[&str] = &[
+    "summary",
+    "abstract",
+    "motivation",
+    "introduction",
+    "overview",
+    "background",
+    "contents",
+    "table of contents",
+    "toc",
+];
 
 /// File names (any case) that stand for their folder.
 const INDEX_FILES: &[&str] = &["readme", "index", "_index"];
@@ -24,7 +39,11 @@ pub(crate) fn fallback_title(
     headings: &[Heading],
     name: Option<String>,
 ) -> String {
-    if let Some(h) = headings.iter().find(|h| h.level == 1) {
+    let section = |t: &str| {
+        let t = t.trim().trim_end_matches(':').to_lowercase();
+        SECTION_WORDS.contains(&t.as_str())
+    };
+    if let Some(h) = headings.iter().find(|h| h.level == 1 && !section(&h.text)) {
         return h.text.clone();
     }
     if let Some(n) = name {
@@ -74,5 +93,21 @@ mod tests {
             "Kep 1"
         );
         assert_eq!(fallback_title("README.md", "README", &[], None), "README");
+    }
+
+    #[test]
+    fn a_section_name_is_not_a_title() {
+        let h1 = |text: &str, line: usize| Heading {
+            level: 1,
+            text: text.into(),
+            line,
+        };
+        let rfc = [h1("Summary", 5), h1("Motivation", 9)];
+        assert_eq!(
+            fallback_title("rfcs/0042-x.md", "0042-x", &rfc, None),
+            "0042-x"
+        );
+        let doc = [h1("Summary:", 1), h1("Scoped threads", 4)];
+        assert_eq!(fallback_title("d.md", "d", &doc, None), "Scoped threads");
     }
 }
