@@ -745,7 +745,7 @@ fn a_secret_note_leaves_its_stub_and_no_document() {
     std::fs::create_dir_all(root.join("k")).unwrap();
     std::fs::write(
         root.join("k/key.md"),
-        "---\ntitle: Key zqcanarytitle\nsensitivity: secret\nstatus: zqcanarystatus\npinned: true\n---\nzqcanarybody payout\n",
+        "---\ntitle: Key zqcanarytitle\nsensitivity: secret\nfreshness: zqcanarystatus\npinned: true\n---\nzqcanarybody payout\n",
     )
     .unwrap();
     std::fs::write(root.join("k/open.md"), "# Open\n\npayout retry\n").unwrap();

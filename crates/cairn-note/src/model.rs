@@ -201,9 +201,9 @@ keyword_enum! {
         /// In force.
         Active = "active" | "accepted" | "current",
         /// Replaced by a newer note; never enters a packet section.
-        Superseded = "superseded" | "replaced" | "deprecated",
-        /// Kept for history; never enters a packet section.
-        Archived = "archived" | "archive",
+        Superseded = "superseded" | "replaced" | "deprecated" | "obsolete",
+        /// Kept for history (or withdrawn); never enters a packet section.
+        Archived = "archived" | "archive" | "withdrawn" | "retired",
     }
 }
 

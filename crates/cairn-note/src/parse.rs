@@ -45,6 +45,9 @@ const KNOWN_KEYS: &[&str] = &[
     "status",
     "supersedes",
     "superseded_by",
+    "superseded-by",
+    "replaced_by",
+    "replaced-by",
     "triggers",
     "related_files",
     "related_memory",
@@ -58,7 +61,14 @@ const KNOWN_KEYS: &[&str] = &[
 
 /// Keys whose values are links already (`Note::supersedes`, ...): not counted
 /// again as property links.
-const LINK_KEYS: &[&str] = &["supersedes", "superseded_by", "related_memory"];
+const LINK_KEYS: &[&str] = &[
+    "supersedes",
+    "superseded_by",
+    "superseded-by",
+    "replaced_by",
+    "replaced-by",
+    "related_memory",
+];
 
 /// Parses the bytes of the file at vault-relative `path` as one note.
 ///
@@ -238,7 +248,12 @@ pub(crate) fn parse_with_meta(path: &str, bytes: &[u8]) -> (Parsed, FileMeta) {
     let sensitivity = reading.sensitivity;
     let freshness = f.enum_field("freshness", Freshness::parse);
     let retrieval_priority = f.enum_field("retrieval_priority", Priority::parse);
-    let status = f.enum_field("status", Status::parse).unwrap_or_default();
+    // Other tools' lifecycle words (`implementable`, `draft`, `published`) are
+    // theirs: the note stays in force, quietly. Only a retiring word retires it.
+    let status = f
+        .raw_text("status")
+        .and_then(|t| Status::parse(&t))
+        .unwrap_or_default();
     let mut frontmatter_tags: Vec<String> = f.tags("tags", true);
     for key in ["tag", "taxonomies.tags", "extra.tags"] {
         frontmatter_tags.extend(f.tags(key, false));
@@ -278,7 +293,13 @@ pub(crate) fn parse_with_meta(path: &str, bytes: &[u8]) -> (Parsed, FileMeta) {
         pinned: f.boolean("pinned"),
         status,
         supersedes: f.links("supersedes"),
-        superseded_by: f.links("superseded_by"),
+        superseded_by: {
+            let mut by = f.links("superseded_by");
+            for key in ["superseded-by", "replaced_by", "replaced-by"] {
+                by.extend(f.links(key));
+            }
+            by
+        },
         triggers: f.list("triggers"),
         related_files: f.list("related_files"),
         related_memory: f.links("related_memory"),

@@ -469,3 +469,29 @@ proptest! {
         let _ = read_sensitivity(&text);
     }
 }
+
+#[test]
+fn other_tools_statuses_keep_a_note_in_force_quietly_and_retiring_words_retire_it() {
+    for (status, expect) in [
+        ("implementable", Status::Active),
+        ("draft", Status::Active),
+        ("published", Status::Active),
+        ("withdrawn", Status::Archived),
+        ("deprecated", Status::Superseded),
+        ("obsolete", Status::Superseded),
+    ] {
+        let (n, d) = parse_at("keps/x.md", &format!("---\nstatus: {status}\n---\n# X\n"));
+        assert_eq!(n.status, expect, "{status}");
+        assert!(d.is_empty(), "{status}: {d:?}");
+    }
+    for key in [
+        "superseded_by",
+        "superseded-by",
+        "replaced_by",
+        "replaced-by",
+    ] {
+        let (n, _) = parse_at("a.md", &format!("---\n{key}: \"[[ADR-9]]\"\n---\n# A\n"));
+        assert_eq!(n.superseded_by, ["ADR-9"], "{key}");
+        assert!(n.extra.is_empty(), "{key}: {:?}", n.extra);
+    }
+}
