@@ -202,7 +202,7 @@ impl fmt::Debug for Renderer {
 #[derive(Debug, Serialize)]
 struct SectionView<'a> {
     name: &'static str,
-    heading: &'static str,
+    heading: String,
     items: Vec<&'a Item>,
 }
 
@@ -213,7 +213,7 @@ fn section_views<'a>(packet: &'a Packet, keep: impl Fn(&Item) -> bool) -> Vec<Se
         .into_iter()
         .map(|(name, items)| SectionView {
             name,
-            heading: heading(name),
+            heading: heading(name).to_owned(),
             items: items.iter().filter(|i| keep(i)).collect(),
         })
         .collect()
@@ -313,7 +313,17 @@ impl Renderer {
         // task in one project (a client's prompt cache stays valid).
         let sections = section_views(packet, |_| true);
         let hot_sections = section_views(packet, |i| i.layer == "hot");
-        let task_sections = section_views(packet, |i| i.layer != "hot");
+        let mut task_sections = section_views(packet, |i| i.layer != "hot");
+        // A section the hot layer already opened is named apart after the task
+        // line ("Working style, for this task"), so no heading is printed twice.
+        for t in &mut task_sections {
+            if hot_sections
+                .iter()
+                .any(|h| h.name == t.name && !h.items.is_empty())
+            {
+                t.heading = format!("{}, for this task", t.heading);
+            }
+        }
         let task_item_count: usize = task_sections.iter().map(|s| s.items.len()).sum();
         let has_task = !packet.query.task.is_empty() || !packet.query.files.is_empty();
         let not_current: Vec<String> = packet
