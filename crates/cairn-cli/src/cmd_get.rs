@@ -10,7 +10,10 @@ use crate::source::open;
 /// Runs `cairn get`.
 pub fn run(a: GetArgs) -> Result<()> {
     let engine = open(&a.source)?;
-    let g = engine.get(&a.note)?;
+    let mut g = engine.get(&a.note)?;
+    if let Some((start, end)) = a.lines {
+        g.keep_lines(start, end)?;
+    }
     match a.format {
         TextOrJson::Json => print_json(&g)?,
         TextOrJson::Text if g.withheld => print_out(&format!(

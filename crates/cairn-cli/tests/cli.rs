@@ -490,3 +490,40 @@ fn closed_stdout_is_not_an_error() {
     let out = child.wait_with_output().unwrap();
     assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
 }
+
+#[test]
+fn get_lines_prints_that_range_of_the_note_and_refuses_an_empty_one() {
+    let home = tempfile::tempdir().unwrap();
+    let config = demo().join("cairn.toml");
+    let get = |range: &str| {
+        cairn(home.path())
+            .args([
+                "get",
+                "--config",
+                config.to_str().unwrap(),
+                "Ledger overview",
+            ])
+            .args(["--lines", range])
+            .output()
+            .unwrap()
+    };
+    let whole = std::fs::read_to_string(demo().join("vault/10-Projects/ledger/Ledger overview.md"))
+        .unwrap();
+    let lines: Vec<&str> = whole.lines().collect();
+    let out = get("2..4");
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        format!("{}\n", lines[1..4].join("\n"))
+    );
+    let out = get("..1");
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        format!("{}\n", lines[0])
+    );
+    for bad in ["9999..", "5..2", "0..3", "x"] {
+        let out = get(bad);
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+        assert!(out.stdout.is_empty(), "{bad}");
+    }
+}

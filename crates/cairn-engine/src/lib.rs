@@ -130,6 +130,9 @@ pub enum EngineError {
     /// A file would be overwritten.
     #[error("{0} already exists; not overwritten")]
     Exists(PathBuf),
+    /// A line range that holds no line of the note.
+    #[error("{0}")]
+    LineRange(String),
     /// The persistent index failed.
     #[error(transparent)]
     Cache(#[from] cairn_cache::CacheError),
@@ -154,6 +157,7 @@ impl EngineError {
                 | EngineError::UnknownProfile { .. }
                 | EngineError::BudgetTooSmall { .. }
                 | EngineError::NoIndexDir
+                | EngineError::LineRange(_)
         )
     }
 }

@@ -110,6 +110,45 @@ pub struct GetResult {
     pub redactions: usize,
 }
 
+impl GetResult {
+    /// Keeps lines `start..=end` of the content (1-based; `end` `None` or past the
+    /// last line: to the last line) and returns how many lines the note has. A
+    /// range that starts past the end, or ends before it starts, is an error; a
+    /// withheld note has no content and is left as it is.
+    pub fn keep_lines(&mut self, start: usize, end: Option<usize>) -> Result<usize, EngineError> {
+        let start = start.max(1);
+        let total = self.content.lines().count();
+        if self.withheld {
+            return Ok(total);
+        }
+        if let Some(e) = end
+            && e < start
+        {
+            return Err(EngineError::LineRange(format!(
+                "the range ends at line {e}, before its start, line {start}"
+            )));
+        }
+        if start > total.max(1) {
+            return Err(EngineError::LineRange(format!(
+                "line {start} is past the end of the note ({total} lines)"
+            )));
+        }
+        if start > 1 || end.is_some_and(|e| e < total) {
+            let last = end.unwrap_or(total).min(total);
+            let mut kept = self
+                .content
+                .lines()
+                .skip(start - 1)
+                .take(last + 1 - start)
+                .collect::<Vec<_>>()
+                .join("\n");
+            kept.push('\n');
+            self.content = kept;
+        }
+        Ok(total)
+    }
+}
+
 /// How a lookup answers when the note it names is secret.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SecretLookup {

@@ -370,23 +370,7 @@ impl CairnServer {
                     );
                     return Ok((text, json(&g)?));
                 }
-                let total = g.content.lines().count();
-                if start > 1 || end.is_some() {
-                    if start > total.max(1) {
-                        return Err(format!(
-                            "start_line {start} is past the end of the note ({total} lines)"
-                        ));
-                    }
-                    let last = end.unwrap_or(total).min(total);
-                    g.content = g
-                        .content
-                        .lines()
-                        .skip(start - 1)
-                        .take(last + 1 - start)
-                        .collect::<Vec<_>>()
-                        .join("\n");
-                    g.content.push('\n');
-                }
+                let total = g.keep_lines(start, end).map_err(|e| engine_error(&e))?;
                 let text = g.content.clone();
                 let mut value = json(&g)?;
                 if let Some(o) = value.as_object_mut() {

@@ -261,9 +261,30 @@ pub struct GetArgs {
     pub note: String,
     #[command(flatten)]
     pub source: VaultArgs,
+    /// Only these lines of the note, 1-based and inclusive: `10..40`, `10..` (to the
+    /// end) or `..40` (from the start).
+    #[arg(long, value_name = "A..B", value_parser = parse_line_range)]
+    pub lines: Option<(usize, Option<usize>)>,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: TextOrJson,
+}
+
+/// `A..B`, `A..` or `..B` (1-based, inclusive) → (start, end).
+fn parse_line_range(s: &str) -> Result<(usize, Option<usize>), String> {
+    let bad = || format!("{s:?} is not a line range: write 10..40, 10.. or ..40");
+    let (a, b) = s.split_once("..").ok_or_else(bad)?;
+    let num = |t: &str| t.trim().parse::<usize>().map_err(|_| bad());
+    let start = if a.trim().is_empty() { 1 } else { num(a)? };
+    let end = if b.trim().is_empty() {
+        None
+    } else {
+        Some(num(b)?)
+    };
+    if start == 0 || end == Some(0) {
+        return Err(format!("{s:?}: lines are counted from 1"));
+    }
+    Ok((start, end))
 }
 
 #[derive(Debug, Args)]
