@@ -527,3 +527,35 @@ fn get_lines_prints_that_range_of_the_note_and_refuses_an_empty_one() {
         assert!(out.stdout.is_empty(), "{bad}");
     }
 }
+
+#[test]
+fn search_json_carries_type_tags_and_date_and_a_query_may_start_with_a_dash() {
+    let home = tempfile::tempdir().unwrap();
+    let config = demo().join("cairn.toml");
+    let out = cairn(home.path())
+        .args([
+            "search",
+            "--config",
+            config.to_str().unwrap(),
+            "--format",
+            "json",
+        ])
+        .args(["--", "-retry payout"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let hits: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let hits = hits.as_array().unwrap();
+    assert!(!hits.is_empty());
+    let with_tags = hits
+        .iter()
+        .find(|h| !h["tags"].as_array().unwrap().is_empty());
+    let h = with_tags.expect("a hit with tags");
+    assert!(h["memory_type"].is_string(), "{h}");
+    assert!(h["date"].as_str().is_some_and(|d| d.len() == 10), "{h}");
+}

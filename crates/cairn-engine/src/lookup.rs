@@ -68,6 +68,10 @@ pub struct SearchHit {
     pub sensitivity: String,
     /// `active`, `superseded` or `archived`.
     pub status: Status,
+    /// Tags (none for a withheld note).
+    pub tags: Vec<String>,
+    /// `updated`, else `created` (`YYYY-MM-DD`).
+    pub date: Option<String>,
     /// The best-matching sentences (redacted), or a neutral line when withheld.
     pub snippet: String,
 }
@@ -202,7 +206,14 @@ impl Engine {
             counts.add_markers(&snippet);
             counts.add_markers(&shown.title);
             out.redactions += counts.redactions_applied;
+            let withheld = *v == Visibility::Withheld;
             out.hits.push(SearchHit {
+                tags: if withheld {
+                    Vec::new()
+                } else {
+                    shown.tags.iter().map(|t| t.as_str().to_owned()).collect()
+                },
+                date: n.updated.or(n.created).map(|d| d.to_string()),
                 id: shown.id.into_string(),
                 path: shown.path.into_string(),
                 title: shown.title.into_string(),
