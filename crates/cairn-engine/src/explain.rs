@@ -129,7 +129,16 @@ impl Engine {
             } else if let Some(e) = packet.provenance.excluded.iter().find(|e| e.path == s.path) {
                 ("left out".to_owned(), e.reason.clone())
             } else if s.retired {
-                ("left out".to_owned(), "superseded or archived".to_owned())
+                (
+                    "left out".to_owned(),
+                    // A withheld note's keys are its text: named only when shown in full.
+                    match cairn_score::retired_because(n) {
+                        Some(why) if v == Visibility::Full => {
+                            cairn_policy::redact(&why).text.into_owned()
+                        }
+                        _ => "retired".to_owned(),
+                    },
+                )
             } else if let Some(p) = &s.other_project {
                 ("left out".to_owned(), format!("belongs to project {p}"))
             } else if !s.passes_gate(sel.profile.min_coverage) {

@@ -512,6 +512,21 @@ pub fn is_retired(n: &Note) -> bool {
     n.is_retired() || !n.superseded_by.is_empty() || n.in_folder(ARCHIVE_FOLDERS)
 }
 
+/// Why a note is retired, in words naming the key or folder that did it; `None`
+/// when it is not.
+pub fn retired_because(n: &Note) -> Option<String> {
+    if let Some(by) = n.superseded_by.first() {
+        return Some(format!("retired: superseded_by names {by}"));
+    }
+    if n.is_retired() {
+        return Some(format!("retired: status {}", n.status));
+    }
+    ARCHIVE_FOLDERS
+        .iter()
+        .find(|f| n.in_folder(&[**f]))
+        .map(|f| format!("retired: under an {f}/ folder"))
+}
+
 fn norm_path(p: &str) -> &str {
     p.trim_start_matches("./").trim_matches('/')
 }

@@ -261,3 +261,21 @@ fn the_successor_of_a_matching_retired_note_passes_the_gate() {
     assert_eq!(get("other.md").successor_of, None);
     assert!(!get("other.md").passes_gate(0.35));
 }
+
+#[test]
+fn a_retired_note_says_which_key_or_folder_retired_it() {
+    let why = |path: &str, front: &str| retired_because(&note(path, front));
+    assert_eq!(
+        why("a.md", "superseded_by: [b]\nstatus: active").as_deref(),
+        Some("retired: superseded_by names b")
+    );
+    assert_eq!(
+        why("a.md", "status: withdrawn").as_deref(),
+        Some("retired: status archived")
+    );
+    assert_eq!(
+        why("x/_archive/a.md", "title: A").as_deref(),
+        Some("retired: under an _archive/ folder")
+    );
+    assert_eq!(why("a.md", "status: draft"), None);
+}
