@@ -299,30 +299,29 @@ fn memory_config(
         }
         m.archive_folder = a.into_inner();
     }
-    if let Some(n) = raw.max_note_bytes {
-        if *n.get_ref() == 0 {
-            return Err((
-                n.span(),
-                "memory.max_note_bytes".to_owned(),
-                "must be positive".to_owned(),
-            ));
-        }
-        m.max_note_bytes = n.into_inner();
+    if let Some(n) = positive(raw.max_note_bytes, "memory.max_note_bytes")? {
+        m.max_note_bytes = n;
     }
-    if let Some(n) = raw.index_budget_lines {
-        if *n.get_ref() == 0 {
-            return Err((
-                n.span(),
-                "memory.index_budget_lines".to_owned(),
-                "must be positive".to_owned(),
-            ));
-        }
-        m.index_budget_lines = n.into_inner();
+    if let Some(n) = positive(raw.index_budget_lines, "memory.index_budget_lines")? {
+        m.index_budget_lines = n;
     }
     if let Some(n) = raw.nested {
         m.nested = n;
     }
     Ok(m)
+}
+
+/// A count that must be positive: the value, or (where it is, `key`, why).
+fn positive<T: Default + PartialEq>(
+    value: Option<Spanned<T>>,
+    key: &str,
+) -> Result<Option<T>, (Range<usize>, String, String)> {
+    match value {
+        Some(n) if *n.get_ref() == T::default() => {
+            Err((n.span(), key.to_owned(), "must be positive".to_owned()))
+        }
+        n => Ok(n.map(Spanned::into_inner)),
+    }
 }
 
 /// Note roots are vault-relative: no absolute paths and no `..`.

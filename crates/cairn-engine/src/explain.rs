@@ -147,7 +147,7 @@ impl Engine {
                     format!(
                         "failed the relevance gate: covers {:.0}% of the query, needs {:.0}%{} (or a --files match)",
                         s.coverage * 100.0,
-                        sel.profile.min_coverage * 100.0 * if s.marked_stale { 2.0 } else { 1.0 },
+                        s.needed_coverage(sel.profile.min_coverage) * 100.0,
                         if s.marked_stale {
                             " as it is marked stale"
                         } else {

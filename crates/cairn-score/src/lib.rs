@@ -196,12 +196,18 @@ impl Scored {
     }
 
     /// Whether the note's own text covers at least `min_coverage` of the query.
-    /// A note marked stale needs twice `min_coverage` (at most 90%).
+    /// Whether the note's own text covers what [`Scored::needed_coverage`] asks.
     pub fn matches_task(&self, min_coverage: f64) -> bool {
+        self.covers(self.needed_coverage(min_coverage))
+    }
+
+    /// The share of the query this note must cover to pass the gate by its text:
+    /// `min_coverage`, twice that (at most 90%) for a note marked stale.
+    pub fn needed_coverage(&self, min_coverage: f64) -> f64 {
         if self.marked_stale {
-            self.covers((min_coverage * 2.0).min(0.9))
+            (min_coverage * 2.0).min(0.9)
         } else {
-            self.covers(min_coverage)
+            min_coverage
         }
     }
 
