@@ -32,7 +32,7 @@ fn scored(n: &Note, score: f64, relevance: f64) -> Scored {
             name: "bm25",
             op: Op::Base,
             value: relevance,
-            detail: "matches".into(),
+            detail: cairn_score::Detail::Fixed("matches"),
         }],
         retired: n.is_retired(),
         other_project: n.project_id.clone().filter(|p| p == "atlas"),

@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use cairn_note::{Diagnostic, Sensitivity};
 use cairn_policy::{SafeText, Visibility};
-use cairn_score::Factor;
+use cairn_score::{Detail, Factor};
 
 use crate::wakeup::{WakeupRequest, route_method};
 use crate::{Engine, EngineError};
@@ -83,7 +83,7 @@ impl Engine {
             };
             let v = sel
                 .visibility
-                .get(&s.path)
+                .get(s.path.as_str())
                 .copied()
                 .unwrap_or(Visibility::Hidden);
             if n.sensitivity == Sensitivity::Secret || v == Visibility::Hidden {
@@ -219,7 +219,11 @@ impl Engine {
 fn redact_factors(f: &[Factor]) -> Vec<Factor> {
     f.iter()
         .map(|f| Factor {
-            detail: cairn_policy::redact(&f.detail).text.into_owned(),
+            detail: Detail::Text(
+                cairn_policy::redact(&f.detail.to_string())
+                    .text
+                    .into_owned(),
+            ),
             ..f.clone()
         })
         .collect()
