@@ -10,7 +10,7 @@ use crate::output::{print_json, print_out};
 use crate::source::open;
 
 /// Runs `cairn explain`.
-pub fn run(a: ExplainArgs) -> Result<()> {
+pub(crate) fn run(a: ExplainArgs) -> Result<()> {
     let engine = open(&a.source)?;
     let req = a.packet.request(Format::Prompt)?;
     let ex = engine.explain(&req);

@@ -12,7 +12,7 @@ use crate::output::print_out;
 use crate::source::{load_config, open_options};
 
 /// Runs `cairn wakeup`.
-pub fn run(a: WakeupArgs) -> Result<()> {
+pub(crate) fn run(a: WakeupArgs) -> Result<()> {
     let deadline = a
         .deadline_ms
         .map(|ms| OpenDeadline::for_command(Instant::now(), Duration::from_millis(ms)));

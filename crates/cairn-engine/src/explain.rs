@@ -11,7 +11,7 @@ use crate::wakeup::{WakeupRequest, route_method};
 use crate::{Engine, EngineError};
 
 /// How many candidates an explanation lists (all pinned ones are listed too).
-pub const EXPLAIN_LIMIT: usize = 40;
+pub(crate) const EXPLAIN_LIMIT: usize = 40;
 
 /// One candidate's story.
 #[derive(Debug, Clone, Serialize)]

@@ -191,7 +191,7 @@ impl std::fmt::Debug for Engine {
         f.debug_struct("Engine")
             .field("vault", &self.config.vault.root)
             .field("notes", &self.notes.len())
-            .finish()
+            .finish_non_exhaustive()
     }
 }
 

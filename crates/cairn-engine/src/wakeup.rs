@@ -400,7 +400,10 @@ impl Engine {
             }
             packet = cairn_assemble::assemble(&request, &candidates);
         }
-        packet.provenance.partial_reason = self.index_info.partial.clone();
+        packet
+            .provenance
+            .partial_reason
+            .clone_from(&self.index_info.partial);
         for n in &layers.pins_over {
             packet.budget.left_out_count += 1;
             if packet.budget.left_out.len() < cairn_assemble::LEFT_OUT_LISTED {

@@ -258,7 +258,7 @@ pub(crate) fn parse_with_meta(path: &str, bytes: &[u8]) -> (Parsed, FileMeta) {
     for key in ["tag", "taxonomies.tags", "extra.tags"] {
         frontmatter_tags.extend(f.tags(key, false));
     }
-    meta.frontmatter_tags = frontmatter_tags.clone();
+    meta.frontmatter_tags.clone_from(&frontmatter_tags);
     let mut tags: Vec<String> = frontmatter_tags.into_iter().chain(parts.tags).collect();
     tags.sort();
     tags.dedup();

@@ -278,7 +278,7 @@ fn titles() {
 /// `body` → the first sentence of its lead (what a summary starts with).
 fn check_lead(body: &str, expect: &str) {
     let p = prose(body);
-    let first = p.lead_first().next().map(String::as_str).unwrap_or("");
+    let first = p.lead_first().next().map_or("", String::as_str);
     assert_eq!(first, expect, "lead of {body:?}: {:?}", p.sentences);
 }
 

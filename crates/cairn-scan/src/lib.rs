@@ -258,14 +258,18 @@ pub fn list(vault: &Path, roots: &[String], limits: &Limits) -> Listing {
         })
     });
 
-    let mut found = found.into_inner().unwrap_or_else(|e| e.into_inner());
+    let mut found = found
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     problems.extend(
         walk_problems
             .into_inner()
-            .unwrap_or_else(|e| e.into_inner()),
+            .unwrap_or_else(std::sync::PoisonError::into_inner),
     );
     found.sort_by(|a, b| a.0.path.cmp(&b.0.path));
-    let mut folders = folders.into_inner().unwrap_or_else(|e| e.into_inner());
+    let mut folders = folders
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     folders.sort_by(|a, b| a.0.cmp(&b.0));
     walk.folders = folders;
     walk.stamp_watched(&root_dirs, &missing);
@@ -285,7 +289,7 @@ fn finish(
     mut walk: Walk,
 ) -> Listing {
     problems.sort();
-    walk.problems = problems.clone();
+    walk.problems.clone_from(&problems);
     walk.skipped.clear();
     let mut diagnostics = problems;
     // The same file reached twice (a symlinked folder inside the vault): keep the first path.
@@ -389,7 +393,7 @@ pub fn read(files: &[FileEntry]) -> Scan {
 /// knows paths inside the vault only).
 pub fn parse_file(file: &FileEntry, bytes: &[u8]) -> (Vec<Note>, Vec<Diagnostic>) {
     let parsed = cairn_note::parse_file(&file.path, bytes);
-    let mtime = Some((file.mtime_ns / 1_000_000_000) as i64);
+    let mtime = i64::try_from(file.mtime_ns / 1_000_000_000).ok();
     let notes = parsed
         .notes
         .into_iter()
@@ -446,7 +450,9 @@ pub fn unreadable(file: &FileEntry, err: &std::io::Error) -> Diagnostic {
 }
 
 fn push<T>(m: &Mutex<Vec<T>>, item: T) {
-    m.lock().unwrap_or_else(|e| e.into_inner()).push(item);
+    m.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .push(item);
 }
 
 fn diag(
@@ -494,7 +500,7 @@ fn walk_error(vault: &Path, err: &ignore::Error) -> (String, String) {
                 e = err;
             }
             ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
-                e = err
+                e = err;
             }
             ignore::Error::Loop { child, .. } => {
                 return (rel_path(vault, child), "symlink loop; not followed".into());
@@ -508,6 +514,7 @@ fn walk_error(vault: &Path, err: &ignore::Error) -> (String, String) {
 pub(crate) type FileIdentity = (u64, u64);
 
 #[cfg(unix)]
+#[allow(clippy::unnecessary_wraps)] // `None` where files have no inode (below).
 pub(crate) fn file_identity(md: &std::fs::Metadata) -> Option<FileIdentity> {
     use std::os::unix::fs::MetadataExt;
     Some((md.dev(), md.ino()))

@@ -112,11 +112,11 @@ mod tests {
         check(Detail::Bm25(1.23456), "bm25 1.235");
         check(
             Detail::Matches {
-                bm25: 3.14159,
+                bm25: 3.25159,
                 ratio: 0.5,
                 coverage: 0.755,
             },
-            "matches the task (bm25 3.14, 50% of the best match, covers 76% of the query)",
+            "matches the task (bm25 3.25, 50% of the best match, covers 76% of the query)",
         );
         check(
             Detail::Weighted("source of truth", 1.25),

@@ -281,15 +281,7 @@ fn score_one(n: &Note, (bm25, coverage): (f64, f64), best: f64, ctx: &ScoreConte
         };
     }
 
-    let relevance = if !ctx.has_query {
-        factors.push(Factor {
-            name: "no_query",
-            op: Op::Base,
-            value: w.no_query_relevance,
-            detail: Detail::Fixed("no task given: ranked by pins, priority and recency"),
-        });
-        w.no_query_relevance
-    } else {
+    let relevance = if ctx.has_query {
         let ratio = if best > 0.0 { bm25 / best } else { 0.0 };
         let r = ratio.powf(w.relevance_exponent);
         factors.push(Factor {
@@ -303,6 +295,14 @@ fn score_one(n: &Note, (bm25, coverage): (f64, f64), best: f64, ctx: &ScoreConte
             },
         });
         r
+    } else {
+        factors.push(Factor {
+            name: "no_query",
+            op: Op::Base,
+            value: w.no_query_relevance,
+            detail: Detail::Fixed("no task given: ranked by pins, priority and recency"),
+        });
+        w.no_query_relevance
     };
 
     let mut signals = 0.0;
@@ -442,9 +442,9 @@ pub const MAX_SUCCESSOR_LOOKUPS: usize = 16;
 /// value, retired note)` queries at once with a path each, or `None` (the caller
 /// owns the note set). A retired successor is not lifted; the first retired note
 /// in score order names the lift.
-pub fn lift_successors<'n>(
+pub fn lift_successors<'n, S: std::hash::BuildHasher>(
     scored: &mut [Scored],
-    notes: &HashMap<&str, &'n Note>,
+    notes: &HashMap<&str, &'n Note, S>,
     min_coverage: f64,
     resolve: impl FnOnce(&[(&'n str, &'n Note)]) -> Vec<Option<String>>,
 ) {

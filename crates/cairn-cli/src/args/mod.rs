@@ -15,15 +15,15 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-pub use eval::{EvalArgs, EvalFormat};
-pub use hook::{
+pub(crate) use eval::{EvalArgs, EvalFormat};
+pub(crate) use hook::{
     ClientArg, HookArgs, HookEvent, HooksAction, HooksArgs, InstallArgs, ScopeArg,
     SessionStartArgs, StatusArgs, WiringArgs,
 };
-pub use index::IndexArgs;
-pub use lint::LintArgs;
-pub use mcp::McpArgs;
-pub use memory::{MemoryArgs, MemoryCommand, ScopeArgs, WriteArgs, WriteFlags};
+pub(crate) use index::IndexArgs;
+pub(crate) use lint::LintArgs;
+pub(crate) use mcp::McpArgs;
+pub(crate) use memory::{MemoryArgs, MemoryCommand, ScopeArgs, WriteArgs, WriteFlags};
 
 use crate::source::VaultArgs;
 
@@ -56,13 +56,13 @@ Exit codes: 0 ok, 1 failure (lint: errors found), 2 usage or configuration error
 /// The `cairn` command line.
 #[derive(Debug, Parser)]
 #[command(name = "cairn", version, about = ABOUT, long_about = LONG_ABOUT, after_help = AFTER_HELP)]
-pub struct Cli {
+pub(crate) struct Cli {
     #[command(subcommand)]
     pub command: Command,
 }
 
 #[derive(Debug, Subcommand)]
-pub enum Command {
+pub(crate) enum Command {
     /// Print the wake-up packet for a session: the notes that matter for this project and task.
     #[command(after_help = "\
 Examples:
@@ -145,7 +145,7 @@ pub enum RankingArg {
 
 /// Flags shared by wakeup and explain.
 #[derive(Debug, Clone, Args)]
-pub struct PacketArgs {
+pub(crate) struct PacketArgs {
     /// Working directory to route (default: the current directory).
     #[arg(long, value_name = "DIR")]
     pub cwd: Option<PathBuf>,
@@ -197,7 +197,7 @@ pub enum SessionArg {
 }
 
 #[derive(Debug, Args)]
-pub struct WakeupArgs {
+pub(crate) struct WakeupArgs {
     #[command(flatten)]
     pub source: VaultArgs,
     #[command(flatten)]
@@ -213,7 +213,7 @@ pub struct WakeupArgs {
 }
 
 #[derive(Debug, Args)]
-pub struct ExplainArgs {
+pub(crate) struct ExplainArgs {
     #[command(flatten)]
     pub source: VaultArgs,
     #[command(flatten)]
@@ -224,13 +224,13 @@ pub struct ExplainArgs {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum TextOrJson {
+pub(crate) enum TextOrJson {
     Text,
     Json,
 }
 
 #[derive(Debug, Args)]
-pub struct SearchArgs {
+pub(crate) struct SearchArgs {
     /// What to look for.
     pub query: String,
     #[command(flatten)]
@@ -256,7 +256,7 @@ pub struct SearchArgs {
 }
 
 #[derive(Debug, Args)]
-pub struct GetArgs {
+pub(crate) struct GetArgs {
     /// A vault-relative path, an id (path without .md), a file name or a title.
     pub note: String,
     #[command(flatten)]
@@ -288,7 +288,7 @@ fn parse_line_range(s: &str) -> Result<(usize, Option<usize>), String> {
 }
 
 #[derive(Debug, Args)]
-pub struct InitArgs {
+pub(crate) struct InitArgs {
     /// Folder of notes to adopt, or to create a starter vault in (default: the current directory).
     pub dir: Option<PathBuf>,
 }
