@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use cairn_note::{Diagnostic, Sensitivity};
-use cairn_policy::{SafeText, Visibility};
+use cairn_policy::Visibility;
 use cairn_score::{Detail, Factor};
 
 use crate::wakeup::{WakeupRequest, route_method};
@@ -197,20 +197,7 @@ impl Engine {
             candidates_in_scope: sel.scored.len(),
             candidates,
             suppressed_by_policy: hidden,
-            diagnostics: self
-                .diagnostics
-                .iter()
-                .filter(|d| {
-                    self.meta(&d.path)
-                        .is_none_or(|n| n.sensitivity != Sensitivity::Secret)
-                })
-                .map(|d| Diagnostic {
-                    // A message can quote the note's text (a YAML error, a value).
-                    path: SafeText::redact(&d.path).into_string(),
-                    message: SafeText::redact(&d.message).into_string(),
-                    ..d.clone()
-                })
-                .collect(),
+            diagnostics: self.shown_diagnostics(),
             budget: packet.budget.clone(),
         })
     }

@@ -221,8 +221,21 @@ impl Fields<'_> {
     }
 }
 
-/// `YYYY-MM-DD`, optionally followed by a time (`T13:56`, ` 10:00:00Z`, ...).
+/// `YYYY-MM-DD`, optionally followed by a time (`T13:56`, ` 10:00:00Z`, ...); a
+/// bare year (`2015`) or year and month (`2015-07`) read as their first day.
 pub fn parse_date(t: &str) -> Option<NaiveDate> {
+    let t = t.trim();
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if t.len() == 4 && digits(t) {
+        return NaiveDate::from_ymd_opt(t.parse().ok()?, 1, 1);
+    }
+    if t.len() == 7
+        && let (Some(y), Some("-"), Some(m)) = (t.get(..4), t.get(4..5), t.get(5..))
+        && digits(y)
+        && digits(m)
+    {
+        return NaiveDate::from_ymd_opt(y.parse().ok()?, m.parse().ok()?, 1);
+    }
     let head = t.get(..10)?;
     let rest = &t[10..];
     if !rest.is_empty() && !rest.starts_with(['T', 't', ' ']) {
@@ -252,7 +265,12 @@ pub(crate) fn is_placeholder_text(s: &str) -> bool {
         s.find(open)
             .is_some_and(|at| s[at + open.len()..].contains(close))
     };
-    has("{{", "}}") || has("<%", "%>")
+    // A date format written where the date goes (`YYYY-MM-DD`, `DD/MM/YYYY`).
+    let format_pattern = s.len() >= 4
+        && s.contains("YYYY")
+        && s.chars()
+            .all(|c| matches!(c, 'Y' | 'M' | 'D' | '-' | '/' | '.' | ' '));
+    has("{{", "}}") || has("<%", "%>") || format_pattern
 }
 
 /// A YAML `[[link]]` written bare parses as nested one-element sequences.

@@ -13,7 +13,9 @@
 //!
 //! Note templates are not memories: folders named `templates`, `Templates` or
 //! `_templates` (below a note root), and the folder `[vault] templates` names,
-//! are not walked, without a diagnostic.
+//! are not walked, and template files kept among notes (`_template.md`,
+//! `_template-adr.md`, `template.md`, an RFC repository's `0000-template.md`) are
+//! not read, without a diagnostic.
 //!
 //! Parallel results are always sorted by path before they are returned.
 
@@ -80,6 +82,16 @@ pub fn is_note_file(name: &str) -> bool {
 
 /// Folder names that hold note templates, never memories.
 const TEMPLATE_FOLDERS: &[&str] = &["templates", "_templates"];
+
+/// Whether a file named `name` is a note template kept among the notes: its stem
+/// is `template` or `0000-template`, or starts with `_template` (any case).
+pub fn is_template_file(name: &str) -> bool {
+    let stem = name
+        .rsplit_once('.')
+        .map_or(name, |(s, _)| s)
+        .to_ascii_lowercase();
+    stem == "template" || stem == "0000-template" || stem.starts_with("_template")
+}
 
 /// Whether the folder at vault-relative `rel` holds note templates: it is named
 /// `templates` or `_templates` (any case), or it is `configured`.
@@ -226,7 +238,8 @@ pub fn list(vault: &Path, roots: &[String], limits: &Limits) -> Listing {
                 }
                 return ignore::WalkState::Continue;
             }
-            if !is_note_file(&entry.file_name().to_string_lossy()) {
+            let name = entry.file_name().to_string_lossy();
+            if !is_note_file(&name) || is_template_file(&name) {
                 return ignore::WalkState::Continue;
             }
             match entry.metadata() {

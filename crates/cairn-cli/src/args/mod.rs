@@ -210,6 +210,10 @@ pub(crate) struct WakeupArgs {
     /// mark the packet partial, and finish the refresh in the background.
     #[arg(long, value_name = "N")]
     pub deadline_ms: Option<u64>,
+    /// List the scan warnings on stderr (notes skipped or read with defaults),
+    /// one per line, instead of their count.
+    #[arg(short, long)]
+    pub verbose: bool,
 }
 
 #[derive(Debug, Args)]
