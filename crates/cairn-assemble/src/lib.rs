@@ -242,14 +242,17 @@ pub fn assemble(req: &Request<'_>, candidates: &[Candidate<'_>]) -> Packet {
             }
             continue;
         }
+        // Below the gate a note goes nowhere (most of the notes in scope).
+        if !relevant {
+            continue;
+        }
         let Some(rule_ix) = profile
             .sections
             .iter()
             .position(|r| !r.always && takes(profile, r, n))
         else {
-            if relevant
-                && n.memory_type
-                    .is_some_and(|t| profile.exclude_types.contains(&t))
+            if n.memory_type
+                .is_some_and(|t| profile.exclude_types.contains(&t))
             {
                 let t = n
                     .memory_type
@@ -261,9 +264,6 @@ pub fn assemble(req: &Request<'_>, candidates: &[Candidate<'_>]) -> Packet {
             }
             continue;
         };
-        if !relevant {
-            continue;
-        }
         let rule = &profile.sections[rule_ix];
         let name = rule.name.as_str();
         let cap = scaled_cap(rule.cap, req);

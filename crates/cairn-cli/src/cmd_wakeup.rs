@@ -23,7 +23,7 @@ pub(crate) fn run(a: WakeupArgs) -> Result<()> {
     let t = std::time::Instant::now();
     let out = engine.wakeup(&req)?;
     print_out(&out.rendered)?;
-    index_report::timings(&engine, t);
+    index_report::timings(&engine, t, &out.timings);
     index_report::report(&engine, &a.source);
     index_report::report_late(&engine);
     warn_diagnostics(&engine, a.verbose);

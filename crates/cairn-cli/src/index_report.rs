@@ -37,7 +37,7 @@ pub(crate) fn report_late(engine: &Engine) {
 }
 
 /// With `CAIRN_TIMINGS=1`, prints how long opening the index and answering took.
-pub(crate) fn timings(engine: &Engine, answer_started: Instant) {
+pub(crate) fn timings(engine: &Engine, answer_started: Instant, phases: &[(&str, u64)]) {
     if std::env::var_os("CAIRN_TIMINGS").is_none() {
         return;
     }
@@ -51,6 +51,11 @@ pub(crate) fn timings(engine: &Engine, answer_started: Instant) {
         "answer {:.1} ms",
         answer_started.elapsed().as_secs_f64() * 1000.0
     ));
+    parts.extend(
+        phases
+            .iter()
+            .map(|(k, us)| format!("{k} {:.1} ms", *us as f64 / 1000.0)),
+    );
     eprintln!("cairn: timings: {}", parts.join(", "));
 }
 

@@ -63,6 +63,9 @@ pub struct WakeupOutput {
     pub packet: Packet,
     /// The rendered text, within the budget.
     pub rendered: String,
+    /// Microseconds per phase (`select`, `layers`, `assemble`, `render`; the last
+    /// three summed over fitting attempts), for `CAIRN_TIMINGS`: never in the packet.
+    pub timings: Vec<(&'static str, u64)>,
 }
 
 /// Everything decided before assembly; shared by wakeup and explain.
@@ -280,7 +283,10 @@ impl Engine {
     /// when the text is over a character or byte cap, only the layers, assembly and
     /// rendering run again, within a budget derived from the measured ratio (see `fit.rs`).
     pub fn wakeup(&self, req: &WakeupRequest) -> Result<WakeupOutput, EngineError> {
+        let started = std::time::Instant::now();
         let sel = self.select(req)?;
+        let selected = micros(started);
+        let spent = std::cell::Cell::new(0u64);
         let format = req.format;
         let budget = req
             .budget
@@ -294,8 +300,10 @@ impl Engine {
         // One attempt within `requested` tokens (`None`: the profile's budget). The
         // no-task layer's size follows the attempt's budget, as the sections' caps do.
         let within = |requested: Option<usize>| {
+            let t = std::time::Instant::now();
             let layers = self.layers(&sel, req, requested);
             let candidates = candidates(&sel, &layers);
+            spent.set(spent.get() + micros(t));
             let limit = requested.unwrap_or(budget);
             self.packet_within(&sel, req, &layers, &candidates, limit)
         };
@@ -305,8 +313,13 @@ impl Engine {
         } else {
             req.budget
         })?;
+        let timed = |mut out: WakeupOutput| {
+            out.timings.insert(0, ("select", selected));
+            out.timings.insert(1, ("layers", spent.get()));
+            out
+        };
         if !caps.caps_text() {
-            return Ok(out);
+            return Ok(timed(out));
         }
         // A profile budget over the token cap costs one attempt, as a rendering
         // at that budget, then at the cap, would.
@@ -314,8 +327,16 @@ impl Engine {
         let attempts = MAX_FIT_ATTEMPTS - usize::from(over_the_cap);
         for _ in 0..attempts {
             match shrink(&out.rendered, out.packet.budget.limit_tokens, &caps) {
-                Shrink::Fits => return Ok(out),
-                Shrink::To(next) => out = within(Some(next))?,
+                Shrink::Fits => return Ok(timed(out)),
+                Shrink::To(next) => {
+                    let before = out.timings.clone();
+                    out = within(Some(next))?;
+                    for (i, (_, us)) in before.iter().enumerate() {
+                        if let Some(t) = out.timings.get_mut(i) {
+                            t.1 += us;
+                        }
+                    }
+                }
                 Shrink::Never => break,
             }
         }
@@ -380,6 +401,7 @@ impl Engine {
             default_budget: profile.budget_for(format.as_str()),
             limit: req.limit,
         };
+        let started = std::time::Instant::now();
         let mut packet = cairn_assemble::assemble(&request, &candidates);
         if self.notes.lazy_bodies() {
             // Cached notes carry no body. Which notes a packet shows does not depend
@@ -432,9 +454,15 @@ impl Engine {
         });
         packet.policy.redactions_applied = counts.redactions_applied;
         packet.policy.redactions_by_kind = counts.redactions_by_kind.clone();
+        let assembled = micros(started);
 
+        let started = std::time::Instant::now();
         let rendered = self.fit_tokens(&mut packet, req.target, format, limit)?;
-        Ok(WakeupOutput { packet, rendered })
+        Ok(WakeupOutput {
+            packet,
+            rendered,
+            timings: vec![("assemble", assembled), ("render", micros(started))],
+        })
     }
 
     /// The hot layer and, with no query at all, the recently edited notes after it.
@@ -780,4 +808,9 @@ mod tests {
             "migrations 0007_add_idempotency"
         );
     }
+}
+
+/// Microseconds since `t`.
+fn micros(t: std::time::Instant) -> u64 {
+    u64::try_from(t.elapsed().as_micros()).unwrap_or(u64::MAX)
 }
