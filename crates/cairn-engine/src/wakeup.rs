@@ -794,6 +794,11 @@ pub(crate) fn file_words(path: &str) -> String {
         .join(" ")
 }
 
+/// Microseconds since `t`.
+fn micros(t: std::time::Instant) -> u64 {
+    u64::try_from(t.elapsed().as_micros()).unwrap_or(u64::MAX)
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -808,9 +813,4 @@ mod tests {
             "migrations 0007_add_idempotency"
         );
     }
-}
-
-/// Microseconds since `t`.
-fn micros(t: std::time::Instant) -> u64 {
-    u64::try_from(t.elapsed().as_micros()).unwrap_or(u64::MAX)
 }
