@@ -60,6 +60,10 @@ pub struct QueryEcho {
     pub modules: Vec<String>,
     /// Active scenes.
     pub scenes: Vec<String>,
+    /// Where the task and files came from when the request had none: `derived
+    /// from git: branch …, N changed files, M commits`, or why none was derived.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub derived: Option<String>,
 }
 
 /// The `identity` object.
@@ -275,6 +279,10 @@ impl Packet {
     /// can redact them all in one pass.
     pub fn visit_text_mut(&mut self, f: &mut dyn FnMut(&mut String)) {
         f(&mut self.query.task);
+        self.query.files.iter_mut().for_each(&mut *f);
+        if let Some(d) = &mut self.query.derived {
+            f(d);
+        }
         for (_, items) in self.sections_mut() {
             for it in items.iter_mut() {
                 f(&mut it.title);

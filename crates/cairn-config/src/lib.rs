@@ -21,7 +21,7 @@ pub use error::ConfigError;
 pub use model::{
     Config, DEFAULT_HALF_LIFE_DAYS, DEFAULT_INDEX_BUDGET_LINES, DEFAULT_MAX_DEPTH,
     DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_FILES, DEFAULT_MAX_NOTE_BYTES, DEFAULT_MAX_TOTAL_BYTES,
-    Developer, GitConfig, Limits, MemoryConfig, Module, Project, Ranking, Scene, Vault,
+    Derive, Developer, GitConfig, Limits, MemoryConfig, Module, Project, Ranking, Scene, Vault,
 };
 pub use parse::resolve;
 
@@ -314,7 +314,7 @@ enabled = false
         let base = "[vault]\nroot='v'\n[[projects]]\nid='p'\nremotes=['github.com/org/ledger', 'git@gitlab.com:org/ledger.git']\n";
         let c = Config::load(&write(dir.path(), "d.toml", base), None).unwrap();
         assert_eq!(c.git, GitConfig::default());
-        assert!(c.git.derive);
+        assert_eq!(c.git.derive, Derive::WhenRouted);
         assert_eq!(
             c.projects[0].remotes,
             ["github.com/org/ledger", "git@gitlab.com:org/ledger.git"]
@@ -326,7 +326,7 @@ enabled = false
         assert_eq!(
             c.git,
             GitConfig {
-                derive: false,
+                derive: Derive::Never,
                 commits: 2,
                 changed_files: 3,
                 timeout_ms: 50,

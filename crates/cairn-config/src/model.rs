@@ -49,8 +49,9 @@ pub struct Config {
 /// and the notes whose code changed after them.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct GitConfig {
-    /// Derive a task from the working tree when none is given (`derive`).
-    pub derive: bool,
+    /// When a wake-up without a task takes one from the working tree (`derive =
+    /// false` is [`Derive::Never`]; `--derive` and `--no-derive` override it).
+    pub derive: Derive,
     /// Subjects of the branch's own commits taken into the task (`commits`).
     pub commits: usize,
     /// Changed files taken as files (`changed_files`).
@@ -66,10 +67,21 @@ pub struct GitConfig {
     pub history_days: u32,
 }
 
+/// When a wake-up without a task takes one from the working tree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Derive {
+    /// Never (`derive = false`, `--no-derive`).
+    Never,
+    /// When the repository belongs to the routed project (the default).
+    WhenRouted,
+    /// From any repository, with or without a routed project (`--derive`).
+    Always,
+}
+
 impl Default for GitConfig {
     fn default() -> Self {
         Self {
-            derive: true,
+            derive: Derive::WhenRouted,
             commits: 5,
             changed_files: 20,
             timeout_ms: 1000,

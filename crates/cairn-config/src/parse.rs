@@ -233,8 +233,8 @@ impl Config {
 /// Validates the `[git]` table; errors are (where the value is, key, message).
 fn git_config(raw: RawGit) -> Result<GitConfig, (Range<usize>, String, String)> {
     let mut g = GitConfig::default();
-    if let Some(d) = raw.derive {
-        g.derive = d;
+    if raw.derive == Some(false) {
+        g.derive = crate::Derive::Never;
     }
     if let Some(n) = raw.commits {
         g.commits = n;

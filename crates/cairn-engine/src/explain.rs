@@ -67,6 +67,9 @@ pub struct Explanation {
     pub diagnostics: Vec<Diagnostic>,
     /// The packet's budget line.
     pub budget: cairn_assemble::Budget,
+    /// What git gave as the task, or why nothing (only from [`Engine::explain_with_git`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub git: Vec<String>,
 }
 
 impl Engine {
@@ -212,6 +215,7 @@ impl Engine {
                 })
                 .collect(),
             budget: packet.budget.clone(),
+            git: Vec::new(),
         })
     }
 }

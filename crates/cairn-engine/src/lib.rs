@@ -13,6 +13,7 @@
 mod explain;
 mod explain_text;
 mod fit;
+mod git_task;
 mod hot;
 mod list;
 mod lookup;
@@ -42,6 +43,7 @@ pub use cairn_render::{Format, Target};
 pub use cairn_score::{Op as FactorOp, Ranking};
 pub use explain::{CandidateReport, Explanation};
 pub use fit::OutputCaps;
+pub use git_task::{Derived, GitTask};
 pub use hot::SessionSource;
 pub use list::{ListRequest, ListResult, ListScope, ListedNote};
 pub use lookup::{GetResult, SearchHit, SearchRequest, SearchResult, SearchScope, SecretLookup};
@@ -184,6 +186,8 @@ pub struct Engine {
     /// The listing it was built from, for [`Engine::refresh`] (`None`: built from
     /// given notes, or a quick engine).
     listed: Mutex<Option<Arc<cairn_cache::Listed>>>,
+    /// What git said about the task of the wake-up it was opened for.
+    git_prepared: Mutex<Option<git_task::Prepared>>,
 }
 
 impl std::fmt::Debug for Engine {
@@ -229,6 +233,7 @@ impl Engine {
             index_info,
             options: opts.clone(),
             listed: Mutex::new(None),
+            git_prepared: Mutex::new(None),
         })
     }
 

@@ -280,6 +280,15 @@ impl Engine {
     /// when the text is over a character or byte cap, only the layers, assembly and
     /// rendering run again, within a budget derived from the measured ratio (see `fit.rs`).
     pub fn wakeup(&self, req: &WakeupRequest) -> Result<WakeupOutput, EngineError> {
+        self.wakeup_echo(req, None)
+    }
+
+    /// [`Engine::wakeup`], the packet's query saying where its task came from (`derived`).
+    pub(crate) fn wakeup_echo(
+        &self,
+        req: &WakeupRequest,
+        derived: Option<&str>,
+    ) -> Result<WakeupOutput, EngineError> {
         let sel = self.select(req)?;
         let format = req.format;
         let budget = req
@@ -297,7 +306,7 @@ impl Engine {
             let layers = self.layers(&sel, req, requested);
             let candidates = candidates(&sel, &layers);
             let limit = requested.unwrap_or(budget);
-            self.packet_within(&sel, req, &layers, &candidates, limit)
+            self.packet_within(&sel, req, &layers, &candidates, limit, derived)
         };
         let capped = caps.cap_budget(budget);
         let mut out = within(if capped < budget {
@@ -332,6 +341,7 @@ impl Engine {
         layers: &Layers<'e>,
         candidates: &[Candidate<'e>],
         limit: usize,
+        derived: Option<&str>,
     ) -> Result<WakeupOutput, EngineError> {
         let profile = sel.profile;
         let format = req.format;
@@ -361,6 +371,7 @@ impl Engine {
                 files: sel.route.files.clone(),
                 modules: sel.route.modules.clone(),
                 scenes: sel.route.scenes.clone(),
+                derived: derived.map(str::to_owned),
             },
             project,
             route: RouteInfo {
@@ -682,6 +693,7 @@ pub(crate) fn route_method(m: RouteMethod) -> &'static str {
         RouteMethod::Explicit => "explicit",
         RouteMethod::RepoPath => "repo_path",
         RouteMethod::Worktree => "worktree",
+        RouteMethod::Remote => "remote",
         RouteMethod::NoMatch => "no_match",
         RouteMethod::Unscoped => "unscoped",
     }

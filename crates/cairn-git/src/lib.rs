@@ -17,5 +17,5 @@ mod words;
 pub use error::GitError;
 pub use history::{History, HistoryLimits, HistoryUpdate, TouchCount, touch_counts};
 pub use remote::{Remote, normalize_remote, remotes_at};
-pub use tree::{ReadOptions, WorkingTree, read_working_tree};
+pub use tree::{ReadOptions, Repository, WorkingTree, open, read_working_tree};
 pub use words::branch_words;

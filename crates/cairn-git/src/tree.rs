@@ -65,13 +65,29 @@ pub(crate) fn discover(path: &Path) -> Result<gix::Repository, GitError> {
     })
 }
 
-/// Reads the working tree containing `cwd`.
+/// An opened repository with a working tree: where it is, before anything costly is read.
+pub struct Repository {
+    repo: gix::Repository,
+    workdir: PathBuf,
+    main_workdir: Option<PathBuf>,
+}
+
+impl std::fmt::Debug for Repository {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Repository")
+            .field("workdir", &self.workdir)
+            .field("main_workdir", &self.main_workdir)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Opens the repository containing `cwd` (its working tree, its main checkout):
+/// a few file reads, no status, no history.
 ///
 /// # Errors
-/// [`GitError::NotARepository`] outside git, [`GitError::Open`] or
-/// [`GitError::Bare`] for a repository without a readable working tree,
-/// [`GitError::Read`] when its `HEAD`, status or history cannot be read.
-pub fn read_working_tree(cwd: &Path, opts: ReadOptions) -> Result<WorkingTree, GitError> {
+/// [`GitError::NotARepository`] outside git, [`GitError::Open`] for a repository
+/// gix cannot open, [`GitError::Bare`] for one without a working tree.
+pub fn open(cwd: &Path) -> Result<Repository, GitError> {
     let repo = discover(cwd)?;
     let workdir = repo
         .workdir()
@@ -81,26 +97,72 @@ pub fn read_working_tree(cwd: &Path, opts: ReadOptions) -> Result<WorkingTree, G
         .to_path_buf();
     let workdir = workdir.canonicalize().unwrap_or(workdir);
     let main_workdir = main_workdir(&repo).filter(|m| *m != workdir);
-    let branch = repo
-        .head_name()
-        .map_err(|e| GitError::read("HEAD", &e))?
-        .map(|n| n.shorten().to_string());
-    let default = default_branch(&repo);
-    let (changed, changed_total) = changed_files(&repo, &workdir, opts.max_changed)?;
-    let commits = match (&default, repo.head_id()) {
-        (Some((_, tip)), Ok(head)) => own_commits(&repo, head.detach(), *tip, opts.max_commits)?,
-        _ => Vec::new(),
-    };
-    Ok(WorkingTree {
+    Ok(Repository {
+        repo,
         workdir,
         main_workdir,
-        branch,
-        default_branch: default.map(|(name, _)| name),
-        changed,
-        changed_total,
-        commits,
-        remotes: remotes(&repo),
     })
+}
+
+impl Repository {
+    /// The working tree's root folder, canonical.
+    #[must_use]
+    pub fn workdir(&self) -> &Path {
+        &self.workdir
+    }
+
+    /// For a linked worktree, the main checkout's root (canonical).
+    #[must_use]
+    pub fn main_workdir(&self) -> Option<&Path> {
+        self.main_workdir.as_deref()
+    }
+
+    /// The remotes, `origin` first, then by name.
+    #[must_use]
+    pub fn remotes(&self) -> Vec<Remote> {
+        remotes(&self.repo)
+    }
+
+    /// The gix repository, for the history reader.
+    pub(crate) fn gix(&self) -> &gix::Repository {
+        &self.repo
+    }
+
+    /// Reads the branch, the changed files, the branch's own commits and the remotes.
+    ///
+    /// # Errors
+    /// [`GitError::Read`] when `HEAD`, the status or the history cannot be read.
+    pub fn working_tree(&self, opts: ReadOptions) -> Result<WorkingTree, GitError> {
+        let repo = &self.repo;
+        let branch = repo
+            .head_name()
+            .map_err(|e| GitError::read("HEAD", &e))?
+            .map(|n| n.shorten().to_string());
+        let default = default_branch(repo);
+        let (changed, changed_total) = changed_files(repo, &self.workdir, opts.max_changed)?;
+        let commits = match (&default, repo.head_id()) {
+            (Some((_, tip)), Ok(head)) => own_commits(repo, head.detach(), *tip, opts.max_commits)?,
+            _ => Vec::new(),
+        };
+        Ok(WorkingTree {
+            workdir: self.workdir.clone(),
+            main_workdir: self.main_workdir.clone(),
+            branch,
+            default_branch: default.map(|(name, _)| name),
+            changed,
+            changed_total,
+            commits,
+            remotes: remotes(repo),
+        })
+    }
+}
+
+/// Reads the working tree containing `cwd` ([`open`], then [`Repository::working_tree`]).
+///
+/// # Errors
+/// Those of [`open`] and [`Repository::working_tree`].
+pub fn read_working_tree(cwd: &Path, opts: ReadOptions) -> Result<WorkingTree, GitError> {
+    open(cwd)?.working_tree(opts)
 }
 
 /// The main checkout's root of a linked worktree: the folder holding the common git dir.

@@ -21,7 +21,7 @@ pub fn branch_words(branch: &str) -> Vec<String> {
             continue;
         }
         first = false;
-        for w in seg.split(['-', '_', '.']) {
+        for w in seg.split(|c: char| matches!(c, '-' | '_' | '.') || c.is_whitespace()) {
             if w.is_empty() || w.chars().all(|c| c.is_ascii_digit()) {
                 continue;
             }
@@ -56,5 +56,6 @@ mod tests {
         check("", "");
         check("//--__", "");
         check("Feature/Settlement", "Settlement");
+        check("fix/ -retry", "retry");
     }
 }

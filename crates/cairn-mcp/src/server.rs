@@ -219,7 +219,8 @@ impl CairnServer {
         };
         Ok(self
             .run(move |engine| {
-                let out = engine.wakeup(&req).map_err(|e| engine_error(&e))?;
+                // Without a task, the working tree's (as the session-start hook does).
+                let out = engine.wakeup_with_git(&req).map_err(|e| engine_error(&e))?;
                 Ok((out.rendered, json(&out.packet)?))
             })
             .await)

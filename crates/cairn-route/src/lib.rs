@@ -50,6 +50,9 @@ pub enum RouteMethod {
     RepoPath,
     /// The working directory is a git worktree whose main checkout lies inside one of its `repo_paths`.
     Worktree,
+    /// The working directory's repository has a remote the project names (`remotes`),
+    /// or that one of its repo paths has.
+    Remote,
     /// Nothing matched.
     NoMatch,
     /// The configuration has no projects (zero-config vault).
