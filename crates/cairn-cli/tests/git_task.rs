@@ -442,3 +442,55 @@ fn the_session_start_hook_derives_the_same_task() {
     let without = run(&["--no-derive"]);
     assert!(!without.contains("derived from git"), "{without}");
 }
+
+#[test]
+fn a_clone_elsewhere_routes_by_its_remote_and_gives_its_task() {
+    let (dir, config, _repo) = held_out("");
+    let root = dir.path().canonicalize().unwrap();
+    let text = std::fs::read_to_string(&config).unwrap();
+    std::fs::write(
+        &config,
+        text.replace(
+            "repo_paths = [\"ledger\"]",
+            "repo_paths = [\"ledger\"]\nremotes = [\"github.com/org/ledger\"]",
+        ),
+    )
+    .unwrap();
+    let clone = root.join("clones/ledger-2");
+    std::fs::create_dir_all(&clone).unwrap();
+    git(
+        &clone,
+        &["init", "-q", "-b", "main"],
+        "2026-01-01T00:00:00Z",
+    );
+    git(
+        &clone,
+        &["remote", "add", "origin", "git@github.com:org/ledger.git"],
+        "2026-01-01T00:00:00Z",
+    );
+    git(
+        &clone,
+        &["checkout", "-q", "-b", "fix/posting-reversal"],
+        "2026-01-01T00:00:00Z",
+    );
+    let p = wakeup_json(&config, &clone, &[]);
+    assert_eq!(p["provenance"]["route"]["method"], "remote");
+    assert_eq!(p["provenance"]["route"]["project_id"], "ledger");
+    assert_eq!(p["query"]["task"], "posting reversal");
+    let out = test_cairn()
+        .args(["explain", "--config"])
+        .arg(&config)
+        .arg("--cwd")
+        .arg(&clone)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("its remote origin (github.com/org/ledger) is one of the project's remotes"),
+        "{text}"
+    );
+    assert!(
+        text.contains("the repository's remote routed to project `ledger`"),
+        "{text}"
+    );
+}
