@@ -119,6 +119,21 @@ pub struct Item {
     /// Notes this one supersedes.
     #[serde(default)]
     pub supersedes: Vec<String>,
+    /// Its `related_files` that changed in commits after its date (`updated`, else
+    /// `created`), from the routed project's git history.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub code_changed: Vec<CodeChange>,
+}
+
+/// A related file (or folder) of a note that changed after the note's date.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CodeChange {
+    /// The file or folder, as the note names it.
+    pub path: String,
+    /// Commits that touched it after `since`.
+    pub commits: usize,
+    /// The note's date the commits are counted from.
+    pub since: String,
 }
 
 fn task_layer() -> String {
@@ -291,6 +306,7 @@ impl Packet {
                 f(&mut it.id);
                 it.reasons.iter_mut().for_each(&mut *f);
                 it.supersedes.iter_mut().for_each(&mut *f);
+                it.code_changed.iter_mut().for_each(|c| f(&mut c.path));
             }
         }
         for d in &mut self.provenance.derived_from {

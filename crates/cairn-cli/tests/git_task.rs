@@ -5,6 +5,8 @@
 //! (around the demo vault) is never read; untrusted git text is redacted; a
 //! stalled git read leaves the packet without it and says so.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod common;
 
 use std::path::{Path, PathBuf};
@@ -492,5 +494,82 @@ fn a_clone_elsewhere_routes_by_its_remote_and_gives_its_task() {
     assert!(
         text.contains("the repository's remote routed to project `ledger`"),
         "{text}"
+    );
+}
+
+#[test]
+fn notes_whose_code_changed_say_so_after_cairn_index_and_lint_warns() {
+    let (_dir, config, repo) = held_out("");
+    let index = config.parent().unwrap().join("index");
+    // Before `cairn index` no history is cached: a wake-up never reads it cold.
+    let before = wakeup_json(&config, &repo, &["--task", "payout batch lock"]);
+    assert!(!before.to_string().contains("code_changed"), "{before}");
+
+    let out = test_cairn()
+        .args(["index", "--config"])
+        .arg(&config)
+        .arg("--index-dir")
+        .arg(&index)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("git history of project `ledger`"), "{err}");
+    assert!(err.contains("history read: 2 commits"), "{err}");
+
+    let p = wakeup_json(&config, &repo, &["--task", "payout batch lock"]);
+    let items: Vec<&Value> = p
+        .as_object()
+        .unwrap()
+        .values()
+        .filter_map(Value::as_array)
+        .flatten()
+        .collect();
+    let batch = items
+        .iter()
+        .find(|i| i["title"] == "Payout batch locking")
+        .expect("the batch note is in the packet");
+    assert_eq!(
+        batch["code_changed"],
+        serde_json::json!([{"path": "src/payout/batch.rs", "commits": 1, "since": "2026-01-20"}])
+    );
+    let reasons = batch["reasons"].to_string();
+    assert!(
+        reasons.contains("src/payout/batch.rs changed in 1 commit since 2026-01-20"),
+        "{reasons}"
+    );
+    // The posting note's file changed only in the working tree: no commit after its date.
+    for i in &items {
+        if i["title"] == "Ledger posting invariants" {
+            assert!(i.get("code_changed").is_none(), "{i}");
+        }
+    }
+
+    let lint = test_cairn()
+        .args(["lint", "--config"])
+        .arg(&config)
+        .arg("--index-dir")
+        .arg(&index)
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&lint.stdout).unwrap();
+    let found: Vec<&Value> = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["code"] == "code-changed-since-note")
+        .collect();
+    assert_eq!(found.len(), 1, "{report}");
+    assert_eq!(found[0]["severity"], "warning");
+    assert_eq!(found[0]["path"], "ledger/Payout batch locking.md");
+    assert_eq!(found[0]["line"], 5);
+    assert!(
+        found[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("src/payout/batch.rs (1 commit)"),
+        "{}",
+        found[0]["message"]
     );
 }

@@ -75,8 +75,17 @@ pub struct Explanation {
 impl Engine {
     /// Explains what `wakeup` would do for `req`.
     pub fn explain(&self, req: &WakeupRequest) -> Result<Explanation, EngineError> {
-        let out = self.wakeup(req)?;
-        let sel = self.select(req)?;
+        self.explain_from(req, None)
+    }
+
+    /// [`Engine::explain`] with the git history that marks notes whose code changed.
+    pub(crate) fn explain_from(
+        &self,
+        req: &WakeupRequest,
+        history: Option<&cairn_git::History>,
+    ) -> Result<Explanation, EngineError> {
+        let out = self.wakeup_echo(req, None, history)?;
+        let sel = self.select_with(req, history)?;
         let packet = &out.packet;
         let mut candidates = Vec::new();
         let mut hidden = 0;

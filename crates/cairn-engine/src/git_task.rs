@@ -10,10 +10,11 @@
 //! becomes a query, an echo or an explanation.
 
 use std::path::{Path, PathBuf};
-use std::sync::mpsc;
+use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
 use cairn_config::{Config, Derive, Project};
+use cairn_git::History;
 use cairn_route::{RouteInput, RouteMethod};
 
 use crate::{Engine, EngineError, Explanation, WakeupOutput, WakeupRequest};
@@ -26,7 +27,7 @@ pub enum GitTask {
     /// why, for `explain`.
     Nothing(String),
     /// A task derived from the working tree.
-    Derived(Derived),
+    Derived(DerivedTask),
     /// Git did not answer within this many milliseconds: the packet goes without.
     TimedOut(u64),
     /// The repository of the routed project could not be read (the reason is for
@@ -36,7 +37,7 @@ pub enum GitTask {
 
 /// A task derived from a working tree.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Derived {
+pub struct DerivedTask {
     /// The query: the branch's words, then the commit subjects (redacted).
     pub task: String,
     /// The changed files, absolute, most recently modified first.
@@ -50,6 +51,7 @@ pub struct Derived {
 impl GitTask {
     /// The packet's `query.derived`: what was derived, or why nothing was when
     /// the reason matters to the reader (a timeout, an unreadable repository).
+    #[must_use]
     pub fn echo(&self) -> Option<String> {
         match self {
             GitTask::Nothing(_) => None,
@@ -64,6 +66,7 @@ impl GitTask {
     }
 
     /// The lines `explain` shows.
+    #[must_use]
     pub fn lines(&self) -> Vec<String> {
         match self {
             GitTask::Nothing(why) => vec![format!("no task derived from git: {why}")],
@@ -89,13 +92,22 @@ impl GitTask {
     }
 }
 
+/// What the git thread read: the task, and the history of the routed project's
+/// repository (for the notes whose code changed).
+#[derive(Debug, Clone)]
+pub(crate) struct GitRead {
+    pub(crate) task: GitTask,
+    pub(crate) history: Option<Arc<History>>,
+}
+
 /// Git work under way on its own thread.
 #[derive(Debug)]
 pub(crate) struct GitProbe {
     key: ProbeKey,
-    rx: mpsc::Receiver<GitTask>,
+    rx: mpsc::Receiver<GitRead>,
     by: Instant,
     started: Instant,
+    derive_task: bool,
 }
 
 /// Which requests a finished probe answers.
@@ -115,18 +127,24 @@ impl ProbeKey {
 }
 
 /// A probe's answer, kept by the engine for the wake-up it was started for.
-pub(crate) type Prepared = (ProbeKey, GitTask);
+pub(crate) type Prepared = (ProbeKey, GitRead);
 
 impl GitProbe {
-    /// Starts reading git for `req` when it has no task and derivation is on:
-    /// done by `open_by` or within `[git] timeout_ms`, whichever comes first.
+    /// Starts reading git for `req`: its task when it has none and derivation is
+    /// on, and the history of its project's repository when the code-changed
+    /// deboost is on and `cache_dir` can hold it. Done by `open_by` or within
+    /// `[git] timeout_ms`, whichever comes first.
     pub(crate) fn start(
         config: &Config,
         req: &WakeupRequest,
         open_by: Option<Instant>,
+        cache_dir: Option<PathBuf>,
     ) -> Result<Self, GitTask> {
-        if let Some(why) = not_asked(config, req) {
-            return Err(GitTask::Nothing(why));
+        let not_asked = not_asked(config, req);
+        let derive_task = not_asked.is_none();
+        let cache_dir = cache_dir.filter(|_| config.git.code_changed_deboost < 1.0);
+        if !derive_task && cache_dir.is_none() {
+            return Err(GitTask::Nothing(not_asked.unwrap_or_default()));
         }
         let started = Instant::now();
         let timeout = Duration::from_millis(config.git.timeout_ms);
@@ -140,7 +158,12 @@ impl GitProbe {
             .spawn(move || {
                 #[cfg(feature = "fault-injection")]
                 stall_if_asked();
-                let _ = tx.send(derive(&config, &cwd, project.as_deref()));
+                let asked = Asked {
+                    project: project.as_deref(),
+                    why_not: not_asked,
+                    cache_dir: cache_dir.as_deref(),
+                };
+                let _ = tx.send(read(&config, &cwd, &asked));
             });
         if let Err(e) = spawned {
             return Err(GitTask::Failed(format!(
@@ -152,23 +175,41 @@ impl GitProbe {
             rx,
             by,
             started,
+            derive_task,
         })
     }
 
     /// The answer, waiting at most until the probe's time is up.
     pub(crate) fn finish(self) -> Prepared {
         let wait = self.by.saturating_duration_since(Instant::now());
-        let task = match self.rx.recv_timeout(wait) {
-            Ok(task) => task,
-            Err(mpsc::RecvTimeoutError::Timeout) => GitTask::TimedOut(
-                u64::try_from(self.by.duration_since(self.started).as_millis()).unwrap_or(u64::MAX),
-            ),
-            Err(mpsc::RecvTimeoutError::Disconnected) => {
-                GitTask::Failed("reading git stopped unexpectedly".to_owned())
-            }
+        let read = match self.rx.recv_timeout(wait) {
+            Ok(read) => read,
+            Err(e) => GitRead {
+                task: match e {
+                    _ if !self.derive_task => GitTask::Nothing("a task was given".to_owned()),
+                    mpsc::RecvTimeoutError::Timeout => GitTask::TimedOut(
+                        u64::try_from(self.by.duration_since(self.started).as_millis())
+                            .unwrap_or(u64::MAX),
+                    ),
+                    mpsc::RecvTimeoutError::Disconnected => {
+                        GitTask::Failed("reading git stopped unexpectedly".to_owned())
+                    }
+                },
+                history: None,
+            },
         };
-        (self.key, task)
+        (self.key, read)
     }
+}
+
+/// What the git thread is asked for.
+struct Asked<'a> {
+    /// `--project`.
+    project: Option<&'a str>,
+    /// Why no task is to be derived (`None`: derive one).
+    why_not: Option<String>,
+    /// Where the history cache lives (`None`: no history).
+    cache_dir: Option<&'a Path>,
 }
 
 /// Why `req` asks for no derivation, if it does not.
@@ -196,43 +237,60 @@ impl Engine {
     /// says what was derived and from where, or that git timed out. The git read
     /// started by [`Engine::open_for_wakeup`] for the same directory is used when
     /// there is one; otherwise git is read now, within `[git] timeout_ms`.
+    ///
+    /// # Errors
+    /// Those of [`Engine::wakeup`]; git's own problems are never errors.
     pub fn wakeup_with_git(&self, req: &WakeupRequest) -> Result<WakeupOutput, EngineError> {
-        let git = self.git_task(req);
-        let echo = git.echo();
-        match git.request(req) {
-            Some(derived) => self.wakeup_echo(&derived, echo.as_deref()),
-            None => self.wakeup_echo(req, echo.as_deref()),
+        let git = self.git_read(req);
+        let echo = git.task.echo();
+        let history = git.history.as_deref();
+        match git.task.request(req) {
+            Some(derived) => self.wakeup_echo(&derived, echo.as_deref(), history),
+            None => self.wakeup_echo(req, echo.as_deref(), history),
         }
     }
 
     /// Like [`Engine::explain`], for what [`Engine::wakeup_with_git`] would do:
     /// the explanation's `git` lines say what was derived, or why nothing was.
+    ///
+    /// # Errors
+    /// Those of [`Engine::explain`].
     pub fn explain_with_git(&self, req: &WakeupRequest) -> Result<Explanation, EngineError> {
-        let git = self.git_task(req);
-        let mut ex = match git.request(req) {
-            Some(derived) => self.explain(&derived)?,
-            None => self.explain(req)?,
+        let git = self.git_read(req);
+        let history = git.history.as_deref();
+        let mut ex = match git.task.request(req) {
+            Some(derived) => self.explain_from(&derived, history)?,
+            None => self.explain_from(req, history)?,
         };
-        ex.git = git.lines();
+        ex.git = git.task.lines();
         Ok(ex)
     }
 
-    /// What git says about `req`'s task: the answer prepared while the engine
-    /// opened, else read now.
+    /// What git says about `req`'s task.
     pub fn git_task(&self, req: &WakeupRequest) -> GitTask {
+        self.git_read(req).task
+    }
+
+    /// What git says about `req`: the answer prepared while the engine opened,
+    /// else read now (the history only through the cache, incrementally).
+    fn git_read(&self, req: &WakeupRequest) -> GitRead {
         let key = ProbeKey::of(req);
-        if let Some((k, task)) = self
+        if let Some((k, read)) = self
             .git_prepared
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .as_ref()
             && *k == key
         {
-            return task.clone();
+            return read.clone();
         }
-        match GitProbe::start(&self.config, req, None) {
+        let cache_dir = self.index_info().cache_dir.clone();
+        match GitProbe::start(&self.config, req, None, cache_dir) {
             Ok(probe) => probe.finish().1,
-            Err(task) => task,
+            Err(task) => GitRead {
+                task,
+                history: None,
+            },
         }
     }
 
@@ -246,53 +304,99 @@ impl Engine {
     }
 }
 
-/// Reads the working tree of `cwd` when its repository belongs to the routed
-/// project (or with [`Derive::Always`]) and turns it into a task.
-fn derive(config: &Config, cwd: &Path, project: Option<&str>) -> GitTask {
+/// Reads what `asked` wants from the repository of `cwd`: the history when it
+/// belongs to the routed project, the task when it does (or with
+/// [`Derive::Always`]).
+fn read(config: &Config, cwd: &Path, asked: &Asked<'_>) -> GitRead {
+    let task = |task| GitRead {
+        task,
+        history: None,
+    };
     let mut input = RouteInput::at(cwd);
-    input.project = project;
+    input.project = asked.project;
     let route = match cairn_route::route(config, &input) {
         Ok(r) => r,
-        Err(e) => return GitTask::Nothing(format!("routing failed: {e}")),
+        Err(e) => return task(GitTask::Nothing(format!("routing failed: {e}"))),
+    };
+    let not_asked = |or: GitTask| match &asked.why_not {
+        Some(why) => GitTask::Nothing(why.clone()),
+        None => or,
     };
     let project = route
         .project_id
         .as_deref()
         .and_then(|id| config.project(id));
     if project.is_none() && config.git.derive != Derive::Always {
-        return GitTask::Nothing(
+        return task(not_asked(GitTask::Nothing(
             "no project routed (`--derive` reads git all the same)".to_owned(),
-        );
+        )));
     }
     let repo = match cairn_git::open(&route.cwd) {
         Ok(r) => r,
         Err(cairn_git::GitError::NotARepository { .. }) => {
-            return GitTask::Nothing("the directory is not in a git repository".to_owned());
+            return task(not_asked(GitTask::Nothing(
+                "the directory is not in a git repository".to_owned(),
+            )));
         }
-        Err(e) => return GitTask::Failed(safe(&e.to_string())),
+        Err(e) => return task(not_asked(GitTask::Failed(safe(&e.to_string())))),
     };
-    let why = match (project, config.git.derive) {
-        (_, Derive::Always) => "--derive".to_owned(),
-        (Some(p), _) => match belongs(p, &repo, route.method) {
-            Some(why) => why,
-            None => {
-                return GitTask::Nothing(format!(
+    let belongs = project.and_then(|p| belongs(p, &repo, route.method));
+    let history = match (&belongs, asked.cache_dir) {
+        (Some(_), Some(dir)) => history(config, &repo, dir),
+        _ => None,
+    };
+    let why = match (&belongs, project) {
+        _ if config.git.derive == Derive::Always => "--derive".to_owned(),
+        (Some(why), _) => why.clone(),
+        (None, Some(p)) => {
+            return GitRead {
+                task: not_asked(GitTask::Nothing(format!(
                     "the repository at {} does not belong to project `{}`",
                     repo.workdir().display(),
                     p.id
-                ));
-            }
-        },
-        (None, _) => return GitTask::Nothing("no project routed".to_owned()),
+                ))),
+                history,
+            };
+        }
+        (None, None) => {
+            return GitRead {
+                task: not_asked(GitTask::Nothing("no project routed".to_owned())),
+                history,
+            };
+        }
     };
-    let tree = match repo.working_tree(cairn_git::ReadOptions {
+    if let Some(why) = &asked.why_not {
+        return GitRead {
+            task: GitTask::Nothing(why.clone()),
+            history,
+        };
+    }
+    let tree = repo.working_tree(cairn_git::ReadOptions {
         max_changed: config.git.changed_files,
         max_commits: config.git.commits,
-    }) {
-        Ok(t) => t,
-        Err(e) => return GitTask::Failed(safe(&e.to_string())),
-    };
-    task_of(&tree, &why)
+    });
+    GitRead {
+        task: match tree {
+            Ok(t) => task_of(&t, &why),
+            Err(e) => GitTask::Failed(safe(&e.to_string())),
+        },
+        history,
+    }
+}
+
+/// The repository's history from the cache, brought up to date when only a few
+/// commits are new (never the cold pass: that is `cairn index`'s).
+fn history(config: &Config, repo: &cairn_git::Repository, dir: &Path) -> Option<Arc<History>> {
+    let file = crate::code_changed::history_file(dir, repo.workdir());
+    let mut h = History::load(&file);
+    if let Ok(cairn_git::HistoryUpdate::Added(n)) =
+        h.update(repo, &crate::code_changed::limits(config), false)
+        && n > 0
+    {
+        // A cache that cannot be written is read again next time: no failure.
+        let _ = h.save(&file);
+    }
+    (!h.is_empty()).then(|| Arc::new(h))
 }
 
 /// Why `repo` belongs to `project`, if it does: its root (or its main
@@ -383,7 +487,7 @@ fn task_of(tree: &cairn_git::WorkingTree, why: &str) -> GitTask {
                 .join(", ")
         ));
     }
-    GitTask::Derived(Derived {
+    GitTask::Derived(DerivedTask {
         task,
         files,
         summary,

@@ -10,6 +10,7 @@
 //! the MCP server and the benchmark all call this crate and nothing below it, so
 //! there is one ranking path and one policy path.
 
+mod code_changed;
 mod explain;
 mod explain_text;
 mod fit;
@@ -41,9 +42,10 @@ pub use cairn_note::{MemoryType, Sensitivity, Status};
 pub use cairn_policy::WITHHELD_NOTICE;
 pub use cairn_render::{Format, Target};
 pub use cairn_score::{Op as FactorOp, Ranking};
+pub use code_changed::HistoryReport;
 pub use explain::{CandidateReport, Explanation};
 pub use fit::OutputCaps;
-pub use git_task::{Derived, GitTask};
+pub use git_task::{DerivedTask, GitTask};
 pub use hot::SessionSource;
 pub use list::{ListRequest, ListResult, ListScope, ListedNote};
 pub use lookup::{GetResult, SearchHit, SearchRequest, SearchResult, SearchScope, SecretLookup};
@@ -53,7 +55,7 @@ pub use persistent::{IndexInfo, IndexMode, PersistentOptions, index_status, inde
 pub use wakeup::{WakeupOutput, WakeupRequest};
 pub use {cairn_cache as cache, cairn_cache::Progress, cairn_policy as policy};
 
-pub use cairn_assemble::BUILTIN_PROFILES;
+pub use cairn_assemble::{BUILTIN_PROFILES, CodeChange};
 
 /// Engine failures. Each says what to do about it.
 #[derive(Debug, thiserror::Error)]

@@ -83,7 +83,8 @@ impl Engine {
         deadline: Option<OpenDeadline>,
     ) -> Result<Self, EngineError> {
         // Git is read on its own thread while the vault opens (`git_task.rs`).
-        let probe = GitProbe::start(&config, req, deadline.map(|d| d.open_by()));
+        let cache_dir = crate::code_changed::cache_dir_for(&config, opts);
+        let probe = GitProbe::start(&config, req, deadline.map(|d| d.open_by()), cache_dir);
         let engine = Self::open_for_wakeup_only(config, opts, req, deadline)?;
         Ok(match probe {
             Ok(probe) => engine.with_git(probe.finish()),

@@ -1,6 +1,6 @@
 //! `wakeup`: route, pick the profile's candidates, rank, apply policy, assemble,
 //! redact, render and fit the budget and the caps (`fit.rs`). `explain` reuses
-//! [`Engine::select`].
+//! [`Engine::select_with`].
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::PathBuf;
@@ -85,6 +85,8 @@ pub(crate) struct Selection<'e> {
     pub primary_notes: Vec<&'e Note>,
     /// Every note under the secondary roots (whatever its type), in path order.
     pub secondary_notes: Vec<&'e Note>,
+    /// Project notes whose related files changed since their date.
+    pub code_changed: crate::code_changed::CodeChanged,
 }
 
 impl Engine {
@@ -130,7 +132,13 @@ impl Engine {
         q
     }
 
-    pub(crate) fn select(&self, req: &WakeupRequest) -> Result<Selection<'_>, EngineError> {
+    /// Routes, scopes, ranks and applies policy; project notes whose related files
+    /// changed in `history` since their date are deboosted (`code_changed.rs`).
+    pub(crate) fn select_with(
+        &self,
+        req: &WakeupRequest,
+        history: Option<&cairn_git::History>,
+    ) -> Result<Selection<'_>, EngineError> {
         let input = RouteInput {
             cwd: &req.cwd,
             project: req.project.as_deref(),
@@ -225,6 +233,11 @@ impl Engine {
             });
         }
 
+        let code_changed = history.map_or_else(Default::default, |h| {
+            let deboost = self.config.git.code_changed_deboost;
+            crate::code_changed::apply(&mut scored, &notes, &origin, h, deboost)
+        });
+
         let mut visibility = HashMap::new();
         let mut suppressed = 0;
         for s in &scored {
@@ -258,6 +271,7 @@ impl Engine {
             notes,
             primary_notes,
             secondary_notes,
+            code_changed,
         })
     }
 
@@ -280,7 +294,7 @@ impl Engine {
     /// when the text is over a character or byte cap, only the layers, assembly and
     /// rendering run again, within a budget derived from the measured ratio (see `fit.rs`).
     pub fn wakeup(&self, req: &WakeupRequest) -> Result<WakeupOutput, EngineError> {
-        self.wakeup_echo(req, None)
+        self.wakeup_echo(req, None, None)
     }
 
     /// [`Engine::wakeup`], the packet's query saying where its task came from (`derived`).
@@ -288,8 +302,9 @@ impl Engine {
         &self,
         req: &WakeupRequest,
         derived: Option<&str>,
+        history: Option<&cairn_git::History>,
     ) -> Result<WakeupOutput, EngineError> {
-        let sel = self.select(req)?;
+        let sel = self.select_with(req, history)?;
         let format = req.format;
         let budget = req
             .budget
@@ -412,6 +427,7 @@ impl Engine {
             packet = cairn_assemble::assemble(&request, &candidates);
         }
         packet.provenance.partial_reason = self.index_info.partial.clone();
+        crate::code_changed::annotate(&mut packet, &sel.code_changed);
         for n in &layers.pins_over {
             packet.budget.left_out_count += 1;
             if packet.budget.left_out.len() < cairn_assemble::LEFT_OUT_LISTED {
