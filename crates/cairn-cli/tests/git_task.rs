@@ -573,3 +573,35 @@ fn notes_whose_code_changed_say_so_after_cairn_index_and_lint_warns() {
         found[0]["message"]
     );
 }
+
+#[test]
+fn a_linked_worktree_of_the_project_gives_its_own_task() {
+    let (dir, config, repo) = held_out("");
+    let wt = dir
+        .path()
+        .canonicalize()
+        .unwrap()
+        .join("worktrees/settlement");
+    git(
+        &repo,
+        &[
+            "worktree",
+            "add",
+            "-q",
+            "-b",
+            "feature/settlement-report",
+            wt.to_str().unwrap(),
+        ],
+        "2026-02-05T00:00:00Z",
+    );
+    write(&wt.join("src/report.rs"), "fn report() {}\n");
+    let p = wakeup_json(&config, &wt, &[]);
+    assert_eq!(p["provenance"]["route"]["method"], "worktree");
+    // The worktree's own branch, its files, and the commit it shares with the fix
+    // branch (not on main).
+    assert_eq!(
+        p["query"]["task"],
+        "settlement report; Shorter lock timeout for payout batches"
+    );
+    assert_eq!(p["query"]["files"], serde_json::json!(["src/report.rs"]));
+}
