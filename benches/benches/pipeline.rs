@@ -15,7 +15,10 @@ use std::time::Duration;
 
 use cairn_benches::{Spec, sizes, vault};
 use cairn_engine::config::Config;
-use cairn_engine::*;
+use cairn_engine::{
+    Engine, Format, IndexMode, OpenOptions, PersistentOptions, Ranking, SearchRequest, SearchScope,
+    Target, WakeupRequest,
+};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 
 fn open(root: &std::path::Path) -> Engine {
@@ -35,7 +38,7 @@ fn wakeup_request(root: &std::path::Path, cwd: &str, task: &str) -> WakeupReques
         budget: None,
         now: "2026-11-22T09:00:00Z".parse().unwrap(),
         ranking: Ranking::Full,
-        source: Default::default(),
+        source: cairn_engine::SessionSource::Startup,
         limit: None,
         caps: cairn_engine::OutputCaps::NONE,
     }
@@ -54,7 +57,7 @@ fn stages(c: &mut Criterion) {
             g.sample_size(10).measurement_time(Duration::from_secs(20));
         }
         g.bench_with_input(BenchmarkId::from_parameter(n), &config, |b, cfg| {
-            b.iter(|| cairn_scan::scan(&cfg.vault.root, &[String::new()], &cfg.vault.limits))
+            b.iter(|| cairn_scan::scan(&cfg.vault.root, &[String::new()], &cfg.vault.limits));
         });
         g.finish();
 
@@ -66,7 +69,7 @@ fn stages(c: &mut Criterion) {
             g.sample_size(10).measurement_time(Duration::from_secs(30));
         }
         g.bench_with_input(BenchmarkId::from_parameter(n), &notes, |b, notes| {
-            b.iter(|| cairn_index::NoteIndex::build_in_ram(black_box(notes)).unwrap())
+            b.iter(|| cairn_index::NoteIndex::build_in_ram(black_box(notes)).unwrap());
         });
         g.finish();
         drop(notes);
@@ -90,7 +93,7 @@ fn stages(c: &mut Criterion) {
                         today: "2026-11-22".parse().unwrap(),
                     })
                     .unwrap()
-            })
+            });
         });
         g.finish();
 
@@ -101,7 +104,7 @@ fn stages(c: &mut Criterion) {
                 let (cwd, task) = &tasks[i % tasks.len()];
                 i += 1;
                 engine.wakeup(&wakeup_request(&root, cwd, task)).unwrap()
-            })
+            });
         });
         g.finish();
         drop(engine);
@@ -111,7 +114,7 @@ fn stages(c: &mut Criterion) {
         let mut g = c.benchmark_group("list");
         g.throughput(Throughput::Elements(n as u64));
         g.bench_with_input(BenchmarkId::new("walk", n), &config, |b, cfg| {
-            b.iter(|| cairn_scan::list(&cfg.vault.root, &[String::new()], &cfg.vault.limits))
+            b.iter(|| cairn_scan::list(&cfg.vault.root, &[String::new()], &cfg.vault.limits));
         });
         // The generated vault is older than the racy window by the time it is benched
         // again; on a fresh vault the record is not settled and relist declines.
@@ -126,7 +129,7 @@ fn stages(c: &mut Criterion) {
                         &listed,
                     )
                     .unwrap()
-                })
+                });
             });
         }
         g.finish();
@@ -151,7 +154,7 @@ fn stages(c: &mut Criterion) {
                 open_persistent()
                     .wakeup(&wakeup_request(&root, cwd, task))
                     .unwrap()
-            })
+            });
         });
         g.finish();
 
@@ -166,7 +169,7 @@ fn stages(c: &mut Criterion) {
                 open(&root)
                     .wakeup(&wakeup_request(&root, cwd, task))
                     .unwrap()
-            })
+            });
         });
         g.finish();
     }

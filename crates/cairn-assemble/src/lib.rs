@@ -251,7 +251,10 @@ pub fn assemble(req: &Request<'_>, candidates: &[Candidate<'_>]) -> Packet {
                 && n.memory_type
                     .is_some_and(|t| profile.exclude_types.contains(&t))
             {
-                let t = n.memory_type.map(|t| t.as_str()).unwrap_or_default();
+                let t = n
+                    .memory_type
+                    .map(cairn_note::MemoryType::as_str)
+                    .unwrap_or_default();
                 exclude(&mut packet, n, "excluded_type", |_| {
                     format!("{t} notes are not part of the {} profile", profile.name)
                 });
@@ -334,7 +337,10 @@ pub fn scale_to_budget(n: usize, budget: usize, default: Option<usize>) -> usize
     match default {
         Some(default) if default > 0 && budget != default => {
             let scaled = (n as f64 * budget as f64 / default as f64).round();
-            (scaled as usize).max(1)
+            // `scaled` is a non-negative whole number of notes, far below usize::MAX.
+            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+            let scaled = scaled as usize;
+            scaled.max(1)
         }
         _ => n,
     }

@@ -32,7 +32,7 @@ fn scored(n: &Note, score: f64, relevance: f64) -> Scored {
             name: "bm25",
             op: Op::Base,
             value: relevance,
-            detail: "matches".into(),
+            detail: cairn_score::Detail::Fixed("matches"),
         }],
         retired: n.is_retired(),
         other_project: n.project_id.clone().filter(|p| p == "atlas"),
@@ -173,7 +173,7 @@ fn full_sections_spill_then_leave_out() {
         .map(|i| {
             (
                 note(&format!("d{i:02}.md"), "memory_type: decision", "x"),
-                2.0 - i as f64 * 0.01,
+                2.0 - f64::from(i) * 0.01,
                 1.0,
             )
         })

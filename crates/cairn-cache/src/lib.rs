@@ -155,7 +155,7 @@ impl std::fmt::Debug for OpenOptions {
             .field("rebuild", &self.rebuild)
             .field("deadline", &self.deadline)
             .field("verify", &self.verify)
-            .finish()
+            .finish_non_exhaustive()
     }
 }
 

@@ -21,6 +21,11 @@
 //! note's record only when the note is wanted. Every offset is checked when the
 //! file is opened, so a damaged manifest is an error, never a panic or a wrong note.
 
+// The format stores offsets and lengths in u32 and u64 fields, and cairn builds for
+// 64-bit targets: the casts between them and usize below cannot lose a value that
+// a vault can produce (a 4 GiB path table or record, which `open` refuses).
+#![allow(clippy::cast_possible_truncation)]
+
 use std::borrow::Cow;
 use std::ops::Range;
 use std::path::Path;
@@ -389,7 +394,7 @@ impl Manifest {
         Row {
             info: EntryInfo {
                 size: le_u64(b, at),
-                mtime_ns: le_u64(b, at + 8) as i64,
+                mtime_ns: le_u64(b, at + 8).cast_signed(),
                 hash,
                 notes: le_u32(b, at + 52),
                 docs: le_u32(b, at + 56),
@@ -452,7 +457,7 @@ impl Manifest {
     pub(crate) fn find(&self, path: &str) -> Option<usize> {
         let (mut lo, mut hi) = (0, self.len());
         while lo < hi {
-            let mid = (lo + hi) / 2;
+            let mid = usize::midpoint(lo, hi);
             match self.path_bytes(mid).cmp(path.as_bytes()) {
                 std::cmp::Ordering::Less => lo = mid + 1,
                 std::cmp::Ordering::Greater => hi = mid,
@@ -466,7 +471,7 @@ impl Manifest {
     pub(crate) fn lower_bound(&self, key: &str) -> usize {
         let (mut lo, mut hi) = (0, self.len());
         while lo < hi {
-            let mid = (lo + hi) / 2;
+            let mid = usize::midpoint(lo, hi);
             if self.path_bytes(mid) < key.as_bytes() {
                 lo = mid + 1;
             } else {

@@ -182,6 +182,7 @@ mod days {
     use chrono::{Datelike, NaiveDate};
     use serde::{Deserialize, Deserializer, Serialize, Serializer, de::Error};
 
+    #[allow(clippy::ref_option, clippy::trivially_copy_pass_by_ref)] // serde's `with` signature.
     pub(super) fn serialize<S: Serializer>(d: &Option<NaiveDate>, s: S) -> Result<S::Ok, S::Error> {
         d.map(|d| d.num_days_from_ce()).serialize(s)
     }

@@ -380,7 +380,7 @@ fn build(
             if secret > 0 {
                 // A message may quote the note ("unknown value `…`"): withheld.
                 diagnostics.extend(r.diagnostics.into_iter().map(|mut d| {
-                    d.message = crate::WITHHELD_DIAGNOSTIC.to_owned();
+                    crate::WITHHELD_DIAGNOSTIC.clone_into(&mut d.message);
                     d
                 }));
             } else {

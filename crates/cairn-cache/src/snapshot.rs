@@ -27,7 +27,7 @@ impl std::fmt::Debug for Snapshot {
         f.debug_struct("Snapshot")
             .field("generation", &self.name)
             .field("files", &self.len())
-            .finish()
+            .finish_non_exhaustive()
     }
 }
 

@@ -158,7 +158,7 @@ pub(crate) fn new_generation(dir: &Path, number: u64) -> io::Result<(String, Pat
         let path = dir.join(&name);
         match create_private_dir(&path) {
             Ok(()) => return Ok((name, path)),
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
             Err(e) => return Err(e),
         }
     }

@@ -11,7 +11,7 @@ use crate::args::{EvalArgs, EvalFormat};
 use crate::output::{print_json, print_out};
 
 /// Runs the suite and prints the report.
-pub fn run(a: &EvalArgs) -> Result<()> {
+pub(crate) fn run(a: &EvalArgs) -> Result<()> {
     let opts = a.options()?;
     let report = cairn_eval::run_eval(&a.suite, &opts)?;
     match a.format {
@@ -34,7 +34,7 @@ pub fn run(a: &EvalArgs) -> Result<()> {
 }
 
 /// The report as a table: one row overall, one per question type.
-pub fn table(r: &EvalReport) -> String {
+pub(crate) fn table(r: &EvalReport) -> String {
     let mut s = String::new();
     let ranking = match r.ranking {
         Ranking::Full => "full",

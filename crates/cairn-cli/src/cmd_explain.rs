@@ -10,7 +10,7 @@ use crate::output::{print_json, print_out};
 use crate::source::{load_config, open_options};
 
 /// Runs `cairn explain`.
-pub fn run(a: ExplainArgs) -> Result<()> {
+pub(crate) fn run(a: ExplainArgs) -> Result<()> {
     let mut config = load_config(&a.source)?;
     a.packet.derive.apply(&mut config);
     let engine = Engine::open(config, &open_options(&a.source, None, false))?;

@@ -8,7 +8,7 @@ use crate::output::{print_json, print_out};
 use crate::source::open;
 
 /// Runs `cairn get`.
-pub fn run(a: GetArgs) -> Result<()> {
+pub(crate) fn run(a: GetArgs) -> Result<()> {
     let engine = open(&a.source)?;
     let mut g = engine.get(&a.note)?;
     if let Some((start, end)) = a.lines {

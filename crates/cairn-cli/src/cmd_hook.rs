@@ -17,7 +17,8 @@ use crate::request::resolve_now;
 use crate::source::load_config;
 
 /// Runs the session-start hook: always exit 0, one envelope on stdout.
-pub fn session_start(a: SessionStartArgs) -> Result<ExitCode> {
+#[allow(clippy::unnecessary_wraps)] // Every command returns a Result to main's one dispatch.
+pub(crate) fn session_start(a: SessionStartArgs) -> Result<ExitCode> {
     let started = Instant::now();
     let client: Client = a.client.into();
     let deadline = Duration::from_millis(a.deadline_ms);
@@ -39,7 +40,7 @@ pub fn session_start(a: SessionStartArgs) -> Result<ExitCode> {
         input,
         fallback_cwd,
         profile: a.profile.clone(),
-        budget: a.budget.map(|b| b as usize),
+        budget: a.budget.and_then(|b| usize::try_from(b).ok()),
         now: match &now {
             Ok(Some(t)) => *t,
             _ => cairn_hooks::pinned_now(chrono::Utc::now()),
@@ -47,49 +48,46 @@ pub fn session_start(a: SessionStartArgs) -> Result<ExitCode> {
         deadline,
         started,
     };
-    let outcome = match now {
-        Err(e) => {
-            let warnings = req.input.warning.iter().cloned().collect();
-            cairn_hooks::notice(&req, &format!("{e:#}"), warnings)
-        }
-        Ok(_) => {
-            let source = a.source.clone();
-            let derive = a.derive;
-            let load: cairn_hooks::OpenSettingsLoader = Arc::new(move || {
-                let mut config = load_config(&source).map_err(|e| format!("{e:#}"))?;
-                derive.apply(&mut config);
-                let opts = OpenOptions {
-                    profiles_dir: source.profiles_dir.clone(),
-                    ..OpenOptions::default()
-                };
-                Ok((config, opts))
+    let outcome = if let Err(e) = now {
+        let warnings = req.input.warning.iter().cloned().collect();
+        cairn_hooks::notice(&req, &format!("{e:#}"), warnings)
+    } else {
+        let source = a.source.clone();
+        let derive = a.derive;
+        let load: cairn_hooks::OpenSettingsLoader = Arc::new(move || {
+            let mut config = load_config(&source).map_err(|e| format!("{e:#}"))?;
+            derive.apply(&mut config);
+            let opts = OpenOptions {
+                profiles_dir: source.profiles_dir.clone(),
+                ..OpenOptions::default()
+            };
+            Ok((config, opts))
+        });
+        // The full packet comes from the persistent index: current, it opens in
+        // milliseconds; stale or missing, the engine answers from what it has by
+        // half the deadline (the developer's notes read first, then the
+        // project's) and a background `cairn index` finishes the work.
+        let mut sources = EngineSources::scanning(load.clone());
+        let index_source = a.source.clone();
+        let open_by = OpenDeadline::for_hook(started, deadline);
+        let routing = req.wakeup_request();
+        sources.full = Box::new(move || {
+            let (config, mut opts) = load()?;
+            opts.index = IndexMode::Persistent(PersistentOptions {
+                dir: index_source.index_dir.clone(),
+                ..PersistentOptions::default()
             });
-            // The full packet comes from the persistent index: current, it opens in
-            // milliseconds; stale or missing, the engine answers from what it has by
-            // half the deadline (the developer's notes read first, then the
-            // project's) and a background `cairn index` finishes the work.
-            let mut sources = EngineSources::scanning(load.clone());
-            let index_source = a.source.clone();
-            let open_by = OpenDeadline::for_hook(started, deadline);
-            let routing = req.wakeup_request();
-            sources.full = Box::new(move || {
-                let (config, mut opts) = load()?;
-                opts.index = IndexMode::Persistent(PersistentOptions {
-                    dir: index_source.index_dir.clone(),
-                    ..PersistentOptions::default()
-                });
-                let engine = Engine::open_for_wakeup(config, &opts, &routing, Some(open_by))?;
-                crate::index_report::report(&engine, &index_source);
-                Ok(engine)
-            });
-            let fallback = req.clone();
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || {
-                cairn_hooks::session_start(req, sources)
-            }))
-            .unwrap_or_else(|_| {
-                cairn_hooks::notice(&fallback, "internal error in the hook", Vec::new())
-            })
-        }
+            let engine = Engine::open_for_wakeup(config, &opts, &routing, Some(open_by))?;
+            crate::index_report::report(&engine, &index_source);
+            Ok(engine)
+        });
+        let fallback = req.clone();
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || {
+            cairn_hooks::session_start(req, sources)
+        }))
+        .unwrap_or_else(|_| {
+            cairn_hooks::notice(&fallback, "internal error in the hook", Vec::new())
+        })
     };
     emit(&outcome);
     Ok(ExitCode::SUCCESS)
@@ -110,7 +108,7 @@ fn emit(outcome: &HookOutcome) {
 /// notice in the envelope of the `--client` given, Claude Code's
 /// `hookSpecificOutput` shape when there is none. `None` when this is not a hook
 /// run, or when help or the version was asked for.
-pub fn answer_bad_arguments(err: &clap::Error) -> Option<ExitCode> {
+pub(crate) fn answer_bad_arguments(err: &clap::Error) -> Option<ExitCode> {
     use clap::error::ErrorKind;
     if matches!(
         err.kind(),

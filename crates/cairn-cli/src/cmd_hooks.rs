@@ -87,7 +87,7 @@ fn tilde(p: &Path, home: &Path) -> String {
 }
 
 /// Runs `cairn hooks …`.
-pub fn hooks(a: HooksArgs) -> Result<ExitCode> {
+pub(crate) fn hooks(a: HooksArgs) -> Result<ExitCode> {
     match a.action {
         HooksAction::Install(i) => install_or_uninstall(&i.wiring, Some(&i)),
         HooksAction::Uninstall(u) => install_or_uninstall(&u.wiring, None),
@@ -180,11 +180,10 @@ fn install_or_uninstall(w: &WiringArgs, install: Option<&InstallArgs>) -> Result
         }
         let applied = install::apply(edits, &stamp())?;
         for (e, a) in edits.iter().zip(&applied) {
-            let backup = a
-                .backup
-                .as_ref()
-                .map(|b| format!(" (backup: {})", tilde(b, &loc.home)))
-                .unwrap_or_else(|| " (new file)".into());
+            let backup = a.backup.as_ref().map_or_else(
+                || " (new file)".into(),
+                |b| format!(" (backup: {})", tilde(b, &loc.home)),
+            );
             report.push_str(&format!(
                 "  {}: {}{backup}\n",
                 tilde(&e.path, &loc.home),

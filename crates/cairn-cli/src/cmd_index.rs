@@ -43,7 +43,7 @@ struct RefreshOut {
 }
 
 /// Runs `cairn index`.
-pub fn run(a: &IndexArgs) -> Result<ExitCode> {
+pub(crate) fn run(a: &IndexArgs) -> Result<ExitCode> {
     let config = load_config(&a.source)?;
     if a.status {
         let opts = PersistentOptions {

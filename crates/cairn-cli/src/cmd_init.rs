@@ -27,7 +27,7 @@ struct InitReport {
 }
 
 /// Runs `cairn init`.
-pub fn run(a: InitArgs) -> Result<()> {
+pub(crate) fn run(a: InitArgs) -> Result<()> {
     let dir = match a.dir {
         Some(d) => d,
         None => std::env::current_dir().context("cannot read the current directory")?,
@@ -216,7 +216,7 @@ fn survey(dir: &Path) -> Result<Found> {
     let config = Config::for_vault(dir).map_err(|e| anyhow::anyhow!("{e}"))?;
     let scan = cairn_engine::scan_vault(&config);
     let mut found = Found::default();
-    let mut files: Vec<&str> = scan.notes.iter().map(|n| n.file_path()).collect();
+    let mut files: Vec<&str> = scan.notes.iter().map(cairn_note::Note::file_path).collect();
     files.dedup();
     for f in files {
         found.files += 1;

@@ -11,7 +11,7 @@ use crate::request::resolve_now;
 use crate::source::open;
 
 /// Runs `cairn lint`.
-pub fn run(a: LintArgs) -> Result<ExitCode> {
+pub(crate) fn run(a: LintArgs) -> Result<ExitCode> {
     let engine = open(&a.source)?;
     let today = resolve_now(a.now.as_deref())?.date_naive();
     let report = cairn_lint::lint(&engine, &LintOptions::new(today));

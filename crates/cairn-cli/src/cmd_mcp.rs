@@ -13,7 +13,7 @@ use crate::args::McpArgs;
 use crate::source::load_config;
 
 /// Runs `cairn mcp` until stdin ends.
-pub fn mcp(a: McpArgs) -> Result<ExitCode> {
+pub(crate) fn mcp(a: McpArgs) -> Result<ExitCode> {
     // Fail fast, before the handshake, on a configuration that cannot load.
     load_config(&a.source)?;
     let config_file = if a.source.vault.is_some() {

@@ -16,7 +16,7 @@ use crate::request::{resolve_cwd, resolve_now};
 use crate::source::load_config;
 
 /// Runs `cairn memory …`.
-pub fn run(a: MemoryArgs) -> Result<ExitCode> {
+pub(crate) fn run(a: MemoryArgs) -> Result<ExitCode> {
     let config = load_config(&a.source)?;
     let mut store = Store::new(config.clone());
     if let Some(dir) = cairn_memory::default_cache_dir(|k| std::env::var(k).ok()) {
@@ -61,7 +61,9 @@ pub fn run(a: MemoryArgs) -> Result<ExitCode> {
             if shown.redactions > 0 {
                 eprintln!("cairn: {} credentials redacted", shown.redactions);
             }
-            warnings.iter().for_each(|w| warn(w));
+            for w in &warnings {
+                warn(w);
+            }
         }
         MemoryCommand::Path(p) => {
             let scope = scope_of(&config, &p)?;
@@ -288,12 +290,11 @@ fn list_text(store: &Store, scope: &Scope, items: &[cairn_memory::Listed]) -> Re
 }
 
 fn scope_of(config: &Config, a: &ScopeArgs) -> Result<Scope> {
-    match &a.scope {
-        Some(s) => Ok(Scope::parse(s)?),
-        None => {
-            let cwd = resolve_cwd(a.cwd.as_ref())?;
-            Ok(Scope::default_for(config, &cwd))
-        }
+    if let Some(s) = &a.scope {
+        Ok(Scope::parse(s)?)
+    } else {
+        let cwd = resolve_cwd(a.cwd.as_ref())?;
+        Ok(Scope::default_for(config, &cwd))
     }
 }
 

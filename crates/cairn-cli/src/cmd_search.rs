@@ -9,7 +9,7 @@ use crate::output::{print_json, print_out};
 use crate::source::open;
 
 /// Runs `cairn search`.
-pub fn run(a: SearchArgs) -> Result<()> {
+pub(crate) fn run(a: SearchArgs) -> Result<()> {
     let engine = open(&a.source)?;
     let has_config = engine.config().source.is_some();
     let req = a.request(has_config)?;
@@ -54,7 +54,7 @@ pub fn run(a: SearchArgs) -> Result<()> {
 }
 
 fn roots_text(roots: &[String]) -> String {
-    if roots.iter().any(|r| r.is_empty()) {
+    if roots.iter().any(std::string::String::is_empty) {
         return "the whole vault".into();
     }
     roots.join(", ")

@@ -12,7 +12,7 @@ use crate::output::print_out;
 use crate::source::{load_config, open_options};
 
 /// Runs `cairn wakeup`.
-pub fn run(a: WakeupArgs) -> Result<()> {
+pub(crate) fn run(a: WakeupArgs) -> Result<()> {
     let deadline = a
         .deadline_ms
         .map(|ms| OpenDeadline::for_command(Instant::now(), Duration::from_millis(ms)));
@@ -27,14 +27,31 @@ pub fn run(a: WakeupArgs) -> Result<()> {
     index_report::timings(&engine, t);
     index_report::report(&engine, &a.source);
     index_report::report_late(&engine);
-    warn_diagnostics(&engine);
+    warn_diagnostics(&engine, a.verbose);
     // The process ends here: freeing thousands of decoded notes one by one
     // would only delay the hook that waits for it.
     std::mem::forget(engine);
     Ok(())
 }
 
-fn warn_diagnostics(engine: &Engine) {
+/// One summary line for the scan's warnings, or (`--verbose`) one line each.
+fn warn_diagnostics(engine: &Engine, verbose: bool) {
+    if verbose {
+        for d in engine
+            .shown_diagnostics()
+            .iter()
+            .filter(|d| d.severity >= cairn_engine::Severity::Warning)
+        {
+            let line = d.line.map(|l| format!(":{l}")).unwrap_or_default();
+            eprintln!(
+                "cairn: {}{line}: {} [{}]",
+                d.path,
+                crate::error::one_line(&d.message),
+                d.code
+            );
+        }
+        return;
+    }
     let n = engine
         .diagnostics()
         .iter()
@@ -42,7 +59,7 @@ fn warn_diagnostics(engine: &Engine) {
         .count();
     if n > 0 {
         eprintln!(
-            "cairn: {n} scan warnings (notes skipped or read with defaults); `cairn explain` lists them"
+            "cairn: {n} scan warnings (notes skipped or read with defaults); `cairn wakeup --verbose` or `cairn lint` lists them"
         );
     }
 }

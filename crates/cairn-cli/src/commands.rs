@@ -9,7 +9,7 @@ use anyhow::Result;
 use crate::args::{Cli, Command, HookEvent};
 
 /// Runs the command `cli` names.
-pub fn run(cli: Cli) -> Result<ExitCode> {
+pub(crate) fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Wakeup(a) => crate::cmd_wakeup::run(a)?,
         Command::Explain(a) => crate::cmd_explain::run(a)?,

@@ -12,7 +12,7 @@ const EXIT_REFUSED: u8 = 3;
 
 /// A usage error found while resolving flags (exit code 2).
 #[derive(Debug)]
-pub struct UsageError(pub String);
+pub(crate) struct UsageError(pub String);
 
 impl std::fmt::Display for UsageError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -23,7 +23,7 @@ impl std::fmt::Display for UsageError {
 impl std::error::Error for UsageError {}
 
 /// Maps an error to the documented exit code.
-pub fn exit_code(err: &anyhow::Error) -> u8 {
+pub(crate) fn exit_code(err: &anyhow::Error) -> u8 {
     if let Some(code) = memory_exit_code(err) {
         return code;
     }
@@ -63,7 +63,7 @@ fn memory_exit_code(err: &anyhow::Error) -> Option<u8> {
 
 /// An error as one line: redacted as written (a config error can quote a line of
 /// the file, a lookup echoes the query), then flattened.
-pub fn one_line(s: &str) -> String {
+pub(crate) fn one_line(s: &str) -> String {
     use cairn_engine::policy::{SafeText, one_line};
     one_line(&SafeText::redact(s))
         .split_whitespace()

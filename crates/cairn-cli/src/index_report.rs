@@ -10,7 +10,7 @@ use crate::source::VaultArgs;
 
 /// Tells stderr what the index did that the user should know, and starts the
 /// refresh a deadline cut short in a background process.
-pub fn report(engine: &Engine, source: &VaultArgs) {
+pub(crate) fn report(engine: &Engine, source: &VaultArgs) {
     let info = engine.index_info();
     for w in &info.warnings {
         eprintln!("cairn: {w}");
@@ -30,14 +30,14 @@ pub fn report(engine: &Engine, source: &VaultArgs) {
 
 /// Tells stderr what the index found while answering (a damaged index that
 /// was replaced): call after the command's engine requests.
-pub fn report_late(engine: &Engine) {
+pub(crate) fn report_late(engine: &Engine) {
     for w in engine.take_index_warnings() {
         eprintln!("cairn: {w}");
     }
 }
 
 /// With `CAIRN_TIMINGS=1`, prints how long opening the index and answering took.
-pub fn timings(engine: &Engine, answer_started: Instant) {
+pub(crate) fn timings(engine: &Engine, answer_started: Instant) {
     if std::env::var_os("CAIRN_TIMINGS").is_none() {
         return;
     }

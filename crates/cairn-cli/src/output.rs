@@ -6,7 +6,7 @@ use std::io::Write;
 use anyhow::{Context, Result};
 
 /// Writes `s` to stdout; a closed pipe (`| head`) is not an error.
-pub fn print_out(s: &str) -> Result<()> {
+pub(crate) fn print_out(s: &str) -> Result<()> {
     let mut out = std::io::stdout().lock();
     match out.write_all(s.as_bytes()).and_then(|()| out.flush()) {
         // A closed pipe (`| head`) is not an error.
@@ -16,14 +16,14 @@ pub fn print_out(s: &str) -> Result<()> {
 }
 
 /// Writes `v` to stdout as pretty JSON and a newline.
-pub fn print_json<T: serde::Serialize>(v: &T) -> Result<()> {
+pub(crate) fn print_json<T: serde::Serialize>(v: &T) -> Result<()> {
     let mut s = serde_json::to_string_pretty(v)?;
     s.push('\n');
     print_out(&s)
 }
 
 /// A Unix time in nanoseconds as an RFC 3339 UTC timestamp to the second.
-pub fn format_ns(ns: i64) -> String {
+pub(crate) fn format_ns(ns: i64) -> String {
     chrono::DateTime::from_timestamp(ns.div_euclid(1_000_000_000), 0)
         .map(|d| d.format("%Y-%m-%dT%H:%M:%SZ").to_string())
         .unwrap_or_default()

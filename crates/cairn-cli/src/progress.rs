@@ -10,15 +10,15 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// A progress bar on stderr that appears only when a build has taken more than a
 /// second and stderr is a terminal.
-pub struct Bar {
-    bar: ProgressBar,
+pub(crate) struct Bar {
+    inner: ProgressBar,
     started: Instant,
     shown: AtomicBool,
     tty: bool,
 }
 
 impl Bar {
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
         if let Ok(style) =
             ProgressStyle::with_template("cairn: {msg} {wide_bar} {pos}/{len} ({eta})")
@@ -26,7 +26,7 @@ impl Bar {
             bar.set_style(style);
         }
         Self {
-            bar,
+            inner: bar,
             started: Instant::now(),
             shown: AtomicBool::new(false),
             tty: std::io::stderr().is_terminal(),
@@ -39,8 +39,8 @@ impl Bar {
             && self.started.elapsed() >= Duration::from_secs(1)
         {
             self.shown.store(true, Ordering::Relaxed);
-            self.bar.set_draw_target(ProgressDrawTarget::stderr());
-            self.bar.enable_steady_tick(Duration::from_millis(200));
+            self.inner.set_draw_target(ProgressDrawTarget::stderr());
+            self.inner.enable_steady_tick(Duration::from_millis(200));
         }
     }
 }
@@ -48,19 +48,19 @@ impl Bar {
 impl Progress for Bar {
     fn begin(&self, total: u64, phase: &str) {
         if total > 0 {
-            self.bar.set_length(total);
-            self.bar.set_position(0);
+            self.inner.set_length(total);
+            self.inner.set_position(0);
         }
-        self.bar.set_message(phase.to_owned());
+        self.inner.set_message(phase.to_owned());
         self.maybe_show();
     }
 
     fn advance(&self, n: u64) {
-        self.bar.inc(n);
+        self.inner.inc(n);
         self.maybe_show();
     }
 
     fn end(&self) {
-        self.bar.finish_and_clear();
+        self.inner.finish_and_clear();
     }
 }

@@ -81,7 +81,7 @@ impl From<ScopeArg> for Scope {
 }
 
 /// Parses `--now`, or takes the clock.
-pub fn resolve_now(now: Option<&str>) -> Result<DateTime<Utc>> {
+pub(crate) fn resolve_now(now: Option<&str>) -> Result<DateTime<Utc>> {
     match now {
         None => Ok(Utc::now()),
         Some(s) => DateTime::parse_from_rfc3339(s)
@@ -96,7 +96,7 @@ pub fn resolve_now(now: Option<&str>) -> Result<DateTime<Utc>> {
 }
 
 /// The working directory: `--cwd` or the process's.
-pub fn resolve_cwd(cwd: Option<&PathBuf>) -> Result<PathBuf> {
+pub(crate) fn resolve_cwd(cwd: Option<&PathBuf>) -> Result<PathBuf> {
     match cwd {
         Some(c) => Ok(c.clone()),
         None => std::env::current_dir().context("cannot read the current directory"),
@@ -105,7 +105,7 @@ pub fn resolve_cwd(cwd: Option<&PathBuf>) -> Result<PathBuf> {
 
 impl PacketArgs {
     /// Resolves into a wakeup request.
-    pub fn request(&self, format: Format) -> Result<WakeupRequest> {
+    pub(crate) fn request(&self, format: Format) -> Result<WakeupRequest> {
         if self.budget == Some(0) {
             bail!(UsageError("--budget must be at least 1".into()));
         }
@@ -136,7 +136,7 @@ impl SearchArgs {
     /// Resolves into a search request. With a configuration, the search is routed
     /// from `--cwd` and covers the routed roots unless `--all`; without one it
     /// covers the whole vault.
-    pub fn request(&self, has_config: bool) -> Result<SearchRequest> {
+    pub(crate) fn request(&self, has_config: bool) -> Result<SearchRequest> {
         Ok(SearchRequest {
             query: self.query.clone(),
             cwd: if has_config {
@@ -160,7 +160,7 @@ impl SearchArgs {
 
 impl EvalArgs {
     /// Checks the flags and resolves them into the harness's options.
-    pub fn options(&self) -> Result<EvalOptions> {
+    pub(crate) fn options(&self) -> Result<EvalOptions> {
         if self.ks.contains(&0) {
             bail!(UsageError("--k values must be at least 1".into()));
         }

@@ -17,8 +17,8 @@ use crate::progress::Bar;
 
 /// Where the vault comes from.
 #[derive(Debug, Clone, Default, Args)]
-pub struct VaultArgs {
-    /// Configuration file (else $CAIRN_CONFIG, else ~/.config/cairn/config.toml).
+pub(crate) struct VaultArgs {
+    /// Configuration file (else $`CAIRN_CONFIG`, else ~/.config/cairn/config.toml).
     #[arg(long, value_name = "FILE", global = true, conflicts_with = "vault")]
     pub config: Option<PathBuf>,
     /// Use this folder as one vault, without a configuration file.
@@ -27,14 +27,14 @@ pub struct VaultArgs {
     /// Folder of extra profiles (*.toml) and templates (templates/<format>/<target>.j2).
     #[arg(long, value_name = "DIR", global = true, hide_short_help = true)]
     pub profiles_dir: Option<PathBuf>,
-    /// Folder of the persistent index (default: [index] dir, else $XDG_CACHE_HOME/cairn/<vault>).
+    /// Folder of the persistent index (default: [index] dir, else $`XDG_CACHE_HOME/cairn`/<vault>).
     #[arg(long, value_name = "DIR", global = true, hide_short_help = true)]
     pub index_dir: Option<PathBuf>,
 }
 
 /// The configuration `source` selects: `--vault DIR` as one vault, else the file
 /// discovery finds (`--config`, `$CAIRN_CONFIG`, XDG).
-pub fn load_config(source: &VaultArgs) -> Result<Config> {
+pub(crate) fn load_config(source: &VaultArgs) -> Result<Config> {
     if let Some(v) = &source.vault {
         return Ok(Config::for_vault(v)?);
     }
@@ -51,7 +51,7 @@ pub fn load_config(source: &VaultArgs) -> Result<Config> {
 
 /// Loads the configuration and opens the engine from the persistent index, telling
 /// stderr what the index did.
-pub fn open(source: &VaultArgs) -> Result<Engine> {
+pub(crate) fn open(source: &VaultArgs) -> Result<Engine> {
     let config = load_config(source)?;
     let opts = open_options(source, None, false);
     let engine = Engine::open(config, &opts)?;
@@ -60,7 +60,11 @@ pub fn open(source: &VaultArgs) -> Result<Engine> {
 }
 
 /// Engine options for `source`: the persistent index, with a progress bar.
-pub fn open_options(source: &VaultArgs, deadline: Option<Instant>, rebuild: bool) -> OpenOptions {
+pub(crate) fn open_options(
+    source: &VaultArgs,
+    deadline: Option<Instant>,
+    rebuild: bool,
+) -> OpenOptions {
     OpenOptions {
         profiles_dir: source.profiles_dir.clone(),
         index: IndexMode::Persistent(PersistentOptions {

@@ -14,6 +14,7 @@ use std::process::Output;
 
 const CANARY: &str = "zqoutsidecanary";
 
+#[allow(clippy::struct_field_names)] // The fixture's vault is `vault`.
 struct Vault {
     _tmp: tempfile::TempDir,
     vault: PathBuf,

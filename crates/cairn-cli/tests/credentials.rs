@@ -11,7 +11,7 @@ use common::test_cairn;
 use std::path::Path;
 
 /// A note of code and prose that mentions credentials without holding any.
-const CODE_NOTE: &str = r#"# Macro and config notes
+const CODE_NOTE: &str = r"# Macro and config notes
 
 ```rust
 macro_rules! forward {
@@ -29,7 +29,7 @@ password: ${{ secrets.DB_PASSWORD }}
 other: $DB_PASSWORD
 generated: `openssl rand -hex 32`
 ```
-"#;
+";
 
 /// Fake credentials in the shapes the detector learned in #12.
 const HF: &str = "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";

@@ -292,7 +292,7 @@ fn generated_front_matter_leaks_through_no_command() {
         match f.expected() {
             Sensitivity::Secret => secret.push(canary),
             Sensitivity::Public | Sensitivity::Internal => visible.push(canary),
-            _ => {}
+            Sensitivity::Confidential => {}
         }
         paths.push(path);
         slugs.push(format!("gen-{i:02}"));

@@ -459,7 +459,7 @@ fn one_flipped_byte_in_any_index_file_is_found_once_and_never_changes_an_answer(
         } else {
             index_files(&index, kind).remove(0)
         };
-        let len = std::fs::metadata(&victim).unwrap().len() as usize;
+        let len = usize::try_from(std::fs::metadata(&victim).unwrap().len()).unwrap();
         flip(&victim, len / 2);
         let mut warnings = 0;
         for ((name, c), expected) in damage_probe(&f, &index, &note).into_iter().zip(&fresh) {
@@ -548,9 +548,9 @@ fn a_panic_inside_the_index_becomes_a_rebuild_with_one_warning() {
 /// Each thing the cache folder may hold instead of what cairn wrote there.
 #[test]
 fn anything_in_the_cache_folder_is_recovered_from() {
+    type Mess = fn(&Path);
     let f = fixture(120);
     let expected = fresh_packet(&f);
-    type Mess = fn(&Path);
     let scenarios: [(&str, Mess); 6] = [
         ("CURRENT is a folder", |i| {
             std::fs::remove_file(i.join("CURRENT")).unwrap();

@@ -198,7 +198,7 @@ fn bad_lines_get_json_rpc_errors_and_the_server_keeps_running() {
             "[1,2,3]".into(),
             Expect::Error(-32600, Value::Null, "Invalid request"),
         ),
-        ("".into(), Expect::Nothing),
+        (String::new(), Expect::Nothing),
         // The handshake, then the same again.
         (initialize(3), Expect::Result(3)),
         (

@@ -1,4 +1,4 @@
-//! `cairn mcp` driven by the official MCP Python SDK (PyPI `mcp`): initialize, list the
+//! `cairn mcp` driven by the official MCP Python SDK (`PyPI` `mcp`): initialize, list the
 //! tools (schemas and annotations), call each tool, policy on the demo vault's
 //! canaries, and an edit made to the vault mid-session seen by the next call. The
 //! client script is `crates/cairn-mcp/tests/mcp_client.py`; `.ci/setup` installs the

@@ -211,3 +211,60 @@ fn a_toml_fronted_blog_reads_like_yaml() {
     let after = std::fs::read_to_string(v.join("memory/global/toml-note.md")).unwrap();
     assert_eq!(after, note);
 }
+
+/// Scan warnings: one summary line by default, one line each with `--verbose`,
+/// never one about a secret note, and none for the conventions cairn reads quietly
+/// (placeholders, another tool's types and statuses, template files).
+#[test]
+fn scan_warnings_are_one_line_or_listed_with_verbose() {
+    let dir = tempfile::tempdir().unwrap();
+    let v = dir.path().join("notes");
+    write(
+        &v,
+        "a/bad-date.md",
+        "---\ncreated: last tuesday\n---\n# A\nAlpha.\n",
+    );
+    write(
+        &v,
+        "a/hidden.md",
+        "---\nsensitivity: secret\nupdated: someday-SECRETVALUE\n---\n# H\n",
+    );
+    write(
+        &v,
+        "a/quiet.md",
+        "---\ndate: YYYY-MM-DD\nstatus: published\nmetadata:\n  type: learning\n---\n# Q\n",
+    );
+    write(
+        &v,
+        "a/_template.md",
+        "---\ndate: {{date}}\nmemory_type: {{type}}\n---\n",
+    );
+    let run = |verbose: bool| {
+        let mut c = cairn(dir.path());
+        c.args(["wakeup", "--vault"]).arg(&v);
+        if verbose {
+            c.arg("--verbose");
+        }
+        let o = c.output().unwrap();
+        assert!(o.status.success());
+        String::from_utf8(o.stderr).unwrap()
+    };
+    let quiet = run(false);
+    let lines: Vec<&str> = quiet.lines().filter(|l| l.contains("warning")).collect();
+    assert_eq!(lines.len(), 1, "{quiet}");
+    assert!(lines[0].contains("2 scan warnings"), "{quiet}");
+    let verbose = run(true);
+    assert!(
+        verbose.contains("a/bad-date.md:2: `created`") && verbose.contains("[frontmatter-value]"),
+        "{verbose}"
+    );
+    assert!(
+        !verbose.contains("hidden") && !verbose.contains("SECRETVALUE"),
+        "{verbose}"
+    );
+    assert!(
+        !verbose.contains("quiet.md") && !verbose.contains("_template"),
+        "{verbose}"
+    );
+    assert!(!verbose.contains("scan warnings"), "{verbose}");
+}

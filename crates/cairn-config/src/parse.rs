@@ -62,16 +62,13 @@ impl Config {
     /// Parses configuration text as if it had been read from `path`.
     pub fn parse(text: &str, path: &Path, home: Option<&Path>) -> Result<Self, ConfigError> {
         let raw = parse_raw(text, path)?;
-        let base = path
-            .parent()
-            .map(|p| {
-                if p.as_os_str().is_empty() {
-                    Path::new(".")
-                } else {
-                    p
-                }
-            })
-            .unwrap_or(Path::new("."));
+        let base = path.parent().map_or(Path::new("."), |p| {
+            if p.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                p
+            }
+        });
         let base = base.canonicalize().unwrap_or_else(|_| base.to_path_buf());
         // The 1-based line a value starts on.
         let line_at = |span: std::ops::Range<usize>| {
@@ -310,7 +307,7 @@ fn memory_config(
                     "must name a folder inside the vault, not the vault itself".to_owned(),
                 ));
             }
-            *slot = text.trim_matches('/').to_owned();
+            text.trim_matches('/').clone_into(slot);
         }
         Ok(())
     };
@@ -387,9 +384,7 @@ fn check_note_root(root: &str) -> Result<(), String> {
 pub fn resolve(base: &Path, p: &str, home: Option<&Path>) -> PathBuf {
     let expanded = match (p.strip_prefix("~/"), home) {
         (Some(rest), Some(home)) => home.join(rest),
-        _ if p == "~" => home
-            .map(Path::to_path_buf)
-            .unwrap_or_else(|| PathBuf::from(p)),
+        _ if p == "~" => home.map_or_else(|| PathBuf::from(p), Path::to_path_buf),
         _ => PathBuf::from(p),
     };
     if expanded.is_absolute() {

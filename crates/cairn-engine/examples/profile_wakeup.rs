@@ -9,7 +9,9 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use cairn_engine::config::Config;
-use cairn_engine::*;
+use cairn_engine::{
+    Engine, Format, IndexMode, OpenOptions, PersistentOptions, Ranking, Target, WakeupRequest,
+};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -29,7 +31,7 @@ fn main() {
         budget: None,
         now: chrono::Utc::now(),
         ranking: Ranking::Full,
-        source: Default::default(),
+        source: cairn_engine::SessionSource::Startup,
         limit: None,
         caps: cairn_engine::OutputCaps::NONE,
     };

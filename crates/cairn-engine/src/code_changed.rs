@@ -66,7 +66,7 @@ fn epoch_day(d: NaiveDate) -> i64 {
 pub(crate) fn apply(
     scored: &mut [Scored],
     notes: &HashMap<&str, &Note>,
-    origin: &HashMap<String, Origin>,
+    origin: &HashMap<&str, Origin>,
     history: &History,
     deboost: f64,
 ) -> CodeChanged {
@@ -75,7 +75,7 @@ pub(crate) fn apply(
         let Some(n) = notes.get(s.path.as_str()) else {
             continue;
         };
-        if n.related_files.is_empty() || origin.get(&s.path) != Some(&Origin::Project) {
+        if n.related_files.is_empty() || origin.get(s.path.as_str()) != Some(&Origin::Project) {
             continue;
         }
         let Some(since) = n.updated.or(n.created) else {
@@ -113,7 +113,7 @@ pub(crate) fn apply(
             name: "code_changed",
             op: Op::Multiply,
             value: deboost,
-            detail,
+            detail: cairn_score::Detail::Text(detail),
         });
         out.insert(s.path.clone(), changes);
     }

@@ -4,14 +4,14 @@
 use serde::Serialize;
 
 use cairn_note::{Diagnostic, Sensitivity};
-use cairn_policy::{SafeText, Visibility};
-use cairn_score::Factor;
+use cairn_policy::Visibility;
+use cairn_score::{Detail, Factor};
 
 use crate::wakeup::{WakeupRequest, route_method};
 use crate::{Engine, EngineError};
 
 /// How many candidates an explanation lists (all pinned ones are listed too).
-pub const EXPLAIN_LIMIT: usize = 40;
+pub(crate) const EXPLAIN_LIMIT: usize = 40;
 
 /// One candidate's story.
 #[derive(Debug, Clone, Serialize)]
@@ -95,7 +95,7 @@ impl Engine {
             };
             let v = sel
                 .visibility
-                .get(&s.path)
+                .get(s.path.as_str())
                 .copied()
                 .unwrap_or(Visibility::Hidden);
             if n.sensitivity == Sensitivity::Secret || v == Visibility::Hidden {
@@ -209,20 +209,7 @@ impl Engine {
             candidates_in_scope: sel.scored.len(),
             candidates,
             suppressed_by_policy: hidden,
-            diagnostics: self
-                .diagnostics
-                .iter()
-                .filter(|d| {
-                    self.meta(&d.path)
-                        .is_none_or(|n| n.sensitivity != Sensitivity::Secret)
-                })
-                .map(|d| Diagnostic {
-                    // A message can quote the note's text (a YAML error, a value).
-                    path: SafeText::redact(&d.path).into_string(),
-                    message: SafeText::redact(&d.message).into_string(),
-                    ..d.clone()
-                })
-                .collect(),
+            diagnostics: self.shown_diagnostics(),
             budget: packet.budget.clone(),
             git: Vec::new(),
         })
@@ -232,7 +219,11 @@ impl Engine {
 fn redact_factors(f: &[Factor]) -> Vec<Factor> {
     f.iter()
         .map(|f| Factor {
-            detail: cairn_policy::redact(&f.detail).text.into_owned(),
+            detail: Detail::Text(
+                cairn_policy::redact(&f.detail.to_string())
+                    .text
+                    .into_owned(),
+            ),
             ..f.clone()
         })
         .collect()

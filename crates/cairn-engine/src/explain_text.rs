@@ -79,7 +79,7 @@ impl Explanation {
                     "           {op} {:<16} {:>6.3}  {}",
                     f.name,
                     f.value,
-                    one_line(&f.detail)
+                    one_line(&f.detail.to_string())
                 );
             }
         }

@@ -83,6 +83,8 @@ pub(crate) fn shrink(text: &str, budget: usize, caps: &OutputCaps) -> Shrink {
     }
     let ratio = (max_chars as f64 / chars as f64).min(max_bytes as f64 / bytes.max(1) as f64);
     let measured = estimate_tokens(text).min(budget);
+    // A non-negative token count below `budget`: it fits in a usize.
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
     let next = ((measured as f64 * ratio * 0.95).floor() as usize)
         .min(budget.saturating_sub(1).max(1) * 95 / 100);
     if next == 0 {
@@ -155,7 +157,9 @@ mod tests {
             panic!("too long");
         };
         let expect = (estimate_tokens(&text) as f64 * (9_500.0 / 18_000.0) * 0.95).floor();
-        assert_eq!(next, expect as usize);
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        let expect = expect as usize;
+        assert_eq!(next, expect);
         // A budget that the text does not use up still shrinks by 5%.
         let Shrink::To(next) = shrink(&text, 100, &CLAUDE) else {
             panic!("too long");

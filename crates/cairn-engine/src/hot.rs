@@ -123,9 +123,11 @@ pub(crate) fn hot_layer<'e>(input: &HotInput<'_, 'e>) -> (Vec<(&'e Note, HotKind
         .developer
         .iter()
         .copied()
-        .filter(|n| usable(n) && is_identity(n, input.identity_roots))
+        .filter(|n| is_identity(n, input.identity_roots) && usable(n))
         .collect();
-    identity.sort_by_key(|n| (!n.pinned, priority_rank(n), n.path.clone()));
+    identity.sort_by(|a, b| {
+        (!a.pinned, priority_rank(a), &a.path).cmp(&(!b.pinned, priority_rank(b), &b.path))
+    });
     for n in identity.into_iter().take(input.rules.identity) {
         take(&mut out, &mut taken, n, HotKind::Identity);
     }
@@ -136,7 +138,7 @@ pub(crate) fn hot_layer<'e>(input: &HotInput<'_, 'e>) -> (Vec<(&'e Note, HotKind
         .iter()
         .chain(input.project.iter())
         .copied()
-        .filter(|n| usable(n) && is_working_style(n))
+        .filter(|n| is_working_style(n) && usable(n))
         .collect();
     style.sort_by(|a, b| {
         style_key(a)
@@ -155,7 +157,7 @@ pub(crate) fn hot_layer<'e>(input: &HotInput<'_, 'e>) -> (Vec<(&'e Note, HotKind
             .project
             .iter()
             .copied()
-            .filter(|n| usable(n) && n.memory_type == Some(MemoryType::Project))
+            .filter(|n| n.memory_type == Some(MemoryType::Project) && usable(n))
             .collect();
         overviews.sort_by(|a, b| {
             (!a.pinned, priority_rank(a))
@@ -168,8 +170,8 @@ pub(crate) fn hot_layer<'e>(input: &HotInput<'_, 'e>) -> (Vec<(&'e Note, HotKind
                 .project
                 .iter()
                 .copied()
-                .filter(|n| usable(n) && is_root_index(n, input.project_roots))
-                .min_by_key(|n| n.path.clone())
+                .filter(|n| is_root_index(n, input.project_roots) && usable(n))
+                .min_by(|a, b| a.path.cmp(&b.path))
         });
         if let Some(n) = overview {
             take(&mut out, &mut taken, n, HotKind::Overview);
@@ -180,7 +182,7 @@ pub(crate) fn hot_layer<'e>(input: &HotInput<'_, 'e>) -> (Vec<(&'e Note, HotKind
             .project
             .iter()
             .copied()
-            .filter(|n| usable(n) && is_session(n))
+            .filter(|n| is_session(n) && usable(n))
             .filter_map(|n| session_date(n).map(|d| (d, n)))
             .collect();
         sessions.sort_by(|(da, a), (db, b)| db.cmp(da).then_with(|| a.path.cmp(&b.path)));
@@ -198,7 +200,7 @@ pub(crate) fn hot_layer<'e>(input: &HotInput<'_, 'e>) -> (Vec<(&'e Note, HotKind
         .iter()
         .chain(input.project.iter())
         .copied()
-        .filter(|n| usable(n) && n.pinned && !is_session(n) && !taken.contains(n.path.as_str()))
+        .filter(|n| n.pinned && !is_session(n) && !taken.contains(n.path.as_str()) && usable(n))
         .collect();
     pins.sort_by(|a, b| {
         priority_rank(a)

@@ -197,7 +197,7 @@ impl std::fmt::Debug for Engine {
         f.debug_struct("Engine")
             .field("vault", &self.config.vault.root)
             .field("notes", &self.notes.len())
-            .finish()
+            .finish_non_exhaustive()
     }
 }
 
@@ -280,6 +280,24 @@ impl Engine {
     /// Scan diagnostics, sorted.
     pub fn diagnostics(&self) -> &[Diagnostic] {
         &self.diagnostics
+    }
+
+    /// The scan diagnostics a user may be shown: none about a secret note, and
+    /// paths and messages redacted (a message can quote a note's text: a YAML
+    /// error, a value).
+    pub fn shown_diagnostics(&self) -> Vec<Diagnostic> {
+        self.diagnostics
+            .iter()
+            .filter(|d| {
+                self.meta(&d.path)
+                    .is_none_or(|n| n.sensitivity != cairn_note::Sensitivity::Secret)
+            })
+            .map(|d| Diagnostic {
+                path: cairn_policy::SafeText::redact(&d.path).into_string(),
+                message: cairn_policy::SafeText::redact(&d.message).into_string(),
+                ..d.clone()
+            })
+            .collect()
     }
 
     /// Known profile names.

@@ -6,7 +6,7 @@
 //! title, an alias, a file name) never confirms that a secret note exists: it
 //! answers as for a missing note, and no message lists or suggests a secret note.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashSet};
 use std::path::PathBuf;
 
 use cairn_index::QueryTerms;
@@ -294,10 +294,10 @@ impl Engine {
                 ..Weights::default()
             },
         };
-        let hit_paths: HashMap<&str, ()> = hits.iter().map(|h| (h.path.as_str(), ())).collect();
+        let hit_paths: HashSet<&str> = hits.iter().map(|h| h.path.as_str()).collect();
         // Candidates: BM25 hits, plus notes a file points at.
         let candidates = self.under_roots(&roots).filter(|n| {
-            hit_paths.contains_key(n.path.as_str())
+            hit_paths.contains(n.path.as_str())
                 || (!ctx.files.is_empty() && !n.related_files.is_empty())
         });
         let scored = cairn_score::score(candidates, &hits, &ctx)
@@ -356,9 +356,10 @@ impl Engine {
             self.note(&n.path).unwrap_or(n).body.clone()
         } else {
             let path = self.config.vault.root.join(&n.path);
-            std::fs::read(&path)
-                .map(|b| String::from_utf8_lossy(&b).into_owned())
-                .unwrap_or_else(|_| n.body.clone())
+            std::fs::read(&path).map_or_else(
+                |_| n.body.clone(),
+                |b| String::from_utf8_lossy(&b).into_owned(),
+            )
         };
         let content = SafeText::redact(&text).into_string();
         let mut counts = PolicyCounts::default();
@@ -453,7 +454,7 @@ impl Engine {
                 .filter(|n| tier(n))
                 .collect();
             match found.len() {
-                0 => continue,
+                0 => {}
                 1 => return Ok(found[0]),
                 _ => {
                     let shown: Vec<String> = found

@@ -433,7 +433,7 @@ impl Cached {
                     .ok()
                     .and_then(|m| m.modified().ok())
                     .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-                    .map(|d| d.as_secs() as i64);
+                    .and_then(|d| i64::try_from(d.as_secs()).ok());
                 for n in &mut parsed {
                     n.mtime = mtime;
                 }

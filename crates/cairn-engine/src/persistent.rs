@@ -57,7 +57,7 @@ impl std::fmt::Debug for PersistentOptions {
             .field("rebuild", &self.rebuild)
             .field("deadline", &self.deadline)
             .field("verify", &self.verify)
-            .finish()
+            .finish_non_exhaustive()
     }
 }
 

@@ -75,8 +75,8 @@ pub(crate) struct Selection<'e> {
     pub task_terms: BTreeSet<String>,
     /// In-scope notes, scored, best first.
     pub scored: Vec<Scored>,
-    pub origin: HashMap<String, Origin>,
-    pub visibility: HashMap<String, Visibility>,
+    pub origin: HashMap<&'e str, Origin>,
+    pub visibility: HashMap<&'e str, Visibility>,
     /// Hidden by policy and relevant enough to have mattered.
     pub suppressed: usize,
     /// The in-scope notes by path (metadata).
@@ -159,7 +159,7 @@ impl Engine {
             .map(|s| self.roots(s, project))
             .unwrap_or_default();
 
-        let mut origin: HashMap<String, Origin> = HashMap::new();
+        let mut origin: HashMap<&str, Origin> = HashMap::new();
         let mut in_scope: Vec<&Note> = Vec::new();
         let primary_notes: Vec<&Note> = self.under_roots(&primary_roots).collect();
         let secondary_notes: Vec<&Note> = if profile.secondary.is_some() {
@@ -168,16 +168,16 @@ impl Engine {
             Vec::new()
         };
         for &n in &primary_notes {
-            origin.insert(n.path.clone(), profile.primary);
+            origin.insert(n.path.as_str(), profile.primary);
             in_scope.push(n);
         }
         if let Some(secondary) = profile.secondary {
             for &n in &secondary_notes {
-                if !origin.contains_key(&n.path)
+                if !origin.contains_key(n.path.as_str())
                     && n.memory_type
                         .is_some_and(|t| profile.secondary_types.contains(&t))
                 {
-                    origin.insert(n.path.clone(), secondary);
+                    origin.insert(n.path.as_str(), secondary);
                     in_scope.push(n);
                 }
             }
@@ -196,7 +196,7 @@ impl Engine {
         };
         let hits: Vec<_> = hits
             .into_iter()
-            .filter(|h| origin.contains_key(&h.path))
+            .filter(|h| origin.contains_key(h.path.as_str()))
             .collect();
 
         let project_ids: Vec<String> = self.config.projects.iter().map(|p| p.id.clone()).collect();
@@ -255,7 +255,7 @@ impl Engine {
             {
                 suppressed += 1;
             }
-            visibility.insert(s.path.clone(), v);
+            visibility.insert(n.path.as_str(), v);
         }
         Ok(Selection {
             route,
@@ -426,7 +426,10 @@ impl Engine {
             }
             packet = cairn_assemble::assemble(&request, &candidates);
         }
-        packet.provenance.partial_reason = self.index_info.partial.clone();
+        packet
+            .provenance
+            .partial_reason
+            .clone_from(&self.index_info.partial);
         crate::code_changed::annotate(&mut packet, &sel.code_changed);
         for n in &layers.pins_over {
             packet.budget.left_out_count += 1;
@@ -513,7 +516,7 @@ impl Engine {
             roots.extend(sel.secondary_roots.iter().cloned());
             let in_profile = sel.scored.iter().filter_map(|s| {
                 let n = *sel.notes.get(s.path.as_str())?;
-                let origin = *sel.origin.get(&s.path)?;
+                let origin = *sel.origin.get(s.path.as_str())?;
                 let typed = n
                     .memory_type
                     .is_some_and(|t| profile.secondary_types.contains(&t));
@@ -670,7 +673,7 @@ fn candidates<'e>(sel: &'e Selection<'e>, layers: &'e Layers<'e>) -> Vec<Candida
                 scored: scores.get(note.path.as_str())?,
                 origin: sel
                     .origin
-                    .get(&note.path)
+                    .get(note.path.as_str())
                     .copied()
                     .unwrap_or(profile.primary),
                 withheld: false,
@@ -683,8 +686,8 @@ fn candidates<'e>(sel: &'e Selection<'e>, layers: &'e Layers<'e>) -> Vec<Candida
             return None;
         }
         let note = *sel.notes.get(s.path.as_str())?;
-        let v = *sel.visibility.get(&s.path)?;
-        let origin = *sel.origin.get(&s.path)?;
+        let v = *sel.visibility.get(s.path.as_str())?;
+        let origin = *sel.origin.get(s.path.as_str())?;
         (v != Visibility::Hidden).then_some(Candidate {
             note,
             scored: s,

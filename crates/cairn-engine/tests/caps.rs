@@ -30,7 +30,7 @@ fn request(cwd: PathBuf, target: Target, budget: Option<usize>, caps: OutputCaps
         budget,
         now: "2026-11-22T00:00:00Z".parse().unwrap(),
         ranking: Ranking::Full,
-        source: Default::default(),
+        source: cairn_engine::SessionSource::Startup,
         limit: None,
         caps,
     }
@@ -69,6 +69,7 @@ fn old_loop(engine: &Engine, base: &WakeupRequest) -> Result<String, String> {
         }
         let ratio = (max_chars as f64 / chars as f64).min(max_bytes as f64 / bytes.max(1) as f64);
         let measured = estimate_tokens(&text).min(budget);
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
         let next = ((measured as f64 * ratio * 0.95).floor() as usize)
             .min(budget.saturating_sub(1).max(1) * 95 / 100);
         if next == 0 {
@@ -122,7 +123,7 @@ fn same_as_the_old_loop(engine: &Engine, cwds: &[PathBuf]) -> usize {
                         .map(|o| o.rendered)
                         .map_err(|e| e.to_string());
                     let old = old_loop(engine, &req);
-                    assert_eq!(new, old, "{cwd:?} {target:?} {budget:?} {caps:?}");
+                    assert_eq!(new, old, "{} {target:?} {budget:?} {caps:?}", cwd.display());
                     let uncapped = engine
                         .wakeup(&WakeupRequest {
                             caps: OutputCaps::NONE,

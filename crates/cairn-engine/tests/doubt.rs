@@ -71,7 +71,7 @@ fn every_answer(e: &Engine, dir: &Path) -> Vec<String> {
                     budget: Some(6000),
                     now,
                     ranking: Ranking::Full,
-                    source: Default::default(),
+                    source: cairn_engine::SessionSource::Startup,
                     limit: None,
                     caps: cairn_engine::OutputCaps::NONE,
                 };
@@ -90,7 +90,7 @@ fn every_answer(e: &Engine, dir: &Path) -> Vec<String> {
         budget: None,
         now,
         ranking: Ranking::Full,
-        source: Default::default(),
+        source: cairn_engine::SessionSource::Startup,
         limit: None,
         caps: cairn_engine::OutputCaps::NONE,
     };

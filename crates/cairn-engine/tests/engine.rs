@@ -46,7 +46,7 @@ fn request(repo: &str, task: &str, target: Target, format: Format) -> WakeupRequ
         budget: None,
         now: now(),
         ranking: Ranking::Full,
-        source: Default::default(),
+        source: cairn_engine::SessionSource::Startup,
         limit: None,
         caps: cairn_engine::OutputCaps::NONE,
     }

@@ -68,7 +68,7 @@ fn fifty_entries_are_fifty_rankable_decisions() {
         budget: None,
         now: "2026-01-01T00:00:00Z".parse().unwrap(),
         ranking: Ranking::Full,
-        source: Default::default(),
+        source: cairn_engine::SessionSource::Startup,
         limit: None,
         caps: cairn_engine::OutputCaps::NONE,
     };

@@ -55,7 +55,7 @@ fn project_scope_lists_the_routed_projects_notes_without_sensitive_ones() {
     assert_eq!(r.hidden, 3);
     assert_eq!(r.total, r.notes.len());
     let mut sorted = paths.clone();
-    sorted.sort();
+    sorted.sort_unstable();
     assert_eq!(paths, sorted, "sorted by path");
     let json = serde_json::to_string(&r).unwrap();
     for canary in ["CANARY-", "Break-glass", "Production database access"] {

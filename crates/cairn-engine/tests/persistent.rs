@@ -69,7 +69,7 @@ fn request(demo: &Path, repo: &str, task: &str, target: Target, format: Format) 
         budget: None,
         now: now(),
         ranking: Ranking::Full,
-        source: Default::default(),
+        source: cairn_engine::SessionSource::Startup,
         limit: None,
         caps: cairn_engine::OutputCaps::NONE,
     }
@@ -398,7 +398,7 @@ fn an_index_damaged_under_a_search_is_replaced_once_and_answers_stay_right() {
         budget: None,
         now: now(),
         ranking: Ranking::Full,
-        source: Default::default(),
+        source: cairn_engine::SessionSource::Startup,
         limit: None,
         caps: cairn_engine::OutputCaps::NONE,
     };

@@ -113,7 +113,7 @@ fn outputs(dir: &Path, e: &Engine) -> Vec<(String, String)> {
                     budget: Some(20_000),
                     now: "2026-11-22T09:00:00Z".parse().unwrap(),
                     ranking: Ranking::Full,
-                    source: Default::default(),
+                    source: cairn_engine::SessionSource::Startup,
                     limit: None,
                     caps: cairn_engine::OutputCaps::NONE,
                 })
@@ -150,7 +150,7 @@ fn outputs(dir: &Path, e: &Engine) -> Vec<(String, String)> {
             budget: None,
             now: "2026-11-22T09:00:00Z".parse().unwrap(),
             ranking: Ranking::Full,
-            source: Default::default(),
+            source: cairn_engine::SessionSource::Startup,
             limit: None,
             caps: cairn_engine::OutputCaps::NONE,
         })
@@ -269,7 +269,7 @@ fn redactions_are_counted_once() {
             budget: None,
             now: "2026-11-22T09:00:00Z".parse().unwrap(),
             ranking: Ranking::Full,
-            source: Default::default(),
+            source: cairn_engine::SessionSource::Startup,
             limit: None,
             caps: cairn_engine::OutputCaps::NONE,
         })

@@ -21,7 +21,7 @@ use crate::suite::{QUERIES_FILE, SuiteIssue, parse_queries};
 /// How to run a suite.
 #[derive(Debug, Clone)]
 pub struct EvalOptions {
-    /// Cutoffs for hit@k, recall_all@k and recall@k (sorted, deduplicated, ≥ 1).
+    /// Cutoffs for hit@k, `recall_all@k` and recall@k (sorted, deduplicated, ≥ 1).
     pub ks: Vec<usize>,
     /// Full ranking or plain BM25.
     pub ranking: Ranking,
@@ -49,12 +49,11 @@ pub fn run_eval(suite: &Path, opts: &EvalOptions) -> Result<EvalReport, EvalErro
         .config
         .clone()
         .or_else(|| suite_config.is_file().then_some(suite_config));
-    let config = match &config_path {
-        Some(p) => Config::load(p, opts.home.as_deref())?,
-        None => {
-            let notes = suite.join("notes");
-            Config::for_vault(if notes.is_dir() { &notes } else { suite })?
-        }
+    let config = if let Some(p) = &config_path {
+        Config::load(p, opts.home.as_deref())?
+    } else {
+        let notes = suite.join("notes");
+        Config::for_vault(if notes.is_dir() { &notes } else { suite })?
     };
     let has_config = config.source.is_some();
 

@@ -158,13 +158,13 @@ pub fn parse_queries(file: &str, text: &str) -> SuiteQueries {
             out.packet_lines += 1;
             match parse_packet(&value, line) {
                 Ok(t) => {
-                    if !seen.insert(t.id.clone()) {
+                    if seen.insert(t.id.clone()) {
+                        out.packets.push(t);
+                    } else {
                         out.issues.push(issue(
                             Some(t.id),
                             "the same id was used on an earlier line; skipped".into(),
                         ));
-                    } else {
-                        out.packets.push(t);
                     }
                 }
                 Err((id, msg)) => out.issues.push(issue(id, format!("{msg}; skipped"))),
@@ -174,13 +174,13 @@ pub fn parse_queries(file: &str, text: &str) -> SuiteQueries {
         out.lines += 1;
         match parse_query(&value, line) {
             Ok(q) => {
-                if !seen.insert(q.id.clone()) {
+                if seen.insert(q.id.clone()) {
+                    out.queries.push(q);
+                } else {
                     out.issues.push(issue(
                         Some(q.id),
                         "the same id was used on an earlier line; skipped".into(),
                     ));
-                } else {
-                    out.queries.push(q);
                 }
             }
             Err((id, msg)) => out.issues.push(issue(id, format!("{msg}; skipped"))),

@@ -48,7 +48,7 @@ fn request(q: &SuiteQuery, target: Target, format: Format) -> WakeupRequest {
         budget: None,
         now: "2026-11-22T09:00:00Z".parse().unwrap(),
         ranking: Ranking::Full,
-        source: Default::default(),
+        source: cairn_engine::SessionSource::Startup,
         limit: None,
         caps: cairn_engine::OutputCaps::NONE,
     }

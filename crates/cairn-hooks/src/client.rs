@@ -11,7 +11,7 @@ use serde_json::Value;
 pub enum Client {
     /// Claude Code.
     Claude,
-    /// OpenAI Codex CLI.
+    /// `OpenAI` Codex CLI.
     Codex,
     /// Gemini CLI.
     Gemini,

@@ -242,7 +242,7 @@ pub fn session_start(req: SessionStart, sources: EngineSources) -> HookOutcome {
             break;
         }
         let wait = if quick_started {
-            answer_by - elapsed
+            answer_by.saturating_sub(elapsed)
         } else {
             quick_at.saturating_sub(elapsed)
         };

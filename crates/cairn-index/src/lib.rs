@@ -90,7 +90,7 @@ pub struct Hit {
     pub bm25: f32,
     /// The proximity share of `bm25` (0 when proximity is off).
     pub proximity: f32,
-    /// The share of the query's weighted IDF mass (Σ q_t · idf(t) over every query
+    /// The share of the query's weighted IDF mass (Σ `q_t` · idf(t) over every query
     /// term, found in the vault or not) that this note contains, 0..1. Unlike `bm25`
     /// it is comparable across queries: a note that shares one common word with a
     /// long task covers little of it, whatever the best hit scored.

@@ -84,7 +84,7 @@ fn read_block(f: &mut std::fs::File, buf: &mut [u8]) -> io::Result<usize> {
         match f.read(&mut buf[n..]) {
             Ok(0) => break,
             Ok(k) => n += k,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
             Err(e) => return Err(e),
         }
     }
@@ -169,7 +169,7 @@ impl FileState {
         range: Range<usize>,
         read: impl Fn(Range<usize>) -> io::Result<OwnedBytes>,
     ) -> io::Result<()> {
-        let len = self.sums.len as usize;
+        let len = usize::try_from(self.sums.len).unwrap_or(usize::MAX);
         if range.end > len {
             return Err(damaged(format!(
                 "{}: read past its published length",
@@ -205,7 +205,10 @@ impl FileState {
     }
 
     fn check_all(&self, read: impl Fn(Range<usize>) -> io::Result<OwnedBytes>) -> io::Result<()> {
-        self.check(0..self.sums.len as usize, read)
+        self.check(
+            0..usize::try_from(self.sums.len).unwrap_or(usize::MAX),
+            read,
+        )
     }
 }
 
@@ -376,7 +379,9 @@ mod tests {
     #[test]
     fn checksums_round_trip_and_every_flipped_byte_is_found() {
         let d = tempfile::tempdir().unwrap();
-        let big: Vec<u8> = (0..BLOCK * 2 + 100).map(|i| (i % 251) as u8).collect();
+        let big: Vec<u8> = (0..BLOCK * 2 + 100)
+            .map(|i| u8::try_from(i % 251).unwrap_or(0))
+            .collect();
         std::fs::write(d.path().join("a.idx"), &big).unwrap();
         std::fs::write(d.path().join("meta.json"), b"{}").unwrap();
         std::fs::write(d.path().join("x.lock"), b"").unwrap();
@@ -428,7 +433,9 @@ mod tests {
 
     #[test]
     fn a_checked_handle_refuses_damaged_blocks_only() {
-        let data: Vec<u8> = (0..BLOCK * 3).map(|i| (i % 13) as u8).collect();
+        let data: Vec<u8> = (0..BLOCK * 3)
+            .map(|i| u8::try_from(i % 13).unwrap_or(0))
+            .collect();
         let sums = FileSums {
             name: "f.pos".into(),
             len: data.len() as u64,

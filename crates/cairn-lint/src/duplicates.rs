@@ -3,7 +3,7 @@
 //! Similarity is the Jaccard index of the two notes' sets of word 3-grams
 //! ("shingles") over their prose (lowercased letters and digits; code blocks,
 //! headings and tables left out), computed exactly for every reported pair. To stay
-//! fast on large vaults, candidate pairs come from MinHash with locality-sensitive
+//! fast on large vaults, candidate pairs come from `MinHash` with locality-sensitive
 //! hashing (80 hashes in 20 bands of 4): a pair at 80% similarity becomes a
 //! candidate with probability above 0.9999, and a pair below 30% almost never
 //! does. Notes with fewer than [`MIN_SHINGLES`] shingles are too short to judge;
@@ -35,7 +35,7 @@ fn fnv(words: &[&str]) -> u64 {
     h
 }
 
-/// SplitMix64: turns a shingle hash and a seed into one MinHash row.
+/// `SplitMix64`: turns a shingle hash and a seed into one `MinHash` row.
 fn mix(x: u64, seed: u64) -> u64 {
     let mut z = x ^ seed.wrapping_mul(0x9e37_79b9_7f4a_7c15);
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -152,6 +152,8 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
 }
 
 #[cfg(test)]
+// Exact values: every figure here comes from fixed inputs and exact arithmetic.
+#[allow(clippy::float_cmp)]
 mod tests {
     use super::*;
 

@@ -146,25 +146,25 @@ pub(crate) struct Ctx<'e> {
 }
 
 impl<'e> Ctx<'e> {
-    pub fn notes(&self) -> &'e [Note] {
+    pub(crate) fn notes(&self) -> &'e [Note] {
         self.engine.notes()
     }
 
     /// The file text of a note (empty when unreadable).
-    pub fn text(&self, n: &Note) -> &str {
+    pub(crate) fn text(&self, n: &Note) -> &str {
         self.texts.get(n.file_path()).map_or("", String::as_str)
     }
 
     /// The 1-based file line of frontmatter key `key` of `n`'s file (found by the
     /// splitter the reader uses).
-    pub fn key_line(&self, n: &Note, key: &str) -> Option<usize> {
+    pub(crate) fn key_line(&self, n: &Note, key: &str) -> Option<usize> {
         cairn_note::split_frontmatter(self.text(n))
             .front
             .filter(cairn_note::Block::is_closed)?
             .key_line(key)
     }
 
-    pub fn push(
+    pub(crate) fn push(
         &mut self,
         severity: Level,
         code: &str,

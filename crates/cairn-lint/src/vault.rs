@@ -267,7 +267,7 @@ pub(crate) fn pinned_budget(ctx: &mut Ctx<'_>) {
             budget: None,
             now,
             ranking: Ranking::Full,
-            source: Default::default(),
+            source: cairn_engine::SessionSource::Startup,
             limit: None,
             caps: cairn_engine::OutputCaps::NONE,
         };

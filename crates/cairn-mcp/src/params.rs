@@ -195,7 +195,7 @@ pub struct WriteParams {
     /// Tags.
     #[serde(default)]
     pub tags: Option<Vec<String>>,
-    /// Write only if the note's current content hash is this (from memory_get or a
+    /// Write only if the note's current content hash is this (from `memory_get` or a
     /// previous write): a compare-and-swap that never overwrites someone else's edit.
     #[serde(default)]
     pub expect_hash: Option<String>,
@@ -213,7 +213,7 @@ pub struct PinParams {
     /// `true` (default) to pin, `false` to unpin.
     #[serde(default)]
     pub pinned: Option<bool>,
-    /// The note's scope (see memory_write). Default: the routed project, else `user`.
+    /// The note's scope (see `memory_write`). Default: the routed project, else `user`.
     #[serde(default)]
     pub scope: Option<String>,
     /// Working directory (picks the default scope). Default: the server's directory.

@@ -59,7 +59,7 @@ impl std::fmt::Debug for RescanOnChange {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RescanOnChange")
             .field("config_file", &self.config_file)
-            .finish()
+            .finish_non_exhaustive()
     }
 }
 
@@ -69,7 +69,7 @@ fn stamp(path: &std::path::Path) -> Option<(u64, i128)> {
         .modified()
         .ok()
         .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
-        .map_or(0, |d| d.as_nanos() as i128);
+        .map_or(0, |d| d.as_nanos().cast_signed());
     Some((meta.len(), mtime))
 }
 

@@ -60,7 +60,7 @@ impl std::fmt::Debug for CairnServer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CairnServer")
             .field("default_cwd", &self.default_cwd)
-            .finish()
+            .finish_non_exhaustive()
     }
 }
 
@@ -415,7 +415,7 @@ impl CairnServer {
             budget: None,
             now: chrono::Utc::now(),
             ranking: Ranking::Full,
-            source: Default::default(),
+            source: cairn_engine::SessionSource::Startup,
             limit: None,
             caps: cairn_engine::OutputCaps::NONE,
         };
@@ -451,7 +451,7 @@ impl CairnServer {
             .map(str::to_lowercase)
             .as_deref()
         {
-            None | Some("both") | Some("all") => ListScope::Both,
+            None | Some("both" | "all") => ListScope::Both,
             Some("project") => ListScope::Project,
             Some("developer") => ListScope::Developer,
             Some(other) => {

@@ -286,7 +286,7 @@ impl<W> std::fmt::Debug for CheckedStdio<W> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CheckedStdio")
             .field("initialized", &self.initialized)
-            .finish()
+            .finish_non_exhaustive()
     }
 }
 

@@ -36,7 +36,7 @@ pub const LOCK_FILE: &str = ".cairn-memory.lock";
 
 /// How [`write_file`] treats an existing file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Replace<'a> {
+pub(crate) enum Replace<'a> {
     /// The file must not exist: fail with `AlreadyExists` rather than overwrite.
     Never,
     /// Replace it atomically, whatever it holds.
@@ -49,7 +49,11 @@ pub enum Replace<'a> {
 /// Writes `bytes` to `path` through a synced temporary file and a rename (or a
 /// hard link for [`Replace::Never`], which cannot overwrite), then syncs the folder
 /// ([`cairn_atomic_write::StagedFile`]). An existing file's permissions are kept.
-pub fn write_file(path: &Path, bytes: &[u8], replace: Replace<'_>) -> Result<(), MemoryError> {
+pub(crate) fn write_file(
+    path: &Path,
+    bytes: &[u8],
+    replace: Replace<'_>,
+) -> Result<(), MemoryError> {
     // Ok(false): the file changed since the plan; nothing was renamed.
     let result = (|| -> std::io::Result<bool> {
         // 0o666 less the umask: what a note created by any editor gets.
@@ -87,7 +91,7 @@ fn holds(path: &Path, expected: &[u8]) -> std::io::Result<bool> {
 }
 
 /// Moves `from` to `to` without ever replacing an existing `to`, then syncs both folders.
-pub fn move_file(from: &Path, to: &Path) -> Result<(), MemoryError> {
+pub(crate) fn move_file(from: &Path, to: &Path) -> Result<(), MemoryError> {
     match std::fs::hard_link(from, to) {
         Ok(()) => std::fs::remove_file(from).map_err(MemoryError::io(from))?,
         Err(e) if e.kind() == IoKind::AlreadyExists => return Err(MemoryError::io(to)(e)),
@@ -110,7 +114,7 @@ pub fn move_file(from: &Path, to: &Path) -> Result<(), MemoryError> {
 }
 
 /// Removes `path`, if it still holds `expected`, and syncs its folder.
-pub fn remove_file(path: &Path, expected: &[u8]) -> Result<(), MemoryError> {
+pub(crate) fn remove_file(path: &Path, expected: &[u8]) -> Result<(), MemoryError> {
     fault::racing_editor(path);
     if !holds(path, expected).map_err(MemoryError::io(path))? {
         return Err(MemoryError::Changed {
@@ -122,7 +126,7 @@ pub fn remove_file(path: &Path, expected: &[u8]) -> Result<(), MemoryError> {
 }
 
 /// Makes a rename or a new file in `dir` durable.
-pub fn sync_dir(dir: &Path) -> Result<(), MemoryError> {
+pub(crate) fn sync_dir(dir: &Path) -> Result<(), MemoryError> {
     cairn_atomic_write::sync_dir(dir).map_err(MemoryError::io(dir))
 }
 
@@ -133,7 +137,7 @@ pub fn is_temp_file(name: &str) -> bool {
 
 /// Removes temporary files left in `dir` by killed writers. Only call it while
 /// holding the scope lock. Returns how many were removed.
-pub fn remove_stale_temps(dir: &Path) -> usize {
+pub(crate) fn remove_stale_temps(dir: &Path) -> usize {
     let Ok(rd) = std::fs::read_dir(dir) else {
         return 0;
     };
@@ -147,14 +151,14 @@ pub fn remove_stale_temps(dir: &Path) -> usize {
 /// An exclusive lock on a scope folder, held until dropped. Serialises every
 /// `cairn memory` writer of the scope, across processes (an advisory `flock`).
 #[derive(Debug)]
-pub struct ScopeLock {
+pub(crate) struct ScopeLock {
     _file: File,
 }
 
 impl ScopeLock {
     /// Blocks until the lock of the scope folder `dir` is ours. A lock file that
     /// is a symlink (dangling or not) or anything but a file is refused.
-    pub fn acquire(dir: &Path) -> Result<ScopeLock, MemoryError> {
+    pub(crate) fn acquire(dir: &Path) -> Result<ScopeLock, MemoryError> {
         let path = dir.join(LOCK_FILE);
         crate::contain::plain_file_or_absent(&path)?;
         let mut options = OpenOptions::new();

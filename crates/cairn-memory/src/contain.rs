@@ -20,7 +20,7 @@ use crate::slug::Slug;
 
 /// Refuses `path` unless it is a regular file or does not exist (a symlink,
 /// dangling or not, a folder or a device is refused). Never follows a symlink.
-pub fn plain_file_or_absent(path: &Path) -> Result<(), MemoryError> {
+pub(crate) fn plain_file_or_absent(path: &Path) -> Result<(), MemoryError> {
     match std::fs::symlink_metadata(path) {
         Ok(md) if md.file_type().is_symlink() => Err(not_plain(path, "a symlink")),
         Ok(md) if !md.is_file() => Err(not_plain(path, "not a regular file")),
@@ -31,7 +31,7 @@ pub fn plain_file_or_absent(path: &Path) -> Result<(), MemoryError> {
 }
 
 /// The refusal of a file cairn keeps beside the notes that is not a plain file.
-pub fn not_plain(path: &Path, what: &str) -> MemoryError {
+pub(crate) fn not_plain(path: &Path, what: &str) -> MemoryError {
     MemoryError::Refused(format!(
         "{} is {what}; cairn never reads or writes its own files through one (remove it and retry)",
         path.display()
@@ -41,7 +41,7 @@ pub fn not_plain(path: &Path, what: &str) -> MemoryError {
 /// The text of one of cairn's own files beside the notes (`MEMORY.md`,
 /// `.cairnignore`): `None` when absent; refused when it is not a plain file.
 /// Opened without following symlinks.
-pub fn read_plain(path: &Path) -> Result<Option<String>, MemoryError> {
+pub(crate) fn read_plain(path: &Path) -> Result<Option<String>, MemoryError> {
     use std::io::Read as _;
     plain_file_or_absent(path)?;
     let mut options = std::fs::OpenOptions::new();
@@ -84,7 +84,11 @@ fn normalisation_twin(dir: &Path, name: &str) -> Option<String> {
 /// component by component: a symlinked component must resolve inside the vault,
 /// anything that is not a folder is refused. Missing folders are created when
 /// `create` is true; otherwise `Ok(None)` says the folder does not exist yet.
-pub fn scope_root(vault: &Path, rel: &str, create: bool) -> Result<Option<PathBuf>, MemoryError> {
+pub(crate) fn scope_root(
+    vault: &Path,
+    rel: &str,
+    create: bool,
+) -> Result<Option<PathBuf>, MemoryError> {
     let mut here = vault.to_path_buf();
     for part in rel.split('/').filter(|p| !p.is_empty()) {
         if part == "." || part == ".." {
@@ -146,7 +150,11 @@ pub fn scope_root(vault: &Path, rel: &str, create: bool) -> Result<Option<PathBu
 /// Parent folders of a nested slug are checked like [`scope_root`] (and created
 /// when `create`); an existing note that is a symlink resolves to its target,
 /// which must be a file inside `root`.
-pub fn note_path(root: &Path, slug: &Slug, create: bool) -> Result<Option<PathBuf>, MemoryError> {
+pub(crate) fn note_path(
+    root: &Path,
+    slug: &Slug,
+    create: bool,
+) -> Result<Option<PathBuf>, MemoryError> {
     let segments: Vec<&str> = slug.segments().collect();
     let (leaf, parents) = segments
         .split_last()
@@ -174,11 +182,8 @@ pub fn note_path(root: &Path, slug: &Slug, create: bool) -> Result<Option<PathBu
     }
     match std::fs::symlink_metadata(&path) {
         Ok(md) if md.file_type().is_symlink() => {
-            let real = match path.canonicalize() {
-                Ok(r) => r,
-                Err(_) => {
-                    return Err(escape(slug.as_str(), root, "it is a dangling symlink"));
-                }
+            let Ok(real) = path.canonicalize() else {
+                return Err(escape(slug.as_str(), root, "it is a dangling symlink"));
             };
             if !real.starts_with(root) {
                 return Err(escape(

@@ -14,7 +14,7 @@ use similar::TextDiff;
 use crate::mask::{Reveal, reveal};
 
 /// The diff of note `path` from `before` to `after` (`None` = no file), under the policy.
-pub fn note_diff(path: &str, before: Option<&str>, after: Option<&str>) -> String {
+pub(crate) fn note_diff(path: &str, before: Option<&str>, after: Option<&str>) -> String {
     let masked = |t: Option<&str>| match t.map(|t| reveal(path, t)) {
         None => Some(None),
         Some(Reveal::Text(text, hidden)) => Some(Some((text, hidden))),
@@ -40,7 +40,7 @@ pub fn note_diff(path: &str, before: Option<&str>, after: Option<&str>) -> Strin
 /// The diff of the index `path` from the file on disk `before` to the generated
 /// `after`. Lines of `before` that are neither in `after` nor in `visible` (the
 /// index as the notes before the change would produce it) are withheld.
-pub fn index_diff(path: &str, before: Option<&str>, after: &str, visible: &str) -> String {
+pub(crate) fn index_diff(path: &str, before: Option<&str>, after: &str, visible: &str) -> String {
     let safe: HashSet<&str> = after.lines().chain(visible.lines()).collect();
     let cleaned = before.map(|b| {
         b.split_inclusive('\n')

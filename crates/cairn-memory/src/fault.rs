@@ -41,14 +41,14 @@ mod on {
         })
     }
 
-    pub fn before_rename() {
+    pub(super) fn before_rename() {
         let old = std::env::var_os(super::ABORT_HOOK).is_some_and(|v| v == "1");
         if old || fault("abort-before-rename").is_some() {
             std::process::abort();
         }
     }
 
-    pub fn racing_editor(path: &Path) {
+    pub(super) fn racing_editor(path: &Path) {
         let Some(n) = fault("edit-before-rename") else {
             return;
         };
@@ -73,7 +73,7 @@ mod on {
         }
     }
 
-    pub fn index_write() -> std::io::Result<()> {
+    pub(super) fn index_write() -> std::io::Result<()> {
         match fault("index-write-fails") {
             Some(_) => Err(std::io::Error::new(
                 std::io::ErrorKind::StorageFull,

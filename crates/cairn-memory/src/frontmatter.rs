@@ -10,7 +10,7 @@ use serde_yaml_ng::{Mapping, Value};
 /// A note's text split at its frontmatter. Line endings are normalised to `\n`
 /// (and restored by [`NoteText::render`]); a byte-order mark is kept aside.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct NoteText {
+pub(crate) struct NoteText {
     /// The YAML between the `---` lines (with its final newline), if any.
     pub yaml: Option<String>,
     /// Everything after the closing `---` line (or the whole text).
@@ -30,7 +30,7 @@ impl NoteText {
     /// Splits `text`. An opening `---` that is never closed is an error (writing a
     /// second frontmatter block above it would be worse), and so is TOML or JSON
     /// front matter (cairn writes YAML; it never prepends a second block).
-    pub fn split(text: &str) -> Result<NoteText, String> {
+    pub(crate) fn split(text: &str) -> Result<NoteText, String> {
         let bom = text.starts_with('\u{feff}');
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let crlf = text.contains("\r\n");
@@ -68,7 +68,7 @@ impl NoteText {
     }
 
     /// A new note: frontmatter from `mapping`, then `body`.
-    pub fn new(mapping: &Mapping, body: &str) -> Result<NoteText, String> {
+    pub(crate) fn new(mapping: &Mapping, body: &str) -> Result<NoteText, String> {
         Ok(NoteText {
             yaml: Some(to_yaml(mapping)?),
             body: body.to_owned(),
@@ -79,7 +79,7 @@ impl NoteText {
     }
 
     /// The frontmatter as a mapping (empty when there is none).
-    pub fn mapping(&self) -> Result<Mapping, String> {
+    pub(crate) fn mapping(&self) -> Result<Mapping, String> {
         match &self.yaml {
             None => Ok(Mapping::new()),
             Some(y) => parse_mapping(y),
@@ -88,7 +88,7 @@ impl NoteText {
 
     /// Sets (`Some`) or removes (`None`) top-level `key`, editing only its lines.
     /// A note without frontmatter gets one.
-    pub fn set(&mut self, key: &str, value: Option<Value>) -> Result<(), String> {
+    pub(crate) fn set(&mut self, key: &str, value: Option<Value>) -> Result<(), String> {
         let yaml = self.yaml.clone().unwrap_or_default();
         if self.yaml.is_none() && value.is_none() {
             return Ok(());
@@ -98,7 +98,7 @@ impl NoteText {
     }
 
     /// The full text, with the original line endings and byte-order mark.
-    pub fn render(&self) -> String {
+    pub(crate) fn render(&self) -> String {
         let mut out = String::new();
         if let Some(y) = &self.yaml {
             out.push_str(&self.delimiters.0);
@@ -125,7 +125,7 @@ impl NoteText {
 }
 
 /// Parses frontmatter text into a mapping; anything else is an error.
-pub fn parse_mapping(yaml: &str) -> Result<Mapping, String> {
+pub(crate) fn parse_mapping(yaml: &str) -> Result<Mapping, String> {
     match serde_yaml_ng::from_str::<Value>(yaml) {
         Ok(Value::Mapping(m)) => Ok(m),
         Ok(Value::Null) => Ok(Mapping::new()),
@@ -188,39 +188,36 @@ fn set_key(yaml: &str, key: &str, value: Option<&Value>) -> Result<String, Strin
     }
     let rendered = render_key(key, value)?;
     let lines: Vec<&str> = yaml.split_inclusive('\n').collect();
-    let surgical = match lines.iter().position(|l| is_key_line(l, key)) {
-        Some(start) => {
-            let value_inline = lines[start]
-                .split_once(':')
-                .is_some_and(|(_, v)| !v.trim().is_empty() && !v.trim().starts_with('#'));
-            let mut end = start + 1;
-            let mut last = start + 1;
-            while end < lines.len() {
-                let l = lines[end];
-                let continues = l.starts_with([' ', '\t'])
-                    || (!value_inline && l.starts_with('-') && !l.starts_with("---"));
-                if continues {
-                    end += 1;
-                    last = end;
-                } else if l.trim().is_empty() {
-                    end += 1;
-                } else {
-                    break;
-                }
+    let surgical = if let Some(start) = lines.iter().position(|l| is_key_line(l, key)) {
+        let value_inline = lines[start]
+            .split_once(':')
+            .is_some_and(|(_, v)| !v.trim().is_empty() && !v.trim().starts_with('#'));
+        let mut end = start + 1;
+        let mut last = start + 1;
+        while end < lines.len() {
+            let l = lines[end];
+            let continues = l.starts_with([' ', '\t'])
+                || (!value_inline && l.starts_with('-') && !l.starts_with("---"));
+            if continues {
+                end += 1;
+                last = end;
+            } else if l.trim().is_empty() {
+                end += 1;
+            } else {
+                break;
             }
-            let mut out: String = lines[..start].concat();
-            out.push_str(&rendered);
-            out.push_str(&lines[last..].concat());
-            out
         }
-        None => {
-            let mut out = yaml.to_owned();
-            if !out.is_empty() && !out.ends_with('\n') {
-                out.push('\n');
-            }
-            out.push_str(&rendered);
-            out
+        let mut out: String = lines[..start].concat();
+        out.push_str(&rendered);
+        out.push_str(&lines[last..].concat());
+        out
+    } else {
+        let mut out = yaml.to_owned();
+        if !out.is_empty() && !out.ends_with('\n') {
+            out.push('\n');
         }
+        out.push_str(&rendered);
+        out
     };
     if parse_mapping(&surgical).is_ok_and(|m| m == expected) {
         Ok(surgical)
@@ -230,18 +227,18 @@ fn set_key(yaml: &str, key: &str, value: Option<&Value>) -> Result<String, Strin
 }
 
 /// A YAML string value.
-pub fn string(s: &str) -> Value {
+pub(crate) fn string(s: &str) -> Value {
     Value::String(s.to_owned())
 }
 
 /// A YAML list of strings.
-pub fn strings<I: IntoIterator<Item = S>, S: AsRef<str>>(items: I) -> Value {
+pub(crate) fn strings<I: IntoIterator<Item = S>, S: AsRef<str>>(items: I) -> Value {
     Value::Sequence(items.into_iter().map(|s| string(s.as_ref())).collect())
 }
 
 /// The string items of a frontmatter value (one string, or a list of strings;
 /// `[[link]]` written bare, which YAML reads as nested lists, is flattened back).
-pub fn string_items(v: Option<&Value>) -> Vec<String> {
+pub(crate) fn string_items(v: Option<&Value>) -> Vec<String> {
     fn flat(v: &Value, out: &mut Vec<String>, depth: usize) {
         match v {
             Value::String(s) => out.push(if depth >= 2 {

@@ -164,10 +164,10 @@ impl Store {
             Reveal::Text(t, _) => (false, t),
         };
         let sensitivity = sensitivity::level(&cur.rel, &text).unwrap_or_default();
-        let title = parse_note(&cur.rel, text.as_bytes())
-            .note
-            .map(|n| cairn_policy::redact(&n.title).text.into_owned())
-            .unwrap_or_else(|| slug.default_title());
+        let title = parse_note(&cur.rel, text.as_bytes()).note.map_or_else(
+            || slug.default_title(),
+            |n| cairn_policy::redact(&n.title).text.into_owned(),
+        );
         let red = cairn_policy::redact(&content);
         let shown = Shown {
             scope: scope.to_string(),
@@ -211,7 +211,7 @@ impl Store {
             // Not there (yet): plan against where it would be; nothing is written there.
             None => abs.clone(),
         };
-        let _lock = if opts.dry_run || !root.is_dir() {
+        let lock = if opts.dry_run || !root.is_dir() {
             None
         } else {
             Some(ScopeLock::acquire(&root)?)
@@ -221,7 +221,7 @@ impl Store {
             plain_file_or_absent(&root.join(own))?;
         }
         let mut warnings = Vec::new();
-        if _lock.is_some() {
+        if lock.is_some() {
             let removed = atomic::remove_stale_temps(&root);
             if removed > 0 {
                 warnings.push(format!(

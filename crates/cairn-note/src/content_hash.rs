@@ -29,7 +29,13 @@ impl ContentHash {
 
     /// The first 16 hex digits (64 bits), lowercase: the form cairn shows.
     pub fn short_hex(self) -> String {
-        self.0[..8].iter().map(|b| format!("{b:02x}")).collect()
+        use std::fmt::Write as _;
+        self.0[..8]
+            .iter()
+            .fold(String::with_capacity(16), |mut s, b| {
+                let _ = write!(s, "{b:02x}");
+                s
+            })
     }
 }
 

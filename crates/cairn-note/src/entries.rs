@@ -127,7 +127,7 @@ pub fn entry_heading(line: &str) -> Option<EntryHeading> {
         return None;
     }
     Some(EntryHeading {
-        level: level as u8,
+        level: u8::try_from(level).ok()?,
         date_text: date_text.to_owned(),
         title: title.to_owned(),
     })

@@ -42,7 +42,8 @@ impl Fields<'_> {
         });
     }
 
-    /// ` `value`` to quote in a message, or nothing for a secret note.
+    /// The value in backticks, after a space, to quote in a message; nothing for a
+    /// secret note.
     fn quote(&self, value: &str) -> String {
         if self.quiet {
             String::new()
@@ -64,7 +65,7 @@ impl Fields<'_> {
         Some(v)
     }
 
-    pub fn raw_text(&mut self, key: &str) -> Option<String> {
+    pub(crate) fn raw_text(&mut self, key: &str) -> Option<String> {
         let v = self.get(key)?;
         if is_placeholder(v) {
             return None;
@@ -82,7 +83,7 @@ impl Fields<'_> {
     /// A single value read without a warning when it is of the wrong type: for
     /// keys other tools use too (`summary`, `lastmod`), which cairn reads only when
     /// they fit.
-    pub fn quiet_text(&self, key: &str) -> Option<String> {
+    pub(crate) fn quiet_text(&self, key: &str) -> Option<String> {
         let v = self.get(key)?;
         if is_placeholder(v) {
             return None;
@@ -92,13 +93,18 @@ impl Fields<'_> {
             .filter(|s| !s.is_empty())
     }
 
-    pub fn string(&mut self, key: &str) -> Option<String> {
+    pub(crate) fn string(&mut self, key: &str) -> Option<String> {
         self.raw_text(key)
             .map(|s| s.trim().to_owned())
             .filter(|s| !s.is_empty())
     }
 
-    pub fn keyword<T>(&mut self, key: &str, text: &str, parse: fn(&str) -> Option<T>) -> Option<T> {
+    pub(crate) fn keyword<T>(
+        &mut self,
+        key: &str,
+        text: &str,
+        parse: fn(&str) -> Option<T>,
+    ) -> Option<T> {
         let parsed = parse(text);
         if parsed.is_none() && !text.trim().is_empty() && !is_placeholder_text(text) {
             let value = self.quote(text.trim());
@@ -107,12 +113,12 @@ impl Fields<'_> {
         parsed
     }
 
-    pub fn enum_field<T>(&mut self, key: &str, parse: fn(&str) -> Option<T>) -> Option<T> {
+    pub(crate) fn enum_field<T>(&mut self, key: &str, parse: fn(&str) -> Option<T>) -> Option<T> {
         let text = self.raw_text(key)?;
         self.keyword(key, &text, parse)
     }
 
-    pub fn boolean(&mut self, key: &str) -> bool {
+    pub(crate) fn boolean(&mut self, key: &str) -> bool {
         match self.get(key) {
             None | Some(Yaml::Null) => false,
             Some(Yaml::Bool(b)) => *b,
@@ -129,13 +135,13 @@ impl Fields<'_> {
     }
 
     /// A list, or one string (split on commas).
-    pub fn list(&mut self, key: &str) -> Vec<String> {
+    pub(crate) fn list(&mut self, key: &str) -> Vec<String> {
         self.items(key, &[','], true)
     }
 
     /// Tags: a list, or one string split on commas and blanks; `#` dropped,
     /// lowercase.
-    pub fn tags(&mut self, key: &str, warn: bool) -> Vec<String> {
+    pub(crate) fn tags(&mut self, key: &str, warn: bool) -> Vec<String> {
         self.items(key, &[',', ' ', '\t'], warn)
             .into_iter()
             .map(|t| t.trim_start_matches('#').to_lowercase())
@@ -163,16 +169,17 @@ impl Fields<'_> {
                 }
                 out
             }
-            other => match yaml_scalar_text(other) {
-                Some(s) => s.split(separators).map(str::to_owned).collect(),
-                None => {
+            other => {
+                if let Some(s) = yaml_scalar_text(other) {
+                    s.split(separators).map(str::to_owned).collect()
+                } else {
                     let flat = flatten_links(other);
                     if flat.is_empty() && warn {
                         self.warn(key, "expected a list of words; ignored".into());
                     }
                     flat
                 }
-            },
+            }
         };
         items
             .into_iter()
@@ -181,7 +188,7 @@ impl Fields<'_> {
             .collect()
     }
 
-    pub fn links(&mut self, key: &str) -> Vec<String> {
+    pub(crate) fn links(&mut self, key: &str) -> Vec<String> {
         self.list(key)
             .iter()
             .map(|s| link_target(s))
@@ -189,7 +196,7 @@ impl Fields<'_> {
             .collect()
     }
 
-    pub fn date(&mut self, key: &str) -> Option<NaiveDate> {
+    pub(crate) fn date(&mut self, key: &str) -> Option<NaiveDate> {
         let text = self.raw_text(key)?;
         let t = text.trim();
         if t.is_empty() || is_placeholder_text(t) {
@@ -209,13 +216,26 @@ impl Fields<'_> {
 
     /// A date under a key other tools use too (`lastmod`): read when it is one,
     /// never a warning.
-    pub fn quiet_date(&self, key: &str) -> Option<NaiveDate> {
+    pub(crate) fn quiet_date(&self, key: &str) -> Option<NaiveDate> {
         self.quiet_text(key).and_then(|t| parse_date(&t))
     }
 }
 
-/// `YYYY-MM-DD`, optionally followed by a time (`T13:56`, ` 10:00:00Z`, ...).
+/// `YYYY-MM-DD`, optionally followed by a time (`T13:56`, ` 10:00:00Z`, ...); a
+/// bare year (`2015`) or year and month (`2015-07`) read as their first day.
 pub fn parse_date(t: &str) -> Option<NaiveDate> {
+    let t = t.trim();
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if t.len() == 4 && digits(t) {
+        return NaiveDate::from_ymd_opt(t.parse().ok()?, 1, 1);
+    }
+    if t.len() == 7
+        && let (Some(y), Some("-"), Some(m)) = (t.get(..4), t.get(4..5), t.get(5..))
+        && digits(y)
+        && digits(m)
+    {
+        return NaiveDate::from_ymd_opt(y.parse().ok()?, m.parse().ok()?, 1);
+    }
     let head = t.get(..10)?;
     let rest = &t[10..];
     if !rest.is_empty() && !rest.starts_with(['T', 't', ' ']) {
@@ -245,7 +265,12 @@ pub(crate) fn is_placeholder_text(s: &str) -> bool {
         s.find(open)
             .is_some_and(|at| s[at + open.len()..].contains(close))
     };
-    has("{{", "}}") || has("<%", "%>")
+    // A date format written where the date goes (`YYYY-MM-DD`, `DD/MM/YYYY`).
+    let format_pattern = s.len() >= 4
+        && s.contains("YYYY")
+        && s.chars()
+            .all(|c| matches!(c, 'Y' | 'M' | 'D' | '-' | '/' | '.' | ' '));
+    has("{{", "}}") || has("<%", "%>") || format_pattern
 }
 
 /// A YAML `[[link]]` written bare parses as nested one-element sequences.

@@ -5,7 +5,7 @@
 //! keys are kept in [`Note::extra`], unknown enum values become a diagnostic and the
 //! default, a malformed block (YAML, TOML or JSON) leaves the body readable as
 //! plain text. Only binary and empty files are refused (with a diagnostic). The
-//! body is read by a CommonMark parser (headings, links, tags, prose).
+//! body is read by a `CommonMark` parser (headings, links, tags, prose).
 //!
 //! Where the front matter is ([`split_frontmatter`]) and how sure its sensitivity
 //! is ([`read_sensitivity`]) are decided once, here, for every part of cairn: a

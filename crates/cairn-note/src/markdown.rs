@@ -1,4 +1,4 @@
-//! What cairn reads from a markdown body, through a CommonMark parser
+//! What cairn reads from a markdown body, through a `CommonMark` parser
 //! (pulldown-cmark): headings (ATX and setext), `[[wikilinks]]` and inline `#tags`.
 //! Text in code (spans, fenced and indented blocks), HTML (comments included),
 //! link destinations and link text is never a tag; wikilinks in code or HTML are
@@ -9,7 +9,7 @@ use pulldown_cmark::{Event, LinkType, Options, Parser, Tag, TagEnd, TextMergeWit
 
 use crate::model::Heading;
 
-/// The markdown dialect cairn reads: CommonMark plus GitHub tables, task lists,
+/// The markdown dialect cairn reads: `CommonMark` plus GitHub tables, task lists,
 /// strikethrough and footnotes, Obsidian wikilinks and heading attributes
 /// (`## Title {#id}`).
 pub(crate) fn options() -> Options {
@@ -23,7 +23,7 @@ pub(crate) fn options() -> Options {
 
 /// Structure found in a body.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct BodyParts {
+pub(crate) struct BodyParts {
     /// Headings, ATX and setext.
     pub headings: Vec<Heading>,
     /// Wikilink targets, in order, unique.
@@ -62,7 +62,7 @@ impl Lines {
 }
 
 /// Scans `body`, whose first line is line `first_line` of the file.
-pub fn scan_body(body: &str, first_line: usize) -> BodyParts {
+pub(crate) fn scan_body(body: &str, first_line: usize) -> BodyParts {
     let mut parts = BodyParts::default();
     let lines = Lines::new(body, first_line);
     // Where text goes: a heading being read, or nowhere (code, HTML, images).

@@ -99,12 +99,45 @@ pub fn find_named<'a>(
         .map(|(t, from)| candidates(t, from))
         .collect();
     // Per query: the best (most specific) key rank seen, and the notes at it.
+    // Each key, with the queries that try it and at which rank: one hash lookup
+    // per name of a note, whatever the number of queries.
+    let mut wanted: HashMap<&str, Vec<(usize, usize)>> = HashMap::new();
+    for (q, keys) in keys.iter().enumerate() {
+        for (rank, k) in keys.iter().enumerate() {
+            wanted.entry(k.as_str()).or_default().push((q, rank));
+        }
+    }
     let mut best: Vec<Option<(usize, Vec<&'a Note>)>> = vec![None; queries.len()];
+    let mut lower = String::new();
+    let mut ranks: Vec<(usize, usize)> = Vec::new();
     for n in notes {
-        for (q, keys) in keys.iter().enumerate() {
-            let Some(rank) = keys.iter().position(|k| answers_to(n, k)) else {
-                continue;
-            };
+        ranks.clear();
+        let mut answer = |name: &str| {
+            if let Some(hits) = wanted.get(name) {
+                ranks.extend_from_slice(hits);
+            }
+        };
+        if n.entry_of.is_some() {
+            for k in names_of(n) {
+                answer(&k);
+            }
+        } else {
+            for name in [n.path.as_str(), n.id.as_str(), n.stem(), n.title.as_str()]
+                .into_iter()
+                .chain(n.aliases.iter().map(String::as_str))
+            {
+                lower.clear();
+                lower.extend(name.trim().chars().flat_map(char::to_lowercase));
+                answer(&lower);
+            }
+        }
+        if ranks.is_empty() {
+            continue;
+        }
+        // A note answers a query at the best (lowest) rank of the keys it answers to.
+        ranks.sort_unstable();
+        ranks.dedup_by_key(|(q, _)| *q);
+        for &(q, rank) in &ranks {
             match &mut best[q] {
                 Some((r, found)) if *r == rank => found.push(n),
                 Some((r, _)) if *r < rank => {}
@@ -120,23 +153,6 @@ pub fn find_named<'a>(
         .collect()
 }
 
-/// Whether `key` (lowercase) is one of `n`'s names ([`names_of`]), without allocating
-/// for an ordinary note.
-fn answers_to(n: &Note, key: &str) -> bool {
-    if n.entry_of.is_some() {
-        return names_of(n).iter().any(|k| k == key);
-    }
-    let eq = |name: &str| {
-        let name = name.trim();
-        if name.is_ascii() && name.len() != key.len() {
-            return false;
-        }
-        name.chars().flat_map(char::to_lowercase).eq(key.chars())
-    };
-    eq(&n.path) || eq(&n.id) || eq(n.stem()) || eq(&n.title) || n.aliases.iter().any(|a| eq(a))
-}
-
-/// Every name a note answers to, lowercase, unique.
 fn names_of(n: &Note) -> Vec<String> {
     let mut names = vec![
         n.path.clone(),

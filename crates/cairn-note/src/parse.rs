@@ -241,9 +241,11 @@ pub(crate) fn parse_with_meta(path: &str, bytes: &[u8]) -> (Parsed, FileMeta) {
         let name = f.quiet_text("name");
         fallback_title(path, &stem, &parts.headings, name)
     });
-    let memory_type = match f.raw_text("memory_type").or(metadata_type) {
+    // Another tool's `metadata.type` (`learning`, `insight`) is read when it is
+    // one of cairn's types, quietly otherwise: only `memory_type` is cairn's key.
+    let memory_type = match f.raw_text("memory_type") {
         Some(t) => f.keyword("memory_type", &t, MemoryType::parse),
-        None => None,
+        None => metadata_type.as_deref().and_then(MemoryType::parse),
     };
     let sensitivity = reading.sensitivity;
     let freshness = f.enum_field("freshness", Freshness::parse);
@@ -258,7 +260,7 @@ pub(crate) fn parse_with_meta(path: &str, bytes: &[u8]) -> (Parsed, FileMeta) {
     for key in ["tag", "taxonomies.tags", "extra.tags"] {
         frontmatter_tags.extend(f.tags(key, false));
     }
-    meta.frontmatter_tags = frontmatter_tags.clone();
+    meta.frontmatter_tags.clone_from(&frontmatter_tags);
     let mut tags: Vec<String> = frontmatter_tags.into_iter().chain(parts.tags).collect();
     tags.sort();
     tags.dedup();

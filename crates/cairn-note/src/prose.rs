@@ -1,4 +1,4 @@
-//! The prose of a body, for summaries and passages, read by a CommonMark parser
+//! The prose of a body, for summaries and passages, read by a `CommonMark` parser
 //! (pulldown-cmark): paragraphs, list items and quotes, each a list of sentences,
 //! as a reader sees them (emphasis removed, links reduced to their text, code
 //! spans kept as text: `*mut T`, `_progress_` → `progress`).
@@ -134,7 +134,7 @@ pub fn clean_inline(text: &str) -> String {
         match event {
             Event::Text(t) | Event::Code(t) => out.push_str(&t),
             Event::SoftBreak | Event::HardBreak => out.push(' '),
-            Event::End(end) if is_block_end(&end) => out.push(' '),
+            Event::End(end) if is_block_end(end) => out.push(' '),
             _ => {}
         }
     }
@@ -363,7 +363,7 @@ impl Blocks {
                 }
             }
             other => {
-                if is_block_end(&other) {
+                if is_block_end(other) {
                     self.flush();
                 }
             }
@@ -384,7 +384,7 @@ fn is_block(tag: &Tag<'_>) -> bool {
     )
 }
 
-fn is_block_end(end: &TagEnd) -> bool {
+fn is_block_end(end: TagEnd) -> bool {
     !matches!(
         end,
         TagEnd::Emphasis
@@ -448,18 +448,15 @@ fn protect_markers(text: &str) -> (String, bool) {
                     .bytes()
                     .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
         });
-        match kind_len {
-            Some(end) => {
-                out.push(OPEN);
-                out.push_str(&after[..end]);
-                out.push(CLOSE);
-                rest = &after[end + 1..];
-                found = true;
-            }
-            None => {
-                out.push_str(PREFIX);
-                rest = after;
-            }
+        if let Some(end) = kind_len {
+            out.push(OPEN);
+            out.push_str(&after[..end]);
+            out.push(CLOSE);
+            rest = &after[end + 1..];
+            found = true;
+        } else {
+            out.push_str(PREFIX);
+            rest = after;
         }
     }
     out.push_str(rest);

@@ -162,6 +162,33 @@ fn obsidian_properties() {
             ..Front::default()
         },
     );
+    // A date format where the date goes is a placeholder too; a bare year or a
+    // year and month is a date (its first day).
+    check(
+        "---\ndate: YYYY-MM-DD\ncreated: 2015\nupdated: 2024-07\n---\nx\n",
+        Front {
+            title: "my-post",
+            created: Some("2015-01-01"),
+            updated: Some("2024-07-01"),
+            ..Front::default()
+        },
+    );
+    check(
+        "---\ncreated: 2024-13\nupdated: 20150\n---\nx\n",
+        Front {
+            title: "my-post",
+            codes: &["frontmatter-value", "frontmatter-value"],
+            ..Front::default()
+        },
+    );
+    // Another tool's `metadata.type` is read when it is one of cairn's types,
+    // quietly when it is not; cairn's own `memory_type` still says so.
+    let (n, d) = parse_at("l/x.md", "---\nmetadata:\n  type: learning\n---\nx\n");
+    assert_eq!((n.memory_type, d.len()), (None, 0), "{d:?}");
+    let (n, d) = parse_at("l/x.md", "---\nmetadata:\n  type: decision\n---\nx\n");
+    assert_eq!((n.memory_type, d.len()), (Some(MemoryType::Decision), 0));
+    let (_, d) = parse_at("l/x.md", "---\nmemory_type: learning\n---\nx\n");
+    assert_eq!(d.len(), 1, "{d:?}");
     // Tags as a list with `#`, one tag as a string, the `tag` key.
     check(
         "---\ntags:\n  - \"#Project/Alpha\"\n  - notes\ntag: single\n---\nx\n",
@@ -278,7 +305,7 @@ fn titles() {
 /// `body` → the first sentence of its lead (what a summary starts with).
 fn check_lead(body: &str, expect: &str) {
     let p = prose(body);
-    let first = p.lead_first().next().map(String::as_str).unwrap_or("");
+    let first = p.lead_first().next().map_or("", String::as_str);
     assert_eq!(first, expect, "lead of {body:?}: {:?}", p.sentences);
 }
 

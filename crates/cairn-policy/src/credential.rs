@@ -46,8 +46,8 @@ pub enum CredentialKind {
     PasswordAssignment,
     /// The value of an `api_key=`/`access_token:`/`*_TOKEN=` assignment, or a
     /// well-known vendor key: Stripe (`sk_live_`, `whsec_`), OpenAI/Anthropic,
-    /// Google, npm, PyPI, Mapbox, Hugging Face (`hf_`), SendGrid (`SG.`), Twilio
-    /// (`SK…`), DigitalOcean (`dop_v1_`), Shopify (`shpat_`), Tailscale
+    /// Google, npm, `PyPI`, Mapbox, Hugging Face (`hf_`), `SendGrid` (`SG.`), Twilio
+    /// (`SK…`), `DigitalOcean` (`dop_v1_`), Shopify (`shpat_`), Tailscale
     /// (`tskey-`), Mailgun (`key-`), Discord and Telegram bot tokens and webhook
     /// URLs, Azure `AccountKey=`/`SharedAccessKey=`.
     #[serde(rename = "api-key")]

@@ -251,13 +251,12 @@ impl Prefilter {
                         a.eq_ignore_ascii_case(anchor)
                     }
                 };
-                let at = match anchors.iter().position(same) {
-                    Some(at) => at,
-                    None => {
-                        anchors.push(anchor);
-                        enables.push(0);
-                        anchors.len() - 1
-                    }
+                let at = if let Some(at) = anchors.iter().position(same) {
+                    at
+                } else {
+                    anchors.push(anchor);
+                    enables.push(0);
+                    anchors.len() - 1
                 };
                 enables[at] |= 1 << i;
             }
@@ -383,19 +382,25 @@ fn to_spans(text: &str, rule: &Rule, caps: &Captures<'_>, out: &mut Vec<Span>) -
             let indent = caps.get(1).map_or(0, |g| g.len());
             let mut found = Vec::new();
             structure::kubernetes_yaml(text, indent, whole.end(), &mut found);
-            found.into_iter().for_each(|(s, e)| push(s, e, rule.kind));
+            for (s, e) in found {
+                push(s, e, rule.kind);
+            }
             return whole.end();
         }
         Check::KubernetesJson => {
             let mut found = Vec::new();
             structure::kubernetes_json(text, whole.end() - 1, &mut found);
-            found.into_iter().for_each(|(s, e)| push(s, e, rule.kind));
+            for (s, e) in found {
+                push(s, e, rule.kind);
+            }
             return whole.end();
         }
         Check::Table => {
             let mut found = Vec::new();
             structure::table(text, whole.start(), &mut found);
-            found.into_iter().for_each(|(k, s, e)| push(s, e, k));
+            for (k, s, e) in found {
+                push(s, e, k);
+            }
             return whole.end();
         }
         _ => {}

@@ -35,7 +35,7 @@ pub const BLOCK_TAG: &str = "cairn-memory";
 pub enum Target {
     /// Claude Code.
     Claude,
-    /// OpenAI Codex CLI.
+    /// `OpenAI` Codex CLI.
     Codex,
     /// Cursor.
     Cursor,
@@ -207,7 +207,7 @@ struct SectionView<'a> {
 }
 
 /// The sections of `packet`, holding only the items `keep` accepts.
-fn section_views<'a>(packet: &'a Packet, keep: impl Fn(&Item) -> bool) -> Vec<SectionView<'a>> {
+fn section_views(packet: &Packet, keep: impl Fn(&Item) -> bool) -> Vec<SectionView<'_>> {
     packet
         .sections()
         .into_iter()
@@ -386,7 +386,7 @@ pub fn neutralize(text: &str) -> String {
     s.replace("```", "``")
 }
 
-/// JSON text with every character that serde_json leaves raw but a reader would
+/// JSON text with every character that `serde_json` leaves raw but a reader would
 /// see as a line break or not see at all (U+2028, U+2029, NEL and other controls
 /// above ASCII, bidi controls, invisible format characters) written as a `\uXXXX`
 /// escape: the same JSON value, and no such character in the text.

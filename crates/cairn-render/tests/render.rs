@@ -88,12 +88,12 @@ fn note_text_cannot_break_out() {
             let out = r.render(&p, t, f).unwrap();
             assert_eq!(
                 out.matches("</cairn-memory>").count(),
-                if f == Format::Prompt { 1 } else { 0 },
+                usize::from(f == Format::Prompt),
                 "{t}/{f}:\n{out}"
             );
             assert_eq!(
                 out.matches("<cairn-memory").count(),
-                if f == Format::Prompt { 1 } else { 0 },
+                usize::from(f == Format::Prompt),
                 "{t}/{f}:\n{out}"
             );
             assert!(

@@ -13,7 +13,9 @@
 //!
 //! Note templates are not memories: folders named `templates`, `Templates` or
 //! `_templates` (below a note root), and the folder `[vault] templates` names,
-//! are not walked, without a diagnostic.
+//! are not walked, and template files kept among notes (`_template.md`,
+//! `_template-adr.md`, `template.md`, an RFC repository's `0000-template.md`) are
+//! not read, without a diagnostic.
 //!
 //! Parallel results are always sorted by path before they are returned.
 
@@ -80,6 +82,16 @@ pub fn is_note_file(name: &str) -> bool {
 
 /// Folder names that hold note templates, never memories.
 const TEMPLATE_FOLDERS: &[&str] = &["templates", "_templates"];
+
+/// Whether a file named `name` is a note template kept among the notes: its stem
+/// is `template` or `0000-template`, or starts with `_template` (any case).
+pub fn is_template_file(name: &str) -> bool {
+    let stem = name
+        .rsplit_once('.')
+        .map_or(name, |(s, _)| s)
+        .to_ascii_lowercase();
+    stem == "template" || stem == "0000-template" || stem.starts_with("_template")
+}
 
 /// Whether the folder at vault-relative `rel` holds note templates: it is named
 /// `templates` or `_templates` (any case), or it is `configured`.
@@ -226,7 +238,8 @@ pub fn list(vault: &Path, roots: &[String], limits: &Limits) -> Listing {
                 }
                 return ignore::WalkState::Continue;
             }
-            if !is_note_file(&entry.file_name().to_string_lossy()) {
+            let name = entry.file_name().to_string_lossy();
+            if !is_note_file(&name) || is_template_file(&name) {
                 return ignore::WalkState::Continue;
             }
             match entry.metadata() {
@@ -258,14 +271,18 @@ pub fn list(vault: &Path, roots: &[String], limits: &Limits) -> Listing {
         })
     });
 
-    let mut found = found.into_inner().unwrap_or_else(|e| e.into_inner());
+    let mut found = found
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     problems.extend(
         walk_problems
             .into_inner()
-            .unwrap_or_else(|e| e.into_inner()),
+            .unwrap_or_else(std::sync::PoisonError::into_inner),
     );
     found.sort_by(|a, b| a.0.path.cmp(&b.0.path));
-    let mut folders = folders.into_inner().unwrap_or_else(|e| e.into_inner());
+    let mut folders = folders
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     folders.sort_by(|a, b| a.0.cmp(&b.0));
     walk.folders = folders;
     walk.stamp_watched(&root_dirs, &missing);
@@ -285,7 +302,7 @@ fn finish(
     mut walk: Walk,
 ) -> Listing {
     problems.sort();
-    walk.problems = problems.clone();
+    walk.problems.clone_from(&problems);
     walk.skipped.clear();
     let mut diagnostics = problems;
     // The same file reached twice (a symlinked folder inside the vault): keep the first path.
@@ -389,7 +406,7 @@ pub fn read(files: &[FileEntry]) -> Scan {
 /// knows paths inside the vault only).
 pub fn parse_file(file: &FileEntry, bytes: &[u8]) -> (Vec<Note>, Vec<Diagnostic>) {
     let parsed = cairn_note::parse_file(&file.path, bytes);
-    let mtime = Some((file.mtime_ns / 1_000_000_000) as i64);
+    let mtime = i64::try_from(file.mtime_ns / 1_000_000_000).ok();
     let notes = parsed
         .notes
         .into_iter()
@@ -446,7 +463,9 @@ pub fn unreadable(file: &FileEntry, err: &std::io::Error) -> Diagnostic {
 }
 
 fn push<T>(m: &Mutex<Vec<T>>, item: T) {
-    m.lock().unwrap_or_else(|e| e.into_inner()).push(item);
+    m.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .push(item);
 }
 
 fn diag(
@@ -494,7 +513,7 @@ fn walk_error(vault: &Path, err: &ignore::Error) -> (String, String) {
                 e = err;
             }
             ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
-                e = err
+                e = err;
             }
             ignore::Error::Loop { child, .. } => {
                 return (rel_path(vault, child), "symlink loop; not followed".into());
@@ -508,6 +527,7 @@ fn walk_error(vault: &Path, err: &ignore::Error) -> (String, String) {
 pub(crate) type FileIdentity = (u64, u64);
 
 #[cfg(unix)]
+#[allow(clippy::unnecessary_wraps)] // `None` where files have no inode (below).
 pub(crate) fn file_identity(md: &std::fs::Metadata) -> Option<FileIdentity> {
     use std::os::unix::fs::MetadataExt;
     Some((md.dev(), md.ino()))

@@ -250,5 +250,5 @@ pub(crate) fn mtime_ns(md: &std::fs::Metadata) -> i128 {
     md.modified()
         .ok()
         .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
-        .map_or(0, |d| d.as_nanos() as i128)
+        .map_or(0, |d| d.as_nanos().cast_signed())
 }

@@ -418,6 +418,15 @@ fn template_folders_are_skipped_quietly() {
     write(&v, "area/_templates/t.md", b"# T");
     write(&v, "_meta/Blueprints/b.md", b"# B");
     write(&v, "area/templates-guide.md", b"# Guide");
+    // Template files kept among the notes (an ADR folder's, an RFC repository's).
+    write(
+        &v,
+        "area/_template.md",
+        b"---\ndate: YYYY-MM-DD\n---\n# ADR-NNN\n",
+    );
+    write(&v, "area/_template-adr.md", b"# ADR-NNN\n");
+    write(&v, "0000-template.md", b"# Summary\n");
+    write(&v, "area/make-a-template.md", b"# How I make a template\n");
     write(&v, "README.md", b"Some text, no title.\n");
     let s = scan(&v, &[String::new()], &Limits::default());
     let paths: Vec<_> = s.notes.iter().map(|n| n.path.as_str()).collect();
@@ -426,6 +435,7 @@ fn template_folders_are_skipped_quietly() {
         vec![
             "README.md",
             "_meta/Blueprints/b.md",
+            "area/make-a-template.md",
             "area/templates-guide.md"
         ]
     );
@@ -437,7 +447,14 @@ fn template_folders_are_skipped_quietly() {
     };
     let s = scan(&v, &[String::new()], &limits);
     let paths: Vec<_> = s.notes.iter().map(|n| n.path.as_str()).collect();
-    assert_eq!(paths, vec!["README.md", "area/templates-guide.md"]);
+    assert_eq!(
+        paths,
+        vec![
+            "README.md",
+            "area/make-a-template.md",
+            "area/templates-guide.md"
+        ]
+    );
     // A root that is a templates folder is read: it was asked for.
     let s = scan(&v, &["Templates".to_owned()], &Limits::default());
     assert_eq!(s.notes.len(), 1);

@@ -32,6 +32,9 @@ use chrono::NaiveDate;
 use rayon::prelude::*;
 use serde::Serialize;
 
+mod factor;
+pub use factor::{Detail, Factor, Op};
+
 /// Which ranking to apply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -120,31 +123,6 @@ pub struct ScoreContext<'a> {
     pub weights: Weights,
 }
 
-/// How a factor combines.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Op {
-    /// The relevance base.
-    Base,
-    /// Added to the base.
-    Add,
-    /// Multiplies the total.
-    Multiply,
-}
-
-/// One factor of a note's score.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Factor {
-    /// Stable name (`bm25`, `pinned`, `recency`, ...).
-    pub name: &'static str,
-    /// How it combines.
-    pub op: Op,
-    /// Its value.
-    pub value: f64,
-    /// Why, in words.
-    pub detail: String,
-}
-
 /// A scored note.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Scored {
@@ -226,7 +204,7 @@ impl Scored {
                 Op::Add => f.value != 0.0,
                 Op::Multiply => (f.value - 1.0).abs() > 1e-9,
             })
-            .map(|f| f.detail.clone())
+            .map(|f| f.detail.to_string())
             .collect()
     }
 }
@@ -284,7 +262,7 @@ fn score_one(n: &Note, (bm25, coverage): (f64, f64), best: f64, ctx: &ScoreConte
             name: "bm25",
             op: Op::Base,
             value: bm25,
-            detail: format!("bm25 {bm25:.3}"),
+            detail: Detail::Bm25(bm25),
         });
         return Scored {
             path: n.path.clone(),
@@ -303,28 +281,28 @@ fn score_one(n: &Note, (bm25, coverage): (f64, f64), best: f64, ctx: &ScoreConte
         };
     }
 
-    let relevance = if !ctx.has_query {
-        factors.push(Factor {
-            name: "no_query",
-            op: Op::Base,
-            value: w.no_query_relevance,
-            detail: "no task given: ranked by pins, priority and recency".into(),
-        });
-        w.no_query_relevance
-    } else {
+    let relevance = if ctx.has_query {
         let ratio = if best > 0.0 { bm25 / best } else { 0.0 };
         let r = ratio.powf(w.relevance_exponent);
         factors.push(Factor {
             name: "bm25",
             op: Op::Base,
             value: r,
-            detail: format!(
-                "matches the task (bm25 {bm25:.2}, {:.0}% of the best match, covers {:.0}% of the query)",
-                ratio * 100.0,
-                coverage * 100.0
-            ),
+            detail: Detail::Matches {
+                bm25,
+                ratio,
+                coverage,
+            },
         });
         r
+    } else {
+        factors.push(Factor {
+            name: "no_query",
+            op: Op::Base,
+            value: w.no_query_relevance,
+            detail: Detail::Fixed("no task given: ranked by pins, priority and recency"),
+        });
+        w.no_query_relevance
     };
 
     let mut signals = 0.0;
@@ -336,7 +314,7 @@ fn score_one(n: &Note, (bm25, coverage): (f64, f64), best: f64, ctx: &ScoreConte
             name: "file",
             op: Op::Add,
             value: w.file_match,
-            detail: format!("related file {related} matches {file}"),
+            detail: Detail::Text(format!("related file {related} matches {file}")),
         });
     } else if let Some(m) = module_match(n, ctx) {
         // A module chosen by `--files` points at the note; one chosen by the
@@ -347,7 +325,7 @@ fn score_one(n: &Note, (bm25, coverage): (f64, f64), best: f64, ctx: &ScoreConte
             name: "module",
             op: Op::Add,
             value: w.module_match,
-            detail: m,
+            detail: Detail::Text(m),
         });
     }
     if let Some(t) = trigger_match(n, ctx.task_terms) {
@@ -356,7 +334,7 @@ fn score_one(n: &Note, (bm25, coverage): (f64, f64), best: f64, ctx: &ScoreConte
             name: "trigger",
             op: Op::Add,
             value: w.trigger,
-            detail: format!("trigger \"{t}\" is in the task"),
+            detail: Detail::Text(format!("trigger \"{t}\" is in the task")),
         });
     }
     if ctx
@@ -369,7 +347,7 @@ fn score_one(n: &Note, (bm25, coverage): (f64, f64), best: f64, ctx: &ScoreConte
             name: "scene",
             op: Op::Add,
             value: w.scene,
-            detail: "preferred by an active scene".into(),
+            detail: Detail::Fixed("preferred by an active scene"),
         });
     }
     let mut base = relevance + signals;
@@ -379,12 +357,12 @@ fn score_one(n: &Note, (bm25, coverage): (f64, f64), best: f64, ctx: &ScoreConte
             name: "pinned",
             op: Op::Add,
             value: w.pinned,
-            detail: "pinned".into(),
+            detail: Detail::Fixed("pinned"),
         });
     }
 
     let mut mult = 1.0;
-    let mut multiply = |name: &'static str, value: f64, detail: String| {
+    let mut multiply = |name: &'static str, value: f64, detail: Detail| {
         mult *= value;
         factors.push(Factor {
             name,
@@ -397,19 +375,19 @@ fn score_one(n: &Note, (bm25, coverage): (f64, f64), best: f64, ctx: &ScoreConte
         multiply(
             "source_of_truth",
             w.source_of_truth,
-            format!("source of truth ×{}", w.source_of_truth),
+            Detail::Weighted("source of truth", w.source_of_truth),
         );
     }
     match n.retrieval_priority {
         Some(Priority::High) => multiply(
             "priority",
             w.priority_high,
-            format!("retrieval priority high ×{}", w.priority_high),
+            Detail::Weighted("retrieval priority high", w.priority_high),
         ),
         Some(Priority::Low) => multiply(
             "priority",
             w.priority_low,
-            format!("retrieval priority low ×{}", w.priority_low),
+            Detail::Weighted("retrieval priority low", w.priority_low),
         ),
         _ => {}
     }
@@ -419,7 +397,7 @@ fn score_one(n: &Note, (bm25, coverage): (f64, f64), best: f64, ctx: &ScoreConte
         multiply(
             "project",
             w.project_match,
-            format!("belongs to project {p} ×{}", w.project_match),
+            Detail::Project(p.to_owned(), w.project_match),
         );
     }
     if n.freshness == Some(Freshness::Evergreen) {
@@ -427,23 +405,12 @@ fn score_one(n: &Note, (bm25, coverage): (f64, f64), best: f64, ctx: &ScoreConte
     } else if let Some(date) = n.effective_date() {
         let age = (ctx.today - date).num_days().max(0) as f64;
         let decay = 0.5 + 0.5 * (-age / ctx.half_life_days).exp2();
-        multiply(
-            "recency",
-            decay,
-            format!("dated {date}, {age:.0} days old: recency ×{decay:.2}"),
-        );
+        multiply("recency", decay, Detail::Recency { date, age, decay });
     }
     let review_passed = n.review_after.is_some_and(|d| d < ctx.today);
     if n.freshness == Some(Freshness::Stale) || review_passed {
-        let why = if review_passed {
-            format!(
-                "review was due {}",
-                n.review_after.map(|d| d.to_string()).unwrap_or_default()
-            )
-        } else {
-            "marked stale".to_owned()
-        };
-        multiply("stale", w.stale, format!("{why} ×{}", w.stale));
+        let review_due = if review_passed { n.review_after } else { None };
+        multiply("stale", w.stale, Detail::Stale(review_due, w.stale));
     }
 
     Scored {
@@ -475,9 +442,9 @@ pub const MAX_SUCCESSOR_LOOKUPS: usize = 16;
 /// value, retired note)` queries at once with a path each, or `None` (the caller
 /// owns the note set). A retired successor is not lifted; the first retired note
 /// in score order names the lift.
-pub fn lift_successors<'n>(
+pub fn lift_successors<'n, S: std::hash::BuildHasher>(
     scored: &mut [Scored],
-    notes: &HashMap<&str, &'n Note>,
+    notes: &HashMap<&str, &'n Note, S>,
     min_coverage: f64,
     resolve: impl FnOnce(&[(&'n str, &'n Note)]) -> Vec<Option<String>>,
 ) {

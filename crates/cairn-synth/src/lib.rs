@@ -4,7 +4,7 @@
 //! and stand-in repositories that route to its projects.
 //!
 //! The same [`Spec`] always gives the same bytes: every note is drawn from its own
-//! SplitMix64 stream seeded by the spec's seed and the note's number, so note *n*
+//! `SplitMix64` stream seeded by the spec's seed and the note's number, so note *n*
 //! does not depend on how many notes come before or after it.
 //!
 //! Layout of a generated vault:

@@ -1,7 +1,7 @@
-//! The generator's random numbers: SplitMix64 streams, stable across versions,
+//! The generator's random numbers: `SplitMix64` streams, stable across versions,
 //! so a seed always gives the same vault.
 
-/// SplitMix64: small, fast, and stable across versions (unlike a library's default RNG).
+/// `SplitMix64`: small, fast, and stable across versions (unlike a library's default RNG).
 #[derive(Debug, Clone)]
 pub(crate) struct Rng(u64);
 
@@ -19,7 +19,7 @@ impl Rng {
     }
 
     pub(crate) fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
+        usize::try_from(self.next() % n.max(1) as u64).unwrap_or(0)
     }
 
     pub(crate) fn pick<'a, T>(&mut self, xs: &'a [T]) -> &'a T {
@@ -36,7 +36,7 @@ impl Rng {
 
     pub(crate) fn weighted(&mut self, xs: &[(&'static str, u32)]) -> &'static str {
         let total: u32 = xs.iter().map(|(_, w)| w).sum();
-        let mut r = (self.next() % u64::from(total)) as u32;
+        let mut r = u32::try_from(self.next() % u64::from(total)).unwrap_or(0);
         for (x, w) in xs {
             if r < *w {
                 return x;

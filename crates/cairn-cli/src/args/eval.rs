@@ -8,11 +8,11 @@ use super::RankingArg;
 
 /// `cairn eval` flags.
 #[derive(Debug, Args)]
-pub struct EvalArgs {
+pub(crate) struct EvalArgs {
     /// Suite folder: notes plus queries.jsonl (see `cairn eval --help`).
     #[arg(value_name = "SUITE")]
     pub suite: PathBuf,
-    /// Cutoffs for hit@k, recall_all@k and recall@k.
+    /// Cutoffs for hit@k, `recall_all@k` and recall@k.
     #[arg(
         long = "k",
         value_name = "K,K",
@@ -39,7 +39,7 @@ pub struct EvalArgs {
 
 /// Report formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum EvalFormat {
+pub(crate) enum EvalFormat {
     /// A readable table.
     Table,
     /// The stable `eval.v1` report (docs/BENCHMARKS.md describes it).
@@ -47,7 +47,7 @@ pub enum EvalFormat {
 }
 
 /// Long help: the suite format and the id rule.
-pub const EVAL_AFTER_HELP: &str = "\
+pub(super) const EVAL_AFTER_HELP: &str = "\
 A suite is a folder of markdown notes plus queries.jsonl, one JSON object a line:
   {\"id\", \"query\", \"expected\": [note ids], \"grades\"?: {id: grade},
    \"vault\"?: \"subfolder\", \"cwd\"?, \"files\"?, \"question_type\"?}

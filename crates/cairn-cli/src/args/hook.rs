@@ -9,13 +9,13 @@ use crate::source::VaultArgs;
 
 /// `cairn hook ...`: run by a client.
 #[derive(Debug, Args)]
-pub struct HookArgs {
+pub(crate) struct HookArgs {
     #[command(subcommand)]
     pub event: HookEvent,
 }
 
 #[derive(Debug, Subcommand)]
-pub enum HookEvent {
+pub(crate) enum HookEvent {
     /// Print the wake-up packet for the session in the client's hook envelope (reads the client's JSON on stdin).
     #[command(after_help = "\
 Always exits 0 and prints exactly one JSON envelope on stdout, within --deadline-ms:
@@ -38,7 +38,7 @@ pub enum ClientArg {
 }
 
 #[derive(Debug, Args)]
-pub struct SessionStartArgs {
+pub(crate) struct SessionStartArgs {
     /// The client running the hook (decides the envelope, the wording and the size cap).
     #[arg(long, value_enum)]
     pub client: ClientArg,
@@ -58,18 +58,18 @@ pub struct SessionStartArgs {
     #[arg(long, value_name = "RFC3339", hide_short_help = true)]
     pub now: Option<String>,
     #[command(flatten)]
-    pub derive: super::DeriveArgs,
+    pub(crate) derive: super::DeriveArgs,
 }
 
 /// `cairn hooks ...`: wire clients.
 #[derive(Debug, Args)]
-pub struct HooksArgs {
+pub(crate) struct HooksArgs {
     #[command(subcommand)]
     pub action: HooksAction,
 }
 
 #[derive(Debug, Subcommand)]
-pub enum HooksAction {
+pub(crate) enum HooksAction {
     /// Add cairn's session-start hook and MCP server to a client's settings (merged, backed up, idempotent).
     #[command(after_help = "\
 Examples:
@@ -103,7 +103,7 @@ pub enum ScopeArg {
 
 /// Flags shared by install and uninstall.
 #[derive(Debug, Clone, Args)]
-pub struct WiringArgs {
+pub(crate) struct WiringArgs {
     /// Clients to wire (comma-separated).
     #[arg(long, value_enum, value_delimiter = ',', required = true)]
     pub client: Vec<ClientArg>,
@@ -119,7 +119,7 @@ pub struct WiringArgs {
 }
 
 #[derive(Debug, Args)]
-pub struct InstallArgs {
+pub(crate) struct InstallArgs {
     #[command(flatten)]
     pub wiring: WiringArgs,
     #[command(flatten)]
@@ -133,13 +133,13 @@ pub struct InstallArgs {
 }
 
 #[derive(Debug, Args)]
-pub struct UninstallArgs {
+pub(crate) struct UninstallArgs {
     #[command(flatten)]
     pub wiring: WiringArgs,
 }
 
 #[derive(Debug, Args)]
-pub struct StatusArgs {
+pub(crate) struct StatusArgs {
     /// Clients to check (default: all).
     #[arg(long, value_enum, value_delimiter = ',')]
     pub client: Vec<ClientArg>,

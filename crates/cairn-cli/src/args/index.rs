@@ -7,7 +7,7 @@ use crate::source::VaultArgs;
 
 /// `cairn index` flags.
 #[derive(Debug, Args)]
-pub struct IndexArgs {
+pub(crate) struct IndexArgs {
     #[command(flatten)]
     pub source: VaultArgs,
     /// Throw the index away and build it again from every note.

@@ -18,7 +18,7 @@ Exit codes: 0 no errors (warnings allowed unless --deny-warnings), 1 errors foun
 
 #[derive(Debug, Args)]
 #[command(after_help = LINT_HELP)]
-pub struct LintArgs {
+pub(crate) struct LintArgs {
     #[command(flatten)]
     pub source: VaultArgs,
     /// Output format.

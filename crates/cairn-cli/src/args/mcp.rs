@@ -14,7 +14,7 @@ under the same policy as the CLI. Notes edited while it runs are seen by the nex
 
 Example (what a client runs):
   cairn mcp --config ~/notes/cairn.toml")]
-pub struct McpArgs {
+pub(crate) struct McpArgs {
     #[command(flatten)]
     pub source: VaultArgs,
 }

@@ -40,7 +40,7 @@ MEMORY.md could not be; the next write repairs it), 2 usage error, 3 refused
 /// `cairn memory`.
 #[derive(Debug, Args)]
 #[command(after_help = MEMORY_HELP)]
-pub struct MemoryArgs {
+pub(crate) struct MemoryArgs {
     #[command(flatten)]
     pub source: VaultArgs,
     #[command(subcommand)]
@@ -49,7 +49,7 @@ pub struct MemoryArgs {
 
 /// The memory subcommands.
 #[derive(Debug, Subcommand)]
-pub enum MemoryCommand {
+pub(crate) enum MemoryCommand {
     /// List the notes of a scope (title, type, pins, usage).
     List(ListArgs),
     /// Print one note (secret notes refused, confidential withheld, credentials redacted).
@@ -78,7 +78,7 @@ pub enum MemoryCommand {
 
 /// Which scope.
 #[derive(Debug, Clone, Args)]
-pub struct ScopeArgs {
+pub(crate) struct ScopeArgs {
     /// global, user, project/<id> or persona/<name> (default: the project the working directory belongs to, else user).
     #[arg(long, value_name = "SCOPE")]
     pub scope: Option<String>,
@@ -89,7 +89,7 @@ pub struct ScopeArgs {
 
 /// Flags of every write.
 #[derive(Debug, Clone, Args)]
-pub struct WriteFlags {
+pub(crate) struct WriteFlags {
     #[command(flatten)]
     pub scope: ScopeArgs,
     /// Write only if the note's content hash is still H (compare-and-swap; `show` prints it).
@@ -112,7 +112,7 @@ pub struct WriteFlags {
 }
 
 #[derive(Debug, Args)]
-pub struct ListArgs {
+pub(crate) struct ListArgs {
     #[command(flatten)]
     pub scope: ScopeArgs,
     /// Output format.
@@ -121,7 +121,7 @@ pub struct ListArgs {
 }
 
 #[derive(Debug, Args)]
-pub struct ShowArgs {
+pub(crate) struct ShowArgs {
     /// The note's name (file name without .md).
     pub slug: String,
     #[command(flatten)]
@@ -133,7 +133,7 @@ pub struct ShowArgs {
 
 #[derive(Debug, Args)]
 #[command(group(clap::ArgGroup::new("input").required(true).args(["body", "body_file"])))]
-pub struct WriteArgs {
+pub(crate) struct WriteArgs {
     /// The note's name: its file name without .md (e.g. retry-policy).
     pub slug: String,
     /// The markdown body (`-` reads standard input).
@@ -148,7 +148,7 @@ pub struct WriteArgs {
     /// If the note exists, replace its body (frontmatter keys not given are kept).
     #[arg(long)]
     pub force: bool,
-    /// memory_type: project, decision, preference, constraint, pattern, incident, person, workflow, session, reference.
+    /// `memory_type`: project, decision, preference, constraint, pattern, incident, person, workflow, session, reference.
     #[arg(long = "type", value_name = "TYPE")]
     pub memory_type: Option<String>,
     /// Title (default: from the name). In decisions.md / lessons.md: the entry's title.
@@ -174,7 +174,7 @@ pub struct WriteArgs {
 }
 
 #[derive(Debug, Args)]
-pub struct EditArgs {
+pub(crate) struct EditArgs {
     /// The note's name.
     pub slug: String,
     /// The text to replace (must occur exactly once in the file).
@@ -191,7 +191,7 @@ pub struct EditArgs {
 }
 
 #[derive(Debug, Args)]
-pub struct InsertArgs {
+pub(crate) struct InsertArgs {
     /// The note's name.
     pub slug: String,
     /// Insert after this line of the file (0 = at the top).
@@ -208,7 +208,7 @@ pub struct InsertArgs {
 }
 
 #[derive(Debug, Args)]
-pub struct MvArgs {
+pub(crate) struct MvArgs {
     /// The note's name.
     pub slug: String,
     /// Its new name (must not exist).
@@ -218,7 +218,7 @@ pub struct MvArgs {
 }
 
 #[derive(Debug, Args)]
-pub struct RmArgs {
+pub(crate) struct RmArgs {
     /// The note's name.
     pub slug: String,
     /// Delete the file instead of moving it to the archive folder.
@@ -229,7 +229,7 @@ pub struct RmArgs {
 }
 
 #[derive(Debug, Args)]
-pub struct SlugArgs {
+pub(crate) struct SlugArgs {
     /// The note's name.
     pub slug: String,
     #[command(flatten)]
@@ -237,7 +237,7 @@ pub struct SlugArgs {
 }
 
 #[derive(Debug, Args)]
-pub struct SupersedeArgs {
+pub(crate) struct SupersedeArgs {
     /// The note being replaced.
     pub old: String,
     /// The note replacing it (same scope).

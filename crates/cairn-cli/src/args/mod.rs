@@ -15,15 +15,15 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-pub use eval::{EvalArgs, EvalFormat};
-pub use hook::{
+pub(crate) use eval::{EvalArgs, EvalFormat};
+pub(crate) use hook::{
     ClientArg, HookArgs, HookEvent, HooksAction, HooksArgs, InstallArgs, ScopeArg,
     SessionStartArgs, StatusArgs, WiringArgs,
 };
-pub use index::IndexArgs;
-pub use lint::LintArgs;
-pub use mcp::McpArgs;
-pub use memory::{MemoryArgs, MemoryCommand, ScopeArgs, WriteArgs, WriteFlags};
+pub(crate) use index::IndexArgs;
+pub(crate) use lint::LintArgs;
+pub(crate) use mcp::McpArgs;
+pub(crate) use memory::{MemoryArgs, MemoryCommand, ScopeArgs, WriteArgs, WriteFlags};
 
 use crate::source::VaultArgs;
 
@@ -56,13 +56,13 @@ Exit codes: 0 ok, 1 failure (lint: errors found), 2 usage or configuration error
 /// The `cairn` command line.
 #[derive(Debug, Parser)]
 #[command(name = "cairn", version, about = ABOUT, long_about = LONG_ABOUT, after_help = AFTER_HELP)]
-pub struct Cli {
+pub(crate) struct Cli {
     #[command(subcommand)]
     pub command: Command,
 }
 
 #[derive(Debug, Subcommand)]
-pub enum Command {
+pub(crate) enum Command {
     /// Print the wake-up packet for a session: the notes that matter for this project and task.
     #[command(after_help = "\
 Examples:
@@ -145,7 +145,7 @@ pub enum RankingArg {
 
 /// Flags shared by wakeup and explain.
 #[derive(Debug, Clone, Args)]
-pub struct PacketArgs {
+pub(crate) struct PacketArgs {
     /// Working directory to route (default: the current directory).
     #[arg(long, value_name = "DIR")]
     pub cwd: Option<PathBuf>,
@@ -186,26 +186,26 @@ pub struct PacketArgs {
     #[arg(long, value_name = "N")]
     pub limit: Option<usize>,
     #[command(flatten)]
-    pub derive: DeriveArgs,
+    pub(crate) derive: DeriveArgs,
 }
 
 /// Whether a request without a task takes one from git.
 #[derive(Debug, Clone, Copy, Args)]
-pub struct DeriveArgs {
+pub(crate) struct DeriveArgs {
     /// With no --task, take none from git (by default the branch, the changed
     /// files and the branch's commits are the task when the repository belongs to
     /// the routed project). `[git] derive = false` does the same for every run.
     #[arg(long, conflicts_with = "derive")]
-    pub no_derive: bool,
+    pub(crate) no_derive: bool,
     /// With no --task, take one from the git repository of --cwd even when no
     /// project is routed.
     #[arg(long)]
-    pub derive: bool,
+    pub(crate) derive: bool,
 }
 
 impl DeriveArgs {
     /// The flags over the configuration's `[git] derive`.
-    pub fn apply(self, config: &mut cairn_engine::config::Config) {
+    pub(crate) fn apply(self, config: &mut cairn_engine::config::Config) {
         use cairn_engine::config::Derive;
         if self.no_derive {
             config.git.derive = Derive::Never;
@@ -225,7 +225,7 @@ pub enum SessionArg {
 }
 
 #[derive(Debug, Args)]
-pub struct WakeupArgs {
+pub(crate) struct WakeupArgs {
     #[command(flatten)]
     pub source: VaultArgs,
     #[command(flatten)]
@@ -238,10 +238,14 @@ pub struct WakeupArgs {
     /// mark the packet partial, and finish the refresh in the background.
     #[arg(long, value_name = "N")]
     pub deadline_ms: Option<u64>,
+    /// List the scan warnings on stderr (notes skipped or read with defaults),
+    /// one per line, instead of their count.
+    #[arg(short, long)]
+    pub verbose: bool,
 }
 
 #[derive(Debug, Args)]
-pub struct ExplainArgs {
+pub(crate) struct ExplainArgs {
     #[command(flatten)]
     pub source: VaultArgs,
     #[command(flatten)]
@@ -252,13 +256,13 @@ pub struct ExplainArgs {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum TextOrJson {
+pub(crate) enum TextOrJson {
     Text,
     Json,
 }
 
 #[derive(Debug, Args)]
-pub struct SearchArgs {
+pub(crate) struct SearchArgs {
     /// What to look for.
     pub query: String,
     #[command(flatten)]
@@ -284,7 +288,7 @@ pub struct SearchArgs {
 }
 
 #[derive(Debug, Args)]
-pub struct GetArgs {
+pub(crate) struct GetArgs {
     /// A vault-relative path, an id (path without .md), a file name or a title.
     pub note: String,
     #[command(flatten)]
@@ -316,7 +320,7 @@ fn parse_line_range(s: &str) -> Result<(usize, Option<usize>), String> {
 }
 
 #[derive(Debug, Args)]
-pub struct InitArgs {
+pub(crate) struct InitArgs {
     /// Folder of notes to adopt, or to create a starter vault in (default: the current directory).
     pub dir: Option<PathBuf>,
 }

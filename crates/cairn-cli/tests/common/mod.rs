@@ -7,10 +7,10 @@
 use assert_cmd::Command;
 
 /// `XDG_CACHE_HOME` for every `cairn` a test starts.
-pub const XDG_CACHE: &str = concat!(env!("CARGO_TARGET_TMPDIR"), "/xdg-cache");
+pub(crate) const XDG_CACHE: &str = concat!(env!("CARGO_TARGET_TMPDIR"), "/xdg-cache");
 
 /// The `cairn` binary, its persistent index under [`XDG_CACHE`].
-pub fn test_cairn() -> Command {
+pub(crate) fn test_cairn() -> Command {
     let mut c = Command::cargo_bin("cairn").unwrap();
     c.env("XDG_CACHE_HOME", XDG_CACHE);
     c

@@ -12,7 +12,7 @@ use proptest::prelude::*;
 
 /// How a key or a word is quoted.
 #[derive(Debug, Clone, Copy)]
-pub enum Quote {
+pub(crate) enum Quote {
     Bare,
     Double,
     Single,
@@ -20,7 +20,7 @@ pub enum Quote {
 
 /// A sensitivity-like key's value.
 #[derive(Debug, Clone)]
-pub enum Val {
+pub(crate) enum Val {
     Word(&'static str, Quote),
     EmptyString,
     Null,
@@ -32,7 +32,7 @@ pub enum Val {
 
 /// Where the key sits.
 #[derive(Debug, Clone, Copy)]
-pub enum Nest {
+pub(crate) enum Nest {
     /// `key: v`
     Top,
     /// `metaN:` then `  key: v`
@@ -45,7 +45,7 @@ pub enum Nest {
 
 /// A line that breaks the YAML block.
 #[derive(Debug, Clone, Copy)]
-pub enum Noise {
+pub(crate) enum Noise {
     BrokenFlow,
     BadColon,
     DuplicateKey,
@@ -53,7 +53,7 @@ pub enum Noise {
 
 /// One sensitivity-like key.
 #[derive(Debug, Clone)]
-pub struct Entry {
+pub(crate) struct Entry {
     pub key: &'static str,
     pub key_quote: Quote,
     pub nest: Nest,
@@ -62,7 +62,7 @@ pub struct Entry {
 
 /// One generated front matter.
 #[derive(Debug, Clone)]
-pub struct Front {
+pub(crate) struct Front {
     pub entries: Vec<Entry>,
     pub noise: Option<(Noise, usize)>,
 }
@@ -134,7 +134,7 @@ fn entry() -> impl Strategy<Value = Entry> {
 }
 
 /// Zero to three sensitivity-like keys; a broken line one time in three.
-pub fn front() -> impl Strategy<Value = Front> {
+pub(crate) fn front() -> impl Strategy<Value = Front> {
     (
         prop::collection::vec(entry(), 0..4),
         prop_oneof![
@@ -176,7 +176,7 @@ fn value_text(v: &Val) -> String {
 impl Front {
     /// The note's text, with `canary` in its title, description, tags, aliases and
     /// body (`canary` is one word of letters and digits).
-    pub fn note(&self, canary: &str) -> String {
+    pub(crate) fn note(&self, canary: &str) -> String {
         let lower = canary.to_lowercase();
         // Top-level items, each one or more lines.
         let mut items: Vec<String> = vec![
@@ -212,7 +212,7 @@ impl Front {
 
     /// Whether the block cannot parse: a broken line, or two top-level keys that
     /// are the same once unquoted.
-    pub fn broken(&self) -> bool {
+    pub(crate) fn broken(&self) -> bool {
         let mut top: Vec<&str> = self
             .entries
             .iter()
@@ -226,7 +226,7 @@ impl Front {
     }
 
     /// The sensitivity the note must get, by the documented rule.
-    pub fn expected(&self) -> Sensitivity {
+    pub(crate) fn expected(&self) -> Sensitivity {
         if self.entries.is_empty() {
             return Sensitivity::Internal;
         }

@@ -34,7 +34,7 @@ fn object(pairs: Vec<(&str, CstInputValue)>) -> CstInputValue {
     CstInputValue::Object(pairs.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
 }
 
-/// The SessionStart entry cairn adds for `client`, as written into the file.
+/// The `SessionStart` entry cairn adds for `client`, as written into the file.
 pub fn hook_entry(client: Client, command: &str) -> CstInputValue {
     let cmd = || CstInputValue::from(command);
     let num = |n: u64| CstInputValue::Number(n.to_string());

@@ -214,14 +214,13 @@ pub fn plan(
     let mut files: Vec<(PathBuf, Option<String>, String, Vec<String>)> = Vec::new();
     let mut edit =
         |path: &Path, f: &dyn Fn(&str) -> EditResult, what: &str| -> Result<(), InstallError> {
-            let idx = match files.iter().position(|(p, ..)| p == path) {
-                Some(i) => i,
-                None => {
-                    let before = read(path)?;
-                    let text = before.clone().unwrap_or_default();
-                    files.push((path.to_path_buf(), before, text, Vec::new()));
-                    files.len() - 1
-                }
+            let idx = if let Some(i) = files.iter().position(|(p, ..)| p == path) {
+                i
+            } else {
+                let before = read(path)?;
+                let text = before.clone().unwrap_or_default();
+                files.push((path.to_path_buf(), before, text, Vec::new()));
+                files.len() - 1
             };
             let (new, change) = f(&files[idx].2).map_err(|source| InstallError::Edit {
                 path: path.to_path_buf(),
