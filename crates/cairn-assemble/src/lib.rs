@@ -25,8 +25,8 @@ use cairn_policy::{SafeText, ShownNote};
 use cairn_score::Scored;
 
 pub use packet::{
-    Budget, Derived, Excluded, Identity, Item, LeftOut, Packet, PolicySummary, ProjectInfo,
-    Provenance, QueryEcho, RouteInfo, VERSION,
+    Budget, CodeChange, Derived, Excluded, Identity, Item, LeftOut, Packet, PolicySummary,
+    ProjectInfo, Provenance, QueryEcho, RouteInfo, VERSION,
 };
 pub use profile::{
     DEFAULT_MIN_COVERAGE, HotRules, Origin, Profile, ProfileError, SECTION_NAMES, SectionRule,
@@ -472,6 +472,7 @@ fn make_item(n: &Note, s: &Scored, c: &Candidate<'_>, req: &Request<'_>) -> Item
                 .map(SafeText::into_string)
                 .collect()
         },
+        code_changed: Vec::new(),
     }
 }
 

@@ -60,6 +60,10 @@ pub struct QueryEcho {
     pub modules: Vec<String>,
     /// Active scenes.
     pub scenes: Vec<String>,
+    /// Where the task and files came from when the request had none: `derived
+    /// from git: branch …, N changed files, M commits`, or why none was derived.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub derived: Option<String>,
 }
 
 /// The `identity` object.
@@ -115,6 +119,21 @@ pub struct Item {
     /// Notes this one supersedes.
     #[serde(default)]
     pub supersedes: Vec<String>,
+    /// Its `related_files` that changed in commits after its date (`updated`, else
+    /// `created`), from the routed project's git history.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub code_changed: Vec<CodeChange>,
+}
+
+/// A related file (or folder) of a note that changed after the note's date.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CodeChange {
+    /// The file or folder, as the note names it.
+    pub path: String,
+    /// Commits that touched it after `since`.
+    pub commits: usize,
+    /// The note's date the commits are counted from.
+    pub since: String,
 }
 
 fn task_layer() -> String {
@@ -275,6 +294,10 @@ impl Packet {
     /// can redact them all in one pass.
     pub fn visit_text_mut(&mut self, f: &mut dyn FnMut(&mut String)) {
         f(&mut self.query.task);
+        self.query.files.iter_mut().for_each(&mut *f);
+        if let Some(d) = &mut self.query.derived {
+            f(d);
+        }
         for (_, items) in self.sections_mut() {
             for it in items.iter_mut() {
                 f(&mut it.title);
@@ -283,6 +306,7 @@ impl Packet {
                 f(&mut it.id);
                 it.reasons.iter_mut().for_each(&mut *f);
                 it.supersedes.iter_mut().for_each(&mut *f);
+                it.code_changed.iter_mut().for_each(|c| f(&mut c.path));
             }
         }
         for d in &mut self.provenance.derived_from {

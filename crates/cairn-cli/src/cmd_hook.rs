@@ -53,8 +53,10 @@ pub(crate) fn session_start(a: SessionStartArgs) -> Result<ExitCode> {
         cairn_hooks::notice(&req, &format!("{e:#}"), warnings)
     } else {
         let source = a.source.clone();
+        let derive = a.derive;
         let load: cairn_hooks::OpenSettingsLoader = Arc::new(move || {
-            let config = load_config(&source).map_err(|e| format!("{e:#}"))?;
+            let mut config = load_config(&source).map_err(|e| format!("{e:#}"))?;
+            derive.apply(&mut config);
             let opts = OpenOptions {
                 profiles_dir: source.profiles_dir.clone(),
                 ..OpenOptions::default()

@@ -95,6 +95,18 @@ pub(crate) fn run(a: &IndexArgs) -> Result<ExitCode> {
         // The warnings said why; the index could not be kept.
         return Ok(ExitCode::from(1));
     }
+    // The git history of the projects' repositories (notes whose code changed):
+    // the first, capped pass runs here, never in a hook.
+    for h in engine.index_git_history() {
+        if !a.quiet {
+            eprintln!(
+                "cairn: git history of project `{}` ({}): {}",
+                h.project,
+                h.repo.display(),
+                h.outcome
+            );
+        }
+    }
     if a.quiet {
         return Ok(ExitCode::SUCCESS);
     }

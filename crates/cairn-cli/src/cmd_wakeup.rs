@@ -17,11 +17,12 @@ pub(crate) fn run(a: WakeupArgs) -> Result<()> {
         .deadline_ms
         .map(|ms| OpenDeadline::for_command(Instant::now(), Duration::from_millis(ms)));
     let req = a.packet.request(a.format.into())?;
-    let config = load_config(&a.source)?;
+    let mut config = load_config(&a.source)?;
+    a.packet.derive.apply(&mut config);
     let opts = open_options(&a.source, None, false);
     let engine = Engine::open_for_wakeup(config, &opts, &req, deadline)?;
     let t = std::time::Instant::now();
-    let out = engine.wakeup(&req)?;
+    let out = engine.wakeup_with_git(&req)?;
     print_out(&out.rendered)?;
     index_report::timings(&engine, t, &out.timings);
     index_report::report(&engine, &a.source);

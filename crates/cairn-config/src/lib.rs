@@ -21,7 +21,7 @@ pub use error::ConfigError;
 pub use model::{
     Config, DEFAULT_HALF_LIFE_DAYS, DEFAULT_INDEX_BUDGET_LINES, DEFAULT_MAX_DEPTH,
     DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_FILES, DEFAULT_MAX_NOTE_BYTES, DEFAULT_MAX_TOTAL_BYTES,
-    Developer, Limits, MemoryConfig, Module, Project, Ranking, Scene, Vault,
+    Derive, Developer, GitConfig, Limits, MemoryConfig, Module, Project, Ranking, Scene, Vault,
 };
 pub use parse::resolve;
 
@@ -305,5 +305,63 @@ enabled = false
             assert_eq!(e.key.as_deref(), Some(*key), "{tail}: {e}");
             assert_eq!(e.line, Some(*line), "{tail}: {e}");
         }
+    }
+
+    #[test]
+    fn git_table_and_project_remotes() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("v")).unwrap();
+        let base = "[vault]\nroot='v'\n[[projects]]\nid='p'\nremotes=['github.com/org/ledger', 'git@gitlab.com:org/ledger.git']\n";
+        let c = Config::load(&write(dir.path(), "d.toml", base), None).unwrap();
+        assert_eq!(c.git, GitConfig::default());
+        assert_eq!(c.git.derive, Derive::WhenRouted);
+        assert_eq!(
+            c.projects[0].remotes,
+            ["github.com/org/ledger", "git@gitlab.com:org/ledger.git"]
+        );
+        let ok = format!(
+            "{base}[git]\nderive=false\ncommits=2\nchanged_files=3\ntimeout_ms=50\ncode_changed_deboost=1.0\nhistory_commits=10\nhistory_days=30\n"
+        );
+        let c = Config::load(&write(dir.path(), "ok.toml", &ok), None).unwrap();
+        assert_eq!(
+            c.git,
+            GitConfig {
+                derive: Derive::Never,
+                commits: 2,
+                changed_files: 3,
+                timeout_ms: 50,
+                code_changed_deboost: 1.0,
+                history_commits: 10,
+                history_days: 30,
+            }
+        );
+        let cases = [
+            ("[git]\ntimeout_ms=0\n", "git.timeout_ms", 7),
+            (
+                "[git]\ncode_changed_deboost=0.0\n",
+                "git.code_changed_deboost",
+                7,
+            ),
+            (
+                "[git]\ncode_changed_deboost=1.5\n",
+                "git.code_changed_deboost",
+                7,
+            ),
+            ("[git]\nhistory_days=0\n", "git.history_days", 7),
+            ("[git]\nderive='no'\n", "git.derive", 7),
+        ];
+        for (i, (tail, key, line)) in cases.iter().enumerate() {
+            let path = write(
+                dir.path(),
+                &format!("bad{i}.toml"),
+                &format!("{base}{tail}"),
+            );
+            let e = Config::load(&path, None).unwrap_err();
+            assert_eq!(e.key.as_deref(), Some(*key), "{tail}: {e}");
+            assert_eq!(e.line, Some(*line), "{tail}: {e}");
+        }
+        let empty = "[vault]\nroot='v'\n[[projects]]\nid='p'\nremotes=['  ']\n";
+        let e = Config::load(&write(dir.path(), "e.toml", empty), None).unwrap_err();
+        assert_eq!(e.key.as_deref(), Some("projects[0].remotes[0]"), "{e}");
     }
 }

@@ -41,6 +41,55 @@ pub struct Config {
     pub profiles_dir: Option<PathBuf>,
     /// Where `cairn memory` keeps each scope (`[memory]`).
     pub memory: MemoryConfig,
+    /// What cairn reads from git (`[git]`).
+    pub git: GitConfig,
+}
+
+/// The `[git]` table: the task derived from the working tree when none is given,
+/// and the notes whose code changed after them.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GitConfig {
+    /// When a wake-up without a task takes one from the working tree (`derive =
+    /// false` is [`Derive::Never`]; `--derive` and `--no-derive` override it).
+    pub derive: Derive,
+    /// Subjects of the branch's own commits taken into the task (`commits`).
+    pub commits: usize,
+    /// Changed files taken as files (`changed_files`).
+    pub changed_files: usize,
+    /// How long git may take when no deadline is set, in milliseconds (`timeout_ms`).
+    pub timeout_ms: u64,
+    /// The multiplier of a note whose related files changed since it was written
+    /// (`code_changed_deboost`, in (0, 1]; 1 turns it off).
+    pub code_changed_deboost: f64,
+    /// The first history pass reads at most this many commits (`history_commits`).
+    pub history_commits: usize,
+    /// ... and none older than this many days (`history_days`).
+    pub history_days: u32,
+}
+
+/// When a wake-up without a task takes one from the working tree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Derive {
+    /// Never (`derive = false`, `--no-derive`).
+    Never,
+    /// When the repository belongs to the routed project (the default).
+    WhenRouted,
+    /// From any repository, with or without a routed project (`--derive`).
+    Always,
+}
+
+impl Default for GitConfig {
+    fn default() -> Self {
+        Self {
+            derive: Derive::WhenRouted,
+            commits: 5,
+            changed_files: 20,
+            timeout_ms: 1000,
+            code_changed_deboost: 0.9,
+            history_commits: 20_000,
+            history_days: 730,
+        }
+    }
 }
 
 /// The `[vault]` table.
@@ -103,6 +152,9 @@ pub struct Project {
     pub name: String,
     /// Absolute repository checkouts belonging to this project.
     pub repo_paths: Vec<PathBuf>,
+    /// Remote URLs of the project's repository (`remotes`, e.g. `github.com/org/ledger`):
+    /// any clone whose remote matches routes to the project.
+    pub remotes: Vec<String>,
     /// Vault-relative folders holding this project's notes.
     pub note_roots: Vec<String>,
     /// Tags that mark a note as belonging to this project.

@@ -7,8 +7,10 @@ use std::path::{Component, Path, PathBuf};
 
 use toml::Spanned;
 
-use crate::raw::{RawConfig, RawMemory};
-use crate::{Config, ConfigError, Developer, Limits, MemoryConfig, Project, Ranking, Vault};
+use crate::raw::{RawConfig, RawGit, RawMemory};
+use crate::{
+    Config, ConfigError, Developer, GitConfig, Limits, MemoryConfig, Project, Ranking, Vault,
+};
 
 impl Config {
     /// The zero-config form: `dir` is one unscoped vault whose every note is developer-wide.
@@ -40,6 +42,7 @@ impl Config {
             index_dir: None,
             profiles_dir: None,
             memory: MemoryConfig::defaults_for(&[String::new()]),
+            git: GitConfig::default(),
         })
     }
 
@@ -171,10 +174,18 @@ impl Config {
                     abs.canonicalize().unwrap_or(abs)
                 })
                 .collect();
+            let mut remotes = Vec::with_capacity(p.remotes.len());
+            for (j, r) in p.remotes.iter().enumerate() {
+                if r.get_ref().trim().is_empty() {
+                    return Err(at(r, &key(&format!("remotes[{j}]")), "empty remote".into()));
+                }
+                remotes.push(r.get_ref().trim().to_owned());
+            }
             projects.push(Project {
                 name: p.name.unwrap_or_else(|| id.clone()),
                 id,
                 repo_paths,
+                remotes,
                 note_roots,
                 default_tags: p.default_tags,
                 modules: p.modules,
@@ -196,6 +207,7 @@ impl Config {
 
         let memory = memory_config(raw.memory, &developer_roots, &projects)
             .map_err(|(span, key, msg)| err(span, &key, msg))?;
+        let git = git_config(raw.git).map_err(|(span, key, msg)| err(span, &key, msg))?;
 
         Ok(Self {
             source: Some(path.canonicalize().unwrap_or_else(|_| path.to_path_buf())),
@@ -210,8 +222,44 @@ impl Config {
             index_dir: raw.index.dir.map(|d| resolve(&base, &d, home)),
             profiles_dir: raw.profiles.dir.map(|d| resolve(&base, &d, home)),
             memory,
+            git,
         })
     }
+}
+
+/// Validates the `[git]` table; errors are (where the value is, key, message).
+fn git_config(raw: RawGit) -> Result<GitConfig, (Range<usize>, String, String)> {
+    let mut g = GitConfig::default();
+    if raw.derive == Some(false) {
+        g.derive = crate::Derive::Never;
+    }
+    if let Some(n) = raw.commits {
+        g.commits = n;
+    }
+    if let Some(n) = raw.changed_files {
+        g.changed_files = n;
+    }
+    if let Some(n) = positive(raw.timeout_ms, "git.timeout_ms")? {
+        g.timeout_ms = n;
+    }
+    if let Some(n) = positive(raw.history_commits, "git.history_commits")? {
+        g.history_commits = n;
+    }
+    if let Some(n) = positive(raw.history_days, "git.history_days")? {
+        g.history_days = n;
+    }
+    if let Some(d) = raw.code_changed_deboost {
+        let v = *d.get_ref();
+        if v.is_nan() || v <= 0.0 || v > 1.0 {
+            return Err((
+                d.span(),
+                "git.code_changed_deboost".to_owned(),
+                "must be a multiplier above 0 and at most 1 (1 turns it off)".to_owned(),
+            ));
+        }
+        g.code_changed_deboost = v;
+    }
+    Ok(g)
 }
 
 fn parse_raw(text: &str, path: &Path) -> Result<RawConfig, ConfigError> {

@@ -24,6 +24,19 @@ pub(crate) struct RawConfig {
     pub(crate) profiles: RawProfiles,
     #[serde(default)]
     pub(crate) memory: RawMemory,
+    #[serde(default)]
+    pub(crate) git: RawGit,
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub(crate) struct RawGit {
+    pub(crate) derive: Option<bool>,
+    pub(crate) commits: Option<usize>,
+    pub(crate) changed_files: Option<usize>,
+    pub(crate) timeout_ms: Option<Spanned<u64>>,
+    pub(crate) code_changed_deboost: Option<Spanned<f64>>,
+    pub(crate) history_commits: Option<Spanned<usize>>,
+    pub(crate) history_days: Option<Spanned<u32>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -67,6 +80,8 @@ pub(crate) struct RawProject {
     pub(crate) name: Option<String>,
     #[serde(default)]
     pub(crate) repo_paths: Vec<String>,
+    #[serde(default)]
+    pub(crate) remotes: Vec<Spanned<String>>,
     #[serde(default)]
     pub(crate) note_roots: Vec<Spanned<String>>,
     #[serde(default)]

@@ -67,13 +67,25 @@ pub struct Explanation {
     pub diagnostics: Vec<Diagnostic>,
     /// The packet's budget line.
     pub budget: cairn_assemble::Budget,
+    /// What git gave as the task, or why nothing (only from [`Engine::explain_with_git`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub git: Vec<String>,
 }
 
 impl Engine {
     /// Explains what `wakeup` would do for `req`.
     pub fn explain(&self, req: &WakeupRequest) -> Result<Explanation, EngineError> {
-        let out = self.wakeup(req)?;
-        let sel = self.select(req)?;
+        self.explain_from(req, None)
+    }
+
+    /// [`Engine::explain`] with the git history that marks notes whose code changed.
+    pub(crate) fn explain_from(
+        &self,
+        req: &WakeupRequest,
+        history: Option<&cairn_git::History>,
+    ) -> Result<Explanation, EngineError> {
+        let out = self.wakeup_echo(req, None, history)?;
+        let sel = self.select_with(req, history)?;
         let packet = &out.packet;
         let mut candidates = Vec::new();
         let mut hidden = 0;
@@ -199,6 +211,7 @@ impl Engine {
             suppressed_by_policy: hidden,
             diagnostics: self.shown_diagnostics(),
             budget: packet.budget.clone(),
+            git: Vec::new(),
         })
     }
 }

@@ -19,6 +19,12 @@ impl Explanation {
         for r in &self.route_reasons {
             let _ = writeln!(s, "  - {}", one_line(r));
         }
+        if !self.git.is_empty() {
+            let _ = writeln!(s, "\nGit:");
+            for g in &self.git {
+                let _ = writeln!(s, "  - {}", one_line(g));
+            }
+        }
         let _ = writeln!(s, "\nProfile: {}", self.profile);
         for b in &self.selection_basis {
             let _ = writeln!(s, "  - {}", one_line(b));

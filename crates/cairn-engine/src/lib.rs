@@ -10,9 +10,11 @@
 //! the MCP server and the benchmark all call this crate and nothing below it, so
 //! there is one ranking path and one policy path.
 
+mod code_changed;
 mod explain;
 mod explain_text;
 mod fit;
+mod git_task;
 mod hot;
 mod list;
 mod lookup;
@@ -40,8 +42,10 @@ pub use cairn_note::{MemoryType, Sensitivity, Status};
 pub use cairn_policy::WITHHELD_NOTICE;
 pub use cairn_render::{Format, Target};
 pub use cairn_score::{Op as FactorOp, Ranking};
+pub use code_changed::HistoryReport;
 pub use explain::{CandidateReport, Explanation};
 pub use fit::OutputCaps;
+pub use git_task::{DerivedTask, GitTask};
 pub use hot::SessionSource;
 pub use list::{ListRequest, ListResult, ListScope, ListedNote};
 pub use lookup::{GetResult, SearchHit, SearchRequest, SearchResult, SearchScope, SecretLookup};
@@ -51,7 +55,7 @@ pub use persistent::{IndexInfo, IndexMode, PersistentOptions, index_status, inde
 pub use wakeup::{WakeupOutput, WakeupRequest};
 pub use {cairn_cache as cache, cairn_cache::Progress, cairn_policy as policy};
 
-pub use cairn_assemble::BUILTIN_PROFILES;
+pub use cairn_assemble::{BUILTIN_PROFILES, CodeChange};
 
 /// Engine failures. Each says what to do about it.
 #[derive(Debug, thiserror::Error)]
@@ -184,6 +188,8 @@ pub struct Engine {
     /// The listing it was built from, for [`Engine::refresh`] (`None`: built from
     /// given notes, or a quick engine).
     listed: Mutex<Option<Arc<cairn_cache::Listed>>>,
+    /// What git said about the task of the wake-up it was opened for.
+    git_prepared: Mutex<Option<git_task::Prepared>>,
 }
 
 impl std::fmt::Debug for Engine {
@@ -229,6 +235,7 @@ impl Engine {
             index_info,
             options: opts.clone(),
             listed: Mutex::new(None),
+            git_prepared: Mutex::new(None),
         })
     }
 

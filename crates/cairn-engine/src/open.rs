@@ -16,6 +16,7 @@ use cairn_cache::Listed;
 use cairn_config::Config;
 use cairn_route::RouteInput;
 
+use crate::git_task::GitProbe;
 use crate::persistent::{self, IndexMode};
 use crate::{Engine, EngineError, OpenOptions, WakeupRequest};
 
@@ -73,8 +74,25 @@ impl Engine {
     /// generation at all the notes `req` routes to are read first (the developer's
     /// roots, where identity lives, then the project's) until the deadline.
     /// `deadline` replaces [`crate::PersistentOptions::deadline`]; an in-memory
-    /// open has none.
+    /// open has none. When `req` has no task, git is read beside the open, by the
+    /// deadline, for [`Engine::wakeup_with_git`].
     pub fn open_for_wakeup(
+        config: Config,
+        opts: &OpenOptions,
+        req: &WakeupRequest,
+        deadline: Option<OpenDeadline>,
+    ) -> Result<Self, EngineError> {
+        // Git is read on its own thread while the vault opens (`git_task.rs`).
+        let cache_dir = crate::code_changed::cache_dir_for(&config, opts);
+        let probe = GitProbe::start(&config, req, deadline.map(|d| d.open_by()), cache_dir);
+        let engine = Self::open_for_wakeup_only(config, opts, req, deadline)?;
+        Ok(match probe {
+            Ok(probe) => engine.with_git(probe.finish()),
+            Err(_) => engine,
+        })
+    }
+
+    fn open_for_wakeup_only(
         config: Config,
         opts: &OpenOptions,
         req: &WakeupRequest,

@@ -1,6 +1,6 @@
 //! `wakeup`: route, pick the profile's candidates, rank, apply policy, assemble,
 //! redact, render and fit the budget and the caps (`fit.rs`). `explain` reuses
-//! [`Engine::select`].
+//! [`Engine::select_with`].
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::PathBuf;
@@ -88,6 +88,8 @@ pub(crate) struct Selection<'e> {
     pub primary_notes: Vec<&'e Note>,
     /// Every note under the secondary roots (whatever its type), in path order.
     pub secondary_notes: Vec<&'e Note>,
+    /// Project notes whose related files changed since their date.
+    pub code_changed: crate::code_changed::CodeChanged,
 }
 
 impl Engine {
@@ -133,7 +135,13 @@ impl Engine {
         q
     }
 
-    pub(crate) fn select(&self, req: &WakeupRequest) -> Result<Selection<'_>, EngineError> {
+    /// Routes, scopes, ranks and applies policy; project notes whose related files
+    /// changed in `history` since their date are deboosted (`code_changed.rs`).
+    pub(crate) fn select_with(
+        &self,
+        req: &WakeupRequest,
+        history: Option<&cairn_git::History>,
+    ) -> Result<Selection<'_>, EngineError> {
         let input = RouteInput {
             cwd: &req.cwd,
             project: req.project.as_deref(),
@@ -228,6 +236,11 @@ impl Engine {
             });
         }
 
+        let code_changed = history.map_or_else(Default::default, |h| {
+            let deboost = self.config.git.code_changed_deboost;
+            crate::code_changed::apply(&mut scored, &notes, &origin, h, deboost)
+        });
+
         let mut visibility = HashMap::new();
         let mut suppressed = 0;
         for s in &scored {
@@ -261,6 +274,7 @@ impl Engine {
             notes,
             primary_notes,
             secondary_notes,
+            code_changed,
         })
     }
 
@@ -283,8 +297,18 @@ impl Engine {
     /// when the text is over a character or byte cap, only the layers, assembly and
     /// rendering run again, within a budget derived from the measured ratio (see `fit.rs`).
     pub fn wakeup(&self, req: &WakeupRequest) -> Result<WakeupOutput, EngineError> {
+        self.wakeup_echo(req, None, None)
+    }
+
+    /// [`Engine::wakeup`], the packet's query saying where its task came from (`derived`).
+    pub(crate) fn wakeup_echo(
+        &self,
+        req: &WakeupRequest,
+        derived: Option<&str>,
+        history: Option<&cairn_git::History>,
+    ) -> Result<WakeupOutput, EngineError> {
         let started = std::time::Instant::now();
-        let sel = self.select(req)?;
+        let sel = self.select_with(req, history)?;
         let selected = micros(started);
         let spent = std::cell::Cell::new(0u64);
         let format = req.format;
@@ -305,7 +329,7 @@ impl Engine {
             let candidates = candidates(&sel, &layers);
             spent.set(spent.get() + micros(t));
             let limit = requested.unwrap_or(budget);
-            self.packet_within(&sel, req, &layers, &candidates, limit)
+            self.packet_within(&sel, req, &layers, &candidates, limit, derived)
         };
         let capped = caps.cap_budget(budget);
         let mut out = within(if capped < budget {
@@ -353,6 +377,7 @@ impl Engine {
         layers: &Layers<'e>,
         candidates: &[Candidate<'e>],
         limit: usize,
+        derived: Option<&str>,
     ) -> Result<WakeupOutput, EngineError> {
         let profile = sel.profile;
         let format = req.format;
@@ -382,6 +407,7 @@ impl Engine {
                 files: sel.route.files.clone(),
                 modules: sel.route.modules.clone(),
                 scenes: sel.route.scenes.clone(),
+                derived: derived.map(str::to_owned),
             },
             project,
             route: RouteInfo {
@@ -426,6 +452,7 @@ impl Engine {
             .provenance
             .partial_reason
             .clone_from(&self.index_info.partial);
+        crate::code_changed::annotate(&mut packet, &sel.code_changed);
         for n in &layers.pins_over {
             packet.budget.left_out_count += 1;
             if packet.budget.left_out.len() < cairn_assemble::LEFT_OUT_LISTED {
@@ -713,6 +740,7 @@ pub(crate) fn route_method(m: RouteMethod) -> &'static str {
         RouteMethod::Explicit => "explicit",
         RouteMethod::RepoPath => "repo_path",
         RouteMethod::Worktree => "worktree",
+        RouteMethod::Remote => "remote",
         RouteMethod::NoMatch => "no_match",
         RouteMethod::Unscoped => "unscoped",
     }

@@ -228,7 +228,7 @@ pub fn session_start(req: SessionStart, sources: EngineSources) -> HookOutcome {
         crate::fault::stall_if(crate::fault::STALL_FULL_BUILD);
         let r = full()
             .map_err(|e| e.to_string())
-            .and_then(|engine| build(&engine, &full_req, full_req.client.limits()));
+            .and_then(|engine| build(&engine, &full_req, full_req.client.limits(), true));
         let _ = full_tx.send((BuildPath::Full, r));
     });
 
@@ -275,7 +275,7 @@ pub fn session_start(req: SessionStart, sources: EngineSources) -> HookOutcome {
                     spawn(move || {
                         let r = open()
                             .map_err(|e| e.to_string())
-                            .and_then(|engine| build(&engine, &quick_req, limits))
+                            .and_then(|engine| build(&engine, &quick_req, limits, false))
                             .map(|text| format!("{prefix}{text}"));
                         let _ = quick_tx.send((BuildPath::Quick, r));
                     });
@@ -377,16 +377,25 @@ fn spawn(f: impl FnOnce() + Send + 'static) {
 }
 
 /// Builds the prompt-format packet for the session within `limits` (the engine
-/// fits it: whole items dropped, text never cut).
-fn build(engine: &Engine, req: &SessionStart, limits: ContextLimits) -> Result<String, String> {
+/// fits it: whole items dropped, text never cut). The full packet takes its task
+/// from git (the session start has none); the quick one, built when time is
+/// short, does not read git.
+fn build(
+    engine: &Engine,
+    req: &SessionStart,
+    limits: ContextLimits,
+    git: bool,
+) -> Result<String, String> {
     let request = WakeupRequest {
         caps: limits.caps(),
         ..req.wakeup_request()
     };
-    engine
-        .wakeup(&request)
-        .map(|o| o.rendered)
-        .map_err(|e| e.to_string())
+    let out = if git {
+        engine.wakeup_with_git(&request)
+    } else {
+        engine.wakeup(&request)
+    };
+    out.map(|o| o.rendered).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]

@@ -18,11 +18,13 @@
 //! | `memory-scope-unreachable` | warning | a memory scope folder under no note root |
 //! | `credential-in-note` | error | a credential in a note that is not `sensitivity: secret` |
 //! | `pinned-over-budget` | warning | pinned notes that do not fit a profile's prompt budget |
+//! | `code-changed-since-note` | warning | a project note's `related_files` changed in commits after its date |
 //!
 //! Lint output obeys the policy like any other: findings name paths, keys,
 //! credential kinds and counts, never a credential value or a secret note's text,
 //! and every message passes through the redactor.
 
+mod code;
 pub mod decisions;
 pub mod duplicates;
 mod links;
@@ -209,6 +211,7 @@ pub fn lint(engine: &Engine, opts: &LintOptions) -> Report {
     vault::credentials(&mut ctx);
     vault::memory_indexes(&mut ctx);
     vault::pinned_budget(&mut ctx);
+    code::changed_since_note(&mut ctx);
 
     let files = ctx.texts.len();
     let notes = engine.notes().len();

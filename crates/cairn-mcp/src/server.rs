@@ -219,7 +219,8 @@ impl CairnServer {
         };
         Ok(self
             .run(move |engine| {
-                let out = engine.wakeup(&req).map_err(|e| engine_error(&e))?;
+                // Without a task, the working tree's (as the session-start hook does).
+                let out = engine.wakeup_with_git(&req).map_err(|e| engine_error(&e))?;
                 Ok((out.rendered, json(&out.packet)?))
             })
             .await)
@@ -1045,5 +1046,59 @@ mod tests {
             wake.structured_content.unwrap()["identity"]["project"]["id"],
             "ledger"
         );
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_wakeup_without_a_task_takes_the_working_tree_s() {
+        let (tmp, s) = writable_server();
+        let repo = tmp.path().join("demo/repos/ledger");
+        let git = |args: &[&str]| {
+            let out = std::process::Command::new("git")
+                .args(["-c", "user.name=T", "-c", "user.email=t@example.com"])
+                .args([
+                    "-c",
+                    "commit.gpgsign=false",
+                    "-c",
+                    "init.defaultBranch=main",
+                ])
+                .args(args)
+                .current_dir(&repo)
+                .env("GIT_AUTHOR_DATE", "2026-01-01T00:00:00Z")
+                .env("GIT_COMMITTER_DATE", "2026-01-01T00:00:00Z")
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "{out:?}");
+        };
+        git(&["init", "-q", "-b", "main"]);
+        git(&["add", "-A"]);
+        git(&["commit", "-q", "-m", "Initial"]);
+        git(&["checkout", "-q", "-b", "fix/payout-retry-idempotency"]);
+        std::fs::write(repo.join("settlement.rs"), "fn settle() {}\n").unwrap();
+        let wake = s
+            .memory_wakeup(Parameters(WakeupParams {
+                ..WakeupParams::default()
+            }))
+            .await
+            .unwrap();
+        let packet = wake
+            .structured_content
+            .clone()
+            .unwrap_or_else(|| panic!("{}", text(&wake)));
+        assert_eq!(packet["query"]["task"], "payout retry idempotency");
+        assert_eq!(
+            packet["query"]["derived"],
+            "derived from git: branch fix/payout-retry-idempotency, 1 changed file"
+        );
+        // A task given is the task.
+        let given = s
+            .memory_wakeup(Parameters(WakeupParams {
+                task: Some("kafka consumer lag".into()),
+                ..WakeupParams::default()
+            }))
+            .await
+            .unwrap();
+        let packet = given.structured_content.unwrap();
+        assert_eq!(packet["query"]["task"], "kafka consumer lag");
+        assert!(packet["query"].get("derived").is_none());
     }
 }

@@ -21,6 +21,7 @@ fn item(title: &str, summary: &str) -> Item {
         withheld: false,
         layer: "task".into(),
         supersedes: vec![],
+        code_changed: vec![],
     }
 }
 

@@ -64,6 +64,7 @@ fn item(text: &str) -> Item {
         withheld: false,
         layer: "task".into(),
         supersedes: vec![text.into()],
+        code_changed: vec![],
     }
 }
 

@@ -8,7 +8,10 @@
 //! which ends up in the packet's `provenance`.
 //!
 //! Routing reads the configuration and, to recognise worktrees, a `.git` file or
-//! two. It knows nothing of notes.
+//! two; when no repo path matches, the repository's remotes (through `cairn-git`,
+//! `remote.rs`). It knows nothing of notes.
+
+mod remote;
 
 use std::path::{Path, PathBuf};
 
@@ -50,6 +53,9 @@ pub enum RouteMethod {
     RepoPath,
     /// The working directory is a git worktree whose main checkout lies inside one of its `repo_paths`.
     Worktree,
+    /// The working directory's repository has a remote the project names (`remotes`),
+    /// or that one of its repo paths has.
+    Remote,
     /// Nothing matched.
     NoMatch,
     /// The configuration has no projects (zero-config vault).
@@ -151,6 +157,9 @@ pub fn route(config: &Config, input: &RouteInput<'_>) -> Result<Route, RouteErro
             p.id
         ));
         (Some(p), RouteMethod::Worktree, Some(repo))
+    } else if let Some((p, why)) = remote::by_remote(&config.projects, &cwd) {
+        reasons.push(why);
+        (Some(p), RouteMethod::Remote, None)
     } else {
         reasons.push(format!(
             "no project matched: cwd {} is outside the repo paths of all {} configured projects",

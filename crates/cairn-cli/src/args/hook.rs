@@ -57,6 +57,8 @@ pub(crate) struct SessionStartArgs {
     /// Pin "now" (RFC 3339); by default midnight UTC today, so output is stable within a day.
     #[arg(long, value_name = "RFC3339", hide_short_help = true)]
     pub now: Option<String>,
+    #[command(flatten)]
+    pub(crate) derive: super::DeriveArgs,
 }
 
 /// `cairn hooks ...`: wire clients.

@@ -185,6 +185,34 @@ pub(crate) struct PacketArgs {
     /// At most N notes ranked for the task (the hot layer is not counted).
     #[arg(long, value_name = "N")]
     pub limit: Option<usize>,
+    #[command(flatten)]
+    pub(crate) derive: DeriveArgs,
+}
+
+/// Whether a request without a task takes one from git.
+#[derive(Debug, Clone, Copy, Args)]
+pub(crate) struct DeriveArgs {
+    /// With no --task, take none from git (by default the branch, the changed
+    /// files and the branch's commits are the task when the repository belongs to
+    /// the routed project). `[git] derive = false` does the same for every run.
+    #[arg(long, conflicts_with = "derive")]
+    pub(crate) no_derive: bool,
+    /// With no --task, take one from the git repository of --cwd even when no
+    /// project is routed.
+    #[arg(long)]
+    pub(crate) derive: bool,
+}
+
+impl DeriveArgs {
+    /// The flags over the configuration's `[git] derive`.
+    pub(crate) fn apply(self, config: &mut cairn_engine::config::Config) {
+        use cairn_engine::config::Derive;
+        if self.no_derive {
+            config.git.derive = Derive::Never;
+        } else if self.derive {
+            config.git.derive = Derive::Always;
+        }
+    }
 }
 
 /// How a session starts, as clients report it.

@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""The warm session-start hook with and without the task derived from git (#15),
+on a reference repository, interleaved run by run so both see the same load.
+
+    benches/git_hook_compare.py CAIRN CAIRN_SYNTH OUT [RUNS] [NOTES]
+
+Builds, deterministically, in OUT (removed first):
+  - a vault of NOTES (default 2,000) notes with `cairn-synth OUT --notes NOTES`;
+  - OUT/repos/ledger, the ledger project's repository: about 5,000 commits over
+    about 2,000 files on `main` (written with `git fast-import`, dates pinned),
+    then a branch `fix/payout-batch-lock-timeouts` with 3 commits of its own
+    and 3 changed files in the working tree (staged, unstaged, untracked).
+Then runs `cairn index` once (the index and the capped cold pass over the git
+history), warms both cases, and times RUNS (default 40) pairs of
+`cairn hook session-start --client claude` with the repository as cwd: with the
+derived task, and with `--no-derive`. Prints medians and the ratio (goal: <= 1.3).
+
+For figures, build release binaries first:
+    cargo build --release -p cairn-cli -p cairn-synth
+    benches/git_hook_compare.py target/release/cairn target/release/cairn-synth /tmp/git-bench
+"""
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+COMMITS = 5_000
+FILES = 2_000
+START = 1_704_067_200  # 2024-01-01T00:00:00Z
+STEP = 3 * 3600  # a commit every three hours
+
+GIT_ENV = {
+    **os.environ,
+    "GIT_AUTHOR_NAME": "Bench",
+    "GIT_AUTHOR_EMAIL": "bench@example.com",
+    "GIT_COMMITTER_NAME": "Bench",
+    "GIT_COMMITTER_EMAIL": "bench@example.com",
+}
+
+
+def git(repo, *args, date=None, stdin=None):
+    env = dict(GIT_ENV)
+    if date is not None:
+        env["GIT_AUTHOR_DATE"] = env["GIT_COMMITTER_DATE"] = f"@{date} +0000"
+    subprocess.run(
+        ["git", "-c", "init.defaultBranch=main", "-c", "commit.gpgsign=false", *args],
+        cwd=repo, env=env, input=stdin, check=True,
+        stdout=subprocess.DEVNULL,
+    )
+
+
+def path_of(i):
+    """File i of the repository: 40 folders of 50 files, under src/ and tests/."""
+    top = "src" if i % 5 else "tests"
+    return f"{top}/mod{i // 50:02d}/file{i:04d}.rs"
+
+
+def fast_import_stream():
+    """COMMITS commits on main: the first adds every file, each later one changes
+    1 to 3 files picked by a fixed linear congruential sequence."""
+    out = []
+    state = 12345
+
+    def rand():
+        nonlocal state
+        state = (state * 1103515245 + 12345) % (1 << 31)
+        return state
+
+    for c in range(COMMITS):
+        when = START + c * STEP
+        msg = f"Change {c}".encode()
+        out.append(b"commit refs/heads/main\n")
+        out.append(f"mark :{c + 1}\n".encode())
+        out.append(f"author Bench <bench@example.com> {when} +0000\n".encode())
+        out.append(f"committer Bench <bench@example.com> {when} +0000\n".encode())
+        out.append(f"data {len(msg)}\n".encode() + msg + b"\n")
+        if c:
+            out.append(f"from :{c}\n".encode())
+        touched = range(FILES) if c == 0 else {rand() % FILES for _ in range(1 + rand() % 3)}
+        for i in sorted(touched):
+            body = f"// file {i}, version {c}\npub fn f{i}() -> u32 {{ {c} }}\n".encode()
+            out.append(f"M 100644 inline {path_of(i)}\n".encode())
+            out.append(f"data {len(body)}\n".encode() + body + b"\n")
+    return b"".join(out)
+
+
+def make_repo(repo):
+    """The reference repository at `repo` (replacing the synthetic README folder)."""
+    if repo.exists():
+        shutil.rmtree(repo)
+    repo.mkdir(parents=True)
+    git(repo, "init", "-q")
+    git(repo, "fast-import", "--quiet", stdin=fast_import_stream())
+    git(repo, "checkout", "-q", "-f", "main")
+    git(repo, "checkout", "-q", "-b", "fix/payout-batch-lock-timeouts")
+    when = START + COMMITS * STEP
+    for k, (i, subject) in enumerate([
+        (7, "Take the payout batch lock with a timeout"),
+        (8, "Retry a payout after a lock timeout"),
+        (9, "Log lock waits of settlement batches"),
+    ]):
+        f = repo / path_of(i)
+        f.write_text(f.read_text() + f"// {subject}\n")
+        git(repo, "commit", "-q", "-am", subject, date=when + k * 60)
+    (repo / path_of(10)).write_text("// unstaged change\n")
+    (repo / path_of(11)).write_text("// staged change\n")
+    git(repo, "add", path_of(11))
+    (repo / "src/payout_lock.rs").write_text("// untracked\n")
+
+
+def main():
+    cairn, synth, out = sys.argv[1], sys.argv[2], Path(sys.argv[3]).resolve()
+    runs = int(sys.argv[4]) if len(sys.argv) > 4 else 40
+    notes = sys.argv[5] if len(sys.argv) > 5 else "2000"
+    if out.exists():
+        shutil.rmtree(out)
+    subprocess.run([synth, str(out), "--notes", notes], check=True, stdout=subprocess.DEVNULL)
+    repo = out / "repos/ledger"
+    t = time.perf_counter()
+    make_repo(repo)
+    print(f"reference repository: {COMMITS + 3} commits over {FILES} files "
+          f"in {time.perf_counter() - t:.1f} s", file=sys.stderr)
+    config = str(out / "cairn.toml")
+    index = str(out / "index")
+    quiet = dict(stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    t = time.perf_counter()
+    subprocess.run([cairn, "index", "--config", config, "--index-dir", index], check=True)
+    print(f"cairn index (notes and git history): {time.perf_counter() - t:.1f} s", file=sys.stderr)
+    stdin = json.dumps({"cwd": str(repo), "source": "startup"}).encode()
+    base = [cairn, "hook", "session-start", "--client", "claude", "--config", config,
+            "--index-dir", index, "--deadline-ms", "5000"]
+    cases = {"derive": base, "no-derive": [*base, "--no-derive"]}
+    # Check the derived task is really there, then warm both.
+    shown = subprocess.run(base, input=stdin, capture_output=True, check=True).stdout.decode()
+    if "derived from git" not in shown:
+        sys.exit("the hook's packet has no derived task: check the repository and the config")
+    for cmd in cases.values():
+        for _ in range(3):
+            subprocess.run(cmd, input=stdin, **quiet)
+    times = {k: [] for k in cases}
+    for _ in range(runs):
+        for k, cmd in cases.items():
+            t = time.perf_counter()
+            subprocess.run(cmd, input=stdin, **quiet)
+            times[k].append((time.perf_counter() - t) * 1000)
+    med = {k: statistics.median(v) for k, v in times.items()}
+    for k, v in med.items():
+        print(f"{k:10s} median {v:7.1f} ms (p90 {sorted(times[k])[int(runs * 0.9) - 1]:.1f})")
+    print(f"derive/no-derive: {med['derive'] / med['no-derive']:.2f} (goal <= 1.30)")
+
+
+if __name__ == "__main__":
+    main()

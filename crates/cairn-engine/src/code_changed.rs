@@ -1,0 +1,278 @@
+//! Notes whose code moved on: a project note's `related_files` (files or folders)
+//! that commits touched after the note's date (`updated`, else `created`, by UTC
+//! day; undated notes are skipped). Such a note keeps its place but takes a mild
+//! multiplier (`[git] code_changed_deboost`), says so in its reasons and carries a
+//! `code_changed` field in the packet. The history comes from `cairn-git`'s cache
+//! in the vault's cache folder: brought up to date incrementally by a wake-up, read
+//! whole (capped) only by `cairn index`.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use cairn_assemble::{CodeChange, Origin, Packet};
+use cairn_config::Config;
+use cairn_git::History;
+use cairn_note::Note;
+use cairn_score::{Factor, Op, Scored};
+use chrono::NaiveDate;
+
+use crate::Engine;
+
+/// The notes whose related files changed, by path.
+pub(crate) type CodeChanged = HashMap<String, Vec<CodeChange>>;
+
+/// The cache file of the history of the repository at `workdir`.
+pub(crate) fn history_file(cache_dir: &Path, workdir: &Path) -> PathBuf {
+    let key = cairn_note::ContentHash::of(workdir.as_os_str().as_encoded_bytes()).short_hex();
+    cache_dir.join(format!("git-history-{key}.txt"))
+}
+
+/// The cache folder an open with `opts` uses (as `persistent.rs` names it), known
+/// before the open; `None` for an in-memory index.
+pub(crate) fn cache_dir_for(config: &Config, opts: &crate::OpenOptions) -> Option<PathBuf> {
+    let crate::IndexMode::Persistent(p) = &opts.index else {
+        return None;
+    };
+    p.dir
+        .clone()
+        .or_else(|| config.index_dir.clone())
+        .or_else(|| {
+            let vault = config
+                .vault
+                .root
+                .canonicalize()
+                .unwrap_or_else(|_| config.vault.root.clone());
+            cairn_cache::default_dir(&vault, |k| std::env::var(k).ok())
+        })
+}
+
+/// The history limits of the configuration.
+pub(crate) fn limits(config: &Config) -> cairn_git::HistoryLimits {
+    cairn_git::HistoryLimits {
+        max_commits: config.git.history_commits,
+        max_days: config.git.history_days,
+        ..cairn_git::HistoryLimits::default()
+    }
+}
+
+/// Days since 1970-01-01 of `d`.
+fn epoch_day(d: NaiveDate) -> i64 {
+    let epoch = NaiveDate::from_ymd_opt(1970, 1, 1).unwrap_or_default();
+    (d - epoch).num_days()
+}
+
+/// Applies the deboost to every project note in `scored` whose related files
+/// changed after its date, re-sorts, and returns what changed per note.
+pub(crate) fn apply(
+    scored: &mut [Scored],
+    notes: &HashMap<&str, &Note>,
+    origin: &HashMap<&str, Origin>,
+    history: &History,
+    deboost: f64,
+) -> CodeChanged {
+    let mut out = CodeChanged::new();
+    for s in scored.iter_mut() {
+        let Some(n) = notes.get(s.path.as_str()) else {
+            continue;
+        };
+        if n.related_files.is_empty() || origin.get(s.path.as_str()) != Some(&Origin::Project) {
+            continue;
+        }
+        let Some(since) = n.updated.or(n.created) else {
+            continue;
+        };
+        let counts = history.touches(&n.related_files, epoch_day(since));
+        if counts.is_empty() {
+            continue;
+        }
+        let changes: Vec<CodeChange> = counts
+            .into_iter()
+            .map(|c| CodeChange {
+                path: c.path,
+                commits: c.commits,
+                since: since.to_string(),
+            })
+            .collect();
+        let detail = changes
+            .iter()
+            .map(|c| {
+                format!(
+                    "{} changed in {} commit{} since {}",
+                    c.path,
+                    c.commits,
+                    if c.commits == 1 { "" } else { "s" },
+                    c.since
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("; ");
+        if deboost < 1.0 {
+            s.score *= deboost;
+        }
+        s.factors.push(Factor {
+            name: "code_changed",
+            op: Op::Multiply,
+            value: deboost,
+            detail: cairn_score::Detail::Text(detail),
+        });
+        out.insert(s.path.clone(), changes);
+    }
+    if !out.is_empty() {
+        scored.sort_by(|a, b| {
+            b.score
+                .total_cmp(&a.score)
+                .then_with(|| a.path.cmp(&b.path))
+        });
+    }
+    out
+}
+
+/// Gives the packet's items their `code_changed` field, and a reason where their
+/// reasons do not say it yet (hot-layer items).
+pub(crate) fn annotate(packet: &mut Packet, changed: &CodeChanged) {
+    if changed.is_empty() {
+        return;
+    }
+    for (_, items) in packet.sections_mut() {
+        for it in items.iter_mut() {
+            let Some(c) = changed.get(&it.path) else {
+                continue;
+            };
+            it.code_changed.clone_from(c);
+            for c in c {
+                let reason = format!(
+                    "{} changed in {} commit{} since {}",
+                    c.path,
+                    c.commits,
+                    if c.commits == 1 { "" } else { "s" },
+                    c.since
+                );
+                if !it.reasons.iter().any(|r| r.contains(&reason)) {
+                    it.reasons.push(reason);
+                }
+            }
+        }
+    }
+}
+
+/// What `cairn index` did to one repository's history.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HistoryReport {
+    /// The project.
+    pub project: String,
+    /// The repository root.
+    pub repo: PathBuf,
+    /// What the update did, in words.
+    pub outcome: String,
+}
+
+impl Engine {
+    /// `cairn index`: brings the git history of every project's repository (each
+    /// repo path that is a repository root) up to date in the cache folder,
+    /// reading it whole (within `[git] history_commits` and `history_days`) the
+    /// first time. A missing or broken repository is reported, never an error.
+    pub fn index_git_history(&self) -> Vec<HistoryReport> {
+        let Some(dir) = self.index_info().cache_dir.clone() else {
+            return Vec::new();
+        };
+        if self.config.git.code_changed_deboost >= 1.0 {
+            return Vec::new();
+        }
+        let limits = limits(&self.config);
+        let mut out = Vec::new();
+        for p in &self.config.projects {
+            for path in &p.repo_paths {
+                if !path.join(".git").exists() {
+                    continue;
+                }
+                let outcome = match cairn_git::open(path) {
+                    Ok(repo) if repo.workdir() == path => {
+                        let file = history_file(&dir, repo.workdir());
+                        let mut h = History::load(&file);
+                        match h.update(&repo, &limits, true) {
+                            Ok(cairn_git::HistoryUpdate::Unchanged) => {
+                                format!("history up to date ({} commits)", h.len())
+                            }
+                            Ok(u) => match h.save(&file) {
+                                Ok(()) => match u {
+                                    cairn_git::HistoryUpdate::Rebuilt(n) => {
+                                        format!("history read: {n} commits")
+                                    }
+                                    _ => format!("history updated ({} commits)", h.len()),
+                                },
+                                Err(e) => e.to_string(),
+                            },
+                            Err(e) => e.to_string(),
+                        }
+                    }
+                    Ok(_) => continue,
+                    Err(e) => e.to_string(),
+                };
+                out.push(HistoryReport {
+                    project: p.id.clone(),
+                    repo: path.clone(),
+                    outcome: cairn_policy::redact(&outcome).text.into_owned(),
+                });
+            }
+        }
+        out
+    }
+
+    /// For `cairn lint`: every project note (under a project's note roots) whose
+    /// related files changed after its date, by the history of each project
+    /// repository that `cairn index` (or a wake-up) has cached, brought up to
+    /// date when only a few commits are new. Sorted by note path.
+    pub fn notes_with_changed_code(&self) -> Vec<(String, Vec<CodeChange>)> {
+        let Some(dir) = self.index_info().cache_dir.clone() else {
+            return Vec::new();
+        };
+        let limits = limits(&self.config);
+        let mut out: Vec<(String, Vec<CodeChange>)> = Vec::new();
+        for p in &self.config.projects {
+            let histories: Vec<History> = p
+                .repo_paths
+                .iter()
+                .filter(|path| path.join(".git").exists())
+                .filter_map(|path| {
+                    let repo = cairn_git::open(path).ok()?;
+                    if repo.workdir() != path {
+                        return None;
+                    }
+                    let file = history_file(&dir, repo.workdir());
+                    let mut h = History::load(&file);
+                    if let Ok(cairn_git::HistoryUpdate::Added(n)) = h.update(&repo, &limits, false)
+                        && n > 0
+                    {
+                        let _ = h.save(&file);
+                    }
+                    (!h.is_empty()).then_some(h)
+                })
+                .collect();
+            if histories.is_empty() {
+                continue;
+            }
+            for n in self.under_roots(&p.note_roots) {
+                if n.related_files.is_empty() || out.iter().any(|(q, _)| *q == n.path) {
+                    continue;
+                }
+                let Some(since) = n.updated.or(n.created) else {
+                    continue;
+                };
+                let changes: Vec<CodeChange> = histories
+                    .iter()
+                    .flat_map(|h| h.touches(&n.related_files, epoch_day(since)))
+                    .map(|c| CodeChange {
+                        path: c.path,
+                        commits: c.commits,
+                        since: since.to_string(),
+                    })
+                    .collect();
+                if !changes.is_empty() {
+                    out.push((n.path.clone(), changes));
+                }
+            }
+        }
+        out.sort_by(|a, b| a.0.cmp(&b.0));
+        out
+    }
+}

@@ -1,0 +1,539 @@
+//! The implicit task: when a wake-up has no task, the working tree of its
+//! directory gives one (the branch's words, the changed files, the subjects of the
+//! branch's own commits), read by `cairn-git` on a thread of its own, beside the
+//! index open, and time-boxed.
+//!
+//! Only a repository that belongs to the routed project is read (its root is one
+//! of the project's repo paths or inside one, or routing matched it by remote),
+//! or any repository with `--derive`. Branch names, commit subjects and file
+//! names are untrusted text: each is put on one line and redacted before it
+//! becomes a query, an echo or an explanation.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, mpsc};
+use std::time::{Duration, Instant};
+
+use cairn_config::{Config, Derive, Project};
+use cairn_git::History;
+use cairn_route::{RouteInput, RouteMethod};
+
+use crate::{Engine, EngineError, Explanation, WakeupOutput, WakeupRequest};
+
+/// What git said about a wake-up's task.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GitTask {
+    /// Nothing derived, and nothing to tell the packet (a task was given,
+    /// derivation is off, no project routed, outside git, nothing changed):
+    /// why, for `explain`.
+    Nothing(String),
+    /// A task derived from the working tree.
+    Derived(DerivedTask),
+    /// Git did not answer within this many milliseconds: the packet goes without.
+    TimedOut(u64),
+    /// The repository of the routed project could not be read (the reason is for
+    /// `explain`; the packet only says that nothing was derived).
+    Failed(String),
+}
+
+/// A task derived from a working tree.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DerivedTask {
+    /// The query: the branch's words, then the commit subjects (redacted).
+    pub task: String,
+    /// The changed files, absolute, most recently modified first.
+    pub files: Vec<String>,
+    /// What was derived and from where, for the packet's `query.derived`.
+    pub summary: String,
+    /// The details, for `explain`.
+    pub lines: Vec<String>,
+}
+
+impl GitTask {
+    /// The packet's `query.derived`: what was derived, or why nothing was when
+    /// the reason matters to the reader (a timeout, an unreadable repository).
+    #[must_use]
+    pub fn echo(&self) -> Option<String> {
+        match self {
+            GitTask::Nothing(_) => None,
+            GitTask::Derived(d) => Some(d.summary.clone()),
+            GitTask::TimedOut(ms) => Some(format!(
+                "no task derived: git did not answer within {ms} ms"
+            )),
+            GitTask::Failed(_) => {
+                Some("no task derived: the git repository could not be read".to_owned())
+            }
+        }
+    }
+
+    /// The lines `explain` shows.
+    #[must_use]
+    pub fn lines(&self) -> Vec<String> {
+        match self {
+            GitTask::Nothing(why) => vec![format!("no task derived from git: {why}")],
+            GitTask::Derived(d) => d.lines.clone(),
+            GitTask::TimedOut(ms) => vec![format!(
+                "no task derived: git did not answer within {ms} ms (the packet went without it)"
+            )],
+            GitTask::Failed(why) => vec![format!("no task derived: {why}")],
+        }
+    }
+
+    /// `req` with the derived task and files (files only when it had none).
+    fn request(&self, req: &WakeupRequest) -> Option<WakeupRequest> {
+        let GitTask::Derived(d) = self else {
+            return None;
+        };
+        let mut r = req.clone();
+        r.task.clone_from(&d.task);
+        if r.files.is_empty() {
+            r.files.clone_from(&d.files);
+        }
+        Some(r)
+    }
+}
+
+/// What the git thread read: the task, and the history of the routed project's
+/// repository (for the notes whose code changed).
+#[derive(Debug, Clone)]
+pub(crate) struct GitRead {
+    pub(crate) task: GitTask,
+    pub(crate) history: Option<Arc<History>>,
+}
+
+/// Git work under way on its own thread.
+#[derive(Debug)]
+pub(crate) struct GitProbe {
+    key: ProbeKey,
+    rx: mpsc::Receiver<GitRead>,
+    by: Instant,
+    started: Instant,
+    derive_task: bool,
+}
+
+/// Which requests a finished probe answers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ProbeKey {
+    cwd: PathBuf,
+    project: Option<String>,
+}
+
+impl ProbeKey {
+    fn of(req: &WakeupRequest) -> Self {
+        Self {
+            cwd: req.cwd.clone(),
+            project: req.project.clone(),
+        }
+    }
+}
+
+/// A probe's answer, kept by the engine for the wake-up it was started for.
+pub(crate) type Prepared = (ProbeKey, GitRead);
+
+impl GitProbe {
+    /// Starts reading git for `req`: its task when it has none and derivation is
+    /// on, and the history of its project's repository when the code-changed
+    /// deboost is on and `cache_dir` can hold it. Done by `open_by` or within
+    /// `[git] timeout_ms`, whichever comes first.
+    pub(crate) fn start(
+        config: &Config,
+        req: &WakeupRequest,
+        open_by: Option<Instant>,
+        cache_dir: Option<PathBuf>,
+    ) -> Result<Self, GitTask> {
+        let not_asked = not_asked(config, req);
+        let derive_task = not_asked.is_none();
+        let cache_dir = cache_dir.filter(|_| config.git.code_changed_deboost < 1.0);
+        if !derive_task && cache_dir.is_none() {
+            return Err(GitTask::Nothing(not_asked.unwrap_or_default()));
+        }
+        let started = Instant::now();
+        let timeout = Duration::from_millis(config.git.timeout_ms);
+        let by = open_by.map_or(started + timeout, |o| o.min(started + timeout));
+        let (tx, rx) = mpsc::channel();
+        let config = config.clone();
+        let cwd = req.cwd.clone();
+        let project = req.project.clone();
+        let spawned = std::thread::Builder::new()
+            .name("cairn-git".into())
+            .spawn(move || {
+                #[cfg(feature = "fault-injection")]
+                stall_if_asked();
+                let asked = Asked {
+                    project: project.as_deref(),
+                    why_not: not_asked,
+                    cache_dir: cache_dir.as_deref(),
+                };
+                let _ = tx.send(read(&config, &cwd, &asked));
+            });
+        if let Err(e) = spawned {
+            return Err(GitTask::Failed(format!(
+                "cannot start a thread for git: {e}"
+            )));
+        }
+        Ok(Self {
+            key: ProbeKey::of(req),
+            rx,
+            by,
+            started,
+            derive_task,
+        })
+    }
+
+    /// The answer, waiting at most until the probe's time is up.
+    pub(crate) fn finish(self) -> Prepared {
+        let wait = self.by.saturating_duration_since(Instant::now());
+        let read = match self.rx.recv_timeout(wait) {
+            Ok(read) => read,
+            Err(e) => GitRead {
+                task: match e {
+                    _ if !self.derive_task => GitTask::Nothing("a task was given".to_owned()),
+                    mpsc::RecvTimeoutError::Timeout => GitTask::TimedOut(
+                        u64::try_from(self.by.duration_since(self.started).as_millis())
+                            .unwrap_or(u64::MAX),
+                    ),
+                    mpsc::RecvTimeoutError::Disconnected => {
+                        GitTask::Failed("reading git stopped unexpectedly".to_owned())
+                    }
+                },
+                history: None,
+            },
+        };
+        (self.key, read)
+    }
+}
+
+/// What the git thread is asked for.
+struct Asked<'a> {
+    /// `--project`.
+    project: Option<&'a str>,
+    /// Why no task is to be derived (`None`: derive one).
+    why_not: Option<String>,
+    /// Where the history cache lives (`None`: no history).
+    cache_dir: Option<&'a Path>,
+}
+
+/// Why `req` asks for no derivation, if it does not.
+fn not_asked(config: &Config, req: &WakeupRequest) -> Option<String> {
+    if !req.task.trim().is_empty() {
+        return Some("a task was given".to_owned());
+    }
+    (config.git.derive == Derive::Never)
+        .then(|| "turned off (--no-derive or [git] derive = false)".to_owned())
+}
+
+/// A test build stalls the git thread when `CAIRN_FAULTS` names `stall-git`.
+#[cfg(feature = "fault-injection")]
+fn stall_if_asked() {
+    if std::env::var("CAIRN_FAULTS").is_ok_and(|v| v.split(',').any(|f| f.trim() == "stall-git")) {
+        loop {
+            std::thread::sleep(Duration::from_secs(3_600));
+        }
+    }
+}
+
+impl Engine {
+    /// Like [`Engine::wakeup`], but a request without a task takes the one its
+    /// working tree gives (see [`GitTask`]), and the packet's `query.derived`
+    /// says what was derived and from where, or that git timed out. The git read
+    /// started by [`Engine::open_for_wakeup`] for the same directory is used when
+    /// there is one; otherwise git is read now, within `[git] timeout_ms`.
+    ///
+    /// # Errors
+    /// Those of [`Engine::wakeup`]; git's own problems are never errors.
+    pub fn wakeup_with_git(&self, req: &WakeupRequest) -> Result<WakeupOutput, EngineError> {
+        let git = self.git_read(req);
+        let echo = git.task.echo();
+        let history = git.history.as_deref();
+        match git.task.request(req) {
+            Some(derived) => self.wakeup_echo(&derived, echo.as_deref(), history),
+            None => self.wakeup_echo(req, echo.as_deref(), history),
+        }
+    }
+
+    /// Like [`Engine::explain`], for what [`Engine::wakeup_with_git`] would do:
+    /// the explanation's `git` lines say what was derived, or why nothing was.
+    ///
+    /// # Errors
+    /// Those of [`Engine::explain`].
+    pub fn explain_with_git(&self, req: &WakeupRequest) -> Result<Explanation, EngineError> {
+        let git = self.git_read(req);
+        let history = git.history.as_deref();
+        let mut ex = match git.task.request(req) {
+            Some(derived) => self.explain_from(&derived, history)?,
+            None => self.explain_from(req, history)?,
+        };
+        ex.git = git.task.lines();
+        Ok(ex)
+    }
+
+    /// What git says about `req`'s task.
+    pub fn git_task(&self, req: &WakeupRequest) -> GitTask {
+        self.git_read(req).task
+    }
+
+    /// What git says about `req`: the answer prepared while the engine opened,
+    /// else read now (the history only through the cache, incrementally).
+    fn git_read(&self, req: &WakeupRequest) -> GitRead {
+        let key = ProbeKey::of(req);
+        if let Some((k, read)) = self
+            .git_prepared
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .as_ref()
+            && *k == key
+        {
+            return read.clone();
+        }
+        let cache_dir = self.index_info().cache_dir.clone();
+        match GitProbe::start(&self.config, req, None, cache_dir) {
+            Ok(probe) => probe.finish().1,
+            Err(task) => GitRead {
+                task,
+                history: None,
+            },
+        }
+    }
+
+    /// Keeps the answer of a git read started beside the open.
+    pub(crate) fn with_git(self, prepared: Prepared) -> Self {
+        *self
+            .git_prepared
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(prepared);
+        self
+    }
+}
+
+/// Reads what `asked` wants from the repository of `cwd`: the history when it
+/// belongs to the routed project, the task when it does (or with
+/// [`Derive::Always`]).
+fn read(config: &Config, cwd: &Path, asked: &Asked<'_>) -> GitRead {
+    let task = |task| GitRead {
+        task,
+        history: None,
+    };
+    let mut input = RouteInput::at(cwd);
+    input.project = asked.project;
+    let route = match cairn_route::route(config, &input) {
+        Ok(r) => r,
+        Err(e) => return task(GitTask::Nothing(format!("routing failed: {e}"))),
+    };
+    let not_asked = |or: GitTask| match &asked.why_not {
+        Some(why) => GitTask::Nothing(why.clone()),
+        None => or,
+    };
+    let project = route
+        .project_id
+        .as_deref()
+        .and_then(|id| config.project(id));
+    if project.is_none() && config.git.derive != Derive::Always {
+        return task(not_asked(GitTask::Nothing(
+            "no project routed (`--derive` reads git all the same)".to_owned(),
+        )));
+    }
+    let repo = match cairn_git::open(&route.cwd) {
+        Ok(r) => r,
+        Err(cairn_git::GitError::NotARepository { .. }) => {
+            return task(not_asked(GitTask::Nothing(
+                "the directory is not in a git repository".to_owned(),
+            )));
+        }
+        Err(e) => return task(not_asked(GitTask::Failed(safe(&e.to_string())))),
+    };
+    let belongs = project.and_then(|p| belongs(p, &repo, route.method));
+    let history = match (&belongs, asked.cache_dir) {
+        (Some(_), Some(dir)) => history(config, &repo, dir),
+        _ => None,
+    };
+    let why = match (&belongs, project) {
+        _ if config.git.derive == Derive::Always => "--derive".to_owned(),
+        (Some(why), _) => why.clone(),
+        (None, Some(p)) => {
+            return GitRead {
+                task: not_asked(GitTask::Nothing(format!(
+                    "the repository at {} does not belong to project `{}`",
+                    repo.workdir().display(),
+                    p.id
+                ))),
+                history,
+            };
+        }
+        (None, None) => {
+            return GitRead {
+                task: not_asked(GitTask::Nothing("no project routed".to_owned())),
+                history,
+            };
+        }
+    };
+    if let Some(why) = &asked.why_not {
+        return GitRead {
+            task: GitTask::Nothing(why.clone()),
+            history,
+        };
+    }
+    let tree = repo.working_tree(cairn_git::ReadOptions {
+        max_changed: config.git.changed_files,
+        max_commits: config.git.commits,
+    });
+    GitRead {
+        task: match tree {
+            Ok(t) => task_of(&t, &why),
+            Err(e) => GitTask::Failed(safe(&e.to_string())),
+        },
+        history,
+    }
+}
+
+/// The repository's history from the cache, brought up to date when only a few
+/// commits are new (never the cold pass: that is `cairn index`'s).
+fn history(config: &Config, repo: &cairn_git::Repository, dir: &Path) -> Option<Arc<History>> {
+    let file = crate::code_changed::history_file(dir, repo.workdir());
+    let mut h = History::load(&file);
+    if let Ok(cairn_git::HistoryUpdate::Added(n)) =
+        h.update(repo, &crate::code_changed::limits(config), false)
+        && n > 0
+    {
+        // A cache that cannot be written is read again next time: no failure.
+        let _ = h.save(&file);
+    }
+    (!h.is_empty()).then(|| Arc::new(h))
+}
+
+/// Why `repo` belongs to `project`, if it does: its root (or its main
+/// checkout's) is a repo path or inside one, or routing matched its remote.
+fn belongs(project: &Project, repo: &cairn_git::Repository, method: RouteMethod) -> Option<String> {
+    let roots = std::iter::once(repo.workdir()).chain(repo.main_workdir());
+    for root in roots {
+        if let Some(path) = project.repo_paths.iter().find(|p| root.starts_with(p)) {
+            return Some(format!(
+                "the repository at {} is in project `{}`'s repo path {}",
+                root.display(),
+                project.id,
+                path.display()
+            ));
+        }
+    }
+    (method == RouteMethod::Remote)
+        .then(|| format!("the repository's remote routed to project `{}`", project.id))
+}
+
+/// The task a working tree gives, or why it gives none.
+fn task_of(tree: &cairn_git::WorkingTree, why: &str) -> GitTask {
+    let branch = tree.branch.as_deref().map(safe);
+    let on_default = tree.branch.is_some() && tree.branch == tree.default_branch;
+    let words = match &branch {
+        Some(b) if !on_default => cairn_git::branch_words(&without_markers(b)),
+        _ => Vec::new(),
+    };
+    let subjects: Vec<String> = tree
+        .commits
+        .iter()
+        .map(|s| without_markers(&safe(s)))
+        .filter(|s| !s.is_empty())
+        .collect();
+    let files: Vec<String> = tree
+        .changed
+        .iter()
+        .filter(|f| safe(f) == **f)
+        .map(|f| tree.workdir.join(f).display().to_string())
+        .collect();
+    let mut parts = Vec::new();
+    if !words.is_empty() {
+        parts.push(words.join(" "));
+    }
+    parts.extend(subjects.iter().cloned());
+    let task = parts.join("; ");
+    let mut from = Vec::new();
+    match &branch {
+        Some(b) => from.push(format!("branch {b}")),
+        None => from.push("detached HEAD".to_owned()),
+    }
+    if !files.is_empty() {
+        let n = tree.changed_total;
+        from.push(if n > files.len() {
+            format!("{n} changed files ({} used)", files.len())
+        } else {
+            plural(n, "changed file")
+        });
+    }
+    if !subjects.is_empty() {
+        from.push(plural(subjects.len(), "commit"));
+    }
+    if task.is_empty() && files.is_empty() {
+        return GitTask::Nothing(format!(
+            "{}: nothing changed and no commit of its own",
+            from.join(", ")
+        ));
+    }
+    let summary = format!("derived from git: {}", from.join(", "));
+    let mut lines = vec![
+        format!("{summary} ({why})"),
+        format!("task: {}", if task.is_empty() { "(none)" } else { &task }),
+    ];
+    if let Some(d) = &tree.default_branch {
+        lines.push(format!(
+            "commits: the branch's own, not on the default branch {}",
+            safe(d)
+        ));
+    }
+    if !files.is_empty() {
+        lines.push(format!(
+            "files (most recently modified first): {}",
+            tree.changed
+                .iter()
+                .filter(|f| safe(f) == **f)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    GitTask::Derived(DerivedTask {
+        task,
+        files,
+        summary,
+        lines,
+    })
+}
+
+fn plural(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
+}
+
+/// Untrusted text on one line, credentials redacted.
+fn safe(text: &str) -> String {
+    let flat = cairn_policy::one_line(text);
+    cairn_policy::redact(&flat).text.into_owned()
+}
+
+/// `text` without its redaction markers (`[redacted:kind]`): no word of a
+/// credential, and no marker, becomes a query word.
+fn without_markers(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(cairn_policy::REDACTION_PREFIX) {
+        out.push_str(&rest[..at]);
+        out.push(' ');
+        rest = rest[at..].split_once(']').map_or("", |(_, after)| after);
+    }
+    out.push_str(rest);
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::without_markers;
+
+    #[test]
+    fn markers_leave_no_word() {
+        assert_eq!(
+            without_markers("fix/[redacted:github-token]-retry"),
+            "fix/ -retry"
+        );
+        assert_eq!(without_markers("plain words"), "plain words");
+        assert_eq!(without_markers("[redacted:x"), "");
+    }
+}

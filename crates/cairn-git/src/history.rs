@@ -1,0 +1,392 @@
+//! Which commits touched which files: a history of the repository's `HEAD`
+//! (commit id, committer day, files changed against the first parent; merges
+//! skipped), kept in a cache file and brought up to date incrementally from the
+//! last `HEAD` it saw. The first, cold pass is capped (commits and days) and only
+//! runs when the caller allows it (`cairn index`, never a session-start hook).
+//!
+//! The file is text, one record a line, written atomically:
+//!
+//! ```text
+//! cairn-git-history 1
+//! head <id>
+//! p <path>                      (the path table, in first-seen order)
+//! c <id> <day> <path index>,... (newest first; day = UTC days since 1970-01-01)
+//! ```
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::path::Path;
+
+use crate::{GitError, Repository};
+
+const MAGIC: &str = "cairn-git-history 1";
+
+/// How much history to read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HistoryLimits {
+    /// The cold pass reads at most this many commits.
+    pub max_commits: usize,
+    /// ... and none committed more than this many days before `HEAD`'s.
+    pub max_days: u32,
+    /// An incremental update without the cold pass allowed reads at most this
+    /// many new commits; more leave the history as it was ([`HistoryUpdate::Behind`]).
+    pub max_new: usize,
+}
+
+impl Default for HistoryLimits {
+    fn default() -> Self {
+        Self {
+            max_commits: 20_000,
+            max_days: 730,
+            max_new: 500,
+        }
+    }
+}
+
+/// What an update did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HistoryUpdate {
+    /// `HEAD` had not moved (or has no commit).
+    Unchanged,
+    /// This many new commits were added to the cached history.
+    Added(usize),
+    /// The history was read from scratch: this many commits.
+    Rebuilt(usize),
+    /// More was needed than allowed without the cold pass: nothing changed.
+    Behind,
+}
+
+/// One commit of the history.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Commit {
+    id: String,
+    day: i64,
+    files: Vec<u32>,
+}
+
+/// The commits of a repository's `HEAD` with the files each touched, newest first.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct History {
+    head: Option<String>,
+    paths: Vec<String>,
+    commits: Vec<Commit>,
+}
+
+/// How many commits after a day touched one file or folder.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TouchCount {
+    /// The file or folder asked about.
+    pub path: String,
+    /// Commits that touched it (a file under a folder counts for the folder).
+    pub commits: usize,
+}
+
+impl History {
+    /// The `HEAD` the history was read up to.
+    #[must_use]
+    pub fn head(&self) -> Option<&str> {
+        self.head.as_deref()
+    }
+
+    /// Number of commits held.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.commits.len()
+    }
+
+    /// Whether no commit is held.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.commits.is_empty()
+    }
+
+    /// Reads a cache file; a missing, foreign or damaged one is an empty history
+    /// (the next allowed cold pass reads it again).
+    #[must_use]
+    pub fn load(path: &Path) -> Self {
+        std::fs::read_to_string(path)
+            .ok()
+            .and_then(|t| Self::parse(&t))
+            .unwrap_or_default()
+    }
+
+    fn parse(text: &str) -> Option<Self> {
+        let mut lines = text.lines();
+        if lines.next()? != MAGIC {
+            return None;
+        }
+        let mut h = Self::default();
+        for line in lines {
+            let (kind, rest) = line.split_once(' ')?;
+            match kind {
+                "head" => h.head = Some(rest.to_owned()),
+                "p" => h.paths.push(rest.to_owned()),
+                "c" => {
+                    let mut parts = rest.splitn(3, ' ');
+                    let id = parts.next()?.to_owned();
+                    let day = parts.next()?.parse().ok()?;
+                    let files = parts
+                        .next()
+                        .unwrap_or("")
+                        .split(',')
+                        .filter(|s| !s.is_empty())
+                        .map(str::parse::<u32>)
+                        .collect::<Result<Vec<_>, _>>()
+                        .ok()?;
+                    if files.iter().any(|&i| i as usize >= h.paths.len()) {
+                        return None;
+                    }
+                    h.commits.push(Commit { id, day, files });
+                }
+                _ => return None,
+            }
+        }
+        Some(h)
+    }
+
+    fn to_text(&self) -> String {
+        let mut out = String::from(MAGIC);
+        out.push('\n');
+        if let Some(head) = &self.head {
+            out.push_str("head ");
+            out.push_str(head);
+            out.push('\n');
+        }
+        for p in &self.paths {
+            out.push_str("p ");
+            out.push_str(p);
+            out.push('\n');
+        }
+        for c in &self.commits {
+            let files: Vec<String> = c.files.iter().map(u32::to_string).collect();
+            let _ = writeln!(out, "c {} {} {}", c.id, c.day, files.join(","));
+        }
+        out
+    }
+
+    /// Writes the cache file atomically (private to the user).
+    ///
+    /// # Errors
+    /// [`GitError::CacheWrite`] when the file cannot be written.
+    pub fn save(&self, path: &Path) -> Result<(), GitError> {
+        cairn_atomic_write::write_atomic(path, "git-history", 0o600, self.to_text().as_bytes())
+            .map_err(|source| GitError::CacheWrite {
+                path: path.to_path_buf(),
+                source,
+            })
+    }
+
+    /// Brings the history up to `repo`'s `HEAD`: the commits since the last
+    /// `HEAD` it saw, or, with `cold` allowed, the whole history within `limits`
+    /// when there is none yet (or too much is new).
+    ///
+    /// # Errors
+    /// [`GitError::Read`] when a commit or a tree cannot be read.
+    pub fn update(
+        &mut self,
+        repo: &Repository,
+        limits: &HistoryLimits,
+        cold: bool,
+    ) -> Result<HistoryUpdate, GitError> {
+        let repo = repo.gix();
+        let Ok(head) = repo.head_id() else {
+            return Ok(HistoryUpdate::Unchanged);
+        };
+        let head = head.detach();
+        let head_hex = head.to_string();
+        if self.head.as_deref() == Some(head_hex.as_str()) {
+            return Ok(HistoryUpdate::Unchanged);
+        }
+        let known: Option<gix::ObjectId> = self
+            .head
+            .as_deref()
+            .and_then(|h| gix::ObjectId::from_hex(h.as_bytes()).ok());
+        if let Some(old) = known {
+            let new = walk(repo, head, Some(old), limits.max_new + 1, None)?;
+            if new.len() <= limits.max_new {
+                let added = new.len();
+                self.prepend(repo, new)?;
+                self.head = Some(head_hex);
+                return Ok(HistoryUpdate::Added(added));
+            }
+        }
+        if !cold {
+            return Ok(HistoryUpdate::Behind);
+        }
+        let head_time = repo
+            .find_commit(head)
+            .ok()
+            .and_then(|c| c.time().ok())
+            .map_or(0, |t| t.seconds);
+        let cutoff = head_time - i64::from(limits.max_days) * 86_400;
+        let all = walk(repo, head, None, limits.max_commits, Some(cutoff))?;
+        *self = Self::default();
+        let n = all.len();
+        self.prepend(repo, all)?;
+        self.head = Some(head_hex);
+        Ok(HistoryUpdate::Rebuilt(n))
+    }
+
+    /// Puts `new` (newest first) before the commits held, with the files each touched.
+    fn prepend(&mut self, repo: &gix::Repository, new: Vec<Walked>) -> Result<(), GitError> {
+        let mut index: HashMap<String, u32> = self
+            .paths
+            .iter()
+            .enumerate()
+            .filter_map(|(i, p)| Some((p.clone(), u32::try_from(i).ok()?)))
+            .collect();
+        let mut commits = Vec::with_capacity(new.len() + self.commits.len());
+        for w in new {
+            let mut files = Vec::new();
+            for path in touched(repo, &w)? {
+                let i = if let Some(&i) = index.get(&path) {
+                    i
+                } else {
+                    let i = u32::try_from(self.paths.len())
+                        .map_err(|e| GitError::read("history", &e))?;
+                    self.paths.push(path.clone());
+                    index.insert(path, i);
+                    i
+                };
+                files.push(i);
+            }
+            files.sort_unstable();
+            files.dedup();
+            commits.push(Commit {
+                id: w.id.to_string(),
+                day: w.time.div_euclid(86_400),
+                files,
+            });
+        }
+        commits.append(&mut self.commits);
+        self.commits = commits;
+        Ok(())
+    }
+
+    /// For each of `targets` (repository-relative files or folders), the commits
+    /// after `after_day` (UTC days since 1970-01-01) that touched it; targets no
+    /// commit touched are left out. In the order of `targets`.
+    #[must_use]
+    pub fn touches(&self, targets: &[String], after_day: i64) -> Vec<TouchCount> {
+        touch_counts(self, targets, after_day)
+    }
+}
+
+/// See [`History::touches`].
+#[must_use]
+pub fn touch_counts(history: &History, targets: &[String], after_day: i64) -> Vec<TouchCount> {
+    let targets: Vec<(String, &str)> = targets
+        .iter()
+        .map(|t| (t.clone(), t.trim_start_matches("./").trim_matches('/')))
+        .filter(|(_, t)| !t.is_empty())
+        .collect();
+    // Which targets each path counts for, computed once per path.
+    let mut matches: Vec<Option<Vec<usize>>> = vec![None; history.paths.len()];
+    let mut counts = vec![0usize; targets.len()];
+    for c in history.commits.iter().take_while(|c| c.day > after_day) {
+        let mut hit = vec![false; targets.len()];
+        for &f in &c.files {
+            let Some(slot) = matches.get_mut(f as usize) else {
+                continue;
+            };
+            let m = slot.get_or_insert_with(|| {
+                let p = &history.paths[f as usize];
+                targets
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, (_, t))| {
+                        p == t || p.strip_prefix(t).is_some_and(|r| r.starts_with('/'))
+                    })
+                    .map(|(i, _)| i)
+                    .collect()
+            });
+            for &i in m.iter() {
+                hit[i] = true;
+            }
+        }
+        for (i, h) in hit.into_iter().enumerate() {
+            counts[i] += usize::from(h);
+        }
+    }
+    targets
+        .into_iter()
+        .zip(counts)
+        .filter(|(_, n)| *n > 0)
+        .map(|((path, _), commits)| TouchCount { path, commits })
+        .collect()
+}
+
+/// A commit found by a walk.
+struct Walked {
+    id: gix::ObjectId,
+    time: i64,
+    parent: Option<gix::ObjectId>,
+}
+
+/// Commits from `head` (not reachable from `hidden`), newest first, merges
+/// skipped, at most `max`, none committed before `cutoff` (seconds).
+fn walk(
+    repo: &gix::Repository,
+    head: gix::ObjectId,
+    hidden: Option<gix::ObjectId>,
+    max: usize,
+    cutoff: Option<i64>,
+) -> Result<Vec<Walked>, GitError> {
+    let mut platform = repo
+        .rev_walk([head])
+        .sorting(gix::revision::walk::Sorting::ByCommitTime(
+            gix::traverse::commit::simple::CommitTimeOrder::NewestFirst,
+        ));
+    if let Some(h) = hidden {
+        platform = platform.with_hidden([h]);
+    }
+    let walk = platform.all().map_err(|e| GitError::read("history", &e))?;
+    let mut out = Vec::new();
+    for info in walk {
+        let info = info.map_err(|e| GitError::read("history", &e))?;
+        let time = info.commit_time.unwrap_or_else(|| {
+            info.object()
+                .ok()
+                .and_then(|c| c.time().ok())
+                .map_or(0, |t| t.seconds)
+        });
+        if cutoff.is_some_and(|c| time < c) {
+            break;
+        }
+        let parents: Vec<gix::ObjectId> = info.parent_ids.iter().copied().collect();
+        if parents.len() > 1 {
+            continue;
+        }
+        out.push(Walked {
+            id: info.id,
+            time,
+            parent: parents.first().copied(),
+        });
+        if out.len() >= max {
+            break;
+        }
+    }
+    Ok(out)
+}
+
+/// The files `w` changed against its parent (every file of a root commit).
+fn touched(repo: &gix::Repository, w: &Walked) -> Result<Vec<String>, GitError> {
+    let tree_of = |id: gix::ObjectId| {
+        repo.find_commit(id)
+            .and_then(|c| c.tree())
+            .map_err(|e| GitError::read("a commit's tree", &e))
+    };
+    let new = tree_of(w.id)?;
+    let old = match w.parent {
+        Some(p) => tree_of(p)?,
+        None => repo.empty_tree(),
+    };
+    let changes = repo
+        .diff_tree_to_tree(&old, &new, gix::diff::Options::default())
+        .map_err(|e| GitError::read("a commit's changes", &e))?;
+    Ok(changes
+        .into_iter()
+        .filter(|c| !c.entry_mode().is_tree())
+        .map(|c| c.location().to_string())
+        .collect())
+}

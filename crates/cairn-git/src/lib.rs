@@ -1,0 +1,21 @@
+//! Git reading for cairn, and nothing else: what a working tree says about the
+//! task at hand (its branch, its changed files, the branch's own commits, its
+//! remotes) and which commits touched which files (the history cache).
+//!
+//! Everything is read through gix; no `.git` file is parsed here by hand. The
+//! crate knows nothing of notes, ranking or rendering: the engine calls it and
+//! decides what the answers mean. Every failure is a typed [`GitError`]; a caller
+//! treats a missing or broken repository as a diagnostic, never as a failure of
+//! its own. Nothing here prints.
+
+mod error;
+mod history;
+mod remote;
+mod tree;
+mod words;
+
+pub use error::GitError;
+pub use history::{History, HistoryLimits, HistoryUpdate, TouchCount, touch_counts};
+pub use remote::{Remote, normalize_remote, remotes_at};
+pub use tree::{ReadOptions, Repository, WorkingTree, open, read_working_tree};
+pub use words::branch_words;

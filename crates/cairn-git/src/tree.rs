@@ -1,0 +1,285 @@
+//! A working tree as a task: the branch, the files changed and not yet committed
+//! (staged, unstaged, untracked; most recently modified first), the subjects of
+//! the branch's own commits (those not on the default branch) and the remotes.
+
+use std::path::{Path, PathBuf};
+
+use crate::GitError;
+use crate::remote::{Remote, remotes};
+
+/// How much of a working tree to read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReadOptions {
+    /// At most this many changed files (the most recently modified).
+    pub max_changed: usize,
+    /// At most this many commit subjects (the newest).
+    pub max_commits: usize,
+}
+
+impl Default for ReadOptions {
+    fn default() -> Self {
+        Self {
+            max_changed: 20,
+            max_commits: 5,
+        }
+    }
+}
+
+/// What a working tree says about the work in progress.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WorkingTree {
+    /// The working tree's root folder, canonical.
+    pub workdir: PathBuf,
+    /// For a linked worktree, the main checkout's root (canonical).
+    pub main_workdir: Option<PathBuf>,
+    /// The checked-out branch's short name; `None` when `HEAD` is detached or unborn.
+    pub branch: Option<String>,
+    /// The default branch's short name (`origin/HEAD`'s target, else `main`, else `master`).
+    pub default_branch: Option<String>,
+    /// Changed files relative to [`Self::workdir`] with `/` separators: most
+    /// recently modified first (deleted files last), ties by path, at most
+    /// [`ReadOptions::max_changed`].
+    pub changed: Vec<String>,
+    /// How many files changed in all (before the cap).
+    pub changed_total: usize,
+    /// Subjects of the branch's commits not on the default branch, newest first,
+    /// at most [`ReadOptions::max_commits`]. Empty on the default branch itself.
+    pub commits: Vec<String>,
+    /// Remotes, `origin` first, then by name.
+    pub remotes: Vec<Remote>,
+}
+
+/// The repository containing `path`.
+pub(crate) fn discover(path: &Path) -> Result<gix::Repository, GitError> {
+    gix::discover(path).map_err(|e| {
+        if e.is_not_found() {
+            GitError::NotARepository {
+                path: path.to_path_buf(),
+            }
+        } else {
+            GitError::Open {
+                path: path.to_path_buf(),
+                message: e.to_string(),
+            }
+        }
+    })
+}
+
+/// An opened repository with a working tree: where it is, before anything costly is read.
+pub struct Repository {
+    repo: gix::Repository,
+    workdir: PathBuf,
+    main_workdir: Option<PathBuf>,
+}
+
+impl std::fmt::Debug for Repository {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Repository")
+            .field("workdir", &self.workdir)
+            .field("main_workdir", &self.main_workdir)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Opens the repository containing `cwd` (its working tree, its main checkout):
+/// a few file reads, no status, no history.
+///
+/// # Errors
+/// [`GitError::NotARepository`] outside git, [`GitError::Open`] for a repository
+/// gix cannot open, [`GitError::Bare`] for one without a working tree.
+pub fn open(cwd: &Path) -> Result<Repository, GitError> {
+    let repo = discover(cwd)?;
+    let workdir = repo
+        .workdir()
+        .ok_or_else(|| GitError::Bare {
+            path: repo.git_dir().to_path_buf(),
+        })?
+        .to_path_buf();
+    let workdir = workdir.canonicalize().unwrap_or(workdir);
+    let main_workdir = main_workdir(&repo).filter(|m| *m != workdir);
+    Ok(Repository {
+        repo,
+        workdir,
+        main_workdir,
+    })
+}
+
+impl Repository {
+    /// The working tree's root folder, canonical.
+    #[must_use]
+    pub fn workdir(&self) -> &Path {
+        &self.workdir
+    }
+
+    /// For a linked worktree, the main checkout's root (canonical).
+    #[must_use]
+    pub fn main_workdir(&self) -> Option<&Path> {
+        self.main_workdir.as_deref()
+    }
+
+    /// The remotes, `origin` first, then by name.
+    #[must_use]
+    pub fn remotes(&self) -> Vec<Remote> {
+        remotes(&self.repo)
+    }
+
+    /// The gix repository, for the history reader.
+    pub(crate) fn gix(&self) -> &gix::Repository {
+        &self.repo
+    }
+
+    /// Reads the branch, the changed files, the branch's own commits and the remotes.
+    ///
+    /// # Errors
+    /// [`GitError::Read`] when `HEAD`, the status or the history cannot be read.
+    pub fn working_tree(&self, opts: ReadOptions) -> Result<WorkingTree, GitError> {
+        let repo = &self.repo;
+        let branch = repo
+            .head_name()
+            .map_err(|e| GitError::read("HEAD", &e))?
+            .map(|n| n.shorten().to_string());
+        let default = default_branch(repo);
+        let (changed, changed_total) = changed_files(repo, &self.workdir, opts.max_changed)?;
+        let commits = match (&default, repo.head_id()) {
+            (Some((_, tip)), Ok(head)) => own_commits(repo, head.detach(), *tip, opts.max_commits)?,
+            _ => Vec::new(),
+        };
+        Ok(WorkingTree {
+            workdir: self.workdir.clone(),
+            main_workdir: self.main_workdir.clone(),
+            branch,
+            default_branch: default.map(|(name, _)| name),
+            changed,
+            changed_total,
+            commits,
+            remotes: remotes(repo),
+        })
+    }
+}
+
+/// Reads the working tree containing `cwd` ([`open`], then [`Repository::working_tree`]).
+///
+/// # Errors
+/// Those of [`open`] and [`Repository::working_tree`].
+pub fn read_working_tree(cwd: &Path, opts: ReadOptions) -> Result<WorkingTree, GitError> {
+    open(cwd)?.working_tree(opts)
+}
+
+/// The main checkout's root of a linked worktree: the folder holding the common git dir.
+fn main_workdir(repo: &gix::Repository) -> Option<PathBuf> {
+    let common = repo.common_dir();
+    if common == repo.git_dir() {
+        return None;
+    }
+    let common = common.canonicalize().ok()?;
+    (common.file_name()? == ".git").then(|| common.parent().map(Path::to_path_buf))?
+}
+
+/// The default branch and its tip: `origin/HEAD`'s target, else `main`, else
+/// `master` (each local, else `origin`'s).
+fn default_branch(repo: &gix::Repository) -> Option<(String, gix::ObjectId)> {
+    if let Ok(Some(mut r)) = repo.try_find_reference("refs/remotes/origin/HEAD") {
+        // The name first: peeling follows the symbolic reference.
+        let name = match r.target() {
+            gix::refs::TargetRef::Symbolic(n) => n.shorten().to_string(),
+            gix::refs::TargetRef::Object(_) => "origin/HEAD".to_owned(),
+        };
+        if let Ok(id) = r.peel_to_id() {
+            let name = name
+                .strip_prefix("origin/")
+                .map_or(name.clone(), str::to_owned);
+            return Some((name, id.detach()));
+        }
+    }
+    for name in ["main", "master"] {
+        for full in [
+            format!("refs/heads/{name}"),
+            format!("refs/remotes/origin/{name}"),
+        ] {
+            if let Ok(Some(mut r)) = repo.try_find_reference(full.as_str())
+                && let Ok(id) = r.peel_to_id()
+            {
+                return Some((name.to_owned(), id.detach()));
+            }
+        }
+    }
+    None
+}
+
+/// Subjects of the commits reachable from `head` and not from `default`, newest first.
+fn own_commits(
+    repo: &gix::Repository,
+    head: gix::ObjectId,
+    default: gix::ObjectId,
+    max: usize,
+) -> Result<Vec<String>, GitError> {
+    if head == default || max == 0 {
+        return Ok(Vec::new());
+    }
+    let walk = repo
+        .rev_walk([head])
+        .with_hidden([default])
+        .sorting(gix::revision::walk::Sorting::ByCommitTime(
+            gix::traverse::commit::simple::CommitTimeOrder::NewestFirst,
+        ))
+        .all()
+        .map_err(|e| GitError::read("history", &e))?;
+    let mut out = Vec::new();
+    for info in walk {
+        let info = info.map_err(|e| GitError::read("history", &e))?;
+        let commit = info.object().map_err(|e| GitError::read("a commit", &e))?;
+        let subject = commit
+            .message_raw_sloppy()
+            .to_string()
+            .lines()
+            .map(str::trim)
+            .find(|l| !l.is_empty())
+            .unwrap_or_default()
+            .to_owned();
+        if !subject.is_empty() {
+            out.push(subject);
+        }
+        if out.len() >= max {
+            break;
+        }
+    }
+    Ok(out)
+}
+
+/// The changed files (staged, unstaged, untracked) of the working tree, most
+/// recently modified first, ties by path; at most `max`, and how many in all.
+fn changed_files(
+    repo: &gix::Repository,
+    workdir: &Path,
+    max: usize,
+) -> Result<(Vec<String>, usize), GitError> {
+    let status = repo
+        .status(gix::progress::Discard)
+        .map_err(|e| GitError::read("status", &e))?
+        .untracked_files(gix::status::UntrackedFiles::Files)
+        .index_worktree_submodules(gix::status::Submodule::Given {
+            ignore: gix::submodule::config::Ignore::All,
+            check_dirty: false,
+        })
+        .into_iter(Vec::new())
+        .map_err(|e| GitError::read("status", &e))?;
+    let mut paths = std::collections::BTreeSet::new();
+    for item in status {
+        let item = item.map_err(|e| GitError::read("status", &e))?;
+        paths.insert(item.location().to_string());
+    }
+    let mut dated: Vec<(Option<std::time::SystemTime>, String)> = paths
+        .into_iter()
+        .filter(|p| !p.is_empty() && !p.ends_with('/'))
+        .map(|p| {
+            let mtime = std::fs::symlink_metadata(workdir.join(&p))
+                .and_then(|m| m.modified())
+                .ok();
+            (mtime, p)
+        })
+        .collect();
+    // Newest first; files without a time (deleted) last; ties by path.
+    dated.sort_by(|(ta, pa), (tb, pb)| tb.cmp(ta).then_with(|| pa.cmp(pb)));
+    let total = dated.len();
+    Ok((dated.into_iter().take(max).map(|(_, p)| p).collect(), total))
+}

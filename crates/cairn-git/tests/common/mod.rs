@@ -1,0 +1,98 @@
+//! Real repositories for the tests: the `git` binary with a fixed identity and
+//! commits at fixed dates, so every run builds the same history.
+
+#![allow(
+    dead_code,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::missing_panics_doc,
+    clippy::must_use_candidate,
+    clippy::new_without_default
+)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// A repository in a temporary folder.
+#[derive(Debug)]
+pub(crate) struct Repo {
+    pub(crate) dir: tempfile::TempDir,
+}
+
+impl Repo {
+    /// `git init -b main` in a new folder.
+    pub(crate) fn new() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let r = Self { dir };
+        r.git(&["init", "-q", "-b", "main"]);
+        r
+    }
+
+    pub(crate) fn path(&self) -> PathBuf {
+        self.dir.path().canonicalize().unwrap()
+    }
+
+    /// Runs git in the repository; panics on failure.
+    pub(crate) fn git(&self, args: &[&str]) -> String {
+        git_in(self.dir.path(), args, "2026-01-01T12:00:00Z")
+    }
+
+    /// Writes `path` (creating folders).
+    pub(crate) fn write(&self, path: &str, text: &str) {
+        let p = self.dir.path().join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+
+    /// Writes the files and commits them at `date` (RFC 3339) with `subject`.
+    pub(crate) fn commit(&self, date: &str, subject: &str, files: &[(&str, &str)]) {
+        for (p, t) in files {
+            self.write(p, t);
+        }
+        git_in(self.dir.path(), &["add", "-A"], date);
+        git_in(
+            self.dir.path(),
+            &["commit", "-q", "--allow-empty", "-m", subject],
+            date,
+        );
+    }
+
+    /// Sets a file's modification time (seconds since the epoch).
+    pub(crate) fn touch(&self, path: &str, secs: u64) {
+        let f = std::fs::File::options()
+            .write(true)
+            .open(self.dir.path().join(path))
+            .unwrap();
+        f.set_modified(std::time::UNIX_EPOCH + std::time::Duration::from_secs(secs))
+            .unwrap();
+    }
+}
+
+/// Runs git in `dir` with a fixed identity and both dates at `date`.
+pub(crate) fn git_in(dir: &Path, args: &[&str], date: &str) -> String {
+    let out = Command::new("git")
+        .args([
+            "-c",
+            "user.name=Test",
+            "-c",
+            "user.email=test@example.com",
+            "-c",
+            "commit.gpgsign=false",
+            "-c",
+            "init.defaultBranch=main",
+        ])
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_AUTHOR_DATE", date)
+        .env("GIT_COMMITTER_DATE", date)
+        .env_remove("GIT_DIR")
+        .env_remove("GIT_WORK_TREE")
+        .output()
+        .expect("git runs");
+    assert!(
+        out.status.success(),
+        "git {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}

@@ -1,0 +1,218 @@
+//! The history cache on real repositories with commits at fixed dates: which
+//! commits touched which files and folders after a day, the cold pass and its
+//! caps, incremental updates, merges skipped, and the cache file.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use cairn_git::{History, HistoryLimits, HistoryUpdate, open};
+use common::Repo;
+
+/// UTC days since 1970-01-01 of a `YYYY-MM-DD` date.
+fn day(date: &str) -> i64 {
+    let (y, rest) = date.split_once('-').unwrap();
+    let (m, d) = rest.split_once('-').unwrap();
+    let (y, m, d): (i64, i64, i64) = (y.parse().unwrap(), m.parse().unwrap(), d.parse().unwrap());
+    // Days from civil (Howard Hinnant's algorithm).
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+fn ledger() -> Repo {
+    let r = Repo::new();
+    r.commit(
+        "2026-01-10T09:00:00Z",
+        "Initial",
+        &[
+            ("src/ledger/posting.rs", "1\n"),
+            ("src/payout/batch.rs", "1\n"),
+            ("README.md", "1\n"),
+        ],
+    );
+    r.commit(
+        "2026-01-25T23:30:00Z",
+        "Posting fix",
+        &[("src/ledger/posting.rs", "2\n")],
+    );
+    r.commit(
+        "2026-02-03T08:00:00+05:00",
+        "Batch and posting",
+        &[
+            ("src/ledger/posting.rs", "3\n"),
+            ("src/payout/batch.rs", "2\n"),
+        ],
+    );
+    r.commit("2026-02-10T09:00:00Z", "Docs", &[("README.md", "2\n")]);
+    r
+}
+
+#[track_caller]
+fn check(h: &History, targets: &[&str], after: &str, expect: &[(&str, usize)]) {
+    let targets: Vec<String> = targets.iter().map(|t| (*t).to_owned()).collect();
+    let got: Vec<(String, usize)> = h
+        .touches(&targets, day(after))
+        .into_iter()
+        .map(|c| (c.path, c.commits))
+        .collect();
+    let expect: Vec<(String, usize)> = expect.iter().map(|(p, n)| ((*p).to_owned(), *n)).collect();
+    assert_eq!(got, expect, "{targets:?} after {after}");
+}
+
+#[test]
+fn commits_after_a_day_are_counted_per_file_and_folder() {
+    let r = ledger();
+    let repo = open(&r.path()).unwrap();
+    let mut h = History::default();
+    let limits = HistoryLimits::default();
+    assert_eq!(
+        h.update(&repo, &limits, false).unwrap(),
+        HistoryUpdate::Behind
+    );
+    assert!(h.is_empty());
+    assert_eq!(
+        h.update(&repo, &limits, true).unwrap(),
+        HistoryUpdate::Rebuilt(4)
+    );
+    check(
+        &h,
+        &["src/ledger/posting.rs"],
+        "2026-01-20",
+        &[("src/ledger/posting.rs", 2)],
+    );
+    // The committer's UTC day counts: 2026-02-03T08:00+05:00 is 2026-02-03 03:00 UTC.
+    check(
+        &h,
+        &["src/ledger/posting.rs"],
+        "2026-02-02",
+        &[("src/ledger/posting.rs", 1)],
+    );
+    check(&h, &["src/ledger/posting.rs"], "2026-02-03", &[]);
+    // 2026-01-25T23:30Z is still the 25th: not after it.
+    check(
+        &h,
+        &["src/ledger/posting.rs"],
+        "2026-01-25",
+        &[("src/ledger/posting.rs", 1)],
+    );
+    check(
+        &h,
+        &["src/", "README.md", "nope.rs"],
+        "2026-01-01",
+        &[("src/", 3), ("README.md", 2)],
+    );
+    check(&h, &["src/payout"], "2026-01-10", &[("src/payout", 1)]);
+    check(&h, &["src/pay"], "2026-01-01", &[]);
+    assert_eq!(
+        h.update(&repo, &limits, false).unwrap(),
+        HistoryUpdate::Unchanged
+    );
+}
+
+#[test]
+fn new_commits_are_added_incrementally_and_the_cache_file_round_trips() {
+    let r = ledger();
+    let repo = open(&r.path()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("h.txt");
+    let limits = HistoryLimits {
+        max_new: 2,
+        ..HistoryLimits::default()
+    };
+    let mut h = History::default();
+    h.update(&repo, &limits, true).unwrap();
+    h.save(&file).unwrap();
+    assert_eq!(History::load(&file), h);
+
+    r.commit(
+        "2026-03-01T09:00:00Z",
+        "Batch again",
+        &[("src/payout/batch.rs", "3\n")],
+    );
+    let repo = open(&r.path()).unwrap();
+    let mut h = History::load(&file);
+    assert_eq!(
+        h.update(&repo, &limits, false).unwrap(),
+        HistoryUpdate::Added(1)
+    );
+    assert_eq!(h.len(), 5);
+    check(
+        &h,
+        &["src/payout/batch.rs"],
+        "2026-01-20",
+        &[("src/payout/batch.rs", 2)],
+    );
+
+    // Too many new commits without the cold pass: left behind, unchanged.
+    for i in 0..3 {
+        r.commit(
+            &format!("2026-03-0{}T09:00:00Z", i + 2),
+            "More",
+            &[("x.txt", &format!("{i}\n"))],
+        );
+    }
+    let repo = open(&r.path()).unwrap();
+    let before = h.clone();
+    assert_eq!(
+        h.update(&repo, &limits, false).unwrap(),
+        HistoryUpdate::Behind
+    );
+    assert_eq!(h, before);
+    assert_eq!(
+        h.update(&repo, &limits, true).unwrap(),
+        HistoryUpdate::Rebuilt(8)
+    );
+
+    // A damaged or foreign file is an empty history.
+    std::fs::write(&file, "cairn-git-history 1\nc abc notaday 0\n").unwrap();
+    assert!(History::load(&file).is_empty());
+    std::fs::write(&file, "something else").unwrap();
+    assert!(History::load(&file).is_empty());
+    assert!(History::load(&dir.path().join("missing")).is_empty());
+}
+
+#[test]
+fn the_cold_pass_is_capped_and_merges_are_skipped() {
+    let r = ledger();
+    r.git(&["checkout", "-q", "-b", "topic"]);
+    r.commit("2026-02-11T09:00:00Z", "Topic", &[("src/topic.rs", "1\n")]);
+    r.git(&["checkout", "-q", "main"]);
+    r.commit("2026-02-12T09:00:00Z", "Main", &[("src/main.rs", "1\n")]);
+    common::git_in(
+        &r.path(),
+        &["merge", "-q", "--no-ff", "-m", "Merge topic", "topic"],
+        "2026-02-13T09:00:00Z",
+    );
+    let repo = open(&r.path()).unwrap();
+    let mut h = History::default();
+    // Every commit but the merge.
+    assert_eq!(
+        h.update(&repo, &HistoryLimits::default(), true).unwrap(),
+        HistoryUpdate::Rebuilt(6)
+    );
+    check(&h, &["src/topic.rs"], "2026-01-01", &[("src/topic.rs", 1)]);
+    let mut capped = History::default();
+    let by_count = HistoryLimits {
+        max_commits: 2,
+        ..HistoryLimits::default()
+    };
+    assert_eq!(
+        capped.update(&repo, &by_count, true).unwrap(),
+        HistoryUpdate::Rebuilt(2)
+    );
+    // Ten days before HEAD's commit (2026-02-13 09:00 UTC): the commits from
+    // 2026-02-03 09:00 UTC on (Docs, Topic, Main; the merge is skipped).
+    let by_days = HistoryLimits {
+        max_days: 10,
+        ..HistoryLimits::default()
+    };
+    let mut recent = History::default();
+    assert_eq!(
+        recent.update(&repo, &by_days, true).unwrap(),
+        HistoryUpdate::Rebuilt(3)
+    );
+}

@@ -1,0 +1,264 @@
+//! The working tree read from real repositories: branch, changed files (staged,
+//! unstaged, untracked) in modification order, the branch's own commits,
+//! worktrees, submodules and folders outside git.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use cairn_git::{GitError, ReadOptions, read_working_tree};
+use common::Repo;
+
+fn ledger() -> Repo {
+    let r = Repo::new();
+    r.commit(
+        "2026-01-10T09:00:00Z",
+        "Initial ledger",
+        &[
+            ("src/ledger/posting.rs", "fn post() {}\n"),
+            ("src/payout/batch.rs", "fn batch() {}\n"),
+            ("README.md", "# ledger\n"),
+        ],
+    );
+    r.commit(
+        "2026-01-12T09:00:00Z",
+        "Document the ledger",
+        &[("docs/ledger.md", "ledger\n")],
+    );
+    r
+}
+
+#[test]
+fn branch_changed_files_and_own_commits() {
+    let r = ledger();
+    r.git(&["checkout", "-q", "-b", "fix/payout-batch-lock-timeouts"]);
+    r.commit(
+        "2026-02-01T09:00:00Z",
+        "Take the batch lock with a timeout",
+        &[("src/payout/batch.rs", "fn batch() { lock() }\n")],
+    );
+    r.commit(
+        "2026-02-02T09:00:00Z",
+        "Retry payouts after a lock timeout\n\nLonger body.",
+        &[("src/payout/retry.rs", "fn retry() {}\n")],
+    );
+    // Unstaged, staged and untracked changes at distinct times.
+    r.write("src/ledger/posting.rs", "fn post() { changed() }\n");
+    r.touch("src/ledger/posting.rs", 1_800_000_000);
+    r.write("src/payout/lock.rs", "fn lock() {}\n");
+    r.git(&["add", "src/payout/lock.rs"]);
+    r.touch("src/payout/lock.rs", 1_800_000_100);
+    r.write("notes/todo.txt", "later\n");
+    r.touch("notes/todo.txt", 1_700_000_000);
+
+    let t = read_working_tree(&r.path().join("src"), ReadOptions::default()).unwrap();
+    assert_eq!(t.workdir, r.path());
+    assert_eq!(t.main_workdir, None);
+    assert_eq!(t.branch.as_deref(), Some("fix/payout-batch-lock-timeouts"));
+    assert_eq!(t.default_branch.as_deref(), Some("main"));
+    assert_eq!(
+        t.changed,
+        [
+            "src/payout/lock.rs",
+            "src/ledger/posting.rs",
+            "notes/todo.txt"
+        ]
+    );
+    assert_eq!(t.changed_total, 3);
+    assert_eq!(
+        t.commits,
+        [
+            "Retry payouts after a lock timeout",
+            "Take the batch lock with a timeout"
+        ]
+    );
+
+    let capped = read_working_tree(
+        &r.path(),
+        ReadOptions {
+            max_changed: 1,
+            max_commits: 1,
+        },
+    )
+    .unwrap();
+    assert_eq!(capped.changed, ["src/payout/lock.rs"]);
+    assert_eq!(capped.changed_total, 3);
+    assert_eq!(capped.commits, ["Retry payouts after a lock timeout"]);
+}
+
+#[test]
+fn same_times_sort_by_path_and_deleted_files_come_last() {
+    let r = ledger();
+    r.write("b.txt", "b\n");
+    r.write("a.txt", "a\n");
+    r.touch("a.txt", 1_800_000_000);
+    r.touch("b.txt", 1_800_000_000);
+    std::fs::remove_file(r.path().join("README.md")).unwrap();
+    let t = read_working_tree(&r.path(), ReadOptions::default()).unwrap();
+    assert_eq!(t.changed, ["a.txt", "b.txt", "README.md"]);
+}
+
+#[test]
+fn on_the_default_branch_no_commit_is_the_branch_s_own() {
+    let r = ledger();
+    let t = read_working_tree(&r.path(), ReadOptions::default()).unwrap();
+    assert_eq!(t.branch.as_deref(), Some("main"));
+    assert!(t.commits.is_empty());
+    assert!(t.changed.is_empty());
+}
+
+#[test]
+fn origin_head_names_the_default_branch() {
+    let upstream = ledger();
+    upstream.git(&["branch", "-q", "trunk"]);
+    let clone = tempfile::tempdir().unwrap();
+    common::git_in(
+        clone.path(),
+        &[
+            "clone",
+            "-q",
+            "-b",
+            "trunk",
+            upstream.path().to_str().unwrap(),
+            "c",
+        ],
+        "2026-03-01T00:00:00Z",
+    );
+    let dir = clone.path().join("c");
+    common::git_in(
+        &dir,
+        &["remote", "set-head", "origin", "trunk"],
+        "2026-03-01T00:00:00Z",
+    );
+    common::git_in(
+        &dir,
+        &["checkout", "-q", "-b", "topic"],
+        "2026-03-01T00:00:00Z",
+    );
+    common::git_in(
+        &dir,
+        &["commit", "-q", "--allow-empty", "-m", "Topic work"],
+        "2026-03-02T00:00:00Z",
+    );
+    let t = read_working_tree(&dir, ReadOptions::default()).unwrap();
+    assert_eq!(t.default_branch.as_deref(), Some("trunk"));
+    assert_eq!(t.commits, ["Topic work"]);
+    assert_eq!(t.remotes.len(), 1);
+    assert_eq!(t.remotes[0].name, "origin");
+    assert_eq!(t.remotes[0].normalized, None, "a local path has no host");
+}
+
+#[test]
+fn remotes_come_origin_first_then_by_name() {
+    let r = ledger();
+    r.git(&["remote", "add", "upstream", "git@github.com:Org/Ledger.git"]);
+    r.git(&[
+        "remote",
+        "add",
+        "backup",
+        "https://u:pw@gitlab.com/org/ledger",
+    ]);
+    r.git(&[
+        "remote",
+        "add",
+        "origin",
+        "https://github.com/me/ledger.git",
+    ]);
+    let t = read_working_tree(&r.path(), ReadOptions::default()).unwrap();
+    let got: Vec<(&str, Option<&str>)> = t
+        .remotes
+        .iter()
+        .map(|r| (r.name.as_str(), r.normalized.as_deref()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("origin", Some("github.com/me/ledger")),
+            ("backup", Some("gitlab.com/org/ledger")),
+            ("upstream", Some("github.com/Org/Ledger")),
+        ]
+    );
+}
+
+#[test]
+fn a_linked_worktree_knows_its_main_checkout() {
+    let r = ledger();
+    let wt_parent = tempfile::tempdir().unwrap();
+    let wt = wt_parent.path().join("wt");
+    r.git(&[
+        "worktree",
+        "add",
+        "-q",
+        "-b",
+        "feature/settlement-report",
+        wt.to_str().unwrap(),
+    ]);
+    common::git_in(
+        &wt,
+        &[
+            "commit",
+            "-q",
+            "--allow-empty",
+            "-m",
+            "Settlement report skeleton",
+        ],
+        "2026-03-01T00:00:00Z",
+    );
+    std::fs::write(wt.join("src/report.rs"), "fn report() {}\n").unwrap();
+    let t = read_working_tree(&wt, ReadOptions::default()).unwrap();
+    assert_eq!(t.workdir, wt.canonicalize().unwrap());
+    assert_eq!(t.main_workdir, Some(r.path()));
+    assert_eq!(t.branch.as_deref(), Some("feature/settlement-report"));
+    assert_eq!(t.commits, ["Settlement report skeleton"]);
+    assert_eq!(t.changed, ["src/report.rs"]);
+}
+
+#[test]
+fn a_submodule_is_read_as_its_own_repository() {
+    let inner = ledger();
+    let outer = Repo::new();
+    outer.commit("2026-01-01T00:00:00Z", "Outer", &[("x.txt", "x\n")]);
+    outer.git(&[
+        "-c",
+        "protocol.file.allow=always",
+        "submodule",
+        "add",
+        "-q",
+        inner.path().to_str().unwrap(),
+        "vendor/ledger",
+    ]);
+    let sub = outer.path().join("vendor/ledger");
+    std::fs::write(sub.join("new.rs"), "fn x() {}\n").unwrap();
+    let t = read_working_tree(&sub, ReadOptions::default()).unwrap();
+    assert_eq!(t.workdir, sub.canonicalize().unwrap());
+    assert_eq!(t.changed, ["new.rs"]);
+    // The outer repository does not list the submodule's inner changes.
+    let o = read_working_tree(&outer.path(), ReadOptions::default()).unwrap();
+    assert!(
+        !o.changed.iter().any(|c| c.contains("new.rs")),
+        "{:?}",
+        o.changed
+    );
+}
+
+#[test]
+fn outside_git_is_not_a_repository_and_a_broken_one_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let err = read_working_tree(dir.path(), ReadOptions::default()).unwrap_err();
+    assert!(matches!(err, GitError::NotARepository { .. }), "{err}");
+
+    std::fs::create_dir_all(dir.path().join("b/.git")).unwrap();
+    std::fs::write(dir.path().join("b/.git/HEAD"), "garbage").unwrap();
+    let err = read_working_tree(&dir.path().join("b"), ReadOptions::default());
+    assert!(err.is_err());
+}
+
+#[test]
+fn an_unborn_branch_has_a_name_and_no_commits() {
+    let r = Repo::new();
+    r.write("a.txt", "a\n");
+    let t = read_working_tree(&r.path(), ReadOptions::default()).unwrap();
+    assert_eq!(t.branch.as_deref(), Some("main"));
+    assert!(t.commits.is_empty());
+    assert_eq!(t.changed, ["a.txt"]);
+}

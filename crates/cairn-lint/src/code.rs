@@ -1,0 +1,49 @@
+//! `code-changed-since-note`: a project note whose `related_files` changed in
+//! commits after its date (`updated`, else `created`), by the git history cached
+//! for the project's repository (`cairn index` reads it). Files and counts only.
+
+use cairn_engine::Sensitivity;
+
+use crate::{Ctx, Level};
+
+/// Reports every project note whose related files changed since it was written.
+pub(crate) fn changed_since_note(ctx: &mut Ctx<'_>) {
+    let mut found = Vec::new();
+    for (path, changes) in ctx.engine.notes_with_changed_code() {
+        let Some(n) = ctx.engine.note(&path) else {
+            continue;
+        };
+        if n.is_retired() || n.sensitivity == Sensitivity::Secret {
+            continue;
+        }
+        let files: Vec<String> = changes
+            .iter()
+            .map(|c| {
+                format!(
+                    "{} ({} commit{})",
+                    c.path,
+                    c.commits,
+                    if c.commits == 1 { "" } else { "s" }
+                )
+            })
+            .collect();
+        let since = changes.first().map(|c| c.since.clone()).unwrap_or_default();
+        found.push((
+            n.file_path().to_owned(),
+            ctx.key_line(n, "related_files"),
+            format!(
+                "the code it describes changed since {since}: {}; check the note is still true, then update its date",
+                files.join(", ")
+            ),
+        ));
+    }
+    for (path, line, message) in found {
+        ctx.push(
+            Level::Warning,
+            "code-changed-since-note",
+            &path,
+            line,
+            message,
+        );
+    }
+}
