@@ -16,6 +16,7 @@ mod explain_text;
 mod fit;
 mod git_task;
 mod hot;
+mod layers;
 mod list;
 mod lookup;
 mod measure;

@@ -2,11 +2,11 @@
 //! redact, render and fit the budget and the caps (`fit.rs`). `explain` reuses
 //! [`Engine::select_with`].
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap};
 use std::path::PathBuf;
 
 use cairn_assemble::{
-    Candidate, Layer, Origin, Packet, Profile, ProjectInfo, QueryEcho, Request, RouteInfo,
+    Candidate, Origin, Packet, Profile, ProjectInfo, QueryEcho, Request, RouteInfo,
 };
 use cairn_index::{QueryTerms, Ranker};
 use cairn_note::Note;
@@ -17,7 +17,8 @@ use cairn_score::{Ranking, ScoreContext, Scored, Weights};
 use chrono::{DateTime, Utc};
 
 use crate::fit::{MAX_FIT_ATTEMPTS, OutputCaps, Shrink, shrink};
-use crate::hot::{self, HotInput, SessionSource};
+use crate::hot::SessionSource;
+use crate::layers::{Layers, candidates};
 use crate::{Engine, EngineError};
 
 /// How many BM25 hits feed the scorer (notes below get relevance 0).
@@ -492,127 +493,6 @@ impl Engine {
         })
     }
 
-    /// The hot layer and, with no query at all, the recently edited notes after it.
-    /// `budget` is the packet's requested token budget (`None`: the profile's).
-    pub(crate) fn layers<'e>(
-        &'e self,
-        sel: &Selection<'e>,
-        req: &WakeupRequest,
-        budget: Option<usize>,
-    ) -> Layers<'e> {
-        let profile = sel.profile;
-        let project = sel.route.project_id.as_deref();
-        let developer_roots = &self.config.developer.note_roots;
-        let project_roots = self.roots(Origin::Project, project);
-        // The selection listed the profile's scopes already; list only what it did not.
-        let listed = |source: Origin, roots: &[String]| -> Vec<&'e Note> {
-            if profile.primary == source {
-                sel.primary_notes.clone()
-            } else if profile.secondary == Some(source) {
-                sel.secondary_notes.clone()
-            } else {
-                self.under_roots(roots).collect()
-            }
-        };
-        let developer = listed(Origin::Developer, developer_roots);
-        let project_notes = listed(Origin::Project, &project_roots);
-        let identity_roots = match &self.config.developer.identity_roots {
-            Some(roots) => roots.clone(),
-            None => hot::default_identity_roots(developer_roots),
-        };
-        let project_ids: Vec<String> = self.config.projects.iter().map(|p| p.id.clone()).collect();
-        let visible = |n: &Note| cairn_policy::visibility(n.sensitivity, false) == Visibility::Full;
-        let (hot, pins_over) = hot::hot_layer(&HotInput {
-            developer: &developer,
-            project: &project_notes,
-            identity_roots: &identity_roots,
-            project_roots: &project_roots,
-            project_id: project,
-            project_ids: &project_ids,
-            today: req.now.date_naive(),
-            source: req.source,
-            rules: profile.hot,
-            visible: &visible,
-        });
-        let mut picks: Vec<(&'e Note, Layer)> = hot
-            .into_iter()
-            .map(|(n, kind)| (n, Layer::Hot(kind)))
-            .collect();
-        if sel.query.is_empty() {
-            let hot_paths: HashSet<&str> = picks.iter().map(|(n, _)| n.path.as_str()).collect();
-            let mut roots = sel.primary_roots.clone();
-            roots.extend(sel.secondary_roots.iter().cloned());
-            let in_profile = sel.scored.iter().filter_map(|s| {
-                let n = *sel.notes.get(s.path.as_str())?;
-                let origin = *sel.origin.get(s.path.as_str())?;
-                let typed = n
-                    .memory_type
-                    .is_some_and(|t| profile.secondary_types.contains(&t));
-                let excluded = n
-                    .memory_type
-                    .is_some_and(|t| profile.exclude_types.contains(&t));
-                ((origin == profile.primary || typed) && !excluded).then_some(n)
-            });
-            let limit = req.limit.unwrap_or_else(|| {
-                let default = profile.budget_for(req.format.as_str());
-                let budget = budget.or(default).unwrap_or_default();
-                cairn_assemble::scale_to_budget(profile.hot.recent, budget, default)
-            });
-            let hubs: HashMap<&str, u32> = self
-                .notes
-                .hubs()
-                .iter()
-                .map(|(p, k)| (p.as_str(), *k))
-                .collect();
-            let recent = hot::recent(
-                in_profile,
-                &hot::RecentInput {
-                    hot: &hot_paths,
-                    roots: &roots,
-                    project_ids: &project_ids,
-                    project_id: project,
-                    visible: &visible,
-                    hubs: &hubs,
-                    limit,
-                },
-            );
-            picks.extend(recent.into_iter().map(|(n, links)| {
-                (
-                    n,
-                    match links {
-                        Some(k) => Layer::Hub(k),
-                        None => Layer::Recent,
-                    },
-                )
-            }));
-        }
-        // Every in-scope note was scored; the others get a neutral score.
-        let neutral = picks
-            .iter()
-            .filter(|(n, _)| !sel.notes.contains_key(n.path.as_str()))
-            .map(|(n, _)| cairn_score::Scored {
-                path: n.path.clone(),
-                score: 0.0,
-                bm25: 0.0,
-                relevance: 0.0,
-                signals: 0.0,
-                coverage: 0.0,
-                anchored: false,
-                successor_of: None,
-                marked_stale: false,
-                factors: Vec::new(),
-                retired: false,
-                other_project: None,
-                pinned: n.pinned,
-            })
-            .collect();
-        Layers {
-            picks,
-            pins_over,
-            neutral,
-        }
-    }
-
     fn selection_basis(&self, sel: &Selection<'_>, ranking: Ranking) -> Vec<String> {
         let p = sel.profile;
         let roots = |r: &[String]| {
@@ -663,68 +543,6 @@ impl Engine {
         ));
         out
     }
-}
-
-/// The hot layer and the no-task layer of one request.
-pub(crate) struct Layers<'e> {
-    /// Hot notes, then (with no query) recently edited ones, in packet order.
-    pub picks: Vec<(&'e Note, Layer)>,
-    /// Pinned notes past the hot layer's cap.
-    pub pins_over: Vec<&'e Note>,
-    /// Scores for the picked notes the profile's scope did not score.
-    neutral: Vec<Scored>,
-}
-
-/// The packet's candidates: the hot and no-task notes first, each with the
-/// profile's score (one pass over the scored notes), else a neutral one; then every
-/// other visible scored note, in the task layer.
-fn candidates<'e>(sel: &'e Selection<'e>, layers: &'e Layers<'e>) -> Vec<Candidate<'e>> {
-    let profile = sel.profile;
-    let picked: HashMap<&str, Layer> = layers
-        .picks
-        .iter()
-        .map(|(n, layer)| (n.path.as_str(), *layer))
-        .collect();
-    let scores: HashMap<&str, &Scored> = sel
-        .scored
-        .iter()
-        .chain(&layers.neutral)
-        .filter(|s| picked.contains_key(s.path.as_str()))
-        .map(|s| (s.path.as_str(), s))
-        .collect();
-    let mut candidates: Vec<Candidate<'e>> = layers
-        .picks
-        .iter()
-        .filter_map(|&(note, layer)| {
-            Some(Candidate {
-                note,
-                scored: scores.get(note.path.as_str())?,
-                origin: sel
-                    .origin
-                    .get(note.path.as_str())
-                    .copied()
-                    .unwrap_or(profile.primary),
-                withheld: false,
-                layer,
-            })
-        })
-        .collect();
-    candidates.extend(sel.scored.iter().filter_map(|s| {
-        if picked.contains_key(s.path.as_str()) {
-            return None;
-        }
-        let note = *sel.notes.get(s.path.as_str())?;
-        let v = *sel.visibility.get(s.path.as_str())?;
-        let origin = *sel.origin.get(s.path.as_str())?;
-        (v != Visibility::Hidden).then_some(Candidate {
-            note,
-            scored: s,
-            origin,
-            withheld: v == Visibility::Withheld,
-            layer: Layer::Task,
-        })
-    }));
-    candidates
 }
 
 /// The text ranking of a mode: BM25F with proximity, or plain BM25.
