@@ -94,6 +94,11 @@ pub(crate) fn shrink(text: &str, budget: usize, caps: &OutputCaps) -> Shrink {
     }
 }
 
+/// How far over the limit a rendering may be and still fit once its `used_tokens`
+/// and content hash are final: 16 hex digits estimate at 3 to 16 tokens, a count
+/// at 1 or 2, plus the estimate's 5%.
+const FIT_SLACK_TOKENS: usize = 32;
+
 impl Engine {
     /// Renders, dropping the least valuable items until the output fits `limit` tokens.
     pub(crate) fn fit_tokens(
@@ -103,7 +108,16 @@ impl Engine {
         format: Format,
         limit: usize,
     ) -> Result<String, EngineError> {
+        // From here on the hash has its full length, whatever items are dropped.
+        packet.update_content_hash();
         loop {
+            // A text well over the limit stays over whatever its `used_tokens` and
+            // content hash say (each changes it by a few characters): drop the next
+            // item on one rendering, without the fixed point below.
+            let quick = self.renderer.render(packet, target, format)?;
+            if estimate_tokens(&quick) > limit + FIT_SLACK_TOKENS && packet.drop_lowest() {
+                continue;
+            }
             packet.update_content_hash();
             // `used_tokens` is part of the output: iterate to its fixed point.
             let mut out = String::new();
