@@ -70,6 +70,53 @@ pub struct History {
     head: Option<String>,
     paths: Vec<String>,
     commits: Vec<Commit>,
+    /// Per path, the commits that touched it, built on the first question.
+    touched_by: LazyIndex,
+}
+
+/// A [`TouchIndex`] built on first use: derived data, so two histories with the
+/// same commits are equal whether or not it is built.
+#[derive(Debug, Clone, Default)]
+struct LazyIndex(std::sync::OnceLock<TouchIndex>);
+
+impl PartialEq for LazyIndex {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for LazyIndex {}
+
+/// Which commits touched each path: what [`touch_counts`] reads instead of every
+/// commit's files, once per note.
+#[derive(Debug, Clone, Default)]
+struct TouchIndex {
+    /// Path ids in the order of their paths.
+    sorted: Vec<u32>,
+    /// Per path id, the indices of the commits that touched it, ascending
+    /// (newest first, as `commits`).
+    commits: Vec<Vec<u32>>,
+}
+
+impl TouchIndex {
+    fn of(h: &History) -> Self {
+        let mut commits: Vec<Vec<u32>> = vec![Vec::new(); h.paths.len()];
+        for (ci, c) in h.commits.iter().enumerate() {
+            let ci = u32::try_from(ci).unwrap_or(u32::MAX);
+            for &f in &c.files {
+                if let Some(list) = commits.get_mut(f as usize)
+                    && list.last() != Some(&ci)
+                {
+                    list.push(ci);
+                }
+            }
+        }
+        let mut sorted: Vec<u32> = (0..h.paths.len())
+            .filter_map(|i| u32::try_from(i).ok())
+            .collect();
+        sorted.sort_by(|&a, &b| h.paths[a as usize].cmp(&h.paths[b as usize]));
+        Self { sorted, commits }
+    }
 }
 
 /// How many commits after a day touched one file or folder.
@@ -260,6 +307,7 @@ impl History {
         }
         commits.append(&mut self.commits);
         self.commits = commits;
+        self.touched_by = LazyIndex::default();
         Ok(())
     }
 
@@ -275,45 +323,55 @@ impl History {
 /// See [`History::touches`].
 #[must_use]
 pub fn touch_counts(history: &History, targets: &[String], after_day: i64) -> Vec<TouchCount> {
-    let targets: Vec<(String, &str)> = targets
+    let index = history.touched_by.0.get_or_init(|| TouchIndex::of(history));
+    // The commits after `after_day`: those before the first one on or before it.
+    let recent = history
+        .commits
         .iter()
-        .map(|t| (t.clone(), t.trim_start_matches("./").trim_matches('/')))
-        .filter(|(_, t)| !t.is_empty())
-        .collect();
-    // Which targets each path counts for, computed once per path.
-    let mut matches: Vec<Option<Vec<usize>>> = vec![None; history.paths.len()];
-    let mut counts = vec![0usize; targets.len()];
-    for c in history.commits.iter().take_while(|c| c.day > after_day) {
-        let mut hit = vec![false; targets.len()];
-        for &f in &c.files {
-            let Some(slot) = matches.get_mut(f as usize) else {
-                continue;
-            };
-            let m = slot.get_or_insert_with(|| {
-                let p = &history.paths[f as usize];
-                targets
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, (_, t))| {
-                        p == t || p.strip_prefix(t).is_some_and(|r| r.starts_with('/'))
-                    })
-                    .map(|(i, _)| i)
-                    .collect()
-            });
-            for &i in m.iter() {
-                hit[i] = true;
-            }
+        .position(|c| c.day <= after_day)
+        .unwrap_or(history.commits.len());
+    let recent = u32::try_from(recent).unwrap_or(u32::MAX);
+    let mut out = Vec::new();
+    for target in targets {
+        let t = target.trim_start_matches("./").trim_matches('/');
+        if t.is_empty() {
+            continue;
         }
-        for (i, h) in hit.into_iter().enumerate() {
-            counts[i] += usize::from(h);
+        // The path itself and every path under it (a folder), by binary search
+        // over the sorted paths.
+        let path_of = |id: u32| history.paths[id as usize].as_str();
+        let start = index.sorted.partition_point(|&id| path_of(id) < t);
+        let lists: Vec<&[u32]> = index.sorted[start..]
+            .iter()
+            .take_while(|&&id| path_of(id).starts_with(t))
+            .filter(|&&id| {
+                let p = path_of(id);
+                p.len() == t.len() || p[t.len()..].starts_with('/')
+            })
+            .map(|&id| {
+                let list = &index.commits[id as usize];
+                &list[..list.partition_point(|&c| c < recent)]
+            })
+            .filter(|l| !l.is_empty())
+            .collect();
+        let commits = match lists.as_slice() {
+            [] => 0,
+            [one] => one.len(),
+            many => {
+                let mut all: Vec<u32> = many.iter().flat_map(|l| l.iter().copied()).collect();
+                all.sort_unstable();
+                all.dedup();
+                all.len()
+            }
+        };
+        if commits > 0 {
+            out.push(TouchCount {
+                path: target.clone(),
+                commits,
+            });
         }
     }
-    targets
-        .into_iter()
-        .zip(counts)
-        .filter(|(_, n)| *n > 0)
-        .map(|((path, _), commits)| TouchCount { path, commits })
-        .collect()
+    out
 }
 
 /// A commit found by a walk.
