@@ -137,6 +137,16 @@ fn usage_and_config_errors_exit_2_with_one_line() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("known: ledger, atlas, hearth"));
+    // A working directory that does not exist: its reason said once.
+    let a = cairn(home.path())
+        .args(["wakeup", "--config"])
+        .arg(demo().join("cairn.toml"))
+        .args(["--cwd", "/nonexistent/cairn-cwd"])
+        .assert()
+        .failure();
+    let err = String::from_utf8(a.get_output().stderr.clone()).unwrap();
+    assert!(err.contains("/nonexistent/cairn-cwd"), "{err}");
+    assert_eq!(err.matches("No such file or directory").count(), 1, "{err}");
 }
 
 #[test]

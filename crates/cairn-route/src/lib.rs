@@ -91,12 +91,14 @@ pub struct Route {
 #[derive(Debug, thiserror::Error)]
 pub enum RouteError {
     /// The working directory does not exist.
-    #[error("working directory {path} cannot be opened: {source}")]
+    // The reason is in the message, not a `source`: an error chain would print it
+    // twice ("…: No such file or directory: No such file or directory").
+    #[error("working directory {path} cannot be opened: {reason}")]
     Cwd {
         /// The directory given.
         path: PathBuf,
         /// Why.
-        source: std::io::Error,
+        reason: std::io::Error,
     },
     /// `--project` names no configured project.
     #[error("no project `{id}` in the configuration (known: {known})")]
@@ -110,9 +112,9 @@ pub enum RouteError {
 
 /// Routes `input` against `config`.
 pub fn route(config: &Config, input: &RouteInput<'_>) -> Result<Route, RouteError> {
-    let cwd = input.cwd.canonicalize().map_err(|source| RouteError::Cwd {
+    let cwd = input.cwd.canonicalize().map_err(|reason| RouteError::Cwd {
         path: input.cwd.to_path_buf(),
-        source,
+        reason,
     })?;
     let git = GitCheckout::find(&cwd);
     let main_checkout = git.as_ref().and_then(|g| g.main_checkout.clone());
