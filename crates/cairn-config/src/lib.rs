@@ -30,6 +30,17 @@ mod tests {
     use super::*;
     use std::path::{Path, PathBuf};
 
+    /// Each `(tail, key, line)`: `base` followed by `tail` fails to load, naming
+    /// `key` at `line`.
+    fn assert_config_errors(dir: &Path, base: &str, cases: &[(&str, &str, usize)]) {
+        for (i, (tail, key, line)) in cases.iter().enumerate() {
+            let path = write(dir, &format!("bad{i}.toml"), &format!("{base}{tail}"));
+            let e = Config::load(&path, None).unwrap_err();
+            assert_eq!(e.key.as_deref(), Some(*key), "{tail}: {e}");
+            assert_eq!(e.line, Some(*line), "{tail}: {e}");
+        }
+    }
+
     fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
         let p = dir.join(name);
         std::fs::write(&p, text).unwrap();
@@ -295,16 +306,7 @@ enabled = false
             ("[memory.projects]\nnope='X'\n", "memory.projects.nope", 7),
             ("[memory]\nnested='yes'\n", "memory.nested", 7),
         ];
-        for (i, (tail, key, line)) in cases.iter().enumerate() {
-            let path = write(
-                dir.path(),
-                &format!("bad{i}.toml"),
-                &format!("{base}{tail}"),
-            );
-            let e = Config::load(&path, None).unwrap_err();
-            assert_eq!(e.key.as_deref(), Some(*key), "{tail}: {e}");
-            assert_eq!(e.line, Some(*line), "{tail}: {e}");
-        }
+        assert_config_errors(dir.path(), base, &cases);
     }
 
     #[test]
@@ -350,16 +352,7 @@ enabled = false
             ("[git]\nhistory_days=0\n", "git.history_days", 7),
             ("[git]\nderive='no'\n", "git.derive", 7),
         ];
-        for (i, (tail, key, line)) in cases.iter().enumerate() {
-            let path = write(
-                dir.path(),
-                &format!("bad{i}.toml"),
-                &format!("{base}{tail}"),
-            );
-            let e = Config::load(&path, None).unwrap_err();
-            assert_eq!(e.key.as_deref(), Some(*key), "{tail}: {e}");
-            assert_eq!(e.line, Some(*line), "{tail}: {e}");
-        }
+        assert_config_errors(dir.path(), base, &cases);
         let empty = "[vault]\nroot='v'\n[[projects]]\nid='p'\nremotes=['  ']\n";
         let e = Config::load(&write(dir.path(), "e.toml", empty), None).unwrap_err();
         assert_eq!(e.key.as_deref(), Some("projects[0].remotes[0]"), "{e}");
