@@ -233,10 +233,18 @@ pub fn assemble(req: &Request<'_>, candidates: &[Candidate<'_>]) -> Packet {
             // usually marked stale too, which must not hide it from this list.
             if s.anchored || s.covers(profile.min_coverage) {
                 exclude(&mut packet, n, "retired", |shown| {
-                    match (n.status, shown.superseded_by.first()) {
-                        (_, Some(by)) => format!("superseded by {by}"),
-                        (cairn_note::Status::Superseded, None) => "superseded".to_owned(),
-                        _ => "archived".to_owned(),
+                    let kind = match (n.status, shown.superseded_by.first()) {
+                        (_, Some(by)) => return format!("superseded by {by}"),
+                        (cairn_note::Status::Superseded, None) => "superseded",
+                        _ => "archived",
+                    };
+                    // Another word than cairn's (`deprecated`, a configured
+                    // `rejected`) is named: it is the key that retired the note.
+                    match shown.status_word.as_deref() {
+                        Some(w) if n.is_retired() && w != kind => {
+                            format!("{kind} (status {w})")
+                        }
+                        _ => kind.to_owned(),
                     }
                 });
             }

@@ -36,6 +36,7 @@ pub(crate) struct StoredNote {
     retrieval_priority: Option<Priority>,
     pinned: bool,
     status: Status,
+    status_word: Option<String>,
     supersedes: Vec<String>,
     superseded_by: Vec<String>,
     triggers: Vec<String>,
@@ -76,6 +77,7 @@ impl StoredNote {
             retrieval_priority,
             pinned,
             status,
+            status_word,
             supersedes,
             superseded_by,
             triggers,
@@ -109,6 +111,7 @@ impl StoredNote {
             retrieval_priority: *retrieval_priority,
             pinned: *pinned,
             status: *status,
+            status_word: status_word.clone(),
             supersedes: supersedes.clone(),
             superseded_by: superseded_by.clone(),
             triggers: triggers.clone(),
@@ -154,6 +157,7 @@ impl StoredNote {
             retrieval_priority: self.retrieval_priority,
             pinned: self.pinned,
             status: self.status,
+            status_word: self.status_word,
             supersedes: self.supersedes,
             superseded_by: self.superseded_by,
             triggers: self.triggers,
@@ -230,6 +234,12 @@ pub fn secret_stub(note: &Note) -> Note {
         retrieval_priority: None,
         pinned: note.pinned,
         status: note.status,
+        // A word of another vocabulary is text of the note: the stub keeps only
+        // the words cairn knows, which say its kind.
+        status_word: note
+            .status_word
+            .clone()
+            .filter(|w| Status::parse(w).is_some()),
         supersedes: Vec::new(),
         superseded_by: Vec::new(),
         triggers: Vec::new(),

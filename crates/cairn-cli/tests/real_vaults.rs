@@ -268,3 +268,96 @@ fn scan_warnings_are_one_line_or_listed_with_verbose() {
     );
     assert!(!verbose.contains("scan warnings"), "{verbose}");
 }
+
+/// `[vault] retiring_statuses` decides which `status` words retire a note: a word
+/// on the list retires it (explain names the word), one off the list leaves it
+/// active, on the first (cold) and second (cached) run alike.
+#[test]
+fn retiring_statuses_are_configurable() {
+    let dir = tempfile::tempdir().unwrap();
+    let v = dir.path().join("notes");
+    for (name, status) in [
+        ("rejected", "rejected"),
+        ("deprecated", "deprecated"),
+        ("superseded", "superseded"),
+        ("current", "implementable"),
+    ] {
+        write(
+            &v,
+            &format!("ledger/{name}.md"),
+            &format!(
+                "---\nstatus: {status}\n---\n# Ledger posting {name}\n\nLedger posting batches are locked per account.\n"
+            ),
+        );
+    }
+    let explain = |config: Option<&str>| {
+        let mut c = cairn(dir.path());
+        c.args(["explain", "--task", "ledger posting batches"]);
+        match config {
+            Some(text) => {
+                let path = dir.path().join("cairn.toml");
+                std::fs::write(&path, text).unwrap();
+                c.arg("--config").arg(path);
+            }
+            None => {
+                c.arg("--vault").arg(&v);
+            }
+        }
+        stdout(&mut c)
+    };
+    // Explain's line for a candidate: its title, kind and decision.
+    let decision = |out: &str, name: &str| -> String {
+        let title = format!("Ledger posting {name} [note]");
+        out.lines()
+            .find(|l| l.contains(&title))
+            .unwrap_or_else(|| panic!("{name} missing: {out}"))
+            .to_owned()
+    };
+    // Built-in words: deprecated and superseded retire; rejected is another
+    // tool's word and leaves the note in force.
+    let built_in = explain(None);
+    assert!(
+        decision(&built_in, "deprecated").contains("superseded (status deprecated)"),
+        "{built_in}"
+    );
+    assert!(
+        decision(&built_in, "rejected").contains("included"),
+        "{built_in}"
+    );
+
+    let config = "[vault]\nroot = \"notes\"\nretiring_statuses = [\"Rejected\", \"superseded\"]\n[developer]\nnote_roots = [\"ledger\"]\n";
+    for run in ["cold", "cached"] {
+        let out = explain(Some(config));
+        assert!(
+            decision(&out, "rejected").contains("archived (status rejected)"),
+            "{run}: {out}"
+        );
+        assert!(
+            decision(&out, "superseded").contains("left out: superseded"),
+            "{run}: {out}"
+        );
+        assert!(
+            decision(&out, "deprecated").contains("included"),
+            "{run}: {out}"
+        );
+        assert!(
+            decision(&out, "current").contains("included"),
+            "{run}: {out}"
+        );
+    }
+    // A word that cannot retire is refused with its key.
+    let path = dir.path().join("bad.toml");
+    std::fs::write(
+        &path,
+        "[vault]\nroot = \"notes\"\nretiring_statuses = [\"active\"]\n",
+    )
+    .unwrap();
+    let o = cairn(dir.path())
+        .args(["search", "ledger", "--config"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("vault.retiring_statuses[0]"), "{err}");
+}

@@ -99,6 +99,10 @@ pub struct Vault {
     pub root: PathBuf,
     /// Scan limits.
     pub limits: Limits,
+    /// `[vault] retiring_statuses`: the `status` words (lowercase) that retire a
+    /// note. `None`: the built-in words (`superseded`, `replaced`, `deprecated`,
+    /// `obsolete`, `archived`, `archive`, `withdrawn`, `retired`).
+    pub retiring_statuses: Option<Vec<String>>,
 }
 
 /// What a scan of the vault reads: limits (exceeding one skips and reports, never

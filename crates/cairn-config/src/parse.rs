@@ -31,6 +31,7 @@ impl Config {
             vault: Vault {
                 root,
                 limits: Limits::default(),
+                retiring_statuses: None,
             },
             developer: Developer {
                 note_roots: vec![String::new()],
@@ -131,6 +132,29 @@ impl Config {
             let t = t.get_ref().trim_matches('/').to_owned();
             limits.templates = (!t.is_empty()).then_some(t);
         }
+        let retiring_statuses = match raw_vault.retiring_statuses {
+            None => None,
+            Some(words) => {
+                let mut list = Vec::with_capacity(words.len());
+                for (i, w) in words.iter().enumerate() {
+                    let word = w.get_ref().trim().to_lowercase();
+                    if word.is_empty() || word == "active" {
+                        return Err(at(
+                            w,
+                            &format!("vault.retiring_statuses[{i}]"),
+                            format!(
+                                "`{}` cannot retire a note: name a status word such as `superseded`",
+                                w.get_ref()
+                            ),
+                        ));
+                    }
+                    list.push(word);
+                }
+                list.sort();
+                list.dedup();
+                Some(list)
+            }
+        };
 
         let roots = |list: &[Spanned<String>], key: &str| -> Result<Vec<String>, ConfigError> {
             list.iter()
@@ -211,7 +235,11 @@ impl Config {
 
         Ok(Self {
             source: Some(path.canonicalize().unwrap_or_else(|_| path.to_path_buf())),
-            vault: Vault { root, limits },
+            vault: Vault {
+                root,
+                limits,
+                retiring_statuses,
+            },
             developer: Developer {
                 note_roots: developer_roots,
                 identity_roots,

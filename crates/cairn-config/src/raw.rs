@@ -58,6 +58,7 @@ pub(crate) struct RawVault {
     pub(crate) root: Option<Spanned<String>>,
     pub(crate) limits: Option<Spanned<Limits>>,
     pub(crate) templates: Option<Spanned<String>>,
+    pub(crate) retiring_statuses: Option<Vec<Spanned<String>>>,
 }
 
 #[derive(Debug, Default, Deserialize)]

@@ -210,7 +210,7 @@ impl Engine {
         diagnostics: Vec<Diagnostic>,
         opts: &OpenOptions,
     ) -> Result<Self, EngineError> {
-        let source = NoteSource::memory(notes)?;
+        let source = NoteSource::memory(notes, config.vault.retiring_statuses.as_deref())?;
         Self::assemble_engine(config, source, diagnostics, opts, IndexInfo::default())
     }
 

@@ -77,15 +77,26 @@ pub(crate) struct Cached {
     /// Per file: its notes with bodies, read on first use.
     full: Vec<OnceLock<Vec<Note>>>,
     all: OnceLock<Vec<Note>>,
+    /// `[vault] retiring_statuses`, applied to each note as it is decoded.
+    retiring: Option<Vec<String>>,
     recovery: Option<Recovery>,
     replacement: OnceLock<Result<Replacement, String>>,
     warnings: Mutex<Vec<String>>,
 }
 
 impl NoteSource {
-    /// In-memory notes (sorted here) and their index.
-    pub(crate) fn memory(mut notes: Vec<Note>) -> Result<Self, IndexError> {
+    /// In-memory notes (sorted here, their status decided by `retiring` when the
+    /// configuration lists retiring words) and their index.
+    pub(crate) fn memory(
+        mut notes: Vec<Note>,
+        retiring: Option<&[String]>,
+    ) -> Result<Self, IndexError> {
         notes.sort_by(|a, b| a.path.cmp(&b.path));
+        if let Some(words) = retiring {
+            for n in &mut notes {
+                n.retire_by(words);
+            }
+        }
         let index = Box::new(NoteIndex::build_in_ram(&notes)?);
         let mut by_path = HashMap::with_capacity(notes.len());
         let mut stubs = HashMap::new();
@@ -112,12 +123,14 @@ impl NoteSource {
     }
 
     /// A cache generation; `hidden` lists its files to leave out (deleted since);
-    /// `recovery` rebuilds it if it turns out damaged.
+    /// `recovery` rebuilds it if it turns out damaged; `retiring` decides statuses
+    /// (see [`NoteSource::memory`]).
     pub(crate) fn cached(
         snap: Snapshot,
         vault: PathBuf,
         hidden: HashSet<usize>,
         recovery: Option<Recovery>,
+        retiring: Option<Vec<String>>,
     ) -> Self {
         let n = snap.len();
         let real_vault = vault.canonicalize().unwrap_or_else(|_| vault.clone());
@@ -129,6 +142,7 @@ impl NoteSource {
             real_vault,
             hidden,
             all: OnceLock::new(),
+            retiring,
             recovery,
             replacement: OnceLock::new(),
             warnings: Mutex::new(Vec::new()),
@@ -369,7 +383,17 @@ impl Cached {
         if self.hidden.contains(&i) || i >= self.meta.len() {
             return &[];
         }
-        self.meta[i].get_or_init(|| self.snap.notes(i).unwrap_or_default())
+        self.meta[i].get_or_init(|| self.retired_by_config(self.snap.notes(i).unwrap_or_default()))
+    }
+
+    /// `notes` with their status decided by the configured retiring words, if any.
+    fn retired_by_config(&self, mut notes: Vec<Note>) -> Vec<Note> {
+        if let Some(words) = &self.retiring {
+            for n in &mut notes {
+                n.retire_by(words);
+            }
+        }
+        notes
     }
 
     /// The stub of the secret entry whose real path is `path` (its stub is named
@@ -397,49 +421,52 @@ impl Cached {
         if meta.is_empty() {
             return &[];
         }
-        self.full[i].get_or_init(|| {
-            let path = self.snap.path(i);
-            let abs = self.vault.join(path);
-            let Ok(bytes) = cairn_scan::read_inside(&self.real_vault, &abs) else {
-                return meta.to_vec();
-            };
-            let mut parsed = cairn_note::parse_file(path, &bytes).notes;
-            if parsed.is_empty() {
-                return meta.to_vec();
+        self.full[i].get_or_init(|| self.retired_by_config(self.read_full(i, meta)))
+    }
+
+    /// [`Cached::full_at`]'s reading of the file (before the configured statuses).
+    fn read_full(&self, i: usize, meta: &[Note]) -> Vec<Note> {
+        let path = self.snap.path(i);
+        let abs = self.vault.join(path);
+        let Ok(bytes) = cairn_scan::read_inside(&self.real_vault, &abs) else {
+            return meta.to_vec();
+        };
+        let mut parsed = cairn_note::parse_file(path, &bytes).notes;
+        if parsed.is_empty() {
+            return meta.to_vec();
+        }
+        if self.snap.content_matches(i, &bytes) {
+            // Same content: same notes; keep the indexed metadata (its mtime is
+            // the one the ranking used) and add the bodies.
+            meta.iter()
+                .map(|m| {
+                    if m.sensitivity == Sensitivity::Secret
+                        && let Some(p) = parsed
+                            .iter()
+                            .position(|p| p.path == m.path || is_stub_of(p, &m.path))
+                    {
+                        let mut whole = parsed.swap_remove(p);
+                        whole.mtime = m.mtime;
+                        return whole;
+                    }
+                    let mut m = m.clone();
+                    if let Some(p) = parsed.iter_mut().find(|p| p.path == m.path) {
+                        m.body = std::mem::take(&mut p.body);
+                    }
+                    m
+                })
+                .collect()
+        } else {
+            let mtime = std::fs::metadata(&abs)
+                .ok()
+                .and_then(|m| m.modified().ok())
+                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                .and_then(|d| i64::try_from(d.as_secs()).ok());
+            for n in &mut parsed {
+                n.mtime = mtime;
             }
-            if self.snap.content_matches(i, &bytes) {
-                // Same content: same notes; keep the indexed metadata (its mtime is
-                // the one the ranking used) and add the bodies.
-                meta.iter()
-                    .map(|m| {
-                        if m.sensitivity == Sensitivity::Secret
-                            && let Some(p) = parsed
-                                .iter()
-                                .position(|p| p.path == m.path || is_stub_of(p, &m.path))
-                        {
-                            let mut whole = parsed.swap_remove(p);
-                            whole.mtime = m.mtime;
-                            return whole;
-                        }
-                        let mut m = m.clone();
-                        if let Some(p) = parsed.iter_mut().find(|p| p.path == m.path) {
-                            m.body = std::mem::take(&mut p.body);
-                        }
-                        m
-                    })
-                    .collect()
-            } else {
-                let mtime = std::fs::metadata(&abs)
-                    .ok()
-                    .and_then(|m| m.modified().ok())
-                    .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-                    .and_then(|d| i64::try_from(d.as_secs()).ok());
-                for n in &mut parsed {
-                    n.mtime = mtime;
-                }
-                parsed
-            }
-        })
+            parsed
+        }
     }
 
     fn all_full(&self) -> &[Note] {

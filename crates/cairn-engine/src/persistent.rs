@@ -204,7 +204,13 @@ pub(crate) fn open(
         cache,
         listed: listed.clone(),
     };
-    let source = NoteSource::cached(snapshot, config.vault.root.clone(), hidden, Some(recovery));
+    let source = NoteSource::cached(
+        snapshot,
+        config.vault.root.clone(),
+        hidden,
+        Some(recovery),
+        config.vault.retiring_statuses.clone(),
+    );
     Ok(Engine::assemble_engine(config, source, diagnostics, opts, info)?.built_from(listed))
 }
 
@@ -249,7 +255,7 @@ fn in_memory(
     }
     info.warnings = warnings;
     diagnostics.extend(listed.listing.diagnostics.iter().cloned());
-    let source = NoteSource::memory(notes)?;
+    let source = NoteSource::memory(notes, config.vault.retiring_statuses.as_deref())?;
     Ok(
         Engine::assemble_engine(config, source, diagnostics, opts, info)?
             .built_from(listed.clone()),

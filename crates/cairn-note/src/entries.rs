@@ -323,6 +323,9 @@ fn split(file: Note, frontmatter_tags: &[String]) -> (Vec<Note>, Vec<Diagnostic>
         } else {
             Status::Active
         };
+        // The entry's own word (unless the file is retired: a retired file retires
+        // its entries), else the file's.
+        let mut status_word = file.status_word.clone();
         let mut supersedes = Vec::new();
         let mut superseded_by = Vec::new();
         let mut related = Vec::new();
@@ -351,6 +354,14 @@ fn split(file: Note, frontmatter_tags: &[String]) -> (Vec<Note>, Vec<Diagnostic>
                         .map(|t| t.trim().trim_start_matches('#').to_lowercase())
                         .filter(|t| !t.is_empty()),
                 ),
+                "status" if !file.is_retired() && !value.trim().is_empty() => {
+                    status_word = Some(value.trim().to_lowercase());
+                    match Status::parse(value) {
+                        Some(s) => status = s,
+                        None if quiet => warn("`Status`: unknown value; using active".into()),
+                        None => warn(format!("`Status`: unknown value `{value}`; using active")),
+                    }
+                }
                 "status" => match Status::parse(value) {
                     Some(s) if !file.is_retired() => status = s,
                     Some(_) => {}
@@ -384,6 +395,7 @@ fn split(file: Note, frontmatter_tags: &[String]) -> (Vec<Note>, Vec<Diagnostic>
             retrieval_priority: file.retrieval_priority,
             pinned: false,
             status,
+            status_word,
             supersedes,
             superseded_by,
             triggers: Vec::new(),

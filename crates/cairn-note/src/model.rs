@@ -35,8 +35,14 @@ pub struct Note {
     pub retrieval_priority: Option<Priority>,
     /// Frontmatter `pinned`.
     pub pinned: bool,
-    /// Frontmatter `status`; active when absent.
+    /// Frontmatter `status`; active when absent. Other tools' words
+    /// (`implementable`, `draft`, `published`) leave a note active.
     pub status: Status,
+    /// The `status` word as written (trimmed, lowercase), kept so a configured
+    /// list of retiring statuses can decide ([`Note::retire_by`]); `None` when the
+    /// note has none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status_word: Option<String>,
     /// Notes this one replaces (link targets, brackets removed).
     pub supersedes: Vec<String>,
     /// Notes replacing this one.
@@ -236,6 +242,21 @@ impl Note {
     /// Whether the note is out of service (superseded or archived).
     pub fn is_retired(&self) -> bool {
         matches!(self.status, Status::Superseded | Status::Archived)
+    }
+
+    /// Sets [`Note::status`] from its written word and a configured list of
+    /// retiring words (lowercase): a word on the list retires the note
+    /// (superseded when it is a word for that, such as `replaced`, else
+    /// archived); any other word, or none, leaves it active. Without a configured
+    /// list the built-in words decide ([`Status::parse`]) and this is not called.
+    pub fn retire_by(&mut self, retiring: &[String]) {
+        self.status = match self.status_word.as_deref() {
+            Some(w) if retiring.iter().any(|r| r == w) => match Status::parse(w) {
+                Some(Status::Superseded) => Status::Superseded,
+                _ => Status::Archived,
+            },
+            _ => Status::Active,
+        };
     }
 
     /// The date recency is measured from: `updated`, else `created`/`date`, else the file's mtime.

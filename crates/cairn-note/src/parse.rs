@@ -252,9 +252,13 @@ pub(crate) fn parse_with_meta(path: &str, bytes: &[u8]) -> (Parsed, FileMeta) {
     let retrieval_priority = f.enum_field("retrieval_priority", Priority::parse);
     // Other tools' lifecycle words (`implementable`, `draft`, `published`) are
     // theirs: the note stays in force, quietly. Only a retiring word retires it.
-    let status = f
+    let status_word = f
         .raw_text("status")
-        .and_then(|t| Status::parse(&t))
+        .map(|t| t.trim().to_lowercase())
+        .filter(|t| !t.is_empty());
+    let status = status_word
+        .as_deref()
+        .and_then(Status::parse)
         .unwrap_or_default();
     let mut frontmatter_tags: Vec<String> = f.tags("tags", true);
     for key in ["tag", "taxonomies.tags", "extra.tags"] {
@@ -294,6 +298,7 @@ pub(crate) fn parse_with_meta(path: &str, bytes: &[u8]) -> (Parsed, FileMeta) {
         retrieval_priority,
         pinned: f.boolean("pinned"),
         status,
+        status_word,
         supersedes: f.links("supersedes"),
         superseded_by: {
             let mut by = f.links("superseded_by");

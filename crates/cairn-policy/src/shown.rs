@@ -101,6 +101,8 @@ pub struct ShownNote<'a> {
     pub supersedes: Vec<SafeText<'a>>,
     /// Notes replacing this one.
     pub superseded_by: Vec<SafeText<'a>>,
+    /// The `status` word as written.
+    pub status_word: Option<SafeText<'a>>,
 }
 
 impl<'a> ShownNote<'a> {
@@ -126,6 +128,7 @@ impl<'a> ShownNote<'a> {
             aliases: all(&note.aliases),
             supersedes: all(&note.supersedes),
             superseded_by: all(&note.superseded_by),
+            status_word: note.status_word.as_deref().map(name),
         }
     }
 }

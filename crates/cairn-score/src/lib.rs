@@ -492,7 +492,10 @@ pub fn retired_because(n: &Note) -> Option<String> {
         return Some(format!("retired: superseded_by names {by}"));
     }
     if n.is_retired() {
-        return Some(format!("retired: status {}", n.status));
+        return Some(match n.status_word.as_deref() {
+            Some(w) if w != n.status.as_str() => format!("retired: status {w} ({})", n.status),
+            _ => format!("retired: status {}", n.status),
+        });
     }
     ARCHIVE_FOLDERS
         .iter()

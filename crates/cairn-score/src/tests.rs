@@ -274,8 +274,28 @@ fn a_retired_note_says_which_key_or_folder_retired_it() {
     );
     assert_eq!(
         why("a.md", "status: withdrawn").as_deref(),
+        Some("retired: status withdrawn (archived)")
+    );
+    assert_eq!(
+        why("a.md", "status: archived").as_deref(),
         Some("retired: status archived")
     );
+    // A configured list decides instead of the built-in words.
+    let mut rejected = note("a.md", "status: Rejected");
+    assert_eq!(retired_because(&rejected), None);
+    rejected.retire_by(&["rejected".to_owned()]);
+    assert_eq!(
+        retired_because(&rejected).as_deref(),
+        Some("retired: status rejected (archived)")
+    );
+    let mut replaced = note("a.md", "status: replaced");
+    replaced.retire_by(&["replaced".to_owned()]);
+    assert_eq!(
+        retired_because(&replaced).as_deref(),
+        Some("retired: status replaced (superseded)")
+    );
+    replaced.retire_by(&["rejected".to_owned()]);
+    assert_eq!(retired_because(&replaced), None);
     assert_eq!(
         why("x/_archive/a.md", "title: A").as_deref(),
         Some("retired: under an _archive/ folder")
