@@ -27,6 +27,13 @@ pub(crate) fn history_file(cache_dir: &Path, workdir: &Path) -> PathBuf {
     cache_dir.join(format!("git-history-{key}.txt"))
 }
 
+/// The cache file of the staged files of the repository at `workdir` (see
+/// `cairn_git::Repository::working_tree_with`).
+pub(crate) fn staged_file(cache_dir: &Path, workdir: &Path) -> PathBuf {
+    let key = cairn_note::ContentHash::of(workdir.as_os_str().as_encoded_bytes()).short_hex();
+    cache_dir.join(format!("git-staged-{key}.txt"))
+}
+
 /// The cache folder an open with `opts` uses (as `persistent.rs` names it), known
 /// before the open; `None` for an in-memory index.
 pub(crate) fn cache_dir_for(config: &Config, opts: &crate::OpenOptions) -> Option<PathBuf> {

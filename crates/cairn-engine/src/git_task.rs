@@ -371,10 +371,16 @@ fn read(config: &Config, cwd: &Path, asked: &Asked<'_>) -> GitRead {
             history,
         };
     }
-    let tree = repo.working_tree(cairn_git::ReadOptions {
-        max_changed: config.git.changed_files,
-        max_commits: config.git.commits,
-    });
+    let staged_cache = asked
+        .cache_dir
+        .map(|dir| crate::code_changed::staged_file(dir, repo.workdir()));
+    let tree = repo.working_tree_with(
+        cairn_git::ReadOptions {
+            max_changed: config.git.changed_files,
+            max_commits: config.git.commits,
+        },
+        staged_cache.as_deref(),
+    );
     GitRead {
         task: match tree {
             Ok(t) => task_of(&t, &why),

@@ -133,13 +133,29 @@ impl Repository {
     /// # Errors
     /// [`GitError::Read`] when `HEAD`, the status or the history cannot be read.
     pub fn working_tree(&self, opts: ReadOptions) -> Result<WorkingTree, GitError> {
+        self.working_tree_with(opts, None)
+    }
+
+    /// [`Repository::working_tree`], keeping the staged files (the diff of
+    /// `HEAD`'s tree against the index, the costliest part of a status) in
+    /// `staged_cache`, a file valid while `HEAD`'s tree and the index are those
+    /// it names: a wake-up after nothing was staged reads it instead.
+    ///
+    /// # Errors
+    /// Those of [`Repository::working_tree`].
+    pub fn working_tree_with(
+        &self,
+        opts: ReadOptions,
+        staged_cache: Option<&Path>,
+    ) -> Result<WorkingTree, GitError> {
         let repo = &self.repo;
         let branch = repo
             .head_name()
             .map_err(|e| GitError::read("HEAD", &e))?
             .map(|n| n.shorten().to_string());
         let default = default_branch(repo);
-        let (changed, changed_total) = changed_files(repo, &self.workdir, opts.max_changed)?;
+        let (changed, changed_total) =
+            changed_files(repo, &self.workdir, opts.max_changed, staged_cache)?;
         let commits = match (&default, repo.head_id()) {
             (Some((_, tip)), Ok(head)) => own_commits(repo, head.detach(), *tip, opts.max_commits)?,
             _ => Vec::new(),
@@ -252,22 +268,27 @@ fn changed_files(
     repo: &gix::Repository,
     workdir: &Path,
     max: usize,
+    staged_cache: Option<&Path>,
 ) -> Result<(Vec<String>, usize), GitError> {
+    // The index against the working tree (unstaged and untracked) ...
     let status = repo
         .status(gix::progress::Discard)
         .map_err(|e| GitError::read("status", &e))?
         .untracked_files(gix::status::UntrackedFiles::Files)
+        .index_worktree_rewrites(None)
         .index_worktree_submodules(gix::status::Submodule::Given {
             ignore: gix::submodule::config::Ignore::All,
             check_dirty: false,
         })
-        .into_iter(Vec::new())
+        .into_index_worktree_iter(Vec::new())
         .map_err(|e| GitError::read("status", &e))?;
     let mut paths = std::collections::BTreeSet::new();
     for item in status {
         let item = item.map_err(|e| GitError::read("status", &e))?;
-        paths.insert(item.location().to_string());
+        paths.insert(item.rela_path().to_string());
     }
+    // ... and `HEAD`'s tree against the index (staged).
+    paths.extend(staged_files(repo, staged_cache)?);
     let mut dated: Vec<(Option<std::time::SystemTime>, String)> = paths
         .into_iter()
         .filter(|p| !p.is_empty() && !p.ends_with('/'))
@@ -283,3 +304,56 @@ fn changed_files(
     let total = dated.len();
     Ok((dated.into_iter().take(max).map(|(_, p)| p).collect(), total))
 }
+
+/// The files staged: those whose index entry differs from `HEAD`'s tree (all of
+/// the index on an unborn branch). With `cache`, read from it when it was written
+/// for the same tree and index (the index's checksum changes with every write of
+/// it), else computed and written there (a cache that cannot be written is
+/// computed again next time).
+fn staged_files(repo: &gix::Repository, cache: Option<&Path>) -> Result<Vec<String>, GitError> {
+    let index = repo
+        .index_or_empty()
+        .map_err(|e| GitError::read("the index", &e))?;
+    let tree = repo
+        .head_tree_id_or_empty()
+        .map_err(|e| GitError::read("HEAD", &e))?
+        .detach();
+    let key = match index.checksum() {
+        Some(sum) => format!("{STAGED_MAGIC} {tree} {sum}"),
+        None => String::new(),
+    };
+    if let Some(file) = cache.filter(|_| !key.is_empty())
+        && let Ok(text) = std::fs::read_to_string(file)
+        && let Some(rest) = text.strip_prefix(&key).and_then(|r| r.strip_prefix('\n'))
+    {
+        return Ok(rest.lines().map(str::to_owned).collect());
+    }
+    let mut staged = Vec::new();
+    repo.tree_index_status(
+        &tree,
+        &index,
+        None,
+        gix::status::tree_index::TrackRenames::Disabled,
+        |change, _, _| {
+            staged.push(change.location().to_string());
+            Ok(std::ops::ControlFlow::Continue(()))
+        },
+    )
+    .map_err(|e| GitError::read("the staged files", &e))?;
+    if let Some(file) = cache.filter(|_| !key.is_empty())
+        && !staged.iter().any(|p| p.contains('\n'))
+    {
+        let mut text = key;
+        for p in &staged {
+            text.push('\n');
+            text.push_str(p);
+        }
+        text.push('\n');
+        // Best effort: without it the next read computes the same answer.
+        let _ = cairn_atomic_write::write_atomic(file, "git-staged", 0o600, text.as_bytes());
+    }
+    Ok(staged)
+}
+
+/// First word of a staged-files cache file (its format's version).
+const STAGED_MAGIC: &str = "cairn-git-staged-1";

@@ -262,3 +262,39 @@ fn an_unborn_branch_has_a_name_and_no_commits() {
     assert!(t.commits.is_empty());
     assert_eq!(t.changed, ["a.txt"]);
 }
+
+/// The staged files kept in a cache file answer exactly what a fresh status
+/// answers: after staging more, after a commit, and over a damaged cache file.
+#[test]
+fn the_staged_files_cache_answers_what_a_fresh_status_answers() {
+    let r = ledger();
+    let cache_dir = tempfile::tempdir().unwrap();
+    let cache = cache_dir.path().join("staged.txt");
+    let read = |cache: Option<&std::path::Path>| {
+        // A fresh repository each time, as each wake-up opens one.
+        let repo = cairn_git::open(&r.path()).unwrap();
+        let mut changed = repo
+            .working_tree_with(ReadOptions::default(), cache)
+            .unwrap()
+            .changed;
+        changed.sort();
+        changed
+    };
+    let check = |expect: &[&str]| {
+        assert_eq!(read(Some(&cache)), expect, "written");
+        assert!(cache.exists());
+        assert_eq!(read(Some(&cache)), expect, "read back");
+        assert_eq!(read(None), expect, "without a cache");
+    };
+    check(&[]);
+    r.write("src/payout/lock.rs", "fn lock() {}\n");
+    r.git(&["add", "src/payout/lock.rs"]);
+    check(&["src/payout/lock.rs"]);
+    r.write("src/ledger/posting.rs", "fn post() { staged() }\n");
+    r.git(&["add", "src/ledger/posting.rs"]);
+    check(&["src/ledger/posting.rs", "src/payout/lock.rs"]);
+    r.commit("2026-02-01T09:00:00Z", "Lock payouts", &[]);
+    check(&[]);
+    std::fs::write(&cache, "cairn-git-staged-1 garbage\nsrc/not/there.rs\n").unwrap();
+    check(&[]);
+}
