@@ -1029,8 +1029,8 @@ mod tests {
         // "- DATE Title (type) [id]", newest first.
         let t = text(&r);
         let lines: Vec<&str> = t.lines().filter(|l| l.starts_with("- ")).collect();
-        assert_eq!(lines.len(), v["count"].as_u64().unwrap() as usize);
-        assert_eq!(lines.len(), v["total"].as_u64().unwrap() as usize);
+        assert_eq!(lines.len() as u64, v["count"].as_u64().unwrap());
+        assert_eq!(lines.len() as u64, v["total"].as_u64().unwrap());
         let dates: Vec<&str> = lines.iter().map(|l| &l[2..12]).collect();
         let mut sorted = dates.clone();
         sorted.sort_unstable_by(|a, b| b.cmp(a));
