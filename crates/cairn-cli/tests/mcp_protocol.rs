@@ -10,7 +10,7 @@
 mod common;
 
 use std::io::{BufRead, BufReader, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
@@ -344,4 +344,229 @@ fn write_refusals_are_worded_for_the_agent() {
         assert!(!text.contains("ghp_0123456789"), "{text}");
     }
     s.finish();
+}
+
+fn request(id: i64, method: &str, params: &Value) -> String {
+    json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string()
+}
+
+/// Bytes of a tool answer's structured content (as JSON) over the bytes of its text.
+fn size_ratio(r: &Value) -> f64 {
+    let structured = serde_json::to_string(&r["result"]["structuredContent"]).unwrap();
+    let text = tool_text(r);
+    assert!(!text.is_empty(), "{r}");
+    #[allow(clippy::cast_precision_loss)]
+    let ratio = structured.len() as f64 / text.len() as f64;
+    ratio
+}
+
+/// Codex, Claude Code and opencode give the model the structured content instead of
+/// the text: it must carry the briefing and stay about its size (at most 1.2×).
+#[test]
+fn a_wakeup_s_structured_content_is_at_most_1_2_times_its_text() {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
+    let mut ratios: Vec<(f64, String)> = Vec::new();
+    // The demo vault, and the devmem suite's every query from its own directory.
+    let mut runs: Vec<(PathBuf, Vec<(String, String)>)> = Vec::new();
+    let ledger = fixtures.join("demo/repos/ledger");
+    runs.push((
+        fixtures.join("demo/cairn.toml"),
+        [
+            "",
+            "add retry to payout settlement",
+            "kafka outbox events",
+            "restore postgres",
+        ]
+        .iter()
+        .map(|t| (ledger.display().to_string(), (*t).to_owned()))
+        .collect(),
+    ));
+    let devmem = fixtures.join("devmem");
+    let queries = std::fs::read_to_string(devmem.join("queries.jsonl")).unwrap();
+    let mut tasks: Vec<(String, String)> = queries
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter_map(|q| {
+            let cwd = devmem
+                .join(q["cwd"].as_str().unwrap_or("."))
+                .display()
+                .to_string();
+            // Retrieval queries have a `query`, packet tasks a `task`.
+            let task = q["query"].as_str().or_else(|| q["task"].as_str())?;
+            Some((cwd, task.to_owned()))
+        })
+        .collect();
+    for repo in ["tidewater", "quarry", "kestrel", "brindle"] {
+        tasks.push((
+            devmem.join("repos").join(repo).display().to_string(),
+            String::new(),
+        ));
+    }
+    assert!(tasks.len() > 150, "{}", tasks.len());
+    runs.push((devmem.join("cairn.toml"), tasks));
+    for (config, tasks) in &runs {
+        let mut s = Server::start(config);
+        s.check(&initialize(1), &Expect::Result(1));
+        for (i, (cwd, task)) in tasks.iter().enumerate() {
+            let id = 10 + i64::try_from(i).unwrap();
+            let r = s.check(
+                &call(id, "memory_wakeup", json!({"cwd": cwd, "task": task})),
+                &Expect::Result(id),
+            );
+            assert_ne!(r["result"]["isError"], true, "{r}");
+            let structured = &r["result"]["structuredContent"];
+            assert_eq!(structured["text"].as_str(), Some(tool_text(&r).as_str()));
+            assert!(
+                structured.get("packet").is_none(),
+                "the packet only when asked"
+            );
+            ratios.push((size_ratio(&r), format!("{}: {task}", config.display())));
+        }
+        s.finish();
+    }
+    ratios.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let (max, worst) = ratios.last().unwrap();
+    let median = ratios[ratios.len() / 2].0;
+    eprintln!(
+        "wakeup structured/text bytes over {} briefings: median {median:.3}, max {max:.3} ({worst})",
+        ratios.len()
+    );
+    assert!(*max <= 1.2, "{max:.3}: {worst}");
+}
+
+/// What the demo vault must never show, in any answer.
+const CANARIES: &[&str] = &[
+    "CANARY-SECRET-LEDGER-PG4",
+    "CANARY-SECRET-HEARTH-7Q2",
+    "CANARY-CONFIDENTIAL-LEDGER-NW9",
+    "CANARY-CONFIDENTIAL-PEOPLE-3KD",
+    "AKIAIOSFODNN7EXAMPLE",
+    "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+    "CANARY-PW",
+    "ghp_Fak3CanaryT0kenForCairnDemoOnly9x2Q7",
+    "CANARY-URLPW",
+    "FakeCanarySlackTok3nDemo",
+    "Production database access",
+    "Break-glass access",
+];
+
+#[test]
+fn no_resource_prompt_or_tool_answer_shows_a_secret() {
+    let mut s = Server::start(&demo().join("cairn.toml"));
+    s.check(&initialize(1), &Expect::Result(1));
+    // Each answer, with what its request sent (a refusal may echo the request).
+    let mut answers: Vec<(Value, String)> = Vec::new();
+    let mut id = 10;
+    let mut next_id = || {
+        id += 1;
+        id
+    };
+    // Every resource, page by page, and each one read.
+    let mut uris = Vec::new();
+    let mut cursor: Option<String> = None;
+    loop {
+        let n = next_id();
+        let params = cursor.as_ref().map_or(json!({}), |c| json!({"cursor": c}));
+        let r = s.check(&request(n, "resources/list", &params), &Expect::Result(n));
+        for res in r["result"]["resources"].as_array().unwrap() {
+            uris.push(res["uri"].as_str().unwrap().to_owned());
+        }
+        cursor = r["result"]["nextCursor"].as_str().map(str::to_owned);
+        answers.push((r, String::new()));
+        if cursor.is_none() {
+            break;
+        }
+    }
+    assert!(uris.len() > 40, "{}", uris.len());
+    for uri in &uris {
+        let n = next_id();
+        let r = s.check(
+            &request(n, "resources/read", &json!({"uri": uri})),
+            &Expect::Result(n),
+        );
+        assert_eq!(r["result"]["contents"][0]["mimeType"], "text/markdown");
+        answers.push((r, String::new()));
+    }
+    // The secret and confidential notes by every URI form: one "missing" error.
+    let mut refusals = std::collections::BTreeSet::new();
+    for id_ in [
+        "10-Projects/ledger/Production database access",
+        "10-Projects/ledger/Production%20database%20access",
+        "10-Projects%2Fhearth%2FBreak-glass%20access",
+        "10-Projects/ledger/Vendor contract - Northwind Payments renewal",
+        "Production database access",
+        "10-Projects/ledger/No such note",
+    ] {
+        let n = next_id();
+        let uri = format!("cairn://note/{id_}");
+        let r = s.check(
+            &request(n, "resources/read", &json!({"uri": uri})),
+            &Expect::Error(-32002, json!(n), "no readable note"),
+        );
+        let message = r["error"]["message"].as_str().unwrap().replace(&uri, "URI");
+        refusals.insert(message);
+        answers.push((r, uri));
+    }
+    assert_eq!(refusals.len(), 1, "{refusals:?}");
+    for (method, params) in [
+        ("resources/templates/list", json!({})),
+        ("prompts/list", json!({})),
+        (
+            "prompts/get",
+            json!({"name": "wakeup", "arguments": {"task": "production database access credentials break-glass"}}),
+        ),
+        (
+            "prompts/get",
+            json!({"name": "recent", "arguments": {"limit": "100"}}),
+        ),
+    ] {
+        let n = next_id();
+        let r = s.check(&request(n, method, &params), &Expect::Result(n));
+        answers.push((r, params.to_string()));
+    }
+    // Every tool that reads, asked about the secret notes.
+    let ask = "production database access credentials break-glass vendor contract";
+    for (tool, args) in [
+        ("memory_wakeup", json!({"task": ask})),
+        ("memory_wakeup", json!({"task": ask, "format": "json"})),
+        (
+            "memory_search",
+            json!({"query": ask, "all": true, "limit": 50}),
+        ),
+        ("memory_explain", json!({"task": ask, "format": "json"})),
+        ("memory_list", json!({"limit": 500})),
+        ("memory_recent", json!({"limit": 100})),
+        ("memory_get", json!({"id": "Restore Postgres from restic"})),
+        (
+            "memory_get",
+            json!({"id": "10-Projects/ledger/Production database access.md"}),
+        ),
+    ] {
+        let n = next_id();
+        let r = s.check(&call(n, tool, args.clone()), &Expect::Result(n));
+        answers.push((r, args.to_string()));
+    }
+    s.finish();
+    for (answer, sent) in &answers {
+        let mut shown = answer.to_string();
+        // What the request itself said may come back (a task, a refused id).
+        let sent: Value = serde_json::from_str(sent).unwrap_or(Value::String(sent.clone()));
+        let mut echoes = Vec::new();
+        collect_strings(&sent, &mut echoes);
+        for echo in echoes.iter().filter(|e| !e.is_empty()) {
+            shown = shown.replace(echo.as_str(), "");
+        }
+        for canary in CANARIES {
+            assert!(!shown.contains(canary), "{canary} leaked: {shown}");
+        }
+    }
+}
+
+fn collect_strings(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::String(s) => out.push(s.clone()),
+        Value::Array(a) => a.iter().for_each(|v| collect_strings(v, out)),
+        Value::Object(o) => o.values().for_each(|v| collect_strings(v, out)),
+        _ => {}
+    }
 }

@@ -1,6 +1,9 @@
-//! `cairn mcp` driven by the official MCP Python SDK (`PyPI` `mcp`): initialize, list the
-//! tools (schemas and annotations), call each tool, policy on the demo vault's
-//! canaries, and an edit made to the vault mid-session seen by the next call. The
+//! `cairn mcp` driven by the official MCP Python SDK (`PyPI` `mcp`): initialize (the
+//! capabilities), list the tools (input and output schemas, annotations), call each
+//! tool (the SDK validates structured content against the output schema), search
+//! paging, `memory_recent`, resources (paged list, read, a withheld or secret note as
+//! missing), prompts, policy on the demo vault's canaries in every answer, and an
+//! edit made to the vault mid-session seen by the next call. The
 //! client script is `crates/cairn-mcp/tests/mcp_client.py`; `.ci/setup` installs the
 //! SDK. Without python3 or the SDK locally this test says so and skips; under CI it fails.
 
@@ -70,6 +73,7 @@ fn the_official_python_client_drives_every_tool() {
             "memory_get",
             "memory_list",
             "memory_pin",
+            "memory_recent",
             "memory_search",
             "memory_wakeup",
             "memory_write"

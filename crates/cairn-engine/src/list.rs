@@ -1,11 +1,14 @@
-//! `list`: the notes under the routed project's or the developer's note roots, with
-//! title, type and path, under policy: secret and confidential notes are never listed
-//! (a list has no relevance to justify naming them), only counted; ids, paths and titles come from the policy's redacted view.
+//! `list` and `recent`: the notes under the routed project's or the developer's note
+//! roots (or the whole vault), with title, type and path, by path or newest first,
+//! under policy: secret and confidential notes are never listed (a list has no
+//! relevance to justify naming them), only counted; ids, paths and titles come from
+//! the policy's redacted view.
 
 use std::path::PathBuf;
 
-use cairn_note::{MemoryType, Sensitivity, Status};
+use cairn_note::{MemoryType, Note, Sensitivity, Status};
 use cairn_route::RouteInput;
+use chrono::NaiveDate;
 use serde::Serialize;
 
 use crate::{Engine, EngineError};
@@ -19,6 +22,8 @@ pub enum ListScope {
     Developer,
     /// Both.
     Both,
+    /// Every note of the vault, whatever the roots (MCP's resources).
+    Vault,
 }
 
 /// A listing request.
@@ -55,7 +60,7 @@ pub struct ListedNote {
     pub sensitivity: String,
     /// Pinned.
     pub pinned: bool,
-    /// `updated`, else `created`.
+    /// `updated`, else `created` (for `list`, else the file's modification day).
     pub date: Option<String>,
 }
 
@@ -77,6 +82,45 @@ pub struct ListResult {
 impl Engine {
     /// Lists the notes of a scope, by path.
     pub fn list(&self, req: &ListRequest) -> Result<ListResult, EngineError> {
+        let (mut out, allowed) = self.in_scope(req)?;
+        out.total = allowed.len();
+        out.notes = allowed
+            .into_iter()
+            .skip(req.offset)
+            .take(req.limit)
+            .map(|n| listed(n, n.effective_date()))
+            .collect();
+        Ok(out)
+    }
+
+    /// The notes of a scope dated by their front matter (`updated`, else `created`;
+    /// never the file time), newest first, ties by id; only those dated `since` or
+    /// later when given. `total` counts the dated notes that qualify, before paging.
+    pub fn recent(
+        &self,
+        req: &ListRequest,
+        since: Option<NaiveDate>,
+    ) -> Result<ListResult, EngineError> {
+        let (mut out, allowed) = self.in_scope(req)?;
+        let mut dated: Vec<(NaiveDate, &Note)> = allowed
+            .into_iter()
+            .filter_map(|n| n.updated.or(n.created).map(|d| (d, n)))
+            .filter(|(d, _)| since.is_none_or(|s| *d >= s))
+            .collect();
+        dated.sort_by(|(da, a), (db, b)| db.cmp(da).then_with(|| a.id.cmp(&b.id)));
+        out.total = dated.len();
+        out.notes = dated
+            .into_iter()
+            .skip(req.offset)
+            .take(req.limit)
+            .map(|(d, n)| listed(n, Some(d)))
+            .collect();
+        Ok(out)
+    }
+
+    /// The scope's routing and roots, and the notes policy lets a list name (by
+    /// path); secret and confidential ones are counted in `hidden`.
+    fn in_scope(&self, req: &ListRequest) -> Result<(ListResult, Vec<&Note>), EngineError> {
         let project = match (&req.cwd, &req.project) {
             (Some(cwd), p) => {
                 cairn_route::route(
@@ -108,6 +152,9 @@ impl Engine {
             (None, None) => None,
         };
         let mut roots: Vec<String> = Vec::new();
+        if req.scope == ListScope::Vault {
+            roots.push(String::new());
+        }
         if matches!(req.scope, ListScope::Developer | ListScope::Both) {
             roots.extend(self.config.developer.note_roots.iter().cloned());
         }
@@ -137,23 +184,21 @@ impl Engine {
             }
             allowed.push(n);
         }
-        out.total = allowed.len();
-        out.notes = allowed
-            .into_iter()
-            .skip(req.offset)
-            .take(req.limit)
-            .map(|n| (n, cairn_policy::ShownNote::head(n)))
-            .map(|(n, shown)| ListedNote {
-                id: shown.id.into_string(),
-                path: shown.path.into_string(),
-                title: shown.title.into_string(),
-                memory_type: n.memory_type.map(|t| t.as_str().to_owned()),
-                status: n.status,
-                sensitivity: n.sensitivity.as_str().to_owned(),
-                pinned: n.pinned,
-                date: n.effective_date().map(|d| d.to_string()),
-            })
-            .collect();
-        Ok(out)
+        Ok((out, allowed))
+    }
+}
+
+/// A note as a list shows it: the policy's redacted head (id, path, title).
+fn listed(n: &Note, date: Option<NaiveDate>) -> ListedNote {
+    let shown = cairn_policy::ShownNote::head(n);
+    ListedNote {
+        id: shown.id.into_string(),
+        path: shown.path.into_string(),
+        title: shown.title.into_string(),
+        memory_type: n.memory_type.map(|t| t.as_str().to_owned()),
+        status: n.status,
+        sensitivity: n.sensitivity.as_str().to_owned(),
+        pinned: n.pinned,
+        date: date.map(|d| d.to_string()),
     }
 }

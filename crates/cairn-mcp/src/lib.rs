@@ -2,9 +2,14 @@
 //! agents can pull the wake-up packet and search, read, explain and list notes during
 //! a session.
 //!
-//! - [`server`]: the tools (`memory_wakeup`, `memory_search`, `memory_get`,
-//!   `memory_explain`, `memory_list`), all read-only, with text and structured results.
-//! - [`params`]: their flat, nullable input schemas.
+//! - [`server`]: the handler: tools, resources and prompts, and their shared plumbing.
+//! - `read_tools`: the tools that read (`memory_wakeup`, `memory_search`, `memory_get`,
+//!   `memory_explain`, `memory_list`, `memory_recent`); `write_tools`: `memory_write`
+//!   and `memory_pin`. Each answers with text plus compact structured content that
+//!   repeats the text (`output`: its types and `outputSchema`s).
+//! - [`resources`]: every note an agent may read in full as `cairn://note/<id>`.
+//! - `prompts`: the `wakeup` and `recent` prompts.
+//! - [`params`]: the tools' flat, nullable input schemas.
 //! - [`refresh`]: how the engine stays current while the server runs.
 //! - [`transport`]: stdin checked line by line, so bad input gets a JSON-RPC error
 //!   (`-32700`, `-32600`) and never ends the session.
@@ -12,8 +17,12 @@
 //! stdout carries the protocol only; nothing here prints.
 
 mod messages;
+mod output;
 pub mod params;
+mod prompts;
+mod read_tools;
 pub mod refresh;
+pub mod resources;
 pub mod server;
 pub mod transport;
 mod write_tools;

@@ -69,7 +69,9 @@ pub struct WakeupParams {
     /// Token budget of the text (default: the profile's, 1500).
     #[serde(default)]
     pub budget: Option<u32>,
-    /// Text format: "prompt" (compact briefing, default) or "markdown" (readable handoff).
+    /// "prompt" (compact briefing, default), "markdown" (readable handoff), or "json":
+    /// the prompt briefing, plus the whole wakeup.v1 packet in the structured content
+    /// (large: ask only when a program needs every field).
     #[serde(default)]
     pub format: Option<String>,
     /// Why the briefing is asked for: "startup" (default), "resume", "compact" or
@@ -97,9 +99,12 @@ pub struct SearchParams {
     /// Keep only notes with at least one of these tags.
     #[serde(default)]
     pub tags: Option<Vec<String>>,
-    /// Maximum results (default 10, at most 50).
+    /// Results per page (default 10, at most 50).
     #[serde(default)]
     pub limit: Option<u32>,
+    /// Skip this many results first (paging: the answer gives the next page's offset).
+    #[serde(default)]
+    pub offset: Option<u32>,
     /// Search the whole vault instead of the routed project's and the developer's notes.
     #[serde(default)]
     pub all: Option<bool>,
@@ -135,6 +140,10 @@ pub struct ExplainParams {
     /// Packet profile (default: project when a project matches, else developer).
     #[serde(default)]
     pub profile: Option<String>,
+    /// "text" (default) or "json": the whole explanation, every factor, in the
+    /// structured content too.
+    #[serde(default)]
+    pub format: Option<String>,
 }
 
 /// `memory_list`.
@@ -154,6 +163,30 @@ pub struct ListParams {
     #[serde(default)]
     pub memory_type: Option<String>,
     /// Maximum notes (default 100, at most 500).
+    #[serde(default)]
+    pub limit: Option<u32>,
+    /// Skip this many notes first (paging).
+    #[serde(default)]
+    pub offset: Option<u32>,
+}
+
+/// `memory_recent`.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RecentParams {
+    /// Which notes: "project" (the routed project's note roots), "developer" (the developer-wide roots), or "both" (default).
+    #[serde(default)]
+    pub scope: Option<String>,
+    /// Working directory (routes to the project). Default: the server's directory.
+    #[serde(default)]
+    pub cwd: Option<String>,
+    /// Use this project instead of routing by cwd.
+    #[serde(default)]
+    pub project: Option<String>,
+    /// Only notes dated in the last this many days.
+    #[serde(default)]
+    pub days: Option<u32>,
+    /// Maximum notes (default 10, at most 100).
     #[serde(default)]
     pub limit: Option<u32>,
     /// Skip this many notes first (paging).

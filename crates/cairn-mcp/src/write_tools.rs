@@ -1,7 +1,8 @@
 //! The two MCP tools that write: `memory_write` and `memory_pin`, through
 //! `cairn-memory`, the same store as `cairn memory write/pin`, so its collision,
 //! compare-and-swap, containment and size rules hold unchanged. An agent cannot
-//! opt in to storing credentials nor lower a note's sensitivity.
+//! opt in to storing credentials nor lower a note's sensitivity. Their structured
+//! content is the text plus the scope, folder and changed paths (`WriteOut`).
 
 use std::fmt::Write as _;
 
@@ -11,6 +12,7 @@ use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolResult;
 use rmcp::{ErrorData, tool, tool_router};
 
+use crate::output::{self, ChangeRef, WriteOut};
 use crate::params::{PinParams, WriteParams};
 use crate::server::{Answer, CairnServer, json, nonempty, to_result};
 
@@ -42,6 +44,7 @@ fn write_memory(
         .apply(&scope, op, &opts)
         .map_err(|e| crate::messages::memory_error(&e))?;
     let mut text = String::new();
+    let mut changes = Vec::with_capacity(outcome.changes.len());
     if outcome.dry_run {
         let _ = writeln!(text, "Dry run: nothing written.");
     }
@@ -51,6 +54,11 @@ fn write_memory(
             .and_then(|v| v.as_str().map(str::to_owned))
             .unwrap_or_default();
         let _ = write!(text, "{action} {}", c.path);
+        changes.push(ChangeRef {
+            action: action.clone(),
+            path: c.path.clone(),
+            hash_after: c.hash_after.clone(),
+        });
         if let Some(to) = &c.to {
             let _ = write!(text, " -> {to}");
         }
@@ -65,7 +73,14 @@ fn write_memory(
     for w in &outcome.warnings {
         let _ = writeln!(text, "warning: {w}");
     }
-    Ok((text, json(&outcome)?))
+    let out = WriteOut {
+        text: text.clone(),
+        scope: outcome.scope,
+        folder: outcome.folder,
+        dry_run: outcome.dry_run,
+        changes,
+    };
+    Ok((text, json(&out)?))
 }
 
 #[tool_router(router = write_tool_router, vis = "pub(crate)")]
@@ -77,6 +92,7 @@ impl CairnServer {
     /// content; `dry_run` shows the diff only.
     #[tool(
         name = "memory_write",
+        output_schema = output::schema::<WriteOut>(),
         annotations(
             title = "Write a memory note",
             read_only_hint = false,
@@ -147,6 +163,7 @@ impl CairnServer {
     /// Pin a memory note (always considered for the wake-up packet) or unpin it.
     #[tool(
         name = "memory_pin",
+        output_schema = output::schema::<WriteOut>(),
         annotations(
             title = "Pin or unpin a note",
             read_only_hint = false,
