@@ -194,6 +194,8 @@ fn nothing_at_all_when_nothing_qualifies() {
             "",
             "   ",
             "please",
+            "yes please continue",
+            "ok thanks, go ahead",
         ] {
             let out = prompt(cache.path(), client, "quiet", ask);
             assert!(out.stdout.is_empty(), "{client} {ask:?}");

@@ -1,6 +1,6 @@
 //! `prompt_notes`: the few notes that match one prompt and were not given earlier in
-//! the session (the prompt hook's answer). A prompt of filler words only
-//! ("continue", "yes please") asks for nothing. The prompt is the task: redacted first,
+//! the session (the prompt hook's answer). A prompt of filler and chat words only
+//! ("continue", "yes please", "thanks, go ahead") asks for nothing. The prompt is the task: redacted first,
 //! then routed, ranked and cleared by policy exactly as a wake-up's task is
 //! ([`Engine::select_with`]); only notes that pass the packet's absolute relevance
 //! gate, are fully visible (never a secret or confidential note), in force and of
@@ -16,6 +16,11 @@ use cairn_render::{Format, TOKENIZER_NAME};
 
 use crate::wakeup::{WakeupRequest, route_method};
 use crate::{Engine, EngineError};
+
+/// Words of conversation that say nothing of a topic ("yes, go ahead", "thanks, looks
+/// good"): a prompt made only of them and of the task filler asks for no note.
+const CHAT_WORDS: &str = "yes yeah yep no nope ok okay sure thanks thank great good fine cool \
+     right agree agreed proceed done again same above previous lgtm ahead nice perfect wait";
 
 /// What the prompt hook asks for.
 #[derive(Debug, Clone)]
@@ -45,11 +50,12 @@ impl Engine {
     /// target within its caps (see the module's documentation). Never reads git.
     pub fn prompt_notes(&self, req: &PromptNotesRequest) -> Result<PromptNotes, EngineError> {
         let task = cairn_policy::redact(&req.wakeup.task).text.into_owned();
-        // A prompt of filler only ("continue", "yes please", "fix it") is about
+        // A prompt of filler only ("continue", "yes please", "ok, go ahead") is about
         // nothing: a note that happens to hold those words would pass the gate.
-        let topical = cairn_index::analyze(&task)
-            .into_iter()
-            .any(|t| !crate::wakeup::TASK_FILLER.contains(&t.as_str()));
+        let chat = cairn_index::analyze(CHAT_WORDS);
+        let topical = cairn_index::analyze(&task).into_iter().any(|t| {
+            !crate::wakeup::TASK_FILLER.contains(&t.as_str()) && !chat.contains(&t)
+        });
         if req.max_notes == 0 || !topical {
             return Ok(PromptNotes::default());
         }
