@@ -372,10 +372,28 @@ fn backup_file(path: &Path, stamp: &str) -> Result<PathBuf, InstallError> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let mut candidate = path.with_file_name(format!("{name}.cairn-backup-{stamp}"));
-    let mut n = 1;
+    // After every backup of this second, even when older ones were pruned: a
+    // name is never reused, so the newest backup always sorts last.
+    let prefix = format!("{name}.cairn-backup-{stamp}");
+    let taken: Vec<u64> = backups(path)
+        .iter()
+        .filter_map(|b| {
+            let file = b.file_name()?.to_string_lossy().into_owned();
+            let rest = file.strip_prefix(&prefix)?;
+            match rest.strip_prefix('-') {
+                None if rest.is_empty() => Some(0),
+                Some(n) => n.parse().ok(),
+                None => None,
+            }
+        })
+        .collect();
+    let mut candidate = match taken.iter().max() {
+        None => path.with_file_name(prefix.clone()),
+        Some(n) => path.with_file_name(format!("{prefix}-{}", n + 1)),
+    };
+    let mut n = taken.iter().max().map_or(1, |n| n + 2);
     while candidate.exists() {
-        candidate = path.with_file_name(format!("{name}.cairn-backup-{stamp}-{n}"));
+        candidate = path.with_file_name(format!("{prefix}-{n}"));
         n += 1;
     }
     std::fs::copy(path, &candidate).map_err(|source| InstallError::Io {
