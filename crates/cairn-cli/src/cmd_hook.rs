@@ -20,8 +20,8 @@ use cairn_hooks::{
 };
 
 use crate::args::{PromptArgs, PromptClientArg, SessionStartArgs};
-use crate::source::VaultArgs;
 use crate::request::resolve_now;
+use crate::source::VaultArgs;
 use crate::source::load_config;
 
 /// Runs the session-start hook: always exit 0, one envelope on stdout.
@@ -149,7 +149,10 @@ fn cursor_runs_its_own(input: &HookInput, fallback_cwd: &std::path::Path) -> boo
     };
     let loc = Locations {
         home: PathBuf::from(home),
-        project_dir: input.cwd.clone().unwrap_or_else(|| fallback_cwd.to_path_buf()),
+        project_dir: input
+            .cwd
+            .clone()
+            .unwrap_or_else(|| fallback_cwd.to_path_buf()),
         codex_home: None,
         claude_config_dir: None,
     };
@@ -205,7 +208,12 @@ pub(crate) fn prompt(a: PromptArgs) -> Result<ExitCode> {
         Ok((config, opts))
     });
     let routing = req.request(std::collections::BTreeSet::new()).wakeup;
-    let open = persistent_opener(load, a.source.clone(), routing, OpenDeadline::for_hook(started, deadline));
+    let open = persistent_opener(
+        load,
+        a.source.clone(),
+        routing,
+        OpenDeadline::for_hook(started, deadline),
+    );
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || {
         cairn_hooks::prompt_hook(req, open)
     }))

@@ -70,7 +70,11 @@ fn start(cache: &Path, session: &str, source: &str) -> String {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
-    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     Client::Claude
         .read_envelope(&String::from_utf8(out.stdout).unwrap())
         .unwrap()
@@ -120,7 +124,10 @@ fn each_client_gets_its_envelope() {
         let out = prompt(cache.path(), client, &format!("envelope-{client}"), ask);
         let stdout = String::from_utf8(out.stdout.clone()).unwrap();
         let value: serde_json::Value = serde_json::from_str(&stdout).unwrap();
-        assert_eq!(value["hookSpecificOutput"]["hookEventName"], event, "{stdout}");
+        assert_eq!(
+            value["hookSpecificOutput"]["hookEventName"], event,
+            "{stdout}"
+        );
         assert_eq!(
             value.as_object().unwrap().len(),
             1,
@@ -135,7 +142,10 @@ fn each_client_gets_its_envelope() {
             // Gemini CLI escapes `<` and `>`: a fence, no tags.
             assert!(ctx.starts_with("```cairn-memory kind=prompt\n"), "{ctx}");
             assert!(ctx.ends_with("\n```\n"), "{ctx}");
-            assert!(!ctx.contains("<cairn-memory") && !ctx.contains("</"), "{ctx}");
+            assert!(
+                !ctx.contains("<cairn-memory") && !ctx.contains("</"),
+                "{ctx}"
+            );
         } else {
             assert!(ctx.starts_with("<cairn-memory kind=\"prompt\">\n"), "{ctx}");
             assert!(ctx.ends_with("</cairn-memory>\n"), "{ctx}");
@@ -151,7 +161,10 @@ fn a_session_never_gets_a_note_twice() {
     let packet = start(c, session, "startup");
     let records = SessionRecords::in_cache(c);
     let at_start = records.given(session, std::time::SystemTime::now());
-    assert!(at_start.len() >= 5, "the packet's notes are recorded: {at_start:?}");
+    assert!(
+        at_start.len() >= 5,
+        "the packet's notes are recorded: {at_start:?}"
+    );
     let mut shown: BTreeSet<String> = BTreeSet::new();
     let mut added = 0;
     for ask in [
@@ -183,7 +196,10 @@ fn a_session_never_gets_a_note_twice() {
         session,
         "retry failed payout submissions with backoff and idempotency keys",
     );
-    for path in context_of(Client::Claude, &out).map(|c| cited(&c)).unwrap_or_default() {
+    for path in context_of(Client::Claude, &out)
+        .map(|c| cited(&c))
+        .unwrap_or_default()
+    {
         assert!(!packet.contains(&format!("[{path}]")), "{path} again");
         assert!(shown.insert(path.clone()), "{path} given twice");
     }
@@ -209,7 +225,14 @@ fn nothing_at_all_when_nothing_qualifies() {
     }
     // Garbage on stdin: nothing on stdout, one line on stderr.
     let out = cairn(cache.path())
-        .args(["hook", "prompt", "--client", "claude", "--config", &config()])
+        .args([
+            "hook",
+            "prompt",
+            "--client",
+            "claude",
+            "--config",
+            &config(),
+        ])
         .write_stdin("not json")
         .output()
         .unwrap();
@@ -246,7 +269,10 @@ fn clear_resets_the_record_and_it_holds_no_prompt_text() {
     start(c, session, "startup");
     let ask = "retry failed payout submissions zanzibarquokka backoff";
     let first = context_of(Client::Claude, &prompt(c, Client::Claude, session, ask)).unwrap();
-    assert_eq!(context_of(Client::Claude, &prompt(c, Client::Claude, session, ask)), None);
+    assert_eq!(
+        context_of(Client::Claude, &prompt(c, Client::Claude, session, ask)),
+        None
+    );
 
     let records = SessionRecords::in_cache(c);
     let file = records.path(session);
@@ -259,7 +285,13 @@ fn clear_resets_the_record_and_it_holds_no_prompt_text() {
         value.as_object().unwrap().keys().collect::<Vec<_>>(),
         ["given", "version"]
     );
-    assert!(value["given"].as_object().unwrap().values().all(serde_json::Value::is_u64));
+    assert!(
+        value["given"]
+            .as_object()
+            .unwrap()
+            .values()
+            .all(serde_json::Value::is_u64)
+    );
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
@@ -278,7 +310,13 @@ fn clear_resets_the_record_and_it_holds_no_prompt_text() {
 fn failures_print_nothing_on_stdout_and_one_line_on_stderr() {
     let cache = tempfile::tempdir().unwrap();
     let cases: Vec<Vec<&str>> = vec![
-        vec!["prompt", "--client", "claude", "--config", "/nonexistent/cairn.toml"],
+        vec![
+            "prompt",
+            "--client",
+            "claude",
+            "--config",
+            "/nonexistent/cairn.toml",
+        ],
         vec!["prompt", "--client", "cursor", "--config", "/x"],
         vec!["prompt", "--client", "codex", "--bogus"],
         vec!["prompt", "--client", "gemini", "--max-notes", "0"],
@@ -291,7 +329,11 @@ fn failures_print_nothing_on_stdout_and_one_line_on_stderr() {
             .output()
             .unwrap();
         assert_eq!(out.status.code(), Some(0), "{args:?}");
-        assert!(out.stdout.is_empty(), "{args:?}: {}", String::from_utf8_lossy(&out.stdout));
+        assert!(
+            out.stdout.is_empty(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
         assert!(err.starts_with("cairn: hook: "), "{err}");
@@ -306,7 +348,14 @@ fn a_claude_hook_run_by_cursor_stays_silent_when_cursors_own_is_wired() {
     let run = || {
         cairn(cache.path())
             .env("HOME", home.path())
-            .args(["hook", "session-start", "--client", "claude", "--config", &config()])
+            .args([
+                "hook",
+                "session-start",
+                "--client",
+                "claude",
+                "--config",
+                &config(),
+            ])
             .args(["--deadline-ms", "20000"])
             .write_stdin(cursor_payload.clone())
             .output()
@@ -314,9 +363,11 @@ fn a_claude_hook_run_by_cursor_stays_silent_when_cursors_own_is_wired() {
     };
     // Cursor's own hook not wired: the Claude-shaped hook is the only one; it answers.
     let out = run();
-    assert!(Client::Claude
-        .read_envelope(&String::from_utf8_lossy(&out.stdout))
-        .is_ok());
+    assert!(
+        Client::Claude
+            .read_envelope(&String::from_utf8_lossy(&out.stdout))
+            .is_ok()
+    );
     std::fs::create_dir_all(home.path().join(".cursor")).unwrap();
     std::fs::write(
         home.path().join(".cursor/hooks.json"),
@@ -325,15 +376,28 @@ fn a_claude_hook_run_by_cursor_stays_silent_when_cursors_own_is_wired() {
     .unwrap();
     let out = run();
     assert_eq!(out.status.code(), Some(0));
-    assert!(out.stdout.is_empty(), "{}", String::from_utf8_lossy(&out.stdout));
+    assert!(
+        out.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
     // Claude Code's own payload still gets the packet.
     let out = cairn(cache.path())
         .env("HOME", home.path())
-        .args(["hook", "session-start", "--client", "claude", "--config", &config()])
+        .args([
+            "hook",
+            "session-start",
+            "--client",
+            "claude",
+            "--config",
+            &config(),
+        ])
         .write_stdin(Client::Claude.sample_payload(&ledger(), "startup"))
         .output()
         .unwrap();
-    assert!(Client::Claude
-        .read_envelope(&String::from_utf8_lossy(&out.stdout))
-        .is_ok());
+    assert!(
+        Client::Claude
+            .read_envelope(&String::from_utf8_lossy(&out.stdout))
+            .is_ok()
+    );
 }

@@ -97,10 +97,7 @@ fn every_client_gets_its_envelope_with_the_routed_packet() {
             );
             let ctx = context_of(client, &out);
             assert!(opens_block(client, &ctx), "{client} {source}: {ctx}");
-            assert!(
-                closes_block(client, &ctx),
-                "{client}: not whole"
-            );
+            assert!(closes_block(client, &ctx), "{client}: not whole");
             assert!(
                 ctx.contains("Ledger (ledger)"),
                 "{client} {source}: not routed: {ctx}"
@@ -259,10 +256,7 @@ fn caps_hold_by_dropping_whole_items_even_with_a_huge_budget() {
             "{client}: budget wasted: {}",
             ctx.len()
         );
-        assert!(
-            closes_block(client, &ctx),
-            "{client}: cut mid-way"
-        );
+        assert!(closes_block(client, &ctx), "{client}: cut mid-way");
         // Every item line is whole: it ends with its source path.
         for line in ctx.lines().filter(|l| l.starts_with("- Note")) {
             if client == Client::Codex {

@@ -148,7 +148,10 @@ fn install_merges_keeps_everything_and_backs_up() {
     let prompts = s["hooks"]["UserPromptSubmit"].as_array().unwrap();
     assert_eq!(prompts.len(), 1);
     let cmd = prompts[0]["hooks"][0]["command"].as_str().unwrap();
-    assert!(cmd.contains(" hook prompt --client claude --config "), "{cmd}");
+    assert!(
+        cmd.contains(" hook prompt --client claude --config "),
+        "{cmd}"
+    );
     assert!(prompts[0].get("matcher").is_none());
     let mcp = json(&h.join(".claude.json"));
     assert_eq!(mcp["mcpServers"]["cairn"]["args"][0], "mcp");
@@ -482,7 +485,10 @@ fn the_prompt_hook_can_be_left_out_and_removed() {
     let report = install(h, &["--client", "claude,gemini", "--no-prompt-hook"]);
     assert!(report.contains("prompt hook removed"), "{report}");
     let s = read(&h.join(".claude/settings.json"));
-    assert!(!s.contains("UserPromptSubmit") && s.contains("hook session-start"), "{s}");
+    assert!(
+        !s.contains("UserPromptSubmit") && s.contains("hook session-start"),
+        "{s}"
+    );
     assert!(!read(&h.join(".gemini/settings.json")).contains("BeforeAgent"));
     let out = cairn(h)
         .args(["hooks", "status", "--client", "claude", "--no-run"])
@@ -502,7 +508,11 @@ fn claude_config_dir_is_where_claude_settings_live() {
         .arg(demo_config())
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(read(&dir.join("settings.json")).contains("hook session-start"));
     assert!(read(&dir.join(".claude.json")).contains("\"cairn\""));
     assert!(!h.join(".claude").exists() && !h.join(".claude.json").exists());
@@ -512,7 +522,10 @@ fn claude_config_dir_is_where_claude_settings_live() {
         .output()
         .unwrap();
     let s = String::from_utf8_lossy(&out.stdout);
-    assert!(s.contains("hook: wired in") && s.contains("MCP:  registered"), "{s}");
+    assert!(
+        s.contains("hook: wired in") && s.contains("MCP:  registered"),
+        "{s}"
+    );
 }
 
 #[test]
@@ -531,7 +544,12 @@ fn reinstalling_drops_the_old_claude_matcher_and_keeps_three_backups() {
     let s = json(&h.join(".claude/settings.json"));
     let start = &s["hooks"]["SessionStart"][0];
     assert!(start.get("matcher").is_none(), "{s}");
-    assert!(start["hooks"][0]["command"].as_str().unwrap().starts_with("/new/cairn hook"));
+    assert!(
+        start["hooks"][0]["command"]
+            .as_str()
+            .unwrap()
+            .starts_with("/new/cairn hook")
+    );
     // Each install that changes the file makes a backup; only the newest three stay.
     for bin in ["/a/cairn", "/b/cairn", "/c/cairn", "/d/cairn"] {
         install(h, &["--client", "claude", "--bin", bin]);

@@ -53,9 +53,9 @@ impl Engine {
         // A prompt of filler only ("continue", "yes please", "ok, go ahead") is about
         // nothing: a note that happens to hold those words would pass the gate.
         let chat = cairn_index::analyze(CHAT_WORDS);
-        let topical = cairn_index::analyze(&task).into_iter().any(|t| {
-            !crate::wakeup::TASK_FILLER.contains(&t.as_str()) && !chat.contains(&t)
-        });
+        let topical = cairn_index::analyze(&task)
+            .into_iter()
+            .any(|t| !crate::wakeup::TASK_FILLER.contains(&t.as_str()) && !chat.contains(&t));
         if req.max_notes == 0 || !topical {
             return Ok(PromptNotes::default());
         }
@@ -153,7 +153,11 @@ impl Engine {
             .into_iter()
             .flat_map(|(_, items)| items.iter().cloned())
             .collect();
-        items.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.path.cmp(&b.path)));
+        items.sort_by(|a, b| {
+            b.score
+                .total_cmp(&a.score)
+                .then_with(|| a.path.cmp(&b.path))
+        });
         items.truncate(req.max_notes);
         while !items.is_empty() {
             let rendered = self.renderer.render_related(&items, wreq.target)?;

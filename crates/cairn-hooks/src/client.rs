@@ -480,7 +480,10 @@ mod tests {
             (Client::Gemini, "BeforeAgent"),
         ] {
             let out = c.prompt_envelope("ctx \"q\"\nline");
-            assert!(out.ends_with('\n') && out.matches('\n').count() == 1, "{out}");
+            assert!(
+                out.ends_with('\n') && out.matches('\n').count() == 1,
+                "{out}"
+            );
             let value: Value = serde_json::from_str(&out).unwrap();
             assert_eq!(
                 value,

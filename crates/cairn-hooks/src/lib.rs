@@ -26,7 +26,8 @@ pub mod session;
 pub use client::{Client, ContextLimits, EnvelopeError};
 pub use input::{HookInput, StartReason};
 pub use prompt::{
-    DEFAULT_MAX_CHARS, DEFAULT_MAX_NOTES, PROMPT_DEADLINE_MS, PromptHook, PromptOutcome, prompt_hook,
+    DEFAULT_MAX_CHARS, DEFAULT_MAX_NOTES, PROMPT_DEADLINE_MS, PromptHook, PromptOutcome,
+    prompt_hook,
 };
 pub use record::{RECORD_TTL, RecordError, SessionRecords};
 pub use session::{

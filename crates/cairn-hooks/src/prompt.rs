@@ -218,7 +218,12 @@ mod tests {
 
     fn opener(dir: &std::path::Path) -> EngineOpener {
         let dir = dir.to_path_buf();
-        Box::new(move || Ok(Engine::open(Config::for_vault(&dir)?, &OpenOptions::default())?))
+        Box::new(move || {
+            Ok(Engine::open(
+                Config::for_vault(&dir)?,
+                &OpenOptions::default(),
+            )?)
+        })
     }
 
     #[test]

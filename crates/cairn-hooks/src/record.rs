@@ -203,8 +203,13 @@ mod tests {
         let r = SessionRecords::in_cache(dir.path());
         let t0 = 1_800_000_000;
         assert!(r.given("s1", at(t0)).is_empty());
-        r.session_started("s1", StartReason::Startup, &["a".into(), "b".into()], at(t0))
-            .unwrap();
+        r.session_started(
+            "s1",
+            StartReason::Startup,
+            &["a".into(), "b".into()],
+            at(t0),
+        )
+        .unwrap();
         r.add("s1", &["c".into()], at(t0 + 60), false).unwrap();
         let ids = |set: BTreeSet<String>| set.into_iter().collect::<Vec<_>>();
         assert_eq!(ids(r.given("s1", at(t0 + 120))), ["a", "b", "c"]);

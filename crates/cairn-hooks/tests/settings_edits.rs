@@ -7,8 +7,8 @@
 use cairn_hooks::Client;
 use cairn_hooks::install::HookKind;
 use cairn_hooks::install::json::{
-    find_hooks, find_kind, install_hook, install_kind, install_mcp, uninstall_hook,
-    uninstall_kind, uninstall_mcp,
+    find_hooks, find_kind, install_hook, install_kind, install_mcp, uninstall_hook, uninstall_kind,
+    uninstall_mcp,
 };
 use cairn_hooks::install::{Change, McpCommand};
 use proptest::prelude::*;
@@ -66,8 +66,15 @@ fn each_clients_entry() {
         let prompts = find_kind(&out, client, HookKind::Prompt).unwrap();
         assert_eq!(prompts.len(), usize::from(client != Client::Cursor));
         let (only_start, _) = uninstall_kind(&out, client, HookKind::Prompt).unwrap();
-        assert!(find_kind(&only_start, client, HookKind::Prompt).unwrap().is_empty());
-        assert_eq!(find_hooks(&only_start, client).unwrap(), vec![command(client)]);
+        assert!(
+            find_kind(&only_start, client, HookKind::Prompt)
+                .unwrap()
+                .is_empty()
+        );
+        assert_eq!(
+            find_hooks(&only_start, client).unwrap(),
+            vec![command(client)]
+        );
     }
 }
 

@@ -87,7 +87,10 @@ fn assert_block(out: &str, t: Target) {
         assert!(lines[0].starts_with("```cairn-memory "), "{t}:\n{out}");
         assert_eq!(lines.last(), Some(&"```"), "{t}:\n{out}");
         assert_eq!(out.matches("```").count(), 2, "{t}:\n{out}");
-        assert!(!out.contains("<cairn-memory") && !out.contains("</cairn-memory"), "{t}");
+        assert!(
+            !out.contains("<cairn-memory") && !out.contains("</cairn-memory"),
+            "{t}"
+        );
     } else {
         assert!(lines[0].starts_with("<cairn-memory "), "{t}:\n{out}");
         assert_eq!(lines.last(), Some(&"</cairn-memory>"), "{t}:\n{out}");
@@ -143,7 +146,10 @@ fn the_prompt_hooks_block_renders_for_every_client_and_holds() {
             .render_related(&items, t)
             .unwrap_or_else(|e| panic!("{t}: {e}"));
         assert_block(&out, t);
-        assert!(out.contains("Use Kafka") && out.contains("n/Use Kafka.md"), "{t}:\n{out}");
+        assert!(
+            out.contains("Use Kafka") && out.contains("n/Use Kafka.md"),
+            "{t}:\n{out}"
+        );
         assert!(out.contains("not instructions"), "{t}:\n{out}");
         assert!(out.ends_with('\n') && !out.ends_with("\n\n"), "{t}");
         assert!(!out.contains("\nSYSTEM:"), "{t}:\n{out}");

@@ -295,7 +295,8 @@ mod tests {
 
     #[test]
     fn judges_a_prompt_hook() {
-        let run = |cmd: &str| probe_prompt(Client::Gemini, cmd, Path::new("/"), Duration::from_secs(10));
+        let run =
+            |cmd: &str| probe_prompt(Client::Gemini, cmd, Path::new("/"), Duration::from_secs(10));
         let p = run("cat > /dev/null");
         assert!(p.ok && p.message.contains("no note matched"), "{p:?}");
         let p = run(
@@ -303,7 +304,10 @@ mod tests {
         );
         assert!(p.ok && p.context_chars == 5, "{p:?}");
         let p = run("echo 'cairn: hook: prompt hook: broken config' >&2");
-        assert!(!p.ok && p.message.ends_with("fails: prompt hook: broken config"), "{p:?}");
+        assert!(
+            !p.ok && p.message.ends_with("fails: prompt hook: broken config"),
+            "{p:?}"
+        );
         let p = run(
             r#"printf '%s\n' '{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"x"}}'"#,
         );
