@@ -176,7 +176,7 @@ pub(crate) struct InstallArgs {
     /// Do not register the MCP server, only the hooks.
     #[arg(long)]
     pub no_mcp: bool,
-    /// Do not wire the prompt hook (Claude Code and Codex UserPromptSubmit, Gemini CLI BeforeAgent), only the session-start hook; removes one an earlier install added.
+    /// Do not wire the prompt hook (run at each prompt), only the session-start hook; removes one an earlier install added.
     #[arg(long)]
     pub no_prompt_hook: bool,
     /// The program clients run (default: this cairn's absolute path).
