@@ -23,6 +23,8 @@ use tempfile::NamedTempFile;
 pub struct StagedFile {
     tmp: NamedTempFile,
     target: PathBuf,
+    /// Whether the file and, once renamed, its folder are synced.
+    synced: bool,
 }
 
 impl StagedFile {
@@ -31,6 +33,29 @@ impl StagedFile {
     /// (less the process's umask): `0o600` for a private file, `0o666` for what
     /// `File::create` would make.
     pub fn beside(target: &Path, marker: &str, mode: u32, bytes: &[u8]) -> io::Result<StagedFile> {
+        Self::stage(target, marker, mode, bytes, true)
+    }
+
+    /// Like [`StagedFile::beside`], but nothing is synced, neither the file nor,
+    /// after [`StagedFile::replace`], its folder: a reader still sees the old file or
+    /// the new one, never a torn one, but a crash of the machine may lose the write.
+    /// For records that are cheap to lose (a hook's per-session record).
+    pub fn beside_unsynced(
+        target: &Path,
+        marker: &str,
+        mode: u32,
+        bytes: &[u8],
+    ) -> io::Result<StagedFile> {
+        Self::stage(target, marker, mode, bytes, false)
+    }
+
+    fn stage(
+        target: &Path,
+        marker: &str,
+        mode: u32,
+        bytes: &[u8],
+        synced: bool,
+    ) -> io::Result<StagedFile> {
         let dir = folder_of(target);
         let name = target
             .file_name()
@@ -48,10 +73,13 @@ impl StagedFile {
         let _ = mode;
         let mut tmp = builder.tempfile_in(dir)?;
         tmp.write_all(bytes)?;
-        tmp.as_file().sync_all()?;
+        if synced {
+            tmp.as_file().sync_all()?;
+        }
         Ok(StagedFile {
             tmp,
             target: target.to_path_buf(),
+            synced,
         })
     }
 
@@ -77,11 +105,16 @@ impl StagedFile {
         self.tmp.path()
     }
 
-    /// Renames the staged file over the target, whatever it holds, then syncs the folder.
+    /// Renames the staged file over the target, whatever it holds, then syncs the
+    /// folder (unless it was staged unsynced).
     pub fn replace(self) -> io::Result<()> {
         let target = self.target;
         self.tmp.persist(&target).map_err(|e| e.error)?;
-        sync_dir(folder_of(&target))
+        if self.synced {
+            sync_dir(folder_of(&target))
+        } else {
+            Ok(())
+        }
     }
 
     /// Puts the staged file in place only if the target does not exist (else
@@ -90,6 +123,7 @@ impl StagedFile {
     /// then renames (a caller that must exclude other writers holds a lock).
     pub fn create_new(self) -> io::Result<()> {
         let target = self.target;
+        let synced = self.synced;
         match self.tmp.persist_noclobber(&target) {
             Ok(_) => {}
             Err(e) if e.error.kind() == io::ErrorKind::AlreadyExists => return Err(e.error),
@@ -98,7 +132,11 @@ impl StagedFile {
             }
             Err(e) => return Err(e.error),
         }
-        sync_dir(folder_of(&target))
+        if synced {
+            sync_dir(folder_of(&target))
+        } else {
+            Ok(())
+        }
     }
 }
 

@@ -33,6 +33,9 @@ fn locations(dir: Option<&PathBuf>) -> Result<Locations> {
         codex_home: std::env::var_os("CODEX_HOME")
             .filter(|h| !h.is_empty())
             .map(PathBuf::from),
+        claude_config_dir: std::env::var_os("CLAUDE_CONFIG_DIR")
+            .filter(|h| !h.is_empty())
+            .map(PathBuf::from),
     })
 }
 
@@ -116,7 +119,7 @@ fn install_or_uninstall(w: &WiringArgs, install: Option<&InstallArgs>) -> Result
                     .chain(args.iter().cloned())
                     .collect(),
             });
-            (Some((shell_quote(&bin), quoted)), mcp)
+            (Some((shell_quote(&bin), quoted, !i.no_prompt_hook)), mcp)
         }
         None => (None, None),
     };
@@ -130,24 +133,25 @@ fn install_or_uninstall(w: &WiringArgs, install: Option<&InstallArgs>) -> Result
     let mut report = String::new();
     let mut plans = Vec::new();
     for client in clients {
-        let hook = hook_command
-            .as_ref()
-            .map(|(bin, args)| {
+        let command = |event: &str| {
+            hook_command.as_ref().map(|(bin, args, _)| {
                 let mut parts = vec![
                     bin.clone(),
                     "hook".into(),
-                    "session-start".into(),
+                    event.into(),
                     "--client".into(),
                     client.as_str().into(),
                 ];
                 parts.extend(args.iter().cloned());
                 parts.join(" ")
             })
-            .unwrap_or_default();
+        };
+        let with_prompt = hook_command.as_ref().is_some_and(|(_, _, p)| *p);
         let wiring = Wiring {
             client,
             scope,
-            hook_command: hook,
+            hook_command: command("session-start").unwrap_or_default(),
+            prompt_command: command("prompt").filter(|_| with_prompt),
             mcp: mcp.clone(),
         };
         let edits = install::plan(&wiring, &loc, action)?;
@@ -207,7 +211,7 @@ fn next_step(client: Client) -> &'static str {
             "start a new Claude Code session; `/hooks` lists the hook, `/mcp` the server"
         }
         Client::Codex => {
-            "start Codex and trust the new hook when asked (`/hooks`); Codex releases before hooks were on by default need `[features] hooks = true` in config.toml"
+            "start Codex and trust the new hooks when asked (`/hooks`); Codex releases whose hooks are still behind a flag need `codex_hooks = true` under `[features]` in config.toml"
         }
         Client::Gemini => {
             "restart Gemini CLI; `/hooks panel` lists the hook (older releases need the hooks system enabled in `/settings`)"
@@ -287,6 +291,36 @@ fn status(a: &StatusArgs) -> Result<ExitCode> {
                 }
                 if let Some(source) = hook_source(cmd) {
                     s.push_str(&format!("            {}\n", hook_index_line(&source)));
+                }
+            }
+            if client.prompt_event().is_some() {
+                if w.prompt_hooks.is_empty() {
+                    s.push_str(&format!(
+                        "  {:<8}prompt hook: not wired ({})\n",
+                        "",
+                        tilde(&w.hook_file, &loc.home)
+                    ));
+                }
+                for cmd in &w.prompt_hooks {
+                    s.push_str(&format!(
+                        "  {:<8}prompt hook: wired in {}\n            {cmd}\n",
+                        "",
+                        tilde(&w.hook_file, &loc.home)
+                    ));
+                    if !a.no_run {
+                        let p = install::probe_prompt(
+                            client,
+                            cmd,
+                            &loc.project_dir,
+                            Duration::from_secs(15),
+                        );
+                        failed |= !p.ok;
+                        s.push_str(&format!(
+                            "            {} {}\n",
+                            if p.ok { "ok:" } else { "FAILED:" },
+                            p.message
+                        ));
+                    }
                 }
             }
             match &w.mcp {

@@ -19,6 +19,7 @@ pub(crate) fn run(cli: Cli) -> Result<ExitCode> {
             HookEvent::SessionStart(s) => {
                 return crate::cmd_hook::session_start(s);
             }
+            HookEvent::Prompt(p) => return crate::cmd_hook::prompt(p),
         },
         Command::Hooks(a) => return crate::cmd_hooks::hooks(a),
         Command::Mcp(a) => return crate::cmd_mcp::mcp(a),

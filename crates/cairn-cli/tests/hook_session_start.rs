@@ -59,6 +59,24 @@ fn context_of(client: Client, out: &Output) -> String {
         .unwrap_or_else(|e| panic!("{client}: {e}: {stdout}"))
 }
 
+/// The packet's block opens: a tag, or for Gemini CLI (which escapes `<` and `>`) a fence.
+fn opens_block(client: Client, ctx: &str) -> bool {
+    if client == Client::Gemini {
+        ctx.starts_with("```cairn-memory ")
+    } else {
+        ctx.starts_with("<cairn-memory")
+    }
+}
+
+/// The packet's block is whole: it ends with its closing tag or fence.
+fn closes_block(client: Client, ctx: &str) -> bool {
+    if client == Client::Gemini {
+        ctx.trim_end().ends_with("\n```") && !ctx.contains("</cairn-memory>")
+    } else {
+        ctx.trim_end().ends_with("</cairn-memory>")
+    }
+}
+
 fn assert_no_canary(text: &str) {
     for c in CANARIES {
         assert!(!text.contains(c), "leaked {c}");
@@ -78,11 +96,8 @@ fn every_client_gets_its_envelope_with_the_routed_packet() {
                 payload.as_bytes(),
             );
             let ctx = context_of(client, &out);
-            assert!(ctx.starts_with("<cairn-memory"), "{client} {source}: {ctx}");
-            assert!(
-                ctx.trim_end().ends_with("</cairn-memory>"),
-                "{client}: not whole"
-            );
+            assert!(opens_block(client, &ctx), "{client} {source}: {ctx}");
+            assert!(closes_block(client, &ctx), "{client}: not whole");
             assert!(
                 ctx.contains("Ledger (ledger)"),
                 "{client} {source}: not routed: {ctx}"
@@ -241,10 +256,7 @@ fn caps_hold_by_dropping_whole_items_even_with_a_huge_budget() {
             "{client}: budget wasted: {}",
             ctx.len()
         );
-        assert!(
-            ctx.trim_end().ends_with("</cairn-memory>"),
-            "{client}: cut mid-way"
-        );
+        assert!(closes_block(client, &ctx), "{client}: cut mid-way");
         // Every item line is whole: it ends with its source path.
         for line in ctx.lines().filter(|l| l.starts_with("- Note")) {
             if client == Client::Codex {
@@ -492,7 +504,7 @@ fn a_stalled_full_build_answers_with_the_quick_packet() {
         for part in ["Maren Lindqvist", "Never force-push shared branches"] {
             assert!(ctx.contains(part), "{client}: {part} missing: {ctx}");
         }
-        assert!(ctx.trim_end().ends_with("</cairn-memory>"), "{client}");
+        assert!(closes_block(client, &ctx), "{client}");
         assert_no_canary(&String::from_utf8_lossy(&out.stdout));
         assert_no_canary(&String::from_utf8_lossy(&out.stderr));
     }
@@ -511,7 +523,7 @@ fn garbage_stdin_still_gets_a_packet() {
         for client in Client::ALL {
             let out = run(client, &["--vault", vault.to_str().unwrap()], stdin);
             let ctx = context_of(client, &out);
-            assert!(ctx.starts_with("<cairn-memory"), "{client}: {ctx}");
+            assert!(opens_block(client, &ctx), "{client}: {ctx}");
             assert_no_canary(&ctx);
         }
     }
@@ -531,7 +543,7 @@ fn unreadable_stdin_still_gets_a_packet() {
             .output()
             .unwrap();
         let ctx = context_of(client, &out);
-        assert!(ctx.starts_with("<cairn-memory"), "{client}: {ctx}");
+        assert!(opens_block(client, &ctx), "{client}: {ctx}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(
             err.contains("cannot read the hook input"),

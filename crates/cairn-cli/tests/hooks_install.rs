@@ -24,6 +24,7 @@ fn cairn(home: &Path) -> Command {
         .env_remove("CAIRN_CONFIG")
         .env_remove("XDG_CONFIG_HOME")
         .env_remove("CODEX_HOME")
+        .env_remove("CLAUDE_CONFIG_DIR")
         .current_dir(home);
     c
 }
@@ -141,7 +142,17 @@ fn install_merges_keeps_everything_and_backs_up() {
         "{cmd}"
     );
     assert!(cmd.contains(demo_config().to_str().unwrap()));
-    assert_eq!(starts[1]["matcher"], "startup|resume|clear|compact");
+    // No matcher: every source (startup, resume, clear, compact, fork) runs it.
+    assert!(starts[1].get("matcher").is_none(), "{s}");
+    // The prompt hook: UserPromptSubmit, no matcher.
+    let prompts = s["hooks"]["UserPromptSubmit"].as_array().unwrap();
+    assert_eq!(prompts.len(), 1);
+    let cmd = prompts[0]["hooks"][0]["command"].as_str().unwrap();
+    assert!(
+        cmd.contains(" hook prompt --client claude --config "),
+        "{cmd}"
+    );
+    assert!(prompts[0].get("matcher").is_none());
     let mcp = json(&h.join(".claude.json"));
     assert_eq!(mcp["mcpServers"]["cairn"]["args"][0], "mcp");
     assert_eq!(mcp["mcpServers"]["cairn"]["type"], "stdio");
@@ -155,9 +166,13 @@ fn install_merges_keeps_everything_and_backs_up() {
     );
     assert!(g.contains("--client gemini"), "{g}");
     assert!(g.contains("\"cairn\""), "{g}");
+    assert!(g.contains("\"BeforeAgent\""), "{g}");
+    assert!(g.contains("hook prompt --client gemini"), "{g}");
 
-    // Cursor: the other hook kept, sessionStart added.
+    // Cursor: the other hook kept, sessionStart added (no prompt hook: Cursor's cannot
+    // add context).
     let c = json(&h.join(".cursor/hooks.json"));
+    assert!(!read(&h.join(".cursor/hooks.json")).contains("hook prompt"));
     assert_eq!(c["version"], 1);
     assert_eq!(c["hooks"]["afterFileEdit"][0]["command"], "./format.sh");
     assert!(
@@ -179,6 +194,13 @@ fn install_merges_keeps_everything_and_backs_up() {
             .unwrap()
             .contains("--client codex")
     );
+    assert!(
+        hooks["hooks"]["UserPromptSubmit"][0]["hooks"][0]["command"]
+            .as_str()
+            .unwrap()
+            .contains("hook prompt --client codex")
+    );
+    assert!(report.contains("codex_hooks = true"), "{report}");
     let toml = read(&h.join(".codex/config.toml"));
     assert!(toml.starts_with(CODEX_CONFIG), "{toml}");
     assert!(toml.contains("[mcp_servers.cairn]"), "{toml}");
@@ -261,10 +283,12 @@ fn dry_run_shows_a_diff_and_writes_nothing() {
     let report = install(h, &["--client", "claude,codex,gemini,cursor", "--dry-run"]);
     assert!(report.contains("--- a: "), "{report}");
     assert!(report.contains("+++ b: "), "{report}");
+    // Codex keeps its matcher; Claude Code's entry has none.
     assert!(
         report.contains("+        \"matcher\": \"startup|resume|clear|compact\","),
         "{report}"
     );
+    assert!(report.contains("\"UserPromptSubmit\""), "{report}");
     assert!(
         report.contains("(dry run: nothing was written)"),
         "{report}"
@@ -381,7 +405,9 @@ fn status_runs_the_configured_hooks() {
     let out = cairn(h).args(["hooks", "status"]).output().unwrap();
     let s = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(out.status.success(), "{s}");
-    assert_eq!(s.matches("ok: runs: ").count(), 4, "{s}");
+    // Four session-start hooks and three prompt hooks (Cursor has none).
+    assert_eq!(s.matches("ok: runs: ").count(), 7, "{s}");
+    assert_eq!(s.matches("prompt hook: wired in").count(), 3, "{s}");
     for name in ["Claude Code", "Codex", "Gemini CLI", "Cursor"] {
         assert!(s.contains(&format!("valid {name} envelope")), "{name}: {s}");
     }
@@ -447,4 +473,94 @@ fn status_tells_whether_the_hooks_index_is_current() {
     );
     let s = status();
     assert!(s.contains("index: current ("), "{s}");
+}
+
+#[test]
+fn the_prompt_hook_can_be_left_out_and_removed() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    install(h, &["--client", "claude,gemini"]);
+    assert!(read(&h.join(".claude/settings.json")).contains("UserPromptSubmit"));
+    // Opting out later removes the prompt hook an earlier install added.
+    let report = install(h, &["--client", "claude,gemini", "--no-prompt-hook"]);
+    assert!(report.contains("prompt hook removed"), "{report}");
+    let s = read(&h.join(".claude/settings.json"));
+    assert!(
+        !s.contains("UserPromptSubmit") && s.contains("hook session-start"),
+        "{s}"
+    );
+    assert!(!read(&h.join(".gemini/settings.json")).contains("BeforeAgent"));
+    let out = cairn(h)
+        .args(["hooks", "status", "--client", "claude", "--no-run"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("prompt hook: not wired"));
+}
+
+#[test]
+fn claude_config_dir_is_where_claude_settings_live() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    let dir = h.join("xdg/claude");
+    let out = cairn(h)
+        .env("CLAUDE_CONFIG_DIR", &dir)
+        .args(["hooks", "install", "--client", "claude", "--config"])
+        .arg(demo_config())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(read(&dir.join("settings.json")).contains("hook session-start"));
+    assert!(read(&dir.join(".claude.json")).contains("\"cairn\""));
+    assert!(!h.join(".claude").exists() && !h.join(".claude.json").exists());
+    let out = cairn(h)
+        .env("CLAUDE_CONFIG_DIR", &dir)
+        .args(["hooks", "status", "--client", "claude", "--no-run"])
+        .output()
+        .unwrap();
+    let s = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        s.contains("hook: wired in") && s.contains("MCP:  registered"),
+        "{s}"
+    );
+}
+
+#[test]
+fn reinstalling_drops_the_old_claude_matcher_and_keeps_three_backups() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    std::fs::create_dir_all(h.join(".claude")).unwrap();
+    // What an earlier release wrote.
+    std::fs::write(
+        h.join(".claude/settings.json"),
+        r#"{"hooks":{"SessionStart":[{"matcher":"startup|resume|clear|compact","hooks":[{"type":"command","command":"/old/cairn hook session-start --client claude","timeout":10}]}]}}"#,
+    )
+    .unwrap();
+    let report = install(h, &["--client", "claude", "--bin", "/new/cairn"]);
+    assert!(report.contains("session-start hook updated"), "{report}");
+    let s = json(&h.join(".claude/settings.json"));
+    let start = &s["hooks"]["SessionStart"][0];
+    assert!(start.get("matcher").is_none(), "{s}");
+    assert!(
+        start["hooks"][0]["command"]
+            .as_str()
+            .unwrap()
+            .starts_with("/new/cairn hook")
+    );
+    // Each install that changes the file makes a backup; only the newest three stay.
+    for bin in ["/a/cairn", "/b/cairn", "/c/cairn", "/d/cairn"] {
+        install(h, &["--client", "claude", "--bin", bin]);
+    }
+    let kept: Vec<PathBuf> = backups(&h.join(".claude"))
+        .into_iter()
+        .filter(|p| p.to_string_lossy().contains("settings.json"))
+        .collect();
+    assert_eq!(kept.len(), 3, "{kept:?}");
+    // The newest backup holds the file as it was before the last install.
+    let newest = cairn_hooks::install::backups(&h.join(".claude/settings.json"));
+    assert!(read(newest.last().unwrap()).contains("/c/cairn hook"));
+    assert!(!kept.iter().any(|p| read(p).contains("/old/cairn")));
 }

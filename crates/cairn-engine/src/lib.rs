@@ -23,6 +23,7 @@ mod measure;
 mod notes;
 mod open;
 mod persistent;
+mod prompt_notes;
 mod wakeup;
 
 use std::collections::BTreeMap;
@@ -53,6 +54,7 @@ pub use lookup::{GetResult, SearchHit, SearchRequest, SearchResult, SearchScope,
 pub use measure::{Scan, scan_vault};
 pub use open::OpenDeadline;
 pub use persistent::{IndexInfo, IndexMode, PersistentOptions, index_status, index_verify};
+pub use prompt_notes::{PromptNotes, PromptNotesRequest};
 pub use wakeup::{WakeupOutput, WakeupRequest};
 pub use {cairn_cache as cache, cairn_cache::Progress, cairn_policy as policy};
 
@@ -334,7 +336,8 @@ pub fn in_root(path: &str, root: &str) -> bool {
 }
 
 /// Built-in profiles and templates, then the overrides found in `dir`:
-/// `dir/*.toml` profiles and `dir/templates/<format>/<target>.j2` templates.
+/// `dir/*.toml` profiles and `dir/templates/<format>/<target>.j2` templates (`related/`:
+/// the prompt hook's block).
 fn load_profiles(dir: Option<&Path>) -> Result<(BTreeMap<String, Profile>, Renderer), EngineError> {
     let mut profiles = BTreeMap::new();
     for (name, text) in BUILTIN_PROFILES {
@@ -364,7 +367,7 @@ fn load_profiles(dir: Option<&Path>) -> Result<(BTreeMap<String, Profile>, Rende
             profiles.insert(profile.name.clone(), profile);
         }
         let tdir = dir.join("templates");
-        for format in ["prompt", "markdown"] {
+        for format in ["prompt", "markdown", "related"] {
             let Ok(rd) = std::fs::read_dir(tdir.join(format)) else {
                 continue;
             };

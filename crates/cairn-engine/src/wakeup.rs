@@ -568,7 +568,7 @@ pub(crate) fn route_method(m: RouteMethod) -> &'static str {
 /// (`change how X works`, `let's finish Y`, `please help fix Z`), as the analyzer
 /// stems them. They count for a quarter of a topical word, in ranking and in the
 /// relevance gate alike.
-const TASK_FILLER: &[&str] = &[
+pub(crate) const TASK_FILLER: &[&str] = &[
     "add",
     "ask",
     "bit",

@@ -246,6 +246,117 @@ impl Client {
         v.to_string()
     }
 
+    /// The event a client's prompt hook runs on, as its settings and envelope name it:
+    /// `UserPromptSubmit` for Claude Code and Codex (both documented with `prompt` on
+    /// stdin and `hookSpecificOutput.additionalContext` out), `BeforeAgent` for Gemini
+    /// CLI (google-gemini/gemini-cli `docs/hooks/reference.md`: "`prompt`: the original
+    /// text submitted by the user"; `hookSpecificOutput.additionalContext` "is appended
+    /// to the prompt for this turn only"). `None` for Cursor, whose `beforeSubmitPrompt`
+    /// output cannot add context.
+    pub fn prompt_event(self) -> Option<&'static str> {
+        match self {
+            Client::Claude | Client::Codex => Some("UserPromptSubmit"),
+            Client::Gemini => Some("BeforeAgent"),
+            Client::Cursor => None,
+        }
+    }
+
+    /// The prompt hook's stdout for `context`: one JSON object on one line, then a
+    /// newline (`{"hookSpecificOutput":{"hookEventName":…,"additionalContext":…}}`).
+    /// Empty for a client without a prompt hook.
+    pub fn prompt_envelope(self, context: &str) -> String {
+        let Some(event) = self.prompt_event() else {
+            return String::new();
+        };
+        let mut s = serde_json::json!({
+            "hookSpecificOutput": {
+                "hookEventName": event,
+                "additionalContext": context,
+            }
+        })
+        .to_string();
+        s.push('\n');
+        s
+    }
+
+    /// Checks a prompt hook's stdout: `Ok(None)` when it printed nothing (no note
+    /// qualified), `Ok(Some(context))` for exactly one envelope of this client's
+    /// prompt event.
+    pub fn read_prompt_envelope(self, stdout: &str) -> Result<Option<String>, EnvelopeError> {
+        let trimmed = stdout.trim();
+        if trimmed.is_empty() {
+            return Ok(None);
+        }
+        let shape = EnvelopeError::Shape {
+            expected: r#"{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit" (Gemini CLI: "BeforeAgent"),"additionalContext":"..."}}"#,
+        };
+        let value: Value = serde_json::from_str(trimmed).map_err(|e| EnvelopeError::NotJson {
+            error: e.to_string(),
+        })?;
+        let specific = value
+            .get("hookSpecificOutput")
+            .and_then(Value::as_object)
+            .ok_or(shape.clone())?;
+        if self.prompt_event().is_none()
+            || specific.get("hookEventName").and_then(Value::as_str) != self.prompt_event()
+        {
+            return Err(shape);
+        }
+        let context = specific
+            .get("additionalContext")
+            .and_then(Value::as_str)
+            .ok_or(shape)?;
+        Ok(Some(context.to_owned()))
+    }
+
+    /// A realistic prompt-hook payload as this client writes it (Cursor: its
+    /// `beforeSubmitPrompt` shape, for the tests of a Claude-shaped hook run by Cursor).
+    pub fn sample_prompt_payload(
+        self,
+        cwd: &std::path::Path,
+        session_id: &str,
+        prompt: &str,
+    ) -> String {
+        let cwd = cwd.display().to_string();
+        let v = match self {
+            Client::Claude => serde_json::json!({
+                "session_id": session_id,
+                "transcript_path": "/tmp/cairn-status-check.jsonl",
+                "cwd": cwd,
+                "permission_mode": "default",
+                "hook_event_name": "UserPromptSubmit",
+                "prompt": prompt,
+            }),
+            Client::Codex => serde_json::json!({
+                "session_id": session_id,
+                "transcript_path": null,
+                "cwd": cwd,
+                "hook_event_name": "UserPromptSubmit",
+                "model": "gpt-5-codex",
+                "permission_mode": "default",
+                "turn_id": "turn-1",
+                "prompt": prompt,
+            }),
+            Client::Gemini => serde_json::json!({
+                "session_id": session_id,
+                "transcript_path": "/tmp/cairn-status-check.json",
+                "cwd": cwd,
+                "hook_event_name": "BeforeAgent",
+                "timestamp": "2026-01-01T00:00:00.000Z",
+                "prompt": prompt,
+            }),
+            Client::Cursor => serde_json::json!({
+                "conversation_id": session_id,
+                "generation_id": "cairn-status-check",
+                "hook_event_name": "beforeSubmitPrompt",
+                "workspace_roots": [cwd],
+                "cursor_version": "1.7.0",
+                "prompt": prompt,
+            }),
+        };
+        v.to_string()
+    }
+
     fn shape(self) -> &'static str {
         match self {
             Client::Claude | Client::Codex | Client::Gemini => {
@@ -359,6 +470,37 @@ mod tests {
             Client::Claude.read_envelope("  \n"),
             Err(EnvelopeError::Empty)
         );
+    }
+
+    #[test]
+    fn prompt_envelopes_name_each_clients_event() {
+        for (c, event) in [
+            (Client::Claude, "UserPromptSubmit"),
+            (Client::Codex, "UserPromptSubmit"),
+            (Client::Gemini, "BeforeAgent"),
+        ] {
+            let out = c.prompt_envelope("ctx \"q\"\nline");
+            assert!(
+                out.ends_with('\n') && out.matches('\n').count() == 1,
+                "{out}"
+            );
+            let value: Value = serde_json::from_str(&out).unwrap();
+            assert_eq!(
+                value,
+                serde_json::json!({"hookSpecificOutput": {
+                    "hookEventName": event,
+                    "additionalContext": "ctx \"q\"\nline",
+                }})
+            );
+            assert_eq!(
+                c.read_prompt_envelope(&out),
+                Ok(Some("ctx \"q\"\nline".to_owned()))
+            );
+            assert_eq!(c.read_prompt_envelope(""), Ok(None));
+            // The session-start envelope is not the prompt hook's.
+            assert!(c.read_prompt_envelope(&c.envelope("x")).is_err());
+        }
+        assert_eq!(Client::Cursor.prompt_envelope("x"), "");
     }
 
     #[test]

@@ -1,6 +1,13 @@
 //! The JSON a client writes on the hook's stdin, read leniently: every field is
 //! optional, unknown fields are ignored, and garbage yields defaults plus a warning,
 //! never an error, because a hook must never block a session.
+//!
+//! The prompt hook's payload adds `prompt`: Claude Code and Codex `UserPromptSubmit`
+//! (`prompt`, `session_id`, `cwd`, `hook_event_name`, `transcript_path`), Gemini CLI
+//! `BeforeAgent` (`prompt` besides its base fields `session_id`, `transcript_path`,
+//! `cwd`, `hook_event_name`, `timestamp`: google-gemini/gemini-cli
+//! `docs/hooks/reference.md`, "Agent hooks"). The prompt is the user's text: it is
+//! never logged, never echoed and never stored.
 
 use std::path::PathBuf;
 
@@ -68,6 +75,11 @@ pub struct HookInput {
     pub source: StartReason,
     /// `hook_event_name`, when given.
     pub event: Option<String>,
+    /// The user's prompt (the prompt hook's payload), as written.
+    pub prompt: Option<String>,
+    /// The payload carries a field only Cursor writes (`cursor_version`,
+    /// `workspace_roots`): Cursor is running a hook configured for another client.
+    pub from_cursor: bool,
     /// A problem with the payload worth one line on stderr (never fatal).
     pub warning: Option<String>,
 }
@@ -119,6 +131,12 @@ impl HookInput {
             session_id: text_field("session_id").or_else(|| text_field("conversation_id")),
             source,
             event: text_field("hook_event_name"),
+            prompt: obj
+                .get("prompt")
+                .and_then(Value::as_str)
+                .filter(|p| !p.trim().is_empty())
+                .map(str::to_owned),
+            from_cursor: obj.contains_key("cursor_version") || obj.contains_key("workspace_roots"),
             warning: None,
         }
     }
@@ -149,6 +167,25 @@ mod tests {
         assert_eq!(i.cwd, Some(PathBuf::from("/w1")));
         assert_eq!(i.session_id.as_deref(), Some("c1"));
         assert_eq!(i.source, StartReason::Startup);
+        assert!(i.from_cursor);
+        assert!(!HookInput::parse(claude).from_cursor);
+    }
+
+    #[test]
+    fn reads_the_prompt_hooks_payloads() {
+        let claude = br#"{"session_id":"s1","transcript_path":"/t.jsonl","cwd":"/repo","permission_mode":"default","hook_event_name":"UserPromptSubmit","prompt":"fix the payout retry"}"#;
+        let i = HookInput::parse(claude);
+        assert_eq!(i.prompt.as_deref(), Some("fix the payout retry"));
+        assert_eq!(i.session_id.as_deref(), Some("s1"));
+        assert_eq!(i.event.as_deref(), Some("UserPromptSubmit"));
+        let gemini = br#"{"session_id":"g","transcript_path":"/t.json","cwd":"/g","hook_event_name":"BeforeAgent","timestamp":"2026-11-22T09:00:00Z","prompt":"  why\nnot  "}"#;
+        assert_eq!(
+            HookInput::parse(gemini).prompt.as_deref(),
+            Some("  why\nnot  ")
+        );
+        for empty in [&br#"{"prompt":"   "}"#[..], br#"{"prompt":7}"#, b"{}"] {
+            assert_eq!(HookInput::parse(empty).prompt, None);
+        }
     }
 
     #[test]

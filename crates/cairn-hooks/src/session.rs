@@ -178,6 +178,9 @@ pub struct HookOutcome {
     pub message: Option<String>,
     /// Lines for stderr (redacted, one line each).
     pub warnings: Vec<String>,
+    /// The ids of the notes the packet gave (none for a notice), for the session's
+    /// record ([`crate::record::SessionRecords::session_started`]).
+    pub given: Vec<String>,
 }
 
 /// "Now" for a hook: midnight UTC of today, so output is stable across a day.
@@ -218,7 +221,7 @@ pub fn session_start(req: SessionStart, sources: EngineSources) -> HookOutcome {
     let mut warnings: Vec<String> = req.input.warning.iter().cloned().collect();
     let answer_by = req.deadline.saturating_sub(ANSWER_MARGIN);
     let quick_at = quick_start(req.deadline);
-    let (tx, rx) = mpsc::channel::<(BuildPath, Result<String, String>)>();
+    let (tx, rx) = mpsc::channel::<(BuildPath, Result<Built, String>)>();
 
     let full_tx = tx.clone();
     let full_req = req.clone();
@@ -232,7 +235,7 @@ pub fn session_start(req: SessionStart, sources: EngineSources) -> HookOutcome {
         let _ = full_tx.send((BuildPath::Full, r));
     });
 
-    let mut quick_result: Option<String> = None;
+    let mut quick_result: Option<Built> = None;
     let mut quick_started = false;
     let mut failure: Option<String> = None;
     let mut quick = Some(sources.quick);
@@ -247,8 +250,8 @@ pub fn session_start(req: SessionStart, sources: EngineSources) -> HookOutcome {
             quick_at.saturating_sub(elapsed)
         };
         match rx.recv_timeout(wait) {
-            Ok((BuildPath::Full, Ok(text))) => {
-                return answer(req.client, text, BuildPath::Full, None, warnings);
+            Ok((BuildPath::Full, Ok(built))) => {
+                return answer_with(req.client, built, BuildPath::Full, None, warnings);
             }
             Ok((BuildPath::Full, Err(e))) => {
                 // A broken configuration breaks the quick path too: answer now.
@@ -276,7 +279,7 @@ pub fn session_start(req: SessionStart, sources: EngineSources) -> HookOutcome {
                         let r = open()
                             .map_err(|e| e.to_string())
                             .and_then(|engine| build(&engine, &quick_req, limits, false))
-                            .map(|text| format!("{prefix}{text}"));
+                            .map(|(text, ids)| (format!("{prefix}{text}"), ids));
                         let _ = quick_tx.send((BuildPath::Quick, r));
                     });
                 }
@@ -284,12 +287,12 @@ pub fn session_start(req: SessionStart, sources: EngineSources) -> HookOutcome {
             Err(mpsc::RecvTimeoutError::Disconnected) => break,
         }
     }
-    if let Some(text) = quick_result {
+    if let Some(built) = quick_result {
         warnings.push(format!(
             "the full packet was not ready within {} ms; answered with identity and pinned notes",
             req.deadline.as_millis()
         ));
-        return answer(req.client, text, BuildPath::Quick, None, warnings);
+        return answer_with(req.client, built, BuildPath::Quick, None, warnings);
     }
     let reason = failure.unwrap_or_else(|| {
         format!(
@@ -324,7 +327,7 @@ pub fn notice_for(client: Client, reason: &str, mut warnings: Vec<String>) -> Ho
 /// Failure text as it may leave the hook: credentials redacted on the original
 /// text, then shaped by the untrusted-text formatter (one line, nothing that opens
 /// or closes a block), then capped.
-fn for_the_user(text: &str) -> String {
+pub(crate) fn for_the_user(text: &str) -> String {
     let redacted = cairn_policy::redact(text);
     let flat = cairn_render::neutralize(&redacted.text);
     let flat = flat.trim();
@@ -334,10 +337,23 @@ fn for_the_user(text: &str) -> String {
     }
 }
 
+/// A built packet: its rendered text and the ids of its notes.
+type Built = (String, Vec<String>);
+
 /// Every answer is made here, so no text leaves without [`for_the_user`].
 fn answer(
     client: Client,
     context: String,
+    path: BuildPath,
+    message: Option<String>,
+    warnings: Vec<String>,
+) -> HookOutcome {
+    answer_with(client, (context, Vec::new()), path, message, warnings)
+}
+
+fn answer_with(
+    client: Client,
+    (context, given): Built,
     path: BuildPath,
     message: Option<String>,
     warnings: Vec<String>,
@@ -349,6 +365,7 @@ fn answer(
         path,
         message,
         warnings: warnings.iter().map(|w| for_the_user(w)).collect(),
+        given,
     }
 }
 
@@ -385,7 +402,7 @@ fn build(
     req: &SessionStart,
     limits: ContextLimits,
     git: bool,
-) -> Result<String, String> {
+) -> Result<Built, String> {
     let request = WakeupRequest {
         caps: limits.caps(),
         ..req.wakeup_request()
@@ -395,7 +412,16 @@ fn build(
     } else {
         engine.wakeup(&request)
     };
-    out.map(|o| o.rendered).map_err(|e| e.to_string())
+    out.map(|o| {
+        let ids = o
+            .packet
+            .sections()
+            .into_iter()
+            .flat_map(|(_, items)| items.iter().map(|i| i.id.clone()))
+            .collect();
+        (o.rendered, ids)
+    })
+    .map_err(|e| e.to_string())
 }
 
 #[cfg(test)]

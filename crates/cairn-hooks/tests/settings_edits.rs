@@ -5,8 +5,10 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use cairn_hooks::Client;
+use cairn_hooks::install::HookKind;
 use cairn_hooks::install::json::{
-    find_hooks, install_hook, install_mcp, uninstall_hook, uninstall_mcp,
+    find_hooks, find_kind, install_hook, install_kind, install_mcp, uninstall_hook, uninstall_kind,
+    uninstall_mcp,
 };
 use cairn_hooks::install::{Change, McpCommand};
 use proptest::prelude::*;
@@ -39,13 +41,40 @@ const EXISTING: &str = r#"{
 }
 "#;
 
+fn prompt_command(client: Client) -> String {
+    format!("/opt/cairn/bin/cairn hook prompt --client {client} --config /home/u/notes/cairn.toml")
+}
+
 #[test]
 fn each_clients_entry() {
     for client in Client::ALL {
         let (out, change) = install_hook(EXISTING, client, &command(client)).unwrap();
         assert_eq!(change, Change::Added);
+        let (out, change) =
+            install_kind(&out, client, HookKind::Prompt, &prompt_command(client)).unwrap();
+        // Cursor's prompt hook cannot add context: none is written.
+        let expected = if client == Client::Cursor {
+            Change::Unchanged
+        } else {
+            Change::Added
+        };
+        assert_eq!(change, expected, "{client}");
         let (out, _) = install_mcp(&out, &mcp(), client == Client::Claude).unwrap();
         insta::assert_snapshot!(format!("entry_{client}"), out);
+        // The two hooks are told apart, and each uninstalls alone.
+        assert_eq!(find_hooks(&out, client).unwrap(), vec![command(client)]);
+        let prompts = find_kind(&out, client, HookKind::Prompt).unwrap();
+        assert_eq!(prompts.len(), usize::from(client != Client::Cursor));
+        let (only_start, _) = uninstall_kind(&out, client, HookKind::Prompt).unwrap();
+        assert!(
+            find_kind(&only_start, client, HookKind::Prompt)
+                .unwrap()
+                .is_empty()
+        );
+        assert_eq!(
+            find_hooks(&only_start, client).unwrap(),
+            vec![command(client)]
+        );
     }
 }
 

@@ -185,7 +185,36 @@ pub const BUILTIN_TEMPLATES: &[(&str, &str)] = &[
         "markdown/generic.j2",
         include_str!("../templates/markdown/generic.j2"),
     ),
+    (
+        "related/claude.j2",
+        include_str!("../templates/related/claude.j2"),
+    ),
+    (
+        "related/codex.j2",
+        include_str!("../templates/related/codex.j2"),
+    ),
+    (
+        "related/cursor.j2",
+        include_str!("../templates/related/cursor.j2"),
+    ),
+    (
+        "related/gemini.j2",
+        include_str!("../templates/related/gemini.j2"),
+    ),
+    (
+        "related/opencode.j2",
+        include_str!("../templates/related/opencode.j2"),
+    ),
+    (
+        "related/generic.j2",
+        include_str!("../templates/related/generic.j2"),
+    ),
 ];
+
+/// The fence of targets whose client escapes `<` and `>` (Gemini CLI): their blocks
+/// open with a line starting with it and close with a line holding only it.
+/// [`neutralize`] leaves no run of three backticks in any value.
+pub const FENCE: &str = "```";
 
 /// Compiled templates.
 pub struct Renderer {
@@ -348,31 +377,66 @@ impl Renderer {
             has_task => has_task,
             project => Value::from(minijinja::value::Serde(&packet.identity.project)),
             block_tag => Value::from_safe_string(BLOCK_TAG.to_owned()),
+            fence => Value::from_safe_string(FENCE.to_owned()),
             item_count => packet.item_count(),
         };
-        let mut out = tmpl
+        let out = tmpl
             .render(ctx)
             .map_err(|source| RenderError::Template { name, source })?;
-        // Templates stay readable; the output has no runs of blank lines.
-        while out.contains("\n\n\n") {
-            out = out.replace("\n\n\n", "\n\n");
-        }
-        out = out.replace(&format!("\n\n</{BLOCK_TAG}>"), &format!("\n</{BLOCK_TAG}>"));
-        while out.ends_with("\n\n") {
-            out.pop();
-        }
-        if !out.ends_with('\n') {
-            out.push('\n');
-        }
-        Ok(out)
+        Ok(tidy(out))
     }
+
+    /// Renders the prompt hook's block for `target`: `items` (already redacted and
+    /// shaped, as a packet's), each with its source, through `related/<target>.j2`.
+    /// The same formatter as [`Renderer::render`] applies to every value. The result
+    /// ends with a newline.
+    pub fn render_related(&self, items: &[Item], target: Target) -> Result<String, RenderError> {
+        let name = format!("related/{}.j2", target.as_str());
+        let tmpl = self
+            .env
+            .get_template(&name)
+            .map_err(|source| RenderError::Template {
+                name: name.clone(),
+                source,
+            })?;
+        let ctx = minijinja::context! {
+            items => Value::from(minijinja::value::Serde(items)),
+            block_tag => Value::from_safe_string(BLOCK_TAG.to_owned()),
+            fence => Value::from_safe_string(FENCE.to_owned()),
+        };
+        let out = tmpl
+            .render(ctx)
+            .map_err(|source| RenderError::Template { name, source })?;
+        Ok(tidy(out))
+    }
+}
+
+/// Templates stay readable; the output has no runs of blank lines, no blank line
+/// before the block's end, and ends with exactly one newline.
+fn tidy(mut out: String) -> String {
+    while out.contains("\n\n\n") {
+        out = out.replace("\n\n\n", "\n\n");
+    }
+    out = out.replace(&format!("\n\n</{BLOCK_TAG}>"), &format!("\n</{BLOCK_TAG}>"));
+    while out.ends_with("\n\n") {
+        out.pop();
+    }
+    let closing_fence = format!("\n\n{FENCE}");
+    if out.trim_end().ends_with(&closing_fence) {
+        let at = out.trim_end().len() - closing_fence.len();
+        out.replace_range(at..at + 2, "\n");
+    }
+    if !out.ends_with('\n') {
+        out.push('\n');
+    }
+    out
 }
 
 /// Flattens `text` to one line ([`cairn_policy::one_line`]: every line and paragraph
 /// separator and control character becomes a space, bidi controls and other
 /// invisible format characters are removed) and neutralises anything that could
 /// close or open a block: every `</` becomes `<\/`, the template's own tag loses its
-/// `<`, and markdown fences lose a backtick.
+/// `<`, and no run of three backticks (a markdown fence) is left.
 pub fn neutralize(text: &str) -> String {
     let flat = cairn_policy::one_line(text).into_owned();
     if !flat.contains('<') && !flat.contains("```") {
@@ -383,7 +447,11 @@ pub fn neutralize(text: &str) -> String {
     if s.to_ascii_lowercase().contains(&opener) {
         s = replace_ignore_case(&s, &opener, &format!("‹{BLOCK_TAG}"));
     }
-    s.replace("```", "``")
+    // Repeated: one pass turns a run of four backticks into three.
+    while s.contains(FENCE) {
+        s = s.replace(FENCE, "``");
+    }
+    s
 }
 
 /// JSON text with every character that `serde_json` leaves raw but a reader would

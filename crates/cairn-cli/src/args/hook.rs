@@ -1,5 +1,5 @@
-//! `cairn hook session-start` (what clients run) and `cairn hooks
-//! install|uninstall|status` (wiring clients): flags and help.
+//! `cairn hook session-start` and `cairn hook prompt` (what clients run) and `cairn
+//! hooks install|uninstall|status` (wiring clients): flags and help.
 
 use std::path::PathBuf;
 
@@ -27,6 +27,54 @@ systemMessage (Claude Code, Codex, Gemini CLI) and on stderr.
 Example (what `cairn hooks install --client claude` configures):
   echo '{\"cwd\":\"/path/to/repo\",\"source\":\"startup\"}' | cairn hook session-start --client claude")]
     SessionStart(SessionStartArgs),
+    /// Add the few notes that match the prompt just submitted, and that this session was not given yet (reads the client's JSON on stdin).
+    #[command(after_help = "\
+Run by Claude Code and Codex on UserPromptSubmit and by Gemini CLI on BeforeAgent.
+The prompt is the task: notes that pass the same relevance gate as a wake-up's task
+layer, are neither secret nor confidential, and were not given earlier in this session
+(the session-start packet and earlier prompts, remembered for a day per session id in
+cairn's cache folder, note ids and times only), at most --max-notes of them within
+--max-chars. When nothing qualifies, the prompt is empty, or anything fails, stdout
+stays empty (a failure prints one line on stderr). Always exits 0, within --deadline-ms.
+
+Example (what `cairn hooks install --client claude` configures):
+  echo '{\"cwd\":\"/path/to/repo\",\"session_id\":\"s1\",\"prompt\":\"retry payouts\"}' | cairn hook prompt --client claude")]
+    Prompt(PromptArgs),
+}
+
+/// The clients with a prompt hook that adds context (Cursor has none).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum PromptClientArg {
+    Claude,
+    Codex,
+    Gemini,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct PromptArgs {
+    /// The client running the hook (decides the envelope and the wording).
+    #[arg(long, value_enum)]
+    pub client: PromptClientArg,
+    #[command(flatten)]
+    pub source: VaultArgs,
+    /// Answer within this many milliseconds, or add nothing.
+    #[arg(long, value_name = "MS", default_value_t = cairn_hooks::PROMPT_DEADLINE_MS,
+          value_parser = clap::value_parser!(u64).range(50..=60_000))]
+    pub deadline_ms: u64,
+    /// At most this many notes per prompt.
+    #[arg(long, value_name = "N", default_value_t = cairn_hooks::DEFAULT_MAX_NOTES as u64,
+          value_parser = clap::value_parser!(u64).range(1..=20))]
+    pub max_notes: u64,
+    /// At most this many characters per prompt.
+    #[arg(long, value_name = "CHARS", default_value_t = cairn_hooks::DEFAULT_MAX_CHARS as u64,
+          value_parser = clap::value_parser!(u64).range(200..=9_000))]
+    pub max_chars: u64,
+    /// Packet profile (default: project when a project matches, else developer).
+    #[arg(long, value_name = "NAME")]
+    pub profile: Option<String>,
+    /// Pin "now" (RFC 3339); by default midnight UTC today.
+    #[arg(long, value_name = "RFC3339", hide_short_help = true)]
+    pub now: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -70,18 +118,19 @@ pub(crate) struct HooksArgs {
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum HooksAction {
-    /// Add cairn's session-start hook and MCP server to a client's settings (merged, backed up, idempotent).
+    /// Add cairn's session-start and prompt hooks and MCP server to a client's settings (merged, backed up, idempotent).
     #[command(after_help = "\
 Examples:
   cairn hooks install --client claude --config ~/notes/cairn.toml
   cairn hooks install --client codex,gemini,cursor --dry-run   # show the diff only
   cairn hooks install --client claude --scope project          # this repository only
 
-The hook command runs this cairn binary with the configuration given here (or the one
-found now: $CAIRN_CONFIG, ~/.config/cairn/config.toml), so it works whatever the
-client's environment is.")]
+The hook commands run this cairn binary with the configuration given here (or the one
+found now: $CAIRN_CONFIG, ~/.config/cairn/config.toml), so they work whatever the
+client's environment is. Claude Code's user settings are found in $CLAUDE_CONFIG_DIR
+when it is set. The last three backups of each settings file are kept.")]
     Install(InstallArgs),
-    /// Remove cairn's session-start hook and MCP server from a client's settings (other entries kept).
+    /// Remove cairn's hooks and MCP server from a client's settings (other entries kept).
     Uninstall(UninstallArgs),
     /// Show whether each client is wired, run each configured hook once to check what the client would get, and whether the index it reads is current.
     #[command(after_help = "\
@@ -124,9 +173,12 @@ pub(crate) struct InstallArgs {
     pub wiring: WiringArgs,
     #[command(flatten)]
     pub source: VaultArgs,
-    /// Do not register the MCP server, only the hook.
+    /// Do not register the MCP server, only the hooks.
     #[arg(long)]
     pub no_mcp: bool,
+    /// Do not wire the prompt hook (run at each prompt), only the session-start hook; removes one an earlier install added.
+    #[arg(long)]
+    pub no_prompt_hook: bool,
     /// The program clients run (default: this cairn's absolute path).
     #[arg(long, value_name = "PATH")]
     pub bin: Option<PathBuf>,

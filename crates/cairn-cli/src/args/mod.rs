@@ -17,8 +17,8 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 pub(crate) use eval::{EvalArgs, EvalFormat};
 pub(crate) use hook::{
-    ClientArg, HookArgs, HookEvent, HooksAction, HooksArgs, InstallArgs, ScopeArg,
-    SessionStartArgs, StatusArgs, WiringArgs,
+    ClientArg, HookArgs, HookEvent, HooksAction, HooksArgs, InstallArgs, PromptArgs,
+    PromptClientArg, ScopeArg, SessionStartArgs, StatusArgs, WiringArgs,
 };
 pub(crate) use index::IndexArgs;
 pub(crate) use lint::LintArgs;
@@ -82,7 +82,7 @@ Examples:
     Explain(ExplainArgs),
     /// Write a cairn.toml: adopt a folder that holds notes, or create a starter vault (never overwrites).
     Init(InitArgs),
-    /// Run a client hook: `cairn hook session-start --client claude` (what `hooks install` configures).
+    /// Run a client hook: `cairn hook session-start --client claude`, `cairn hook prompt --client claude` (what `hooks install` configures).
     Hook(HookArgs),
     /// Wire cairn into Claude Code, Codex, Gemini CLI or Cursor: install, uninstall, status.
     #[command(after_help = "\

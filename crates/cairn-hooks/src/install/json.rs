@@ -34,22 +34,54 @@ fn object(pairs: Vec<(&str, CstInputValue)>) -> CstInputValue {
     CstInputValue::Object(pairs.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
 }
 
+/// Which of cairn's hooks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HookKind {
+    /// `cairn hook session-start`: the packet at a session's start.
+    SessionStart,
+    /// `cairn hook prompt`: the notes for each prompt.
+    Prompt,
+}
+
+impl HookKind {
+    /// The subcommand that identifies cairn's hook of this kind in a command.
+    fn subcommand(self) -> &'static str {
+        match self {
+            HookKind::SessionStart => "session-start",
+            HookKind::Prompt => "prompt",
+        }
+    }
+
+    /// What the kind is called in messages.
+    pub fn what(self) -> &'static str {
+        match self {
+            HookKind::SessionStart => "session-start hook",
+            HookKind::Prompt => "prompt hook",
+        }
+    }
+}
+
+/// Claude Code's `SessionStart` matcher written by earlier cairn releases: reinstalling
+/// removes it (the entry now has none, so it runs on every source, `fork` included).
+const OLD_CLAUDE_MATCHER: &str = "startup|resume|clear|compact";
+
 /// The `SessionStart` entry cairn adds for `client`, as written into the file.
+///
+/// Claude Code's has no matcher, so it runs on every source: its hooks reference lists
+/// `startup`, `resume`, `clear`, `compact` and, in recent releases, `fork`
+/// (`--fork-session`, `/branch`); without a matcher a source added later is covered too.
 pub fn hook_entry(client: Client, command: &str) -> CstInputValue {
     let cmd = || CstInputValue::from(command);
     let num = |n: u64| CstInputValue::Number(n.to_string());
     match client {
-        Client::Claude => object(vec![
-            ("matcher", "startup|resume|clear|compact".into()),
-            (
-                "hooks",
-                CstInputValue::Array(vec![object(vec![
-                    ("type", "command".into()),
-                    ("command", cmd()),
-                    ("timeout", num(10)),
-                ])]),
-            ),
-        ]),
+        Client::Claude => object(vec![(
+            "hooks",
+            CstInputValue::Array(vec![object(vec![
+                ("type", "command".into()),
+                ("command", cmd()),
+                ("timeout", num(10)),
+            ])]),
+        )]),
         Client::Codex => object(vec![
             ("matcher", "startup|resume|clear|compact".into()),
             (
@@ -80,19 +112,75 @@ pub fn hook_entry(client: Client, command: &str) -> CstInputValue {
     }
 }
 
-/// The event key under `hooks` for `client`.
-fn event_key(client: Client) -> &'static str {
-    match client {
-        Client::Cursor => "sessionStart",
-        _ => "SessionStart",
+/// The prompt-hook entry cairn adds for `client` (`None`: Cursor, whose prompt hook
+/// cannot add context). `UserPromptSubmit` (Claude Code, Codex) and `BeforeAgent`
+/// (Gemini CLI) take no matcher. The timeouts are the clients' upper bound only: the
+/// hook answers within its own deadline (300 ms by default) or adds nothing.
+pub fn prompt_entry(client: Client, command: &str) -> Option<CstInputValue> {
+    let cmd = || CstInputValue::from(command);
+    let num = |n: u64| CstInputValue::Number(n.to_string());
+    Some(match client {
+        Client::Claude | Client::Codex => object(vec![(
+            "hooks",
+            CstInputValue::Array(vec![object(vec![
+                ("type", "command".into()),
+                ("command", cmd()),
+                ("timeout", num(5)),
+            ])]),
+        )]),
+        Client::Gemini => object(vec![(
+            "hooks",
+            CstInputValue::Array(vec![object(vec![
+                ("name", "cairn-prompt".into()),
+                ("type", "command".into()),
+                ("command", cmd()),
+                ("timeout", num(5_000)),
+                (
+                    "description",
+                    "cairn: notes from your memory that match each prompt".into(),
+                ),
+            ])]),
+        )]),
+        Client::Cursor => return None,
+    })
+}
+
+/// The event key under `hooks` for `client`'s hook of `kind` (`None`: the client has
+/// no such hook).
+pub fn event_key(client: Client, kind: HookKind) -> Option<&'static str> {
+    match (kind, client) {
+        (HookKind::SessionStart, Client::Cursor) => Some("sessionStart"),
+        (HookKind::SessionStart, _) => Some("SessionStart"),
+        (HookKind::Prompt, c) => c.prompt_event(),
+    }
+}
+
+fn entry(client: Client, kind: HookKind, command: &str) -> Option<CstInputValue> {
+    match kind {
+        HookKind::SessionStart => Some(hook_entry(client, command)),
+        HookKind::Prompt => prompt_entry(client, command),
     }
 }
 
 /// Whether a hook command is cairn's session-start hook.
 pub fn is_cairn_hook(command: &str) -> bool {
+    is_cairn_command(command, HookKind::SessionStart)
+}
+
+/// Whether a hook command is cairn's hook of `kind`: its program is `cairn…` and its
+/// first two words after it are `hook <subcommand>`.
+pub fn is_cairn_command(command: &str, kind: HookKind) -> bool {
     let first = first_word(command);
     let name = first.rsplit(['/', '\\']).next().unwrap_or_default();
-    name.starts_with("cairn") && command.contains("hook session-start")
+    let rest = command.trim_start();
+    let rest = match rest.chars().next() {
+        Some(q @ ('\'' | '"')) => rest[1..].split_once(q).map_or("", |(_, r)| r),
+        _ => rest.split_once(char::is_whitespace).map_or("", |(_, r)| r),
+    };
+    let mut words = rest.split_whitespace();
+    name.starts_with("cairn")
+        && words.next() == Some("hook")
+        && words.next() == Some(kind.subcommand())
 }
 
 fn first_word(command: &str) -> String {
@@ -140,9 +228,9 @@ fn finish(original: &str, root: &CstRootNode) -> String {
     s
 }
 
-/// The handler objects of `client`'s session-start entries whose command is cairn's:
-/// (the object, its command).
-fn cairn_handlers(client: Client, events: &CstArray) -> Vec<(CstObject, String)> {
+/// The handler objects of `client`'s entries (of one event) whose command is cairn's
+/// hook of `kind`: (the object, its command).
+fn cairn_handlers(client: Client, kind: HookKind, events: &CstArray) -> Vec<(CstObject, String)> {
     let mut out = Vec::new();
     for el in events.elements() {
         let Some(entry) = el.as_object() else {
@@ -162,7 +250,7 @@ fn cairn_handlers(client: Client, events: &CstArray) -> Vec<(CstObject, String)>
                 .and_then(|p| p.value())
                 .and_then(|v| v.to_serde_value())
                 .and_then(|v| v.as_str().map(str::to_owned));
-            if let Some(cmd) = cmd.filter(|c| is_cairn_hook(c)) {
+            if let Some(cmd) = cmd.filter(|c| is_cairn_command(c, kind)) {
                 out.push((h, cmd));
             }
         }
@@ -176,18 +264,32 @@ pub fn install_hook(
     client: Client,
     command: &str,
 ) -> Result<(String, Change), EditError> {
+    install_kind(text, client, HookKind::SessionStart, command)
+}
+
+/// Adds cairn's hook of `kind`, or points an existing one at `command` (a client
+/// without such a hook: nothing changes).
+pub fn install_kind(
+    text: &str,
+    client: Client,
+    kind: HookKind,
+    command: &str,
+) -> Result<(String, Change), EditError> {
+    let (Some(key), Some(new_entry)) = (event_key(client, kind), entry(client, kind, command))
+    else {
+        return Ok((text.to_owned(), Change::Unchanged));
+    };
     let root = parse(text)?;
     let obj = root_object(&root)?;
     if client == Client::Cursor && obj.get("version").is_none() {
         obj.insert(0, "version", CstInputValue::Number("1".into()));
     }
     let hooks = object_at(&obj, "hooks", "hooks")?;
-    let key = event_key(client);
     let events = array_at(&hooks, key, &format!("hooks.{key}"))?;
-    let ours = cairn_handlers(client, &events);
-    let change = if ours.is_empty() {
+    let ours = cairn_handlers(client, kind, &events);
+    let mut change = if ours.is_empty() {
         events.ensure_multiline();
-        events.append(hook_entry(client, command));
+        events.append(new_entry);
         Change::Added
     } else if ours.iter().all(|(_, c)| c == command) {
         Change::Unchanged
@@ -201,28 +303,82 @@ pub fn install_hook(
         }
         Change::Updated
     };
+    if client == Client::Claude && kind == HookKind::SessionStart {
+        for (h, _) in &ours {
+            if drop_old_matcher(h) {
+                change = Change::Updated;
+            }
+        }
+    }
     Ok((finish(text, &root), change))
+}
+
+/// Removes the matcher earlier releases wrote on the entry holding `handler` (Claude
+/// Code's `SessionStart`), when the entry holds only cairn's hooks; whether it did.
+fn drop_old_matcher(handler: &CstObject) -> bool {
+    let Some(entry) = handler
+        .parent()
+        .and_then(|list| list.parent())
+        .and_then(|prop| prop.parent())
+        .and_then(|e| e.as_object())
+    else {
+        return false;
+    };
+    let only_cairn = entry.array_value("hooks").is_some_and(|a| {
+        a.elements().iter().all(|h| {
+            h.as_object()
+                .and_then(|h| h.get("command"))
+                .and_then(|p| p.value())
+                .and_then(|v| v.to_serde_value())
+                .and_then(|v| v.as_str().map(is_cairn_hook))
+                .unwrap_or(false)
+        })
+    });
+    let old = entry
+        .get("matcher")
+        .and_then(|p| p.value())
+        .and_then(|v| v.to_serde_value())
+        .is_some_and(|v| v.as_str() == Some(OLD_CLAUDE_MATCHER));
+    match entry.get("matcher") {
+        Some(p) if old && only_cairn => {
+            p.remove();
+            true
+        }
+        _ => false,
+    }
 }
 
 /// Removes cairn's session-start hook (and containers it leaves empty).
 pub fn uninstall_hook(text: &str, client: Client) -> Result<(String, Change), EditError> {
+    uninstall_kind(text, client, HookKind::SessionStart)
+}
+
+/// Removes cairn's hook of `kind` (and containers it leaves empty).
+pub fn uninstall_kind(
+    text: &str,
+    client: Client,
+    kind: HookKind,
+) -> Result<(String, Change), EditError> {
+    let unchanged = || Ok((text.to_owned(), Change::Unchanged));
     if text.trim().is_empty() {
-        return Ok((text.to_owned(), Change::Unchanged));
+        return unchanged();
     }
+    let Some(key) = event_key(client, kind) else {
+        return unchanged();
+    };
     let root = parse(text)?;
     let Some(obj) = root.object_value() else {
-        return Ok((text.to_owned(), Change::Unchanged));
+        return unchanged();
     };
     let Some(hooks) = obj.object_value("hooks") else {
-        return Ok((text.to_owned(), Change::Unchanged));
+        return unchanged();
     };
-    let key = event_key(client);
     let Some(events) = hooks.array_value(key) else {
-        return Ok((text.to_owned(), Change::Unchanged));
+        return unchanged();
     };
-    let ours = cairn_handlers(client, &events);
+    let ours = cairn_handlers(client, kind, &events);
     if ours.is_empty() {
-        return Ok((text.to_owned(), Change::Unchanged));
+        return unchanged();
     }
     for (h, _) in ours {
         let group = h.parent().and_then(|p| p.as_array());
@@ -256,6 +412,14 @@ pub fn uninstall_hook(text: &str, client: Client) -> Result<(String, Change), Ed
 
 /// The commands of cairn's session-start hooks in `text`.
 pub fn find_hooks(text: &str, client: Client) -> Result<Vec<String>, EditError> {
+    find_kind(text, client, HookKind::SessionStart)
+}
+
+/// The commands of cairn's hooks of `kind` in `text`.
+pub fn find_kind(text: &str, client: Client, kind: HookKind) -> Result<Vec<String>, EditError> {
+    let Some(key) = event_key(client, kind) else {
+        return Ok(Vec::new());
+    };
     if text.trim().is_empty() {
         return Ok(Vec::new());
     }
@@ -263,10 +427,10 @@ pub fn find_hooks(text: &str, client: Client) -> Result<Vec<String>, EditError> 
     let events = root
         .object_value()
         .and_then(|o| o.object_value("hooks"))
-        .and_then(|h| h.array_value(event_key(client)));
+        .and_then(|h| h.array_value(key));
     Ok(events
         .map(|e| {
-            cairn_handlers(client, &e)
+            cairn_handlers(client, kind, &e)
                 .into_iter()
                 .map(|(_, c)| c)
                 .collect()

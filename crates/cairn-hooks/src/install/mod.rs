@@ -1,16 +1,18 @@
 //! `cairn hooks install|uninstall|status`: wiring cairn into each client's own settings
-//! files, the session-start hook and the MCP server.
+//! files, the session-start hook, the prompt hook (Claude Code and Codex
+//! `UserPromptSubmit`, Gemini CLI `BeforeAgent`; Cursor has none that adds context) and
+//! the MCP server.
 //!
-//! | client | hook (user / project scope) | MCP server (user / project scope) |
+//! | client | hooks (user / project scope) | MCP server (user / project scope) |
 //! |---|---|---|
-//! | Claude Code | `~/.claude/settings.json` / `.claude/settings.json` | `~/.claude.json` / `.mcp.json` |
+//! | Claude Code | `$CLAUDE_CONFIG_DIR/settings.json` (default `~/.claude/`) / `.claude/settings.json` | `$CLAUDE_CONFIG_DIR/.claude.json` (default `~/.claude.json`) / `.mcp.json` |
 //! | Codex | `$CODEX_HOME/hooks.json` / `.codex/hooks.json` | `$CODEX_HOME/config.toml` / `.codex/config.toml` |
 //! | Gemini CLI | `~/.gemini/settings.json` / `.gemini/settings.json` | same files, `mcpServers` |
 //! | Cursor | `~/.cursor/hooks.json` / `.cursor/hooks.json` | `~/.cursor/mcp.json` / `.cursor/mcp.json` |
 //!
 //! Planning is pure (text in, text out, see [`plan`]); [`apply`] writes: a backup of
-//! the previous file beside it, then the new text atomically (temporary file, fsync,
-//! rename, the old file's permissions kept). Installing twice changes nothing;
+//! the previous file beside it (the last [`BACKUPS_KEPT`] kept), then the new text
+//! atomically (temporary file, fsync, rename, the old file's permissions kept). Installing twice changes nothing;
 //! uninstalling removes only what cairn added (and containers left empty).
 
 pub mod codex_toml;
@@ -19,8 +21,8 @@ mod probe;
 
 use std::path::{Path, PathBuf};
 
-pub use json::EditError;
-pub use probe::{Probe, probe};
+pub use json::{EditError, HookKind};
+pub use probe::{Probe, SAMPLE_PROMPT, probe, probe_prompt};
 
 use crate::Client;
 
@@ -52,6 +54,9 @@ pub struct Locations {
     pub project_dir: PathBuf,
     /// `$CODEX_HOME` when set (default `~/.codex`).
     pub codex_home: Option<PathBuf>,
+    /// `$CLAUDE_CONFIG_DIR` when set: Claude Code's user settings and its
+    /// `.claude.json` live there instead of `~/.claude/` and `~/.claude.json`.
+    pub claude_config_dir: Option<PathBuf>,
 }
 
 impl Locations {
@@ -65,7 +70,10 @@ impl Locations {
     pub fn hook_file(&self, client: Client, scope: Scope) -> PathBuf {
         let p = &self.project_dir;
         match (client, scope) {
-            (Client::Claude, Scope::User) => self.home.join(".claude/settings.json"),
+            (Client::Claude, Scope::User) => match &self.claude_config_dir {
+                Some(dir) => dir.join("settings.json"),
+                None => self.home.join(".claude/settings.json"),
+            },
             (Client::Claude, Scope::Project) => p.join(".claude/settings.json"),
             (Client::Codex, Scope::User) => self.codex_home().join("hooks.json"),
             (Client::Codex, Scope::Project) => p.join(".codex/hooks.json"),
@@ -80,7 +88,10 @@ impl Locations {
     pub fn mcp_file(&self, client: Client, scope: Scope) -> PathBuf {
         let p = &self.project_dir;
         match (client, scope) {
-            (Client::Claude, Scope::User) => self.home.join(".claude.json"),
+            (Client::Claude, Scope::User) => match &self.claude_config_dir {
+                Some(dir) => dir.join(".claude.json"),
+                None => self.home.join(".claude.json"),
+            },
             (Client::Claude, Scope::Project) => p.join(".mcp.json"),
             (Client::Codex, Scope::User) => self.codex_home().join("config.toml"),
             (Client::Codex, Scope::Project) => p.join(".codex/config.toml"),
@@ -107,8 +118,11 @@ pub struct Wiring {
     pub client: Client,
     /// The scope.
     pub scope: Scope,
-    /// The hook's shell command.
+    /// The session-start hook's shell command.
     pub hook_command: String,
+    /// The prompt hook's shell command (`None`: not wired; ignored for a client
+    /// without a prompt hook).
+    pub prompt_command: Option<String>,
     /// The MCP server, unless left out.
     pub mcp: Option<McpCommand>,
 }
@@ -246,6 +260,19 @@ pub fn plan(
                 &|t| json::install_hook(t, client, cmd),
                 "session-start hook",
             )?;
+            match &wiring.prompt_command {
+                Some(prompt) => edit(
+                    &hook_path,
+                    &|t| json::install_kind(t, client, HookKind::Prompt, prompt),
+                    "prompt hook",
+                )?,
+                // Opted out: a prompt hook an earlier install added goes.
+                None => edit(
+                    &hook_path,
+                    &|t| json::uninstall_kind(t, client, HookKind::Prompt),
+                    "prompt hook",
+                )?,
+            }
             if let Some(mcp) = &wiring.mcp {
                 if client == Client::Codex {
                     edit(
@@ -268,6 +295,11 @@ pub fn plan(
                 &hook_path,
                 &|t| json::uninstall_hook(t, client),
                 "session-start hook",
+            )?;
+            edit(
+                &hook_path,
+                &|t| json::uninstall_kind(t, client, HookKind::Prompt),
+                "prompt hook",
             )?;
             if client == Client::Codex {
                 edit(&mcp_path, &codex_toml::uninstall_mcp, "MCP server `cairn`")?;
@@ -299,8 +331,13 @@ pub struct Applied {
     pub backup: Option<PathBuf>,
 }
 
+/// How many backups of one settings file are kept: older ones are removed when a
+/// new one is made.
+pub const BACKUPS_KEPT: usize = 3;
+
 /// Writes `edits`: each previous file is first copied to
-/// `<name>.cairn-backup-<stamp>` beside it, then replaced atomically.
+/// `<name>.cairn-backup-<stamp>` beside it (only the newest [`BACKUPS_KEPT`] stay),
+/// then replaced atomically.
 pub fn apply(edits: &[FileEdit], stamp: &str) -> Result<Vec<Applied>, InstallError> {
     let mut done = Vec::new();
     for e in edits {
@@ -314,7 +351,11 @@ pub fn apply(edits: &[FileEdit], stamp: &str) -> Result<Vec<Applied>, InstallErr
             .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
         std::fs::create_dir_all(&dir).map_err(io)?;
         let backup = match &e.before {
-            Some(_) => Some(backup_file(&e.path, stamp)?),
+            Some(_) => {
+                let b = backup_file(&e.path, stamp)?;
+                prune_backups(&e.path, BACKUPS_KEPT);
+                Some(b)
+            }
             None => None,
         };
         write_atomic(&e.path, e.after.as_bytes()).map_err(io)?;
@@ -331,10 +372,28 @@ fn backup_file(path: &Path, stamp: &str) -> Result<PathBuf, InstallError> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let mut candidate = path.with_file_name(format!("{name}.cairn-backup-{stamp}"));
-    let mut n = 1;
+    // After every backup of this second, even when older ones were pruned: a
+    // name is never reused, so the newest backup always sorts last.
+    let prefix = format!("{name}.cairn-backup-{stamp}");
+    let taken: Vec<u64> = backups(path)
+        .iter()
+        .filter_map(|b| {
+            let file = b.file_name()?.to_string_lossy().into_owned();
+            let rest = file.strip_prefix(&prefix)?;
+            match rest.strip_prefix('-') {
+                None if rest.is_empty() => Some(0),
+                Some(n) => n.parse().ok(),
+                None => None,
+            }
+        })
+        .collect();
+    let mut candidate = match taken.iter().max() {
+        None => path.with_file_name(prefix.clone()),
+        Some(n) => path.with_file_name(format!("{prefix}-{}", n + 1)),
+    };
+    let mut n = taken.iter().max().map_or(1, |n| n + 2);
     while candidate.exists() {
-        candidate = path.with_file_name(format!("{name}.cairn-backup-{stamp}-{n}"));
+        candidate = path.with_file_name(format!("{prefix}-{n}"));
         n += 1;
     }
     std::fs::copy(path, &candidate).map_err(|source| InstallError::Io {
@@ -342,6 +401,48 @@ fn backup_file(path: &Path, stamp: &str) -> Result<PathBuf, InstallError> {
         source,
     })?;
     Ok(candidate)
+}
+
+/// The backups of `path` beside it, oldest first: `<name>.cairn-backup-<stamp>` and
+/// `<name>.cairn-backup-<stamp>-<n>` (a second backup in the same second), ordered by
+/// stamp, then by `n`.
+pub fn backups(path: &Path) -> Vec<PathBuf> {
+    let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
+        return Vec::new();
+    };
+    let prefix = format!("{}.cairn-backup-", name.to_string_lossy());
+    let Ok(entries) = std::fs::read_dir(if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    }) else {
+        return Vec::new();
+    };
+    let mut found: Vec<((String, u64), PathBuf)> = entries
+        .flatten()
+        .filter_map(|e| {
+            let file = e.file_name().to_string_lossy().into_owned();
+            let rest = file.strip_prefix(&prefix)?;
+            let key = match rest.rsplit_once('-') {
+                Some((stamp, n)) if n.chars().all(|c| c.is_ascii_digit()) && !n.is_empty() => {
+                    (stamp.to_owned(), n.parse().unwrap_or(u64::MAX))
+                }
+                _ => (rest.to_owned(), 0),
+            };
+            Some((key, path.with_file_name(file)))
+        })
+        .collect();
+    found.sort();
+    found.into_iter().map(|(_, p)| p).collect()
+}
+
+/// Removes all but the newest `keep` backups of `path` (what cannot be removed stays).
+fn prune_backups(path: &Path, keep: usize) {
+    let all = backups(path);
+    let extra = all.len().saturating_sub(keep);
+    for old in &all[..extra] {
+        let _ = std::fs::remove_file(old);
+    }
 }
 
 /// Temporary file in the same folder, fsync, rename over `path` (keeping its
@@ -369,8 +470,10 @@ pub struct Wired {
     pub scope: Scope,
     /// The hooks file.
     pub hook_file: PathBuf,
-    /// cairn's hook commands found in it.
+    /// cairn's session-start hook commands found in it.
     pub hooks: Vec<String>,
+    /// cairn's prompt hook commands found in it.
+    pub prompt_hooks: Vec<String>,
     /// The MCP file.
     pub mcp_file: PathBuf,
     /// cairn's MCP server, if registered.
@@ -385,10 +488,17 @@ pub fn inspect(client: Client, scope: Scope, loc: &Locations) -> Wired {
     let mcp_file = loc.mcp_file(client, scope);
     let mut problems = Vec::new();
     let mut hooks = Vec::new();
+    let mut prompt_hooks = Vec::new();
     match read(&hook_file) {
-        Ok(Some(text)) => match json::find_hooks(&text, client) {
-            Ok(h) => hooks = h,
-            Err(e) => problems.push(format!("{}: {e}", hook_file.display())),
+        Ok(Some(text)) => match (
+            json::find_hooks(&text, client),
+            json::find_kind(&text, client, HookKind::Prompt),
+        ) {
+            (Ok(h), Ok(p)) => {
+                hooks = h;
+                prompt_hooks = p;
+            }
+            (Err(e), _) | (_, Err(e)) => problems.push(format!("{}: {e}", hook_file.display())),
         },
         Ok(None) => {}
         Err(e) => problems.push(e.to_string()),
@@ -415,10 +525,21 @@ pub fn inspect(client: Client, scope: Scope, loc: &Locations) -> Wired {
         scope,
         hook_file,
         hooks,
+        prompt_hooks,
         mcp_file,
         mcp,
         problems,
     }
+}
+
+/// Whether Cursor's own cairn session-start hook is wired, for the user or in the
+/// project at `loc.project_dir`: Cursor then also runs the hooks it finds in Claude
+/// Code's settings ("third-party hooks"), and cairn's Claude-shaped hook must stay
+/// silent so the packet is not injected twice.
+pub fn cursor_hook_installed(loc: &Locations) -> bool {
+    [Scope::User, Scope::Project]
+        .into_iter()
+        .any(|scope| !inspect(Client::Cursor, scope, loc).hooks.is_empty())
 }
 
 /// Quotes `s` for a POSIX shell when it needs it.

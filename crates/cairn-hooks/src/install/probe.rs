@@ -1,5 +1,6 @@
 //! Running a configured hook command the way its client would: through the shell, a
-//! sample payload on stdin, a timeout, and the envelope checked.
+//! sample payload on stdin, a timeout, and the envelope checked (the session start's,
+//! or the prompt hook's, which may also print nothing).
 
 use std::io::{Read, Write};
 use std::path::Path;
@@ -25,8 +26,17 @@ pub struct Probe {
     pub message: String,
 }
 
-/// Runs `command` with `client`'s sample payload for `cwd`, killing it after `timeout`.
-pub fn probe(client: Client, command: &str, cwd: &Path, timeout: Duration) -> Probe {
+/// What running a command once gave.
+struct Ran {
+    elapsed: Duration,
+    code: Option<i32>,
+    out: String,
+    err: String,
+}
+
+/// Runs `command` through the shell in `cwd` with `payload` on stdin, killing it
+/// after `timeout`; a failure to run it is the [`Probe`] to report.
+fn run(command: &str, cwd: &Path, payload: &str, timeout: Duration) -> Result<Ran, Probe> {
     let start = Instant::now();
     let failed = |message: String, exit_code: Option<i32>| Probe {
         ok: false,
@@ -42,9 +52,8 @@ pub fn probe(client: Client, command: &str, cwd: &Path, timeout: Duration) -> Pr
         .stderr(Stdio::piped());
     let mut child = match cmd.spawn() {
         Ok(c) => c,
-        Err(e) => return failed(format!("cannot start the shell: {e}"), None),
+        Err(e) => return Err(failed(format!("cannot start the shell: {e}"), None)),
     };
-    let payload = client.sample_payload(cwd, "startup");
     if let Some(mut stdin) = child.stdin.take() {
         // A hook that does not read its input is fine: ignore a closed pipe.
         let _ = stdin.write_all(payload.as_bytes());
@@ -60,18 +69,18 @@ pub fn probe(client: Client, command: &str, cwd: &Path, timeout: Duration) -> Pr
                 break None;
             }
             Ok(None) => std::thread::sleep(Duration::from_millis(5)),
-            Err(e) => return failed(format!("cannot wait for the hook: {e}"), None),
+            Err(e) => return Err(failed(format!("cannot wait for the hook: {e}"), None)),
         }
     };
     let elapsed = start.elapsed();
     let Some(status) = status else {
-        return Probe {
+        return Err(Probe {
             elapsed,
             ..failed(
                 format!("killed after {} ms without an answer", timeout.as_millis()),
                 None,
             )
-        };
+        });
     };
     // A grandchild may still hold the pipes open: wait for the output only briefly.
     let collect = |rx: Option<mpsc::Receiver<String>>| {
@@ -83,11 +92,38 @@ pub fn probe(client: Client, command: &str, cwd: &Path, timeout: Duration) -> Pr
     let code = status.code();
     if code != Some(0) {
         let last = err.lines().last().unwrap_or("").trim().to_owned();
-        return Probe {
+        return Err(Probe {
             elapsed,
             ..failed(format!("exited with {code:?}: {last}"), code)
-        };
+        });
     }
+    Ok(Ran {
+        elapsed,
+        code,
+        out,
+        err,
+    })
+}
+
+/// Runs `command` with `client`'s sample payload for `cwd`, killing it after `timeout`.
+pub fn probe(client: Client, command: &str, cwd: &Path, timeout: Duration) -> Probe {
+    let payload = client.sample_payload(cwd, "startup");
+    let Ran {
+        elapsed,
+        code,
+        out,
+        err,
+    } = match run(command, cwd, &payload, timeout) {
+        Ok(r) => r,
+        Err(p) => return p,
+    };
+    let failed = |message: String| Probe {
+        ok: false,
+        elapsed,
+        exit_code: code,
+        context_chars: 0,
+        message,
+    };
     match client.read_envelope(&out) {
         Ok(context) if context.starts_with(NOTICE_PREFIX) => {
             // The reason is for the user: cairn's last stderr line, else the
@@ -119,9 +155,65 @@ pub fn probe(client: Client, command: &str, cwd: &Path, timeout: Duration) -> Pr
                 elapsed.as_millis()
             ),
         },
-        Err(e) => Probe {
+        Err(e) => failed(format!("the output would not reach the model: {e}")),
+    }
+}
+
+/// The prompt the status check sends a prompt hook.
+pub const SAMPLE_PROMPT: &str = "what did we decide about this project?";
+
+/// Runs a prompt hook `command` with `client`'s sample prompt payload for `cwd`: it
+/// works when it exits 0 with either nothing on stdout (no note matched) or one valid
+/// envelope, and says nothing on stderr (a failure's one line).
+pub fn probe_prompt(client: Client, command: &str, cwd: &Path, timeout: Duration) -> Probe {
+    let payload = client.sample_prompt_payload(cwd, "cairn-status-check", SAMPLE_PROMPT);
+    let Ran {
+        elapsed,
+        code,
+        out,
+        err,
+    } = match run(command, cwd, &payload, timeout) {
+        Ok(r) => r,
+        Err(p) => return p,
+    };
+    let reason = err
+        .lines()
+        .rev()
+        .find_map(|l| l.strip_prefix("cairn: hook: "))
+        .map(str::to_owned);
+    match (client.read_prompt_envelope(&out), reason) {
+        (Ok(_), Some(reason)) => Probe {
+            ok: false,
             elapsed,
-            ..failed(format!("the output would not reach the model: {e}"), code)
+            exit_code: code,
+            context_chars: 0,
+            message: format!("runs, but fails: {reason}"),
+        },
+        (Ok(context), None) => {
+            let chars = context.as_deref().map_or(0, |c| c.chars().count());
+            Probe {
+                ok: true,
+                elapsed,
+                exit_code: code,
+                context_chars: chars,
+                message: match context {
+                    Some(_) => format!(
+                        "runs: {chars} characters of notes for a sample prompt, {} ms",
+                        elapsed.as_millis()
+                    ),
+                    None => format!(
+                        "runs: no note matched a sample prompt (nothing added), {} ms",
+                        elapsed.as_millis()
+                    ),
+                },
+            }
+        }
+        (Err(e), _) => Probe {
+            ok: false,
+            elapsed,
+            exit_code: code,
+            context_chars: 0,
+            message: format!("the output would not reach the model: {e}"),
         },
     }
 }
@@ -199,6 +291,27 @@ mod tests {
             !p.ok && p.message.ends_with("notice: vault missing"),
             "{p:?}"
         );
+    }
+
+    #[test]
+    fn judges_a_prompt_hook() {
+        let run =
+            |cmd: &str| probe_prompt(Client::Gemini, cmd, Path::new("/"), Duration::from_secs(10));
+        let p = run("cat > /dev/null");
+        assert!(p.ok && p.message.contains("no note matched"), "{p:?}");
+        let p = run(
+            r#"cat > /dev/null; printf '%s\n' '{"hookSpecificOutput":{"hookEventName":"BeforeAgent","additionalContext":"notes"}}'"#,
+        );
+        assert!(p.ok && p.context_chars == 5, "{p:?}");
+        let p = run("echo 'cairn: hook: prompt hook: broken config' >&2");
+        assert!(
+            !p.ok && p.message.ends_with("fails: prompt hook: broken config"),
+            "{p:?}"
+        );
+        let p = run(
+            r#"printf '%s\n' '{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"x"}}'"#,
+        );
+        assert!(!p.ok && p.message.contains("would not reach"), "{p:?}");
     }
 
     #[test]
