@@ -341,11 +341,68 @@ fn read(config: &Config, cwd: &Path, asked: &Asked<'_>) -> GitRead {
         Err(e) => return task(not_asked(GitTask::Failed(safe(&e.to_string())))),
     };
     let belongs = project.and_then(|p| belongs(p, &repo, route.method));
-    let history = match (&belongs, asked.cache_dir) {
-        (Some(_), Some(dir)) => history(config, &repo, dir),
-        _ => None,
+    // The history (for the code-changed deboost) does not depend on the working
+    // tree: it loads on a thread of its own, on a repository of its own (a gix
+    // repository is not shared between threads), while the status is read.
+    let workdir = repo.workdir().to_path_buf();
+    std::thread::scope(|scope| {
+        let loading = match (&belongs, asked.cache_dir) {
+            (Some(_), Some(dir)) => {
+                let load = move || {
+                    cairn_git::open(&workdir)
+                        .ok()
+                        .and_then(|r| history(config, &r, dir))
+                };
+                match std::thread::Builder::new()
+                    .name("cairn-git-history".to_owned())
+                    .spawn_scoped(scope, load)
+                {
+                    Ok(handle) => HistoryLoad::Loading(handle),
+                    // No thread to be had: load it here.
+                    Err(_) => HistoryLoad::Done(
+                        cairn_git::open(repo.workdir())
+                            .ok()
+                            .and_then(|r| history(config, &r, dir)),
+                    ),
+                }
+            }
+            _ => HistoryLoad::Done(None),
+        };
+        read_tree(config, &repo, asked, belongs.as_ref(), project, loading)
+    })
+}
+
+/// The history being loaded beside the status, or loaded.
+enum HistoryLoad<'scope> {
+    Loading(std::thread::ScopedJoinHandle<'scope, Option<Arc<History>>>),
+    Done(Option<Arc<History>>),
+}
+
+impl HistoryLoad<'_> {
+    fn wait(self) -> Option<Arc<History>> {
+        match self {
+            // A panic on the history thread is a history we go without.
+            HistoryLoad::Loading(h) => h.join().ok().flatten(),
+            HistoryLoad::Done(h) => h,
+        }
+    }
+}
+
+/// The rest of [`read`]: the task from the working tree when it is asked for and
+/// the repository belongs (or `--derive`), with the history `loading` gives.
+fn read_tree(
+    config: &Config,
+    repo: &cairn_git::Repository,
+    asked: &Asked<'_>,
+    belongs: Option<&String>,
+    project: Option<&Project>,
+    loading: HistoryLoad<'_>,
+) -> GitRead {
+    let not_asked = |or: GitTask| match &asked.why_not {
+        Some(why) => GitTask::Nothing(why.clone()),
+        None => or,
     };
-    let why = match (&belongs, project) {
+    let why = match (belongs, project) {
         _ if config.git.derive == Derive::Always => "--derive".to_owned(),
         (Some(why), _) => why.clone(),
         (None, Some(p)) => {
@@ -355,20 +412,20 @@ fn read(config: &Config, cwd: &Path, asked: &Asked<'_>) -> GitRead {
                     repo.workdir().display(),
                     p.id
                 ))),
-                history,
+                history: loading.wait(),
             };
         }
         (None, None) => {
             return GitRead {
                 task: not_asked(GitTask::Nothing("no project routed".to_owned())),
-                history,
+                history: loading.wait(),
             };
         }
     };
     if let Some(why) = &asked.why_not {
         return GitRead {
             task: GitTask::Nothing(why.clone()),
-            history,
+            history: loading.wait(),
         };
     }
     let staged_cache = asked
@@ -386,7 +443,7 @@ fn read(config: &Config, cwd: &Path, asked: &Asked<'_>) -> GitRead {
             Ok(t) => task_of(&t, &why),
             Err(e) => GitTask::Failed(safe(&e.to_string())),
         },
-        history,
+        history: loading.wait(),
     }
 }
 
