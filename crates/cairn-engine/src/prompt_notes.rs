@@ -123,24 +123,8 @@ impl Engine {
             default_budget: profile.budget_for("prompt"),
             limit: Some(req.max_notes),
         };
-        let mut packet = cairn_assemble::assemble(&request, &candidates);
-        if self.notes.lazy_bodies() {
-            // As in a wake-up: the shown notes get their bodies, for their summaries.
-            let shown: BTreeSet<&str> = packet
-                .provenance
-                .derived_from
-                .iter()
-                .map(|d| d.path.as_str())
-                .collect();
-            for c in &mut candidates {
-                if shown.contains(c.note.path.as_str())
-                    && let Some(full) = self.note(&c.note.path)
-                {
-                    c.note = full;
-                }
-            }
-            packet = cairn_assemble::assemble(&request, &candidates);
-        }
+        // As in a wake-up: the shown notes get their bodies, for their summaries.
+        let mut packet = self.assemble_with_bodies(&request, &mut candidates);
         // Second line of defence, as for a packet: every string redacted again.
         packet.visit_text_mut(&mut |s: &mut String| {
             let r = cairn_policy::redact(s);

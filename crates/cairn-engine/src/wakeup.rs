@@ -370,6 +370,35 @@ impl Engine {
         })
     }
 
+    /// `candidates` assembled into a packet whose shown notes have their bodies.
+    /// Cached notes carry no body. Which notes a packet shows does not depend on
+    /// bodies (only their summaries do): the shown ones get their bodies and the
+    /// packet is assembled again.
+    pub(crate) fn assemble_with_bodies<'e>(
+        &'e self,
+        request: &cairn_assemble::Request<'_>,
+        candidates: &mut [Candidate<'e>],
+    ) -> cairn_assemble::Packet {
+        let packet = cairn_assemble::assemble(request, candidates);
+        if !self.notes.lazy_bodies() {
+            return packet;
+        }
+        let shown: BTreeSet<&str> = packet
+            .provenance
+            .derived_from
+            .iter()
+            .map(|d| d.path.as_str())
+            .collect();
+        for c in candidates.iter_mut() {
+            if shown.contains(c.note.path.as_str())
+                && let Some(full) = self.note(&c.note.path)
+            {
+                c.note = full;
+            }
+        }
+        cairn_assemble::assemble(request, candidates)
+    }
+
     /// The packet of `sel` assembled, redacted and rendered within `limit` tokens.
     fn packet_within<'e>(
         &'e self,
@@ -429,26 +458,7 @@ impl Engine {
             limit: req.limit,
         };
         let started = std::time::Instant::now();
-        let mut packet = cairn_assemble::assemble(&request, &candidates);
-        if self.notes.lazy_bodies() {
-            // Cached notes carry no body. Which notes a packet shows does not depend
-            // on bodies (only their summaries do): give the shown ones their bodies
-            // and assemble again.
-            let shown: BTreeSet<&str> = packet
-                .provenance
-                .derived_from
-                .iter()
-                .map(|d| d.path.as_str())
-                .collect();
-            for c in &mut candidates {
-                if shown.contains(c.note.path.as_str())
-                    && let Some(full) = self.note(&c.note.path)
-                {
-                    c.note = full;
-                }
-            }
-            packet = cairn_assemble::assemble(&request, &candidates);
-        }
+        let mut packet = self.assemble_with_bodies(&request, &mut candidates);
         packet
             .provenance
             .partial_reason
