@@ -8,32 +8,13 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
-use common::test_cairn;
+use common::{DEMO_CANARIES, demo, test_cairn};
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
 use cairn_hooks::{Client, SessionRecords};
-
-const CANARIES: &[&str] = &[
-    "CANARY-SECRET-LEDGER-PG4",
-    "CANARY-SECRET-HEARTH-7Q2",
-    "CANARY-CONFIDENTIAL-LEDGER-NW9",
-    "CANARY-CONFIDENTIAL-PEOPLE-3KD",
-    "AKIAIOSFODNN7EXAMPLE",
-    "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
-    "CANARY-PW",
-    "ghp_Fak3CanaryT0kenForCairnDemoOnly9x2Q7",
-    "CANARY-URLPW",
-    "FakeCanarySlackTok3nDemo",
-    "Production database access",
-    "Break-glass access",
-];
-
-fn demo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/demo")
-}
 
 fn config() -> String {
     demo().join("cairn.toml").display().to_string()
@@ -93,7 +74,7 @@ fn context_of(client: Client, out: &Output) -> Option<String> {
 }
 
 fn assert_no_canary(text: &str) {
-    for c in CANARIES {
+    for c in DEMO_CANARIES {
         assert!(!text.contains(c), "leaked {c}");
     }
 }

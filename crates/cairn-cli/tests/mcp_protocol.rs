@@ -8,6 +8,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stderr)]
 
 mod common;
+use common::{DEMO_CANARIES, demo};
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -129,10 +130,6 @@ impl Server {
             String::from_utf8_lossy(&out.stderr)
         );
     }
-}
-
-fn demo() -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/demo")
 }
 
 fn initialize(id: i64) -> String {
@@ -434,22 +431,6 @@ fn a_wakeup_s_structured_content_is_at_most_1_2_times_its_text() {
     assert!(*max <= 1.2, "{max:.3}: {worst}");
 }
 
-/// What the demo vault must never show, in any answer.
-const CANARIES: &[&str] = &[
-    "CANARY-SECRET-LEDGER-PG4",
-    "CANARY-SECRET-HEARTH-7Q2",
-    "CANARY-CONFIDENTIAL-LEDGER-NW9",
-    "CANARY-CONFIDENTIAL-PEOPLE-3KD",
-    "AKIAIOSFODNN7EXAMPLE",
-    "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
-    "CANARY-PW",
-    "ghp_Fak3CanaryT0kenForCairnDemoOnly9x2Q7",
-    "CANARY-URLPW",
-    "FakeCanarySlackTok3nDemo",
-    "Production database access",
-    "Break-glass access",
-];
-
 #[test]
 fn no_resource_prompt_or_tool_answer_shows_a_secret() {
     let mut s = Server::start(&demo().join("cairn.toml"));
@@ -556,7 +537,7 @@ fn no_resource_prompt_or_tool_answer_shows_a_secret() {
         for echo in echoes.iter().filter(|e| !e.is_empty()) {
             shown = shown.replace(echo.as_str(), "");
         }
-        for canary in CANARIES {
+        for canary in DEMO_CANARIES {
             assert!(!shown.contains(canary), "{canary} leaked: {shown}");
         }
     }

@@ -4,6 +4,8 @@
 // Each test binary uses a part of this module.
 #![allow(dead_code)]
 
+use std::path::{Path, PathBuf};
+
 use assert_cmd::Command;
 
 /// `XDG_CACHE_HOME` for every `cairn` a test starts.
@@ -15,3 +17,25 @@ pub(crate) fn test_cairn() -> Command {
     c.env("XDG_CACHE_HOME", XDG_CACHE);
     c
 }
+
+/// The demo vault's folder (`fixtures/demo`).
+pub(crate) fn demo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/demo")
+}
+
+/// What the demo vault must never show, in any answer: its planted secrets,
+/// confidential notes' markers and credentials.
+pub(crate) const DEMO_CANARIES: &[&str] = &[
+    "CANARY-SECRET-LEDGER-PG4",
+    "CANARY-SECRET-HEARTH-7Q2",
+    "CANARY-CONFIDENTIAL-LEDGER-NW9",
+    "CANARY-CONFIDENTIAL-PEOPLE-3KD",
+    "AKIAIOSFODNN7EXAMPLE",
+    "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+    "CANARY-PW",
+    "ghp_Fak3CanaryT0kenForCairnDemoOnly9x2Q7",
+    "CANARY-URLPW",
+    "FakeCanarySlackTok3nDemo",
+    "Production database access",
+    "Break-glass access",
+];
