@@ -349,8 +349,15 @@ fn staged_files(repo: &gix::Repository, cache: Option<&Path>) -> Result<Vec<Stri
             text.push_str(p);
         }
         text.push('\n');
-        // Best effort: without it the next read computes the same answer.
-        let _ = cairn_atomic_write::write_atomic(file, "git-staged", 0o600, text.as_bytes());
+        // Best effort, and not synced (a wake-up writes it): without it the next
+        // read computes the same answer.
+        let _ = cairn_atomic_write::StagedFile::beside_unsynced(
+            file,
+            "git-staged",
+            0o600,
+            text.as_bytes(),
+        )
+        .and_then(cairn_atomic_write::StagedFile::replace);
     }
     Ok(staged)
 }
