@@ -92,11 +92,7 @@ impl NoteSource {
         retiring: Option<&[String]>,
     ) -> Result<Self, IndexError> {
         notes.sort_by(|a, b| a.path.cmp(&b.path));
-        if let Some(words) = retiring {
-            for n in &mut notes {
-                n.retire_by(words);
-            }
-        }
+        retire_by_config(&mut notes, retiring);
         let index = Box::new(NoteIndex::build_in_ram(&notes)?);
         let mut by_path = HashMap::with_capacity(notes.len());
         let mut stubs = HashMap::new();
@@ -388,11 +384,7 @@ impl Cached {
 
     /// `notes` with their status decided by the configured retiring words, if any.
     fn retired_by_config(&self, mut notes: Vec<Note>) -> Vec<Note> {
-        if let Some(words) = &self.retiring {
-            for n in &mut notes {
-                n.retire_by(words);
-            }
-        }
+        retire_by_config(&mut notes, self.retiring.as_deref());
         notes
     }
 
@@ -475,5 +467,15 @@ impl Cached {
                 .flat_map(|i| self.full_at(i).iter().cloned())
                 .collect()
         })
+    }
+}
+
+/// Decides each note's status by `[vault] retiring_statuses`, when configured
+/// (without it the parser's built-in words stand).
+fn retire_by_config(notes: &mut [Note], retiring: Option<&[String]>) {
+    if let Some(words) = retiring {
+        for n in notes {
+            n.retire_by(words);
+        }
     }
 }
