@@ -27,11 +27,11 @@ pub(crate) fn history_file(cache_dir: &Path, workdir: &Path) -> PathBuf {
     cache_dir.join(format!("git-history-{key}.txt"))
 }
 
-/// The cache file of the staged files of the repository at `workdir` (see
-/// `cairn_git::Repository::working_tree_with`).
-pub(crate) fn staged_file(cache_dir: &Path, workdir: &Path) -> PathBuf {
+/// The cache files of the staged and the untracked files of the repository at
+/// `workdir` (see `cairn_git::Repository::working_tree_with`).
+pub(crate) fn status_cache(cache_dir: &Path, workdir: &Path) -> cairn_git::StatusCache {
     let key = cairn_note::ContentHash::of(workdir.as_os_str().as_encoded_bytes()).short_hex();
-    cache_dir.join(format!("git-staged-{key}.txt"))
+    cairn_git::StatusCache::in_dir(cache_dir, &key)
 }
 
 /// The cache folder an open with `opts` uses (as `persistent.rs` names it), known

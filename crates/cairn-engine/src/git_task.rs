@@ -100,11 +100,19 @@ pub(crate) struct GitRead {
     pub(crate) history: Option<Arc<History>>,
 }
 
+/// How long a probe took, for `CAIRN_TIMINGS`: the git thread's own time
+/// (when it answered in time) and how long the open then waited for it.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct ProbeTimes {
+    pub(crate) read_us: Option<u64>,
+    pub(crate) wait_us: u64,
+}
+
 /// Git work under way on its own thread.
 #[derive(Debug)]
 pub(crate) struct GitProbe {
     key: ProbeKey,
-    rx: mpsc::Receiver<GitRead>,
+    rx: mpsc::Receiver<(GitRead, u64)>,
     by: Instant,
     started: Instant,
     derive_task: bool,
@@ -163,7 +171,9 @@ impl GitProbe {
                     why_not: not_asked,
                     cache_dir: cache_dir.as_deref(),
                 };
-                let _ = tx.send(read(&config, &cwd, &asked));
+                let t = Instant::now();
+                let read = read(&config, &cwd, &asked);
+                let _ = tx.send((read, crate::micros(t)));
             });
         if let Err(e) = spawned {
             return Err(GitTask::Failed(format!(
@@ -179,11 +189,20 @@ impl GitProbe {
         })
     }
 
-    /// The answer, waiting at most until the probe's time is up.
-    pub(crate) fn finish(self) -> Prepared {
-        let wait = self.by.saturating_duration_since(Instant::now());
-        let read = match self.rx.recv_timeout(wait) {
-            Ok(read) => read,
+    /// The answer, waiting at most until the probe's time is up, and how long it took.
+    pub(crate) fn finish(self) -> (Prepared, ProbeTimes) {
+        let waiting = Instant::now();
+        let wait = self.by.saturating_duration_since(waiting);
+        let received = self.rx.recv_timeout(wait);
+        let mut times = ProbeTimes {
+            read_us: None,
+            wait_us: crate::micros(waiting),
+        };
+        let read = match received {
+            Ok((read, us)) => {
+                times.read_us = Some(us);
+                read
+            }
             Err(e) => GitRead {
                 task: match e {
                     _ if !self.derive_task => GitTask::Nothing("a task was given".to_owned()),
@@ -198,7 +217,7 @@ impl GitProbe {
                 history: None,
             },
         };
-        (self.key, read)
+        ((self.key, read), times)
     }
 }
 
@@ -286,7 +305,7 @@ impl Engine {
         }
         let cache_dir = self.index_info().cache_dir.clone();
         match GitProbe::start(&self.config, req, None, cache_dir) {
-            Ok(probe) => probe.finish().1,
+            Ok(probe) => probe.finish().0.1,
             Err(task) => GitRead {
                 task,
                 history: None,
@@ -294,8 +313,15 @@ impl Engine {
         }
     }
 
-    /// Keeps the answer of a git read started beside the open.
-    pub(crate) fn with_git(self, prepared: Prepared) -> Self {
+    /// Keeps the answer of a git read started beside the open (and its times,
+    /// with the index's, for `CAIRN_TIMINGS`).
+    pub(crate) fn with_git(mut self, (prepared, times): (Prepared, ProbeTimes)) -> Self {
+        if let Some(us) = times.read_us {
+            self.index_info.timings.push(("git (own thread)", us));
+        }
+        self.index_info
+            .timings
+            .push(("wait for git", times.wait_us));
         *self
             .git_prepared
             .lock()
@@ -428,15 +454,15 @@ fn read_tree(
             history: loading.wait(),
         };
     }
-    let staged_cache = asked
+    let status_cache = asked
         .cache_dir
-        .map(|dir| crate::code_changed::staged_file(dir, repo.workdir()));
+        .map(|dir| crate::code_changed::status_cache(dir, repo.workdir()));
     let tree = repo.working_tree_with(
         cairn_git::ReadOptions {
             max_changed: config.git.changed_files,
             max_commits: config.git.commits,
         },
-        staged_cache.as_deref(),
+        status_cache.as_ref(),
     );
     GitRead {
         task: match tree {

@@ -394,3 +394,8 @@ fn load_profiles(dir: Option<&Path>) -> Result<(BTreeMap<String, Profile>, Rende
     }
     Ok((profiles, Renderer::with_templates(templates)?))
 }
+
+/// Microseconds since `t`, for the timings `CAIRN_TIMINGS` prints.
+pub(crate) fn micros(t: std::time::Instant) -> u64 {
+    u64::try_from(t.elapsed().as_micros()).unwrap_or(u64::MAX)
+}

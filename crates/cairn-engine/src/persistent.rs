@@ -80,10 +80,6 @@ pub struct IndexInfo {
     pub timings: Vec<(&'static str, u64)>,
 }
 
-fn micros(since: Instant) -> u64 {
-    u64::try_from(since.elapsed().as_micros()).unwrap_or(u64::MAX)
-}
-
 /// The vault's canonical root and its cache folder (`None`: no folder can be named).
 fn locate(config: &Config, p: &PersistentOptions) -> (PathBuf, Option<PathBuf>) {
     let vault = config
@@ -142,7 +138,7 @@ pub(crate) fn open(
         None => cache.open_vault(&config.vault.root, &config.vault.limits, &copts),
     };
     let listed = Arc::new(listed);
-    let timings = vec![("list and open the index", micros(t))];
+    let timings = vec![("list and open the index", crate::micros(t))];
     let opened = match opened {
         Ok(o) => o,
         Err(e) => {

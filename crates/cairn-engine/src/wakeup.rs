@@ -310,7 +310,7 @@ impl Engine {
     ) -> Result<WakeupOutput, EngineError> {
         let started = std::time::Instant::now();
         let sel = self.select_with(req, history)?;
-        let selected = micros(started);
+        let selected = crate::micros(started);
         let spent = std::cell::Cell::new(0u64);
         let format = req.format;
         let budget = req
@@ -328,7 +328,7 @@ impl Engine {
             let t = std::time::Instant::now();
             let layers = self.layers(&sel, req, requested);
             let candidates = candidates(&sel, &layers);
-            spent.set(spent.get() + micros(t));
+            spent.set(spent.get() + crate::micros(t));
             let limit = requested.unwrap_or(budget);
             self.packet_within(&sel, req, &layers, &candidates, limit, derived)
         };
@@ -492,14 +492,14 @@ impl Engine {
         });
         packet.policy.redactions_applied = counts.redactions_applied;
         packet.policy.redactions_by_kind = counts.redactions_by_kind.clone();
-        let assembled = micros(started);
+        let assembled = crate::micros(started);
 
         let started = std::time::Instant::now();
         let rendered = self.fit_tokens(&mut packet, req.target, format, limit)?;
         Ok(WakeupOutput {
             packet,
             rendered,
-            timings: vec![("assemble", assembled), ("render", micros(started))],
+            timings: vec![("assemble", assembled), ("render", crate::micros(started))],
         })
     }
 
@@ -648,11 +648,6 @@ pub(crate) fn file_words(path: &str) -> String {
         .filter(|p| !GENERIC.contains(&p.to_ascii_lowercase().as_str()))
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-/// Microseconds since `t`.
-fn micros(t: std::time::Instant) -> u64 {
-    u64::try_from(t.elapsed().as_micros()).unwrap_or(u64::MAX)
 }
 
 #[cfg(test)]

@@ -12,10 +12,11 @@ mod error;
 mod history;
 mod remote;
 mod tree;
+mod untracked;
 mod words;
 
 pub use error::GitError;
 pub use history::{History, HistoryLimits, HistoryUpdate, TouchCount, touch_counts};
 pub use remote::{Remote, normalize_remote, remotes_at};
-pub use tree::{ReadOptions, Repository, WorkingTree, open, read_working_tree};
+pub use tree::{ReadOptions, Repository, StatusCache, WorkingTree, open, read_working_tree};
 pub use words::branch_words;

@@ -25,6 +25,30 @@ impl Default for ReadOptions {
     }
 }
 
+/// Where a reader keeps what it can reuse of a status between runs: two files,
+/// each valid while what it names is unchanged (see
+/// [`Repository::working_tree_with`]). Both are written atomically, without a
+/// sync: a lost write is computed again.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StatusCache {
+    /// The staged files, valid for one `HEAD` tree and one index.
+    pub staged: PathBuf,
+    /// The untracked files, valid while the index, the ignore files and every
+    /// folder the walk read are unchanged.
+    pub untracked: PathBuf,
+}
+
+impl StatusCache {
+    /// The two files in `dir`, named after `stem` (one per repository).
+    #[must_use]
+    pub fn in_dir(dir: &Path, stem: &str) -> Self {
+        Self {
+            staged: dir.join(format!("git-staged-{stem}.txt")),
+            untracked: dir.join(format!("git-untracked-{stem}.txt")),
+        }
+    }
+}
+
 /// What a working tree says about the work in progress.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WorkingTree {
@@ -136,17 +160,21 @@ impl Repository {
         self.working_tree_with(opts, None)
     }
 
-    /// [`Repository::working_tree`], keeping the staged files (the diff of
-    /// `HEAD`'s tree against the index, the costliest part of a status) in
-    /// `staged_cache`, a file valid while `HEAD`'s tree and the index are those
-    /// it names: a wake-up after nothing was staged reads it instead.
+    /// [`Repository::working_tree`], keeping two parts of the status in
+    /// `cache`: the staged files (the diff of `HEAD`'s tree against the index),
+    /// valid while `HEAD`'s tree and the index are those it names, and the
+    /// untracked files (the directory walk), valid while the index, the ignore
+    /// files and the stat data of every folder the walk read are those it
+    /// names, as git's untracked cache. A wake-up after nothing was staged or
+    /// created reads them instead. The tracked files are compared with the
+    /// working tree each time.
     ///
     /// # Errors
     /// Those of [`Repository::working_tree`].
     pub fn working_tree_with(
         &self,
         opts: ReadOptions,
-        staged_cache: Option<&Path>,
+        cache: Option<&StatusCache>,
     ) -> Result<WorkingTree, GitError> {
         let repo = &self.repo;
         let branch = repo
@@ -154,8 +182,7 @@ impl Repository {
             .map_err(|e| GitError::read("HEAD", &e))?
             .map(|n| n.shorten().to_string());
         let default = default_branch(repo);
-        let (changed, changed_total) =
-            changed_files(repo, &self.workdir, opts.max_changed, staged_cache)?;
+        let (changed, changed_total) = changed_files(repo, &self.workdir, opts.max_changed, cache)?;
         let commits = match (&default, repo.head_id()) {
             (Some((_, tip)), Ok(head)) => own_commits(repo, head.detach(), *tip, opts.max_commits)?,
             _ => Vec::new(),
@@ -268,13 +295,19 @@ fn changed_files(
     repo: &gix::Repository,
     workdir: &Path,
     max: usize,
-    staged_cache: Option<&Path>,
+    cache: Option<&StatusCache>,
 ) -> Result<(Vec<String>, usize), GitError> {
-    // The index against the working tree (unstaged and untracked) ...
+    let index = repo
+        .index_or_empty()
+        .map_err(|e| GitError::read("the index", &e))?;
+    // The index against the working tree (unstaged) ...
     let status = repo
         .status(gix::progress::Discard)
         .map_err(|e| GitError::read("status", &e))?
-        .untracked_files(gix::status::UntrackedFiles::Files)
+        .index(gix::worktree::IndexPersistedOrInMemory::Persisted(
+            index.clone(),
+        ))
+        .untracked_files(gix::status::UntrackedFiles::None)
         .index_worktree_rewrites(None)
         .index_worktree_submodules(gix::status::Submodule::Given {
             ignore: gix::submodule::config::Ignore::All,
@@ -287,8 +320,19 @@ fn changed_files(
         let item = item.map_err(|e| GitError::read("status", &e))?;
         paths.insert(item.rela_path().to_string());
     }
+    // ... the untracked files ...
+    paths.extend(crate::untracked::untracked_files(
+        repo,
+        workdir,
+        &index,
+        cache.map(|c| c.untracked.as_path()),
+    )?);
     // ... and `HEAD`'s tree against the index (staged).
-    paths.extend(staged_files(repo, staged_cache)?);
+    paths.extend(staged_files(
+        repo,
+        &index,
+        cache.map(|c| c.staged.as_path()),
+    )?);
     let mut dated: Vec<(Option<std::time::SystemTime>, String)> = paths
         .into_iter()
         .filter(|p| !p.is_empty() && !p.ends_with('/'))
@@ -310,10 +354,11 @@ fn changed_files(
 /// for the same tree and index (the index's checksum changes with every write of
 /// it), else computed and written there (a cache that cannot be written is
 /// computed again next time).
-fn staged_files(repo: &gix::Repository, cache: Option<&Path>) -> Result<Vec<String>, GitError> {
-    let index = repo
-        .index_or_empty()
-        .map_err(|e| GitError::read("the index", &e))?;
+fn staged_files(
+    repo: &gix::Repository,
+    index: &gix::index::File,
+    cache: Option<&Path>,
+) -> Result<Vec<String>, GitError> {
     let tree = repo
         .head_tree_id_or_empty()
         .map_err(|e| GitError::read("HEAD", &e))?
@@ -331,7 +376,7 @@ fn staged_files(repo: &gix::Repository, cache: Option<&Path>) -> Result<Vec<Stri
     let mut staged = Vec::new();
     repo.tree_index_status(
         &tree,
-        &index,
+        index,
         None,
         gix::status::tree_index::TrackRenames::Disabled,
         |change, _, _| {

@@ -269,8 +269,9 @@ fn an_unborn_branch_has_a_name_and_no_commits() {
 fn the_staged_files_cache_answers_what_a_fresh_status_answers() {
     let r = ledger();
     let cache_dir = tempfile::tempdir().unwrap();
-    let cache = cache_dir.path().join("staged.txt");
-    let read = |cache: Option<&std::path::Path>| {
+    let status_cache = cairn_git::StatusCache::in_dir(cache_dir.path(), "t");
+    let cache = status_cache.staged.clone();
+    let read = |cache: Option<&cairn_git::StatusCache>| {
         // A fresh repository each time, as each wake-up opens one.
         let repo = cairn_git::open(&r.path()).unwrap();
         let mut changed = repo
@@ -281,9 +282,9 @@ fn the_staged_files_cache_answers_what_a_fresh_status_answers() {
         changed
     };
     let check = |expect: &[&str]| {
-        assert_eq!(read(Some(&cache)), expect, "written");
+        assert_eq!(read(Some(&status_cache)), expect, "written");
         assert!(cache.exists());
-        assert_eq!(read(Some(&cache)), expect, "read back");
+        assert_eq!(read(Some(&status_cache)), expect, "read back");
         assert_eq!(read(None), expect, "without a cache");
     };
     check(&[]);
@@ -297,4 +298,131 @@ fn the_staged_files_cache_answers_what_a_fresh_status_answers() {
     check(&[]);
     std::fs::write(&cache, "cairn-git-staged-1 garbage\nsrc/not/there.rs\n").unwrap();
     check(&[]);
+}
+
+/// The untracked files kept in a cache file answer what git answers after every
+/// kind of change that can alter them; a change the walk never looks at (in a
+/// folder an ignore rule matches) leaves the cache in use. A line planted in the
+/// cache shows when it answered: present means the cache was trusted.
+#[test]
+fn the_untracked_files_cache_answers_what_git_answers() {
+    let r = ledger();
+    r.commit(
+        "2026-01-13T09:00:00Z",
+        "Ignore logs and builds",
+        &[(".gitignore", "*.log\nbuild/\n")],
+    );
+    r.write("notes/todo.md", "todo\n");
+    r.write("logs/a.log", "log\n");
+    r.write("build/out.bin", "bin\n");
+    std::fs::create_dir_all(r.dir.path().join("empty")).unwrap();
+    let cache_dir = tempfile::tempdir().unwrap();
+    let cache = cairn_git::StatusCache::in_dir(cache_dir.path(), "t");
+    let read = |cache: Option<&cairn_git::StatusCache>| {
+        let repo = cairn_git::open(&r.path()).unwrap();
+        let opts = ReadOptions {
+            max_changed: 1_000,
+            max_commits: 5,
+        };
+        let mut changed = repo.working_tree_with(opts, cache).unwrap().changed;
+        changed.sort();
+        changed
+    };
+    let planted = "planted-by-the-test.txt";
+    // Ages the folders, writes the cache afresh and plants a line in it.
+    let settle = |what: &str| {
+        r.age_folders();
+        let truth = r.git_status_paths();
+        assert_eq!(read(Some(&cache)), truth, "{what}: walked");
+        assert!(cache.untracked.exists(), "{what}: the cache is written");
+        assert_eq!(read(Some(&cache)), truth, "{what}: from the cache");
+        assert_eq!(read(None), truth, "{what}: without a cache");
+        let mut text = std::fs::read_to_string(&cache.untracked).unwrap();
+        text.push_str(&format!("u {planted}\n"));
+        std::fs::write(&cache.untracked, text).unwrap();
+        assert!(
+            read(Some(&cache)).contains(&planted.to_owned()),
+            "{what}: trusted"
+        );
+    };
+    // After `change`, the cache is not trusted and the answer is git's.
+    let changed = |what: &str, change: &dyn Fn()| {
+        settle(what);
+        change();
+        let truth = r.git_status_paths();
+        assert_eq!(read(Some(&cache)), truth, "{what}: after the change");
+        assert_eq!(read(None), truth, "{what}: without a cache");
+    };
+    // Git lists no empty folder and no ignored file.
+    assert_eq!(r.git_status_paths(), ["notes/todo.md"]);
+    changed("a file in a tracked folder", &|| {
+        r.write("src/ledger/fresh.rs", "fn fresh() {}\n");
+    });
+    changed("a file beside ignored files only", &|| {
+        r.write("logs/readme.txt", "about the logs\n");
+    });
+    changed("a file in an empty folder", &|| {
+        r.write("empty/x.txt", "x\n");
+    });
+    changed("a new nested folder", &|| {
+        r.write("notes/deep/er/file.md", "deep\n");
+    });
+    changed("an untracked file removed", &|| {
+        std::fs::remove_file(r.dir.path().join("notes/todo.md")).unwrap();
+    });
+    changed("a .gitignore edited in place", &|| {
+        let mut f = std::fs::OpenOptions::new()
+            .append(true)
+            .open(r.dir.path().join(".gitignore"))
+            .unwrap();
+        std::io::Write::write_all(&mut f, b"notes/\n").unwrap();
+    });
+    changed("a .gitignore in a folder", &|| {
+        r.write("logs/.gitignore", "readme.txt\n");
+    });
+    changed("info/exclude", &|| {
+        std::fs::write(r.dir.path().join(".git/info/exclude"), "*.txt\n").unwrap();
+    });
+    changed("an untracked file added to the index", &|| {
+        r.git(&["add", "src/ledger/fresh.rs"]);
+    });
+    changed("a nested repository", &|| {
+        r.write("vendor/lib/code.rs", "fn code() {}\n");
+        r.git(&["init", "-q", "vendor/lib"]);
+    });
+    // The walk does not read a nested repository, but its folder is watched.
+    changed("a nested repository no longer one", &|| {
+        std::fs::remove_dir_all(r.dir.path().join("vendor/lib/.git")).unwrap();
+    });
+    // A folder an ignore rule matches is never read: changing it keeps the cache.
+    settle("an ignored folder changed");
+    std::fs::remove_file(r.dir.path().join("build/out.bin")).unwrap();
+    r.write("build/new.bin", "bin\n");
+    assert!(read(Some(&cache)).contains(&planted.to_owned()));
+    // A damaged cache file is walked past.
+    std::fs::write(
+        &cache.untracked,
+        "cairn-git-untracked-1 garbage\nu nowhere.rs\n",
+    )
+    .unwrap();
+    assert_eq!(read(Some(&cache)), r.git_status_paths());
+}
+
+/// A folder changed within moments of the walk is not trusted: no cache is written.
+#[test]
+fn a_cache_of_untracked_files_is_not_written_for_recent_folders() {
+    let r = ledger();
+    r.write("notes/todo.md", "todo\n");
+    let cache_dir = tempfile::tempdir().unwrap();
+    let cache = cairn_git::StatusCache::in_dir(cache_dir.path(), "t");
+    let repo = cairn_git::open(&r.path()).unwrap();
+    let t = repo
+        .working_tree_with(ReadOptions::default(), Some(&cache))
+        .unwrap();
+    assert_eq!(t.changed, ["notes/todo.md"]);
+    assert!(!cache.untracked.exists(), "the folders were just written");
+    assert!(
+        cache.staged.exists(),
+        "the staged files do not depend on times"
+    );
 }

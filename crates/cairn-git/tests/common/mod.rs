@@ -96,3 +96,54 @@ pub(crate) fn git_in(dir: &Path, args: &[&str], date: &str) -> String {
     );
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
+
+impl Repo {
+    /// Sets the modification time of every folder of the working tree (not
+    /// `.git`'s), every `.gitignore` and `.git/info/exclude` to an hour ago:
+    /// the untracked-files cache trusts only times older than its walk.
+    pub(crate) fn age_folders(&self) {
+        fn walk(dir: &Path, set: &dyn Fn(&Path)) {
+            for e in std::fs::read_dir(dir).unwrap() {
+                let e = e.unwrap();
+                let p = e.path();
+                let kind = e.file_type().unwrap();
+                if kind.is_dir() && e.file_name() != ".git" {
+                    walk(&p, set);
+                } else if e.file_name() == ".gitignore" {
+                    set(&p);
+                }
+            }
+            set(dir);
+        }
+        let hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3_600);
+        let set = |p: &Path| {
+            if let Ok(f) = std::fs::File::open(p) {
+                f.set_modified(hour_ago).unwrap();
+            }
+        };
+        walk(self.dir.path(), &set);
+        set(&self.dir.path().join(".git/info/exclude"));
+    }
+
+    /// What `git status` lists (`-uall`: every untracked file), sorted; a nested
+    /// repository without its trailing `/`, as gix names it.
+    pub(crate) fn git_status_paths(&self) -> Vec<String> {
+        // Without optional locks: a status that refreshed the index would change
+        // its checksum, and so every cache keyed on it.
+        let out = self.git(&[
+            "--no-optional-locks",
+            "status",
+            "--porcelain=v1",
+            "-uall",
+            "-z",
+            "--no-renames",
+        ]);
+        let mut paths: Vec<String> = out
+            .split('\0')
+            .filter(|e| e.len() > 3)
+            .map(|e| e[3..].trim_end_matches('/').to_owned())
+            .collect();
+        paths.sort();
+        paths
+    }
+}

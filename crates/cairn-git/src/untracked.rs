@@ -1,0 +1,342 @@
+//! The untracked files of a working tree, and a cache of them in the manner of
+//! git's own untracked cache: a directory walk reads every folder that is not
+//! ignored, while the cache only looks at each folder's stat data.
+//!
+//! The cache file is valid while all of these are as it names them:
+//! - the index (its checksum: which files are tracked, and the ignore files
+//!   read from it);
+//! - the walk's options and the global ignore files (`info/exclude`,
+//!   `core.excludesFile` or the XDG default), by path and stat data;
+//! - every folder the walk read, and every folder it saw and did not read
+//!   unless an ignore rule matched it (a nested repository), by stat data: a
+//!   file added, removed or renamed in a folder changes the folder's times;
+//! - every `.gitignore` in a folder the walk read, by stat data: an ignore
+//!   file edited in place does not change its folder's times.
+//!
+//! A cache is only written when every modification time it records is more
+//! than [`RACY_MARGIN`] older than the walk: a folder changed during the walk, or
+//! within the file system's time resolution of it, could otherwise keep its
+//! time and lose the change. Anything unreadable, or any path that is not
+//! UTF-8 or holds a line break, means no cache: the walk runs each time.
+
+use std::path::Path;
+use std::time::{Duration, SystemTime};
+
+use crate::GitError;
+
+/// How much older than the walk every recorded time must be for the cache to be written.
+const RACY_MARGIN: Duration = Duration::from_secs(2);
+
+/// First word of an untracked-files cache file (its format's version).
+const MAGIC: &str = "cairn-git-untracked-1";
+
+/// The untracked files of `repo`'s working tree (as `git status -uall` lists
+/// them, without `.git` folders of nested repositories' contents), read from
+/// `cache` when it is still valid, else walked and written there.
+pub(crate) fn untracked_files(
+    repo: &gix::Repository,
+    workdir: &Path,
+    index: &gix::index::File,
+    cache: Option<&Path>,
+) -> Result<Vec<String>, GitError> {
+    let options = repo
+        .dirwalk_options()
+        .map_err(|e| GitError::read("the directory walk's options", &e))?
+        .emit_untracked(gix::dir::walk::EmissionMode::Matching);
+    let key = cache.and_then(|_| Key::of(repo, index, &options));
+    if let (Some(file), Some(key)) = (cache, &key)
+        && let Some(files) = read_cache(file, &key.line, workdir)
+    {
+        return Ok(files);
+    }
+    let started = SystemTime::now();
+    let mut seen = Recorder::default();
+    let interrupt = std::sync::atomic::AtomicBool::new(false);
+    repo.dirwalk(
+        index,
+        std::iter::empty::<&str>(),
+        &interrupt,
+        options,
+        &mut seen,
+    )
+    .map_err(|e| GitError::read("the untracked files", &e))?;
+    let mut files = seen.untracked;
+    files.sort();
+    files.dedup();
+    if let (Some(file), Some(key)) = (cache, key)
+        && seen.representable
+        && let Some(text) = cache_text(&key, workdir, seen.folders, &files, started)
+    {
+        // Best effort, and not synced (a wake-up writes it): without it the next
+        // read walks again.
+        let _ = cairn_atomic_write::StagedFile::beside_unsynced(
+            file,
+            "git-untracked",
+            0o600,
+            text.as_bytes(),
+        )
+        .and_then(cairn_atomic_write::StagedFile::replace);
+    }
+    Ok(files)
+}
+
+/// What the walk emitted and which folders it looked at.
+struct Recorder {
+    /// The untracked entries, as status shows them.
+    untracked: Vec<String>,
+    /// The folders read, and those seen and not read unless an ignore rule
+    /// matched them; `""` is the root.
+    folders: Vec<String>,
+    /// `false` once a path was seen that the cache file cannot hold.
+    representable: bool,
+}
+
+impl Default for Recorder {
+    fn default() -> Self {
+        Self {
+            untracked: Vec::new(),
+            folders: Vec::new(),
+            representable: true,
+        }
+    }
+}
+
+impl Recorder {
+    /// `rela` as text (noting when the cache file could not hold it).
+    fn path(&mut self, rela: &gix::bstr::BStr) -> String {
+        match std::str::from_utf8(rela) {
+            Ok(s) if !s.contains('\n') => s.to_owned(),
+            _ => {
+                self.representable = false;
+                rela.to_string()
+            }
+        }
+    }
+}
+
+impl gix::dir::walk::Delegate for Recorder {
+    fn emit(
+        &mut self,
+        entry: gix::dir::EntryRef<'_>,
+        _collapsed_directory_status: Option<gix::dir::entry::Status>,
+    ) -> gix::dir::walk::Action {
+        // As status: never entries of an untrackable kind (sockets, pipes).
+        if entry.disk_kind != Some(gix::dir::entry::Kind::Untrackable) {
+            let path = self.path(&entry.rela_path);
+            self.untracked.push(path);
+        }
+        std::ops::ControlFlow::Continue(())
+    }
+
+    fn can_recurse(
+        &mut self,
+        entry: gix::dir::EntryRef<'_>,
+        for_deletion: Option<gix::dir::walk::ForDeletionMode>,
+        worktree_root_is_repository: bool,
+    ) -> bool {
+        let recurse = entry.status.can_recurse(
+            entry.disk_kind,
+            entry.pathspec_match,
+            for_deletion,
+            worktree_root_is_repository,
+        );
+        if recurse || !matches!(entry.status, gix::dir::entry::Status::Ignored(_)) {
+            let path = self.path(&entry.rela_path);
+            self.folders.push(path);
+        }
+        recurse
+    }
+}
+
+/// The cache's first line, and the stat data of the global ignore files it names.
+struct Key {
+    line: String,
+    globals: Vec<Stamp>,
+}
+
+impl Key {
+    /// The format, the index, the walk's options and the global ignore files.
+    /// `None` when the index has no checksum (never written, or
+    /// `index.skipHash`), or an ignore file cannot be stamped or named on a line.
+    fn of(
+        repo: &gix::Repository,
+        index: &gix::index::File,
+        options: &gix::dirwalk::Options,
+    ) -> Option<Self> {
+        let sum = index.checksum()?;
+        let mut line = format!("{MAGIC} {sum} {options:?}");
+        let mut paths = vec![
+            repo.git_dir().join("info").join("exclude"),
+            repo.common_dir().join("info").join("exclude"),
+        ];
+        if let Ok(Some(p)) = repo.config_snapshot().trusted_path("core.excludesFile") {
+            paths.push(p);
+        }
+        if let Some(x) = std::env::var_os("XDG_CONFIG_HOME") {
+            paths.push(Path::new(&x).join("git").join("ignore"));
+        }
+        if let Some(h) = std::env::var_os("HOME") {
+            paths.push(Path::new(&h).join(".config").join("git").join("ignore"));
+        }
+        let mut globals = Vec::with_capacity(paths.len());
+        for p in paths {
+            let name = p.to_str().filter(|n| !n.contains('\n'))?;
+            let s = stamp(&p)?;
+            line.push_str(&format!(" | {} {name}", s.text()));
+            globals.push(s);
+        }
+        Some(Self { line, globals })
+    }
+}
+
+/// A file's or folder's stat data, as far as the cache compares it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Stamp {
+    Absent,
+    #[cfg_attr(not(unix), allow(dead_code))]
+    Present {
+        ino: u64,
+        size: u64,
+        mtime: (i64, i64),
+        ctime: (i64, i64),
+    },
+}
+
+impl Stamp {
+    fn text(&self) -> String {
+        match self {
+            Stamp::Absent => "-".to_owned(),
+            Stamp::Present {
+                ino,
+                size,
+                mtime,
+                ctime,
+            } => format!(
+                "{ino}:{size}:{}.{}:{}.{}",
+                mtime.0, mtime.1, ctime.0, ctime.1
+            ),
+        }
+    }
+
+    /// Whether its modification time is older than `than`. (Its change time is
+    /// compared on reading, not here: every change that can alter a walk's
+    /// answer also sets the modification time to the current time.)
+    fn older_than(&self, than: SystemTime) -> bool {
+        let Ok(than) = than.duration_since(SystemTime::UNIX_EPOCH) else {
+            return false;
+        };
+        let Ok(than) = i64::try_from(than.as_secs()) else {
+            return false;
+        };
+        match self {
+            Stamp::Absent => true,
+            Stamp::Present { mtime, .. } => mtime.0 < than,
+        }
+    }
+}
+
+/// `path`'s stat data (following a symbolic link); `None` where it cannot be
+/// read or on a system without inode numbers and change times.
+fn stamp(path: &Path) -> Option<Stamp> {
+    match std::fs::metadata(path) {
+        Ok(m) => present(&m),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Some(Stamp::Absent),
+        Err(_) => None,
+    }
+}
+
+#[cfg(unix)]
+#[allow(clippy::unnecessary_wraps)]
+fn present(m: &std::fs::Metadata) -> Option<Stamp> {
+    use std::os::unix::fs::MetadataExt;
+    Some(Stamp::Present {
+        ino: m.ino(),
+        size: m.size(),
+        mtime: (m.mtime(), m.mtime_nsec()),
+        ctime: (m.ctime(), m.ctime_nsec()),
+    })
+}
+
+#[cfg(not(unix))]
+fn present(_: &std::fs::Metadata) -> Option<Stamp> {
+    None
+}
+
+/// The folder `rela` of `workdir` (`""` is the root).
+fn folder(workdir: &Path, rela: &str) -> std::path::PathBuf {
+    if rela.is_empty() {
+        workdir.to_path_buf()
+    } else {
+        workdir.join(rela)
+    }
+}
+
+/// The cache file's text for a walk that started at `started`, or `None` when a
+/// recorded time is too recent to be trusted (or cannot be read).
+fn cache_text(
+    key: &Key,
+    workdir: &Path,
+    mut folders: Vec<String>,
+    files: &[String],
+    started: SystemTime,
+) -> Option<String> {
+    let trusted = started.checked_sub(RACY_MARGIN)?;
+    if !key.globals.iter().all(|g| g.older_than(trusted)) {
+        return None;
+    }
+    let mut text = format!("{}\n", key.line);
+    folders.sort();
+    folders.dedup();
+    for rela in &folders {
+        let dir = folder(workdir, rela);
+        let s = stamp(&dir)?;
+        if !s.older_than(trusted) {
+            return None;
+        }
+        text.push_str(&format!("d {} {rela}\n", s.text()));
+        // An ignore file that appears changes its folder's times; one edited in
+        // place changes only its own.
+        let g = stamp(&dir.join(".gitignore"))?;
+        if g != Stamp::Absent {
+            if !g.older_than(trusted) {
+                return None;
+            }
+            text.push_str(&format!("g {} {rela}\n", g.text()));
+        }
+    }
+    for f in files {
+        text.push_str(&format!("u {f}\n"));
+    }
+    Some(text)
+}
+
+/// The untracked files `file` holds, when its key is `key` and every folder
+/// and ignore file it names still has the stat data it recorded.
+fn read_cache(file: &Path, key: &str, workdir: &Path) -> Option<Vec<String>> {
+    let text = std::fs::read_to_string(file).ok()?;
+    let mut lines = text.lines();
+    if lines.next()? != key {
+        return None;
+    }
+    let mut files = Vec::new();
+    for line in lines {
+        let (kind, rest) = line.split_once(' ')?;
+        match kind {
+            "u" => files.push(rest.to_owned()),
+            "d" | "g" => {
+                let (recorded, rela) = rest.split_once(' ').unwrap_or((rest, ""));
+                let dir = folder(workdir, rela);
+                let path = if kind == "g" {
+                    dir.join(".gitignore")
+                } else {
+                    dir
+                };
+                if stamp(&path)?.text() != recorded {
+                    return None;
+                }
+            }
+            _ => return None,
+        }
+    }
+    Some(files)
+}
