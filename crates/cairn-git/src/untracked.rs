@@ -178,6 +178,7 @@ impl Key {
         if let Some(h) = std::env::var_os("HOME") {
             paths.push(Path::new(&h).join(".config").join("git").join("ignore"));
         }
+        paths.dedup();
         let mut globals = Vec::with_capacity(paths.len());
         for p in paths {
             let name = p.to_str().filter(|n| !n.contains('\n'))?;
