@@ -329,17 +329,7 @@ fn split(file: Note, frontmatter_tags: &[String]) -> (Vec<Note>, Vec<Diagnostic>
         let mut supersedes = Vec::new();
         let mut superseded_by = Vec::new();
         let mut related = Vec::new();
-        for (offset, key, value) in &fields {
-            let field_line = line + 1 + offset;
-            let mut warn = |message: String| {
-                diags.push(Diagnostic {
-                    path: file.path.clone(),
-                    line: Some(field_line),
-                    severity: Severity::Warning,
-                    code: "entry-field".into(),
-                    message,
-                });
-            };
+        for (_, key, value) in &fields {
             let links = || {
                 value
                     .split(',')
@@ -354,20 +344,14 @@ fn split(file: Note, frontmatter_tags: &[String]) -> (Vec<Note>, Vec<Diagnostic>
                         .map(|t| t.trim().trim_start_matches('#').to_lowercase())
                         .filter(|t| !t.is_empty()),
                 ),
+                // As in front matter: a word that is not a retiring one (another
+                // tool's lifecycle word, or one `[vault] retiring_statuses` lists)
+                // is kept quietly and decided on by the engine's list.
                 "status" if !file.is_retired() && !value.trim().is_empty() => {
                     status_word = Some(value.trim().to_lowercase());
-                    match Status::parse(value) {
-                        Some(s) => status = s,
-                        None if quiet => warn("`Status`: unknown value; using active".into()),
-                        None => warn(format!("`Status`: unknown value `{value}`; using active")),
-                    }
+                    status = Status::parse(value).unwrap_or_default();
                 }
-                "status" => match Status::parse(value) {
-                    Some(s) if !file.is_retired() => status = s,
-                    Some(_) => {}
-                    None if quiet => warn("`Status`: unknown value; using active".into()),
-                    None => warn(format!("`Status`: unknown value `{value}`; using active")),
-                },
+                "status" => {}
                 k if sensitivity_key(k).is_some() => {}
                 "supersedes" => supersedes.extend(links()),
                 "superseded_by" => superseded_by.extend(links()),

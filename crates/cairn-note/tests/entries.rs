@@ -228,3 +228,39 @@ proptest! {
         }
     }
 }
+
+/// An entry's `Status` word that cairn does not know (another tool's lifecycle
+/// word, or a word `[vault] retiring_statuses` lists) is kept, quietly, as a
+/// front matter `status` is: the configured list decides what it means.
+#[test]
+fn an_entry_status_word_is_kept_quietly() {
+    let text = "\
+# Decisions
+
+## [2026-01-05] Keep the ledger in Postgres
+
+**Status:** rejected
+
+We looked at it and said no.
+
+## [2026-01-06] Batch payouts hourly
+
+**Status:** Superseded
+
+Replaced by streaming.
+";
+    let p = parse_file("decisions.md", text.as_bytes());
+    assert!(p.diagnostics.is_empty(), "{:?}", p.diagnostics);
+    let rejected = &p.notes[0];
+    assert_eq!(rejected.status_word.as_deref(), Some("rejected"));
+    assert_eq!(
+        rejected.status,
+        Status::Active,
+        "not a built-in retiring word"
+    );
+    let mut by_config = rejected.clone();
+    by_config.retire_by(&["rejected".to_owned()]);
+    assert_eq!(by_config.status, Status::Archived);
+    assert_eq!(p.notes[1].status, Status::Superseded);
+    assert_eq!(p.notes[1].status_word.as_deref(), Some("superseded"));
+}
