@@ -423,7 +423,15 @@ impl Cached {
         let Ok(bytes) = cairn_scan::read_inside(&self.real_vault, &abs) else {
             return meta.to_vec();
         };
-        let mut parsed = cairn_note::parse_file(path, &bytes).notes;
+        // Parsed as the scan parses a listed file (a vault-root README takes the
+        // vault folder's name); the time is set below when it matters.
+        let file = cairn_scan::FileEntry {
+            path: path.to_owned(),
+            abs: abs.clone(),
+            size: bytes.len() as u64,
+            mtime_ns: 0,
+        };
+        let (mut parsed, _) = cairn_scan::parse_file(&file, &bytes);
         if parsed.is_empty() {
             return meta.to_vec();
         }

@@ -439,3 +439,39 @@ fn an_index_damaged_under_a_search_is_replaced_once_and_answers_stay_right() {
     assert_eq!(next.wakeup(&req).unwrap().rendered, expected);
     assert!(next.take_index_warnings().is_empty());
 }
+
+/// A vault-root README without a title is named after the vault folder, also
+/// when it changed after it was indexed and is read afresh for its body (a
+/// partial open that served the last generation).
+#[test]
+fn a_root_readme_read_afresh_keeps_the_vault_folder_s_name() {
+    let tmp = tempfile::tempdir().unwrap();
+    let vault = tmp.path().join("team-notes");
+    std::fs::create_dir_all(&vault).unwrap();
+    std::fs::write(vault.join("README.md"), "Payout ledger notes.\n").unwrap();
+    let idx = tmp.path().join("index");
+    let cfg = || Config::for_vault(&vault).unwrap();
+    let first = Engine::open(cfg(), &persistent(&idx)).unwrap();
+    assert_eq!(first.note("README.md").unwrap().title, "Team notes");
+    drop(first);
+    std::fs::write(vault.join("README.md"), "Payout ledger notes, changed.\n").unwrap();
+    for k in 0..300 {
+        std::fs::write(vault.join(format!("bulk {k}.md")), format!("# Bulk {k}\n")).unwrap();
+    }
+    let mut opts = persistent(&idx);
+    if let IndexMode::Persistent(p) = &mut opts.index {
+        p.deadline = Some(Instant::now());
+    }
+    let e = Engine::open(cfg(), &opts).unwrap();
+    assert!(
+        e.index_info().partial.is_some(),
+        "the last generation is served"
+    );
+    let readme = e.note("README.md").unwrap();
+    assert!(
+        readme.body.contains("changed"),
+        "read afresh: {}",
+        readme.body
+    );
+    assert_eq!(readme.title, "Team notes");
+}
