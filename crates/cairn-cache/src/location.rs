@@ -1,19 +1,14 @@
-//! Where a vault's cache folder lives: `$XDG_CACHE_HOME/cairn/<vault-key>`, else
-//! `~/.cache/cairn/<vault-key>` (`%LOCALAPPDATA%` on Windows), unless the user
-//! names a folder (`[index] dir`, `--index-dir`).
+//! Where a vault's cache folder lives: `<cairn's cache folder>/<vault-key>`
+//! ([`cairn_config::cache_root`]: `$CAIRN_CACHE_DIR`, else
+//! `$XDG_CACHE_HOME/cairn`, else `~/.cache/cairn`, else `%LOCALAPPDATA%\cairn`),
+//! unless the user names a folder (`[index] dir`, `--index-dir`).
 
 use std::path::{Path, PathBuf};
 
-/// The default cache folder for the vault at `vault` (absolute), from the
-/// environment `env` gives (`XDG_CACHE_HOME`, `HOME`, `LOCALAPPDATA`); `None` when
-/// none of them is set.
+/// The default cache folder for the vault at `vault` (absolute), in cairn's
+/// cache folder as the environment `env` names it; `None` when it names none.
 pub fn default_dir(vault: &Path, env: impl Fn(&str) -> Option<String>) -> Option<PathBuf> {
-    let set = |k: &str| env(k).filter(|v| !v.is_empty()).map(PathBuf::from);
-    let base = set("XDG_CACHE_HOME")
-        .filter(|p| p.is_absolute())
-        .or_else(|| set("HOME").map(|h| h.join(".cache")))
-        .or_else(|| set("LOCALAPPDATA"))?;
-    Some(base.join("cairn").join(vault_key(vault)))
+    Some(cairn_config::cache_root(env)?.join(vault_key(vault)))
 }
 
 /// A folder name for a vault: its folder name (letters, digits, `-`, `_`; at most
@@ -56,7 +51,7 @@ mod tests {
     }
 
     #[test]
-    fn xdg_then_home_then_nothing() {
+    fn cairn_s_cache_folder_then_the_vault_key() {
         let v = Path::new("/home/me/My Notes");
         let key = vault_key(v);
         assert!(key.starts_with("My_Notes-"), "{key}");
@@ -69,6 +64,14 @@ mod tests {
         assert_eq!(
             default_dir(v, env(&[("XDG_CACHE_HOME", "rel"), ("HOME", "/h")])),
             Some(PathBuf::from("/h/.cache/cairn").join(&key))
+        );
+        // $CAIRN_CACHE_DIR moves the index with the rest of cairn's cache.
+        assert_eq!(
+            default_dir(
+                v,
+                env(&[("CAIRN_CACHE_DIR", "/c"), ("XDG_CACHE_HOME", "/xdg")])
+            ),
+            Some(PathBuf::from("/c").join(&key))
         );
         assert_eq!(default_dir(v, env(&[])), None);
         assert_ne!(

@@ -125,7 +125,8 @@ fn persistent_opener(
 /// Where sessions' records live: `sessions/` in cairn's cache folder
 /// (`$CAIRN_CACHE_DIR`, else `$XDG_CACHE_HOME/cairn`, else `~/.cache/cairn`).
 fn session_records() -> Option<SessionRecords> {
-    cairn_memory::default_cache_dir(|k| std::env::var(k).ok()).map(|d| SessionRecords::in_cache(&d))
+    cairn_engine::config::cache_root(|k| std::env::var(k).ok())
+        .map(|d| SessionRecords::in_cache(&d))
 }
 
 /// Records what the session start gave, under the session's id (reset on `clear`

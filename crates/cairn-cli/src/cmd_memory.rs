@@ -19,7 +19,7 @@ use crate::source::load_config;
 pub(crate) fn run(a: MemoryArgs) -> Result<ExitCode> {
     let config = load_config(&a.source)?;
     let mut store = Store::new(config.clone());
-    if let Some(dir) = cairn_memory::default_cache_dir(|k| std::env::var(k).ok()) {
+    if let Some(dir) = cairn_engine::config::cache_root(|k| std::env::var(k).ok()) {
         match store.clone().with_usage(&dir) {
             Ok(s) => store = s,
             Err(e) => warn(&format!("usage statistics off: {e}")),

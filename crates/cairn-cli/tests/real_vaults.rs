@@ -361,3 +361,30 @@ fn retiring_statuses_are_configurable() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("vault.retiring_statuses[0]"), "{err}");
 }
+
+/// `$CAIRN_CACHE_DIR` is cairn's one cache folder: the index lives there too
+/// (in a folder named after the vault), not in `~/.cache`.
+#[test]
+fn cairn_cache_dir_holds_the_index_too() {
+    let home = tempfile::tempdir().unwrap();
+    let v = home.path().join("notes");
+    write(&v, "payouts.md", "# Payout retries\n\nRetries back off.\n");
+    let cache = home.path().join("elsewhere");
+    let out = stdout(
+        cairn(home.path())
+            .env("CAIRN_CACHE_DIR", &cache)
+            .env_remove("XDG_CACHE_HOME")
+            .args(["search", "payout", "--vault"])
+            .arg(&v),
+    );
+    assert!(out.contains("Payout retries"), "{out}");
+    let folders: Vec<String> = std::fs::read_dir(&cache)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        folders.iter().any(|f| f.starts_with("notes-")),
+        "the index is in $CAIRN_CACHE_DIR: {folders:?}"
+    );
+    assert!(!home.path().join(".cache").exists(), "nothing in ~/.cache");
+}

@@ -10,12 +10,14 @@
 //! packets. Every error names the file, the line (when the file has one) and the
 //! key, on one line, so the CLI can print it as is.
 
+mod cache_root;
 mod discovery;
 mod error;
 mod model;
 mod parse;
 mod raw;
 
+pub use cache_root::cache_root;
 pub use discovery::Discovery;
 pub use error::ConfigError;
 pub use model::{

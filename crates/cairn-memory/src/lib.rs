@@ -57,7 +57,7 @@ pub use ops::{
 pub use scope::{Scope, all_scopes};
 pub use slug::{MAX_SLUG_BYTES, Slug};
 pub use store::Store;
-pub use usage::{USAGE_FILE, Usage, UsageLog, default_cache_dir};
+pub use usage::{USAGE_FILE, Usage, UsageLog};
 
 /// The content hash of a note as the write path shows it and `--expect-hash`
 /// takes it: [`cairn_note::ContentHash::short_hex`] of the file's bytes.

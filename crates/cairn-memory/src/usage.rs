@@ -185,16 +185,6 @@ fn read(path: &Path) -> UsageFile {
         .unwrap_or_default()
 }
 
-/// cairn's cache folder: `$CAIRN_CACHE_DIR`, else `$XDG_CACHE_HOME/cairn`, else
-/// `~/.cache/cairn`; `None` when none of them is set.
-pub fn default_cache_dir(env: impl Fn(&str) -> Option<String>) -> Option<PathBuf> {
-    let nonempty = |k: &str| env(k).filter(|v| !v.is_empty());
-    nonempty("CAIRN_CACHE_DIR")
-        .map(PathBuf::from)
-        .or_else(|| nonempty("XDG_CACHE_HOME").map(|d| PathBuf::from(d).join("cairn")))
-        .or_else(|| nonempty("HOME").map(|h| PathBuf::from(h).join(".cache").join("cairn")))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -251,20 +241,5 @@ mod tests {
         let vault = tempfile::tempdir().unwrap();
         let v = vault.path().canonicalize().unwrap();
         assert!(UsageLog::new(&v.join(".cache"), &v).is_err());
-    }
-
-    #[test]
-    fn cache_dir_order() {
-        let env = |k: &str| match k {
-            "XDG_CACHE_HOME" => Some("/x".to_owned()),
-            "HOME" => Some("/h".to_owned()),
-            _ => None,
-        };
-        assert_eq!(default_cache_dir(env), Some(PathBuf::from("/x/cairn")));
-        assert_eq!(
-            default_cache_dir(|k| (k == "HOME").then(|| "/h".to_owned())),
-            Some(PathBuf::from("/h/.cache/cairn"))
-        );
-        assert_eq!(default_cache_dir(|_| None), None);
     }
 }

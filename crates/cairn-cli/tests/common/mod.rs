@@ -11,10 +11,12 @@ use assert_cmd::Command;
 /// `XDG_CACHE_HOME` for every `cairn` a test starts.
 pub(crate) const XDG_CACHE: &str = concat!(env!("CARGO_TARGET_TMPDIR"), "/xdg-cache");
 
-/// The `cairn` binary, its persistent index under [`XDG_CACHE`].
+/// The `cairn` binary, its persistent index under [`XDG_CACHE`] (a
+/// `$CAIRN_CACHE_DIR` of the developer's would move it).
 pub(crate) fn test_cairn() -> Command {
     let mut c = Command::cargo_bin("cairn").unwrap();
-    c.env("XDG_CACHE_HOME", XDG_CACHE);
+    c.env("XDG_CACHE_HOME", XDG_CACHE)
+        .env_remove("CAIRN_CACHE_DIR");
     c
 }
 
