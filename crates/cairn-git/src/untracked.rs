@@ -11,14 +11,21 @@
 //!   unless an ignore rule matched it (a nested repository), by stat data: a
 //!   file added, removed or renamed in a folder changes the folder's times;
 //! - every `.gitignore` in a folder the walk read, by stat data: an ignore
-//!   file edited in place does not change its folder's times.
+//!   file edited in place does not change its folder's times;
+//! - every `.git` in a recorded folder (and the git dir a `.git` file names), by
+//!   stat data: whether a folder is a nested repository, which the walk does not
+//!   read into, is decided inside it.
 //!
 //! A cache is only written when every modification time it records is more
-//! than [`RACY_MARGIN`] older than the walk: a folder changed during the walk, or
-//! within the file system's time resolution of it, could otherwise keep its
-//! time and lose the change. Anything unreadable, or any path that is not
-//! UTF-8 or holds a line break, means no cache: the walk runs each time.
+//! than [`RACY_MARGIN`] older than the walk (a folder changed during the walk,
+//! or within the file system's time resolution of it, could otherwise keep its
+//! time and lose the change), and when each folder and its `.gitignore` have
+//! the stat data they had just before the walk read them (a tool that restores
+//! a folder's time after changing it, as `tar` or `rsync -a` do, still changes
+//! its change time). Anything unreadable, or any path that is not UTF-8 or holds
+//! a line break or a carriage return, means no cache: the walk runs each time.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::{Duration, SystemTime};
 
@@ -50,7 +57,7 @@ pub(crate) fn untracked_files(
         return Ok(files);
     }
     let started = SystemTime::now();
-    let mut seen = Recorder::default();
+    let mut seen = Recorder::new(workdir);
     let interrupt = std::sync::atomic::AtomicBool::new(false);
     repo.dirwalk(
         index,
@@ -65,7 +72,7 @@ pub(crate) fn untracked_files(
     files.dedup();
     if let (Some(file), Some(key)) = (cache, key)
         && seen.representable
-        && let Some(text) = cache_text(&key, workdir, seen.folders, &files, started)
+        && let Some(text) = cache_text(&key, workdir, &seen.folders, &files, started)
     {
         // Best effort, and not synced (a wake-up writes it): without it the next
         // read walks again.
@@ -81,31 +88,32 @@ pub(crate) fn untracked_files(
 }
 
 /// What the walk emitted and which folders it looked at.
-struct Recorder {
+struct Recorder<'a> {
+    workdir: &'a Path,
     /// The untracked entries, as status shows them.
     untracked: Vec<String>,
     /// The folders read, and those seen and not read unless an ignore rule
-    /// matched them; `""` is the root.
-    folders: Vec<String>,
+    /// matched them (`""` is the root), each with the stat data of the folder
+    /// and of its `.gitignore` just before the walk read it.
+    folders: BTreeMap<String, (Option<Stamp>, Option<Stamp>)>,
     /// `false` once a path was seen that the cache file cannot hold.
     representable: bool,
 }
 
-impl Default for Recorder {
-    fn default() -> Self {
+impl<'a> Recorder<'a> {
+    fn new(workdir: &'a Path) -> Self {
         Self {
+            workdir,
             untracked: Vec::new(),
-            folders: Vec::new(),
+            folders: BTreeMap::new(),
             representable: true,
         }
     }
-}
 
-impl Recorder {
     /// `rela` as text (noting when the cache file could not hold it).
     fn path(&mut self, rela: &gix::bstr::BStr) -> String {
         match std::str::from_utf8(rela) {
-            Ok(s) if !s.contains('\n') => s.to_owned(),
+            Ok(s) if !s.contains(['\n', '\r']) => s.to_owned(),
             _ => {
                 self.representable = false;
                 rela.to_string()
@@ -114,7 +122,7 @@ impl Recorder {
     }
 }
 
-impl gix::dir::walk::Delegate for Recorder {
+impl gix::dir::walk::Delegate for Recorder<'_> {
     fn emit(
         &mut self,
         entry: gix::dir::EntryRef<'_>,
@@ -142,7 +150,9 @@ impl gix::dir::walk::Delegate for Recorder {
         );
         if recurse || !matches!(entry.status, gix::dir::entry::Status::Ignored(_)) {
             let path = self.path(&entry.rela_path);
-            self.folders.push(path);
+            let dir = folder(self.workdir, &path);
+            let before = (stamp(&dir), stamp(&dir.join(".gitignore")));
+            self.folders.entry(path).or_insert(before);
         }
         recurse
     }
@@ -164,7 +174,12 @@ impl Key {
         options: &gix::dirwalk::Options,
     ) -> Option<Self> {
         let sum = index.checksum()?;
-        let mut line = format!("{MAGIC} {sum} {options:?}");
+        // gix's reading of `$pattern` lines in ignore files (precious files).
+        let precious = repo
+            .config_snapshot()
+            .boolean("gitoxide.parsePrecious")
+            .unwrap_or(false);
+        let mut line = format!("{MAGIC} {sum} {options:?} precious={precious}");
         let mut paths = vec![
             repo.git_dir().join("info").join("exclude"),
             repo.common_dir().join("info").join("exclude"),
@@ -175,8 +190,9 @@ impl Key {
         if let Some(x) = std::env::var_os("XDG_CONFIG_HOME") {
             paths.push(Path::new(&x).join("git").join("ignore"));
         }
-        if let Some(h) = std::env::var_os("HOME") {
-            paths.push(Path::new(&h).join(".config").join("git").join("ignore"));
+        // The home folder as gix finds it (`$HOME`, else the system's record).
+        if let Some(h) = gix::path::env::home_dir() {
+            paths.push(h.join(".config").join("git").join("ignore"));
         }
         paths.dedup();
         let mut globals = Vec::with_capacity(paths.len());
@@ -273,11 +289,12 @@ fn folder(workdir: &Path, rela: &str) -> std::path::PathBuf {
 }
 
 /// The cache file's text for a walk that started at `started`, or `None` when a
-/// recorded time is too recent to be trusted (or cannot be read).
+/// recorded time is too recent to be trusted, a folder or its `.gitignore`
+/// changed while the walk ran, or something cannot be read.
 fn cache_text(
     key: &Key,
     workdir: &Path,
-    mut folders: Vec<String>,
+    folders: &BTreeMap<String, (Option<Stamp>, Option<Stamp>)>,
     files: &[String],
     started: SystemTime,
 ) -> Option<String> {
@@ -286,23 +303,32 @@ fn cache_text(
         return None;
     }
     let mut text = format!("{}\n", key.line);
-    folders.sort();
-    folders.dedup();
-    for rela in &folders {
+    for (rela, before) in folders {
         let dir = folder(workdir, rela);
         let s = stamp(&dir)?;
-        if !s.older_than(trusted) {
-            return None;
-        }
-        text.push_str(&format!("d {} {rela}\n", s.text()));
         // An ignore file that appears changes its folder's times; one edited in
         // place changes only its own.
         let g = stamp(&dir.join(".gitignore"))?;
+        if *before != (Some(s.clone()), Some(g.clone())) || !s.older_than(trusted) {
+            return None;
+        }
+        text.push_str(&format!("d {} {rela}\n", s.text()));
         if g != Stamp::Absent {
             if !g.older_than(trusted) {
                 return None;
             }
             text.push_str(&format!("g {} {rela}\n", g.text()));
+        }
+        // A `.git` that appears changes the folder's times; one that is filled
+        // in, emptied or whose git dir goes away does not.
+        if !rela.is_empty() {
+            let r = dot_git(&dir)?;
+            if !r.iter().all(|s| s.older_than(trusted)) {
+                return None;
+            }
+            if !r.is_empty() {
+                text.push_str(&format!("r {} {rela}\n", stamps_text(&r)));
+            }
         }
     }
     for f in files {
@@ -311,11 +337,34 @@ fn cache_text(
     Some(text)
 }
 
+/// The stat data of `dir/.git` and, for a `.git` file, of the git dir it names
+/// (what decides whether `dir` is a nested repository); empty when there is none.
+fn dot_git(dir: &Path) -> Option<Vec<Stamp>> {
+    let p = dir.join(".git");
+    let s = stamp(&p)?;
+    if s == Stamp::Absent {
+        return Some(Vec::new());
+    }
+    let mut stamps = vec![s];
+    if p.is_file() {
+        let content = std::fs::read_to_string(&p).ok()?;
+        let target = content.strip_prefix("gitdir: ")?.trim_end();
+        stamps.push(stamp(&dir.join(target))?);
+    }
+    Some(stamps)
+}
+
+/// Stamps as one word of a cache line.
+fn stamps_text(stamps: &[Stamp]) -> String {
+    stamps.iter().map(Stamp::text).collect::<Vec<_>>().join("/")
+}
+
 /// The untracked files `file` holds, when its key is `key` and every folder
 /// and ignore file it names still has the stat data it recorded.
 fn read_cache(file: &Path, key: &str, workdir: &Path) -> Option<Vec<String>> {
     let text = std::fs::read_to_string(file).ok()?;
-    let mut lines = text.lines();
+    // Lines end with `\n` only (a path never holds `\r`: such a walk is not cached).
+    let mut lines = text.strip_suffix('\n')?.split('\n');
     if lines.next()? != key {
         return None;
     }
@@ -324,6 +373,12 @@ fn read_cache(file: &Path, key: &str, workdir: &Path) -> Option<Vec<String>> {
         let (kind, rest) = line.split_once(' ')?;
         match kind {
             "u" => files.push(rest.to_owned()),
+            "r" => {
+                let (recorded, rela) = rest.split_once(' ')?;
+                if stamps_text(&dot_git(&folder(workdir, rela))?) != recorded {
+                    return None;
+                }
+            }
             "d" | "g" => {
                 let (recorded, rela) = rest.split_once(' ').unwrap_or((rest, ""));
                 let dir = folder(workdir, rela);

@@ -8,6 +8,7 @@ mod common;
 
 use cairn_git::{GitError, ReadOptions, read_working_tree};
 use common::Repo;
+use std::path::Path;
 
 fn ledger() -> Repo {
     let r = Repo::new();
@@ -425,4 +426,201 @@ fn a_cache_of_untracked_files_is_not_written_for_recent_folders() {
         cache.staged.exists(),
         "the staged files do not depend on times"
     );
+}
+
+/// Every changed file, sorted (a fresh repository each time, as each wake-up opens one).
+fn read_all(r: &Repo, cache: Option<&cairn_git::StatusCache>) -> Vec<String> {
+    let repo = cairn_git::open(&r.path()).unwrap();
+    let opts = ReadOptions {
+        max_changed: 1_000,
+        max_commits: 5,
+    };
+    let mut changed = repo.working_tree_with(opts, cache).unwrap().changed;
+    changed.sort();
+    changed
+}
+
+/// Ages the folders, lets the cache be written, and checks it is read back.
+fn settle_cache(r: &Repo, cache: &cairn_git::StatusCache) {
+    r.age_folders();
+    let truth = r.git_status_paths();
+    assert_eq!(read_all(r, Some(cache)), truth, "walked");
+    assert!(cache.untracked.exists(), "the cache is written");
+    assert_eq!(read_all(r, Some(cache)), truth, "from the cache");
+}
+
+/// An empty `.git` folder filled in by `git init`: the folder keeps its times,
+/// its files stop being untracked.
+#[test]
+fn an_empty_git_folder_filled_in_makes_a_nested_repository() {
+    let r = ledger();
+    let dir = tempfile::tempdir().unwrap();
+    let cache = cairn_git::StatusCache::in_dir(dir.path(), "t");
+    r.write("vendor/lib/code.rs", "fn code() {}\n");
+    std::fs::create_dir_all(r.dir.path().join("vendor/lib/.git")).unwrap();
+    settle_cache(&r, &cache);
+    assert_eq!(r.git_status_paths(), ["vendor/lib/code.rs"]);
+    r.git(&["init", "-q", "vendor/lib"]); // fills the existing .git
+    let truth = r.git_status_paths();
+    assert_eq!(truth, ["vendor/lib"]);
+    assert_eq!(read_all(&r, None), truth, "without a cache");
+    assert_eq!(read_all(&r, Some(&cache)), truth, "from the cache");
+}
+
+/// A nested repository whose `.git` stops being one (HEAD removed, or the git dir
+/// a `.git` file points to deleted): its files become untracked.
+#[test]
+fn a_nested_repository_whose_git_dir_goes_away_is_walked() {
+    let r = ledger();
+    let dir = tempfile::tempdir().unwrap();
+    let cache = cairn_git::StatusCache::in_dir(dir.path(), "t");
+    let elsewhere = tempfile::tempdir().unwrap();
+    let sep = elsewhere.path().join("lib.git");
+    r.write("vendor/lib/code.rs", "fn code() {}\n");
+    r.git(&[
+        "init",
+        "-q",
+        "--separate-git-dir",
+        sep.to_str().unwrap(),
+        "vendor/lib",
+    ]);
+    set_mtime_hour_ago(&sep);
+    settle_cache(&r, &cache);
+    assert_eq!(r.git_status_paths(), ["vendor/lib"]);
+    std::fs::remove_dir_all(&sep).unwrap(); // e.g. `git worktree prune` elsewhere
+    let truth = r.git_status_paths();
+    assert_eq!(truth, ["vendor/lib/code.rs"]);
+    assert_eq!(read_all(&r, None), truth, "without a cache");
+    assert_eq!(read_all(&r, Some(&cache)), truth, "from the cache");
+}
+
+/// A file name ending in a carriage return would lose it on reading: no cache.
+#[test]
+fn a_name_ending_in_a_carriage_return_is_never_cached() {
+    let r = ledger();
+    let dir = tempfile::tempdir().unwrap();
+    let cache = cairn_git::StatusCache::in_dir(dir.path(), "t");
+    r.write("notes/odd\r", "x\n");
+    r.age_folders();
+    let truth = r.git_status_paths();
+    assert_eq!(truth, ["notes/odd\r"]);
+    assert_eq!(read_all(&r, Some(&cache)), truth, "walked");
+    assert!(
+        !cache.untracked.exists(),
+        "a name the cache file cannot hold"
+    );
+    assert_eq!(read_all(&r, Some(&cache)), truth, "walked again");
+}
+
+/// `gitoxide.parsePrecious` changes how gix reads `$` lines of ignore files:
+/// it is part of the key.
+#[test]
+fn gix_s_precious_files_setting_is_in_the_key() {
+    let r = ledger();
+    let dir = tempfile::tempdir().unwrap();
+    let cache = cairn_git::StatusCache::in_dir(dir.path(), "t");
+    r.commit(
+        "2026-01-13T09:00:00Z",
+        "precious",
+        &[(".gitignore", "$*.key\n")],
+    );
+    r.write("a.key", "k\n");
+    r.git(&["config", "gitoxide.parsePrecious", "true"]);
+    r.age_folders();
+    assert_eq!(
+        read_all(&r, Some(&cache)),
+        Vec::<String>::new(),
+        "precious: ignored"
+    );
+    assert!(cache.untracked.exists());
+    r.git(&["config", "--unset", "gitoxide.parsePrecious"]);
+    let truth = r.git_status_paths();
+    assert_eq!(truth, ["a.key"]);
+    assert_eq!(read_all(&r, None), truth, "without a cache");
+    assert_eq!(read_all(&r, Some(&cache)), truth, "from the cache");
+}
+
+fn set_mtime_hour_ago(p: &Path) {
+    let hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3_600);
+    std::fs::File::open(p)
+        .unwrap()
+        .set_modified(hour_ago)
+        .unwrap();
+}
+
+/// A folder changed during the walk, after it was read, by a tool that then
+/// restores its modification time (tar, rsync -a, cp -a, unzip): only its change
+/// time is new. Stamped before the walk reads it and after, it is not trusted.
+/// A FIFO as a later folder's `.gitignore` makes the interleaving deterministic.
+#[test]
+fn a_folder_changed_during_the_walk_with_its_time_restored_is_not_cached() {
+    let r = ledger();
+    let dir = tempfile::tempdir().unwrap();
+    let cache = cairn_git::StatusCache::in_dir(dir.path(), "t");
+    let root = r.dir.path().to_path_buf();
+    // A folder name read before `zz` in the root's directory order.
+    std::fs::create_dir(root.join("zz")).unwrap();
+    let name = (0..100)
+        .map(|i| format!("d{i}"))
+        .find(|n| {
+            std::fs::create_dir(root.join(n)).unwrap();
+            let order: Vec<String> = std::fs::read_dir(&root)
+                .unwrap()
+                .map(|e| e.unwrap().file_name().into_string().unwrap())
+                .collect();
+            let before = order.iter().position(|x| x == n) < order.iter().position(|x| x == "zz");
+            if !before {
+                std::fs::remove_dir(root.join(n)).unwrap();
+            }
+            before
+        })
+        .unwrap();
+    r.write(&format!("{name}/keep.txt"), "k\n");
+    r.write("zz/file.txt", "z\n");
+    r.age_folders();
+    let fifo = root.join("zz/.gitignore");
+    for cmd in [&["mkfifo"][..], &["touch", "-d", "1 hour ago"][..]] {
+        let ok = std::process::Command::new(cmd[0])
+            .args(&cmd[1..])
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success();
+        assert!(ok);
+    }
+    set_mtime_hour_ago(&root.join("zz"));
+    // The walk opens zz/.gitignore after `name` was read: change `name` then.
+    let changed = root.join(&name);
+    let fifo2 = fifo.clone();
+    std::thread::spawn(move || {
+        let w = std::fs::OpenOptions::new()
+            .write(true)
+            .open(&fifo2)
+            .unwrap();
+        std::fs::write(changed.join("new.txt"), "new\n").unwrap();
+        set_mtime_hour_ago(&changed);
+        drop(w);
+        // Then serve every later reader of the FIFO an empty file.
+        loop {
+            drop(
+                std::fs::OpenOptions::new()
+                    .write(true)
+                    .open(&fifo2)
+                    .unwrap(),
+            );
+        }
+    });
+    let walked = read_all(&r, Some(&cache));
+    assert!(
+        !walked.contains(&format!("{name}/new.txt")),
+        "the walk read the folder before"
+    );
+    assert!(
+        !cache.untracked.exists(),
+        "a folder changed while the walk ran is not trusted"
+    );
+    let truth = r.git_status_paths();
+    assert!(truth.contains(&format!("{name}/new.txt")));
+    assert_eq!(read_all(&r, None), truth, "without a cache");
+    assert_eq!(read_all(&r, Some(&cache)), truth, "from the cache");
 }

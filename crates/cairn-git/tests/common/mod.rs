@@ -99,7 +99,8 @@ pub(crate) fn git_in(dir: &Path, args: &[&str], date: &str) -> String {
 
 impl Repo {
     /// Sets the modification time of every folder of the working tree (not
-    /// `.git`'s), every `.gitignore` and `.git/info/exclude` to an hour ago:
+    /// inside a `.git`), every `.gitignore` and `.git` and `.git/info/exclude`
+    /// to an hour ago:
     /// the untracked-files cache trusts only times older than its walk.
     pub(crate) fn age_folders(&self) {
         fn walk(dir: &Path, set: &dyn Fn(&Path)) {
@@ -109,7 +110,9 @@ impl Repo {
                 let kind = e.file_type().unwrap();
                 if kind.is_dir() && e.file_name() != ".git" {
                     walk(&p, set);
-                } else if e.file_name() == ".gitignore" {
+                } else if e.file_name() == ".gitignore" || e.file_name() == ".git" {
+                    // A nested repository's `.git` too (the top one's times are
+                    // those of its own folder's entry, also aged).
                     set(&p);
                 }
             }
