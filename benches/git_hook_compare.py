@@ -137,6 +137,15 @@ def main():
     t = time.perf_counter()
     subprocess.run([cairn, "index", "--config", config, "--index-dir", index], check=True)
     print(f"cairn index (notes and git history): {time.perf_counter() - t:.1f} s", file=sys.stderr)
+    # cairn trusts its untracked-files cache only for folders last changed more
+    # than 2 s (whole seconds) before it walked them; a session starts on a
+    # working tree that has settled for longer than that. Wait it out, so that
+    # the warm runs below write the cache and the timed runs are warm.
+    settled = repo.stat().st_mtime
+    for p in repo.rglob("*"):
+        if p.is_dir() and ".git" not in p.parts:
+            settled = max(settled, p.stat().st_mtime)
+    time.sleep(max(0.0, settled + 3.5 - time.time()))
     stdin = json.dumps({"cwd": str(repo), "source": "startup"}).encode()
     base = [cairn, "hook", "session-start", "--client", "claude", "--config", config,
             "--index-dir", index, "--deadline-ms", "5000"]
