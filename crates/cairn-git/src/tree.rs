@@ -394,17 +394,17 @@ fn staged_files(
             text.push_str(p);
         }
         text.push('\n');
-        // Best effort, and not synced (a wake-up writes it): without it the next
-        // read computes the same answer.
-        let _ = cairn_atomic_write::StagedFile::beside_unsynced(
-            file,
-            "git-staged",
-            0o600,
-            text.as_bytes(),
-        )
-        .and_then(cairn_atomic_write::StagedFile::replace);
+        write_cache_file(file, "git-staged", &text);
     }
     Ok(staged)
+}
+
+/// Writes a status cache file atomically, private (`0600`), best effort and not
+/// synced (a wake-up writes it): a lost or failed write is computed again.
+pub(crate) fn write_cache_file(file: &Path, temp_prefix: &str, text: &str) {
+    let _ =
+        cairn_atomic_write::StagedFile::beside_unsynced(file, temp_prefix, 0o600, text.as_bytes())
+            .and_then(cairn_atomic_write::StagedFile::replace);
 }
 
 /// First word of a staged-files cache file (its format's version).

@@ -74,15 +74,7 @@ pub(crate) fn untracked_files(
         && seen.representable
         && let Some(text) = cache_text(&key, workdir, &seen.folders, &files, started)
     {
-        // Best effort, and not synced (a wake-up writes it): without it the next
-        // read walks again.
-        let _ = cairn_atomic_write::StagedFile::beside_unsynced(
-            file,
-            "git-untracked",
-            0o600,
-            text.as_bytes(),
-        )
-        .and_then(cairn_atomic_write::StagedFile::replace);
+        crate::tree::write_cache_file(file, "git-untracked", &text);
     }
     Ok(files)
 }
