@@ -483,7 +483,8 @@ fn history(config: &Config, repo: &cairn_git::Repository, dir: &Path) -> Option<
         && n > 0
     {
         // A cache that cannot be written is read again next time: no failure.
-        let _ = h.save(&file);
+        // Not synced: a wake-up does not wait for the disk.
+        let _ = h.save_unsynced(&file);
     }
     (!h.is_empty()).then(|| Arc::new(h))
 }

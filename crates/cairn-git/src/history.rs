@@ -211,7 +211,7 @@ impl History {
         out
     }
 
-    /// Writes the cache file atomically (private to the user).
+    /// Writes the cache file atomically (private to the user) and durably.
     ///
     /// # Errors
     /// [`GitError::CacheWrite`] when the file cannot be written.
@@ -221,6 +221,26 @@ impl History {
                 path: path.to_path_buf(),
                 source,
             })
+    }
+
+    /// [`History::save`] without waiting for the disk, for a wake-up that added
+    /// a few commits: still atomic (the file is whole or as it was), and a write
+    /// lost to a crash is made again by the next update.
+    ///
+    /// # Errors
+    /// [`GitError::CacheWrite`] when the file cannot be written.
+    pub fn save_unsynced(&self, path: &Path) -> Result<(), GitError> {
+        cairn_atomic_write::StagedFile::beside_unsynced(
+            path,
+            "git-history",
+            0o600,
+            self.to_text().as_bytes(),
+        )
+        .and_then(cairn_atomic_write::StagedFile::replace)
+        .map_err(|source| GitError::CacheWrite {
+            path: path.to_path_buf(),
+            source,
+        })
     }
 
     /// Brings the history up to `repo`'s `HEAD`: the commits since the last

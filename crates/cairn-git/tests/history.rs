@@ -140,6 +140,9 @@ fn new_commits_are_added_incrementally_and_the_cache_file_round_trips() {
         HistoryUpdate::Added(1)
     );
     assert_eq!(h.len(), 5);
+    // A wake-up's save (not synced) round-trips the same way.
+    h.save_unsynced(&file).unwrap();
+    assert_eq!(History::load(&file), h);
     check(
         &h,
         &["src/payout/batch.rs"],
