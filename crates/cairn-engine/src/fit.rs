@@ -110,28 +110,33 @@ impl Engine {
     ) -> Result<String, EngineError> {
         // From here on the hash has its full length, whatever items are dropped.
         packet.update_content_hash();
+        // Whether an item was dropped since the content hash was computed.
+        let mut stale = false;
         loop {
             // A text well over the limit stays over whatever its `used_tokens` and
             // content hash say (each changes it by a few characters): drop the next
             // item on one rendering, without the fixed point below.
-            let quick = self.renderer.render(packet, target, format)?;
-            if estimate_tokens(&quick) > limit + FIT_SLACK_TOKENS && packet.drop_lowest() {
+            let mut out = self.renderer.render(packet, target, format)?;
+            if estimate_tokens(&out) > limit + FIT_SLACK_TOKENS && packet.drop_lowest() {
+                stale = true;
                 continue;
             }
-            packet.update_content_hash();
-            // `used_tokens` is part of the output: iterate to its fixed point.
-            let mut out = String::new();
-            let mut fits = false;
-            for _ in 0..4 {
+            if stale {
+                packet.update_content_hash();
                 out = self.renderer.render(packet, target, format)?;
+            }
+            // `used_tokens` is part of the output: iterate to its fixed point
+            // (each rendering is measured once, and reused when it is the last).
+            for _ in 0..4 {
                 let used = estimate_tokens(&out);
-                fits = used <= limit;
                 if used == packet.budget.used_tokens {
                     break;
                 }
                 packet.budget.used_tokens = used;
+                out = self.renderer.render(packet, target, format)?;
             }
-            if fits && estimate_tokens(&out) == packet.budget.used_tokens {
+            let used = estimate_tokens(&out);
+            if used <= limit && used == packet.budget.used_tokens {
                 return Ok(out);
             }
             if !packet.drop_lowest() {
@@ -141,6 +146,7 @@ impl Engine {
                     format: format.as_str().to_owned(),
                 });
             }
+            stale = true;
         }
     }
 }
