@@ -10,7 +10,7 @@ use std::collections::{BTreeSet, HashSet};
 use std::path::PathBuf;
 
 use cairn_index::QueryTerms;
-use cairn_note::{Note, Sensitivity, Status, prose_sentences};
+use cairn_note::{Note, Sensitivity, Status, prose};
 use cairn_policy::{PolicyCounts, SafeText, ShownNote, Visibility};
 use cairn_route::RouteInput;
 use cairn_score::{Ranking, ScoreContext, Scored, Weights};
@@ -535,10 +535,14 @@ fn redacted(query: &str) -> String {
 }
 
 /// Up to two sentences sharing the most terms with the query, else the description or
-/// the first sentence; one line, at most 240 characters. Cut from the redacted view.
+/// the prose's lead (the first sentence under a `Summary` heading, else of the first
+/// paragraph outside a list); one line, at most 240 characters. Cut from the
+/// redacted view.
 fn snippet(n: &ShownNote<'_>, terms: &BTreeSet<String>) -> SafeText<'static> {
     let pick = |body: &str| {
-        let sentences = prose_sentences(body);
+        let prose = prose(body);
+        let lead = prose.lead;
+        let sentences = prose.sentences;
         let mut scored: Vec<(usize, usize)> = sentences
             .iter()
             .enumerate()
@@ -556,7 +560,7 @@ fn snippet(n: &ShownNote<'_>, terms: &BTreeSet<String>) -> SafeText<'static> {
                 .description
                 .as_ref()
                 .map(|d| d.as_str().to_owned())
-                .or_else(|| sentences.first().cloned())
+                .or_else(|| sentences.get(lead).or(sentences.first()).cloned())
                 .unwrap_or_default();
         }
         picked

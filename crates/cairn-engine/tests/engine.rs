@@ -625,3 +625,34 @@ fn the_hot_layer_is_the_same_prefix_for_every_task_in_a_project() {
         out.rendered
     );
 }
+
+/// A hit whose body shares no word with the query (it matched by title) and has
+/// no description shows the prose's lead, not whatever line comes first.
+#[test]
+fn a_snippet_without_matching_sentences_is_the_prose_lead() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(
+        tmp.path().join("Settlement windows.md"),
+        "# Settlement windows\n\n- see also the runbook\n- owner: payments\n\n\
+         Files reach the bank before four in the afternoon. Late files wait a day.\n",
+    )
+    .unwrap();
+    let config = Config::for_vault(tmp.path()).unwrap();
+    let e = Engine::open(config, &OpenOptions::default()).unwrap();
+    let res = e
+        .search(&SearchRequest {
+            query: "settlement windows".to_owned(),
+            cwd: None,
+            project: None,
+            files: vec![],
+            scope: SearchScope::All,
+            limit: 10,
+            ranking: Ranking::Full,
+            today: now().date_naive(),
+        })
+        .unwrap();
+    assert_eq!(
+        res.hits[0].snippet, "Files reach the bank before four in the afternoon.",
+        "{res:?}"
+    );
+}
