@@ -120,6 +120,20 @@ fn announces_summary(heading: &str) -> bool {
     LEAD_HEADINGS.contains(&first) || LEAD_HEADINGS.contains(&lower.trim_end_matches(':'))
 }
 
+/// Whether text is nothing but bare web addresses (a source line under a title,
+/// not a link in markdown's syntax): not prose.
+fn only_urls(text: &str) -> bool {
+    let mut words = text
+        .split_whitespace()
+        .filter(|w| w.chars().any(char::is_alphanumeric))
+        .peekable();
+    words.peek().is_some()
+        && words.all(|w| {
+            let w = w.trim_start_matches(['<', '(']).to_ascii_lowercase();
+            w.starts_with("http://") || w.starts_with("https://") || w.starts_with("www.")
+        })
+}
+
 /// Whether text is nothing but `#tags` (an Obsidian tag line): not prose.
 fn only_tags(text: &str) -> bool {
     let mut words = text.split_whitespace().peekable();
@@ -217,8 +231,9 @@ impl Blocks {
         if self.quote > 0 {
             text = strip_callout(&text);
         }
-        // Links alone (`[Source](…)`) and a line of `#tags` alone are not prose.
-        if text.is_empty() || !plain || only_tags(&text) {
+        // Links alone (`[Source](…)`, or bare addresses) and a line of `#tags`
+        // alone are not prose.
+        if text.is_empty() || !plain || only_tags(&text) || only_urls(&text) {
             return;
         }
         let in_list = self.list_depth > 0;

@@ -351,6 +351,16 @@ fn summaries_start_with_prose() {
         ),
         // A paragraph of links only is not prose.
         ("[Home](../README.md) | [Next](next.md)\n\nText.\n", "Text."),
+        // Nor is a bare address under the title (a source line).
+        (
+            "# AWS ADR process\n\nhttps://docs.aws.amazon.com/x/adr-process.html\n\nAn ADR is a document.\n",
+            "An ADR is a document.",
+        ),
+        // A sentence that mentions an address is prose.
+        (
+            "See https://example.com for details.\n",
+            "See https://example.com for details.",
+        ),
         // A list of ordinary items is prose.
         ("- first item\n- second item\n", "first item"),
         // A paragraph before list items: RFC-style field lists are not a lead.
