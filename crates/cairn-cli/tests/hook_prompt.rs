@@ -74,7 +74,7 @@ fn context_of(client: Client, out: &Output) -> Option<String> {
 }
 
 fn assert_no_canary(text: &str) {
-    for c in DEMO_CANARIES {
+    for c in DEMO_CANARIES.iter() {
         assert!(!text.contains(c), "leaked {c}");
     }
 }

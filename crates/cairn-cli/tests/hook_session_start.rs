@@ -58,7 +58,7 @@ fn closes_block(client: Client, ctx: &str) -> bool {
 }
 
 fn assert_no_canary(text: &str) {
-    for c in DEMO_CANARIES {
+    for c in DEMO_CANARIES.iter() {
         assert!(!text.contains(c), "leaked {c}");
     }
 }

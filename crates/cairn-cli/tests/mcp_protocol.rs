@@ -537,7 +537,7 @@ fn no_resource_prompt_or_tool_answer_shows_a_secret() {
         for echo in echoes.iter().filter(|e| !e.is_empty()) {
             shown = shown.replace(echo.as_str(), "");
         }
-        for canary in DEMO_CANARIES {
+        for canary in DEMO_CANARIES.iter() {
             assert!(!shown.contains(canary), "{canary} leaked: {shown}");
         }
     }

@@ -26,18 +26,12 @@ pub(crate) fn demo() -> PathBuf {
 }
 
 /// What the demo vault must never show, in any answer: its planted secrets,
-/// confidential notes' markers and credentials.
-pub(crate) const DEMO_CANARIES: &[&str] = &[
-    "CANARY-SECRET-LEDGER-PG4",
-    "CANARY-SECRET-HEARTH-7Q2",
-    "CANARY-CONFIDENTIAL-LEDGER-NW9",
-    "CANARY-CONFIDENTIAL-PEOPLE-3KD",
-    "AKIAIOSFODNN7EXAMPLE",
-    "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
-    "CANARY-PW",
-    "ghp_Fak3CanaryT0kenForCairnDemoOnly9x2Q7",
-    "CANARY-URLPW",
-    "FakeCanarySlackTok3nDemo",
-    "Production database access",
-    "Break-glass access",
-];
+/// confidential notes' markers and credentials, one a line in
+/// `fixtures/demo/canaries.txt` (the MCP client test reads the same file).
+pub(crate) static DEMO_CANARIES: std::sync::LazyLock<Vec<&'static str>> =
+    std::sync::LazyLock::new(|| {
+        include_str!("../../../../fixtures/demo/canaries.txt")
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .collect()
+    });
