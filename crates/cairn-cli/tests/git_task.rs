@@ -17,30 +17,7 @@ use serde_json::Value;
 
 /// Runs git in `dir` with a fixed identity and both dates at `date`.
 fn git(dir: &Path, args: &[&str], date: &str) {
-    let out = Command::new("git")
-        .args([
-            "-c",
-            "user.name=Test",
-            "-c",
-            "user.email=test@example.com",
-            "-c",
-            "commit.gpgsign=false",
-            "-c",
-            "init.defaultBranch=main",
-        ])
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_AUTHOR_DATE", date)
-        .env("GIT_COMMITTER_DATE", date)
-        .env_remove("GIT_DIR")
-        .env_remove("GIT_WORK_TREE")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    cairn_synth::git::git_in(dir, args, date);
 }
 
 fn write(path: &Path, text: &str) {

@@ -5,26 +5,13 @@
 #![allow(clippy::unwrap_used)]
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use cairn_config::Config;
 use cairn_route::{RouteInput, RouteMethod, route};
 
 fn git(dir: &Path, args: &[&str]) {
     std::fs::create_dir_all(dir).unwrap();
-    let out = Command::new("git")
-        .args(["-c", "init.defaultBranch=main"])
-        .args(args)
-        .current_dir(dir)
-        .env_remove("GIT_DIR")
-        .env_remove("GIT_WORK_TREE")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    cairn_synth::git::git_in(dir, args, "2026-01-01T12:00:00Z");
 }
 
 /// A repository at `dir` with these (name, url) remotes.

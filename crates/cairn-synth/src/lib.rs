@@ -16,6 +16,7 @@
 //! vault/10-Projects/<project>/…  one overview per project, then every other type
 //! ```
 
+pub mod git;
 mod rng;
 mod vocabulary;
 
