@@ -116,27 +116,33 @@ impl Engine {
             // A text well over the limit stays over whatever its `used_tokens` and
             // content hash say (each changes it by a few characters): drop the next
             // item on one rendering, without the fixed point below.
-            let mut out = self.renderer.render(packet, target, format)?;
-            if estimate_tokens(&out) > limit + FIT_SLACK_TOKENS && packet.drop_lowest() {
+            let mut made = self.renderer.render(packet, target, format)?;
+            if estimate_tokens(&made) > limit + FIT_SLACK_TOKENS && packet.drop_lowest() {
                 stale = true;
                 continue;
             }
             if stale {
                 packet.update_content_hash();
-                out = self.renderer.render(packet, target, format)?;
+                made = self.renderer.render(packet, target, format)?;
             }
-            // `used_tokens` is part of the output: iterate to its fixed point
-            // (each rendering is measured once, and reused when it is the last).
+            // `used_tokens` is part of the output: iterate to its fixed point, at
+            // most four renderings, the first being the one just made.
+            let mut reuse = Some(made);
+            let mut out = String::new();
+            let mut fits = false;
             for _ in 0..4 {
+                out = match reuse.take() {
+                    Some(made) => made,
+                    None => self.renderer.render(packet, target, format)?,
+                };
                 let used = estimate_tokens(&out);
+                fits = used <= limit;
                 if used == packet.budget.used_tokens {
                     break;
                 }
                 packet.budget.used_tokens = used;
-                out = self.renderer.render(packet, target, format)?;
             }
-            let used = estimate_tokens(&out);
-            if used <= limit && used == packet.budget.used_tokens {
+            if fits && estimate_tokens(&out) == packet.budget.used_tokens {
                 return Ok(out);
             }
             if !packet.drop_lowest() {

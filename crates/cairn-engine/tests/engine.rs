@@ -656,3 +656,36 @@ fn a_snippet_without_matching_sentences_is_the_prose_lead() {
         "{res:?}"
     );
 }
+
+/// A template whose size depends on `used_tokens` so that the count never
+/// settles (here it flips between two values) still gets its packet: after four
+/// renderings the last one is kept, as long as it is within the budget.
+#[test]
+fn a_used_tokens_count_that_never_settles_still_renders() {
+    let tmp = tempfile::tempdir().unwrap();
+    let vault = tmp.path().join("vault");
+    std::fs::create_dir_all(&vault).unwrap();
+    std::fs::write(
+        vault.join("Payout retries.md"),
+        "# Payout retries\n\nRetries back off.\n",
+    )
+    .unwrap();
+    let profiles = tmp.path().join("profiles");
+    std::fs::create_dir_all(profiles.join("templates/markdown")).unwrap();
+    std::fs::write(
+        profiles.join("templates/markdown/claude.j2"),
+        "{{ packet.budget.used_tokens }}{% if packet.budget.used_tokens is even %} y{% endif %}",
+    )
+    .unwrap();
+    let config = Config::for_vault(&vault).unwrap();
+    let opts = OpenOptions {
+        profiles_dir: Some(profiles),
+        ..OpenOptions::default()
+    };
+    let e = Engine::open(config, &opts).unwrap();
+    let mut req = request("ledger", "payout retries", Target::Claude, Format::Markdown);
+    req.cwd = vault.clone();
+    req.budget = Some(1_500);
+    let out = e.wakeup(&req).expect("a packet, not a budget error");
+    assert!(!out.rendered.trim().is_empty());
+}
