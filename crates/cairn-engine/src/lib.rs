@@ -148,7 +148,7 @@ pub enum EngineError {
     ThreadPool(String),
     /// No folder can be named for the persistent index.
     #[error(
-        "no folder for the index: $XDG_CACHE_HOME and $HOME are unset; set [index] dir in cairn.toml or pass --index-dir"
+        "no folder for the index: $CAIRN_CACHE_DIR, $XDG_CACHE_HOME and $HOME are unset or not absolute; set [index] dir in cairn.toml or pass --index-dir"
     )]
     NoIndexDir,
 }

@@ -111,7 +111,7 @@ pub(crate) fn open(
         let listed = Arc::new(
             listed.unwrap_or_else(|| cairn_cache::list(&config.vault.root, &config.vault.limits)),
         );
-        let why = "no folder for the index ($XDG_CACHE_HOME and $HOME are unset; set [index] dir in cairn.toml or pass --index-dir)";
+        let why = "no folder for the index ($CAIRN_CACHE_DIR, $XDG_CACHE_HOME and $HOME are unset or not absolute; set [index] dir in cairn.toml or pass --index-dir)";
         return in_memory(
             config,
             opts,
