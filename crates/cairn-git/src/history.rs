@@ -19,7 +19,11 @@ use std::path::Path;
 
 use crate::{GitError, Repository};
 
-const MAGIC: &str = "cairn-git-history 1";
+const MAGIC: &str = "cairn-git-history 2";
+
+/// The format before the closing count: still read (it is rewritten as the
+/// current one on the next update), without the check a count allows.
+const MAGIC_V1: &str = "cairn-git-history 1";
 
 /// How much history to read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -159,13 +163,27 @@ impl History {
 
     fn parse(text: &str) -> Option<Self> {
         let mut lines = text.lines();
-        if lines.next()? != MAGIC {
-            return None;
-        }
+        let counted = match lines.next()? {
+            MAGIC => true,
+            MAGIC_V1 => false,
+            _ => return None,
+        };
         let mut h = Self::default();
+        // The last line counts the commits: a file cut short (a write lost to a
+        // crash before it reached the disk) is damaged, not a shorter history.
+        let mut ended = false;
         for line in lines {
+            if ended {
+                return None;
+            }
             let (kind, rest) = line.split_once(' ')?;
             match kind {
+                "end" => {
+                    ended = rest.parse::<usize>().ok()? == h.commits.len();
+                    if !ended {
+                        return None;
+                    }
+                }
                 "head" => h.head = Some(rest.to_owned()),
                 "p" => h.paths.push(rest.to_owned()),
                 "c" => {
@@ -188,7 +206,7 @@ impl History {
                 _ => return None,
             }
         }
-        Some(h)
+        (ended || !counted).then_some(h)
     }
 
     fn to_text(&self) -> String {
@@ -208,6 +226,7 @@ impl History {
             let files: Vec<String> = c.files.iter().map(u32::to_string).collect();
             let _ = writeln!(out, "c {} {} {}", c.id, c.day, files.join(","));
         }
+        let _ = writeln!(out, "end {}", self.commits.len());
         out
     }
 
@@ -224,8 +243,10 @@ impl History {
     }
 
     /// [`History::save`] without waiting for the disk, for a wake-up that added
-    /// a few commits: still atomic (the file is whole or as it was), and a write
-    /// lost to a crash is made again by the next update.
+    /// a few commits: readers see the old file or the new one. After a crash of
+    /// the machine the file may be the old one (the next update adds the commits
+    /// again) or cut short, which its closing count of commits shows: it then
+    /// reads as damaged and the next cold pass (`cairn index`) rebuilds it.
     ///
     /// # Errors
     /// [`GitError::CacheWrite`] when the file cannot be written.

@@ -171,8 +171,29 @@ fn new_commits_are_added_incrementally_and_the_cache_file_round_trips() {
     );
 
     // A damaged or foreign file is an empty history.
-    std::fs::write(&file, "cairn-git-history 1\nc abc notaday 0\n").unwrap();
+    std::fs::write(&file, "cairn-git-history 2\nc abc notaday 0\nend 1\n").unwrap();
     assert!(History::load(&file).is_empty());
+    // So is one cut short at a line break (its count of commits is missing or
+    // wrong).
+    h.save(&file).unwrap();
+    let whole = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(History::load(&file), h);
+    let lines: Vec<&str> = whole.lines().collect();
+    for cut in 1..lines.len() {
+        std::fs::write(&file, lines[..cut].join("\n") + "\n").unwrap();
+        assert!(History::load(&file).is_empty(), "cut after {cut} lines");
+    }
+    let last_commit = lines.iter().rposition(|l| l.starts_with("c ")).unwrap();
+    let mut dropped = lines.clone();
+    dropped.remove(last_commit);
+    std::fs::write(&file, dropped.join("\n") + "\n").unwrap();
+    assert!(History::load(&file).is_empty(), "a commit line lost");
+    // The older format, without the count, is still read.
+    let v1 = whole
+        .replace("cairn-git-history 2", "cairn-git-history 1")
+        .replace(&format!("end {}\n", h.len()), "");
+    std::fs::write(&file, v1).unwrap();
+    assert_eq!(History::load(&file), h, "the older format");
     std::fs::write(&file, "something else").unwrap();
     assert!(History::load(&file).is_empty());
     assert!(History::load(&dir.path().join("missing")).is_empty());
