@@ -70,6 +70,8 @@ pub fn prose(body: &str) -> Prose {
     // Sentences that introduce code: prose only when there is no other.
     let mut intros: Vec<String> = Vec::new();
     let mut after_lead_heading = false;
+    // Bare web addresses: the text of a note that has nothing else.
+    let mut addresses: Vec<String> = Vec::new();
     for (i, unit) in units.iter().enumerate() {
         match unit {
             Unit::Heading(h) => {
@@ -93,6 +95,7 @@ pub fn prose(body: &str) -> Prose {
                 }
                 out.sentences.extend(sentences);
             }
+            Unit::Addresses(a) => addresses.push(a.clone()),
             Unit::Code | Unit::Other => {}
         }
     }
@@ -105,6 +108,10 @@ pub fn prose(body: &str) -> Prose {
             .map(|s| s.trim_end_matches(':').trim_end().to_owned())
             .filter(|s| !s.is_empty())
             .collect();
+    }
+    if out.sentences.is_empty() {
+        // A bookmark: its address is all there is to say.
+        out.sentences = addresses;
     }
     out
 }
@@ -166,6 +173,8 @@ enum Unit {
     Code,
     /// Anything else that separates prose (a table, HTML, a rule).
     Other,
+    /// A run of bare web addresses: not prose, but a bookmark note's only text.
+    Addresses(String),
 }
 
 /// The state of one list item, for the table-of-contents rule.
@@ -233,7 +242,11 @@ impl Blocks {
         }
         // Links alone (`[Source](…)`, or bare addresses) and a line of `#tags`
         // alone are not prose.
-        if text.is_empty() || !plain || only_tags(&text) || only_urls(&text) {
+        if text.is_empty() || !plain || only_tags(&text) {
+            return;
+        }
+        if only_urls(&text) {
+            self.push(Unit::Addresses(text));
             return;
         }
         let in_list = self.list_depth > 0;

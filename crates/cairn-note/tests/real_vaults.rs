@@ -356,6 +356,11 @@ fn summaries_start_with_prose() {
             "# AWS ADR process\n\nhttps://docs.aws.amazon.com/x/adr-process.html\n\nAn ADR is a document.\n",
             "An ADR is a document.",
         ),
+        // A bookmark, whose only text is its address, keeps it.
+        (
+            "# Useful link\n\nhttps://example.com/guide\n",
+            "https://example.com/guide",
+        ),
         // A sentence that mentions an address is prose.
         (
             "See https://example.com for details.\n",
