@@ -582,3 +582,153 @@ fn a_linked_worktree_of_the_project_gives_its_own_task() {
     );
     assert_eq!(p["query"]["files"], serde_json::json!(["src/report.rs"]));
 }
+
+/// A vault of plain notes (no `related_files`, as most vaults are) for a search
+/// service, whose repository is on a branch of several commits of different
+/// wording, one a merge from main. Returns (dir, config, repo).
+fn several_commits() -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let repo = root.join("search");
+    let notes = [
+        (
+            "Query result cache",
+            "Results of a search query are cached for five minutes, keyed by the normalised query and the index generation.",
+        ),
+        (
+            "Invalidate on reindex",
+            "When an index is rebuilt its generation changes, so every cached result of the old generation is invalidated at once.",
+        ),
+        (
+            "Metric names",
+            "Counters end in _total; cache hits and misses are two counters, never a ratio.",
+        ),
+        (
+            "Deploy checklist",
+            "Drain the node, deploy, warm it with the smoke queries, put it back behind the balancer.",
+        ),
+        (
+            "On-call help desk",
+            "Who answers the help desk each week, and how to hand over the pager.",
+        ),
+        (
+            "Release versioning",
+            "Versions follow semver; the changelog is written by hand before each tag.",
+        ),
+    ];
+    for (title, body) in &notes {
+        write(
+            &root.join("vault/search").join(format!("{title}.md")),
+            &format!("---\ntitle: {title}\nproject_id: search\n---\n\n# {title}\n\n{body}\n"),
+        );
+    }
+    let config = root.join("cairn.toml");
+    write(
+        &config,
+        "[vault]\nroot = \"vault\"\n[[projects]]\nid = \"search\"\nname = \"Search\"\nrepo_paths = [\"search\"]\nnote_roots = [\"search\"]\n",
+    );
+    std::fs::create_dir_all(&repo).unwrap();
+    git(&repo, &["init", "-q", "-b", "main"], "2026-01-01T00:00:00Z");
+    let commit = |file: &str, text: &str, subject: &str, date: &str| {
+        write(&repo.join(file), text);
+        git(&repo, &["add", "-A"], date);
+        git(&repo, &["commit", "-q", "-m", subject], date);
+    };
+    commit(
+        "src/cache.rs",
+        "fn get() {}\n",
+        "Initial",
+        "2026-01-05T09:00:00Z",
+    );
+    git(
+        &repo,
+        &["checkout", "-q", "-b", "feature/query-cache-invalidation"],
+        "2026-01-06T00:00:00Z",
+    );
+    commit(
+        "src/cache.rs",
+        "fn get() { gen() }\n",
+        "Drop cached results of an old index generation",
+        "2026-01-06T09:00:00Z",
+    );
+    commit(
+        "src/metrics.rs",
+        "fn hits() {}\n",
+        "feat(metrics): count cache hits and misses",
+        "2026-01-07T09:00:00Z",
+    );
+    commit(
+        "README.md",
+        "search\n",
+        "Update README",
+        "2026-01-08T09:00:00Z",
+    );
+    git(&repo, &["checkout", "-q", "main"], "2026-01-09T00:00:00Z");
+    commit(
+        "deploy/run.sh",
+        "deploy\n",
+        "Deploy script drains the node first",
+        "2026-01-09T09:00:00Z",
+    );
+    git(
+        &repo,
+        &["checkout", "-q", "feature/query-cache-invalidation"],
+        "2026-01-10T00:00:00Z",
+    );
+    git(
+        &repo,
+        &[
+            "merge",
+            "-q",
+            "--no-ff",
+            "-m",
+            "Merge branch 'main' into feature/query-cache-invalidation",
+            "main",
+        ],
+        "2026-01-10T09:00:00Z",
+    );
+    write(&repo.join("src/cache.rs"), "fn get() { gen(); evict() }\n");
+    (dir, config, repo)
+}
+
+#[test]
+fn a_branch_of_several_commits_gives_the_notes_of_its_topic() {
+    let (_dir, config, repo) = several_commits();
+    let p = wakeup_json(&config, &repo, &[]);
+    // The merge commit says nothing of the task and is left out.
+    assert_eq!(
+        p["query"]["task"],
+        "query cache invalidation; Update README; feat(metrics): count cache hits and misses; Drop cached results of an old index generation"
+    );
+    let got = titles(&p);
+    let expected = [
+        "Query result cache",
+        "Invalidate on reindex",
+        "Metric names",
+    ];
+    let found = expected
+        .iter()
+        .filter(|t| got.iter().any(|g| g == *t))
+        .count();
+    assert!(found >= 2, "expected at least 2 of {expected:?} in {got:?}");
+    for off in [
+        "Deploy checklist",
+        "On-call help desk",
+        "Release versioning",
+    ] {
+        assert!(!got.iter().any(|g| g == off), "{off} in {got:?}");
+    }
+    // Explain says which part a note covers.
+    let out = test_cairn()
+        .args(["explain", "--config"])
+        .arg(&config)
+        .arg("--cwd")
+        .arg(&repo)
+        .args(["--now", "2026-03-01T09:00:00Z", "--index-dir"])
+        .arg(config.parent().unwrap().join("index"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("of the branch name"), "{text}");
+    assert!(text.contains("the task is derived"), "{text}");
+}

@@ -7,6 +7,7 @@ use cairn_note::{Diagnostic, Sensitivity};
 use cairn_policy::Visibility;
 use cairn_score::{Detail, Factor};
 
+use crate::git_task::TaskPart;
 use crate::wakeup::{WakeupRequest, route_method};
 use crate::{Engine, EngineError};
 
@@ -75,7 +76,7 @@ pub struct Explanation {
 impl Engine {
     /// Explains what `wakeup` would do for `req`.
     pub fn explain(&self, req: &WakeupRequest) -> Result<Explanation, EngineError> {
-        self.explain_from(req, None)
+        self.explain_from(req, None, &[])
     }
 
     /// [`Engine::explain`] with the git history that marks notes whose code changed.
@@ -83,9 +84,10 @@ impl Engine {
         &self,
         req: &WakeupRequest,
         history: Option<&cairn_git::History>,
+        parts: &[TaskPart],
     ) -> Result<Explanation, EngineError> {
-        let out = self.wakeup_echo(req, None, history)?;
-        let sel = self.select_with(req, history)?;
+        let out = self.wakeup_echo(req, None, history, parts)?;
+        let sel = self.select_with(req, history, parts)?;
         let packet = &out.packet;
         let mut candidates = Vec::new();
         let mut hidden = 0;
@@ -128,8 +130,9 @@ impl Engine {
                         )
                     }
                     _ => format!(
-                        "task layer: passed the gate, covers {:.0}% of the query",
-                        s.coverage * 100.0
+                        "task layer: passed the gate, covers {:.0}% of {}",
+                        s.coverage * 100.0,
+                        s.coverage_of.unwrap_or("the query")
                     ),
                 };
                 ("included".to_owned(), format!("in {} ({how})", d.section))
@@ -157,8 +160,9 @@ impl Engine {
                 (
                     "left out".to_owned(),
                     format!(
-                        "failed the relevance gate: covers {:.0}% of the query, needs {:.0}%{} (or a --files match)",
+                        "failed the relevance gate: covers {:.0}% of {}, needs {:.0}%{} (or a --files match)",
                         s.coverage * 100.0,
+                        s.coverage_of.unwrap_or("the query"),
                         s.needed_coverage(sel.profile.min_coverage) * 100.0,
                         if s.marked_stale {
                             " as it is marked stale"

@@ -46,6 +46,58 @@ pub struct DerivedTask {
     pub summary: String,
     /// The details, for `explain`.
     pub lines: Vec<String>,
+    /// The task's parts: the branch's words, then each commit's subject.
+    pub parts: Vec<TaskPart>,
+}
+
+/// A part of a derived task that states a topic of its own. A branch and the
+/// branch's commits are several small tasks, not one long one: a note that
+/// covers one of them passes the relevance gate, as one covering the whole
+/// task does (see [`cairn_index::QueryTerms::parts`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TaskPart {
+    /// Where it comes from.
+    pub kind: PartKind,
+    /// Its words (redacted, without markers, without a commit type).
+    pub text: String,
+}
+
+/// Where a part of a derived task comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PartKind {
+    /// The branch name's words.
+    Branch,
+    /// One commit's subject.
+    Commit,
+}
+
+impl PartKind {
+    /// What a coverage of this part is a share of, in words.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            PartKind::Branch => "the branch name",
+            PartKind::Commit => "a commit subject",
+        }
+    }
+
+    /// The weight of its words in the query: the branch names the work, a
+    /// commit one step of it.
+    pub(crate) fn weight(self) -> f32 {
+        match self {
+            PartKind::Branch => 1.0,
+            PartKind::Commit => 0.5,
+        }
+    }
+
+    /// The fewest topical words (not filler) that let the part pass the gate on
+    /// its own: a branch is named for its topic (`feature/billing`), while a
+    /// one-word subject (`Fix typo`, `Update README`) says too little.
+    pub(crate) fn min_words(self) -> usize {
+        match self {
+            PartKind::Branch => 1,
+            PartKind::Commit => 2,
+        }
+    }
 }
 
 impl GitTask {
@@ -78,8 +130,9 @@ impl GitTask {
         }
     }
 
-    /// `req` with the derived task and files (files only when it had none).
-    fn request(&self, req: &WakeupRequest) -> Option<WakeupRequest> {
+    /// `req` with the derived task and files (files only when it had none), and
+    /// the task's parts.
+    fn request(&self, req: &WakeupRequest) -> Option<(WakeupRequest, &[TaskPart])> {
         let GitTask::Derived(d) = self else {
             return None;
         };
@@ -88,7 +141,7 @@ impl GitTask {
         if r.files.is_empty() {
             r.files.clone_from(&d.files);
         }
-        Some(r)
+        Some((r, &d.parts))
     }
 }
 
@@ -264,8 +317,8 @@ impl Engine {
         let echo = git.task.echo();
         let history = git.history.as_deref();
         match git.task.request(req) {
-            Some(derived) => self.wakeup_echo(&derived, echo.as_deref(), history),
-            None => self.wakeup_echo(req, echo.as_deref(), history),
+            Some((derived, parts)) => self.wakeup_echo(&derived, echo.as_deref(), history, parts),
+            None => self.wakeup_echo(req, echo.as_deref(), history, &[]),
         }
     }
 
@@ -278,8 +331,8 @@ impl Engine {
         let git = self.git_read(req);
         let history = git.history.as_deref();
         let mut ex = match git.task.request(req) {
-            Some(derived) => self.explain_from(&derived, history)?,
-            None => self.explain_from(req, history)?,
+            Some((derived, parts)) => self.explain_from(&derived, history, parts)?,
+            None => self.explain_from(req, history, &[])?,
         };
         ex.git = git.task.lines();
         Ok(ex)
@@ -529,10 +582,21 @@ fn task_of(tree: &cairn_git::WorkingTree, why: &str) -> GitTask {
         .collect();
     let mut parts = Vec::new();
     if !words.is_empty() {
-        parts.push(words.join(" "));
+        parts.push(TaskPart {
+            kind: PartKind::Branch,
+            text: words.join(" "),
+        });
     }
-    parts.extend(subjects.iter().cloned());
-    let task = parts.join("; ");
+    parts.extend(subjects.iter().map(|s| TaskPart {
+        kind: PartKind::Commit,
+        text: cairn_git::subject_topic(s),
+    }));
+    let mut said: Vec<&str> = Vec::new();
+    if !words.is_empty() {
+        said.push(&parts[0].text);
+    }
+    said.extend(subjects.iter().map(String::as_str));
+    let task = said.join("; ");
     let mut from = Vec::new();
     match &branch {
         Some(b) => from.push(format!("branch {b}")),
@@ -582,6 +646,7 @@ fn task_of(tree: &cairn_git::WorkingTree, why: &str) -> GitTask {
         files,
         summary,
         lines,
+        parts,
     })
 }
 

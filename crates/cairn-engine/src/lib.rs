@@ -47,7 +47,7 @@ pub use cairn_score::{Op as FactorOp, Ranking};
 pub use code_changed::HistoryReport;
 pub use explain::{CandidateReport, Explanation};
 pub use fit::OutputCaps;
-pub use git_task::{DerivedTask, GitTask};
+pub use git_task::{DerivedTask, GitTask, PartKind, TaskPart};
 pub use hot::SessionSource;
 pub use list::{ListRequest, ListResult, ListScope, ListedNote};
 pub use lookup::{GetResult, SearchHit, SearchRequest, SearchResult, SearchScope, SecretLookup};

@@ -286,6 +286,7 @@ impl Engine {
             module_prefixes: &prefixes,
             modules: &modules,
             task_terms: &task_terms,
+            part_names: &[],
             scene_preferred: &[],
             has_query: true,
             ranking: req.ranking,

@@ -66,7 +66,7 @@ impl Engine {
             limit: Some(req.max_notes),
             ..req.wakeup.clone()
         };
-        let sel = self.select_with(&wreq, None)?;
+        let sel = self.select_with(&wreq, None, &[])?;
         let profile = sel.profile;
         let given: HashSet<&str> = req.given.iter().map(String::as_str).collect();
         let mut candidates: Vec<Candidate<'_>> = Vec::new();

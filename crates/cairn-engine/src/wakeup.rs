@@ -17,6 +17,7 @@ use cairn_score::{Ranking, ScoreContext, Scored, Weights};
 use chrono::{DateTime, Utc};
 
 use crate::fit::{MAX_FIT_ATTEMPTS, OutputCaps, Shrink, shrink};
+use crate::git_task::TaskPart;
 use crate::hot::SessionSource;
 use crate::layers::{Layers, candidates};
 use crate::{Engine, EngineError};
@@ -91,6 +92,8 @@ pub(crate) struct Selection<'e> {
     pub secondary_notes: Vec<&'e Note>,
     /// Project notes whose related files changed since their date.
     pub code_changed: crate::code_changed::CodeChanged,
+    /// What each part of `query` is, in words (a derived task's branch and commits).
+    pub part_names: Vec<&'static str>,
 }
 
 impl Engine {
@@ -104,11 +107,31 @@ impl Engine {
         }
     }
 
-    /// Query terms: the task, the selected modules' and active scenes' keywords, and
-    /// the words of `--files` paths.
-    pub(crate) fn query_terms(&self, task: &str, route: &Route) -> QueryTerms {
+    /// Query terms: the task (or a derived task's parts), the selected modules' and
+    /// active scenes' keywords, and the words of `--files` paths; with the names
+    /// of the query's parts.
+    pub(crate) fn query_terms(
+        &self,
+        task: &str,
+        route: &Route,
+        parts: &[TaskPart],
+    ) -> (QueryTerms, Vec<&'static str>) {
         let mut q = QueryTerms::default();
-        add_task_words(&mut q, task);
+        let mut names = Vec::new();
+        if parts.is_empty() {
+            add_task_words(&mut q, task);
+        } else {
+            let filler: BTreeSet<String> =
+                cairn_index::analyze(DERIVED_FILLER).into_iter().collect();
+            for part in parts {
+                let terms = add_derived_words(&mut q, &part.text, part.kind.weight(), &filler);
+                let topical = terms.iter().filter(|t| !filler.contains(*t)).count();
+                if topical >= part.kind.min_words() && !q.parts.contains(&terms) {
+                    q.parts.push(terms);
+                    names.push(part.kind.name());
+                }
+            }
+        }
         let project = route
             .project_id
             .as_deref()
@@ -133,7 +156,7 @@ impl Engine {
         for f in &route.files {
             q.add_text(&file_words(f), 0.3);
         }
-        q
+        (q, names)
     }
 
     /// Routes, scopes, ranks and applies policy; project notes whose related files
@@ -142,6 +165,7 @@ impl Engine {
         &self,
         req: &WakeupRequest,
         history: Option<&cairn_git::History>,
+        parts: &[TaskPart],
     ) -> Result<Selection<'_>, EngineError> {
         let input = RouteInput {
             cwd: &req.cwd,
@@ -187,7 +211,7 @@ impl Engine {
             }
         }
 
-        let query = self.query_terms(&req.task, &route);
+        let (query, part_names) = self.query_terms(&req.task, &route, parts);
         let task_terms: BTreeSet<String> = cairn_index::analyze(&req.task).into_iter().collect();
         let mut folders = primary_roots.clone();
         folders.extend(secondary_roots.iter().cloned());
@@ -221,6 +245,7 @@ impl Engine {
             module_prefixes: &module_prefixes,
             modules: &modules,
             task_terms: &task_terms,
+            part_names: &part_names,
             scene_preferred: &scene_preferred,
             has_query: !query.is_empty(),
             ranking: req.ranking,
@@ -276,6 +301,7 @@ impl Engine {
             primary_notes,
             secondary_notes,
             code_changed,
+            part_names,
         })
     }
 
@@ -298,7 +324,7 @@ impl Engine {
     /// when the text is over a character or byte cap, only the layers, assembly and
     /// rendering run again, within a budget derived from the measured ratio (see `fit.rs`).
     pub fn wakeup(&self, req: &WakeupRequest) -> Result<WakeupOutput, EngineError> {
-        self.wakeup_echo(req, None, None)
+        self.wakeup_echo(req, None, None, &[])
     }
 
     /// [`Engine::wakeup`], the packet's query saying where its task came from (`derived`).
@@ -307,9 +333,10 @@ impl Engine {
         req: &WakeupRequest,
         derived: Option<&str>,
         history: Option<&cairn_git::History>,
+        parts: &[TaskPart],
     ) -> Result<WakeupOutput, EngineError> {
         let started = std::time::Instant::now();
-        let sel = self.select_with(req, history)?;
+        let sel = self.select_with(req, history, parts)?;
         let selected = crate::micros(started);
         let spent = std::cell::Cell::new(0u64);
         let format = req.format;
@@ -539,6 +566,22 @@ impl Engine {
         } else {
             let terms: Vec<&str> = sel.query.terms.keys().map(String::as_str).collect();
             out.push(format!("query terms (stemmed): {}", terms.join(", ")));
+            if !sel.query.parts.is_empty() {
+                let parts: Vec<String> = sel
+                    .query
+                    .parts
+                    .iter()
+                    .zip(&sel.part_names)
+                    .map(|(terms, name)| {
+                        let words: Vec<&str> = terms.iter().map(String::as_str).collect();
+                        format!("{name} ({})", words.join(" "))
+                    })
+                    .collect();
+                out.push(format!(
+                    "the task is derived: a note covering one of its parts passes the gate as one covering the whole does: {}",
+                    parts.join("; ")
+                ));
+            }
         }
         out.push(match ranking {
             Ranking::Full => format!(
@@ -632,6 +675,35 @@ fn add_task_words(q: &mut QueryTerms, task: &str) {
     }
 }
 
+/// Words of a derived task (a branch name, a commit subject) that say what kind
+/// of change it is, not what it is about (`Add`, `Fix`, `Update`, `wip`). A
+/// narrower list than [`TASK_FILLER`]: in a branch or a commit, `help`, `job`,
+/// `plan` or `check` name a topic (`help output`, `cron job`, `health check`).
+const DERIVED_FILLER: &str = "add adds added adding bump change changed fix fixed fixes get \
+     implement improve make minor more new refactor remove removed rename renamed revert small \
+     tidy tweak typo update updated use wip cleanup clean";
+
+/// Adds the words of a derived task's part to `q` at `weight` (filler at a
+/// quarter of it); returns the part's terms.
+fn add_derived_words(
+    q: &mut QueryTerms,
+    text: &str,
+    weight: f32,
+    filler: &BTreeSet<String>,
+) -> BTreeSet<String> {
+    let mut terms = BTreeSet::new();
+    for t in cairn_index::analyze(text) {
+        let w = if filler.contains(&t) {
+            weight * 0.25
+        } else {
+            weight
+        };
+        *q.terms.entry(t.clone()).or_insert(0.0) += w;
+        terms.insert(t);
+    }
+    terms
+}
+
 /// The words of a file path worth searching for: folder and file names without the
 /// extension and without folder names every repository has (`src`, `lib`, ...).
 pub(crate) fn file_words(path: &str) -> String {
@@ -652,6 +724,28 @@ pub(crate) fn file_words(path: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn derived_words_weigh_commit_verbs_as_filler_and_topics_in_full() {
+        let filler = cairn_index::analyze(super::DERIVED_FILLER)
+            .into_iter()
+            .collect();
+        let mut q = cairn_index::QueryTerms::default();
+        // "help" and "check" are filler in a request ("please help me check"),
+        // topics in a branch or a commit.
+        let terms =
+            super::add_derived_words(&mut q, "Add help output for health checks", 0.5, &filler);
+        let w = |t: &str| q.terms.get(t).copied();
+        assert_eq!(w("add"), Some(0.125));
+        assert_eq!(w("help"), Some(0.5));
+        assert_eq!(w("check"), Some(0.5));
+        assert_eq!(w("output"), Some(0.5));
+        assert_eq!(terms.len(), 5, "{terms:?}");
+        // In a request, as before.
+        let mut r = cairn_index::QueryTerms::default();
+        super::add_task_words(&mut r, "please help me check the output");
+        assert_eq!(r.terms.get("help").copied(), Some(0.25));
+    }
+
     #[test]
     fn file_words_drop_extensions_and_generic_folders() {
         assert_eq!(

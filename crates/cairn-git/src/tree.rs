@@ -67,7 +67,8 @@ pub struct WorkingTree {
     /// How many files changed in all (before the cap).
     pub changed_total: usize,
     /// Subjects of the branch's commits not on the default branch, newest first,
-    /// at most [`ReadOptions::max_commits`]. Empty on the default branch itself.
+    /// at most [`ReadOptions::max_commits`], merge commits left out. Empty on the
+    /// default branch itself.
     pub commits: Vec<String>,
     /// Remotes, `origin` first, then by name.
     pub remotes: Vec<Remote>,
@@ -249,7 +250,8 @@ fn default_branch(repo: &gix::Repository) -> Option<(String, gix::ObjectId)> {
     None
 }
 
-/// Subjects of the commits reachable from `head` and not from `default`, newest first.
+/// Subjects of the commits reachable from `head` and not from `default`, newest
+/// first, merges left out (`Merge branch 'main' into ...` says nothing of the task).
 fn own_commits(
     repo: &gix::Repository,
     head: gix::ObjectId,
@@ -270,6 +272,9 @@ fn own_commits(
     let mut out = Vec::new();
     for info in walk {
         let info = info.map_err(|e| GitError::read("history", &e))?;
+        if info.parent_ids.len() > 1 {
+            continue;
+        }
         let commit = info.object().map_err(|e| GitError::read("a commit", &e))?;
         let subject = commit
             .message_raw_sloppy()

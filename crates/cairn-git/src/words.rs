@@ -31,9 +31,52 @@ pub fn branch_words(branch: &str) -> Vec<String> {
     out
 }
 
+/// What a commit subject is about: the subject without a Conventional Commits
+/// type (`feat(ledger)!: add holds` gives `ledger add holds`: the scope stays, it
+/// names a topic; the type says what kind of change it is). Any other subject is
+/// returned as it is.
+#[must_use]
+pub fn subject_topic(subject: &str) -> String {
+    let Some((head, rest)) = subject.split_once(':') else {
+        return subject.to_owned();
+    };
+    let head = head.strip_suffix('!').unwrap_or(head);
+    let (kind, scope) = match head.split_once('(') {
+        Some((kind, scope)) => match scope.strip_suffix(')') {
+            Some(scope) => (kind, Some(scope)),
+            None => return subject.to_owned(),
+        },
+        None => (head, None),
+    };
+    let is_type =
+        !kind.is_empty() && kind.len() <= 12 && kind.chars().all(|c| c.is_ascii_lowercase());
+    if !is_type || !rest.starts_with(' ') {
+        return subject.to_owned();
+    }
+    match scope {
+        Some(s) if !s.trim().is_empty() => format!("{} {}", s.trim(), rest.trim()),
+        _ => rest.trim().to_owned(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::branch_words;
+    use super::{branch_words, subject_topic};
+
+    #[test]
+    fn conventional_commit_types_are_dropped_from_subjects() {
+        let check = |s: &str, expect: &str| assert_eq!(subject_topic(s), expect, "{s:?}");
+        check("feat(ledger): add holds", "ledger add holds");
+        check("fix!: drop the v1 API", "drop the v1 API");
+        check("feat(api)!: rename fields", "api rename fields");
+        check("chore: bump deps", "bump deps");
+        check("Shorter lock timeout", "Shorter lock timeout");
+        check("Note: this is odd", "Note: this is odd");
+        check("docs(readme):no space", "docs(readme):no space");
+        check("see http://example.com", "see http://example.com");
+        check("fix(: x", "fix(: x");
+        check("", "");
+    }
 
     #[track_caller]
     fn check(branch: &str, expect: &str) {

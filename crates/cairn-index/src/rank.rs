@@ -403,8 +403,10 @@ struct Cand {
     bm25: f32,
     proximity: f32,
     passage: f32,
-    /// Share of the query's IDF mass the document matches.
+    /// Share of the query's IDF mass the document matches (or of one part's).
     coverage: f32,
+    /// The part whose share `coverage` is, when a part covers more than the whole.
+    part: Option<usize>,
 }
 
 impl Cand {
@@ -434,9 +436,12 @@ pub(crate) fn search(
         .map(|s| vec![0.0; s.max_doc() as usize])
         .collect();
     let mut score = zeros.clone();
-    // Per document: the query's IDF mass it matches (for `Hit::coverage`).
+    // Per document: the query's IDF mass it matches (for `Hit::coverage`), and
+    // the same per part of the query, with each part's own mass.
     let mut matched = zeros.clone();
     let mut mass = 0.0_f32;
+    let mut part_matched = vec![zeros.clone(); q.parts.len()];
+    let mut part_mass = vec![0.0_f32; q.parts.len()];
     let mut acc = Accumulators {
         tf: zeros.clone(),
         kw: zeros,
@@ -458,9 +463,18 @@ pub(crate) fn search(
         // telling than a word a note shares (in a small vault, a missing
         // everyday word would otherwise outweigh every word that matched).
         mass += qw * scope.idf(df.max(1.0));
+        let in_parts: Vec<usize> = (0..q.parts.len())
+            .filter(|&p| q.parts[p].contains(text))
+            .collect();
+        for &p in &in_parts {
+            part_mass[p] += qw * scope.idf(df.max(1.0));
+        }
         for seg_ord in 0..segs.len() {
             for &d in &touched[seg_ord] {
                 matched[seg_ord][d as usize] += weight;
+                for &p in &in_parts {
+                    part_matched[p][seg_ord][d as usize] += weight;
+                }
                 let x = std::mem::take(&mut tf[seg_ord][d as usize]);
                 let k = std::mem::take(&mut kw[seg_ord][d as usize]);
                 if score[seg_ord][d as usize] == 0.0 {
@@ -492,6 +506,16 @@ pub(crate) fn search(
         for &d in docs {
             let bm25 = score[seg_ord][d as usize];
             if bm25 > 0.0 {
+                let share = |m: f32, of: f32| if of > 0.0 { (m / of).min(1.0) } else { 0.0 };
+                let mut coverage = share(matched[seg_ord][d as usize], mass);
+                let mut part = None;
+                for (p, m) in part_matched.iter().enumerate() {
+                    let c = share(m[seg_ord][d as usize], part_mass[p]);
+                    if c > coverage {
+                        coverage = c;
+                        part = Some(p);
+                    }
+                }
                 cands.push(Cand {
                     key: keys.as_ref().map_or(0, |k| k.get_val(d)),
                     seg: u32::try_from(seg_ord).unwrap_or(u32::MAX),
@@ -499,11 +523,8 @@ pub(crate) fn search(
                     bm25,
                     proximity: 0.0,
                     passage: 0.0,
-                    coverage: if mass > 0.0 {
-                        (matched[seg_ord][d as usize] / mass).min(1.0)
-                    } else {
-                        0.0
-                    },
+                    coverage,
+                    part,
                 });
             }
         }
@@ -535,6 +556,7 @@ pub(crate) fn search(
                 bm25: c.total(r),
                 proximity: c.total(r) - c.bm25,
                 coverage: c.coverage,
+                part: c.part,
             });
         }
     }

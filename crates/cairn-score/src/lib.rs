@@ -113,6 +113,9 @@ pub struct ScoreContext<'a> {
     pub modules: &'a [String],
     /// Analysed terms of the task (for triggers).
     pub task_terms: &'a BTreeSet<String>,
+    /// What each part of the query is ([`cairn_index::QueryTerms::parts`]), in
+    /// words (`the branch name`): a note's coverage says of which it is.
+    pub part_names: &'a [&'static str],
     /// Notes preferred by active scenes (paths, ids or titles).
     pub scene_preferred: &'a [String],
     /// Whether the request had any query terms at all.
@@ -137,8 +140,12 @@ pub struct Scored {
     /// Sum of the additive signals (files, triggers, scenes; pins excluded).
     pub signals: f64,
     /// The share of the query's IDF mass the note matches ([`Hit::coverage`]), 0..1:
-    /// the absolute relevance gate, comparable across queries.
+    /// the absolute relevance gate, comparable across queries. With query parts,
+    /// the best share of the whole or of one part.
     pub coverage: f64,
+    /// What `coverage` is a share of when it is one part's (`the branch name`);
+    /// `None`: the whole query.
+    pub coverage_of: Option<&'static str>,
     /// A related file matches `--files`, or a module the files select does.
     pub anchored: bool,
     /// The retired note this one replaces (its `superseded_by` names this note)
@@ -220,9 +227,18 @@ pub fn score<'n>(
         .iter()
         .map(|h| f64::from(h.bm25))
         .fold(0.0_f64, f64::max);
-    let by_path: HashMap<&str, (f64, f64)> = hits
+    let by_path: HashMap<&str, Match> = hits
         .iter()
-        .map(|h| (h.path.as_str(), (f64::from(h.bm25), f64::from(h.coverage))))
+        .map(|h| {
+            (
+                h.path.as_str(),
+                Match {
+                    bm25: f64::from(h.bm25),
+                    coverage: f64::from(h.coverage),
+                    of: h.part.and_then(|p| ctx.part_names.get(p).copied()),
+                },
+            )
+        })
         .collect();
     let notes: Vec<&Note> = notes.into_iter().collect();
     // Independent per note, and a profile's roots can hold thousands of them.
@@ -232,7 +248,7 @@ pub fn score<'n>(
         .map(|n| {
             score_one(
                 n,
-                by_path.get(n.path.as_str()).copied().unwrap_or((0.0, 0.0)),
+                by_path.get(n.path.as_str()).copied().unwrap_or_default(),
                 best,
                 ctx,
             )
@@ -246,7 +262,17 @@ pub fn score<'n>(
     out
 }
 
-fn score_one(n: &Note, (bm25, coverage): (f64, f64), best: f64, ctx: &ScoreContext<'_>) -> Scored {
+/// A note's text match: its BM25, the share of the query it covers and, when
+/// that share is one part's, which.
+#[derive(Debug, Clone, Copy, Default)]
+struct Match {
+    bm25: f64,
+    coverage: f64,
+    of: Option<&'static str>,
+}
+
+fn score_one(n: &Note, m: Match, best: f64, ctx: &ScoreContext<'_>) -> Scored {
+    let Match { bm25, coverage, of } = m;
     let w = &ctx.weights;
     let mut factors = Vec::new();
     let retired = is_retired(n);
@@ -271,6 +297,7 @@ fn score_one(n: &Note, (bm25, coverage): (f64, f64), best: f64, ctx: &ScoreConte
             relevance,
             signals: 0.0,
             coverage,
+            coverage_of: of,
             anchored: false,
             successor_of: None,
             marked_stale: n.freshness == Some(Freshness::Stale),
@@ -292,6 +319,7 @@ fn score_one(n: &Note, (bm25, coverage): (f64, f64), best: f64, ctx: &ScoreConte
                 bm25,
                 ratio,
                 coverage,
+                of,
             },
         });
         r
@@ -420,6 +448,7 @@ fn score_one(n: &Note, (bm25, coverage): (f64, f64), best: f64, ctx: &ScoreConte
         relevance,
         signals,
         coverage,
+        coverage_of: of,
         anchored,
         successor_of: None,
         marked_stale: n.freshness == Some(Freshness::Stale),

@@ -18,6 +18,7 @@ fn hit(path: &str, bm25: f32) -> Hit {
         bm25,
         proximity: 0.0,
         coverage: 1.0,
+        part: None,
     }
 }
 
@@ -51,6 +52,7 @@ impl Ctx {
             module_prefixes: &self.prefixes,
             modules: &self.modules,
             task_terms: &self.terms,
+            part_names: &[],
             scene_preferred: &self.scenes,
             has_query: !self.terms.is_empty(),
             ranking: Ranking::Full,
