@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 pub const VERSION: &str = "wakeup.v1";
 
 /// A wake-up packet.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Packet {
     /// Always [`VERSION`].
     pub version: String,
@@ -89,7 +89,7 @@ pub struct ProjectInfo {
 }
 
 /// One note in a section.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Item {
     /// Note id (vault-relative path without extension).
     pub id: String,
@@ -323,14 +323,11 @@ impl Packet {
         }
     }
 
-    /// Drops the least valuable item to save tokens: task-layer items before hot
-    /// ones, never identity while anything else remains, pinned notes last, else the
-    /// lowest score (ties: last in path order). Returns false when nothing is left to drop.
-    pub fn drop_lowest(&mut self) -> bool {
+    /// The item [`Packet::drop_lowest`] drops next, with its section and index.
+    pub fn lowest(&self) -> Option<(&'static str, usize, &Item)> {
         // Lower key = dropped first: the task layer before the hot layer, the rest
         // before identity, unpinned before pinned, then by score, then the later path first.
-        let worst = self
-            .sections()
+        self.sections()
             .into_iter()
             .flat_map(|(name, items)| items.iter().enumerate().map(move |(i, it)| (name, i, it)))
             .min_by(|(an, _, a), (bn, _, b)| {
@@ -339,8 +336,13 @@ impl Packet {
                     .then(a.score.total_cmp(&b.score))
                     .then_with(|| b.path.cmp(&a.path))
             })
-            .map(|(name, i, _)| (name, i));
-        let Some((name, i)) = worst else {
+    }
+
+    /// Drops the least valuable item to save tokens: task-layer items before hot
+    /// ones, never identity while anything else remains, pinned notes last, else the
+    /// lowest score (ties: last in path order). Returns false when nothing is left to drop.
+    pub fn drop_lowest(&mut self) -> bool {
+        let Some((name, i, _)) = self.lowest() else {
             return false;
         };
         let Some(items) = self.section_mut(name) else {

@@ -25,7 +25,7 @@ fn scored(n: &Note, score: f64, relevance: f64) -> Scored {
         relevance,
         signals: 0.0,
         coverage: relevance,
-        coverage_of: None,
+        part_coverage: None,
         anchored: false,
         successor_of: None,
         marked_stale: false,

@@ -129,11 +129,7 @@ impl Engine {
                             s.successor_of.as_deref().unwrap_or_default()
                         )
                     }
-                    _ => format!(
-                        "task layer: passed the gate, covers {:.0}% of {}",
-                        s.coverage * 100.0,
-                        s.coverage_of.unwrap_or("the query")
-                    ),
+                    _ => format!("task layer: passed the gate, covers {}", covered(s)),
                 };
                 ("included".to_owned(), format!("in {} ({how})", d.section))
             } else if let Some(l) = packet.budget.left_out.iter().find(|l| l.path == s.path) {
@@ -160,10 +156,9 @@ impl Engine {
                 (
                     "left out".to_owned(),
                     format!(
-                        "failed the relevance gate: covers {:.0}% of {}, needs {:.0}%{} (or a --files match)",
-                        s.coverage * 100.0,
-                        s.coverage_of.unwrap_or("the query"),
-                        s.needed_coverage(sel.profile.min_coverage) * 100.0,
+                        "failed the relevance gate: covers {}, needs {}{} (or a --files match)",
+                        covered(s),
+                        needed(s, sel.profile.min_coverage),
                         if s.marked_stale {
                             " as it is marked stale"
                         } else {
@@ -231,4 +226,28 @@ fn redact_factors(f: &[Factor]) -> Vec<Factor> {
             ..f.clone()
         })
         .collect()
+}
+
+/// How much of the task a note covers: of the query, and of the part it covers
+/// most of when the task is derived.
+fn covered(s: &cairn_score::Scored) -> String {
+    let whole = format!("{:.0}% of the query", s.coverage * 100.0);
+    match s.part_coverage {
+        Some((name, share)) => format!("{whole}, {:.0}% of {name}", share * 100.0),
+        None => whole,
+    }
+}
+
+/// What the gate asks of a note (see [`cairn_score::Scored::covers`]).
+fn needed(s: &cairn_score::Scored, min_coverage: f64) -> String {
+    let share = s.needed_coverage(min_coverage);
+    let whole = format!("{:.0}%", share * 100.0);
+    if s.part_coverage.is_some() {
+        format!(
+            "{whole} of the query or {:.0}% of one part",
+            share.max(cairn_score::PART_MIN_COVERAGE) * 100.0
+        )
+    } else {
+        whole
+    }
 }

@@ -114,10 +114,19 @@ impl Engine {
         let mut stale = false;
         loop {
             // A text well over the limit stays over whatever its `used_tokens` and
-            // content hash say (each changes it by a few characters): drop the next
-            // item on one rendering, without the fixed point below.
+            // content hash say (each changes it by a few characters): drop as many
+            // items as it takes, without the fixed point below.
             let mut made = self.renderer.render(packet, target, format)?;
-            if estimate_tokens(&made) > limit + FIT_SLACK_TOKENS && packet.drop_lowest() {
+            let used = estimate_tokens(&made);
+            if used > limit + FIT_SLACK_TOKENS
+                && let Some(fewer) = fewest_drops(
+                    packet,
+                    |p| self.renderer.render(p, target, format),
+                    used,
+                    limit + FIT_SLACK_TOKENS,
+                )?
+            {
+                *packet = fewer;
                 stale = true;
                 continue;
             }
@@ -155,6 +164,89 @@ impl Engine {
             stale = true;
         }
     }
+}
+
+/// `packet` after the fewest drops ([`Packet::drop_lowest`], in its order) whose
+/// rendering by `render` is within `within` tokens, or after every drop when none
+/// is; `None` when nothing can be dropped. The same packet as dropping one item
+/// per rendering gives while the rendering shrinks as items go, found in a few
+/// renderings: the first guess counts each item's title, summary and path against
+/// the excess (`used` − `within`); the count then doubles up or halves down from
+/// it and is bisected.
+fn fewest_drops<E>(
+    packet: &Packet,
+    render: impl Fn(&Packet) -> Result<String, E>,
+    used: usize,
+    within: usize,
+) -> Result<Option<Packet>, E> {
+    // The drop order's item sizes, on one copy.
+    let mut probe = packet.clone();
+    let mut guess = None;
+    let mut gone = 0;
+    let mut most = 0;
+    while let Some((_, _, item)) = probe.lowest() {
+        gone += estimate_tokens(&item.title)
+            + estimate_tokens(&item.summary)
+            + estimate_tokens(&item.path);
+        probe.drop_lowest();
+        most += 1;
+        if guess.is_none() && gone >= used.saturating_sub(within) {
+            guess = Some(most);
+        }
+    }
+    if most == 0 {
+        return Ok(None);
+    }
+    let after = |k: usize| {
+        let mut p = packet.clone();
+        for _ in 0..k {
+            p.drop_lowest();
+        }
+        p
+    };
+    let fits = |k: usize| -> Result<bool, E> { Ok(estimate_tokens(&render(&after(k))?) <= within) };
+    // `lo`: a count known not to fit (0 is over: the caller measured it);
+    // `hi`: a count that fits, or `most`.
+    let first = guess.unwrap_or(most).clamp(1, most);
+    let (mut lo, mut hi) = if fits(first)? {
+        let mut hi = first;
+        let mut step = 1;
+        loop {
+            let k = hi.saturating_sub(step);
+            if k == 0 {
+                break (0, hi);
+            }
+            if fits(k)? {
+                hi = k;
+                step *= 2;
+            } else {
+                break (k, hi);
+            }
+        }
+    } else {
+        let mut lo = first;
+        let mut step = 1;
+        loop {
+            let k = (lo + step).min(most);
+            if k == lo {
+                break (lo, most);
+            }
+            if fits(k)? {
+                break (lo, k);
+            }
+            lo = k;
+            step *= 2;
+        }
+    };
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if fits(mid)? {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    Ok(Some(after(hi)))
 }
 
 #[cfg(test)]
@@ -217,6 +309,76 @@ mod tests {
             ..OutputCaps::NONE
         };
         assert_eq!(shrink(&"word ".repeat(10), 1, &tiny), Shrink::Never);
+    }
+
+    /// A packet of `sizes.len()` task items (item i: a summary of `sizes[i]`
+    /// words, score i) in the sections they cycle through.
+    fn packet(sizes: &[usize]) -> Packet {
+        let mut p = Packet::default();
+        for (i, &n) in sizes.iter().enumerate() {
+            let item = cairn_assemble::Item {
+                id: format!("n{i}"),
+                title: format!("Note {i}"),
+                summary: "word ".repeat(n),
+                path: format!("notes/n{i}.md"),
+                score: f64::from(u32::try_from(i).unwrap_or(0)),
+                layer: "task".to_owned(),
+                ..cairn_assemble::Item::default()
+            };
+            match i % 3 {
+                0 => p.decisions.push(item),
+                1 => p.constraints.push(item),
+                _ => p.recommended_notes.push(item),
+            }
+        }
+        p
+    }
+
+    /// A rendering the size of the items' words, with a header per section that
+    /// holds an item and a footer that counts the items left out.
+    fn render(p: &Packet) -> Result<String, ()> {
+        let mut out = String::new();
+        for (name, items) in p.sections() {
+            if !items.is_empty() {
+                out.push_str(&format!("## {name}\n"));
+            }
+            for i in items {
+                out.push_str(&format!("- {}: {} [{}]\n", i.title, i.summary, i.path));
+            }
+        }
+        out.push_str(&format!("{} left out\n", p.budget.left_out_count));
+        Ok(out)
+    }
+
+    /// Dropping one item per rendering: what `fewest_drops` must give.
+    fn one_by_one(mut p: Packet, within: usize) -> Packet {
+        while estimate_tokens(&render(&p).unwrap()) > within && p.drop_lowest() {}
+        p
+    }
+
+    #[test]
+    fn fewest_drops_gives_what_one_drop_per_rendering_gives() {
+        let mut seen = 0;
+        for sizes in [
+            vec![5, 40, 3, 80, 12, 0, 33, 7, 150, 2, 9, 60],
+            vec![1; 30],
+            vec![300, 1, 1, 1],
+            vec![2, 500],
+            vec![10],
+        ] {
+            let p = packet(&sizes);
+            let used = estimate_tokens(&render(&p).unwrap());
+            for within in (0..used).step_by(7) {
+                let Ok(Some(got)) = fewest_drops(&p, render, used, within) else {
+                    panic!("nothing to drop");
+                };
+                let want = one_by_one(p.clone(), within);
+                assert_eq!(got, want, "sizes {sizes:?} within {within}");
+                seen += 1;
+            }
+        }
+        assert!(seen > 100, "{seen}");
+        assert_eq!(fewest_drops(&Packet::default(), render, 10, 5), Ok(None));
     }
 
     #[test]

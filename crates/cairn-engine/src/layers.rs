@@ -119,7 +119,7 @@ impl Engine {
                 relevance: 0.0,
                 signals: 0.0,
                 coverage: 0.0,
-                coverage_of: None,
+                part_coverage: None,
                 anchored: false,
                 successor_of: None,
                 marked_stale: false,

@@ -66,10 +66,9 @@ pub struct QueryTerms {
     /// term → weight; a term said twice weighs twice.
     pub terms: BTreeMap<String, f32>,
     /// Parts of the query that each state a whole topic (a task derived from a
-    /// working tree: the branch's words, each commit's subject): a note's
-    /// [`Hit::coverage`] is the best of its coverage of the whole query and of
-    /// each part. Each part is a set of terms of `terms`, weighted as there;
-    /// empty for a task in one piece.
+    /// working tree: the branch's words, each commit's subject): a hit says how
+    /// much of its best part it covers ([`Hit::part`]). Each part is a set of
+    /// terms of `terms`, weighted as there; empty for a task in one piece.
     pub parts: Vec<BTreeSet<String>>,
 }
 
@@ -99,12 +98,11 @@ pub struct Hit {
     /// The share of the query's weighted IDF mass (Σ `q_t` · idf(t) over every query
     /// term, found in the vault or not) that this note contains, 0..1. Unlike `bm25`
     /// it is comparable across queries: a note that shares one common word with a
-    /// long task covers little of it, whatever the best hit scored. A query with
-    /// [`QueryTerms::parts`] gives the best of the whole's share and each part's.
+    /// long task covers little of it, whatever the best hit scored.
     pub coverage: f32,
-    /// The part of [`QueryTerms::parts`] whose share is `coverage`, when one
-    /// covers more than the whole query does.
-    pub part: Option<usize>,
+    /// With [`QueryTerms::parts`]: the part this note covers most of (the first
+    /// of equals), and that share of the part's weighted IDF mass, 0..1.
+    pub part: Option<(usize, f32)>,
 }
 
 /// The note index.

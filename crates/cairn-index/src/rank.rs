@@ -403,10 +403,10 @@ struct Cand {
     bm25: f32,
     proximity: f32,
     passage: f32,
-    /// Share of the query's IDF mass the document matches (or of one part's).
+    /// Share of the query's IDF mass the document matches.
     coverage: f32,
-    /// The part whose share `coverage` is, when a part covers more than the whole.
-    part: Option<usize>,
+    /// The part it covers most of, and that share.
+    part: Option<(usize, f32)>,
 }
 
 impl Cand {
@@ -507,13 +507,12 @@ pub(crate) fn search(
             let bm25 = score[seg_ord][d as usize];
             if bm25 > 0.0 {
                 let share = |m: f32, of: f32| if of > 0.0 { (m / of).min(1.0) } else { 0.0 };
-                let mut coverage = share(matched[seg_ord][d as usize], mass);
-                let mut part = None;
+                let coverage = share(matched[seg_ord][d as usize], mass);
+                let mut part: Option<(usize, f32)> = None;
                 for (p, m) in part_matched.iter().enumerate() {
                     let c = share(m[seg_ord][d as usize], part_mass[p]);
-                    if c > coverage {
-                        coverage = c;
-                        part = Some(p);
+                    if part.is_none_or(|(_, best)| c > best) {
+                        part = Some((p, c));
                     }
                 }
                 cands.push(Cand {

@@ -252,10 +252,14 @@ pub(crate) fn parse_with_meta(path: &str, bytes: &[u8]) -> (Parsed, FileMeta) {
     let retrieval_priority = f.enum_field("retrieval_priority", Priority::parse);
     // Other tools' lifecycle words (`implementable`, `draft`, `published`) are
     // theirs: the note stays in force, quietly. Only a retiring word retires it.
+    // A decision record without front matter keeps its status and date in its
+    // body (`## Status`, `- Status: superseded by ...`, `Date: 2016-02-13`).
+    let in_body = crate::in_body::read(body);
     let status_word = f
         .raw_text("status")
         .map(|t| t.trim().to_lowercase())
-        .filter(|t| !t.is_empty());
+        .filter(|t| !t.is_empty())
+        .or_else(|| in_body.status_word.clone());
     let status = status_word
         .as_deref()
         .and_then(Status::parse)
@@ -299,11 +303,20 @@ pub(crate) fn parse_with_meta(path: &str, bytes: &[u8]) -> (Parsed, FileMeta) {
         pinned: f.boolean("pinned"),
         status,
         status_word,
-        supersedes: f.links("supersedes"),
+        supersedes: {
+            let mut links = f.links("supersedes");
+            if links.is_empty() {
+                links = in_body.supersedes;
+            }
+            links
+        },
         superseded_by: {
             let mut by = f.links("superseded_by");
             for key in ["superseded-by", "replaced_by", "replaced-by"] {
                 by.extend(f.links(key));
+            }
+            if by.is_empty() {
+                by = in_body.superseded_by;
             }
             by
         },
@@ -311,7 +324,10 @@ pub(crate) fn parse_with_meta(path: &str, bytes: &[u8]) -> (Parsed, FileMeta) {
         related_files: f.list("related_files"),
         related_memory: f.links("related_memory"),
         aliases,
-        created: f.date("created").or_else(|| f.date("date")),
+        created: f
+            .date("created")
+            .or_else(|| f.date("date"))
+            .or(in_body.date),
         updated: f
             .date("updated")
             .or_else(|| f.quiet_date("lastmod"))

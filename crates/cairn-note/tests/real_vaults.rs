@@ -537,3 +537,94 @@ fn other_tools_statuses_keep_a_note_in_force_quietly_and_retiring_words_retire_i
         assert!(n.extra.is_empty(), "{key}: {:?}", n.extra);
     }
 }
+
+/// Decision records as ADR tools write them, without front matter: the status
+/// and date live in the body, and a superseded record must read as superseded.
+#[test]
+fn decision_records_keep_status_and_date_in_the_body() {
+    // (file, text, status, status word, created, superseded_by, supersedes)
+    let rows: &[(&str, &str, Status, &str, &str, &[&str], &[&str])] = &[
+        (
+            // Nygard's template, as adr-tools writes it.
+            "doc/adr/0002-use-a-queue.md",
+            "# 2. Use a queue\n\nDate: 2019-01-02\n\n## Status\n\nSuperseded by [7. Use a log](0007-use-a-log.md)\n\n## Context\n\nWe need to decouple.\n",
+            Status::Superseded,
+            "superseded",
+            "2019-01-02",
+            &["0007-use-a-log.md"],
+            &[],
+        ),
+        (
+            "doc/adr/0007-use-a-log.md",
+            "# 7. Use a log\n\nDate: 2019-03-04\n\n## Status\n\nAccepted\n\nSupersedes [2. Use a queue](0002-use-a-queue.md)\n\n## Decision\n\nAppend to a log.\n",
+            Status::Active,
+            "accepted",
+            "2019-03-04",
+            &[],
+            &["0002-use-a-queue.md"],
+        ),
+        (
+            // MADR 2 (log4brains).
+            "docs/adr/20200926-use-the-adr-number.md",
+            "# Use the ADR number as its unique ID\n\n- Status: superseded by [20201016-use-the-adr-slug](20201016-use-the-adr-slug.md)\n- Date: 2020-09-26\n\n## Context and Problem Statement\n\nIds.\n",
+            Status::Superseded,
+            "superseded",
+            "2020-09-26",
+            &["20201016-use-the-adr-slug.md"],
+            &[],
+        ),
+        (
+            "docs/adr/0003-deprecated.md",
+            "# Old cache\n\n**Status:** Deprecated\n**Date:** 2021-04-01\n\nDo not use.\n",
+            Status::Superseded,
+            "deprecated",
+            "2021-04-01",
+            &[],
+            &[],
+        ),
+    ];
+    for (path, text, status, word, created, by, replaces) in rows {
+        let (n, d) = parse_at(path, text);
+        assert_eq!(n.status, *status, "status of {path}");
+        assert_eq!(n.status_word.as_deref(), Some(*word), "word of {path}");
+        assert_eq!(
+            n.created.map(|c| c.to_string()).as_deref(),
+            Some(*created),
+            "date of {path}"
+        );
+        assert_eq!(n.superseded_by, *by, "superseded_by of {path}");
+        assert_eq!(n.supersedes, *replaces, "supersedes of {path}");
+        assert!(d.is_empty(), "{path}: {d:?}");
+    }
+    // The front matter's keys win over the body's.
+    let (n, _) = parse_at(
+        "a.md",
+        "---\nstatus: active\ndate: 2024-01-01\n---\n# A\n\nDate: 2019-01-01\n\n## Status\n\nSuperseded by [B](b.md)\n",
+    );
+    assert_eq!(n.status, Status::Active);
+    assert_eq!(n.created.unwrap().to_string(), "2024-01-01");
+    // The configured list decides a body's word as it does front matter's.
+    let (mut n, _) = parse_at("r.md", "# R\n\n- Status: rejected\n");
+    assert_eq!(n.status, Status::Active);
+    n.retire_by(&["rejected".to_owned()]);
+    assert_eq!(n.status, Status::Archived);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    #[test]
+    fn record_fields_in_bodies_never_panic(lines in proptest::collection::vec(
+        prop_oneof![
+            Just("## Status".to_owned()), Just("# Title".to_owned()), Just("```".to_owned()),
+            Just("- Status: superseded by [x](y.md)".to_owned()), Just("Date: 2020-02-30".to_owned()),
+            Just("**Status:** **".to_owned()), Just("Superseded by ](".to_owned()),
+            Just("Supersedes [[a|b]]".to_owned()), Just("* Date:".to_owned()),
+            "\\PC{0,16}",
+        ], 0..20)) {
+        let text = lines.join("\n");
+        if let Some(n) = parse_note("x.md", text.as_bytes()).note {
+            prop_assert!(n.superseded_by.iter().all(|s| !s.is_empty()));
+        }
+    }
+}

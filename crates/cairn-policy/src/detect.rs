@@ -86,6 +86,66 @@ impl Redaction<'_> {
 /// (`postgres://svc:[redacted:url-password]@db:5432/x`) stay readable.
 /// `redact(redact(x).text) == redact(x).text` for every `x`.
 pub fn redact(text: &str) -> Redaction<'_> {
+    if text.len() > MEMO_MAX_BYTES {
+        return redact_now(text);
+    }
+    let known = MEMO.with(|m| m.borrow().get(text).cloned());
+    let memo = match known {
+        Some(memo) => memo,
+        None => {
+            let r = redact_now(text);
+            let memo = r.is_redacted().then(|| Memo {
+                text: r.text.as_ref().into(),
+                kinds: r.kinds.clone(),
+            });
+            MEMO.with(|m| {
+                let mut m = m.borrow_mut();
+                if m.len() >= MEMO_ENTRIES {
+                    m.clear();
+                }
+                m.insert(text.into(), memo);
+            });
+            return r;
+        }
+    };
+    match memo {
+        None => Redaction {
+            text: Cow::Borrowed(text),
+            count: 0,
+            kinds: Vec::new(),
+        },
+        Some(Memo { text, kinds }) => Redaction {
+            text: Cow::Owned(text.into()),
+            count: kinds.len(),
+            kinds,
+        },
+    }
+}
+
+/// Texts up to this many bytes are remembered with their redaction, per thread:
+/// the same titles, paths, reasons and summaries are redacted again and again as
+/// a packet is assembled, fitted to its budget, rendered and checked. Longer
+/// texts (bodies) are redacted each time.
+const MEMO_MAX_BYTES: usize = 1024;
+
+/// At most this many texts are remembered per thread (about 4 MB at most); the
+/// memory is emptied when full, so a long-running server never grows.
+const MEMO_ENTRIES: usize = 4096;
+
+/// A remembered redaction: `None` for a text with nothing to redact.
+#[derive(Debug, Clone)]
+struct Memo {
+    text: Box<str>,
+    kinds: Vec<CredentialKind>,
+}
+
+thread_local! {
+    static MEMO: std::cell::RefCell<std::collections::HashMap<Box<str>, Option<Memo>>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
+}
+
+/// [`redact`] without the memory.
+fn redact_now(text: &str) -> Redaction<'_> {
     let spans = settled_spans(text);
     if spans.is_empty() {
         return Redaction {

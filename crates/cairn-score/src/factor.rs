@@ -50,8 +50,8 @@ pub enum Detail {
         ratio: f64,
         /// The share of the query it covers (0..1).
         coverage: f64,
-        /// What `coverage` is a share of when it is one part of the query's.
-        of: Option<&'static str>,
+        /// With query parts: the part it covers most of, and that share.
+        part: Option<(&'static str, f64)>,
     },
     /// A fixed multiplier named by what earned it (`source of truth`).
     Weighted(&'static str, f64),
@@ -80,14 +80,19 @@ impl fmt::Display for Detail {
                 bm25,
                 ratio,
                 coverage,
-                of,
-            } => write!(
-                f,
-                "matches the task (bm25 {bm25:.2}, {:.0}% of the best match, covers {:.0}% of {})",
-                ratio * 100.0,
-                coverage * 100.0,
-                of.unwrap_or("the query")
-            ),
+                part,
+            } => {
+                write!(
+                    f,
+                    "matches the task (bm25 {bm25:.2}, {:.0}% of the best match, covers {:.0}% of the query",
+                    ratio * 100.0,
+                    coverage * 100.0,
+                )?;
+                if let Some((name, share)) = part {
+                    write!(f, ", {:.0}% of {name}", share * 100.0)?;
+                }
+                f.write_str(")")
+            }
             Self::Weighted(what, w) => write!(f, "{what} ×{w}"),
             Self::Project(id, w) => write!(f, "belongs to project {id} ×{w}"),
             Self::Recency { date, age, decay } => {
@@ -119,7 +124,7 @@ mod tests {
                 bm25: 3.25159,
                 ratio: 0.5,
                 coverage: 0.755,
-                of: None,
+                part: None,
             },
             "matches the task (bm25 3.25, 50% of the best match, covers 76% of the query)",
         );
@@ -127,10 +132,10 @@ mod tests {
             Detail::Matches {
                 bm25: 3.25159,
                 ratio: 0.5,
-                coverage: 1.0,
-                of: Some("the branch name"),
+                coverage: 0.4,
+                part: Some(("the branch name", 1.0)),
             },
-            "matches the task (bm25 3.25, 50% of the best match, covers 100% of the branch name)",
+            "matches the task (bm25 3.25, 50% of the best match, covers 40% of the query, 100% of the branch name)",
         );
         check(
             Detail::Weighted("source of truth", 1.25),

@@ -140,12 +140,12 @@ pub struct Scored {
     /// Sum of the additive signals (files, triggers, scenes; pins excluded).
     pub signals: f64,
     /// The share of the query's IDF mass the note matches ([`Hit::coverage`]), 0..1:
-    /// the absolute relevance gate, comparable across queries. With query parts,
-    /// the best share of the whole or of one part.
+    /// the absolute relevance gate, comparable across queries.
     pub coverage: f64,
-    /// What `coverage` is a share of when it is one part's (`the branch name`);
-    /// `None`: the whole query.
-    pub coverage_of: Option<&'static str>,
+    /// With query parts (a derived task): the part the note covers most of, in
+    /// words (`the branch name`), and that share, 0..1. A note passes the gate by
+    /// covering [`PART_MIN_COVERAGE`] (or more, when the whole needs more) of one part.
+    pub part_coverage: Option<(&'static str, f64)>,
     /// A related file matches `--files`, or a module the files select does.
     pub anchored: bool,
     /// The retired note this one replaces (its `superseded_by` names this note)
@@ -199,7 +199,11 @@ impl Scored {
     /// Whether the note's text covers at least `share` of the query, whatever its
     /// freshness (what a retired note is measured by: it never enters a section).
     pub fn covers(&self, share: f64) -> bool {
-        self.bm25 > 0.0 && self.coverage >= share
+        self.bm25 > 0.0
+            && (self.coverage >= share
+                || self
+                    .part_coverage
+                    .is_some_and(|(_, c)| c >= share.max(PART_MIN_COVERAGE)))
     }
 
     /// Human-readable reasons, one per factor that mattered.
@@ -235,7 +239,9 @@ pub fn score<'n>(
                 Match {
                     bm25: f64::from(h.bm25),
                     coverage: f64::from(h.coverage),
-                    of: h.part.and_then(|p| ctx.part_names.get(p).copied()),
+                    part: h
+                        .part
+                        .and_then(|(p, c)| ctx.part_names.get(p).map(|name| (*name, f64::from(c)))),
                 },
             )
         })
@@ -262,17 +268,26 @@ pub fn score<'n>(
     out
 }
 
-/// A note's text match: its BM25, the share of the query it covers and, when
-/// that share is one part's, which.
+/// The share of one part of a derived task (the branch name, a commit subject) a
+/// note must cover to pass the gate by that part alone. Higher than the whole
+/// query's: a part is a few words, and a note passes by any of up to six.
+pub const PART_MIN_COVERAGE: f64 = 0.5;
+
+/// A note's text match: its BM25, the share of the query it covers and, with
+/// query parts, the part it covers most of.
 #[derive(Debug, Clone, Copy, Default)]
 struct Match {
     bm25: f64,
     coverage: f64,
-    of: Option<&'static str>,
+    part: Option<(&'static str, f64)>,
 }
 
 fn score_one(n: &Note, m: Match, best: f64, ctx: &ScoreContext<'_>) -> Scored {
-    let Match { bm25, coverage, of } = m;
+    let Match {
+        bm25,
+        coverage,
+        part,
+    } = m;
     let w = &ctx.weights;
     let mut factors = Vec::new();
     let retired = is_retired(n);
@@ -297,7 +312,7 @@ fn score_one(n: &Note, m: Match, best: f64, ctx: &ScoreContext<'_>) -> Scored {
             relevance,
             signals: 0.0,
             coverage,
-            coverage_of: of,
+            part_coverage: part,
             anchored: false,
             successor_of: None,
             marked_stale: n.freshness == Some(Freshness::Stale),
@@ -319,7 +334,7 @@ fn score_one(n: &Note, m: Match, best: f64, ctx: &ScoreContext<'_>) -> Scored {
                 bm25,
                 ratio,
                 coverage,
-                of,
+                part,
             },
         });
         r
@@ -448,7 +463,7 @@ fn score_one(n: &Note, m: Match, best: f64, ctx: &ScoreContext<'_>) -> Scored {
         relevance,
         signals,
         coverage,
-        coverage_of: of,
+        part_coverage: part,
         anchored,
         successor_of: None,
         marked_stale: n.freshness == Some(Freshness::Stale),

@@ -1,0 +1,287 @@
+//! A decision record's status and date written in its body, as the common ADR
+//! templates keep them instead of front matter:
+//!
+//! - a field line in the note's head (after the title, before its first section
+//!   heading): `Date: 2016-02-13` (Nygard's template, adr-tools),
+//!   `* Status: superseded by [ADR-0005](0005-example.md)` and `- Date: 2020-11-03`
+//!   (MADR 2, log4brains), `**Status:** Accepted`;
+//! - a `## Status` section (Nygard's template, adr-tools): its first line is the
+//!   status; its `Superseded by [..](..)` and `Supersedes [..](..)` lines link
+//!   the records that replace it or that it replaces.
+//!
+//! The first word of a status is its status word, read as front matter's
+//! `status` is (a retiring word retires the note; any other, `Accepted` or
+//! `Proposed`, leaves it in force). The front matter's own keys always win;
+//! text in fenced code is never read.
+
+use chrono::NaiveDate;
+
+use crate::fields::parse_date;
+use crate::markdown::{fence_marker, is_heading_marker, wikilinks};
+
+/// What a body says of its record's status and date.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct InBody {
+    /// The status word (lowercase: `accepted`, `superseded`).
+    pub(crate) status_word: Option<String>,
+    /// The record's date.
+    pub(crate) date: Option<NaiveDate>,
+    /// Records that replace this one.
+    pub(crate) superseded_by: Vec<String>,
+    /// Records this one replaces.
+    pub(crate) supersedes: Vec<String>,
+}
+
+/// Reads the status and date of `body` (see the module's documentation).
+pub(crate) fn read(body: &str) -> InBody {
+    let mut out = InBody::default();
+    let mut fence: Option<(char, usize)> = None;
+    // Before the first section heading (a level-1 title does not end it).
+    let mut head = true;
+    // Inside a `Status` section: whether its first line was read.
+    let mut status_section: Option<bool> = None;
+    for raw in body.lines() {
+        let t = raw.trim();
+        if let Some((c, n)) = fence {
+            if fence_marker(t).is_some_and(|(c2, n2)| c2 == c && n2 >= n) {
+                fence = None;
+            }
+            continue;
+        }
+        if let Some(m) = fence_marker(t) {
+            fence = Some(m);
+            continue;
+        }
+        if is_heading_marker(t) {
+            let level = t.chars().take_while(|&c| c == '#').count();
+            let text = plain(t.trim_start_matches('#').trim_end_matches('#'));
+            status_section = None;
+            if level > 1 {
+                head = false;
+                if text.eq_ignore_ascii_case("status") {
+                    status_section = Some(false);
+                }
+            }
+            continue;
+        }
+        if t.is_empty() {
+            continue;
+        }
+        if let Some(first_read) = status_section {
+            let line = plain(t);
+            if !first_read {
+                status_section = Some(true);
+                out.status(&line);
+            } else if let Some(rest) = strip_prefix_ci(&line, "superseded by") {
+                out.superseded_by.extend(links(rest));
+            } else if let Some(rest) = strip_prefix_ci(&line, "supersedes") {
+                out.supersedes.extend(links(rest));
+            }
+            continue;
+        }
+        if head && let Some((key, value)) = field(t) {
+            match key.as_str() {
+                "status" => out.status(&value),
+                "date" if out.date.is_none() => {
+                    out.date = value.split_whitespace().next().and_then(parse_date);
+                }
+                _ => {}
+            }
+        }
+    }
+    out.superseded_by.dedup();
+    out.supersedes.dedup();
+    out
+}
+
+impl InBody {
+    /// Takes `value` as the status, when none was read yet: its first word, and
+    /// the records it links when it says `superseded by` or `supersedes`.
+    fn status(&mut self, value: &str) {
+        if self.status_word.is_some() {
+            return;
+        }
+        let value = &value.replace("**", "");
+        let word: String = value
+            .trim_start_matches(|c: char| !c.is_alphabetic())
+            .chars()
+            .take_while(|c| c.is_alphabetic())
+            .flat_map(char::to_lowercase)
+            .collect();
+        if word.is_empty() {
+            return;
+        }
+        if let Some(rest) = strip_prefix_ci(value, "superseded by") {
+            self.superseded_by.extend(links(rest));
+        } else if let Some(rest) = strip_prefix_ci(value, "supersedes") {
+            self.supersedes.extend(links(rest));
+        }
+        self.status_word = Some(word);
+    }
+}
+
+/// A `Key: value` field line (`- Status: x`, `**Date:** x`, `* **Status**: x`):
+/// its key lowercased and its value, emphasis removed.
+fn field(line: &str) -> Option<(String, String)> {
+    let t = line
+        .strip_prefix(['-', '*', '+'])
+        .filter(|r| r.starts_with([' ', '\t']))
+        .map_or(line, str::trim_start);
+    let (key, value) = t.split_once(':')?;
+    let key = plain(key);
+    let value = plain(value.trim_start_matches(['*', '_']));
+    (matches!(key.to_ascii_lowercase().as_str(), "status" | "date") && !value.is_empty())
+        .then(|| (key.to_ascii_lowercase(), value))
+}
+
+/// `text` without list markers and emphasis around it, trimmed.
+fn plain(text: &str) -> String {
+    let t = text.trim();
+    let t = t
+        .strip_prefix(['-', '*', '+'])
+        .filter(|r| r.starts_with([' ', '\t']))
+        .unwrap_or(t);
+    t.trim()
+        .trim_matches(|c| matches!(c, '*' | '_' | '`'))
+        .trim()
+        .to_owned()
+}
+
+/// `text` after `prefix`, compared without case.
+fn strip_prefix_ci<'a>(text: &'a str, prefix: &str) -> Option<&'a str> {
+    let head = text.get(..prefix.len())?;
+    head.eq_ignore_ascii_case(prefix)
+        .then(|| &text[prefix.len()..])
+}
+
+/// The records `text` names: markdown link targets (`[title](0009-x.md)`),
+/// wikilinks, else the text itself when it is short (`ADR-0012`).
+fn links(text: &str) -> Vec<String> {
+    let mut out = wikilinks(text);
+    let mut rest = text;
+    while let Some(open) = rest.find("](") {
+        let after = &rest[open + 2..];
+        let Some(close) = after.find(')') else { break };
+        let target = after[..close].split('#').next().unwrap_or("").trim();
+        if !target.is_empty() && !target.contains("://") {
+            out.push(target.to_owned());
+        }
+        rest = &after[close + 1..];
+    }
+    if out.is_empty() {
+        let t = text.trim().trim_end_matches('.').trim();
+        if !t.is_empty() && t.len() <= 80 && !t.contains(['[', ']', '(', ')']) {
+            out.push(t.to_owned());
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{InBody, read};
+    use chrono::NaiveDate;
+
+    fn date(s: &str) -> Option<NaiveDate> {
+        NaiveDate::parse_from_str(s, "%Y-%m-%d").ok()
+    }
+
+    #[track_caller]
+    fn check(body: &str, status: Option<&str>, on: Option<&str>, by: &[&str], replaces: &[&str]) {
+        let got = read(body);
+        let want = InBody {
+            status_word: status.map(str::to_owned),
+            date: on.and_then(date),
+            superseded_by: by.iter().map(|s| (*s).to_owned()).collect(),
+            supersedes: replaces.iter().map(|s| (*s).to_owned()).collect(),
+        };
+        assert_eq!(got, want, "{body}");
+    }
+
+    #[test]
+    fn nygard_and_adr_tools() {
+        check(
+            "# 5. Help comments\n\nDate: 2016-02-13\n\n## Status\n\nAccepted\n\nAmended by [9. Help scripts](0009-help-scripts.md)\n\n## Context\n\nStatus: nothing here\n",
+            Some("accepted"),
+            Some("2016-02-13"),
+            &[],
+            &[],
+        );
+        check(
+            "# 2. Use a queue\n\nDate: 2019-01-02\n\n## Status\n\nSuperseded by [7. Use a log](0007-use-a-log.md)\n\n## Context\n\nx\n",
+            Some("superseded"),
+            Some("2019-01-02"),
+            &["0007-use-a-log.md"],
+            &[],
+        );
+        check(
+            "# 7. Use a log\n\nDate: 2019-03-04\n\n## Status\n\nAccepted\n\nSupersedes [2. Use a queue](0002-use-a-queue.md)\n",
+            Some("accepted"),
+            Some("2019-03-04"),
+            &[],
+            &["0002-use-a-queue.md"],
+        );
+    }
+
+    #[test]
+    fn madr_fields_in_the_head() {
+        check(
+            "# Use Lunr for search\n\n- Status: accepted\n- Date: 2020-11-03\n\n## Context\n\n- Status: ignored\n",
+            Some("accepted"),
+            Some("2020-11-03"),
+            &[],
+            &[],
+        );
+        check(
+            "# Use the ADR number\n\n- Status: superseded by [20201016-use-the-slug](20201016-use-the-slug.md)\n- Date: 2020-09-26\n",
+            Some("superseded"),
+            Some("2020-09-26"),
+            &["20201016-use-the-slug.md"],
+            &[],
+        );
+        check(
+            "**Status:** Deprecated\n**Date:** 2021-04-01 (revised)\n\nText.",
+            Some("deprecated"),
+            Some("2021-04-01"),
+            &[],
+            &[],
+        );
+        check(
+            "* **Status**: superseded by ADR-0012.\n",
+            Some("superseded"),
+            None,
+            &["ADR-0012"],
+            &[],
+        );
+        check(
+            "## Status\n\n**Superseded** by [[New cache]]\n",
+            Some("superseded"),
+            None,
+            &["New cache"],
+            &[],
+        );
+    }
+
+    #[test]
+    fn templates_code_and_prose_are_not_fields() {
+        // A template's placeholder is no status word cairn retires by.
+        check(
+            "# Title\n\n## Status\n\nWhat is the status, such as proposed, accepted, rejected, deprecated, superseded, etc.?\n",
+            Some("what"),
+            None,
+            &[],
+            &[],
+        );
+        check(
+            "```\nStatus: superseded\nDate: 2020-01-01\n```\n\nProse mentions Status: superseded inline.\n",
+            None,
+            None,
+            &[],
+            &[],
+        );
+        check("Date: soon\n", None, None, &[], &[]);
+        check("", None, None, &[], &[]);
+        check("## Status\n\n\n", None, None, &[], &[]);
+        check("Status: ✅\n", None, None, &[], &[]);
+    }
+}
