@@ -97,7 +97,7 @@ pub(crate) fn shrink(text: &str, budget: usize, caps: &OutputCaps) -> Shrink {
 /// How far over the limit a rendering may be and still fit once its `used_tokens`
 /// and content hash are final: 16 hex digits estimate at 3 to 16 tokens, a count
 /// at 1 or 2, plus the estimate's 5%.
-const FIT_SLACK_TOKENS: usize = 32;
+pub(crate) const FIT_SLACK_TOKENS: usize = 32;
 
 impl Engine {
     /// Renders, dropping the least valuable items until the output fits `limit` tokens.
@@ -163,6 +163,51 @@ impl Engine {
             }
             stale = true;
         }
+    }
+}
+
+impl Engine {
+    /// The paths of the items that fitting `packet` to `within` tokens drops
+    /// whatever their summaries turn out to be: the packet with every summary
+    /// empty renders shorter than with any summaries (and than with its final
+    /// `used_tokens` and content hash), so the drops it needs are needed anyway.
+    /// Lets a packet of cached notes skip reading the bodies of notes it drops.
+    pub(crate) fn sure_drops(
+        &self,
+        packet: &Packet,
+        target: Target,
+        format: Format,
+        within: usize,
+    ) -> std::collections::BTreeSet<String> {
+        let mut bare = packet.clone();
+        for (_, items) in bare.sections_mut() {
+            for item in items.iter_mut() {
+                item.summary.clear();
+            }
+        }
+        let render = |p: &Packet| self.renderer.render(p, target, format);
+        let Ok(made) = render(&bare) else {
+            return std::collections::BTreeSet::new();
+        };
+        let used = estimate_tokens(&made);
+        if used <= within {
+            return std::collections::BTreeSet::new();
+        }
+        let Ok(Some(fewer)) = fewest_drops(&bare, render, used, within) else {
+            return std::collections::BTreeSet::new();
+        };
+        // Every item `fewer` lost, by its path (drops never touch the rest).
+        let kept: std::collections::BTreeSet<&str> = fewer
+            .sections()
+            .iter()
+            .flat_map(|(_, items)| items.iter().map(|i| i.path.as_str()))
+            .collect();
+        bare.sections()
+            .iter()
+            .flat_map(|(_, items)| items.iter())
+            .filter(|i| !kept.contains(i.path.as_str()))
+            .map(|i| i.path.clone())
+            .collect()
     }
 }
 
@@ -336,6 +381,7 @@ mod tests {
 
     /// A rendering the size of the items' words, with a header per section that
     /// holds an item and a footer that counts the items left out.
+    #[allow(clippy::unnecessary_wraps)] // the shape of a renderer, which can fail
     fn render(p: &Packet) -> Result<String, ()> {
         let mut out = String::new();
         for (name, items) in p.sections() {

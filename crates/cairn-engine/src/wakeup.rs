@@ -400,21 +400,26 @@ impl Engine {
     /// `candidates` assembled into a packet whose shown notes have their bodies.
     /// Cached notes carry no body. Which notes a packet shows does not depend on
     /// bodies (only their summaries do): the shown ones get their bodies and the
-    /// packet is assembled again.
+    /// packet is assembled again. `dropped` names the shown notes that fitting
+    /// will drop whatever their summaries say (see [`Engine::sure_drops`]): they
+    /// are not read.
     pub(crate) fn assemble_with_bodies<'e>(
         &'e self,
         request: &cairn_assemble::Request<'_>,
         candidates: &mut [Candidate<'e>],
+        dropped: impl FnOnce(&cairn_assemble::Packet) -> BTreeSet<String>,
     ) -> cairn_assemble::Packet {
         let packet = cairn_assemble::assemble(request, candidates);
         if !self.notes.lazy_bodies() {
             return packet;
         }
+        let dropped = dropped(&packet);
         let shown: BTreeSet<&str> = packet
             .provenance
             .derived_from
             .iter()
             .map(|d| d.path.as_str())
+            .filter(|p| !dropped.contains(*p))
             .collect();
         for c in candidates.iter_mut() {
             if shown.contains(c.note.path.as_str())
@@ -485,7 +490,10 @@ impl Engine {
             limit: req.limit,
         };
         let started = std::time::Instant::now();
-        let mut packet = self.assemble_with_bodies(&request, &mut candidates);
+        let within = limit + crate::fit::FIT_SLACK_TOKENS;
+        let mut packet = self.assemble_with_bodies(&request, &mut candidates, |first| {
+            self.sure_drops(first, req.target, format, within)
+        });
         packet
             .provenance
             .partial_reason

@@ -101,6 +101,16 @@ fn transcript(e: &Engine, demo: &Path) -> String {
                     .unwrap();
                 out.push_str(&out_.rendered);
             }
+            // Budgets that bind: a cached note dropped by fitting is never read,
+            // and the packet is the one the notes in memory give.
+            for budget in [350, 700] {
+                let mut r = request(demo, repo, task, target, Format::Prompt);
+                r.budget = Some(budget);
+                match e.wakeup(&r) {
+                    Ok(o) => out.push_str(&o.rendered),
+                    Err(err) => out.push_str(&err.to_string()),
+                }
+            }
         }
         let ex = e
             .explain(&request(demo, repo, task, Target::Generic, Format::Prompt))
@@ -474,4 +484,84 @@ fn a_root_readme_read_afresh_keeps_the_vault_folder_s_name() {
         readme.body
     );
     assert_eq!(readme.title, "Team notes");
+}
+
+#[test]
+fn cached_notes_dropped_by_the_budget_are_not_read_and_answers_do_not_change() {
+    // Without their descriptions, every summary comes from a body, so a body
+    // missing where a note is shown would show.
+    let tmp = tempfile::tempdir().unwrap();
+    let spec = cairn_synth::Spec {
+        notes: 400,
+        seed: 11,
+        projects: 3,
+    };
+    let s = cairn_synth::generate(&tmp.path().join("v"), &spec).unwrap();
+    strip_descriptions(&tmp.path().join("v/vault"));
+    let cfg = || Config::load(&s.config, None).unwrap();
+    let memory = Engine::open(cfg(), &OpenOptions::default()).unwrap();
+    // The first open builds the index from notes read whole; the second reads
+    // the cache, whose notes have no bodies until one is shown.
+    drop(Engine::open(cfg(), &persistent(&tmp.path().join("index"))).unwrap());
+    let cached = Engine::open(cfg(), &persistent(&tmp.path().join("index"))).unwrap();
+    let mut compared = 0;
+    let mut dropped = 0;
+    for (repo, task) in cairn_synth::tasks(&spec) {
+        for target in [Target::Claude, Target::Generic] {
+            for format in [Format::Prompt, Format::Json] {
+                for budget in [None, Some(400), Some(900), Some(1600)] {
+                    let req = WakeupRequest {
+                        cwd: tmp.path().join("v").join(&repo),
+                        project: None,
+                        task: task.clone(),
+                        files: vec![],
+                        profile: None,
+                        target,
+                        format,
+                        budget,
+                        now: now(),
+                        ranking: Ranking::Full,
+                        source: cairn_engine::SessionSource::Startup,
+                        limit: None,
+                        caps: cairn_engine::OutputCaps::NONE,
+                    };
+                    let a = memory.wakeup(&req).map(|o| (o.rendered, o.packet));
+                    let b = cached.wakeup(&req).map(|o| (o.rendered, o.packet));
+                    match (a, b) {
+                        (Ok((ra, pa)), Ok((rb, _))) => {
+                            assert_eq!(ra, rb, "{repo} {task:?} {target:?} {format:?} {budget:?}");
+                            dropped += pa
+                                .budget
+                                .left_out
+                                .iter()
+                                .filter(|l| l.reason == "token budget")
+                                .count();
+                        }
+                        (Err(ea), Err(eb)) => assert_eq!(ea.to_string(), eb.to_string()),
+                        (a, b) => panic!("{a:?} vs {b:?}"),
+                    }
+                    compared += 1;
+                }
+            }
+        }
+    }
+    assert!(compared >= 48, "{compared}");
+    assert!(dropped > 20, "budgets bound: {dropped} items dropped");
+}
+
+/// Removes the `description:` line of every note under `dir`.
+fn strip_descriptions(dir: &Path) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            strip_descriptions(&path);
+        } else if path.extension().is_some_and(|e| e == "md") {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let kept: Vec<&str> = text
+                .lines()
+                .filter(|l| !l.starts_with("description:"))
+                .collect();
+            std::fs::write(&path, kept.join("\n") + "\n").unwrap();
+        }
+    }
 }

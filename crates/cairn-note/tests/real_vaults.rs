@@ -543,7 +543,16 @@ fn other_tools_statuses_keep_a_note_in_force_quietly_and_retiring_words_retire_i
 #[test]
 fn decision_records_keep_status_and_date_in_the_body() {
     // (file, text, status, status word, created, superseded_by, supersedes)
-    let rows: &[(&str, &str, Status, &str, &str, &[&str], &[&str])] = &[
+    type Row<'a> = (
+        &'a str,
+        &'a str,
+        Status,
+        &'a str,
+        &'a str,
+        &'a [&'a str],
+        &'a [&'a str],
+    );
+    let rows: &[Row<'_>] = &[
         (
             // Nygard's template, as adr-tools writes it.
             "doc/adr/0002-use-a-queue.md",

@@ -89,24 +89,20 @@ pub fn redact(text: &str) -> Redaction<'_> {
     if text.len() > MEMO_MAX_BYTES {
         return redact_now(text);
     }
-    let known = MEMO.with(|m| m.borrow().get(text).cloned());
-    let memo = match known {
-        Some(memo) => memo,
-        None => {
-            let r = redact_now(text);
-            let memo = r.is_redacted().then(|| Memo {
-                text: r.text.as_ref().into(),
-                kinds: r.kinds.clone(),
-            });
-            MEMO.with(|m| {
-                let mut m = m.borrow_mut();
-                if m.len() >= MEMO_ENTRIES {
-                    m.clear();
-                }
-                m.insert(text.into(), memo);
-            });
-            return r;
-        }
+    let Some(memo) = MEMO.with(|m| m.borrow().get(text).cloned()) else {
+        let r = redact_now(text);
+        let memo = r.is_redacted().then(|| Memo {
+            text: r.text.as_ref().into(),
+            kinds: r.kinds.clone(),
+        });
+        MEMO.with(|m| {
+            let mut m = m.borrow_mut();
+            if m.len() >= MEMO_ENTRIES {
+                m.clear();
+            }
+            m.insert(text.into(), memo);
+        });
+        return r;
     };
     match memo {
         None => Redaction {
