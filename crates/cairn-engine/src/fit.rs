@@ -168,10 +168,13 @@ impl Engine {
 
 impl Engine {
     /// The paths of the items that fitting `packet` to `within` tokens drops
-    /// whatever their summaries turn out to be: the packet with every summary
-    /// empty renders shorter than with any summaries (and than with its final
-    /// `used_tokens` and content hash), so the drops it needs are needed anyway.
-    /// Lets a packet of cached notes skip reading the bodies of notes it drops.
+    /// whatever their summaries turn out to be, for `packet` assembled from
+    /// notes without bodies: a summary is either the note's description (the
+    /// same with a body) or, without one, the title as the bodiless fallback,
+    /// which the body will replace. With those emptied, the packet renders
+    /// shorter than with any summaries (and than with its final `used_tokens`
+    /// and content hash), so the drops it needs are needed anyway. Lets a packet
+    /// of cached notes skip reading the bodies of notes it drops.
     pub(crate) fn sure_drops(
         &self,
         packet: &Packet,
@@ -182,7 +185,11 @@ impl Engine {
         let mut bare = packet.clone();
         for (_, items) in bare.sections_mut() {
             for item in items.iter_mut() {
-                item.summary.clear();
+                // The title, perhaps clipped: the summary of a note without a body.
+                let stem = item.summary.trim_end_matches('…').trim_end();
+                if item.title.starts_with(stem) {
+                    item.summary.clear();
+                }
             }
         }
         let render = |p: &Packet| self.renderer.render(p, target, format);

@@ -488,8 +488,15 @@ fn a_root_readme_read_afresh_keeps_the_vault_folder_s_name() {
 
 #[test]
 fn cached_notes_dropped_by_the_budget_are_not_read_and_answers_do_not_change() {
-    // Without their descriptions, every summary comes from a body, so a body
-    // missing where a note is shown would show.
+    // With descriptions, a summary is known before a body is read; without
+    // them every summary comes from a body, so a body missing where a note is
+    // shown would show.
+    for descriptions in [true, false] {
+        cached_and_in_memory_agree_at_binding_budgets(descriptions);
+    }
+}
+
+fn cached_and_in_memory_agree_at_binding_budgets(descriptions: bool) {
     let tmp = tempfile::tempdir().unwrap();
     let spec = cairn_synth::Spec {
         notes: 400,
@@ -497,7 +504,9 @@ fn cached_notes_dropped_by_the_budget_are_not_read_and_answers_do_not_change() {
         projects: 3,
     };
     let s = cairn_synth::generate(&tmp.path().join("v"), &spec).unwrap();
-    strip_descriptions(&tmp.path().join("v/vault"));
+    if !descriptions {
+        strip_descriptions(&tmp.path().join("v/vault"));
+    }
     let cfg = || Config::load(&s.config, None).unwrap();
     let memory = Engine::open(cfg(), &OpenOptions::default()).unwrap();
     // The first open builds the index from notes read whole; the second reads
