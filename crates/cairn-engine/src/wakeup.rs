@@ -491,8 +491,11 @@ impl Engine {
         };
         let started = std::time::Instant::now();
         let within = limit + crate::fit::FIT_SLACK_TOKENS;
+        let sure = std::cell::Cell::new(0);
         let mut packet = self.assemble_with_bodies(&request, &mut candidates, |first| {
-            self.sure_drops(first, req.target, format, within)
+            let dropped = self.sure_drops(first, req.target, format, within);
+            sure.set(dropped.len());
+            dropped
         });
         packet
             .provenance
@@ -530,6 +533,11 @@ impl Engine {
         let assembled = crate::micros(started);
 
         let started = std::time::Instant::now();
+        // The items fitting drops whatever their summaries: the lowest in the
+        // drop order (which no summary changes), as fitting would drop them.
+        for _ in 0..sure.get() {
+            packet.drop_lowest();
+        }
         let rendered = self.fit_tokens(&mut packet, req.target, format, limit)?;
         Ok(WakeupOutput {
             packet,
