@@ -10,6 +10,8 @@
 //! The ranking is done once per request; only assembly and rendering are repeated,
 //! each time with a budget at least 5% smaller. Text is never cut.
 
+use std::collections::BTreeSet;
+
 use cairn_assemble::Packet;
 use cairn_render::{Format, Target, estimate_tokens};
 
@@ -167,75 +169,108 @@ impl Engine {
 }
 
 impl Engine {
-    /// The paths of the items that fitting `packet` to `within` tokens drops
-    /// whatever their summaries turn out to be, for `packet` assembled from
-    /// notes without bodies: a summary is either the note's description (the
-    /// same with a body) or, without one, the title as the bodiless fallback,
-    /// which the body will replace. With those emptied, the packet renders
-    /// shorter than with any summaries (and than with its final `used_tokens`
-    /// and content hash), so the drops it needs are needed anyway. Lets a packet
-    /// of cached notes skip reading the bodies of notes it drops.
+    /// [`sure_drops`] with this engine's renderer.
     pub(crate) fn sure_drops(
         &self,
         packet: &Packet,
         target: Target,
         format: Format,
         within: usize,
-    ) -> std::collections::BTreeSet<String> {
-        let mut bare = packet.clone();
-        for (_, items) in bare.sections_mut() {
-            for item in items.iter_mut() {
-                // The title, perhaps clipped: the summary of a note without a body.
-                let stem = item.summary.trim_end_matches('…').trim_end();
-                if item.title.starts_with(stem) {
-                    item.summary.clear();
-                }
+    ) -> BTreeSet<String> {
+        sure_drops(packet, |p| self.renderer.render(p, target, format), within)
+    }
+}
+
+/// The paths of the items that fitting `packet` to `within` tokens drops
+/// whatever their summaries turn out to be, for `packet` assembled from notes
+/// without bodies: a summary is either the note's description (the same with a
+/// body) or, without one, the title as the bodiless fallback, which the body
+/// will replace. With those emptied and every text redacted as the packet's will
+/// be, the packet renders shorter than with any summaries (and than with its
+/// final `used_tokens`, content hash, code changes and left-out pins), so the
+/// drops it needs are needed anyway. Lets a packet of cached notes skip reading
+/// the bodies of notes it drops.
+fn sure_drops<E>(
+    packet: &Packet,
+    render: impl Fn(&Packet) -> Result<String, E>,
+    within: usize,
+) -> BTreeSet<String> {
+    let mut bare = packet.clone();
+    for (_, items) in bare.sections_mut() {
+        for item in items.iter_mut() {
+            // The title, perhaps clipped: the summary of a note without a body.
+            let stem = item.summary.trim_end_matches('…').trim_end();
+            if item.title.starts_with(stem) {
+                item.summary.clear();
             }
         }
-        let render = |p: &Packet| self.renderer.render(p, target, format);
-        let Ok(made) = render(&bare) else {
-            return std::collections::BTreeSet::new();
-        };
-        let used = estimate_tokens(&made);
-        if used <= within {
-            return std::collections::BTreeSet::new();
-        }
-        let Ok(Some(fewer)) = fewest_drops(&bare, render, used, within) else {
-            return std::collections::BTreeSet::new();
-        };
-        // Every item `fewer` lost, by its path (drops never touch the rest).
-        let kept: std::collections::BTreeSet<&str> = fewer
-            .sections()
-            .iter()
-            .flat_map(|(_, items)| items.iter().map(|i| i.path.as_str()))
-            .collect();
-        bare.sections()
-            .iter()
-            .flat_map(|(_, items)| items.iter())
-            .filter(|i| !kept.contains(i.path.as_str()))
-            .map(|i| i.path.clone())
-            .collect()
     }
+    // As the packet will be before fitting: a credential in the task or a path
+    // is a marker there, of another length.
+    bare.visit_text_mut(&mut |s: &mut String| {
+        let r = cairn_policy::redact(s);
+        if r.count > 0 {
+            *s = r.text.into_owned();
+        }
+    });
+    let Ok(made) = render(&bare) else {
+        return BTreeSet::new();
+    };
+    let used = estimate_tokens(&made);
+    if used <= within {
+        return BTreeSet::new();
+    }
+    let Ok(Some(fewer)) = fewest_drops(&bare, render, used, within) else {
+        return BTreeSet::new();
+    };
+    // Every item `fewer` lost, by its path (drops never touch the rest).
+    let kept: BTreeSet<&str> = fewer
+        .sections()
+        .iter()
+        .flat_map(|(_, items)| items.iter().map(|i| i.path.as_str()))
+        .collect();
+    bare.sections()
+        .iter()
+        .flat_map(|(_, items)| items.iter())
+        .filter(|i| !kept.contains(i.path.as_str()))
+        .map(|i| i.path.clone())
+        .collect()
 }
 
 /// `packet` after the fewest drops ([`Packet::drop_lowest`], in its order) whose
 /// rendering by `render` is within `within` tokens, or after every drop when none
 /// is; `None` when nothing can be dropped. The same packet as dropping one item
-/// per rendering gives while the rendering shrinks as items go, found in a few
-/// renderings: the first guess counts each item's title, summary and path against
-/// the excess (`used` − `within`); the count then doubles up or halves down from
-/// it and is bisected.
+/// per rendering gives, found in a few renderings.
+///
+/// Each drop takes an item's line away, so the rendering shrinks, except where
+/// a section or the task layer becomes empty: a template may then print what it
+/// did not (`No note matches the task`). Between two such counts the rendering
+/// only shrinks, so each stretch is searched on its own, in order: its last
+/// count tells whether any of it fits, and the first that does is bisected for,
+/// starting from a guess that counts each item's title, summary and path
+/// against the excess (`used` − `within`).
 fn fewest_drops<E>(
     packet: &Packet,
     render: impl Fn(&Packet) -> Result<String, E>,
     used: usize,
     within: usize,
 ) -> Result<Option<Packet>, E> {
-    // The drop order's item sizes, on one copy.
+    let shape = |p: &Packet| {
+        let sections = p.sections().iter().filter(|(_, v)| !v.is_empty()).count();
+        let task = p
+            .sections()
+            .iter()
+            .any(|(_, v)| v.iter().any(|i| i.layer != "hot"));
+        (sections, task)
+    };
+    // The drop order on one copy: the guess, and the counts after which the
+    // packet's shape changes (each starts a stretch).
     let mut probe = packet.clone();
     let mut guess = None;
     let mut gone = 0;
     let mut most = 0;
+    let mut starts = vec![1];
+    let mut before = shape(&probe);
     while let Some((_, _, item)) = probe.lowest() {
         gone += estimate_tokens(&item.title)
             + estimate_tokens(&item.summary)
@@ -245,10 +280,16 @@ fn fewest_drops<E>(
         if guess.is_none() && gone >= used.saturating_sub(within) {
             guess = Some(most);
         }
+        let now = shape(&probe);
+        if now != before && most > 1 {
+            starts.push(most);
+        }
+        before = now;
     }
     if most == 0 {
         return Ok(None);
     }
+    starts.dedup();
     let after = |k: usize| {
         let mut p = packet.clone();
         for _ in 0..k {
@@ -257,48 +298,53 @@ fn fewest_drops<E>(
         p
     };
     let fits = |k: usize| -> Result<bool, E> { Ok(estimate_tokens(&render(&after(k))?) <= within) };
-    // `lo`: a count known not to fit (0 is over: the caller measured it);
-    // `hi`: a count that fits, or `most`.
-    let first = guess.unwrap_or(most).clamp(1, most);
-    let (mut lo, mut hi) = if fits(first)? {
-        let mut hi = first;
-        let mut step = 1;
-        loop {
-            let k = hi.saturating_sub(step);
-            if k == 0 {
-                break (0, hi);
-            }
-            if fits(k)? {
-                hi = k;
-                step *= 2;
+    for (i, &start) in starts.iter().enumerate() {
+        let end = starts.get(i + 1).map_or(most, |next| next - 1);
+        if !fits(end)? {
+            continue;
+        }
+        // `lo` is known not to fit (the stretch before ended over, or 0 is
+        // over: the caller measured it); `hi` fits.
+        let (mut lo, mut hi) = (start - 1, end);
+        if let Some(g) = guess.filter(|g| (lo + 1..hi).contains(g)) {
+            if fits(g)? {
+                hi = g;
+                let mut step = 1;
+                while hi - lo > 1 {
+                    let k = hi.saturating_sub(step).max(lo + 1);
+                    if fits(k)? {
+                        hi = k;
+                        step *= 2;
+                    } else {
+                        lo = k;
+                        break;
+                    }
+                }
             } else {
-                break (k, hi);
+                lo = g;
+                let mut step = 1;
+                while hi - lo > 1 {
+                    let k = (lo + step).min(hi - 1);
+                    if fits(k)? {
+                        hi = k;
+                        break;
+                    }
+                    lo = k;
+                    step *= 2;
+                }
             }
         }
-    } else {
-        let mut lo = first;
-        let mut step = 1;
-        loop {
-            let k = (lo + step).min(most);
-            if k == lo {
-                break (lo, most);
+        while hi - lo > 1 {
+            let mid = lo + (hi - lo) / 2;
+            if fits(mid)? {
+                hi = mid;
+            } else {
+                lo = mid;
             }
-            if fits(k)? {
-                break (lo, k);
-            }
-            lo = k;
-            step *= 2;
         }
-    };
-    while hi - lo > 1 {
-        let mid = lo + (hi - lo) / 2;
-        if fits(mid)? {
-            hi = mid;
-        } else {
-            lo = mid;
-        }
+        return Ok(Some(after(hi)));
     }
-    Ok(Some(after(hi)))
+    Ok(Some(after(most)))
 }
 
 #[cfg(test)]
@@ -363,23 +409,37 @@ mod tests {
         assert_eq!(shrink(&"word ".repeat(10), 1, &tiny), Shrink::Never);
     }
 
-    /// A packet of `sizes.len()` task items (item i: a summary of `sizes[i]`
-    /// words, score i) in the sections they cycle through.
+    /// Numbers for tests, from a seed (`SplitMix64`).
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self, below: usize) -> usize {
+            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            usize::try_from((z ^ (z >> 31)) % u64::try_from(below.max(1)).unwrap_or(1)).unwrap_or(0)
+        }
+    }
+
+    /// A packet of `sizes.len()` items (item i: a summary of `sizes[i]` words,
+    /// score i; every third one hot) in the sections they cycle through.
     fn packet(sizes: &[usize]) -> Packet {
         let mut p = Packet::default();
         for (i, &n) in sizes.iter().enumerate() {
             let item = cairn_assemble::Item {
                 id: format!("n{i}"),
                 title: format!("Note {i}"),
-                summary: "word ".repeat(n),
+                summary: "word ".repeat(n).trim_end().to_owned(),
                 path: format!("notes/n{i}.md"),
                 score: f64::from(u32::try_from(i).unwrap_or(0)),
-                layer: "task".to_owned(),
+                layer: if i % 3 == 2 { "hot" } else { "task" }.to_owned(),
                 ..cairn_assemble::Item::default()
             };
-            match i % 3 {
+            match i % 4 {
                 0 => p.decisions.push(item),
                 1 => p.constraints.push(item),
+                2 => p.working_style.push(item),
                 _ => p.recommended_notes.push(item),
             }
         }
@@ -387,7 +447,8 @@ mod tests {
     }
 
     /// A rendering the size of the items' words, with a header per section that
-    /// holds an item and a footer that counts the items left out.
+    /// holds an item, a footer that counts the items left out, and a line that
+    /// appears when no task item is left (so a drop can make it longer).
     #[allow(clippy::unnecessary_wraps)] // the shape of a renderer, which can fail
     fn render(p: &Packet) -> Result<String, ()> {
         let mut out = String::new();
@@ -399,12 +460,23 @@ mod tests {
                 out.push_str(&format!("- {}: {} [{}]\n", i.title, i.summary, i.path));
             }
         }
+        if !p
+            .sections()
+            .iter()
+            .any(|(_, v)| v.iter().any(|i| i.layer == "task"))
+        {
+            out.push_str("No note matches the task: the notes above are the ones every session starts with, whatever it is about.\n");
+        }
         out.push_str(&format!("{} left out\n", p.budget.left_out_count));
         Ok(out)
     }
 
     /// Dropping one item per rendering: what `fewest_drops` must give.
-    fn one_by_one(mut p: Packet, within: usize) -> Packet {
+    fn one_by_one<E: std::fmt::Debug>(
+        mut p: Packet,
+        render: impl Fn(&Packet) -> Result<String, E>,
+        within: usize,
+    ) -> Packet {
         while estimate_tokens(&render(&p).unwrap()) > within && p.drop_lowest() {}
         p
     }
@@ -418,20 +490,108 @@ mod tests {
             vec![300, 1, 1, 1],
             vec![2, 500],
             vec![10],
+            vec![1, 1, 0, 2, 0, 1],
         ] {
             let p = packet(&sizes);
             let used = estimate_tokens(&render(&p).unwrap());
-            for within in (0..used).step_by(7) {
+            for within in 0..used {
                 let Ok(Some(got)) = fewest_drops(&p, render, used, within) else {
                     panic!("nothing to drop");
                 };
-                let want = one_by_one(p.clone(), within);
+                let want = one_by_one(p.clone(), render, within);
                 assert_eq!(got, want, "sizes {sizes:?} within {within}");
                 seen += 1;
             }
         }
-        assert!(seen > 100, "{seen}");
+        assert!(seen > 500, "{seen}");
         assert_eq!(fewest_drops(&Packet::default(), render, 10, 5), Ok(None));
+    }
+
+    #[test]
+    fn fewest_drops_matches_one_drop_per_rendering_with_every_template() {
+        let renderer = cairn_render::Renderer::builtin().unwrap();
+        let mut rng = Rng(7);
+        let mut seen = 0;
+        for _ in 0..8 {
+            let n = 1 + rng.next(14);
+            let sizes: Vec<usize> = (0..n).map(|_| rng.next(40)).collect();
+            let mut p = packet(&sizes);
+            p.query.task = "a task".to_owned();
+            for target in Target::ALL {
+                for format in Format::ALL {
+                    let render = |p: &Packet| renderer.render(p, target, format);
+                    let used = estimate_tokens(&render(&p).unwrap());
+                    for within in (0..used).step_by(1 + used / 60) {
+                        let Ok(Some(got)) = fewest_drops(&p, render, used, within) else {
+                            panic!("nothing to drop");
+                        };
+                        let want = one_by_one(p.clone(), render, within);
+                        assert_eq!(got, want, "{target:?} {format:?} {sizes:?} within {within}");
+                        seen += 1;
+                    }
+                }
+            }
+        }
+        assert!(seen > 3_000, "{seen}");
+    }
+
+    #[test]
+    fn sure_drops_are_drops_whatever_the_bodies_say() {
+        let renderer = cairn_render::Renderer::builtin().unwrap();
+        let mut rng = Rng(3);
+        let (mut sure, mut cases) = (0, 0);
+        for _ in 0..24 {
+            let n = 2 + rng.next(20);
+            let sizes: Vec<usize> = (0..n).map(|_| rng.next(30)).collect();
+            // As assembled without bodies: a description, or the title.
+            let mut bodiless = packet(&sizes);
+            bodiless.query.task = format!("a task with a key AKIA{}", "Z".repeat(16));
+            for (_, items) in bodiless.sections_mut() {
+                for i in items.iter_mut() {
+                    if rng.next(2) == 0 {
+                        i.summary.clone_from(&i.title);
+                    }
+                }
+            }
+            // With bodies: each title fallback becomes what a body gives, short
+            // or long; the task is redacted as before fitting.
+            let mut full = bodiless.clone();
+            for (_, items) in full.sections_mut() {
+                for i in items.iter_mut() {
+                    if i.summary == i.title {
+                        i.summary = "said ".repeat(rng.next(25)).trim_end().to_owned();
+                    }
+                }
+            }
+            full.visit_text_mut(&mut |s: &mut String| {
+                *s = cairn_policy::redact(s).text.into_owned();
+            });
+            for target in [Target::Claude, Target::Generic] {
+                for format in Format::ALL {
+                    let render = |p: &Packet| renderer.render(p, target, format);
+                    let used = estimate_tokens(&render(&full).unwrap());
+                    for within in (0..used).step_by(1 + used / 25) {
+                        let dropped = sure_drops(&bodiless, render, within);
+                        let kept = one_by_one(full.clone(), render, within);
+                        for path in &dropped {
+                            assert!(
+                                !kept
+                                    .sections()
+                                    .iter()
+                                    .any(|(_, v)| v.iter().any(|i| &i.path == path)),
+                                "{path} is kept: {target:?} {format:?} within {within}"
+                            );
+                        }
+                        sure += dropped.len();
+                        cases += 1;
+                    }
+                }
+            }
+        }
+        assert!(
+            cases > 600 && sure > 600,
+            "{cases} cases, {sure} sure drops"
+        );
     }
 
     #[test]

@@ -126,7 +126,10 @@ impl Engine {
             for part in parts {
                 let terms = add_derived_words(&mut q, &part.text, part.kind.weight(), &filler);
                 let topical = terms.iter().filter(|t| !filler.contains(*t)).count();
-                if topical >= part.kind.min_words() && !q.parts.contains(&terms) {
+                if topical >= part.kind.min_words()
+                    && !q.parts.contains(&terms)
+                    && q.parts.len() < MAX_PARTS
+                {
                     q.parts.push(terms);
                     names.push(part.kind.name());
                 }
@@ -422,7 +425,8 @@ impl Engine {
             .filter(|p| !dropped.contains(*p))
             .collect();
         for c in candidates.iter_mut() {
-            if shown.contains(c.note.path.as_str())
+            // The packet names notes by their redacted paths.
+            if shown.contains(cairn_policy::SafeText::redact(&c.note.path).as_str())
                 && let Some(full) = self.note(&c.note.path)
             {
                 c.note = full;
@@ -698,6 +702,11 @@ fn add_task_words(q: &mut QueryTerms, task: &str) {
 const DERIVED_FILLER: &str = "add adds added adding bump change changed fix fixed fixes get \
      implement improve make minor more new refactor remove removed rename renamed revert small \
      tidy tweak typo update updated use wip cleanup clean";
+
+/// Most parts a derived task's query has (the branch and the newest commits;
+/// older commits' words still count in ranking): each part can pass a note on
+/// its own, so more would loosen the gate.
+const MAX_PARTS: usize = 6;
 
 /// Adds the words of a derived task's part to `q` at `weight` (filler at a
 /// quarter of it); returns the part's terms.

@@ -486,8 +486,11 @@ fn a_root_readme_read_afresh_keeps_the_vault_folder_s_name() {
     assert_eq!(readme.title, "Team notes");
 }
 
+/// Cached notes have no body until one is shown, and a note that fitting drops
+/// whatever its body says is never read (`sure_drops`, tested in `fit.rs`): the
+/// answers must still be the ones the notes in memory give.
 #[test]
-fn cached_notes_dropped_by_the_budget_are_not_read_and_answers_do_not_change() {
+fn cached_answers_at_binding_budgets_are_the_in_memory_answers() {
     // With descriptions, a summary is known before a body is read; without
     // them every summary comes from a body, so a body missing where a note is
     // shown would show.
@@ -515,10 +518,27 @@ fn cached_and_in_memory_agree_at_binding_budgets(descriptions: bool) {
     let cached = Engine::open(cfg(), &persistent(&tmp.path().join("index"))).unwrap();
     let mut compared = 0;
     let mut dropped = 0;
-    for (repo, task) in cairn_synth::tasks(&spec) {
+    // A credential pasted into the task is a marker in the packet, of another
+    // length: what fitting drops must be judged on the redacted packet.
+    let jwt = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c";
+    let tasks: Vec<(String, String, Vec<Option<usize>>)> = cairn_synth::tasks(&spec)
+        .into_iter()
+        .flat_map(|(repo, task)| {
+            let pasted = format!("{task} with {jwt} {jwt} {jwt}");
+            [
+                (
+                    repo.clone(),
+                    task,
+                    vec![None, Some(400), Some(900), Some(1600)],
+                ),
+                (repo, pasted, (3..=25).map(|b| Some(b * 100)).collect()),
+            ]
+        })
+        .collect();
+    for (repo, task, budgets) in tasks {
         for target in [Target::Claude, Target::Generic] {
             for format in [Format::Prompt, Format::Json] {
-                for budget in [None, Some(400), Some(900), Some(1600)] {
+                for &budget in &budgets {
                     let req = WakeupRequest {
                         cwd: tmp.path().join("v").join(&repo),
                         project: None,
@@ -554,7 +574,7 @@ fn cached_and_in_memory_agree_at_binding_budgets(descriptions: bool) {
             }
         }
     }
-    assert!(compared >= 48, "{compared}");
+    assert!(compared >= 300, "{compared}");
     assert!(dropped > 20, "budgets bound: {dropped} items dropped");
 }
 
@@ -573,4 +593,56 @@ fn strip_descriptions(dir: &Path) {
             std::fs::write(&path, kept.join("\n") + "\n").unwrap();
         }
     }
+}
+
+#[test]
+fn a_note_whose_path_looks_like_a_credential_gets_its_body_from_the_cache_too() {
+    // The packet names the note by its redacted path; the cached engine must
+    // still find which note that is to read its body.
+    let tmp = tempfile::tempdir().unwrap();
+    let vault = tmp.path().join("vault");
+    let token = format!("ghp_{}", "a1B2c3D4e5".repeat(4).get(..36).unwrap());
+    let name = format!("deploy notes {token}.md");
+    std::fs::create_dir_all(&vault).unwrap();
+    std::fs::write(
+        vault.join(&name),
+        "# Deploy notes\n\nDrain the node before the deploy, then warm the cache with the smoke queries.\n",
+    )
+    .unwrap();
+    std::fs::write(
+        vault.join("other.md"),
+        "# Other\n\nNothing about releases here.\n",
+    )
+    .unwrap();
+    let cfg = || Config::for_vault(&vault).unwrap();
+    let req = WakeupRequest {
+        cwd: tmp.path().to_path_buf(),
+        project: None,
+        task: "drain the node before the deploy".into(),
+        files: vec![],
+        profile: None,
+        target: Target::Generic,
+        format: Format::Prompt,
+        budget: None,
+        now: now(),
+        ranking: Ranking::Full,
+        source: cairn_engine::SessionSource::Startup,
+        limit: None,
+        caps: cairn_engine::OutputCaps::NONE,
+    };
+    let memory = Engine::open(cfg(), &OpenOptions::default())
+        .unwrap()
+        .wakeup(&req)
+        .unwrap()
+        .rendered;
+    assert!(memory.contains("Drain the node"), "{memory}");
+    assert!(!memory.contains(&token), "{memory}");
+    let index = tmp.path().join("index");
+    drop(Engine::open(cfg(), &persistent(&index)).unwrap());
+    let cached = Engine::open(cfg(), &persistent(&index))
+        .unwrap()
+        .wakeup(&req)
+        .unwrap()
+        .rendered;
+    assert_eq!(cached, memory);
 }

@@ -5,10 +5,53 @@ const KIND_PREFIXES: &[&str] = &[
     "feature", "feat", "fix", "bugfix", "hotfix", "chore", "refactor", "wip",
 ];
 
+/// Names of long-lived or generic branches: a branch named only with these
+/// (`develop`, `release/2.4`, `hotfix`) says nothing of a task.
+const GENERIC_BRANCHES: &[&str] = &[
+    "main",
+    "master",
+    "trunk",
+    "default",
+    "head",
+    "develop",
+    "development",
+    "devel",
+    "dev",
+    "staging",
+    "stage",
+    "production",
+    "prod",
+    "release",
+    "releases",
+    "stable",
+    "next",
+    "beta",
+    "alpha",
+    "canary",
+    "nightly",
+    "preview",
+    "integration",
+    "qa",
+    "uat",
+    "test",
+    "testing",
+    "feature",
+    "feat",
+    "fix",
+    "bugfix",
+    "hotfix",
+    "chore",
+    "refactor",
+    "wip",
+    "gh",
+    "pages",
+];
+
 /// The words of `branch`: split on `/`, `-`, `_` and `.`, the leading kind
 /// (`feature/`, `fix/`, `chore/`, ...) dropped, empty parts and bare numbers
 /// dropped, in order. `fix/payout-batch-lock-timeouts` gives `payout batch lock
-/// timeouts`; an issue number (`123-x`) is no word.
+/// timeouts`; an issue number (`123-x`) is no word; a branch named only with
+/// generic words (`develop`, `release/2.4`, `hotfix`) gives none.
 #[must_use]
 pub fn branch_words(branch: &str) -> Vec<String> {
     let mut segments = branch.split('/').filter(|s| !s.is_empty()).peekable();
@@ -28,8 +71,21 @@ pub fn branch_words(branch: &str) -> Vec<String> {
             out.push(w.to_owned());
         }
     }
+    if out
+        .iter()
+        .all(|w| GENERIC_BRANCHES.contains(&w.to_lowercase().as_str()))
+    {
+        out.clear();
+    }
     out
 }
+
+/// The Conventional Commits types (and their common variants): what kind of
+/// change a commit is, not what it is about.
+const COMMIT_TYPES: &[&str] = &[
+    "feat", "feature", "fix", "bugfix", "hotfix", "chore", "docs", "doc", "style", "refactor",
+    "perf", "test", "tests", "build", "ci", "revert", "wip", "deps",
+];
 
 /// What a commit subject is about: the subject without a Conventional Commits
 /// type (`feat(ledger)!: add holds` gives `ledger add holds`: the scope stays, it
@@ -48,8 +104,9 @@ pub fn subject_topic(subject: &str) -> String {
         },
         None => (head, None),
     };
-    let is_type =
-        !kind.is_empty() && kind.len() <= 12 && kind.chars().all(|c| c.is_ascii_lowercase());
+    // Only the Conventional Commits types: `runtime: fix GC pause` (Go's and
+    // the kernel's style) names its topic first, and keeps it.
+    let is_type = COMMIT_TYPES.contains(&kind);
     if !is_type || !rest.starts_with(' ') {
         return subject.to_owned();
     }
@@ -75,6 +132,8 @@ mod tests {
         check("docs(readme):no space", "docs(readme):no space");
         check("see http://example.com", "see http://example.com");
         check("fix(: x", "fix(: x");
+        check("runtime: fix GC pause", "runtime: fix GC pause");
+        check("mm: fold page tables", "mm: fold page tables");
         check("", "");
     }
 
@@ -91,11 +150,15 @@ mod tests {
         );
         check("feature/ledger_posting", "ledger posting");
         check("chore/bump-deps", "bump deps");
-        check("main", "main");
-        check("fix", "fix");
+        check("main", "");
+        check("fix", "");
+        check("develop", "");
+        check("gh-pages", "");
+        check("release/next", "");
+        check("feature/release-notes", "release notes");
         check("alice/fix/retry-loop", "alice fix retry loop");
         check("feature/123-idempotency-keys", "idempotency keys");
-        check("release/2.4", "release");
+        check("release/2.4", "");
         check("", "");
         check("//--__", "");
         check("Feature/Settlement", "Settlement");

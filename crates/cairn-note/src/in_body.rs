@@ -9,10 +9,14 @@
 //!   status; its `Superseded by [..](..)` and `Supersedes [..](..)` lines link
 //!   the records that replace it or that it replaces.
 //!
-//! The first word of a status is its status word, read as front matter's
-//! `status` is (a retiring word retires the note; any other, `Accepted` or
-//! `Proposed`, leaves it in force). The front matter's own keys always win;
-//! text in fenced code is never read.
+//! A status is one word, read as front matter's `status` is (a retiring word
+//! retires the note; any other, `Accepted` or `Proposed`, leaves it in force),
+//! optionally linked (`[Deprecated](https://…)`) and followed only by what says
+//! when or by what (`by [7. Use a log](…)`, `(2021-04-01)`, `on 2021-04-01`):
+//! a sentence (`Deprecated endpoints are listed below`, `archive job runs at
+//! 02:00`) is no status. Field lines count only in the head: the first two
+//! blocks after the title, before any section heading. The front matter's own
+//! keys always win; text in fenced code is never read.
 
 use chrono::NaiveDate;
 
@@ -36,8 +40,11 @@ pub(crate) struct InBody {
 pub(crate) fn read(body: &str) -> InBody {
     let mut out = InBody::default();
     let mut fence: Option<(char, usize)> = None;
-    // Before the first section heading (a level-1 title does not end it).
+    // Before the first section heading (a level-1 title does not end it) and
+    // within the first two blocks of text.
     let mut head = true;
+    let mut blocks = 0;
+    let mut in_block = false;
     // Inside a `Status` section: whether its first line was read.
     let mut status_section: Option<bool> = None;
     for raw in body.lines() {
@@ -65,8 +72,14 @@ pub(crate) fn read(body: &str) -> InBody {
             continue;
         }
         if t.is_empty() {
+            if in_block {
+                in_block = false;
+                blocks += 1;
+                head &= blocks < 2;
+            }
             continue;
         }
+        in_block = true;
         if let Some(first_read) = status_section {
             let line = plain(t);
             if !first_read {
@@ -101,16 +114,10 @@ impl InBody {
         if self.status_word.is_some() {
             return;
         }
-        let value = &value.replace("**", "");
-        let word: String = value
-            .trim_start_matches(|c: char| !c.is_alphabetic())
-            .chars()
-            .take_while(|c| c.is_alphabetic())
-            .flat_map(char::to_lowercase)
-            .collect();
-        if word.is_empty() {
+        let value = &unlinked(&value.replace("**", ""));
+        let Some(word) = status_word(value) else {
             return;
-        }
+        };
         if let Some(rest) = strip_prefix_ci(value, "superseded by") {
             self.superseded_by.extend(links(rest));
         } else if let Some(rest) = strip_prefix_ci(value, "supersedes") {
@@ -118,6 +125,52 @@ impl InBody {
         }
         self.status_word = Some(word);
     }
+}
+
+/// The status word of a status value: its first word, when all that follows
+/// says when or by what (nothing, `by …`, `in favour of …`, a date, a bracket,
+/// punctuation); `None` for a sentence.
+fn status_word(value: &str) -> Option<String> {
+    let t = value.trim_start_matches(|c: char| !c.is_alphabetic());
+    let end = t.find(|c: char| !c.is_alphabetic()).unwrap_or(t.len());
+    let (word, rest) = t.split_at(end);
+    if word.is_empty() {
+        return None;
+    }
+    let rest = rest
+        .trim_start_matches(|c: char| {
+            c.is_whitespace() || matches!(c, '.' | ',' | ';' | ':' | '-' | '–' | '—' | '*' | '_')
+        })
+        .to_lowercase();
+    let says_when_or_by = rest.is_empty()
+        || [
+            "by ",
+            "by[",
+            "in favor",
+            "in favour",
+            "on ",
+            "since ",
+            "as of",
+            "(",
+            "[",
+        ]
+        .iter()
+        .any(|p| rest.starts_with(p))
+        || rest.starts_with(|c: char| c.is_ascii_digit());
+    says_when_or_by.then(|| word.to_lowercase())
+}
+
+/// `text` with markdown links as their text (`[Deprecated](https://…)` →
+/// `Deprecated`), when a link opens it.
+fn unlinked(text: &str) -> String {
+    let t = text.trim_start();
+    if let Some(inner) = t.strip_prefix('[')
+        && let Some(close) = inner.find("](")
+        && let Some(end) = inner[close + 2..].find(')')
+    {
+        return format!("{}{}", &inner[..close], &inner[close + 2 + end + 1..]);
+    }
+    t.to_owned()
 }
 
 /// A `Key: value` field line (`- Status: x`, `**Date:** x`, `* **Status**: x`):
@@ -263,11 +316,44 @@ mod tests {
     }
 
     #[test]
+    fn sentences_are_not_statuses() {
+        for body in [
+            "## Status\n\nDeprecated endpoints (/v1/pay) are listed below.\n",
+            "- Status: replaced the failing disk, monitoring\n",
+            "Status: archive job runs at 02:00\n",
+            "# Disk swap\n\nWe swapped the disk.\n\nIt works.\n\nStatus: superseded\n",
+        ] {
+            assert_eq!(read(body).status_word, None, "{body}");
+        }
+        check(
+            "## Status\n\n[Deprecated](https://example.com/pull/395)\n",
+            Some("deprecated"),
+            None,
+            &[],
+            &[],
+        );
+        check(
+            "# T\n\n- Status: superseded (2021-04-01)\n",
+            Some("superseded"),
+            None,
+            &[],
+            &[],
+        );
+        check(
+            "# T\n\nStatus: Deprecated in favour of [the v2 API](v2.md)\n",
+            Some("deprecated"),
+            None,
+            &[],
+            &[],
+        );
+    }
+
+    #[test]
     fn templates_code_and_prose_are_not_fields() {
         // A template's placeholder is no status word cairn retires by.
         check(
             "# Title\n\n## Status\n\nWhat is the status, such as proposed, accepted, rejected, deprecated, superseded, etc.?\n",
-            Some("what"),
+            None,
             None,
             &[],
             &[],

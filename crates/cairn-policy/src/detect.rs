@@ -89,13 +89,18 @@ pub fn redact(text: &str) -> Redaction<'_> {
     if text.len() > MEMO_MAX_BYTES {
         return redact_now(text);
     }
-    let Some(memo) = MEMO.with(|m| m.borrow().get(text).cloned()) else {
+    // `try_with`: a thread being torn down redacts without the memory.
+    let Some(memo) = MEMO
+        .try_with(|m| m.borrow().get(text).cloned())
+        .ok()
+        .flatten()
+    else {
         let r = redact_now(text);
         let memo = r.is_redacted().then(|| Memo {
             text: r.text.as_ref().into(),
             kinds: r.kinds.clone(),
         });
-        MEMO.with(|m| {
+        let _ = MEMO.try_with(|m| {
             let mut m = m.borrow_mut();
             if m.len() >= MEMO_ENTRIES {
                 m.clear();
@@ -124,9 +129,10 @@ pub fn redact(text: &str) -> Redaction<'_> {
 /// texts (bodies) are redacted each time.
 const MEMO_MAX_BYTES: usize = 1024;
 
-/// At most this many texts are remembered per thread (about 4 MB at most); the
-/// memory is emptied when full, so a long-running server never grows.
-const MEMO_ENTRIES: usize = 4096;
+/// At most this many texts are remembered per thread (a text and its redaction
+/// of up to 1 KB each: 4 MB at most, per thread that redacts); the memory is
+/// emptied when full, so a long-running server never grows.
+const MEMO_ENTRIES: usize = 2048;
 
 /// A remembered redaction: `None` for a text with nothing to redact.
 #[derive(Debug, Clone)]
