@@ -139,7 +139,11 @@ fn status_word(value: &str) -> Option<String> {
     }
     let rest = rest
         .trim_start_matches(|c: char| {
-            c.is_whitespace() || matches!(c, '.' | ',' | ';' | ':' | '-' | '–' | '—' | '*' | '_')
+            c.is_whitespace()
+                || matches!(
+                    c,
+                    '.' | ',' | ';' | ':' | '-' | '–' | '—' | '*' | '_' | ']' | ')' | '"' | '\''
+                )
         })
         .to_lowercase();
     let says_when_or_by = rest.is_empty()
@@ -328,6 +332,13 @@ mod tests {
         check(
             "## Status\n\n[Deprecated](https://example.com/pull/395)\n",
             Some("deprecated"),
+            None,
+            &[],
+            &[],
+        );
+        check(
+            "## Status\n\n[Approved]\n",
+            Some("approved"),
             None,
             &[],
             &[],
