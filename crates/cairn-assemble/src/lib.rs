@@ -18,7 +18,7 @@
 mod packet;
 mod profile;
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 use cairn_note::{Note, Sensitivity, prose};
 use cairn_policy::{SafeText, ShownNote};
@@ -154,8 +154,32 @@ pub struct Request<'a> {
     pub limit: Option<usize>,
 }
 
+/// The items an assembly built, by candidate position: assembling the same
+/// candidates again with the same request rebuilds only the items of the
+/// candidates [`BuiltItems::forget`] names (an item is a function of its
+/// candidate and the request alone).
+#[derive(Debug, Default)]
+pub struct BuiltItems(HashMap<usize, Item>);
+
+impl BuiltItems {
+    /// Drops the item of the candidate at `position` (its note changed).
+    pub fn forget(&mut self, position: usize) {
+        self.0.remove(&position);
+    }
+}
+
 /// Builds the packet. `candidates` must be sorted best first (as [`cairn_score::score`] returns).
 pub fn assemble(req: &Request<'_>, candidates: &[Candidate<'_>]) -> Packet {
+    assemble_reusing(req, candidates, &mut BuiltItems::default())
+}
+
+/// [`assemble`], taking the items `built` holds instead of building them again
+/// and keeping there those it builds.
+pub fn assemble_reusing(
+    req: &Request<'_>,
+    candidates: &[Candidate<'_>],
+    built: &mut BuiltItems,
+) -> Packet {
     let profile = req.profile;
     let mut packet = Packet {
         version: VERSION.to_owned(),
@@ -199,18 +223,26 @@ pub fn assemble(req: &Request<'_>, candidates: &[Candidate<'_>]) -> Packet {
     };
 
     let fill = profile.sections.iter().position(|s| s.fill);
-    for c in candidates {
+    for (at, c) in candidates.iter().enumerate() {
         let n = c.note;
         let s = c.scored;
+        let mut put = |packet: &mut Packet, section: &str| {
+            let item = built
+                .0
+                .entry(at)
+                .or_insert_with(|| make_item(n, s, c, req))
+                .clone();
+            place(packet, n, item, section);
+        };
         match c.layer {
             Layer::Hot(kind) => {
                 let section = hot_section(profile, kind, n);
-                place(&mut packet, n, s, c, req, section);
+                put(&mut packet, section);
                 continue;
             }
             Layer::Recent | Layer::Hub(_) => {
                 if !s.retired && s.other_project.is_none() {
-                    place(&mut packet, n, s, c, req, "recommended_notes");
+                    put(&mut packet, "recommended_notes");
                 }
                 continue;
             }
@@ -302,7 +334,7 @@ pub fn assemble(req: &Request<'_>, candidates: &[Candidate<'_>]) -> Packet {
             }
             continue;
         };
-        place(&mut packet, n, s, c, req, target);
+        put(&mut packet, target);
     }
 
     packet.policy.withheld_note_count = packet
@@ -372,15 +404,7 @@ fn hot_section(profile: &Profile, kind: HotKind, n: &Note) -> &'static str {
 }
 
 /// Puts the item for `c` into `section` and records where it came from.
-fn place(
-    packet: &mut Packet,
-    n: &Note,
-    s: &Scored,
-    c: &Candidate<'_>,
-    req: &Request<'_>,
-    section: &str,
-) {
-    let item = make_item(n, s, c, req);
+fn place(packet: &mut Packet, n: &Note, item: Item, section: &str) {
     packet.provenance.derived_from.push(Derived {
         path: item.path.clone(),
         memory_type: n.memory_type.map(|t| t.as_str().to_owned()),

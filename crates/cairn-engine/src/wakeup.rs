@@ -403,16 +403,17 @@ impl Engine {
     /// `candidates` assembled into a packet whose shown notes have their bodies.
     /// Cached notes carry no body. Which notes a packet shows does not depend on
     /// bodies (only their summaries do): the shown ones get their bodies and the
-    /// packet is assembled again. `dropped` names the shown notes that fitting
-    /// will drop whatever their summaries say (see [`Engine::sure_drops`]): they
-    /// are not read.
+    /// packet is assembled again, building only their items anew. `dropped`
+    /// names the shown notes that fitting will drop whatever their summaries say
+    /// (see [`Engine::sure_drops`]): they are not read.
     pub(crate) fn assemble_with_bodies<'e>(
         &'e self,
         request: &cairn_assemble::Request<'_>,
         candidates: &mut [Candidate<'e>],
         dropped: impl FnOnce(&cairn_assemble::Packet) -> BTreeSet<String>,
     ) -> cairn_assemble::Packet {
-        let packet = cairn_assemble::assemble(request, candidates);
+        let mut built = cairn_assemble::BuiltItems::default();
+        let packet = cairn_assemble::assemble_reusing(request, candidates, &mut built);
         if !self.notes.lazy_bodies() {
             return packet;
         }
@@ -424,15 +425,17 @@ impl Engine {
             .map(|d| d.path.as_str())
             .filter(|p| !dropped.contains(*p))
             .collect();
-        for c in candidates.iter_mut() {
+        for (at, c) in candidates.iter_mut().enumerate() {
             // The packet names notes by their redacted paths.
             if shown.contains(cairn_policy::SafeText::redact(&c.note.path).as_str())
                 && let Some(full) = self.note(&c.note.path)
             {
                 c.note = full;
+                built.forget(at);
             }
         }
-        cairn_assemble::assemble(request, candidates)
+        // Only the items of the notes that got their bodies are built again.
+        cairn_assemble::assemble_reusing(request, candidates, &mut built)
     }
 
     /// The packet of `sel` assembled, redacted and rendered within `limit` tokens.

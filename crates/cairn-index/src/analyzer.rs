@@ -121,15 +121,18 @@ impl<S: TokenStream> TokenStream for MemoStemmerStream<'_, S> {
     }
 }
 
-/// Analyses `text` into index terms, in order (duplicates kept).
-pub fn analyze(text: &str) -> Vec<String> {
+/// Runs `f` with this thread's analyzer: building one (stop word set, stemmer)
+/// costs more than analysing a sentence, and snippets and triggers analyse many.
+fn with_analyzer<T>(f: impl FnOnce(&mut TextAnalyzer) -> T) -> T {
     thread_local! {
-        // Building the analyzer (stop word set, stemmer) costs more than analysing a
-        // sentence; snippets and triggers analyse many.
         static ANALYZER: std::cell::RefCell<TextAnalyzer> = std::cell::RefCell::new(analyzer());
     }
-    ANALYZER.with(|a| {
-        let mut a = a.borrow_mut();
+    ANALYZER.with(|a| f(&mut a.borrow_mut()))
+}
+
+/// Analyses `text` into index terms, in order (duplicates kept).
+pub fn analyze(text: &str) -> Vec<String> {
+    with_analyzer(|a| {
         let mut stream = a.token_stream(text);
         let mut out = Vec::new();
         while let Some(t) = stream.next() {
@@ -139,9 +142,55 @@ pub fn analyze(text: &str) -> Vec<String> {
     })
 }
 
+/// Whether `text` has at least one index term and every one of them is in
+/// `terms`: [`analyze`] and a test of each term, stopping at the first term
+/// missing (most texts tested against a task miss at their first word).
+pub fn analyzed_within(text: &str, terms: &std::collections::BTreeSet<String>) -> bool {
+    if terms.is_empty() {
+        return false;
+    }
+    with_analyzer(|a| {
+        let mut stream = a.token_stream(text);
+        let mut any = false;
+        while let Some(t) = stream.next() {
+            if !terms.contains(&t.text) {
+                return false;
+            }
+            any = true;
+        }
+        any
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn analyzed_within_is_every_term_of_analyze_in_the_set() {
+        let set = |v: &[&str]| v.iter().map(|s| (*s).to_owned()).collect();
+        let task: std::collections::BTreeSet<String> = set(&["retri", "payout", "lock"]);
+        for text in [
+            "retrying payouts",
+            "Retry the payout lock",
+            "the payout",
+            "the of and",
+            "",
+            "payout ledger",
+            "ledger payout",
+            "LOCKS, payouts; retried!",
+        ] {
+            let terms = analyze(text);
+            let expected = !terms.is_empty() && terms.iter().all(|t| task.contains(t));
+            assert_eq!(analyzed_within(text, &task), expected, "{text}");
+        }
+        assert!(analyzed_within("Retry the payout lock", &task));
+        assert!(!analyzed_within("the of and", &task));
+        assert!(!analyzed_within(
+            "payout",
+            &std::collections::BTreeSet::new()
+        ));
+    }
 
     #[test]
     fn analyzer_stems_and_drops_stop_words() {

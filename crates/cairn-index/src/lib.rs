@@ -38,7 +38,7 @@ mod writer;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-pub use analyzer::{analyze, analyzer, stop_words};
+pub use analyzer::{analyze, analyzed_within, analyzer, stop_words};
 pub use error::{IndexError, panic_is_contained};
 pub use rank::{FieldWeights, PROXIMITY_DEPTH, Ranker};
 pub use schema::{TextField, path_key};

@@ -107,6 +107,9 @@ pub fn find_named<'a>(
             wanted.entry(k.as_str()).or_default().push((q, rank));
         }
     }
+    // An ASCII name lowercases to as many bytes: one whose length no key has
+    // cannot answer, and is not lowercased (most names of most notes).
+    let lengths: HashSet<usize> = wanted.keys().map(|k| k.len()).collect();
     let mut best: Vec<Option<(usize, Vec<&'a Note>)>> = vec![None; queries.len()];
     let mut lower = String::new();
     let mut ranks: Vec<(usize, usize)> = Vec::new();
@@ -126,8 +129,12 @@ pub fn find_named<'a>(
                 .into_iter()
                 .chain(n.aliases.iter().map(String::as_str))
             {
+                let name = name.trim();
+                if name.is_ascii() && !lengths.contains(&name.len()) {
+                    continue;
+                }
                 lower.clear();
-                lower.extend(name.trim().chars().flat_map(char::to_lowercase));
+                lower.extend(name.chars().flat_map(char::to_lowercase));
                 answer(&lower);
             }
         }
@@ -286,6 +293,41 @@ mod tests {
         );
         let paths: Vec<Option<&str>> = found.iter().map(|n| n.map(|n| n.path.as_str())).collect();
         assert_eq!(paths, [Some("a/adr-9.md"), None, None, Some("a/adr-9.md")]);
+    }
+
+    #[test]
+    fn find_named_answers_as_the_name_index_does_for_any_case_and_script() {
+        let note = |path: &str, text: &str| crate::parse_note(path, text.as_bytes()).note.unwrap();
+        let notes = vec![
+            note("adr/été.md", "# ÉTÉ Plan\n"),
+            // `İ` lowercases to three bytes: its name is longer lowercased.
+            note("places/ist.md", "# İstanbul Office\n"),
+            note("Ops/Runbook.md", "---\naliases: [RB]\n---\n# Runbook\n"),
+            note("x.md", "x\n"),
+        ];
+        let names = NoteNames::new(&notes);
+        let from = &notes[3];
+        let targets = [
+            "été plan",
+            "ÉTÉ PLAN",
+            "İstanbul office",
+            "i\u{307}stanbul office",
+            "ops/runbook",
+            "OPS/RUNBOOK.MD",
+            "rb",
+            "runbook",
+            "Runbook ",
+            "istanbul office",
+            "missing",
+        ];
+        let queries: Vec<(&str, &Note)> = targets.iter().map(|t| (*t, from)).collect();
+        let found = find_named(&notes, &queries);
+        for (t, f) in targets.iter().zip(found) {
+            let want = names.resolve_one(t, from).map(|i| notes[i].path.as_str());
+            assert_eq!(f.map(|n| n.path.as_str()), want, "{t}");
+        }
+        assert!(names.resolve_one("ÉTÉ PLAN", from).is_some());
+        assert!(names.resolve_one("OPS/RUNBOOK.MD", from).is_some());
     }
 
     #[test]

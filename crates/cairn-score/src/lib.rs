@@ -591,10 +591,10 @@ fn trigger_match<'n>(n: &'n Note, task_terms: &BTreeSet<String>) -> Option<&'n s
     if task_terms.is_empty() {
         return None;
     }
-    n.triggers.iter().map(String::as_str).find(|t| {
-        let terms = cairn_index::analyze(t);
-        !terms.is_empty() && terms.iter().all(|x| task_terms.contains(x))
-    })
+    n.triggers
+        .iter()
+        .map(String::as_str)
+        .find(|t| cairn_index::analyzed_within(t, task_terms))
 }
 
 /// The query terms that occur in the note's title, headings, tags or body (for
