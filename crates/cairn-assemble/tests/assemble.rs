@@ -42,9 +42,18 @@ fn scored(n: &Note, score: f64, relevance: f64) -> Scored {
 }
 
 fn build(notes: &[(Note, f64, f64)], terms: &BTreeSet<String>) -> Packet {
+    build_with(notes, terms, |req, cands| assemble(req, cands))
+}
+
+/// The request and candidates [`build`] assembles, handed to `run`.
+fn build_with(
+    notes: &[(Note, f64, f64)],
+    terms: &BTreeSet<String>,
+    run: impl FnOnce(&Request<'_>, &mut Vec<Candidate<'_>>) -> Packet,
+) -> Packet {
     let profile = Profile::parse("project.toml", PROJECT).unwrap();
     let scores: Vec<Scored> = notes.iter().map(|(n, s, r)| scored(n, *s, *r)).collect();
-    let cands: Vec<Candidate<'_>> = notes
+    let mut cands: Vec<Candidate<'_>> = notes
         .iter()
         .zip(&scores)
         .map(|((n, _, _), s)| Candidate {
@@ -82,7 +91,61 @@ fn build(notes: &[(Note, f64, f64)], terms: &BTreeSet<String>) -> Packet {
         default_budget: None,
         limit: None,
     };
-    assemble(&req, &cands)
+    run(&req, &mut cands)
+}
+
+/// Whether some item's summary in `p` contains `text`.
+fn says(p: &Packet, text: &str) -> bool {
+    p.sections()
+        .iter()
+        .any(|(_, items)| items.iter().any(|i| i.summary.contains(text)))
+}
+
+#[test]
+fn assembling_again_rebuilds_only_the_items_forgotten() {
+    let bodiless = |path: &str, title: &str| {
+        note(
+            path,
+            &format!("type: decision\ntitle: {title}\nupdated: 2026-11-20"),
+            "",
+        )
+    };
+    let notes = vec![
+        (bodiless("d/a.md", "Payout retries"), 2.0, 0.9),
+        (bodiless("d/b.md", "Ledger locks"), 1.5, 0.8),
+        (bodiless("d/c.md", "Batch timeouts"), 1.0, 0.7),
+    ];
+    // Leaked: candidates borrow their notes for any lifetime `build_with` picks.
+    let full: &'static Note = Box::leak(Box::new(note(
+        "d/b.md",
+        "type: decision\ntitle: Ledger locks\nupdated: 2026-11-20",
+        "Take the ledger lock with a timeout of two seconds.\n",
+    )));
+    let terms = BTreeSet::new();
+    // The body of b read between two assemblies, its item forgotten ...
+    let again = build_with(&notes, &terms, |req, cands| {
+        let mut built = BuiltItems::default();
+        let first = assemble_reusing(req, cands, &mut built);
+        assert!(!says(&first, "two seconds"));
+        cands[1].note = full;
+        built.forget(1);
+        assemble_reusing(req, cands, &mut built)
+    });
+    // ... is the packet of the notes as they are at the second.
+    let fresh = build_with(&notes, &terms, |req, cands| {
+        cands[1].note = full;
+        assemble(req, cands)
+    });
+    assert_eq!(again, fresh);
+    assert!(says(&again, "two seconds"));
+    // Not forgetting it keeps the item built from the bodiless note.
+    let stale = build_with(&notes, &terms, |req, cands| {
+        let mut built = BuiltItems::default();
+        let _ = assemble_reusing(req, cands, &mut built);
+        cands[1].note = full;
+        assemble_reusing(req, cands, &mut built)
+    });
+    assert_ne!(stale, fresh);
 }
 
 #[test]
