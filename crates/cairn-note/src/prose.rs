@@ -28,7 +28,10 @@ pub struct Prose {
     /// The index in `sentences` of the lead: the first sentence of the first
     /// paragraph under a heading that announces one (`Summary`, `Abstract`,
     /// `Overview`, `TL;DR`, `Synopsis`, `Introduction`, alone or first: `Summary
-    /// and Motivation`), else of the first paragraph outside a list, else 0.
+    /// and Motivation`), else of the first paragraph outside a list that is not
+    /// a record's bookkeeping (a short `Date: 2016-02-12` or `Status: Accepted`
+    /// line, the short paragraph under a `Status` or `Date` heading: how
+    /// decision records open), else 0.
     pub lead: usize,
 }
 
@@ -70,12 +73,15 @@ pub fn prose(body: &str) -> Prose {
     // Sentences that introduce code: prose only when there is no other.
     let mut intros: Vec<String> = Vec::new();
     let mut after_lead_heading = false;
+    // Under a `Status` or `Date` heading: its short paragraphs are bookkeeping.
+    let mut in_record_field = false;
     // Bare web addresses: the text of a note that has nothing else.
     let mut addresses: Vec<String> = Vec::new();
     for (i, unit) in units.iter().enumerate() {
         match unit {
             Unit::Heading(h) => {
                 after_lead_heading = lead.is_none() && announces_summary(h);
+                in_record_field = is_record_field(h.trim().trim_end_matches(':'));
             }
             Unit::Prose(p, in_list) => {
                 let mut sentences = split_sentences(&restore_markers(p, markers));
@@ -90,7 +96,9 @@ pub fn prose(body: &str) -> Prose {
                     lead = Some(out.sentences.len());
                     after_lead_heading = false;
                 }
-                if !in_list && first_paragraph.is_none() {
+                let bookkeeping = p.chars().count() <= RECORD_FIELD_CHARS
+                    && (in_record_field || is_field_line(p));
+                if !in_list && !bookkeeping && first_paragraph.is_none() {
                     first_paragraph = Some(out.sentences.len());
                 }
                 out.sentences.extend(sentences);
@@ -114,6 +122,22 @@ pub fn prose(body: &str) -> Prose {
         out.sentences = addresses;
     }
     out
+}
+
+/// The longest paragraph that can be a record's bookkeeping (a status with
+/// what replaced it, a date): a longer one says something.
+const RECORD_FIELD_CHARS: usize = 80;
+
+/// Whether `name` is one of a decision record's bookkeeping fields.
+fn is_record_field(name: &str) -> bool {
+    name.eq_ignore_ascii_case("status") || name.eq_ignore_ascii_case("date")
+}
+
+/// Whether a paragraph opens as a record's field line (`Date: 2016-02-12`,
+/// `Status: Accepted`).
+fn is_field_line(text: &str) -> bool {
+    text.split_once(':')
+        .is_some_and(|(key, _)| is_record_field(key.trim()))
 }
 
 /// Whether a heading announces the note's summary: its first word (or all of it)
@@ -547,6 +571,49 @@ mod tests {
                 "Third?",
                 "item bold link"
             ]
+        );
+    }
+
+    #[test]
+    fn a_decision_records_bookkeeping_is_not_its_lead() {
+        let lead = |body: &str| {
+            let p = prose(body);
+            p.lead_first().next().cloned().unwrap_or_default()
+        };
+        // Nygard's template (adr-tools).
+        assert_eq!(
+            lead(
+                "# 1. Record decisions\n\nDate: 2016-02-12\n\n## Status\n\nAccepted\n\n## Context\n\nWe need to record the decisions made.\n"
+            ),
+            "We need to record the decisions made."
+        );
+        assert_eq!(
+            lead(
+                "**Status:** Superseded by [ADR 7](0007-x.md)\n\n## Context\n\nQueues lose order.\n"
+            ),
+            "Queues lose order."
+        );
+        assert_eq!(
+            lead("## Date\n\n2021-04-01\n\n## Decision\n\nUse a log.\n"),
+            "Use a log."
+        );
+        // A status section that says something is prose like any other.
+        let narrative = "## Status\n\nIn beta with three customers since June; the billing export is the last piece missing.\n\n## Plan\n\nShip it.\n";
+        assert_eq!(
+            lead(narrative),
+            "In beta with three customers since June; the billing export is the last piece missing."
+        );
+        // A sentence that starts with the word is not a field.
+        assert_eq!(
+            lead("Dates are stored in UTC.\n\nMore.\n"),
+            "Dates are stored in UTC."
+        );
+        // Bookkeeping alone is still read.
+        assert_eq!(lead("Status: Accepted\n"), "Status: Accepted");
+        // Every sentence stays, in order, for passages and task matches.
+        assert_eq!(
+            prose_sentences("Date: 2016-02-12\n\n## Context\n\nWhy.\n"),
+            vec!["Date: 2016-02-12", "Why."]
         );
     }
 
