@@ -166,6 +166,14 @@ impl BuiltItems {
     pub fn forget(&mut self, position: usize) {
         self.0.remove(&position);
     }
+
+    /// The positions of the candidates whose items were built, in order, with
+    /// their items.
+    pub fn built(&self) -> Vec<(usize, &Item)> {
+        let mut out: Vec<(usize, &Item)> = self.0.iter().map(|(&at, item)| (at, item)).collect();
+        out.sort_unstable_by_key(|&(at, _)| at);
+        out
+    }
 }
 
 /// Builds the packet. `candidates` must be sorted best first (as [`cairn_score::score`] returns).

@@ -290,6 +290,22 @@ impl Packet {
         self.sections().iter().map(|(_, v)| v.len()).sum()
     }
 
+    /// Redacts every string [`Packet::visit_text_mut`] visits, in place (the
+    /// second line of defence: note text was redacted before it was shaped), and
+    /// counts the markers in the result, so a credential redacted early is
+    /// counted once.
+    pub fn redact_texts(&mut self) -> cairn_policy::PolicyCounts {
+        let mut counts = cairn_policy::PolicyCounts::default();
+        self.visit_text_mut(&mut |s: &mut String| {
+            let r = cairn_policy::redact(s);
+            if r.count > 0 {
+                *s = r.text.into_owned();
+            }
+            counts.add_markers(s);
+        });
+        counts
+    }
+
     /// Calls `f` on every string that came from a note or the request, so a policy
     /// can redact them all in one pass.
     pub fn visit_text_mut(&mut self, f: &mut dyn FnMut(&mut String)) {

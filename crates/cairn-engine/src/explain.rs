@@ -231,11 +231,7 @@ fn redact_factors(f: &[Factor]) -> Vec<Factor> {
 /// How much of the task a note covers: of the query, and of the part it covers
 /// most of when the task is derived.
 fn covered(s: &cairn_score::Scored) -> String {
-    let whole = format!("{:.0}% of the query", s.coverage * 100.0);
-    match s.part_coverage {
-        Some((name, share)) => format!("{whole}, {:.0}% of {name}", share * 100.0),
-        None => whole,
-    }
+    cairn_score::coverage_words(s.coverage, s.part_coverage)
 }
 
 /// What the gate asks of a note (see [`cairn_score::Scored::covers`]).

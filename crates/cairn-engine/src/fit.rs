@@ -207,12 +207,7 @@ fn sure_drops<E>(
     }
     // As the packet will be before fitting: a credential in the task or a path
     // is a marker there, of another length.
-    bare.visit_text_mut(&mut |s: &mut String| {
-        let r = cairn_policy::redact(s);
-        if r.count > 0 {
-            *s = r.text.into_owned();
-        }
-    });
+    bare.redact_texts();
     let Ok(made) = render(&bare) else {
         return BTreeSet::new();
     };
@@ -481,6 +476,27 @@ mod tests {
         p
     }
 
+    /// Checks `fewest_drops` against [`one_by_one`] for `p` at each of `withins`
+    /// (budgets under what `p` renders to); returns how many were checked.
+    fn agrees_with_one_by_one<E: std::fmt::Debug>(
+        p: &Packet,
+        render: impl Fn(&Packet) -> Result<String, E> + Copy,
+        withins: impl Iterator<Item = usize>,
+        what: &str,
+    ) -> usize {
+        let used = estimate_tokens(&render(p).unwrap());
+        let mut seen = 0;
+        for within in withins {
+            let Ok(Some(got)) = fewest_drops(p, render, used, within) else {
+                panic!("nothing to drop");
+            };
+            let want = one_by_one(p.clone(), render, within);
+            assert_eq!(got, want, "{what} within {within}");
+            seen += 1;
+        }
+        seen
+    }
+
     #[test]
     fn fewest_drops_gives_what_one_drop_per_rendering_gives() {
         let mut seen = 0;
@@ -494,14 +510,7 @@ mod tests {
         ] {
             let p = packet(&sizes);
             let used = estimate_tokens(&render(&p).unwrap());
-            for within in 0..used {
-                let Ok(Some(got)) = fewest_drops(&p, render, used, within) else {
-                    panic!("nothing to drop");
-                };
-                let want = one_by_one(p.clone(), render, within);
-                assert_eq!(got, want, "sizes {sizes:?} within {within}");
-                seen += 1;
-            }
+            seen += agrees_with_one_by_one(&p, render, 0..used, &format!("sizes {sizes:?}"));
         }
         assert!(seen > 500, "{seen}");
         assert_eq!(fewest_drops(&Packet::default(), render, 10, 5), Ok(None));
@@ -521,14 +530,12 @@ mod tests {
                 for format in Format::ALL {
                     let render = |p: &Packet| renderer.render(p, target, format);
                     let used = estimate_tokens(&render(&p).unwrap());
-                    for within in (0..used).step_by(1 + used / 60) {
-                        let Ok(Some(got)) = fewest_drops(&p, render, used, within) else {
-                            panic!("nothing to drop");
-                        };
-                        let want = one_by_one(p.clone(), render, within);
-                        assert_eq!(got, want, "{target:?} {format:?} {sizes:?} within {within}");
-                        seen += 1;
-                    }
+                    seen += agrees_with_one_by_one(
+                        &p,
+                        render,
+                        (0..used).step_by(1 + used / 60),
+                        &format!("{target:?} {format:?} {sizes:?}"),
+                    );
                 }
             }
         }
@@ -563,9 +570,7 @@ mod tests {
                     }
                 }
             }
-            full.visit_text_mut(&mut |s: &mut String| {
-                *s = cairn_policy::redact(s).text.into_owned();
-            });
+            full.redact_texts();
             for target in [Target::Claude, Target::Generic] {
                 for format in Format::ALL {
                     let render = |p: &Packet| renderer.render(p, target, format);

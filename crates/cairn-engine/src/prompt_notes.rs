@@ -126,12 +126,7 @@ impl Engine {
         // As in a wake-up: the shown notes get their bodies, for their summaries.
         let mut packet = self.assemble_with_bodies(&request, &mut candidates, |_| BTreeSet::new());
         // Second line of defence, as for a packet: every string redacted again.
-        packet.visit_text_mut(&mut |s: &mut String| {
-            let r = cairn_policy::redact(s);
-            if r.count > 0 {
-                *s = r.text.into_owned();
-            }
-        });
+        packet.redact_texts();
         let mut items: Vec<Item> = packet
             .sections()
             .into_iter()

@@ -418,18 +418,17 @@ impl Engine {
             return packet;
         }
         let dropped = dropped(&packet);
-        let shown: BTreeSet<&str> = packet
-            .provenance
-            .derived_from
-            .iter()
-            .map(|d| d.path.as_str())
-            .filter(|p| !dropped.contains(*p))
+        // The shown notes are the candidates whose items were built; the packet
+        // names them by their items' (redacted) paths.
+        let shown: Vec<usize> = built
+            .built()
+            .into_iter()
+            .filter(|(_, item)| !dropped.contains(&item.path))
+            .map(|(at, _)| at)
             .collect();
-        for (at, c) in candidates.iter_mut().enumerate() {
-            // The packet names notes by their redacted paths.
-            if shown.contains(cairn_policy::SafeText::redact(&c.note.path).as_str())
-                && let Some(full) = self.note(&c.note.path)
-            {
+        for at in shown {
+            let c = &mut candidates[at];
+            if let Some(full) = self.note(&c.note.path) {
                 c.note = full;
                 built.forget(at);
             }
@@ -527,16 +526,9 @@ impl Engine {
         // shaped it (`cairn_policy::ShownNote`); every string that leaves cairn is
         // redacted again, and the markers in the result are what is counted, so a
         // credential redacted early is counted once.
-        let mut counts = cairn_policy::PolicyCounts::default();
-        packet.visit_text_mut(&mut |s: &mut String| {
-            let r = cairn_policy::redact(s);
-            if r.count > 0 {
-                *s = r.text.into_owned();
-            }
-            counts.add_markers(s);
-        });
+        let counts = packet.redact_texts();
         packet.policy.redactions_applied = counts.redactions_applied;
-        packet.policy.redactions_by_kind = counts.redactions_by_kind.clone();
+        packet.policy.redactions_by_kind = counts.redactions_by_kind;
         let assembled = crate::micros(started);
 
         let started = std::time::Instant::now();

@@ -59,10 +59,18 @@ fn persistent(dir: &Path) -> OpenOptions {
 
 fn request(demo: &Path, repo: &str, task: &str, target: Target, format: Format) -> WakeupRequest {
     WakeupRequest {
-        cwd: demo.join("repos").join(repo),
+        files: vec!["src/settlement/payout.rs".into()],
+        ..request_at(demo.join("repos").join(repo), task, target, format)
+    }
+}
+
+/// A wake-up request from `cwd` for `task`, without files.
+fn request_at(cwd: PathBuf, task: &str, target: Target, format: Format) -> WakeupRequest {
+    WakeupRequest {
+        cwd,
         project: None,
         task: task.to_owned(),
-        files: vec!["src/settlement/payout.rs".into()],
+        files: Vec::new(),
         profile: None,
         target,
         format,
@@ -540,19 +548,8 @@ fn cached_and_in_memory_agree_at_binding_budgets(descriptions: bool) {
             for format in [Format::Prompt, Format::Json] {
                 for &budget in &budgets {
                     let req = WakeupRequest {
-                        cwd: tmp.path().join("v").join(&repo),
-                        project: None,
-                        task: task.clone(),
-                        files: vec![],
-                        profile: None,
-                        target,
-                        format,
                         budget,
-                        now: now(),
-                        ranking: Ranking::Full,
-                        source: cairn_engine::SessionSource::Startup,
-                        limit: None,
-                        caps: cairn_engine::OutputCaps::NONE,
+                        ..request_at(tmp.path().join("v").join(&repo), &task, target, format)
                     };
                     let a = memory.wakeup(&req).map(|o| (o.rendered, o.packet));
                     let b = cached.wakeup(&req).map(|o| (o.rendered, o.packet));
@@ -615,21 +612,12 @@ fn a_note_whose_path_looks_like_a_credential_gets_its_body_from_the_cache_too() 
     )
     .unwrap();
     let cfg = || Config::for_vault(&vault).unwrap();
-    let req = WakeupRequest {
-        cwd: tmp.path().to_path_buf(),
-        project: None,
-        task: "drain the node before the deploy".into(),
-        files: vec![],
-        profile: None,
-        target: Target::Generic,
-        format: Format::Prompt,
-        budget: None,
-        now: now(),
-        ranking: Ranking::Full,
-        source: cairn_engine::SessionSource::Startup,
-        limit: None,
-        caps: cairn_engine::OutputCaps::NONE,
-    };
+    let req = request_at(
+        tmp.path().to_path_buf(),
+        "drain the node before the deploy",
+        Target::Generic,
+        Format::Prompt,
+    );
     let memory = Engine::open(cfg(), &OpenOptions::default())
         .unwrap()
         .wakeup(&req)

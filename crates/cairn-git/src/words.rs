@@ -5,8 +5,8 @@ const KIND_PREFIXES: &[&str] = &[
     "feature", "feat", "fix", "bugfix", "hotfix", "chore", "refactor", "wip",
 ];
 
-/// Names of long-lived or generic branches: a branch named only with these
-/// (`develop`, `release/2.4`, `hotfix`) says nothing of a task.
+/// Names of long-lived or generic branches: a branch named only with these and
+/// [`KIND_PREFIXES`] (`develop`, `release/2.4`, `hotfix`) says nothing of a task.
 const GENERIC_BRANCHES: &[&str] = &[
     "main",
     "master",
@@ -35,14 +35,6 @@ const GENERIC_BRANCHES: &[&str] = &[
     "uat",
     "test",
     "testing",
-    "feature",
-    "feat",
-    "fix",
-    "bugfix",
-    "hotfix",
-    "chore",
-    "refactor",
-    "wip",
     "gh",
     "pages",
 ];
@@ -71,10 +63,10 @@ pub fn branch_words(branch: &str) -> Vec<String> {
             out.push(w.to_owned());
         }
     }
-    if out
-        .iter()
-        .all(|w| GENERIC_BRANCHES.contains(&w.to_lowercase().as_str()))
-    {
+    if out.iter().all(|w| {
+        let w = w.to_lowercase();
+        GENERIC_BRANCHES.contains(&w.as_str()) || KIND_PREFIXES.contains(&w.as_str())
+    }) {
         out.clear();
     }
     out

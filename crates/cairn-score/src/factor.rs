@@ -70,6 +70,17 @@ pub enum Detail {
     Stale(Option<NaiveDate>, f64),
 }
 
+/// How much of the task a note covers, in words: of the query, and with query
+/// parts, of the part it covers most of (`76% of the query, 100% of the branch
+/// name`).
+pub fn coverage_words(coverage: f64, part: Option<(&str, f64)>) -> String {
+    let whole = format!("{:.0}% of the query", coverage * 100.0);
+    match part {
+        Some((name, share)) => format!("{whole}, {:.0}% of {name}", share * 100.0),
+        None => whole,
+    }
+}
+
 impl fmt::Display for Detail {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -84,14 +95,10 @@ impl fmt::Display for Detail {
             } => {
                 write!(
                     f,
-                    "matches the task (bm25 {bm25:.2}, {:.0}% of the best match, covers {:.0}% of the query",
+                    "matches the task (bm25 {bm25:.2}, {:.0}% of the best match, covers {})",
                     ratio * 100.0,
-                    coverage * 100.0,
-                )?;
-                if let Some((name, share)) = part {
-                    write!(f, ", {:.0}% of {name}", share * 100.0)?;
-                }
-                f.write_str(")")
+                    coverage_words(*coverage, *part),
+                )
             }
             Self::Weighted(what, w) => write!(f, "{what} ×{w}"),
             Self::Project(id, w) => write!(f, "belongs to project {id} ×{w}"),

@@ -33,7 +33,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 mod factor;
-pub use factor::{Detail, Factor, Op};
+pub use factor::{Detail, Factor, Op, coverage_words};
 
 /// Which ranking to apply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
