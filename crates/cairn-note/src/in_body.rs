@@ -179,7 +179,7 @@ fn unlinked(text: &str) -> String {
 
 /// A `Key: value` field line (`- Status: x`, `**Date:** x`, `* **Status**: x`):
 /// its key lowercased and its value, emphasis removed.
-fn field(line: &str) -> Option<(String, String)> {
+pub(crate) fn field(line: &str) -> Option<(String, String)> {
     let t = line
         .strip_prefix(['-', '*', '+'])
         .filter(|r| r.starts_with([' ', '\t']))

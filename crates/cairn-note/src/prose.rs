@@ -97,7 +97,7 @@ pub fn prose(body: &str) -> Prose {
                     after_lead_heading = false;
                 }
                 let bookkeeping = p.chars().count() <= RECORD_FIELD_CHARS
-                    && (in_record_field || is_field_line(p));
+                    && (in_record_field || crate::in_body::field(p).is_some());
                 if !in_list && !bookkeeping && first_paragraph.is_none() {
                     first_paragraph = Some(out.sentences.len());
                 }
@@ -131,13 +131,6 @@ const RECORD_FIELD_CHARS: usize = 80;
 /// Whether `name` is one of a decision record's bookkeeping fields.
 fn is_record_field(name: &str) -> bool {
     name.eq_ignore_ascii_case("status") || name.eq_ignore_ascii_case("date")
-}
-
-/// Whether a paragraph opens as a record's field line (`Date: 2016-02-12`,
-/// `Status: Accepted`).
-fn is_field_line(text: &str) -> bool {
-    text.split_once(':')
-        .is_some_and(|(key, _)| is_record_field(key.trim()))
 }
 
 /// Whether a heading announces the note's summary: its first word (or all of it)
