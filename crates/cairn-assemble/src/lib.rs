@@ -593,12 +593,25 @@ pub fn summarize(n: &ShownNote<'_>, query_terms: &BTreeSet<String>) -> SafeText<
                 if out.chars().count() + s.chars().count() > SUMMARY_CHARS {
                     break;
                 }
-                out.push(' ');
+                // Two list items (no end mark) would read as one run-on sentence.
+                if ends_sentence(&out) {
+                    out.push(' ');
+                } else {
+                    out.push_str("; ");
+                }
             }
             out.push_str(s);
         }
         clip_str(&one_line(&out), SUMMARY_CHARS)
     })
+}
+
+/// Whether `s` ends as a sentence does (an end mark, a colon or semicolon, perhaps
+/// inside a closing bracket or quote).
+fn ends_sentence(s: &str) -> bool {
+    s.trim_end()
+        .trim_end_matches([')', ']', '"', '\'', '’', '”'])
+        .ends_with(['.', '!', '?', '…', ':', ';'])
 }
 
 /// Untrusted text as one line (see [`cairn_policy::one_line`]), runs of spaces collapsed.

@@ -299,6 +299,19 @@ fn summaries_prefer_description_then_matching_sentences() {
         clip(&SafeText::redact("aaaa bbbb cccc"), 10).as_str(),
         "aaaa bbbb…"
     );
+    // Two list items picked for the task: a separator, not one run-on sentence.
+    let n = note(
+        "c.md",
+        "title: C",
+        "# C\nHosting images anywhere has costs:\n - We can't scan images until deployed\n - Pipelines need the endpoint\n - We can't block images with vulnerabilities\n",
+    );
+    let terms: BTreeSet<String> = cairn_index::analyze("scan images vulnerabilities")
+        .into_iter()
+        .collect();
+    assert_eq!(
+        sum(&n, &terms),
+        "We can't scan images until deployed; We can't block images with vulnerabilities"
+    );
 }
 
 #[test]

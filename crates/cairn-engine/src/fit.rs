@@ -102,7 +102,8 @@ pub(crate) fn shrink(text: &str, budget: usize, caps: &OutputCaps) -> Shrink {
 pub(crate) const FIT_SLACK_TOKENS: usize = 32;
 
 impl Engine {
-    /// Renders, dropping the least valuable items until the output fits `limit` tokens.
+    /// Renders, dropping the least valuable items until the output fits `limit`
+    /// tokens (see [`fit`]).
     pub(crate) fn fit_tokens(
         &self,
         packet: &mut Packet,
@@ -110,66 +111,18 @@ impl Engine {
         format: Format,
         limit: usize,
     ) -> Result<String, EngineError> {
-        // From here on the hash has its full length, whatever items are dropped.
-        packet.update_content_hash();
-        // Whether an item was dropped since the content hash was computed.
-        let mut stale = false;
-        loop {
-            // A text well over the limit stays over whatever its `used_tokens` and
-            // content hash say (each changes it by a few characters): drop as many
-            // items as it takes, without the fixed point below.
-            let mut made = self.renderer.render(packet, target, format)?;
-            let used = estimate_tokens(&made);
-            if used > limit + FIT_SLACK_TOKENS
-                && let Some(fewer) = fewest_drops(
-                    packet,
-                    |p| self.renderer.render(p, target, format),
-                    used,
-                    limit + FIT_SLACK_TOKENS,
-                )?
-            {
-                *packet = fewer;
-                stale = true;
-                continue;
-            }
-            if stale {
-                packet.update_content_hash();
-                made = self.renderer.render(packet, target, format)?;
-            }
-            // `used_tokens` is part of the output: iterate to its fixed point, at
-            // most four renderings, the first being the one just made.
-            let mut reuse = Some(made);
-            let mut out = String::new();
-            let mut fits = false;
-            for _ in 0..4 {
-                out = match reuse.take() {
-                    Some(made) => made,
-                    None => self.renderer.render(packet, target, format)?,
-                };
-                let used = estimate_tokens(&out);
-                fits = used <= limit;
-                if used == packet.budget.used_tokens {
-                    break;
-                }
-                packet.budget.used_tokens = used;
-            }
-            if fits && estimate_tokens(&out) == packet.budget.used_tokens {
-                return Ok(out);
-            }
-            if !packet.drop_lowest() {
-                return Err(EngineError::BudgetTooSmall {
-                    budget: limit,
-                    needed: packet.budget.used_tokens,
-                    format: format.as_str().to_owned(),
-                });
-            }
-            stale = true;
+        let render = |p: &Packet| self.renderer.render(p, target, format);
+        match fit(packet, render, format, limit)? {
+            Some(out) => Ok(out),
+            None => Err(EngineError::BudgetTooSmall {
+                budget: limit,
+                needed: packet.budget.used_tokens,
+                format: format.as_str().to_owned(),
+            }),
         }
     }
-}
 
-impl Engine {
-    /// [`sure_drops`] with this engine's renderer.
+    /// [`sure_drops`] with this engine's renderer, as [`fit`] renders.
     pub(crate) fn sure_drops(
         &self,
         packet: &Packet,
@@ -177,8 +130,158 @@ impl Engine {
         format: Format,
         within: usize,
     ) -> BTreeSet<String> {
-        sure_drops(packet, |p| self.renderer.render(p, target, format), within)
+        let render = |p: &Packet| self.renderer.render(p, target, format);
+        sure_drops(packet, fitting_render(render, format), within)
     }
+}
+
+/// The rendering the items are fitted to: `render`'s, but in JSON without the
+/// list of left-out notes (their count stays). JSON prints that list (the
+/// templates print only its count); it is filled after the items are fitted
+/// ([`fit`]), so it never pushes a note out of the packet.
+fn fitting_render<E>(
+    render: impl Fn(&Packet) -> Result<String, E>,
+    format: Format,
+) -> impl Fn(&Packet) -> Result<String, E> {
+    move |p: &Packet| {
+        if format == Format::Json && !p.budget.left_out.is_empty() {
+            let mut bare = p.clone();
+            bare.budget.left_out.clear();
+            render(&bare)
+        } else {
+            render(p)
+        }
+    }
+}
+
+/// Renders `packet` by `render` within `limit` tokens: drops the least valuable
+/// items until the rendering fits, then (JSON) lists as many left-out notes as
+/// still fit, the most relevant first. `None` when every item is dropped and
+/// the rendering is still over.
+fn fit<E>(
+    packet: &mut Packet,
+    render: impl Fn(&Packet) -> Result<String, E>,
+    format: Format,
+    limit: usize,
+) -> Result<Option<String>, E> {
+    let Some(fitted) = fit_items(packet, fitting_render(&render, format), limit)? else {
+        return Ok(None);
+    };
+    if format != Format::Json {
+        return Ok(Some(fitted));
+    }
+    list_left_out(packet, render, limit, fitted).map(Some)
+}
+
+/// Drops the least valuable items until `packet`'s rendering fits `limit`
+/// tokens, with its `used_tokens` and content hash final; `None` when nothing is
+/// left to drop.
+fn fit_items<E>(
+    packet: &mut Packet,
+    render: impl Fn(&Packet) -> Result<String, E>,
+    limit: usize,
+) -> Result<Option<String>, E> {
+    // From here on the hash has its full length, whatever items are dropped.
+    packet.update_content_hash();
+    // Whether an item was dropped since the content hash was computed.
+    let mut stale = false;
+    loop {
+        // A text well over the limit stays over whatever its `used_tokens` and
+        // content hash say (each changes it by a few characters): drop as many
+        // items as it takes, without the fixed point below.
+        let mut made = render(packet)?;
+        let used = estimate_tokens(&made);
+        if used > limit + FIT_SLACK_TOKENS
+            && let Some(fewer) = fewest_drops(packet, &render, used, limit + FIT_SLACK_TOKENS)?
+        {
+            *packet = fewer;
+            stale = true;
+            continue;
+        }
+        if stale {
+            packet.update_content_hash();
+            made = render(packet)?;
+        }
+        let (out, fits) = settle(packet, &render, limit, Some(made))?;
+        if fits {
+            return Ok(Some(out));
+        }
+        if !packet.drop_lowest() {
+            return Ok(None);
+        }
+        stale = true;
+    }
+}
+
+/// `used_tokens` is part of the output: renders `packet` until it is its
+/// rendering's estimate (at most four renderings, `made` the first when given).
+/// The last rendering, and whether it is settled within `limit`.
+fn settle<E>(
+    packet: &mut Packet,
+    render: impl Fn(&Packet) -> Result<String, E>,
+    limit: usize,
+    made: Option<String>,
+) -> Result<(String, bool), E> {
+    let mut reuse = made;
+    let mut out = String::new();
+    for _ in 0..4 {
+        out = match reuse.take() {
+            Some(made) => made,
+            None => render(packet)?,
+        };
+        let used = estimate_tokens(&out);
+        if used == packet.budget.used_tokens {
+            break;
+        }
+        packet.budget.used_tokens = used;
+    }
+    let used = estimate_tokens(&out);
+    Ok((out, used <= limit && used == packet.budget.used_tokens))
+}
+
+/// Lists, after the items were fitted without them, as many of `packet`'s
+/// left-out notes as its rendering still holds within `limit` tokens: the first
+/// ones of its list (the most relevant first). `fitted` is the rendering
+/// without the list, settled.
+fn list_left_out<E>(
+    packet: &mut Packet,
+    render: impl Fn(&Packet) -> Result<String, E>,
+    limit: usize,
+    fitted: String,
+) -> Result<String, E> {
+    let list = std::mem::take(&mut packet.budget.left_out);
+    if list.is_empty() {
+        return Ok(fitted);
+    }
+    // The packet listing the first `k`, settled, when it fits.
+    let listing = |k: usize| -> Result<Option<(Packet, String)>, E> {
+        let mut p = packet.clone();
+        p.budget.left_out = list[..k].to_vec();
+        let (out, fits) = settle(&mut p, &render, limit, None)?;
+        Ok(fits.then_some((p, out)))
+    };
+    let mut best = listing(list.len())?;
+    if best.is_none() {
+        // Zero fits (the fitted packet), the whole list does not: bisect.
+        let (mut lo, mut hi) = (0, list.len());
+        while hi - lo > 1 {
+            let mid = lo + (hi - lo) / 2;
+            match listing(mid)? {
+                Some(found) => {
+                    lo = mid;
+                    best = Some(found);
+                }
+                None => hi = mid,
+            }
+        }
+    }
+    Ok(match best {
+        Some((p, out)) => {
+            *packet = p;
+            out
+        }
+        None => fitted,
+    })
 }
 
 /// The paths of the items that fitting `packet` to `within` tokens drops
@@ -573,11 +676,12 @@ mod tests {
             full.redact_texts();
             for target in [Target::Claude, Target::Generic] {
                 for format in Format::ALL {
-                    let render = |p: &Packet| renderer.render(p, target, format);
+                    let render =
+                        fitting_render(|p: &Packet| renderer.render(p, target, format), format);
                     let used = estimate_tokens(&render(&full).unwrap());
                     for within in (0..used).step_by(1 + used / 25) {
-                        let dropped = sure_drops(&bodiless, render, within);
-                        let kept = one_by_one(full.clone(), render, within);
+                        let dropped = sure_drops(&bodiless, &render, within);
+                        let kept = one_by_one(full.clone(), &render, within);
                         for path in &dropped {
                             assert!(
                                 !kept
@@ -596,6 +700,84 @@ mod tests {
         assert!(
             cases > 600 && sure > 600,
             "{cases} cases, {sure} sure drops"
+        );
+    }
+
+    /// `packet(sizes)` with `listed` notes left out by section caps, listed.
+    fn with_left_out(sizes: &[usize], listed: usize) -> Packet {
+        let mut p = packet(sizes);
+        for i in 0..listed {
+            p.budget.left_out_count += 1;
+            p.budget.left_out.push(cairn_assemble::LeftOut {
+                path: format!("notes/left-out-{i}.md"),
+                title: format!("A note left out by a section cap, number {i}"),
+                section: "decisions".to_owned(),
+                reason: "section cap (6)".to_owned(),
+                score: 0.5,
+            });
+        }
+        p
+    }
+
+    #[test]
+    fn a_json_list_of_left_out_notes_never_pushes_a_note_out() {
+        let renderer = cairn_render::Renderer::builtin().unwrap();
+        let render = |p: &Packet| renderer.render(p, Target::Claude, Format::Json);
+        let mut rng = Rng(11);
+        let (mut trimmed, mut kept_more) = (0, 0);
+        for _ in 0..30 {
+            let sizes: Vec<usize> = (0..4 + rng.next(24)).map(|_| rng.next(30)).collect();
+            let listed = rng.next(cairn_assemble::LEFT_OUT_LISTED + 1);
+            let start = with_left_out(&sizes, listed);
+            let full = estimate_tokens(&render(&start).unwrap());
+            for limit in (full / 4..=full).step_by(1 + full / 12) {
+                let mut p = start.clone();
+                let Ok(Some(out)) = fit(&mut p, render, Format::Json, limit) else {
+                    continue;
+                };
+                assert!(estimate_tokens(&out) <= limit, "over {limit}");
+                assert_eq!(out, render(&p).unwrap(), "the packet is what was rendered");
+                assert_eq!(estimate_tokens(&out), p.budget.used_tokens);
+                // The items are those fitting keeps with no list at all.
+                let mut without = start.clone();
+                without.budget.left_out.clear();
+                assert!(
+                    fit(&mut without, render, Format::Json, limit)
+                        .unwrap()
+                        .is_some()
+                );
+                let items = |p: &Packet| -> Vec<String> {
+                    p.sections()
+                        .iter()
+                        .flat_map(|(_, v)| v.iter().map(|i| i.path.clone()))
+                        .collect()
+                };
+                assert_eq!(items(&p), items(&without), "limit {limit}");
+                // The list: the first entries of the whole list (the notes the
+                // fitting dropped, then those the caps left out), as many as fit.
+                let mut whole = start.clone();
+                while items(&whole).len() > items(&p).len() {
+                    whole.drop_lowest();
+                }
+                let n = p.budget.left_out.len();
+                assert_eq!(p.budget.left_out[..], whole.budget.left_out[..n]);
+                if n < whole.budget.left_out.len() {
+                    trimmed += 1;
+                    let mut one_more = p.clone();
+                    one_more.budget.left_out = whole.budget.left_out[..=n].to_vec();
+                    assert!(
+                        estimate_tokens(&render(&one_more).unwrap()) > limit,
+                        "one more entry would have fit within {limit}"
+                    );
+                }
+                if items(&p).len() > items(&one_by_one(start.clone(), render, limit)).len() {
+                    kept_more += 1;
+                }
+            }
+        }
+        assert!(
+            trimmed > 20 && kept_more > 20,
+            "{trimmed} lists trimmed, {kept_more} packets kept more notes"
         );
     }
 

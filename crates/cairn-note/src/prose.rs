@@ -31,7 +31,8 @@ pub struct Prose {
     /// and Motivation`), else of the first paragraph outside a list that is not
     /// a record's bookkeeping (a short `Date: 2016-02-12` or `Status: Accepted`
     /// line, the short paragraph under a `Status` or `Date` heading: how
-    /// decision records open), else 0.
+    /// decision records open) or a pointer (a short label and a web address:
+    /// `Link to this ADR: https://…`), else 0.
     pub lead: usize,
 }
 
@@ -96,8 +97,9 @@ pub fn prose(body: &str) -> Prose {
                     lead = Some(out.sentences.len());
                     after_lead_heading = false;
                 }
-                let bookkeeping = p.chars().count() <= RECORD_FIELD_CHARS
-                    && (in_record_field || crate::in_body::field(p).is_some());
+                let bookkeeping = (p.chars().count() <= RECORD_FIELD_CHARS
+                    && (in_record_field || crate::in_body::field(p).is_some()))
+                    || only_points_elsewhere(p);
                 if !in_list && !bookkeeping && first_paragraph.is_none() {
                     first_paragraph = Some(out.sentences.len());
                 }
@@ -127,6 +129,20 @@ pub fn prose(body: &str) -> Prose {
 /// The longest paragraph that can be a record's bookkeeping (a status with
 /// what replaced it, a date): a longer one says something.
 const RECORD_FIELD_CHARS: usize = 80;
+
+/// Whether a paragraph only points elsewhere: a short label, a colon and one
+/// web address (`Link to this ADR: https://…`, `Tracking issue: <https://…>`).
+/// It is not a lead, whatever the address's length.
+fn only_points_elsewhere(paragraph: &str) -> bool {
+    let Some((label, rest)) = paragraph.split_once(": ") else {
+        return false;
+    };
+    let words = label.split_whitespace().count();
+    let address = rest.trim().trim_start_matches('<').trim_end_matches('>');
+    (1..=6).contains(&words)
+        && !address.contains(char::is_whitespace)
+        && (address.starts_with("https://") || address.starts_with("http://"))
+}
 
 /// Whether `name` is one of a decision record's bookkeeping fields.
 fn is_record_field(name: &str) -> bool {
@@ -515,22 +531,32 @@ fn restore_markers(text: &str, found: bool) -> String {
     text.replace(OPEN, "[redacted:").replace(CLOSE, "]")
 }
 
-/// Splits prose into sentences at `. `, `! `, `? ` (keeping abbreviations like `e.g.` whole).
+/// Splits prose into sentences at `. `, `! `, `? ` (keeping abbreviations like
+/// `e.g.` whole, and a parenthesis or bracket that closes whole: `(Kept private.
+/// See the wiki.)` is one sentence).
 pub fn split_sentences(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut start = 0;
     let bytes = text.as_bytes();
+    let enclosed = enclosed(bytes);
     let mut i = 0;
     while i < bytes.len() {
         let b = bytes[i];
-        if matches!(b, b'.' | b'!' | b'?') && i + 1 < bytes.len() && bytes[i + 1] == b' ' {
+        // An end mark, or a bracket closing right after one: `(See the wiki.) Next`.
+        let ends = match b {
+            b'.' | b'!' | b'?' => true,
+            b')' | b']' => i > 0 && matches!(bytes[i - 1], b'.' | b'!' | b'?'),
+            _ => false,
+        };
+        if ends && i + 1 < bytes.len() && bytes[i + 1] == b' ' && !enclosed[i] {
             let next = text[i + 1..].trim_start().chars().next();
             let word_before = text[start..i].rsplit(' ').next().unwrap_or("");
             let abbreviation = b == b'.'
                 && (word_before.len() <= 2 && word_before.chars().all(|c| c.is_ascii_lowercase())
                     || matches!(word_before, "e.g" | "i.e" | "etc" | "vs" | "approx" | "cf"));
-            if next.is_some_and(|c| c.is_uppercase() || c.is_ascii_digit() || c == '`' || c == '"')
-                && !abbreviation
+            if next.is_some_and(|c| {
+                c.is_uppercase() || c.is_ascii_digit() || matches!(c, '`' | '"' | '(' | '[')
+            }) && !abbreviation
             {
                 let s = text[start..=i].trim();
                 if !s.is_empty() {
@@ -548,9 +574,97 @@ pub fn split_sentences(text: &str) -> Vec<String> {
     out
 }
 
+/// Per byte of `text`: whether it lies inside a pair of `(…)` or `[…]` that
+/// closes (an opening bracket with no closing one, as in `1) first`, encloses
+/// nothing). Each kind pairs on its own; linear however deep they nest.
+fn enclosed(text: &[u8]) -> Vec<bool> {
+    // +1 where a pair's inside starts, -1 where it ends.
+    let mut depth_change = vec![0i32; text.len() + 1];
+    let (mut round, mut square): (Vec<usize>, Vec<usize>) = (Vec::new(), Vec::new());
+    for (i, &b) in text.iter().enumerate() {
+        let open = match b {
+            b'(' => {
+                round.push(i);
+                None
+            }
+            b'[' => {
+                square.push(i);
+                None
+            }
+            b')' => round.pop(),
+            b']' => square.pop(),
+            _ => None,
+        };
+        if let Some(from) = open {
+            depth_change[from + 1] += 1;
+            depth_change[i] -= 1;
+        }
+    }
+    let mut depth = 0;
+    depth_change[..text.len()]
+        .iter()
+        .map(|d| {
+            depth += d;
+            depth > 0
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_label_and_an_address_are_not_the_lead() {
+        let body = "Date: 2022-01-05\n\n**Link to this ADR: https://docs.example.com/d/1CsW_RF0pB2cFSc2y__YfQwjQdWBtccq3Ug1EyjVkW88/edit#**\n\n(Security records are kept privately. This sign-post keeps it findable.)\n";
+        let p = prose(body);
+        assert_eq!(
+            p.lead_first().next().map(String::as_str),
+            Some("(Security records are kept privately. This sign-post keeps it findable.)")
+        );
+        // Still a sentence of the note (for passages), and a sentence that
+        // says more than where to look is prose.
+        assert!(
+            p.sentences
+                .iter()
+                .any(|s| s.starts_with("Link to this ADR"))
+        );
+        for prose_line in [
+            "We moved the docs to https://docs.example.com because the wiki was slow.",
+            "See the thread: https://example.com/t and the notes below.",
+        ] {
+            assert!(!only_points_elsewhere(prose_line), "{prose_line}");
+        }
+        assert!(only_points_elsewhere(
+            "Tracking issue: <https://example.com/i/4>"
+        ));
+    }
+
+    #[test]
+    fn a_parenthesis_that_closes_is_not_cut() {
+        assert_eq!(
+            split_sentences(
+                "(Security ADRs are stored privately. It's useful to keep this here.) Next one."
+            ),
+            vec![
+                "(Security ADRs are stored privately. It's useful to keep this here.)",
+                "Next one."
+            ]
+        );
+        assert_eq!(
+            split_sentences("See [the guide. It helps] first. Then go."),
+            vec!["See [the guide. It helps] first.", "Then go."]
+        );
+        // An opener that never closes encloses nothing.
+        assert_eq!(
+            split_sentences("Steps: 1) Stop the job. Then restart. (A note"),
+            vec!["Steps: 1) Stop the job.", "Then restart.", "(A note"]
+        );
+        assert_eq!(
+            split_sentences("One (a. B) two. Three ("),
+            vec!["One (a. B) two.", "Three ("]
+        );
+    }
 
     #[test]
     fn sentences_and_prose() {

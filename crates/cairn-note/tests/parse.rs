@@ -136,6 +136,22 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(2000))]
 
     #[test]
+    fn sentences_keep_every_character_and_end_at_an_end_mark(
+        text in "[a-zA-Z0-9 .!?()\\[\\]]{0,200}",
+    ) {
+        let sentences = cairn_note::split_sentences(&text);
+        let squeezed = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+        prop_assert_eq!(squeezed(&sentences.join(" ")), squeezed(&text));
+        for s in &sentences[..sentences.len().saturating_sub(1)] {
+            let mark = s.trim_end_matches([')', ']']);
+            prop_assert!(
+                mark.ends_with(['.', '!', '?']) && s.len() - mark.len() <= 1,
+                "{:?} in {:?}", s, sentences
+            );
+        }
+    }
+
+    #[test]
     fn never_panics_on_bytes(bytes in proptest::collection::vec(any::<u8>(), 0..600)) {
         let _ = parse_note("x.md", &bytes);
     }
