@@ -551,9 +551,7 @@ pub fn split_sentences(text: &str) -> Vec<String> {
         if ends && i + 1 < bytes.len() && bytes[i + 1] == b' ' && !enclosed[i] {
             let next = text[i + 1..].trim_start().chars().next();
             let word_before = text[start..i].rsplit(' ').next().unwrap_or("");
-            let abbreviation = b == b'.'
-                && (word_before.len() <= 2 && word_before.chars().all(|c| c.is_ascii_lowercase())
-                    || matches!(word_before, "e.g" | "i.e" | "etc" | "vs" | "approx" | "cf"));
+            let abbreviation = b == b'.' && is_abbreviation(word_before);
             if next.is_some_and(|c| {
                 c.is_uppercase() || c.is_ascii_digit() || matches!(c, '`' | '"' | '(' | '[')
             }) && !abbreviation
@@ -572,6 +570,18 @@ pub fn split_sentences(text: &str) -> Vec<String> {
         out.push(s.to_owned());
     }
     out
+}
+
+/// Whether `word` (the word before a full stop) is an abbreviation that does
+/// not end a sentence: `e.g.`, `et al.`, `no. 5`. A short word is not one by its
+/// length ("Roll it back and test it. Then…" is two sentences).
+fn is_abbreviation(word: &str) -> bool {
+    const ABBREVIATIONS: &[&str] = &[
+        "e.g", "i.e", "etc", "vs", "approx", "cf", "al", "ca", "pp", "no", "nr", "vol", "fig",
+        "eq", "ch", "sec", "ff", "resp", "incl", "excl", "esp", "viz",
+    ];
+    let word = word.trim_start_matches(['(', '[', '"', '\'']);
+    ABBREVIATIONS.contains(&word)
 }
 
 /// Per byte of `text`: whether it lies inside a pair of `(…)` or `[…]` that
@@ -641,6 +651,25 @@ mod tests {
     }
 
     #[test]
+    fn a_short_word_ends_a_sentence_an_abbreviation_does_not() {
+        assert_eq!(
+            split_sentences("Roll it back and test it. Then tell us. We can go on."),
+            vec![
+                "Roll it back and test it.",
+                "Then tell us.",
+                "We can go on."
+            ]
+        );
+        assert_eq!(
+            split_sentences("As Smith et al. Reported in vol. 3, see e.g. Section 4. Done."),
+            vec![
+                "As Smith et al. Reported in vol. 3, see e.g. Section 4.",
+                "Done."
+            ]
+        );
+    }
+
+    #[test]
     fn a_parenthesis_that_closes_is_not_cut() {
         assert_eq!(
             split_sentences(
@@ -657,8 +686,8 @@ mod tests {
         );
         // An opener that never closes encloses nothing.
         assert_eq!(
-            split_sentences("Steps: 1) Stop the job. Then restart. (A note"),
-            vec!["Steps: 1) Stop the job.", "Then restart.", "(A note"]
+            split_sentences("Steps: 1) Stop it. Then restart. (A note"),
+            vec!["Steps: 1) Stop it.", "Then restart.", "(A note"]
         );
         assert_eq!(
             split_sentences("One (a. B) two. Three ("),
