@@ -135,16 +135,22 @@ impl Engine {
     }
 }
 
-/// The rendering the items are fitted to: `render`'s, but in JSON without the
-/// list of left-out notes (their count stays). JSON prints that list (the
-/// templates print only its count); it is filled after the items are fitted
-/// ([`fit`]), so it never pushes a note out of the packet.
+/// Whether `format` prints the list of left-out notes: JSON does, the templates
+/// print only its count.
+fn prints_left_out(format: Format) -> bool {
+    format == Format::Json
+}
+
+/// The rendering the items are fitted to: `render`'s, but without the list of
+/// left-out notes where the format prints it (their count stays). The list is
+/// filled after the items are fitted ([`fit`]), so it never pushes a note out of
+/// the packet.
 fn fitting_render<E>(
     render: impl Fn(&Packet) -> Result<String, E>,
     format: Format,
 ) -> impl Fn(&Packet) -> Result<String, E> {
     move |p: &Packet| {
-        if format == Format::Json && !p.budget.left_out.is_empty() {
+        if prints_left_out(format) && !p.budget.left_out.is_empty() {
             let mut bare = p.clone();
             bare.budget.left_out.clear();
             render(&bare)
@@ -155,8 +161,8 @@ fn fitting_render<E>(
 }
 
 /// Renders `packet` by `render` within `limit` tokens: drops the least valuable
-/// items until the rendering fits, then (JSON) lists as many left-out notes as
-/// still fit, the most relevant first. `None` when every item is dropped and
+/// items until the rendering fits, then (where the format prints them) lists as
+/// many left-out notes as still fit, the most relevant first. `None` when every item is dropped and
 /// the rendering is still over.
 fn fit<E>(
     packet: &mut Packet,
@@ -167,7 +173,7 @@ fn fit<E>(
     let Some(fitted) = fit_items(packet, fitting_render(&render, format), limit)? else {
         return Ok(None);
     };
-    if format != Format::Json {
+    if !prints_left_out(format) {
         return Ok(Some(fitted));
     }
     list_left_out(packet, render, limit, fitted).map(Some)
