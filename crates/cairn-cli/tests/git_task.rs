@@ -132,7 +132,22 @@ fn held_out(extra_config: &str) -> (tempfile::TempDir, PathBuf, PathBuf) {
 }
 
 fn wakeup_json(config: &Path, cwd: &Path, extra: &[&str]) -> Value {
-    let out = test_cairn()
+    wakeup_json_from(config, cwd, extra, None)
+}
+
+/// [`wakeup_json`] with the process started in `process_cwd` (else where the
+/// test runs).
+fn wakeup_json_from(
+    config: &Path,
+    cwd: &Path,
+    extra: &[&str],
+    process_cwd: Option<&Path>,
+) -> Value {
+    let mut cmd = test_cairn();
+    if let Some(dir) = process_cwd {
+        cmd.current_dir(dir);
+    }
+    let out = cmd
         .args(["wakeup", "--config"])
         .arg(config)
         .arg("--cwd")
@@ -218,6 +233,27 @@ fn no_task_takes_the_working_tree_as_the_task() {
         ),
         "{text}"
     );
+}
+
+#[test]
+fn the_task_is_the_same_whether_cairn_runs_in_the_repository_or_elsewhere() {
+    // Started in the folder it is about (as a hook is), cairn opens the
+    // repository relative to it; elsewhere, by its absolute path. Both see the
+    // same staged, unstaged and untracked files.
+    let (dir, config, repo) = held_out("");
+    write(&repo.join("src/ledger/batch_lock.rs"), "// new\n");
+    set_mtime(&repo.join("src/ledger/batch_lock.rs"), 1_700_000_000);
+    let files = serde_json::json!(["src/ledger/posting.rs", "src/ledger/batch_lock.rs"]);
+    for cwd in [repo.clone(), repo.join("src")] {
+        let cwd = cwd.canonicalize().unwrap();
+        let elsewhere = wakeup_json_from(&config, &cwd, &[], Some(dir.path()));
+        assert_eq!(elsewhere["query"]["files"], files);
+        // Twice in the folder: the second run reads the status caches the first wrote.
+        for _ in 0..2 {
+            let inside = wakeup_json_from(&config, &cwd, &[], Some(&cwd));
+            assert_eq!(inside, elsewhere, "from {}", cwd.display());
+        }
+    }
 }
 
 #[test]

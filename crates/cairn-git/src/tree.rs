@@ -109,18 +109,37 @@ impl std::fmt::Debug for Repository {
 /// Opens the repository containing `cwd` (its working tree, its main checkout):
 /// a few file reads, no status, no history.
 ///
+/// When `cwd` is the process's own current folder (a hook runs in the folder it
+/// is about), gix is given `.`: the paths it then stats, one per tracked file for
+/// the status, are relative, and the kernel resolves each from the current folder
+/// instead of walking the whole absolute path again (a fifth of the status's time
+/// on the reference repository of `benches/git_hook_compare.py`). What cairn
+/// shows, compares or keys its caches by stays canonical and absolute
+/// ([`Repository::workdir`]).
+///
 /// # Errors
 /// [`GitError::NotARepository`] outside git, [`GitError::Open`] for a repository
 /// gix cannot open, [`GitError::Bare`] for one without a working tree.
 pub fn open(cwd: &Path) -> Result<Repository, GitError> {
-    let repo = discover(cwd)?;
-    let workdir = repo
-        .workdir()
-        .ok_or_else(|| GitError::Bare {
-            path: repo.git_dir().to_path_buf(),
+    let here = std::env::current_dir().is_ok_and(|here| here == cwd);
+    let repo = if here {
+        discover(Path::new(".")).map_err(|e| match e {
+            GitError::NotARepository { .. } => GitError::NotARepository {
+                path: cwd.to_path_buf(),
+            },
+            GitError::Open { message, .. } => GitError::Open {
+                path: cwd.to_path_buf(),
+                message,
+            },
+            other => other,
         })?
-        .to_path_buf();
-    let workdir = workdir.canonicalize().unwrap_or(workdir);
+    } else {
+        discover(cwd)?
+    };
+    let canonical = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+    let workdir = canonical(repo.workdir().ok_or_else(|| GitError::Bare {
+        path: canonical(repo.git_dir()),
+    })?);
     let main_workdir = main_workdir(&repo).filter(|m| *m != workdir);
     Ok(Repository {
         repo,

@@ -172,9 +172,12 @@ impl Key {
             .boolean("gitoxide.parsePrecious")
             .unwrap_or(false);
         let mut line = format!("{MAGIC} {sum} {options:?} precious={precious}");
+        // Named by their canonical paths: a repository opened relative to the
+        // current folder (see `tree::open`) keys the same cache.
+        let canonical = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
         let mut paths = vec![
-            repo.git_dir().join("info").join("exclude"),
-            repo.common_dir().join("info").join("exclude"),
+            canonical(repo.git_dir()).join("info").join("exclude"),
+            canonical(repo.common_dir()).join("info").join("exclude"),
         ];
         if let Ok(Some(p)) = repo.config_snapshot().trusted_path("core.excludesFile") {
             paths.push(p);
