@@ -10,6 +10,7 @@
 
 mod error;
 mod history;
+mod preload;
 mod remote;
 mod tree;
 mod untracked;

@@ -324,13 +324,16 @@ fn changed_files(
     let index = repo
         .index_or_empty()
         .map_err(|e| GitError::read("the index", &e))?;
-    // The index against the working tree (unstaged) ...
+    // The index against the working tree (unstaged), after a stat pass that
+    // leaves gix only the entries it cannot call unchanged at once ...
+    let to_compare = match crate::preload::mark_unchanged(repo, &index) {
+        Some(marked) => gix::worktree::IndexPersistedOrInMemory::InMemory(marked),
+        None => gix::worktree::IndexPersistedOrInMemory::Persisted(index.clone()),
+    };
     let status = repo
         .status(gix::progress::Discard)
         .map_err(|e| GitError::read("status", &e))?
-        .index(gix::worktree::IndexPersistedOrInMemory::Persisted(
-            index.clone(),
-        ))
+        .index(to_compare)
         .untracked_files(gix::status::UntrackedFiles::None)
         .index_worktree_rewrites(None)
         .index_worktree_submodules(gix::status::Submodule::Given {

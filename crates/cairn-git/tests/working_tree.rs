@@ -624,3 +624,122 @@ fn a_folder_changed_during_the_walk_with_its_time_restored_is_not_cached() {
     assert_eq!(read_all(&r, None), truth, "without a cache");
     assert_eq!(read_all(&r, Some(&cache)), truth, "from the cache");
 }
+
+/// Every tracked file an hour old, then the index refreshed: no entry is
+/// "racy", so the stat pass before the status can tell the unchanged ones.
+fn age_tracked_files(r: &Repo) {
+    for f in r
+        .git(&["ls-files", "-z"])
+        .split('\0')
+        .filter(|f| !f.is_empty())
+    {
+        let p = r.dir.path().join(f);
+        if std::fs::symlink_metadata(&p).is_ok_and(|m| m.is_file()) {
+            set_mtime_hour_ago(&p);
+        }
+    }
+    r.git(&["update-index", "-q", "--really-refresh"]);
+}
+
+/// The status answers what git answers for every kind of change to a tracked
+/// file, with the stat pass in front of it (`preload.rs`) marking the files the
+/// stat data shows unchanged: rewritten, touched only, made executable, deleted,
+/// turned into a folder or a link, reached through a folder that became a link,
+/// added with intent, marked skip-worktree or assume-unchanged.
+#[test]
+fn tracked_files_changed_in_every_way_are_what_git_calls_changed() {
+    let r = ledger();
+    r.commit(
+        "2026-01-14T09:00:00Z",
+        "More files",
+        &[
+            ("src/ledger/entry.rs", "aaaa\n"),
+            ("src/ledger/keep.rs", "keep\n"),
+            ("tools/run.sh", "echo run\n"),
+            ("src/payout/old.rs", "old\n"),
+            ("src/payout/dir.rs", "dir\n"),
+            ("src/payout/link.rs", "link\n"),
+            ("moved/a.rs", "a\n"),
+            ("sparse/s.rs", "s\n"),
+            ("assumed/u.rs", "u\n"),
+        ],
+    );
+    age_tracked_files(&r);
+    let root = r.dir.path();
+    let check = |what: &str| {
+        // Read before git: it must not see an index git refreshed.
+        let ours = read_all(&r, None);
+        assert_eq!(ours, r.git_status_paths(), "{what}");
+    };
+    check("nothing changed");
+    assert!(read_all(&r, None).is_empty());
+    r.write("src/ledger/entry.rs", "bbbb\n");
+    check("rewritten, same size");
+    std::fs::File::open(root.join("src/ledger/keep.rs"))
+        .unwrap()
+        .set_modified(std::time::SystemTime::now())
+        .unwrap();
+    check("touched only: git compares the contents and finds them the same");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(
+            root.join("tools/run.sh"),
+            std::fs::Permissions::from_mode(0o755),
+        )
+        .unwrap();
+        check("made executable");
+    }
+    std::fs::remove_file(root.join("src/payout/old.rs")).unwrap();
+    check("deleted");
+    std::fs::remove_file(root.join("src/payout/dir.rs")).unwrap();
+    std::fs::create_dir(root.join("src/payout/dir.rs")).unwrap();
+    r.write("src/payout/dir.rs/inner.rs", "inner\n");
+    check("turned into a folder");
+    #[cfg(unix)]
+    {
+        std::fs::remove_file(root.join("src/payout/link.rs")).unwrap();
+        std::os::unix::fs::symlink("keep.rs", root.join("src/payout/link.rs")).unwrap();
+        check("turned into a link");
+        // The files keep their stat data behind the link: only the folder on
+        // the way tells them apart.
+        std::fs::rename(root.join("moved"), root.join("moved2")).unwrap();
+        std::os::unix::fs::symlink("moved2", root.join("moved")).unwrap();
+        check("reached through a folder that became a link");
+    }
+    r.write("src/ledger/new.rs", "new\n");
+    r.git(&["add", "-N", "src/ledger/new.rs"]);
+    check("added with intent");
+    r.git(&["update-index", "--skip-worktree", "sparse/s.rs"]);
+    r.write("sparse/s.rs", "changed\n");
+    check("skip-worktree");
+    r.git(&["update-index", "--assume-unchanged", "assumed/u.rs"]);
+    r.write("assumed/u.rs", "changed\n");
+    check("assume-unchanged");
+}
+
+/// A file written in the same second as the index is "racy": its stat data
+/// cannot vouch for it, and the status compares its contents, as git does
+/// (here with `core.checkStat = minimal` and `core.trustCTime = false`, where
+/// only the time and the size are compared: a rewrite of the same size with the
+/// time put back looks unchanged to them).
+#[test]
+fn a_racy_file_is_compared_by_its_contents() {
+    let r = ledger();
+    r.git(&["config", "core.trustCTime", "false"]);
+    r.git(&["config", "core.checkStat", "minimal"]);
+    r.write("src/ledger/racy.rs", "aaaa\n");
+    r.git(&["add", "src/ledger/racy.rs"]);
+    let p = r.dir.path().join("src/ledger/racy.rs");
+    let written = std::fs::metadata(&p).unwrap().modified().unwrap();
+    r.write("src/ledger/racy.rs", "bbbb\n");
+    std::fs::File::options()
+        .write(true)
+        .open(&p)
+        .unwrap()
+        .set_modified(written)
+        .unwrap();
+    let ours = read_all(&r, None);
+    assert_eq!(ours, r.git_status_paths());
+    assert_eq!(ours, ["src/ledger/racy.rs"]);
+}

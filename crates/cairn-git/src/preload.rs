@@ -1,0 +1,169 @@
+//! The stat pass in front of the status, as git's own preload of the index:
+//! every tracked file whose stat data matches its index entry is marked up to
+//! date (`UPTODATE`, a flag that lives in memory only), and gix's status then
+//! looks only at the others.
+//!
+//! An entry is marked exactly when gix's status would find it unchanged from its
+//! stat data alone (`gix_status::index_as_worktree`): not skipped by its flags, not
+//! a conflict, not added with intent, not a submodule; no symbolic link on the way
+//! to it; neither a folder nor another kind of file than its entry says; the stat
+//! data matching under the repository's `core.checkStat` and `core.trustCTime`;
+//! not an empty blob with a size; and not "racy" (changed in the same second as
+//! the index was written, where only the contents can tell). Everything else is
+//! left to gix, which reads contents, filters and submodules as git does, so the
+//! answer is the status's whatever this pass decides. The pass does what gix
+//! does per entry without its general machinery (path stacks, pathspecs,
+//! attributes), and stats each file by its path relative to the process's folder
+//! when the repository was opened there (`tree::open`).
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use gix::index::entry::{Flags, Stat};
+
+/// A copy of `index` with the entries the stat data shows unchanged marked up to
+/// date; `None` when the repository's stat or file-system options cannot be read
+/// (the caller then runs the status on the index as it is).
+pub(crate) fn mark_unchanged(
+    repo: &gix::Repository,
+    index: &gix::index::File,
+) -> Option<gix::index::File> {
+    let caps = repo.filesystem_options().ok()?;
+    let options = repo.stat_options().ok()?;
+    let root = repo.workdir()?;
+    let written = index.timestamp();
+    let mut marked = index.clone();
+    let mut folders = Folders::default();
+    let (entries, paths) = marked.entries_mut_and_pathbacking();
+    let mut path = PathBuf::new();
+    for entry in entries.iter_mut() {
+        if entry.flags.intersects(
+            Flags::UPTODATE
+                | Flags::SKIP_WORKTREE
+                | Flags::ASSUME_VALID
+                | Flags::FSMONITOR_VALID
+                | Flags::INTENT_TO_ADD,
+        ) || entry.stage_raw() != 0
+            || entry.mode.is_submodule()
+        {
+            continue;
+        }
+        let Ok(rela) = gix::path::from_bstr(entry.path_in(paths)) else {
+            continue;
+        };
+        if !folders.no_link_on_the_way(root, &rela) {
+            continue;
+        }
+        path.clear();
+        path.push(root);
+        path.push(&rela);
+        let Ok(meta) = gix::index::fs::Metadata::from_path_no_follow(&path) else {
+            continue;
+        };
+        if meta.is_dir()
+            || entry
+                .mode
+                .change_to_match_fs(&meta, caps.symlink, caps.executable_bit)
+                .is_some()
+        {
+            continue;
+        }
+        let Ok(now) = Stat::from_fs(&meta) else {
+            continue;
+        };
+        if now.matches(&entry.stat, options)
+            && (!entry.id.is_empty_blob() || entry.stat.size == 0)
+            && !now.is_racy(written, options)
+        {
+            entry.flags.insert(Flags::UPTODATE);
+        }
+    }
+    Some(marked)
+}
+
+/// The folders already looked at, each once: whether it is a real folder (not a
+/// symbolic link, as gix's status requires of every folder on a file's way).
+#[derive(Default)]
+struct Folders {
+    seen: HashMap<PathBuf, bool>,
+    /// The last file's folder, when it was all real folders (the index is
+    /// sorted by path: most files share their folder with the one before).
+    last: Option<PathBuf>,
+}
+
+impl Folders {
+    /// Whether every folder between `root` and the file at `rela` is a real folder.
+    fn no_link_on_the_way(&mut self, root: &Path, rela: &Path) -> bool {
+        let Some(parent) = rela.parent().filter(|p| !p.as_os_str().is_empty()) else {
+            return true;
+        };
+        if self.last.as_deref() == Some(parent) {
+            return true;
+        }
+        let mut folder = PathBuf::new();
+        for part in parent.components() {
+            folder.push(part);
+            let real = if let Some(&real) = self.seen.get(&folder) {
+                real
+            } else {
+                let real = std::fs::symlink_metadata(root.join(&folder)).is_ok_and(|m| m.is_dir());
+                self.seen.insert(folder.clone(), real);
+                real
+            };
+            if !real {
+                return false;
+            }
+        }
+        self.last = Some(folder);
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+    use cairn_synth::git::Repo;
+
+    fn marked(repo: &gix::Repository, index: &gix::index::File) -> Vec<String> {
+        let m = mark_unchanged(repo, index).unwrap();
+        m.entries()
+            .iter()
+            .filter(|e| e.flags.contains(Flags::UPTODATE))
+            .map(|e| e.path(&m).to_string())
+            .collect()
+    }
+
+    /// Files an hour old with the index refreshed after are marked; a changed one
+    /// is not; an entry whose time is not older than the index's is "racy" and is
+    /// not marked even when its stat data matches (only contents can tell).
+    #[test]
+    fn unchanged_files_are_marked_and_racy_or_changed_ones_are_not() {
+        let r = Repo::new();
+        r.commit(
+            "2026-01-10T09:00:00Z",
+            "Files",
+            &[("a.rs", "a\n"), ("src/b.rs", "b\n"), ("src/c.rs", "c\n")],
+        );
+        let hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3_600);
+        for f in ["a.rs", "src/b.rs", "src/c.rs"] {
+            std::fs::File::open(r.dir.path().join(f))
+                .unwrap()
+                .set_modified(hour_ago)
+                .unwrap();
+        }
+        r.git(&["update-index", "-q", "--really-refresh"]);
+        r.write("src/c.rs", "changed\n");
+        let repo = gix::open(r.path()).unwrap();
+        let mut index = repo.index_or_empty().unwrap().as_ref().clone();
+        assert_eq!(marked(&repo, &index), ["a.rs", "src/b.rs"]);
+
+        // The index "written" in the same second as `a.rs` was last changed.
+        let a = gix::index::fs::Metadata::from_path_no_follow(&r.dir.path().join("a.rs")).unwrap();
+        let a_time = Stat::from_fs(&a).unwrap().mtime;
+        let second = std::time::UNIX_EPOCH + std::time::Duration::from_secs(u64::from(a_time.secs));
+        index.set_timestamp(second.into());
+        assert_eq!(marked(&repo, &index), Vec::<String>::new());
+    }
+}
