@@ -454,6 +454,7 @@ fn fewest_drops<E>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use cairn_synth::Rng;
 
     const CLAUDE: OutputCaps = OutputCaps {
         max_chars: Some(9_500),
@@ -511,19 +512,6 @@ mod tests {
             ..OutputCaps::NONE
         };
         assert_eq!(shrink(&"word ".repeat(10), 1, &tiny), Shrink::Never);
-    }
-
-    /// Numbers for tests, from a seed (`SplitMix64`).
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self, below: usize) -> usize {
-            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            usize::try_from((z ^ (z >> 31)) % u64::try_from(below.max(1)).unwrap_or(1)).unwrap_or(0)
-        }
     }
 
     /// A packet of `sizes.len()` items (item i: a summary of `sizes[i]` words,
@@ -628,11 +616,11 @@ mod tests {
     #[test]
     fn fewest_drops_matches_one_drop_per_rendering_with_every_template() {
         let renderer = cairn_render::Renderer::builtin().unwrap();
-        let mut rng = Rng(7);
+        let mut rng = Rng::new(7, 0);
         let mut seen = 0;
         for _ in 0..8 {
-            let n = 1 + rng.next(14);
-            let sizes: Vec<usize> = (0..n).map(|_| rng.next(40)).collect();
+            let n = 1 + rng.below(14);
+            let sizes: Vec<usize> = (0..n).map(|_| rng.below(40)).collect();
             let mut p = packet(&sizes);
             p.query.task = "a task".to_owned();
             for target in Target::ALL {
@@ -654,17 +642,17 @@ mod tests {
     #[test]
     fn sure_drops_are_drops_whatever_the_bodies_say() {
         let renderer = cairn_render::Renderer::builtin().unwrap();
-        let mut rng = Rng(3);
+        let mut rng = Rng::new(3, 0);
         let (mut sure, mut cases) = (0, 0);
         for _ in 0..24 {
-            let n = 2 + rng.next(20);
-            let sizes: Vec<usize> = (0..n).map(|_| rng.next(30)).collect();
+            let n = 2 + rng.below(20);
+            let sizes: Vec<usize> = (0..n).map(|_| rng.below(30)).collect();
             // As assembled without bodies: a description, or the title.
             let mut bodiless = packet(&sizes);
             bodiless.query.task = format!("a task with a key AKIA{}", "Z".repeat(16));
             for (_, items) in bodiless.sections_mut() {
                 for i in items.iter_mut() {
-                    if rng.next(2) == 0 {
+                    if rng.below(2) == 0 {
                         i.summary.clone_from(&i.title);
                     }
                 }
@@ -675,7 +663,7 @@ mod tests {
             for (_, items) in full.sections_mut() {
                 for i in items.iter_mut() {
                     if i.summary == i.title {
-                        i.summary = "said ".repeat(rng.next(25)).trim_end().to_owned();
+                        i.summary = "said ".repeat(rng.below(25)).trim_end().to_owned();
                     }
                 }
             }
@@ -729,11 +717,11 @@ mod tests {
     fn a_json_list_of_left_out_notes_never_pushes_a_note_out() {
         let renderer = cairn_render::Renderer::builtin().unwrap();
         let render = |p: &Packet| renderer.render(p, Target::Claude, Format::Json);
-        let mut rng = Rng(11);
+        let mut rng = Rng::new(11, 0);
         let (mut trimmed, mut kept_more) = (0, 0);
         for _ in 0..30 {
-            let sizes: Vec<usize> = (0..4 + rng.next(24)).map(|_| rng.next(30)).collect();
-            let listed = rng.next(cairn_assemble::LEFT_OUT_LISTED + 1);
+            let sizes: Vec<usize> = (0..4 + rng.below(24)).map(|_| rng.below(30)).collect();
+            let listed = rng.below(cairn_assemble::LEFT_OUT_LISTED + 1);
             let start = with_left_out(&sizes, listed);
             let full = estimate_tokens(&render(&start).unwrap());
             for limit in (full / 4..=full).step_by(1 + full / 12) {

@@ -24,7 +24,7 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
-use crate::rng::Rng;
+pub use crate::rng::Rng;
 use crate::vocabulary::{
     ADJECTIVES, AREAS, GENERAL_NOUNS, PEOPLE, PROJECTS, REASONS, TYPES, VERBS,
 };

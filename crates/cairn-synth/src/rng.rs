@@ -3,10 +3,12 @@
 
 /// `SplitMix64`: small, fast, and stable across versions (unlike a library's default RNG).
 #[derive(Debug, Clone)]
-pub(crate) struct Rng(u64);
+pub struct Rng(u64);
 
 impl Rng {
-    pub(crate) fn new(seed: u64, stream: u64) -> Self {
+    /// The stream `stream` of `seed`.
+    #[must_use]
+    pub fn new(seed: u64, stream: u64) -> Self {
         Rng(seed ^ stream.wrapping_mul(0x9E37_79B9_7F4A_7C15))
     }
 
@@ -18,7 +20,8 @@ impl Rng {
         z ^ (z >> 31)
     }
 
-    pub(crate) fn below(&mut self, n: usize) -> usize {
+    /// A number below `n` (0 when `n` is 0).
+    pub fn below(&mut self, n: usize) -> usize {
         usize::try_from(self.next() % n.max(1) as u64).unwrap_or(0)
     }
 
