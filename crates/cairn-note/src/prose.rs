@@ -548,7 +548,11 @@ pub fn split_sentences(text: &str) -> Vec<String> {
             b')' | b']' => i > 0 && matches!(bytes[i - 1], b'.' | b'!' | b'?'),
             _ => false,
         };
-        if ends && i + 1 < bytes.len() && bytes[i + 1] == b' ' && !enclosed[i] {
+        if ends
+            && i + 1 < bytes.len()
+            && bytes[i + 1] == b' '
+            && !enclosed.get(i).copied().unwrap_or(false)
+        {
             let next = text[i + 1..].trim_start().chars().next();
             let word_before = text[start..i].rsplit(' ').next().unwrap_or("");
             let abbreviation = b == b'.' && is_abbreviation(word_before);
@@ -586,8 +590,12 @@ fn is_abbreviation(word: &str) -> bool {
 
 /// Per byte of `text`: whether it lies inside a pair of `(…)` or `[…]` that
 /// closes (an opening bracket with no closing one, as in `1) first`, encloses
-/// nothing). Each kind pairs on its own; linear however deep they nest.
+/// nothing). Each kind pairs on its own; linear however deep they nest. Empty
+/// (nothing enclosed) when no bracket closes, as in most paragraphs.
 fn enclosed(text: &[u8]) -> Vec<bool> {
+    if !text.iter().any(|&b| b == b')' || b == b']') {
+        return Vec::new();
+    }
     // +1 where a pair's inside starts, -1 where it ends.
     let mut depth_change = vec![0i32; text.len() + 1];
     let (mut round, mut square): (Vec<usize>, Vec<usize>) = (Vec::new(), Vec::new());
@@ -623,6 +631,20 @@ fn enclosed(text: &[u8]) -> Vec<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn with_no_bracket_closing_nothing_is_enclosed_and_no_table_is_built() {
+        assert!(enclosed(b"One. Two (three. Four").is_empty());
+        assert_eq!(
+            split_sentences("One. Two (three. Four"),
+            ["One.", "Two (three.", "Four"]
+        );
+        // Only the inside of a pair: `b`, not the brackets.
+        assert_eq!(
+            enclosed(b"a (b) c"),
+            [false, false, false, true, false, false, false]
+        );
+    }
 
     #[test]
     fn a_label_and_an_address_are_not_the_lead() {
