@@ -244,7 +244,8 @@ fn the_task_is_the_same_whether_cairn_runs_in_the_repository_or_elsewhere() {
     write(&repo.join("src/ledger/batch_lock.rs"), "// new\n");
     set_mtime(&repo.join("src/ledger/batch_lock.rs"), 1_700_000_000);
     let files = serde_json::json!(["src/ledger/posting.rs", "src/ledger/batch_lock.rs"]);
-    for cwd in [repo.clone(), repo.join("src")] {
+    // In the git dir itself too: gix would read `.` there as a working tree.
+    for cwd in [repo.clone(), repo.join("src"), repo.join(".git")] {
         let cwd = cwd.canonicalize().unwrap();
         let elsewhere = wakeup_json_from(&config, &cwd, &[], Some(dir.path()));
         assert_eq!(elsewhere["query"]["files"], files);

@@ -5,8 +5,11 @@
 //!
 //! An entry is marked exactly when gix's status would find it unchanged from its
 //! stat data alone (`gix_status::index_as_worktree`): not skipped by its flags, not
-//! a conflict, not added with intent, not a submodule; no symbolic link on the way
-//! to it; neither a folder nor another kind of file than its entry says; the stat
+//! a conflict, not added with intent, not a submodule; its path plain (no `.`,
+//! `..`, empty or absolute part: gix's status rejects such a path, and only a
+//! damaged index holds one); every folder on the way a real folder (gix only
+//! refuses symbolic links there: stricter is safe); neither a folder nor another
+//! kind of file than its entry says; the stat
 //! data matching under the repository's `core.checkStat` and `core.trustCTime`;
 //! not an empty blob with a size; and not "racy" (changed in the same second as
 //! the index was written, where only the contents can tell). Everything else is
@@ -14,7 +17,8 @@
 //! answer is the status's whatever this pass decides. The pass does what gix
 //! does per entry without its general machinery (path stacks, pathspecs,
 //! attributes), and stats each file by its path relative to the process's folder
-//! when the repository was opened there (`tree::open`).
+//! when the repository was opened there (`tree::open`). Like gix's status (built
+//! without gix's `parallel` feature), it runs on one thread.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -22,8 +26,9 @@ use std::path::{Path, PathBuf};
 use gix::index::entry::{Flags, Stat};
 
 /// A copy of `index` with the entries the stat data shows unchanged marked up to
-/// date; `None` when the repository's stat or file-system options cannot be read
-/// (the caller then runs the status on the index as it is).
+/// date; `None` when the repository has no working tree or its stat or
+/// file-system options cannot be read (the caller then runs the status on the
+/// index as it is).
 pub(crate) fn mark_unchanged(
     repo: &gix::Repository,
     index: &gix::index::File,
@@ -38,8 +43,7 @@ pub(crate) fn mark_unchanged(
     let mut path = PathBuf::new();
     for entry in entries.iter_mut() {
         if entry.flags.intersects(
-            Flags::UPTODATE
-                | Flags::SKIP_WORKTREE
+            Flags::SKIP_WORKTREE
                 | Flags::ASSUME_VALID
                 | Flags::FSMONITOR_VALID
                 | Flags::INTENT_TO_ADD,
@@ -48,7 +52,11 @@ pub(crate) fn mark_unchanged(
         {
             continue;
         }
-        let Ok(rela) = gix::path::from_bstr(entry.path_in(paths)) else {
+        let bytes = entry.path_in(paths);
+        if !plain(bytes) {
+            continue;
+        }
+        let Ok(rela) = gix::path::from_bstr(bytes) else {
             continue;
         };
         if !folders.no_link_on_the_way(root, &rela) {
@@ -79,6 +87,15 @@ pub(crate) fn mark_unchanged(
         }
     }
     Some(marked)
+}
+
+/// Whether an index path is plain: `/`-separated parts, none empty, `.` or `..`
+/// (so also not absolute).
+fn plain(path: &[u8]) -> bool {
+    !path.is_empty()
+        && path
+            .split(|&b| b == b'/')
+            .all(|part| !part.is_empty() && part != b"." && part != b"..")
 }
 
 /// The folders already looked at, each once: whether it is a real folder (not a
@@ -158,6 +175,18 @@ mod tests {
         let repo = gix::open(r.path()).unwrap();
         let mut index = repo.index_or_empty().unwrap().as_ref().clone();
         assert_eq!(marked(&repo, &index), ["a.rs", "src/b.rs"]);
+        for bad in [
+            "",
+            "/a.rs",
+            "../a.rs",
+            "src/../a.rs",
+            "./a.rs",
+            "src//b.rs",
+            "src/.",
+        ] {
+            assert!(!plain(bad.as_bytes()), "{bad}");
+        }
+        assert!(plain(b"src/b.rs") && plain(b".github/x.yml") && plain(b"a..b"));
 
         // The index "written" in the same second as `a.rs` was last changed.
         let a = gix::index::fs::Metadata::from_path_no_follow(&r.dir.path().join("a.rs")).unwrap();

@@ -122,21 +122,35 @@ impl std::fmt::Debug for Repository {
 /// gix cannot open, [`GitError::Bare`] for one without a working tree.
 pub fn open(cwd: &Path) -> Result<Repository, GitError> {
     let here = std::env::current_dir().is_ok_and(|here| here == cwd);
-    let repo = if here {
-        discover(Path::new(".")).map_err(|e| match e {
-            GitError::NotARepository { .. } => GitError::NotARepository {
-                path: cwd.to_path_buf(),
-            },
-            GitError::Open { message, .. } => GitError::Open {
-                path: cwd.to_path_buf(),
-                message,
-            },
-            other => other,
-        })?
+    let relative = if here {
+        match discover(Path::new(".")) {
+            // Inside a git dir itself, gix takes `.` for a working tree whose git
+            // dir would be `./.git`; by its absolute path the folder is known.
+            Ok(r) if r.git_dir().is_dir() => Some(r),
+            Err(GitError::NotARepository { .. }) => {
+                return Err(GitError::NotARepository {
+                    path: cwd.to_path_buf(),
+                });
+            }
+            Ok(_) | Err(_) => None,
+        }
     } else {
-        discover(cwd)?
+        None
     };
-    let canonical = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+    let repo = match relative {
+        Some(r) => r,
+        None => discover(cwd)?,
+    };
+    // A relative path gix gives is relative to `cwd` (the process's folder).
+    let canonical = |p: &Path| {
+        p.canonicalize().unwrap_or_else(|_| {
+            if p.is_relative() {
+                cwd.join(p)
+            } else {
+                p.to_path_buf()
+            }
+        })
+    };
     let workdir = canonical(repo.workdir().ok_or_else(|| GitError::Bare {
         path: canonical(repo.git_dir()),
     })?);
