@@ -750,3 +750,65 @@ fn a_racy_file_is_compared_by_its_contents() {
     assert_eq!(ours, r.git_status_paths());
     assert_eq!(ours, ["src/ledger/racy.rs"]);
 }
+
+/// With `core.fileMode = false` a file made executable is not changed, and a
+/// merge conflict is: the stat pass leaves both to gix, which answers as git does.
+#[test]
+fn file_mode_off_and_a_merge_conflict_are_what_git_says() {
+    let r = ledger();
+    r.commit(
+        "2026-01-14T09:00:00Z",
+        "Scripts",
+        &[
+            ("tools/run.sh", "echo run\n"),
+            ("src/ledger/rate.rs", "1\n"),
+        ],
+    );
+    age_tracked_files(&r);
+    let root = r.dir.path();
+    let check = |what: &str| {
+        let ours = read_all(&r, None);
+        assert_eq!(ours, r.git_status_paths(), "{what}");
+        ours
+    };
+    r.git(&["config", "core.fileMode", "false"]);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(
+            root.join("tools/run.sh"),
+            std::fs::Permissions::from_mode(0o755),
+        )
+        .unwrap();
+        assert!(check("made executable, file modes ignored").is_empty());
+    }
+    // Two branches change the same line; the merge stops on the conflict.
+    r.git(&["checkout", "-q", "-b", "other"]);
+    r.commit(
+        "2026-01-15T09:00:00Z",
+        "Two",
+        &[("src/ledger/rate.rs", "2\n")],
+    );
+    r.git(&["checkout", "-q", "-"]);
+    r.commit(
+        "2026-01-16T09:00:00Z",
+        "Three",
+        &[("src/ledger/rate.rs", "3\n")],
+    );
+    age_tracked_files(&r);
+    let merged = std::process::Command::new("git")
+        .args([
+            "-c",
+            "user.name=T",
+            "-c",
+            "user.email=t@example.com",
+            "merge",
+            "-q",
+            "other",
+        ])
+        .current_dir(root)
+        .output()
+        .unwrap();
+    assert!(!merged.status.success(), "the merge conflicts");
+    assert!(check("a merge conflict").contains(&"src/ledger/rate.rs".to_owned()));
+}
