@@ -90,6 +90,16 @@ pub(crate) fn discover(path: &Path) -> Result<gix::Repository, GitError> {
     })
 }
 
+/// A path gix gave, canonical: resolved, absolute (a relative one is relative to
+/// the process's folder, where `open` gave gix `.`), else as it is absolute.
+pub(crate) fn canonical(p: &Path) -> PathBuf {
+    p.canonicalize()
+        .unwrap_or_else(|_| match std::env::current_dir() {
+            Ok(here) if p.is_relative() => here.join(p),
+            _ => p.to_path_buf(),
+        })
+}
+
 /// An opened repository with a working tree: where it is, before anything costly is read.
 pub struct Repository {
     repo: gix::Repository,
@@ -140,16 +150,6 @@ pub fn open(cwd: &Path) -> Result<Repository, GitError> {
     let repo = match relative {
         Some(r) => r,
         None => discover(cwd)?,
-    };
-    // A relative path gix gives is relative to `cwd` (the process's folder).
-    let canonical = |p: &Path| {
-        p.canonicalize().unwrap_or_else(|_| {
-            if p.is_relative() {
-                cwd.join(p)
-            } else {
-                p.to_path_buf()
-            }
-        })
     };
     let workdir = canonical(repo.workdir().ok_or_else(|| GitError::Bare {
         path: canonical(repo.git_dir()),

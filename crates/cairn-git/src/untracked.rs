@@ -174,10 +174,13 @@ impl Key {
         let mut line = format!("{MAGIC} {sum} {options:?} precious={precious}");
         // Named by their canonical paths: a repository opened relative to the
         // current folder (see `tree::open`) keys the same cache.
-        let canonical = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
         let mut paths = vec![
-            canonical(repo.git_dir()).join("info").join("exclude"),
-            canonical(repo.common_dir()).join("info").join("exclude"),
+            crate::tree::canonical(repo.git_dir())
+                .join("info")
+                .join("exclude"),
+            crate::tree::canonical(repo.common_dir())
+                .join("info")
+                .join("exclude"),
         ];
         if let Ok(Some(p)) = repo.config_snapshot().trusted_path("core.excludesFile") {
             paths.push(p);
