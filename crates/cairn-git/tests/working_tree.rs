@@ -641,6 +641,20 @@ fn age_tracked_files(r: &Repo) {
     r.git(&["update-index", "-q", "--really-refresh"]);
 }
 
+/// The changed files as cairn reads them, checked against `git status`; read
+/// first, so that cairn never sees an index git refreshed.
+fn as_git_says(r: &Repo, what: &str) -> Vec<String> {
+    let ours = read_all(r, None);
+    assert_eq!(ours, r.git_status_paths(), "{what}");
+    ours
+}
+
+#[cfg(unix)]
+fn make_executable(p: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(p, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
 /// The status answers what git answers for every kind of change to a tracked
 /// file, with the stat pass in front of it (`preload.rs`) marking the files the
 /// stat data shows unchanged: rewritten, touched only, made executable, deleted,
@@ -666,11 +680,7 @@ fn tracked_files_changed_in_every_way_are_what_git_calls_changed() {
     );
     age_tracked_files(&r);
     let root = r.dir.path();
-    let check = |what: &str| {
-        // Read before git: it must not see an index git refreshed.
-        let ours = read_all(&r, None);
-        assert_eq!(ours, r.git_status_paths(), "{what}");
-    };
+    let check = |what: &str| as_git_says(&r, what);
     check("nothing changed");
     assert!(read_all(&r, None).is_empty());
     r.write("src/ledger/entry.rs", "bbbb\n");
@@ -682,12 +692,7 @@ fn tracked_files_changed_in_every_way_are_what_git_calls_changed() {
     check("touched only: git compares the contents and finds them the same");
     #[cfg(unix)]
     {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(
-            root.join("tools/run.sh"),
-            std::fs::Permissions::from_mode(0o755),
-        )
-        .unwrap();
+        make_executable(&root.join("tools/run.sh"));
         check("made executable");
     }
     std::fs::remove_file(root.join("src/payout/old.rs")).unwrap();
@@ -746,9 +751,7 @@ fn a_racy_file_is_compared_by_its_contents() {
         .unwrap()
         .set_modified(written)
         .unwrap();
-    let ours = read_all(&r, None);
-    assert_eq!(ours, r.git_status_paths());
-    assert_eq!(ours, ["src/ledger/racy.rs"]);
+    assert_eq!(as_git_says(&r, "racy"), ["src/ledger/racy.rs"]);
 }
 
 /// With `core.fileMode = false` a file made executable is not changed, and a
@@ -766,20 +769,11 @@ fn file_mode_off_and_a_merge_conflict_are_what_git_says() {
     );
     age_tracked_files(&r);
     let root = r.dir.path();
-    let check = |what: &str| {
-        let ours = read_all(&r, None);
-        assert_eq!(ours, r.git_status_paths(), "{what}");
-        ours
-    };
+    let check = |what: &str| as_git_says(&r, what);
     r.git(&["config", "core.fileMode", "false"]);
     #[cfg(unix)]
     {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(
-            root.join("tools/run.sh"),
-            std::fs::Permissions::from_mode(0o755),
-        )
-        .unwrap();
+        make_executable(&root.join("tools/run.sh"));
         assert!(check("made executable, file modes ignored").is_empty());
     }
     // Two branches change the same line; the merge stops on the conflict.
