@@ -39,7 +39,7 @@ use crate::record;
 
 const MAGIC: &[u8; 8] = b"CAIRNMF1";
 /// Bumped whenever the layout of this file or of the records changes.
-pub(crate) const FORMAT: u32 = 6;
+pub(crate) const FORMAT: u32 = 7;
 const ROW: usize = 60;
 const PREFIX: usize = 20;
 

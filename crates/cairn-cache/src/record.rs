@@ -16,7 +16,9 @@
 
 use std::collections::BTreeMap;
 
-use cairn_note::{Freshness, Heading, MemoryType, Note, Priority, Sensitivity, Status};
+use cairn_note::{
+    Freshness, Heading, MemoryType, Note, Priority, Sensitivity, Status, TriggerTerms,
+};
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 
@@ -40,6 +42,9 @@ pub(crate) struct StoredNote {
     supersedes: Vec<String>,
     superseded_by: Vec<String>,
     triggers: Vec<String>,
+    /// `triggers` analysed by `cairn_index::analyze`, one list each: scoring a
+    /// cached note then tests terms, without analysing text.
+    trigger_terms: String,
     related_files: Vec<String>,
     related_memory: Vec<String>,
     tags: Vec<String>,
@@ -81,6 +86,7 @@ impl StoredNote {
             supersedes,
             superseded_by,
             triggers,
+            trigger_terms,
             related_files,
             related_memory,
             tags,
@@ -115,6 +121,17 @@ impl StoredNote {
             supersedes: supersedes.clone(),
             superseded_by: superseded_by.clone(),
             triggers: triggers.clone(),
+            trigger_terms: trigger_terms.text().map_or_else(
+                || {
+                    let analysed: Vec<Vec<String>> =
+                        triggers.iter().map(|t| cairn_index::analyze(t)).collect();
+                    TriggerTerms::known(triggers, &analysed)
+                        .text()
+                        .unwrap_or_default()
+                        .to_owned()
+                },
+                str::to_owned,
+            ),
             related_files: related_files.clone(),
             related_memory: related_memory.clone(),
             tags: tags.clone(),
@@ -160,6 +177,7 @@ impl StoredNote {
             status_word: self.status_word,
             supersedes: self.supersedes,
             superseded_by: self.superseded_by,
+            trigger_terms: TriggerTerms::from_text(&self.triggers, self.trigger_terms),
             triggers: self.triggers,
             related_files: self.related_files,
             related_memory: self.related_memory,
@@ -243,6 +261,7 @@ pub fn secret_stub(note: &Note) -> Note {
         supersedes: Vec::new(),
         superseded_by: Vec::new(),
         triggers: Vec::new(),
+        trigger_terms: TriggerTerms::default(),
         related_files: Vec::new(),
         related_memory: Vec::new(),
         tags: Vec::new(),
@@ -302,6 +321,16 @@ mod tests {
         expected.body = String::new();
         assert_eq!(back, vec![expected]);
         assert!(!note.extra.is_empty());
+        // `==` ignores the triggers' terms: the cached note carries them, analysed.
+        assert!(note.trigger_terms.get().is_none());
+        let terms: Vec<Vec<&str>> = back[0]
+            .trigger_terms
+            .get()
+            .unwrap()
+            .map(Iterator::collect)
+            .collect();
+        assert_eq!(terms, [cairn_index::analyze("x y")]);
+        assert_eq!(terms, [vec!["x", "y"]]);
     }
 
     #[test]

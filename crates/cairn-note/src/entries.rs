@@ -35,7 +35,7 @@
 use std::collections::{BTreeMap, HashSet};
 
 use crate::markdown::{fence_marker, is_heading_marker, scan_body};
-use crate::model::{Diagnostic, MemoryType, Note, Sensitivity, Severity, Status};
+use crate::model::{Diagnostic, MemoryType, Note, Sensitivity, Severity, Status, TriggerTerms};
 use crate::parse::{Parsed, parse_date, parse_with_meta};
 use crate::prose::prose_sentences;
 use crate::sensitivity::{DoubtReason, Occurrence, Value as SensValue, resolve, sensitivity_key};
@@ -383,6 +383,7 @@ fn split(file: Note, frontmatter_tags: &[String]) -> (Vec<Note>, Vec<Diagnostic>
             supersedes,
             superseded_by,
             triggers: Vec::new(),
+            trigger_terms: TriggerTerms::default(),
             related_files: Vec::new(),
             related_memory: related,
             tags,

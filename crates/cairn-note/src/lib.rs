@@ -36,6 +36,7 @@ pub use frontmatter::{Block, FrontmatterKind, Split, frontmatter_key_line, split
 pub use markdown::{link_target, wikilink_lines, wikilinks};
 pub use model::{
     Diagnostic, Freshness, Heading, MemoryType, Note, Priority, Sensitivity, Severity, Status,
+    TriggerTerms,
 };
 pub use names::{NoteNames, find_named, is_attachment, most_linked};
 pub use parse::{Parsed, note_id, parse_date, parse_note};

@@ -49,6 +49,12 @@ pub struct Note {
     pub superseded_by: Vec<String>,
     /// Phrases that, when the task mentions them, make this note relevant.
     pub triggers: Vec<String>,
+    /// [`Note::triggers`] as index terms, when whoever made this note had the
+    /// index's analyzer (the cache analyses them once, at index time, so a
+    /// hook's scoring does not). Derived: not serialised, and never makes two
+    /// notes differ.
+    #[serde(skip)]
+    pub trigger_terms: TriggerTerms,
     /// Repository-relative files this note is about.
     pub related_files: Vec<String>,
     /// Linked notes (link targets, brackets removed).
@@ -83,6 +89,62 @@ pub struct Note {
     /// vault-relative path. The entry's own `path` and `id` then end in `#<entry-slug>`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub entry_of: Option<String>,
+}
+
+/// Each of a note's triggers as index terms, in order: a memo of what the
+/// index's analyzer makes of them, or unknown (then whoever needs them
+/// analyses the triggers). Kept as one text, each trigger's terms separated by
+/// spaces and ended by a line break, so a cached note decodes it in one
+/// allocation. `==` ignores it: two notes that say the same are equal whether
+/// or not one of them had its triggers analysed.
+#[derive(Debug, Clone, Default)]
+pub struct TriggerTerms(Option<String>);
+
+impl TriggerTerms {
+    /// `terms`, one list per trigger of `triggers`; unknown when the counts
+    /// differ or a term is empty or holds white space.
+    pub fn known(triggers: &[String], terms: &[Vec<String>]) -> Self {
+        let fits = terms.len() == triggers.len()
+            && terms
+                .iter()
+                .flatten()
+                .all(|t| !t.is_empty() && !t.contains(char::is_whitespace));
+        if !fits {
+            return Self(None);
+        }
+        let mut text = String::new();
+        for list in terms {
+            text.push_str(&list.join(" "));
+            text.push('\n');
+        }
+        Self(Some(text))
+    }
+
+    /// Terms as [`TriggerTerms::text`] gave them, for `triggers`; unknown when
+    /// the count of triggers differs.
+    pub fn from_text(triggers: &[String], text: String) -> Self {
+        Self((text.matches('\n').count() == triggers.len()).then_some(text))
+    }
+
+    /// The stored form: each trigger's terms, separated by spaces, then a line
+    /// break; `None` when unknown.
+    pub fn text(&self) -> Option<&str> {
+        self.0.as_deref()
+    }
+
+    /// Each trigger's terms, in the triggers' order, when known.
+    pub fn get(&self) -> Option<impl Iterator<Item = impl Iterator<Item = &str>>> {
+        self.0.as_deref().map(|t| {
+            t.split_terminator('\n')
+                .map(|line| line.split(' ').filter(|w| !w.is_empty()))
+        })
+    }
+}
+
+impl PartialEq for TriggerTerms {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
 }
 
 /// A heading of the body.

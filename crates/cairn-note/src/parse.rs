@@ -14,7 +14,7 @@ use crate::formats::parse_block;
 use crate::frontmatter::{FrontmatterKind, split_frontmatter};
 use crate::markdown::scan_body;
 use crate::model::{
-    Diagnostic, Freshness, MemoryType, Note, Priority, Sensitivity, Severity, Status,
+    Diagnostic, Freshness, MemoryType, Note, Priority, Sensitivity, Severity, Status, TriggerTerms,
 };
 use crate::sensitivity::{DoubtReason, SensitivityReading, read_block};
 use crate::title::fallback_title;
@@ -321,6 +321,7 @@ pub(crate) fn parse_with_meta(path: &str, bytes: &[u8]) -> (Parsed, FileMeta) {
             by
         },
         triggers: f.list("triggers"),
+        trigger_terms: TriggerTerms::default(),
         related_files: f.list("related_files"),
         related_memory: f.links("related_memory"),
         aliases,

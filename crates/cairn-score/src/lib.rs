@@ -586,10 +586,24 @@ fn module_match(n: &Note, ctx: &ScoreContext<'_>) -> Option<String> {
     })
 }
 
-/// A trigger whose every analysed term is in the task.
+/// A trigger whose every analysed term is in the task (one with no term never
+/// is): by its terms when the note carries them ([`Note::trigger_terms`]), else
+/// by analysing it.
 fn trigger_match<'n>(n: &'n Note, task_terms: &BTreeSet<String>) -> Option<&'n str> {
     if task_terms.is_empty() {
         return None;
+    }
+    if let Some(analysed) = n.trigger_terms.get() {
+        return n.triggers.iter().zip(analysed).find_map(|(t, mut terms)| {
+            let mut any = false;
+            terms
+                .all(|term| {
+                    any = true;
+                    task_terms.contains(term)
+                })
+                .then_some(t.as_str())
+                .filter(|_| any)
+        });
     }
     n.triggers
         .iter()

@@ -304,3 +304,79 @@ fn a_retired_note_says_which_key_or_folder_retired_it() {
     );
     assert_eq!(why("a.md", "status: draft"), None);
 }
+
+#[test]
+fn triggers_match_the_same_by_their_stored_terms_as_by_analysis() {
+    let triggers = [
+        "schema change",
+        "Retrying payouts",
+        "the of and",
+        "",
+        "payout-batch lock",
+        "PayoutBatch",
+        "LOCKS, payouts; retried!",
+        "Zürich deploy",
+        "lock timeout",
+    ];
+    let tasks = [
+        "retry the payout batch lock",
+        "deploy to zürich",
+        "a schema change in payouts",
+        "payoutbatch lock timeouts",
+        "",
+    ];
+    for task in tasks {
+        let terms: BTreeSet<String> = cairn_index::analyze(task).into_iter().collect();
+        for one in &triggers {
+            // One trigger at a time, then all of them: the first that matches.
+            let lists: [Vec<String>; 2] = [
+                vec![(*one).to_owned()],
+                triggers.iter().map(|t| (*t).to_owned()).collect(),
+            ];
+            for list in lists {
+                let mut plain = note("t.md", "title: T");
+                plain.triggers.clone_from(&list);
+                let mut stored = plain.clone();
+                let analysed: Vec<_> = list.iter().map(|t| cairn_index::analyze(t)).collect();
+                stored.trigger_terms = cairn_note::TriggerTerms::known(&list, &analysed);
+                assert!(stored.trigger_terms.get().is_some());
+                assert!(plain.trigger_terms.get().is_none());
+                assert_eq!(
+                    trigger_match(&stored, &terms),
+                    trigger_match(&plain, &terms),
+                    "{task:?} {list:?}"
+                );
+            }
+        }
+    }
+    // Some pairs match, some do not: the comparison above is not vacuous.
+    let terms: BTreeSet<String> = cairn_index::analyze(tasks[0]).into_iter().collect();
+    let mut n = note("t.md", "title: T");
+    n.triggers = vec!["Retrying payouts".to_owned(), "schema change".to_owned()];
+    assert_eq!(trigger_match(&n, &terms), Some("Retrying payouts"));
+    n.triggers.remove(0);
+    assert_eq!(trigger_match(&n, &terms), None);
+}
+
+#[test]
+fn stored_terms_for_other_triggers_are_unknown() {
+    let triggers = vec!["a".to_owned(), "b".to_owned()];
+    let t = cairn_note::TriggerTerms::known(&triggers, &[vec!["a".to_owned()]]);
+    assert!(t.get().is_none());
+    let spaced = [vec!["a b".to_owned()], vec![]];
+    assert!(
+        cairn_note::TriggerTerms::known(&triggers, &spaced)
+            .get()
+            .is_none()
+    );
+    let t = cairn_note::TriggerTerms::known(&triggers, &[vec!["a".to_owned()], vec![]]);
+    assert_eq!(t.text(), Some("a\n\n"));
+    let back = cairn_note::TriggerTerms::from_text(&triggers, "a\n\n".to_owned());
+    let lists: Vec<Vec<&str>> = back.get().unwrap().map(Iterator::collect).collect();
+    assert_eq!(lists, [vec!["a"], vec![]]);
+    assert!(
+        cairn_note::TriggerTerms::from_text(&triggers, "a\n".to_owned())
+            .get()
+            .is_none()
+    );
+}
