@@ -806,3 +806,27 @@ fn file_mode_off_and_a_merge_conflict_are_what_git_says() {
     assert!(!merged.status.success(), "the merge conflicts");
     assert!(check("a merge conflict").contains(&"src/ledger/rate.rs".to_owned()));
 }
+
+/// An index whose trailing checksum no longer matches its contents is read, as
+/// git reads it: git checks that checksum only in `git fsck`. Here one tracked
+/// file's recorded change time is altered in place, so git compares that file
+/// by its contents and finds it unchanged; a file changed for real is found.
+#[test]
+fn an_index_whose_checksum_does_not_match_is_read_as_git_reads_it() {
+    let r = ledger();
+    age_tracked_files(&r);
+    r.write("src/payout/batch.rs", "fn batch() { changed() }\n");
+    let index = r.path().join(".git/index");
+    let mut bytes = std::fs::read(&index).unwrap();
+    // The 12-byte header, then the first entry, which starts with its ctime.
+    bytes[12..16].copy_from_slice(&1_000_000_000u32.to_be_bytes());
+    std::fs::write(&index, &bytes).unwrap();
+    let fsck = std::process::Command::new("git")
+        .args(["fsck", "--no-dangling"])
+        .current_dir(r.path())
+        .output()
+        .unwrap();
+    assert!(!fsck.status.success(), "git fsck should call the index bad");
+    let changed = as_git_says(&r, "an index with a stale checksum");
+    assert_eq!(changed, ["src/payout/batch.rs"]);
+}
