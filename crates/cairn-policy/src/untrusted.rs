@@ -63,13 +63,23 @@ fn needs_care(c: char) -> bool {
     c.is_control() || c == '\u{2028}' || c == '\u{2029}' || is_invisible(c)
 }
 
+/// Whether `text` is printable ASCII only (with `lines`, line feeds and tabs
+/// too): a byte test that answers for most text what the character tests of
+/// [`normalize`] and [`one_line`] would, without decoding characters. Every
+/// character [`needs_care`] calls for is either an ASCII control character or
+/// outside ASCII.
+fn printable_ascii(text: &str, lines: bool) -> bool {
+    text.bytes()
+        .all(|b| (0x20..0x7f).contains(&b) || (lines && (b == b'\n' || b == b'\t')))
+}
+
 /// The text with the lines a reader sees: every line break of [`is_line_break`]
 /// becomes `\n` (a CRLF pair stays as it is), tabs stay, other control characters
 /// become a space, invisible format characters are removed. Borrowed when there is
 /// nothing to change.
 pub fn normalize(text: &str) -> Cow<'_, str> {
     let plain = |c: char| !needs_care(c) || c == '\n' || c == '\t';
-    if text.chars().all(plain) {
+    if printable_ascii(text, true) || text.chars().all(plain) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len());
@@ -92,7 +102,7 @@ pub fn normalize(text: &str) -> Cow<'_, str> {
 /// removed, and then runs of whitespace collapse to one space, trimmed. Text with
 /// none of these characters is returned borrowed, unchanged.
 pub fn one_line(text: &str) -> Cow<'_, str> {
-    if !text.chars().any(needs_care) {
+    if printable_ascii(text, false) || !text.chars().any(needs_care) {
         return Cow::Borrowed(text);
     }
     let spaced: String = text
@@ -106,6 +116,33 @@ pub fn one_line(text: &str) -> Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_ascii_test_agrees_with_the_character_tests() {
+        // Every ASCII byte, and the characters around the ones that need care.
+        let mut chars: Vec<char> = (0u8..0x80).map(char::from).collect();
+        chars.extend([
+            '\u{80}', '\u{9f}', '\u{a0}', '\u{ad}', '\u{2028}', '\u{2029}', '\u{200b}', 'é',
+            '\u{feff}',
+        ]);
+        for &a in &chars {
+            for &b in &chars {
+                let text = format!("x{a}y{b}");
+                let lines = |c: char| !needs_care(c) || c == '\n' || c == '\t';
+                if printable_ascii(&text, true) {
+                    assert!(text.chars().all(lines), "{text:?}");
+                }
+                if printable_ascii(&text, false) {
+                    assert!(!text.chars().any(needs_care), "{text:?}");
+                }
+                assert_eq!(
+                    printable_ascii(&text, true),
+                    text.is_ascii() && text.chars().all(lines),
+                    "{text:?}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn check_one_line() {
