@@ -169,6 +169,22 @@ impl NoteSource {
         }
     }
 
+    /// [`NoteSource::search_with`], the hits whose paths are `known` named
+    /// without reading the index's document store.
+    pub(crate) fn search_knowing(
+        &self,
+        q: &QueryTerms,
+        ranker: &Ranker,
+        folders: Option<&[String]>,
+        limit: usize,
+        known: &cairn_index::KnownPaths<'_>,
+    ) -> Result<Vec<Hit>, IndexError> {
+        match self {
+            Self::Memory { index, .. } => index.search_knowing(q, ranker, folders, limit, known),
+            Self::Cached(c) => c.with_index(|i| i.search_knowing(q, ranker, folders, limit, known)),
+        }
+    }
+
     /// Warnings raised since the engine was opened (a damaged index replaced).
     pub(crate) fn take_warnings(&self) -> Vec<String> {
         match self {

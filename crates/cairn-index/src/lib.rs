@@ -41,7 +41,7 @@ use std::collections::{BTreeMap, BTreeSet};
 pub use analyzer::{analyze, analyzed_within, analyzer, stop_words};
 pub use error::{IndexError, panic_is_contained};
 pub use rank::{FieldWeights, PROXIMITY_DEPTH, Ranker};
-pub use schema::{TextField, path_key};
+pub use schema::{KnownPaths, TextField, path_key};
 pub use tokenize::WordTokenizer;
 pub use verify::{BLOCK as CHECKSUM_BLOCK, FileSums, checksum_dir, verify_dir};
 pub use writer::NoteWriter;
@@ -154,6 +154,19 @@ impl NoteIndex {
         folders: Option<&[String]>,
         limit: usize,
     ) -> Result<Vec<Hit>, IndexError> {
+        self.search_knowing(q, ranker, folders, limit, &KnownPaths::default())
+    }
+
+    /// [`NoteIndex::search_with`], the hits whose paths are `known` named
+    /// without reading the document store (the same hits).
+    pub fn search_knowing(
+        &self,
+        q: &QueryTerms,
+        ranker: &Ranker,
+        folders: Option<&[String]>,
+        limit: usize,
+        known: &KnownPaths<'_>,
+    ) -> Result<Vec<Hit>, IndexError> {
         contained(|| {
             fault("index-search");
             let searcher = self.reader.searcher();
@@ -165,6 +178,7 @@ impl NoteIndex {
                 ranker,
                 folders,
                 limit,
+                known,
             )
         })
     }

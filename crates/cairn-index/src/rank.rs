@@ -42,7 +42,7 @@ use tantivy::{
     DocAddress, DocId, DocSet, Searcher, SegmentReader, TERMINATED, TantivyDocument, Term,
 };
 
-use crate::schema::{Fields, KEY_HASH};
+use crate::schema::{Fields, KEY_HASH, KnownPaths};
 use crate::{Hit, IndexError, QueryTerms, TermMatch, TextField};
 
 /// How many of the best BM25F candidates get a proximity score.
@@ -415,7 +415,9 @@ impl Cand {
     }
 }
 
-/// The best `limit` documents for `q`, best first; ties broken by path.
+/// The best `limit` documents for `q`, best first; ties broken by path; the
+/// paths of those whose key is `known` taken from there, the others read.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn search(
     searcher: &Searcher,
     fields: &Fields,
@@ -424,6 +426,7 @@ pub(crate) fn search(
     r: &Ranker,
     folders: Option<&[String]>,
     limit: usize,
+    known: &KnownPaths<'_>,
 ) -> Result<Vec<Hit>, IndexError> {
     let scope = Scope::new(searcher, fields, lengths, folders)?;
     let segs = searcher.segment_readers();
@@ -497,12 +500,15 @@ pub(crate) fn search(
         avg_len: scope.avg_len,
     };
     let mut cands: Vec<Cand> = Vec::new();
+    // Whether each segment has the key column (a candidate's key is 0 without it).
+    let mut keyed = vec![false; segs.len()];
     for (seg_ord, docs) in scored.iter().enumerate() {
         let keys = segs[seg_ord]
             .fast_fields()
             .u64(KEY_HASH)
             .ok()
             .map(|c| c.first_or_default_col(0));
+        keyed[seg_ord] = keys.is_some();
         for &d in docs {
             let bm25 = score[seg_ord][d as usize];
             if bm25 > 0.0 {
@@ -548,10 +554,18 @@ pub(crate) fn search(
     }
     let mut hits = Vec::with_capacity(end);
     for c in &cands[..end] {
-        let doc: TantivyDocument = searcher.doc(DocAddress::new(c.seg, c.doc))?;
-        if let Some(path) = doc.get_first(fields.key).and_then(|v| v.as_str()) {
+        let seg_keyed = usize::try_from(c.seg).is_ok_and(|s| keyed.get(s) == Some(&true));
+        let path = if let Some(path) = known.get(c.key).filter(|_| seg_keyed) {
+            Some(path.to_owned())
+        } else {
+            let doc: TantivyDocument = searcher.doc(DocAddress::new(c.seg, c.doc))?;
+            doc.get_first(fields.key)
+                .and_then(|v| v.as_str())
+                .map(str::to_owned)
+        };
+        if let Some(path) = path {
             hits.push(Hit {
-                path: path.to_owned(),
+                path,
                 bm25: c.total(r),
                 proximity: c.total(r) - c.bm25,
                 coverage: c.coverage,

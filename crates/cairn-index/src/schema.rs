@@ -130,3 +130,80 @@ pub fn path_key(path: &str) -> u64 {
     }
     h
 }
+
+/// Paths the caller already holds, by their [`path_key`]: a search names a hit
+/// whose key is here without reading the path from the document store (about a
+/// quarter of a task search's work on 600 hits). A key that two of the paths
+/// share names neither: those hits are read from the store, as every hit whose
+/// key is not here is.
+#[derive(Debug, Default)]
+pub struct KnownPaths<'a> {
+    by_key: std::collections::HashMap<u64, Option<&'a str>, BuildKeyHasher>,
+}
+
+/// The keys are hashes already ([`path_key`]): the map takes them as they are
+/// instead of hashing them again.
+type BuildKeyHasher = std::hash::BuildHasherDefault<KeyHasher>;
+
+#[derive(Debug, Default)]
+struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, key: u64) {
+        self.0 = key;
+    }
+}
+
+impl<'a> KnownPaths<'a> {
+    /// `paths`, by key.
+    pub fn of(paths: impl IntoIterator<Item = &'a str>) -> Self {
+        let mut known = Self::default();
+        for p in paths {
+            known.insert(path_key(p), p);
+        }
+        known
+    }
+
+    fn insert(&mut self, key: u64, path: &'a str) {
+        self.by_key
+            .entry(key)
+            .and_modify(|held| {
+                if *held != Some(path) {
+                    *held = None;
+                }
+            })
+            .or_insert(Some(path));
+    }
+
+    /// The one path known by `key`.
+    pub(crate) fn get(&self, key: u64) -> Option<&'a str> {
+        self.by_key.get(&key).copied().flatten()
+    }
+}
+
+#[cfg(test)]
+mod known_paths_tests {
+    use super::*;
+
+    #[test]
+    fn a_key_two_paths_share_names_neither() {
+        let mut k = KnownPaths::of(["a.md", "b.md", "a.md"]);
+        assert_eq!(k.get(path_key("a.md")), Some("a.md"));
+        assert_eq!(k.get(path_key("b.md")), Some("b.md"));
+        assert_eq!(k.get(path_key("c.md")), None);
+        k.insert(path_key("a.md"), "not-a.md");
+        assert_eq!(k.get(path_key("a.md")), None);
+        k.insert(path_key("a.md"), "a.md");
+        assert_eq!(k.get(path_key("a.md")), None);
+    }
+}

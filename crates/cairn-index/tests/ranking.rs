@@ -275,3 +275,47 @@ fn a_hit_says_how_much_of_its_best_part_it_covers() {
         );
     }
 }
+
+#[test]
+fn hits_named_from_known_paths_are_the_hits_read_from_the_store() {
+    // Many notes, ties included (identical bodies).
+    let notes: Vec<_> = (0..60)
+        .map(|i| {
+            let body = match i % 4 {
+                0 => "payout batch lock timeout".to_owned(),
+                1 => format!("payout retry {i}"),
+                2 => "ledger posting lock".to_owned(),
+                _ => format!("unrelated text {i}"),
+            };
+            note(&format!("n/{i:02}.md"), &body)
+        })
+        .collect();
+    let idx = NoteIndex::build_in_ram(&notes).unwrap();
+    let all: Vec<&str> = notes.iter().map(|n| n.path.as_str()).collect();
+    let some: Vec<&str> = all.iter().copied().step_by(3).collect();
+    let strangers = ["elsewhere/x.md", "n/99.md"];
+    for text in [
+        "payout lock",
+        "ledger",
+        "retry timeout batch",
+        "nothing here",
+    ] {
+        for r in [Ranker::PLAIN, Ranker::default()] {
+            for limit in [1, 5, 10, 100] {
+                let read = idx.search_with(&q(text), &r, None, limit).unwrap();
+                for known in [&all[..], &some[..], &strangers[..]] {
+                    let named = idx
+                        .search_knowing(
+                            &q(text),
+                            &r,
+                            None,
+                            limit,
+                            &KnownPaths::of(known.iter().copied()),
+                        )
+                        .unwrap();
+                    assert_eq!(named, read, "{text} {limit}");
+                }
+            }
+        }
+    }
+}
