@@ -86,7 +86,7 @@ impl StoredNote {
             supersedes,
             superseded_by,
             triggers,
-            trigger_terms,
+            trigger_terms: _,
             related_files,
             related_memory,
             tags,
@@ -121,17 +121,16 @@ impl StoredNote {
             supersedes: supersedes.clone(),
             superseded_by: superseded_by.clone(),
             triggers: triggers.clone(),
-            trigger_terms: trigger_terms.text().map_or_else(
-                || {
-                    let analysed: Vec<Vec<String>> =
-                        triggers.iter().map(|t| cairn_index::analyze(t)).collect();
-                    TriggerTerms::known(triggers, &analysed)
-                        .text()
-                        .unwrap_or_default()
-                        .to_owned()
-                },
-                str::to_owned,
-            ),
+            // Analysed from the triggers themselves, never taken from the
+            // note's memo: `==` ignores it, so a stale one would go unseen.
+            trigger_terms: {
+                let analysed: Vec<Vec<String>> =
+                    triggers.iter().map(|t| cairn_index::analyze(t)).collect();
+                TriggerTerms::known(triggers, &analysed)
+                    .text()
+                    .unwrap_or_default()
+                    .to_owned()
+            },
             related_files: related_files.clone(),
             related_memory: related_memory.clone(),
             tags: tags.clone(),
@@ -331,6 +330,18 @@ mod tests {
             .collect();
         assert_eq!(terms, [cairn_index::analyze("x y")]);
         assert_eq!(terms, [vec!["x", "y"]]);
+
+        // A note that carries terms for other triggers is stored with its own.
+        let mut stale = back[0].clone();
+        stale.triggers = vec!["Retrying payouts".to_owned()];
+        let again = decode(&encode(std::slice::from_ref(&stale))).unwrap();
+        let terms: Vec<Vec<&str>> = again[0]
+            .trigger_terms
+            .get()
+            .unwrap()
+            .map(Iterator::collect)
+            .collect();
+        assert_eq!(terms, [cairn_index::analyze("Retrying payouts")]);
     }
 
     #[test]
