@@ -321,27 +321,22 @@ mod tests {
         assert_eq!(back, vec![expected]);
         assert!(!note.extra.is_empty());
         // `==` ignores the triggers' terms: the cached note carries them, analysed.
+        let terms = |n: &Note| -> Vec<Vec<String>> {
+            n.trigger_terms
+                .get()
+                .unwrap()
+                .map(|t| t.map(str::to_owned).collect())
+                .collect()
+        };
         assert!(note.trigger_terms.get().is_none());
-        let terms: Vec<Vec<&str>> = back[0]
-            .trigger_terms
-            .get()
-            .unwrap()
-            .map(Iterator::collect)
-            .collect();
-        assert_eq!(terms, [cairn_index::analyze("x y")]);
-        assert_eq!(terms, [vec!["x", "y"]]);
+        assert_eq!(terms(&back[0]), [cairn_index::analyze("x y")]);
+        assert_eq!(terms(&back[0]), [vec!["x", "y"]]);
 
         // A note that carries terms for other triggers is stored with its own.
         let mut stale = back[0].clone();
         stale.triggers = vec!["Retrying payouts".to_owned()];
         let again = decode(&encode(std::slice::from_ref(&stale))).unwrap();
-        let terms: Vec<Vec<&str>> = again[0]
-            .trigger_terms
-            .get()
-            .unwrap()
-            .map(Iterator::collect)
-            .collect();
-        assert_eq!(terms, [cairn_index::analyze("Retrying payouts")]);
+        assert_eq!(terms(&again[0]), [cairn_index::analyze("Retrying payouts")]);
     }
 
     #[test]

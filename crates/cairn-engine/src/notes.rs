@@ -163,10 +163,13 @@ impl NoteSource {
         folders: Option<&[String]>,
         limit: usize,
     ) -> Result<Vec<Hit>, IndexError> {
-        match self {
-            Self::Memory { index, .. } => index.search_with(q, ranker, folders, limit),
-            Self::Cached(c) => c.with_index(|i| i.search_with(q, ranker, folders, limit)),
-        }
+        self.search_knowing(
+            q,
+            ranker,
+            folders,
+            limit,
+            &cairn_index::KnownPaths::default(),
+        )
     }
 
     /// [`NoteSource::search_with`], the hits whose paths are `known` named

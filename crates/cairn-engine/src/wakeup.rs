@@ -221,12 +221,14 @@ impl Engine {
         let ranker = crate::wakeup::ranker(req.ranking);
         let hits = if folders.is_empty() {
             Vec::new()
-        } else if query.is_empty() {
-            self.notes
-                .search_with(&query, &ranker, Some(&folders), BM25_DEPTH)?
         } else {
-            // Only hits in scope are kept below: their paths are known here.
-            let known = cairn_index::KnownPaths::of(in_scope.iter().map(|n| n.path.as_str()));
+            // Only hits in scope are kept below: their paths are known here
+            // (an empty query has no hits to name).
+            let known = if query.is_empty() {
+                cairn_index::KnownPaths::default()
+            } else {
+                cairn_index::KnownPaths::of(in_scope.iter().map(|n| n.path.as_str()))
+            };
             self.notes
                 .search_knowing(&query, &ranker, Some(&folders), BM25_DEPTH, &known)?
         };

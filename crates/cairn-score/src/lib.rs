@@ -594,15 +594,10 @@ fn trigger_match<'n>(n: &'n Note, task_terms: &BTreeSet<String>) -> Option<&'n s
         return None;
     }
     if let Some(analysed) = n.trigger_terms.get() {
-        return n.triggers.iter().zip(analysed).find_map(|(t, mut terms)| {
-            let mut any = false;
-            terms
-                .all(|term| {
-                    any = true;
-                    task_terms.contains(term)
-                })
-                .then_some(t.as_str())
-                .filter(|_| any)
+        return n.triggers.iter().zip(analysed).find_map(|(t, terms)| {
+            let mut terms = terms.peekable();
+            let within = terms.peek().is_some() && terms.all(|term| task_terms.contains(term));
+            within.then_some(t.as_str())
         });
     }
     n.triggers
