@@ -68,21 +68,17 @@ fn epoch_day(d: NaiveDate) -> i64 {
     (d - epoch).num_days()
 }
 
-/// Applies the deboost to every project note in `scored` whose related files
-/// changed after its date, re-sorts, and returns what changed per note.
-pub(crate) fn apply(
-    scored: &mut [Scored],
-    notes: &HashMap<&str, &Note>,
+/// What changed since its date, per project note of `notes` whose related files
+/// commits touched after it (by path). Independent of the notes' scores: a
+/// wake-up counts while its task search runs.
+pub(crate) fn changes(
+    notes: &[&Note],
     origin: &HashMap<&str, Origin>,
     history: &History,
-    deboost: f64,
 ) -> CodeChanged {
     let mut out = CodeChanged::new();
-    for s in scored.iter_mut() {
-        let Some(n) = notes.get(s.path.as_str()) else {
-            continue;
-        };
-        if n.related_files.is_empty() || origin.get(s.path.as_str()) != Some(&Origin::Project) {
+    for n in notes {
+        if n.related_files.is_empty() || origin.get(n.path.as_str()) != Some(&Origin::Project) {
             continue;
         }
         let Some(since) = n.updated.or(n.created) else {
@@ -92,7 +88,7 @@ pub(crate) fn apply(
         if counts.is_empty() {
             continue;
         }
-        let changes: Vec<CodeChange> = counts
+        let changes = counts
             .into_iter()
             .map(|c| CodeChange {
                 path: c.path,
@@ -100,6 +96,21 @@ pub(crate) fn apply(
                 since: since.to_string(),
             })
             .collect();
+        out.insert(n.path.clone(), changes);
+    }
+    out
+}
+
+/// Applies the deboost to every note in `scored` that `changed` names, says why
+/// in its factors, and re-sorts.
+pub(crate) fn apply(scored: &mut [Scored], changed: &CodeChanged, deboost: f64) {
+    if changed.is_empty() {
+        return;
+    }
+    for s in scored.iter_mut() {
+        let Some(changes) = changed.get(&s.path) else {
+            continue;
+        };
         let detail = changes
             .iter()
             .map(|c| {
@@ -122,16 +133,12 @@ pub(crate) fn apply(
             value: deboost,
             detail: cairn_score::Detail::Text(detail),
         });
-        out.insert(s.path.clone(), changes);
     }
-    if !out.is_empty() {
-        scored.sort_by(|a, b| {
-            b.score
-                .total_cmp(&a.score)
-                .then_with(|| a.path.cmp(&b.path))
-        });
-    }
-    out
+    scored.sort_by(|a, b| {
+        b.score
+            .total_cmp(&a.score)
+            .then_with(|| a.path.cmp(&b.path))
+    });
 }
 
 /// Gives the packet's items their `code_changed` field, and a reason where their

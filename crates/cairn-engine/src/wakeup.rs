@@ -219,9 +219,10 @@ impl Engine {
         let mut folders = primary_roots.clone();
         folders.extend(secondary_roots.iter().cloned());
         let ranker = crate::wakeup::ranker(req.ranking);
-        let hits = if folders.is_empty() {
-            Vec::new()
-        } else {
+        let search = || {
+            if folders.is_empty() {
+                return Ok(Vec::new());
+            }
             // Only hits in scope are kept below: their paths are known here
             // (an empty query has no hits to name).
             let known = if query.is_empty() {
@@ -230,8 +231,16 @@ impl Engine {
                 cairn_index::KnownPaths::of(in_scope.iter().map(|n| n.path.as_str()))
             };
             self.notes
-                .search_knowing(&query, &ranker, Some(&folders), BM25_DEPTH, &known)?
+                .search_knowing(&query, &ranker, Some(&folders), BM25_DEPTH, &known)
         };
+        // Which notes' code moved on does not depend on their scores: counted
+        // beside the task search, on the pool's idle thread.
+        let (hits, code_changed) = rayon::join(search, || {
+            history.map_or_else(Default::default, |h| {
+                crate::code_changed::changes(&in_scope, &origin, h)
+            })
+        });
+        let hits = hits?;
         let hits: Vec<_> = hits
             .into_iter()
             .filter(|h| origin.contains_key(h.path.as_str()))
@@ -272,10 +281,11 @@ impl Engine {
             });
         }
 
-        let code_changed = history.map_or_else(Default::default, |h| {
-            let deboost = self.config.git.code_changed_deboost;
-            crate::code_changed::apply(&mut scored, &notes, &origin, h, deboost)
-        });
+        crate::code_changed::apply(
+            &mut scored,
+            &code_changed,
+            self.config.git.code_changed_deboost,
+        );
 
         let mut visibility = HashMap::new();
         let mut suppressed = 0;
