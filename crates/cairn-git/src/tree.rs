@@ -430,18 +430,40 @@ fn staged_files(
     {
         return Ok(rest.lines().map(str::to_owned).collect());
     }
+    let (unsparse, folders) = without_sparse_folders(repo, index);
     let mut staged = Vec::new();
     repo.tree_index_status(
         &tree,
-        index,
+        unsparse.as_ref().unwrap_or(index),
         None,
         gix::status::tree_index::TrackRenames::Disabled,
         |change, _, _| {
-            staged.push(change.location().to_string());
+            let path = change.location().to_string();
+            // The files of a folder outside a sparse index's cone are its folder
+            // entry's (compared below), not missing ones.
+            if !folders.iter().any(|(f, _)| path.starts_with(f.as_str())) {
+                staged.push(path);
+            }
             Ok(std::ops::ControlFlow::Continue(()))
         },
     )
     .map_err(|e| GitError::read("the staged files", &e))?;
+    if !folders.is_empty() {
+        let head = repo
+            .find_tree(tree)
+            .map_err(|e| GitError::read("HEAD's tree", &e))?;
+        for (folder, id) in &folders {
+            let name = folder.trim_end_matches('/');
+            let in_head = head
+                .lookup_entry_by_path(name)
+                .map_err(|e| GitError::read("HEAD's tree", &e))?
+                .map(|e| e.object_id());
+            if in_head != Some(*id) {
+                staged.push(name.to_owned());
+            }
+        }
+        staged.sort();
+    }
     if let Some(file) = cache.filter(|_| !key.is_empty())
         && !staged.iter().any(|p| p.contains('\n'))
     {
@@ -454,6 +476,35 @@ fn staged_files(
         write_cache_file(file, "git-staged", &text);
     }
     Ok(staged)
+}
+
+/// A sparse index (`index.sparse`: one entry for each folder outside a cone-mode
+/// sparse checkout, with that folder's tree) as an index of files without those
+/// folder entries, which gix can compare with a tree; and the folder entries, by
+/// path (ending in `/`) and tree. `None` and nothing for an index of files.
+fn without_sparse_folders(
+    repo: &gix::Repository,
+    index: &gix::index::File,
+) -> (Option<gix::index::State>, Vec<(String, gix::ObjectId)>) {
+    if !index.is_sparse() {
+        return (None, Vec::new());
+    }
+    let mut files = gix::index::State::new(repo.object_hash());
+    let mut folders = Vec::new();
+    for e in index.entries() {
+        let path = e.path(index);
+        if e.mode.is_sparse() {
+            let mut folder = path.to_string();
+            if !folder.ends_with('/') {
+                folder.push('/');
+            }
+            folders.push((folder, e.id));
+        } else {
+            files.dangerously_push_entry(e.stat, e.id, e.flags, e.mode, path);
+        }
+    }
+    files.sort_entries();
+    (Some(files), folders)
 }
 
 /// Writes a status cache file atomically, private (`0600`), best effort and not

@@ -830,3 +830,103 @@ fn an_index_whose_checksum_does_not_match_is_read_as_git_reads_it() {
     let changed = as_git_says(&r, "an index with a stale checksum");
     assert_eq!(changed, ["src/payout/batch.rs"]);
 }
+
+/// A split index (`git update-index --split-index`: most entries in a shared
+/// index file, the changes in `.git/index`): the changed files are git's, before
+/// and after a file changes, and after the split index records a new entry.
+#[test]
+fn a_split_index_is_read_as_git_reads_it() {
+    let r = ledger();
+    r.git(&["update-index", "--split-index"]);
+    age_tracked_files(&r);
+    assert!(
+        std::fs::read_dir(r.path().join(".git")).unwrap().any(|e| e
+            .unwrap()
+            .file_name()
+            .to_string_lossy()
+            .starts_with("sharedindex.")),
+        "git wrote a shared index"
+    );
+    assert!(as_git_says(&r, "nothing changed").is_empty());
+    r.write("src/payout/batch.rs", "fn batch() { changed() }\n");
+    assert_eq!(as_git_says(&r, "one file changed"), ["src/payout/batch.rs"]);
+    r.write("src/ledger/fee.rs", "fn fee() {}\n");
+    r.git(&["add", "src/ledger/fee.rs"]);
+    r.write("src/ledger/fee.rs", "fn fee() { 1 }\n");
+    assert_eq!(
+        as_git_says(&r, "staged, then changed again"),
+        ["src/ledger/fee.rs", "src/payout/batch.rs"]
+    );
+}
+
+/// With `core.symlinks = false` a committed link is checked out as a plain file
+/// holding its target: unchanged, it is not a change; rewritten, it is.
+#[cfg(unix)]
+#[test]
+fn a_link_checked_out_as_a_file_is_what_git_says() {
+    let r = ledger();
+    std::os::unix::fs::symlink("posting.rs", r.path().join("src/ledger/current.rs")).unwrap();
+    r.git(&["add", "src/ledger/current.rs"]);
+    r.git(&[
+        "-c",
+        "user.name=T",
+        "-c",
+        "user.email=t@example.com",
+        "commit",
+        "-q",
+        "-m",
+        "Link",
+    ]);
+    r.git(&["config", "core.symlinks", "false"]);
+    std::fs::remove_file(r.path().join("src/ledger/current.rs")).unwrap();
+    r.git(&["checkout", "--", "src/ledger/current.rs"]);
+    let meta = std::fs::symlink_metadata(r.path().join("src/ledger/current.rs")).unwrap();
+    assert!(meta.is_file(), "checked out as a plain file");
+    age_tracked_files(&r);
+    assert!(as_git_says(&r, "the link as a file, unchanged").is_empty());
+    r.write("src/ledger/current.rs", "batch.rs");
+    assert_eq!(
+        as_git_says(&r, "the link's file rewritten"),
+        ["src/ledger/current.rs"]
+    );
+}
+
+/// A sparse checkout in cone mode, with and without a sparse index (whose
+/// entries include whole folders outside the cone): the files outside it are
+/// not on disk and are not changes; a change inside it is.
+#[test]
+fn a_sparse_checkout_is_what_git_says() {
+    for sparse_index in [false, true] {
+        let r = ledger();
+        let mut init = vec!["sparse-checkout", "init", "--cone"];
+        if sparse_index {
+            init.push("--sparse-index");
+        }
+        r.git(&init);
+        r.git(&["sparse-checkout", "set", "src/ledger"]);
+        assert!(
+            !r.path().join("src/payout/batch.rs").exists(),
+            "outside the cone"
+        );
+        age_tracked_files(&r);
+        let what = if sparse_index {
+            "sparse index"
+        } else {
+            "sparse checkout"
+        };
+        assert!(as_git_says(&r, what).is_empty(), "{what}");
+        if sparse_index {
+            let listed = r.git(&["ls-files", "--sparse"]);
+            assert!(listed.lines().any(|l| l == "src/payout/"), "{listed}");
+        }
+        r.write("src/ledger/posting.rs", "fn post() { changed() }\n");
+        assert_eq!(as_git_says(&r, what), ["src/ledger/posting.rs"], "{what}");
+        r.write("src/ledger/fee.rs", "fn fee() {}\n");
+        r.git(&["add", "src/ledger/fee.rs"]);
+        assert_eq!(
+            as_git_says(&r, what),
+            ["src/ledger/fee.rs", "src/ledger/posting.rs"],
+            "{what}: staged in the cone"
+        );
+    }
+}
