@@ -324,9 +324,24 @@ impl History {
             .filter_map(|(i, p)| Some((p.clone(), u32::try_from(i).ok()?)))
             .collect();
         let mut commits = Vec::with_capacity(new.len() + self.commits.len());
+        // A shallow clone's oldest commits: their parents are not here.
+        let shallow: Vec<gix::ObjectId> = repo
+            .shallow_commits()
+            .ok()
+            .flatten()
+            .map(|c| c.iter().copied().collect())
+            .unwrap_or_default();
         for w in new {
             let mut files = Vec::new();
-            for path in touched(repo, &w)? {
+            let touched = if shallow.contains(&w.id) {
+                // What it changed cannot be known without its parent: nothing is
+                // counted (counting every file, as for a root commit, would say
+                // that every note's code moved on).
+                Vec::new()
+            } else {
+                touched(repo, &w)?
+            };
+            for path in touched {
                 let i = if let Some(&i) = index.get(&path) {
                     i
                 } else {

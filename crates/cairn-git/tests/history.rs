@@ -240,3 +240,58 @@ fn the_cold_pass_is_capped_and_merges_are_skipped() {
         HistoryUpdate::Rebuilt(3)
     );
 }
+
+/// A clone of `r` made by `git clone` with `args`, from its path as a URL (so
+/// that filters and depths apply as they would over a network).
+fn clone_of(r: &Repo, args: &[&str]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("file://{}", r.path().display());
+    let mut cmd = std::process::Command::new("git");
+    cmd.args(["-c", "uploadpack.allowFilter=true", "clone", "-q"])
+        .args(args)
+        .arg(&url)
+        .arg(dir.path().join("c"));
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    dir
+}
+
+/// A shallow clone has the commits it was given: the history reads those, and
+/// the oldest one, whose parent is not there, counts as touching nothing (its
+/// changes cannot be known); the working tree reads.
+#[test]
+fn a_shallow_clone_reads_the_commits_it_has() {
+    let r = ledger();
+    r.git(&["config", "uploadpack.allowFilter", "true"]);
+    let c = clone_of(&r, &["--depth", "2"]);
+    let repo = open(&c.path().join("c")).unwrap();
+    let mut h = History::default();
+    let u = h.update(&repo, &HistoryLimits::default(), true).unwrap();
+    assert_eq!(u, HistoryUpdate::Rebuilt(2));
+    // "Docs" (README.md) is read; "Batch and posting", the shallow boundary, is not.
+    check(&h, &["README.md"], "2026-01-01", &[("README.md", 1)]);
+    check(&h, &["src/ledger/posting.rs", "src"], "2026-01-01", &[]);
+    assert!(repo.working_tree(cairn_git::ReadOptions::default()).is_ok());
+}
+
+/// A partial clone without trees or blobs (`--filter=tree:0`) has commits only:
+/// reading which files they touched is an error naming the missing object
+/// (never a panic, never a fetch), and the history is left empty.
+#[test]
+fn a_clone_without_trees_is_an_error_not_a_fetch() {
+    let r = ledger();
+    r.git(&["config", "uploadpack.allowFilter", "true"]);
+    let c = clone_of(&r, &["--filter=tree:0", "--no-checkout"]);
+    let repo = open(&c.path().join("c")).unwrap();
+    let mut h = History::default();
+    let got = h.update(&repo, &HistoryLimits::default(), true);
+    let Err(e) = got else {
+        panic!("read without trees: {got:?}");
+    };
+    assert!(e.to_string().contains("could not be found"), "{e}");
+    assert!(h.is_empty(), "nothing is kept from a failed read");
+}
