@@ -87,6 +87,26 @@ fn branch_changed_files_and_own_commits() {
     assert_eq!(capped.commits, ["Retry payouts after a lock timeout"]);
 }
 
+/// A detached `HEAD` (a rebase, a bisect, a checked-out tag) has no branch name,
+/// and its own commits and changed files are read as on a branch.
+#[test]
+fn a_detached_head_has_no_branch_and_its_own_commits() {
+    let r = ledger();
+    r.git(&["checkout", "-q", "-b", "fix/payout-batch-lock-timeouts"]);
+    r.commit(
+        "2026-02-01T09:00:00Z",
+        "Take the batch lock with a timeout",
+        &[("src/payout/batch.rs", "fn batch() { lock() }\n")],
+    );
+    r.git(&["checkout", "-q", "--detach"]);
+    r.write("src/payout/lock.rs", "fn lock() {}\n");
+    let t = read_working_tree(&r.path(), ReadOptions::default()).unwrap();
+    assert_eq!(t.branch, None);
+    assert_eq!(t.default_branch.as_deref(), Some("main"));
+    assert_eq!(t.commits, ["Take the batch lock with a timeout"]);
+    assert_eq!(t.changed, ["src/payout/lock.rs"]);
+}
+
 #[test]
 fn same_times_sort_by_path_and_deleted_files_come_last() {
     let r = ledger();
