@@ -11,7 +11,7 @@ here wrote.
     python3 mcp_client.py --bin CAIRN --vault DIR --mode bench --repeat 20
         bench mode: per-call latency of each tool (median and max, milliseconds).
 
-Run by crates/cairn-cli/tests/mcp_python.rs; works with mcp 1.x and 2.x.
+Run by crates/cairn-cli/tests/it/mcp_python.rs; works with mcp 1.x and 2.x.
 """
 
 import argparse

@@ -1,0 +1,771 @@
+//! The implicit task through the real binary: with no `--task`, the working
+//! tree of `--cwd` (branch words, changed files, the branch's commits) is the
+//! task when its repository belongs to the routed project, or with `--derive`;
+//! `--no-derive` and `[git] derive = false` turn it off; cairn's own repository
+//! (around the demo vault) is never read; untrusted git text is redacted; a
+//! stalled git read leaves the packet without it and says so.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use crate::common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::test_cairn;
+use serde_json::Value;
+
+/// Runs git in `dir` with a fixed identity and both dates at `date`.
+fn git(dir: &Path, args: &[&str], date: &str) {
+    cairn_synth::git::git_in(dir, args, date);
+}
+
+fn write(path: &Path, text: &str) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+fn set_mtime(path: &Path, secs: u64) {
+    std::fs::File::options()
+        .write(true)
+        .open(path)
+        .unwrap()
+        .set_modified(std::time::UNIX_EPOCH + std::time::Duration::from_secs(secs))
+        .unwrap();
+}
+
+fn note(title: &str, files: &[&str], body: &str) -> String {
+    let files: Vec<String> = files.iter().map(|f| format!("\"{f}\"")).collect();
+    format!(
+        "---\ntitle: {title}\nmemory_type: reference\nproject_id: ledger\nrelated_files: [{}]\ncreated: 2026-01-05\nupdated: 2026-01-20\n---\n\n# {title}\n\n{body}\n",
+        files.join(", ")
+    )
+}
+
+/// A vault with a ledger project whose repository is a real checkout on a fix
+/// branch with changed files. Returns (dir, config, repo).
+fn held_out(extra_config: &str) -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let repo = root.join("ledger");
+    let vault = root.join("vault");
+    let notes = [
+        (
+            "Payout batch locking",
+            vec!["src/payout/batch.rs"],
+            "The payout batch takes a row lock on the batch table. Lock timeouts happen when two workers pick the same batch; keep the lock timeout short and retry.",
+        ),
+        (
+            "Ledger posting invariants",
+            vec!["src/ledger/posting.rs"],
+            "Every posting is double-entry: debits equal credits per transaction. Never update a posted entry; reverse it.",
+        ),
+        (
+            "Retrying payouts safely",
+            vec![],
+            "Retries of a payout reuse the idempotency key. A retry after a lock timeout must not create a second payout.",
+        ),
+        (
+            "Kafka topic inventory",
+            vec!["deploy/kafka/topics.yaml"],
+            "Topics, partitions and retention of every event stream the ledger publishes.",
+        ),
+        (
+            "Frontend build pipeline",
+            vec!["web/vite.config.ts"],
+            "The dashboard is built with Vite; bundles are uploaded to the CDN by CI.",
+        ),
+        (
+            "Quarterly access review",
+            vec![],
+            "Every quarter the team lead reviews who can read production databases.",
+        ),
+    ];
+    for (title, files, body) in &notes {
+        write(
+            &vault.join("ledger").join(format!("{title}.md")),
+            &note(title, files, body),
+        );
+    }
+    write(
+        &vault.join("me/about.md"),
+        "---\ntitle: About me\nmemory_type: person\n---\n\nI write Rust.\n",
+    );
+    let config = root.join("cairn.toml");
+    write(
+        &config,
+        &format!(
+            "[vault]\nroot = \"vault\"\n[developer]\nnote_roots = [\"me\"]\n[[projects]]\nid = \"ledger\"\nname = \"Ledger\"\nrepo_paths = [\"ledger\"]\nnote_roots = [\"ledger\"]\n{extra_config}"
+        ),
+    );
+    std::fs::create_dir_all(&repo).unwrap();
+    git(&repo, &["init", "-q", "-b", "main"], "2026-01-01T00:00:00Z");
+    write(&repo.join("src/payout/batch.rs"), "fn batch() {}\n");
+    write(&repo.join("src/ledger/posting.rs"), "fn post() {}\n");
+    write(&repo.join("web/vite.config.ts"), "export default {}\n");
+    git(&repo, &["add", "-A"], "2026-01-10T09:00:00Z");
+    git(
+        &repo,
+        &["commit", "-q", "-m", "Initial"],
+        "2026-01-10T09:00:00Z",
+    );
+    git(
+        &repo,
+        &["checkout", "-q", "-b", "fix/payout-batch-lock-timeouts"],
+        "2026-02-01T00:00:00Z",
+    );
+    write(&repo.join("src/payout/batch.rs"), "fn batch() { lock() }\n");
+    git(&repo, &["add", "-A"], "2026-02-01T09:00:00Z");
+    git(
+        &repo,
+        &[
+            "commit",
+            "-q",
+            "-m",
+            "Shorter lock timeout for payout batches",
+        ],
+        "2026-02-01T09:00:00Z",
+    );
+    write(&repo.join("src/ledger/posting.rs"), "fn post() { x() }\n");
+    set_mtime(&repo.join("src/ledger/posting.rs"), 1_800_000_000);
+    (dir, config, repo)
+}
+
+fn wakeup_json(config: &Path, cwd: &Path, extra: &[&str]) -> Value {
+    wakeup_json_from(config, cwd, extra, None)
+}
+
+/// [`wakeup_json`] with the process started in `process_cwd` (else where the
+/// test runs).
+fn wakeup_json_from(
+    config: &Path,
+    cwd: &Path,
+    extra: &[&str],
+    process_cwd: Option<&Path>,
+) -> Value {
+    let mut cmd = test_cairn();
+    if let Some(dir) = process_cwd {
+        cmd.current_dir(dir);
+    }
+    let out = cmd
+        .args(["wakeup", "--config"])
+        .arg(config)
+        .arg("--cwd")
+        .arg(cwd)
+        .args([
+            "--format",
+            "json",
+            "--now",
+            "2026-03-01T09:00:00Z",
+            "--index-dir",
+        ])
+        .arg(config.parent().unwrap().join("index"))
+        .args(extra)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn titles(packet: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    for (_, v) in packet.as_object().unwrap() {
+        if let Some(items) = v.as_array() {
+            for i in items {
+                if let Some(t) = i.get("title").and_then(Value::as_str) {
+                    out.push(t.to_owned());
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn no_task_takes_the_working_tree_as_the_task() {
+    let (_dir, config, repo) = held_out("");
+    let p = wakeup_json(&config, &repo.join("src"), &[]);
+    let q = &p["query"];
+    assert_eq!(
+        q["derived"],
+        "derived from git: branch fix/payout-batch-lock-timeouts, 1 changed file, 1 commit"
+    );
+    assert_eq!(
+        q["task"],
+        "payout batch lock timeouts; Shorter lock timeout for payout batches"
+    );
+    assert_eq!(q["files"], serde_json::json!(["src/ledger/posting.rs"]));
+    let got = titles(&p);
+    let expected = [
+        "Payout batch locking",
+        "Ledger posting invariants",
+        "Retrying payouts safely",
+    ];
+    let found = expected
+        .iter()
+        .filter(|t| got.iter().any(|g| g == *t))
+        .count();
+    assert!(found >= 2, "expected at least 2 of {expected:?} in {got:?}");
+    for off in ["Frontend build pipeline", "Quarterly access review"] {
+        assert!(!got.iter().any(|g| g == off), "{off} in {got:?}");
+    }
+
+    // Unchanged vault and git state: the same bytes.
+    let again = wakeup_json(&config, &repo.join("src"), &[]);
+    assert_eq!(p, again);
+    // The prompt says where the task came from.
+    let out = test_cairn()
+        .args(["wakeup", "--config"])
+        .arg(&config)
+        .arg("--cwd")
+        .arg(&repo)
+        .args(["--now", "2026-03-01T09:00:00Z"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(
+            "(derived from git: branch fix/payout-batch-lock-timeouts, 1 changed file, 1 commit)"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
+fn the_task_is_the_same_whether_cairn_runs_in_the_repository_or_elsewhere() {
+    // Started in the folder it is about (as a hook is), cairn opens the
+    // repository relative to it; elsewhere, by its absolute path. Both see the
+    // same staged, unstaged and untracked files.
+    let (dir, config, repo) = held_out("");
+    write(&repo.join("src/ledger/batch_lock.rs"), "// new\n");
+    set_mtime(&repo.join("src/ledger/batch_lock.rs"), 1_700_000_000);
+    let files = serde_json::json!(["src/ledger/posting.rs", "src/ledger/batch_lock.rs"]);
+    // In the git dir itself too: gix would read `.` there as a working tree.
+    for cwd in [repo.clone(), repo.join("src"), repo.join(".git")] {
+        let cwd = cwd.canonicalize().unwrap();
+        let elsewhere = wakeup_json_from(&config, &cwd, &[], Some(dir.path()));
+        assert_eq!(elsewhere["query"]["files"], files);
+        // Twice in the folder: the second run reads the status caches the first wrote.
+        for _ in 0..2 {
+            let inside = wakeup_json_from(&config, &cwd, &[], Some(&cwd));
+            assert_eq!(inside, elsewhere, "from {}", cwd.display());
+        }
+    }
+}
+
+#[test]
+fn a_task_given_or_derivation_turned_off_reads_no_git() {
+    let (_dir, config, repo) = held_out("");
+    let given = wakeup_json(&config, &repo, &["--task", "access review"]);
+    assert_eq!(given["query"]["task"], "access review");
+    assert!(given["query"].get("derived").is_none());
+
+    let off = wakeup_json(&config, &repo, &["--no-derive"]);
+    assert_eq!(off["query"]["task"], "");
+    assert!(off["query"].get("derived").is_none());
+    assert_eq!(off["query"]["files"], serde_json::json!([]));
+
+    let (_dir2, config2, repo2) = held_out("[git]\nderive = false\n");
+    let switched = wakeup_json(&config2, &repo2, &[]);
+    assert!(switched["query"].get("derived").is_none());
+    assert_eq!(switched["query"]["task"], "");
+}
+
+#[test]
+fn a_repository_outside_the_routed_project_is_read_only_with_derive() {
+    let (dir, config, _repo) = held_out("");
+    // A checkout that no project's repo path holds: no project is routed.
+    let other = dir.path().canonicalize().unwrap().join("other");
+    std::fs::create_dir_all(&other).unwrap();
+    git(
+        &other,
+        &["init", "-q", "-b", "main"],
+        "2026-01-01T00:00:00Z",
+    );
+    git(
+        &other,
+        &["checkout", "-q", "-b", "feature/settlement-report"],
+        "2026-01-01T00:00:00Z",
+    );
+    write(&other.join("report.rs"), "fn r() {}\n");
+    let plain = wakeup_json(&config, &other, &[]);
+    assert!(
+        plain["query"].get("derived").is_none(),
+        "{}",
+        plain["query"]
+    );
+    assert_eq!(plain["query"]["task"], "");
+
+    let forced = wakeup_json(&config, &other, &["--derive"]);
+    assert_eq!(forced["query"]["task"], "settlement report");
+    assert_eq!(
+        forced["query"]["derived"],
+        "derived from git: branch feature/settlement-report, 1 changed file"
+    );
+    assert_eq!(forced["query"]["files"], serde_json::json!(["report.rs"]));
+}
+
+#[test]
+fn outside_git_nothing_is_derived_even_with_derive() {
+    let (dir, config, _repo) = held_out("");
+    let plain = dir.path().canonicalize().unwrap().join("plain");
+    std::fs::create_dir_all(&plain).unwrap();
+    // tempdir is not inside a repository on the test machine: make sure.
+    if Command::new("git")
+        .args(["rev-parse", "--show-toplevel"])
+        .current_dir(&plain)
+        .output()
+        .is_ok_and(|o| o.status.success())
+    {
+        return;
+    }
+    let p = wakeup_json(&config, &plain, &["--derive"]);
+    assert!(p["query"].get("derived").is_none());
+    assert_eq!(p["query"]["task"], "");
+}
+
+#[test]
+fn cairn_s_own_repository_is_never_read_for_the_demo_vault() {
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/demo");
+    let config = demo.join("cairn.toml");
+    // The demo's ledger repo path lies inside cairn's own checkout, which is a
+    // git repository on a branch with changes: it must not become the task.
+    for cwd in [demo.join("repos/ledger"), demo.clone()] {
+        let out = test_cairn()
+            .args(["wakeup", "--config"])
+            .arg(&config)
+            .arg("--cwd")
+            .arg(&cwd)
+            .args(["--format", "json", "--now", "2026-11-22T09:00:00Z"])
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let p: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert!(p["query"].get("derived").is_none(), "{}", p["query"]);
+        assert_eq!(p["query"]["task"], "");
+        assert_eq!(p["query"]["files"], serde_json::json!([]));
+    }
+    // explain says why.
+    let out = test_cairn()
+        .args(["explain", "--config"])
+        .arg(&config)
+        .arg("--cwd")
+        .arg(demo.join("repos/ledger"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("does not belong to project `ledger`"),
+        "{text}"
+    );
+}
+
+#[test]
+fn secret_looking_git_text_is_redacted_everywhere() {
+    let (_dir, config, repo) = held_out("");
+    let token = "ghp_0123456789abcdefghijABCDEFGHIJ012345";
+    git(
+        &repo,
+        &["checkout", "-q", "-b", &format!("fix/{token}")],
+        "2026-02-02T00:00:00Z",
+    );
+    git(
+        &repo,
+        &[
+            "commit",
+            "-q",
+            "--allow-empty",
+            "-m",
+            &format!("Rotate {token} now"),
+        ],
+        "2026-02-02T09:00:00Z",
+    );
+    let out = test_cairn()
+        .args(["wakeup", "--config"])
+        .arg(&config)
+        .arg("--cwd")
+        .arg(&repo)
+        .args(["--format", "json", "--now", "2026-03-01T09:00:00Z"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains(token), "{text}");
+    let p: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let derived = p["query"]["derived"].as_str().unwrap();
+    assert!(derived.contains("[redacted:"), "{derived}");
+    assert!(!p["query"]["task"].as_str().unwrap().contains("redacted"));
+    let ex = test_cairn()
+        .args(["explain", "--config"])
+        .arg(&config)
+        .arg("--cwd")
+        .arg(&repo)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&ex.stdout);
+    assert!(text.contains("Git:"), "{text}");
+    assert!(!text.contains(token), "{text}");
+}
+
+#[test]
+fn a_stalled_git_read_leaves_the_packet_without_it_and_says_so() {
+    let (_dir, config, repo) = held_out("[git]\ntimeout_ms = 200\n");
+    let out = test_cairn()
+        .env("CAIRN_FAULTS", "stall-git")
+        .args(["wakeup", "--config"])
+        .arg(&config)
+        .arg("--cwd")
+        .arg(&repo)
+        .args(["--format", "json", "--now", "2026-03-01T09:00:00Z"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let p: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        p["query"]["derived"],
+        "no task derived: git did not answer within 200 ms"
+    );
+    assert_eq!(p["query"]["task"], "");
+}
+
+#[test]
+fn the_session_start_hook_derives_the_same_task() {
+    let (_dir, config, repo) = held_out("");
+    let run = |extra: &[&str]| {
+        let out = test_cairn()
+            .args(["hook", "session-start", "--client", "claude", "--config"])
+            .arg(&config)
+            .args(["--now", "2026-03-01T09:00:00Z", "--deadline-ms", "20000"])
+            .args(extra)
+            .write_stdin(format!(
+                "{{\"cwd\":{},\"source\":\"startup\"}}",
+                serde_json::to_string(&repo).unwrap()
+            ))
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let with = run(&[]);
+    assert!(
+        with.contains("derived from git: branch fix/payout-batch-lock-timeouts"),
+        "{with}"
+    );
+    assert!(with.contains("Payout batch locking"), "{with}");
+    let without = run(&["--no-derive"]);
+    assert!(!without.contains("derived from git"), "{without}");
+}
+
+#[test]
+fn a_clone_elsewhere_routes_by_its_remote_and_gives_its_task() {
+    let (dir, config, _repo) = held_out("");
+    let root = dir.path().canonicalize().unwrap();
+    let text = std::fs::read_to_string(&config).unwrap();
+    std::fs::write(
+        &config,
+        text.replace(
+            "repo_paths = [\"ledger\"]",
+            "repo_paths = [\"ledger\"]\nremotes = [\"github.com/org/ledger\"]",
+        ),
+    )
+    .unwrap();
+    let clone = root.join("clones/ledger-2");
+    std::fs::create_dir_all(&clone).unwrap();
+    git(
+        &clone,
+        &["init", "-q", "-b", "main"],
+        "2026-01-01T00:00:00Z",
+    );
+    git(
+        &clone,
+        &["remote", "add", "origin", "git@github.com:org/ledger.git"],
+        "2026-01-01T00:00:00Z",
+    );
+    git(
+        &clone,
+        &["checkout", "-q", "-b", "fix/posting-reversal"],
+        "2026-01-01T00:00:00Z",
+    );
+    let p = wakeup_json(&config, &clone, &[]);
+    assert_eq!(p["provenance"]["route"]["method"], "remote");
+    assert_eq!(p["provenance"]["route"]["project_id"], "ledger");
+    assert_eq!(p["query"]["task"], "posting reversal");
+    let out = test_cairn()
+        .args(["explain", "--config"])
+        .arg(&config)
+        .arg("--cwd")
+        .arg(&clone)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("its remote origin (github.com/org/ledger) is one of the project's remotes"),
+        "{text}"
+    );
+    assert!(
+        text.contains("the repository's remote routed to project `ledger`"),
+        "{text}"
+    );
+}
+
+#[test]
+fn notes_whose_code_changed_say_so_after_cairn_index_and_lint_warns() {
+    let (_dir, config, repo) = held_out("");
+    let index = config.parent().unwrap().join("index");
+    // Before `cairn index` no history is cached: a wake-up never reads it cold.
+    let before = wakeup_json(&config, &repo, &["--task", "payout batch lock"]);
+    assert!(!before.to_string().contains("code_changed"), "{before}");
+
+    let out = test_cairn()
+        .args(["index", "--config"])
+        .arg(&config)
+        .arg("--index-dir")
+        .arg(&index)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("git history of project `ledger`"), "{err}");
+    assert!(err.contains("history read: 2 commits"), "{err}");
+
+    let p = wakeup_json(&config, &repo, &["--task", "payout batch lock"]);
+    let items: Vec<&Value> = p
+        .as_object()
+        .unwrap()
+        .values()
+        .filter_map(Value::as_array)
+        .flatten()
+        .collect();
+    let batch = items
+        .iter()
+        .find(|i| i["title"] == "Payout batch locking")
+        .expect("the batch note is in the packet");
+    assert_eq!(
+        batch["code_changed"],
+        serde_json::json!([{"path": "src/payout/batch.rs", "commits": 1, "since": "2026-01-20"}])
+    );
+    let reasons = batch["reasons"].to_string();
+    assert!(
+        reasons.contains("src/payout/batch.rs changed in 1 commit since 2026-01-20"),
+        "{reasons}"
+    );
+    // The posting note's file changed only in the working tree: no commit after its date.
+    for i in &items {
+        if i["title"] == "Ledger posting invariants" {
+            assert!(i.get("code_changed").is_none(), "{i}");
+        }
+    }
+
+    let lint = test_cairn()
+        .args(["lint", "--config"])
+        .arg(&config)
+        .arg("--index-dir")
+        .arg(&index)
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&lint.stdout).unwrap();
+    let found: Vec<&Value> = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["code"] == "code-changed-since-note")
+        .collect();
+    assert_eq!(found.len(), 1, "{report}");
+    assert_eq!(found[0]["severity"], "warning");
+    assert_eq!(found[0]["path"], "ledger/Payout batch locking.md");
+    assert_eq!(found[0]["line"], 5);
+    assert!(
+        found[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("src/payout/batch.rs (1 commit)"),
+        "{}",
+        found[0]["message"]
+    );
+}
+
+#[test]
+fn a_linked_worktree_of_the_project_gives_its_own_task() {
+    let (dir, config, repo) = held_out("");
+    let wt = dir
+        .path()
+        .canonicalize()
+        .unwrap()
+        .join("worktrees/settlement");
+    git(
+        &repo,
+        &[
+            "worktree",
+            "add",
+            "-q",
+            "-b",
+            "feature/settlement-report",
+            wt.to_str().unwrap(),
+        ],
+        "2026-02-05T00:00:00Z",
+    );
+    write(&wt.join("src/report.rs"), "fn report() {}\n");
+    let p = wakeup_json(&config, &wt, &[]);
+    assert_eq!(p["provenance"]["route"]["method"], "worktree");
+    // The worktree's own branch, its files, and the commit it shares with the fix
+    // branch (not on main).
+    assert_eq!(
+        p["query"]["task"],
+        "settlement report; Shorter lock timeout for payout batches"
+    );
+    assert_eq!(p["query"]["files"], serde_json::json!(["src/report.rs"]));
+}
+
+/// A vault of plain notes (no `related_files`, as most vaults are) for a search
+/// service, whose repository is on a branch of several commits of different
+/// wording, one a merge from main. Returns (dir, config, repo).
+fn several_commits() -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let repo = root.join("search");
+    let notes = [
+        (
+            "Query result cache",
+            "Results of a search query are cached for five minutes, keyed by the normalised query and the index generation.",
+        ),
+        (
+            "Invalidate on reindex",
+            "When an index is rebuilt its generation changes, so every cached result of the old generation is invalidated at once.",
+        ),
+        (
+            "Metric names",
+            "Counters end in _total; cache hits and misses are two counters, never a ratio.",
+        ),
+        (
+            "Deploy checklist",
+            "Drain the node, deploy, warm it with the smoke queries, put it back behind the balancer.",
+        ),
+        (
+            "On-call help desk",
+            "Who answers the help desk each week, and how to hand over the pager.",
+        ),
+        (
+            "Release versioning",
+            "Versions follow semver; the changelog is written by hand before each tag.",
+        ),
+    ];
+    for (title, body) in &notes {
+        write(
+            &root.join("vault/search").join(format!("{title}.md")),
+            &format!("---\ntitle: {title}\nproject_id: search\n---\n\n# {title}\n\n{body}\n"),
+        );
+    }
+    let config = root.join("cairn.toml");
+    write(
+        &config,
+        "[vault]\nroot = \"vault\"\n[[projects]]\nid = \"search\"\nname = \"Search\"\nrepo_paths = [\"search\"]\nnote_roots = [\"search\"]\n",
+    );
+    std::fs::create_dir_all(&repo).unwrap();
+    git(&repo, &["init", "-q", "-b", "main"], "2026-01-01T00:00:00Z");
+    let commit = |file: &str, text: &str, subject: &str, date: &str| {
+        write(&repo.join(file), text);
+        git(&repo, &["add", "-A"], date);
+        git(&repo, &["commit", "-q", "-m", subject], date);
+    };
+    commit(
+        "src/cache.rs",
+        "fn get() {}\n",
+        "Initial",
+        "2026-01-05T09:00:00Z",
+    );
+    git(
+        &repo,
+        &["checkout", "-q", "-b", "feature/query-cache-invalidation"],
+        "2026-01-06T00:00:00Z",
+    );
+    commit(
+        "src/cache.rs",
+        "fn get() { gen() }\n",
+        "Drop cached results of an old index generation",
+        "2026-01-06T09:00:00Z",
+    );
+    commit(
+        "src/metrics.rs",
+        "fn hits() {}\n",
+        "feat(metrics): count cache hits and misses",
+        "2026-01-07T09:00:00Z",
+    );
+    commit(
+        "README.md",
+        "search\n",
+        "Update README",
+        "2026-01-08T09:00:00Z",
+    );
+    git(&repo, &["checkout", "-q", "main"], "2026-01-09T00:00:00Z");
+    commit(
+        "deploy/run.sh",
+        "deploy\n",
+        "Deploy script drains the node first",
+        "2026-01-09T09:00:00Z",
+    );
+    git(
+        &repo,
+        &["checkout", "-q", "feature/query-cache-invalidation"],
+        "2026-01-10T00:00:00Z",
+    );
+    git(
+        &repo,
+        &[
+            "merge",
+            "-q",
+            "--no-ff",
+            "-m",
+            "Merge branch 'main' into feature/query-cache-invalidation",
+            "main",
+        ],
+        "2026-01-10T09:00:00Z",
+    );
+    write(&repo.join("src/cache.rs"), "fn get() { gen(); evict() }\n");
+    (dir, config, repo)
+}
+
+#[test]
+fn a_branch_of_several_commits_gives_the_notes_of_its_topic() {
+    let (_dir, config, repo) = several_commits();
+    let p = wakeup_json(&config, &repo, &[]);
+    // The merge commit says nothing of the task and is left out.
+    assert_eq!(
+        p["query"]["task"],
+        "query cache invalidation; Update README; feat(metrics): count cache hits and misses; Drop cached results of an old index generation"
+    );
+    let got = titles(&p);
+    let expected = [
+        "Query result cache",
+        "Invalidate on reindex",
+        "Metric names",
+    ];
+    let found = expected
+        .iter()
+        .filter(|t| got.iter().any(|g| g == *t))
+        .count();
+    assert!(found >= 2, "expected at least 2 of {expected:?} in {got:?}");
+    for off in [
+        "Deploy checklist",
+        "On-call help desk",
+        "Release versioning",
+    ] {
+        assert!(!got.iter().any(|g| g == off), "{off} in {got:?}");
+    }
+    // Explain says which part a note covers.
+    let out = test_cairn()
+        .args(["explain", "--config"])
+        .arg(&config)
+        .arg("--cwd")
+        .arg(&repo)
+        .args(["--now", "2026-03-01T09:00:00Z", "--index-dir"])
+        .arg(config.parent().unwrap().join("index"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("of the branch name"), "{text}");
+    assert!(text.contains("the task is derived"), "{text}");
+}
