@@ -1,7 +1,6 @@
 //! The `cairn` binary's integration tests, one test binary (one link) with a
 //! module per area: each module drives the real binary as a user would.
 
-
 mod common;
 
 mod cli;

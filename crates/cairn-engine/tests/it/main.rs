@@ -1,7 +1,6 @@
 //! The engine's integration tests, one test binary (one link) with a module per
 //! area: the pipeline end to end through the library's public API.
 
-
 mod caps;
 mod door;
 mod doubt;

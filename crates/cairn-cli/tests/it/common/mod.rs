@@ -1,8 +1,8 @@
-//! Shared by the CLI test binaries: the `cairn` binary with its index cache kept
+//! Shared by the CLI test modules: the `cairn` binary with its index cache kept
 //! in the build's temporary folder (never the user's `~/.cache`).
 
-// Each test binary uses a part of this module.
-#![allow(dead_code)]
+// Test helpers fail loudly, as the tests do.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::{Path, PathBuf};
 
