@@ -4,7 +4,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use cairn_assemble::{Candidate, Layer, Origin};
+use cairn_assemble::{Candidate, HotKind, Layer, Origin, Profile};
 use cairn_note::Note;
 use cairn_policy::Visibility;
 use cairn_score::Scored;
@@ -24,38 +24,15 @@ impl Engine {
     ) -> Layers<'e> {
         let profile = sel.profile;
         let project = sel.route.project_id.as_deref();
-        let developer_roots = &self.config.developer.note_roots;
-        let project_roots = self.roots(Origin::Project, project);
-        // The selection listed the profile's scopes already; list only what it did not.
-        let listed = |source: Origin, roots: &[String]| -> Vec<&'e Note> {
-            if profile.primary == source {
-                sel.primary_notes.clone()
-            } else if profile.secondary == Some(source) {
-                sel.secondary_notes.clone()
-            } else {
-                self.under_roots(roots).collect()
-            }
-        };
-        let developer = listed(Origin::Developer, developer_roots);
-        let project_notes = listed(Origin::Project, &project_roots);
-        let identity_roots = match &self.config.developer.identity_roots {
-            Some(roots) => roots.clone(),
-            None => hot::default_identity_roots(developer_roots),
-        };
         let project_ids: Vec<String> = self.config.projects.iter().map(|p| p.id.clone()).collect();
         let visible = |n: &Note| cairn_policy::visibility(n.sensitivity, false) == Visibility::Full;
-        let (hot, pins_over) = hot::hot_layer(&HotInput {
-            developer: &developer,
-            project: &project_notes,
-            identity_roots: &identity_roots,
-            project_roots: &project_roots,
-            project_id: project,
-            project_ids: &project_ids,
-            today: req.now.date_naive(),
-            source: req.source,
-            rules: profile.hot,
-            visible: &visible,
-        });
+        let (hot, pins_over) = self.hot_picks(
+            profile,
+            project,
+            &sel.primary_notes,
+            &sel.secondary_notes,
+            req,
+        );
         let mut picks: Vec<(&'e Note, Layer)> = hot
             .into_iter()
             .map(|(n, kind)| (n, Layer::Hot(kind)))
@@ -138,6 +115,53 @@ impl Engine {
 }
 
 /// The hot layer and the no-task layer of one request.
+impl Engine {
+    /// The hot layer (see `hot.rs`): the developer's profile, the project's
+    /// working context, pins and the last session, whatever the task; and the
+    /// pins over the cap. `primary` and `secondary`: the profile's notes, as the
+    /// selection listed them.
+    pub(crate) fn hot_picks<'e>(
+        &'e self,
+        profile: &Profile,
+        project: Option<&str>,
+        primary: &[&'e Note],
+        secondary: &[&'e Note],
+        req: &WakeupRequest,
+    ) -> (Vec<(&'e Note, HotKind)>, Vec<&'e Note>) {
+        let developer_roots = &self.config.developer.note_roots;
+        let project_roots = self.roots(Origin::Project, project);
+        let listed = |source: Origin, roots: &[String]| -> Vec<&'e Note> {
+            if profile.primary == source {
+                primary.to_vec()
+            } else if profile.secondary == Some(source) {
+                secondary.to_vec()
+            } else {
+                self.under_roots(roots).collect()
+            }
+        };
+        let developer = listed(Origin::Developer, developer_roots);
+        let project_notes = listed(Origin::Project, &project_roots);
+        let identity_roots = match &self.config.developer.identity_roots {
+            Some(roots) => roots.clone(),
+            None => hot::default_identity_roots(developer_roots),
+        };
+        let project_ids: Vec<String> = self.config.projects.iter().map(|p| p.id.clone()).collect();
+        let visible = |n: &Note| cairn_policy::visibility(n.sensitivity, false) == Visibility::Full;
+        hot::hot_layer(&HotInput {
+            developer: &developer,
+            project: &project_notes,
+            identity_roots: &identity_roots,
+            project_roots: &project_roots,
+            project_id: project,
+            project_ids: &project_ids,
+            today: req.now.date_naive(),
+            source: req.source,
+            rules: profile.hot,
+            visible: &visible,
+        })
+    }
+}
+
 pub(crate) struct Layers<'e> {
     /// Hot notes, then (with no query) recently edited ones, in packet order.
     pub picks: Vec<(&'e Note, Layer)>,

@@ -233,9 +233,18 @@ impl Engine {
             self.notes
                 .search_knowing(&query, &ranker, Some(&folders), BM25_DEPTH, &known)
         };
-        // Which notes' code moved on does not depend on their scores: counted
-        // beside the task search, on the pool's idle thread.
+        // Neither which notes' code moved on nor the hot layer depends on the
+        // task: beside the task search, on the pool's idle thread, the first is
+        // counted and the hot layer's bodies are read into the note cache (the
+        // notes the packet shows whatever the task; assembly reads them there).
         let (hits, code_changed) = rayon::join(search, || {
+            if self.notes.lazy_bodies() {
+                let (hot, _) =
+                    self.hot_picks(profile, project, &primary_notes, &secondary_notes, req);
+                for (n, _) in hot {
+                    let _ = self.note(&n.path);
+                }
+            }
             history.map_or_else(Default::default, |h| {
                 crate::code_changed::changes(&in_scope, &origin, h)
             })
