@@ -176,7 +176,7 @@ impl History {
             if ended {
                 return None;
             }
-            let (kind, rest) = line.split_once(' ')?;
+            let (kind, rest) = at_space(line)?;
             match kind {
                 "end" => {
                     ended = rest.parse::<usize>().ok()? == h.commits.len();
@@ -187,21 +187,13 @@ impl History {
                 "head" => h.head = Some(rest.to_owned()),
                 "p" => h.paths.push(rest.to_owned()),
                 "c" => {
-                    let mut parts = rest.splitn(3, ' ');
-                    let id = parts.next()?.to_owned();
-                    let day = parts.next()?.parse().ok()?;
-                    let files = parts
-                        .next()
-                        .unwrap_or("")
-                        .split(',')
-                        .filter(|s| !s.is_empty())
-                        .map(str::parse::<u32>)
-                        .collect::<Result<Vec<_>, _>>()
-                        .ok()?;
-                    if files.iter().any(|&i| i as usize >= h.paths.len()) {
-                        return None;
-                    }
-                    h.commits.push(Commit { id, day, files });
+                    let (id, rest) = at_space(rest)?;
+                    let (day, files) = at_space(rest).unwrap_or((rest, ""));
+                    h.commits.push(Commit {
+                        id: id.to_owned(),
+                        day: day.parse().ok()?,
+                        files: path_ids(files, h.paths.len())?,
+                    });
                 }
                 _ => return None,
             }
@@ -430,6 +422,33 @@ pub fn touch_counts(history: &History, targets: &[String], after_day: i64) -> Ve
     out
 }
 
+/// `s` cut at its first space, without it. A byte loop: the parts of a history
+/// line are a few characters long, shorter than a searcher takes to set up.
+fn at_space(s: &str) -> Option<(&str, &str)> {
+    let at = s.bytes().position(|b| b == b' ')?;
+    Some((&s[..at], &s[at + 1..]))
+}
+
+/// A commit line's path ids (`3,17,42`; empty parts skipped), each below
+/// `paths`; `None` for anything else. Read byte by byte: a wake-up reads
+/// thousands of these lines while the index opens.
+fn path_ids(text: &str, paths: usize) -> Option<Vec<u32>> {
+    let mut out = Vec::with_capacity(text.len() / 3 + 1);
+    let mut id: Option<u32> = None;
+    for &b in text.as_bytes() {
+        match b {
+            b'0'..=b'9' => {
+                let digit = u32::from(b - b'0');
+                id = Some(id.unwrap_or(0).checked_mul(10)?.checked_add(digit)?);
+            }
+            b',' => out.extend(id.take()),
+            _ => return None,
+        }
+    }
+    out.extend(id);
+    out.iter().all(|&i| (i as usize) < paths).then_some(out)
+}
+
 /// A commit found by a walk.
 struct Walked {
     id: gix::ObjectId,
@@ -503,4 +522,42 @@ fn touched(repo: &gix::Repository, w: &Walked) -> Result<Vec<String>, GitError> 
         .filter(|c| !c.entry_mode().is_tree())
         .map(|c| c.location().to_string())
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::path_ids;
+
+    /// The byte-by-byte reading agrees with splitting on commas and parsing each
+    /// part, on well-formed and damaged lines alike.
+    #[test]
+    fn path_ids_read_as_split_and_parse_would() {
+        let as_before = |text: &str, paths: usize| -> Option<Vec<u32>> {
+            let ids = text
+                .split(',')
+                .filter(|s| !s.is_empty())
+                .map(str::parse::<u32>)
+                .collect::<Result<Vec<_>, _>>()
+                .ok()?;
+            ids.iter().all(|&i| (i as usize) < paths).then_some(ids)
+        };
+        for (text, expect) in [
+            ("", Some(vec![])),
+            ("0", Some(vec![0])),
+            ("3,17,42", Some(vec![3, 17, 42])),
+            ("3,,17,", Some(vec![3, 17])),
+            (",", Some(vec![])),
+            ("99", Some(vec![99])),
+            ("100", None),
+            ("3,x", None),
+            ("3 4", None),
+            ("-1", None),
+            ("4294967296", None),
+            ("99999999999999999999", None),
+        ] {
+            assert_eq!(path_ids(text, 100), expect, "{text:?}");
+            assert_eq!(path_ids(text, 100), as_before(text, 100), "{text:?}");
+        }
+        assert_eq!(path_ids("4294967295", usize::MAX), Some(vec![u32::MAX]));
+    }
 }
