@@ -162,7 +162,7 @@ impl History {
     }
 
     fn parse(text: &str) -> Option<Self> {
-        let mut lines = text.lines();
+        let mut lines = lines(text);
         let counted = match lines.next()? {
             MAGIC => true,
             MAGIC_V1 => false,
@@ -422,6 +422,25 @@ pub fn touch_counts(history: &History, targets: &[String], after_day: i64) -> Ve
     out
 }
 
+/// `text`'s lines as [`str::lines`] gives them, found with `memchr` (through
+/// gix's `bstr`): a history cache has thousands.
+fn lines(text: &str) -> impl Iterator<Item = &str> {
+    use gix::bstr::ByteSlice;
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let Some(at) = rest.as_bytes().find_byte(b'\n') else {
+            // The last line, without an end: kept whole.
+            return Some(std::mem::take(&mut rest));
+        };
+        let line = rest.get(..at)?;
+        rest = rest.get(at + 1..)?;
+        Some(line.strip_suffix('\r').unwrap_or(line))
+    })
+}
+
 /// `s` cut at its first space, without it. A byte loop: the parts of a history
 /// line are a few characters long, shorter than a searcher takes to set up.
 fn at_space(s: &str) -> Option<(&str, &str)> {
@@ -526,7 +545,31 @@ fn touched(repo: &gix::Repository, w: &Walked) -> Result<Vec<String>, GitError> 
 
 #[cfg(test)]
 mod tests {
-    use super::path_ids;
+    use super::{lines, path_ids};
+
+    #[test]
+    fn lines_are_str_lines() {
+        for text in [
+            "",
+            "\n",
+            "a",
+            "a\n",
+            "a\nb",
+            "a\r\nb\r\n",
+            "a\n\nb\n\n",
+            "\r\n",
+            "a\rb\n",
+            "a\r",
+            "a\nb\r",
+            "é\nü\r\n",
+        ] {
+            assert_eq!(
+                lines(text).collect::<Vec<_>>(),
+                text.lines().collect::<Vec<_>>(),
+                "{text:?}"
+            );
+        }
+    }
 
     /// The byte-by-byte reading agrees with splitting on commas and parsing each
     /// part, on well-formed and damaged lines alike.
