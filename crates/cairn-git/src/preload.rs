@@ -3,8 +3,10 @@
 //! date (`UPTODATE`, a flag that lives in memory only), and gix's status then
 //! looks only at the others.
 //!
-//! An entry is marked exactly when gix's status would find it unchanged from its
-//! stat data alone (`gix_status::index_as_worktree`): not skipped by its flags, not
+//! A file system monitor's marks (`FSMONITOR_VALID`) are dropped from the copy:
+//! git trusts them only after asking the monitor what changed, which cairn does
+//! not do. An entry is marked exactly when gix's status would find it unchanged
+//! from its stat data alone (`gix_status::index_as_worktree`): not skipped by its flags, not
 //! a conflict, not added with intent, not a submodule; its path plain (no `.`,
 //! `..`, empty or absolute part: gix's status rejects such a path, and only a
 //! damaged index holds one); every folder on the way a real folder (gix only
@@ -42,12 +44,15 @@ pub(crate) fn mark_unchanged(
     let (entries, paths) = marked.entries_mut_and_pathbacking();
     let mut path = PathBuf::new();
     for entry in entries.iter_mut() {
-        if entry.flags.intersects(
-            Flags::SKIP_WORKTREE
-                | Flags::ASSUME_VALID
-                | Flags::FSMONITOR_VALID
-                | Flags::INTENT_TO_ADD,
-        ) || entry.stage_raw() != 0
+        // A file system monitor's mark says "unchanged when the monitor was last
+        // asked"; git asks it again before trusting the mark, cairn does not ask
+        // it, so the mark is dropped and the stat data decides (gix's status
+        // would skip a marked entry).
+        entry.flags.remove(Flags::FSMONITOR_VALID);
+        if entry
+            .flags
+            .intersects(Flags::SKIP_WORKTREE | Flags::ASSUME_VALID | Flags::INTENT_TO_ADD)
+            || entry.stage_raw() != 0
             || entry.mode.is_submodule()
         {
             continue;

@@ -950,3 +950,44 @@ fn a_sparse_checkout_is_what_git_says() {
         );
     }
 }
+
+/// A repository with a file system monitor (`core.fsmonitor`): git marks the
+/// entries the monitor vouched for (`FSMONITOR_VALID`) and asks the monitor what
+/// changed since before trusting them. cairn does not ask it, so it trusts no
+/// such mark: a file changed after the last git command is found, as git finds
+/// it without the monitor. (The monitor here is a hook that has seen nothing.)
+#[cfg(unix)]
+#[test]
+fn file_system_monitor_marks_are_not_trusted() {
+    use std::os::unix::fs::PermissionsExt;
+    let r = ledger();
+    let hook = r.path().join(".git/fsmonitor-hook");
+    std::fs::write(&hook, "#!/bin/sh\nprintf 'token-1\\0'\n").unwrap();
+    std::fs::set_permissions(&hook, std::fs::Permissions::from_mode(0o755)).unwrap();
+    r.git(&["config", "core.fsmonitor", hook.to_str().unwrap()]);
+    age_tracked_files(&r);
+    r.git(&["update-index", "--fsmonitor"]);
+    r.git(&["status", "--short"]);
+    let marked = r.git(&["ls-files", "-f"]);
+    assert!(
+        marked.lines().any(|l| l == "h src/payout/batch.rs"),
+        "git marked the entries as the monitor's: {marked}"
+    );
+    r.write("src/payout/batch.rs", "fn batch() { changed() }\n");
+    let p = r.path().join("src/payout/batch.rs");
+    set_mtime_hour_ago(&p);
+    assert!(
+        r.git(&["status", "--short"]).is_empty(),
+        "the monitor has seen nothing: git trusts it"
+    );
+    assert_eq!(read_all(&r, None), ["src/payout/batch.rs"]);
+    let without = std::process::Command::new("git")
+        .args(["-c", "core.fsmonitor=false", "status", "--porcelain"])
+        .current_dir(r.path())
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&without.stdout).trim(),
+        "M src/payout/batch.rs"
+    );
+}
