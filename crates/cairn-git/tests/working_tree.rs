@@ -991,3 +991,39 @@ fn file_system_monitor_marks_are_not_trusted() {
         "M src/payout/batch.rs"
     );
 }
+
+/// An index in version 4 (paths prefix-compressed, `feature.manyFiles` writes
+/// it) is read as git reads it.
+#[test]
+fn an_index_in_version_4_is_read_as_git_reads_it() {
+    let r = ledger();
+    r.git(&["update-index", "--index-version", "4"]);
+    age_tracked_files(&r);
+    assert!(as_git_says(&r, "nothing changed").is_empty());
+    r.write("src/ledger/posting.rs", "fn post() { changed() }\n");
+    r.write("src/ledger/new.rs", "fn new() {}\n");
+    assert_eq!(
+        as_git_says(&r, "a change and a new file"),
+        ["src/ledger/new.rs", "src/ledger/posting.rs"]
+    );
+}
+
+/// A repository whose objects are named by SHA-256, which gix does not read yet,
+/// is refused with an error naming it (a diagnostic for the hook), never a panic.
+#[test]
+fn a_sha256_repository_is_refused_cleanly() {
+    let dir = tempfile::tempdir().unwrap();
+    let init = std::process::Command::new("git")
+        .args(["init", "-q", "--object-format=sha256", "-b", "main"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(init.status.success());
+    std::fs::write(dir.path().join("a.rs"), "fn a() {}\n").unwrap();
+    let e = read_working_tree(dir.path(), ReadOptions::default()).unwrap_err();
+    assert!(matches!(e, GitError::Open { .. }), "{e:?}");
+    assert!(
+        e.to_string().contains("cannot open the git repository"),
+        "{e}"
+    );
+}
