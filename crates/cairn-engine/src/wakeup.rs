@@ -170,6 +170,27 @@ impl Engine {
         history: Option<&cairn_git::History>,
         parts: &[TaskPart],
     ) -> Result<Selection<'_>, EngineError> {
+        self.select(req, history, parts, false)
+    }
+
+    /// [`Engine::select_with`] for a packet: beside the task search, the hot
+    /// layer's bodies are read into the note cache, where assembly finds them.
+    pub(crate) fn select_for_packet(
+        &self,
+        req: &WakeupRequest,
+        history: Option<&cairn_git::History>,
+        parts: &[TaskPart],
+    ) -> Result<Selection<'_>, EngineError> {
+        self.select(req, history, parts, true)
+    }
+
+    fn select(
+        &self,
+        req: &WakeupRequest,
+        history: Option<&cairn_git::History>,
+        parts: &[TaskPart],
+        read_hot_bodies: bool,
+    ) -> Result<Selection<'_>, EngineError> {
         let input = RouteInput {
             cwd: &req.cwd,
             project: req.project.as_deref(),
@@ -235,10 +256,11 @@ impl Engine {
         };
         // Neither which notes' code moved on nor the hot layer depends on the
         // task: beside the task search, on the pool's idle thread, the first is
-        // counted and the hot layer's bodies are read into the note cache (the
-        // notes the packet shows whatever the task; assembly reads them there).
+        // counted and, for a packet, the hot layer's bodies are read into the
+        // note cache (the notes a packet shows whatever the task; assembly reads
+        // them there).
         let (hits, code_changed) = rayon::join(search, || {
-            if self.notes.lazy_bodies() {
+            if read_hot_bodies && self.notes.lazy_bodies() {
                 let (hot, _) =
                     self.hot_picks(profile, project, &primary_notes, &secondary_notes, req);
                 for (n, _) in hot {
@@ -365,7 +387,7 @@ impl Engine {
         parts: &[TaskPart],
     ) -> Result<WakeupOutput, EngineError> {
         let started = std::time::Instant::now();
-        let sel = self.select_with(req, history, parts)?;
+        let sel = self.select_for_packet(req, history, parts)?;
         let selected = crate::micros(started);
         let spent = std::cell::Cell::new(0u64);
         let format = req.format;
