@@ -14,8 +14,9 @@ use crate::hot::{self, HotInput};
 use crate::wakeup::{Selection, WakeupRequest};
 
 impl Engine {
-    /// The hot layer and, with no query at all, the recently edited notes after it.
-    /// `budget` is the packet's requested token budget (`None`: the profile's).
+    /// The hot layer (chosen with the selection) and, with no query at all, the
+    /// recently edited notes after it. `budget` is the packet's requested token
+    /// budget (`None`: the profile's).
     pub(crate) fn layers<'e>(
         &'e self,
         sel: &Selection<'e>,
@@ -25,17 +26,10 @@ impl Engine {
         let profile = sel.profile;
         let project = sel.route.project_id.as_deref();
         let project_ids: Vec<String> = self.config.projects.iter().map(|p| p.id.clone()).collect();
-        let visible = |n: &Note| cairn_policy::visibility(n.sensitivity, false) == Visibility::Full;
-        let (hot, pins_over) = self.hot_picks(
-            profile,
-            project,
-            &sel.primary_notes,
-            &sel.secondary_notes,
-            req,
-        );
-        let mut picks: Vec<(&'e Note, Layer)> = hot
-            .into_iter()
-            .map(|(n, kind)| (n, Layer::Hot(kind)))
+        let mut picks: Vec<(&'e Note, Layer)> = sel
+            .hot
+            .iter()
+            .map(|&(n, kind)| (n, Layer::Hot(kind)))
             .collect();
         if sel.query.is_empty() {
             let hot_paths: HashSet<&str> = picks.iter().map(|(n, _)| n.path.as_str()).collect();
@@ -108,14 +102,11 @@ impl Engine {
             .collect();
         Layers {
             picks,
-            pins_over,
+            pins_over: sel.pins_over.clone(),
             neutral,
         }
     }
-}
 
-/// The hot layer and the no-task layer of one request.
-impl Engine {
     /// The hot layer (see `hot.rs`): the developer's profile, the project's
     /// working context, pins and the last session, whatever the task; and the
     /// pins over the cap. `primary` and `secondary`: the profile's notes, as the
@@ -146,7 +137,6 @@ impl Engine {
             None => hot::default_identity_roots(developer_roots),
         };
         let project_ids: Vec<String> = self.config.projects.iter().map(|p| p.id.clone()).collect();
-        let visible = |n: &Note| cairn_policy::visibility(n.sensitivity, false) == Visibility::Full;
         hot::hot_layer(&HotInput {
             developer: &developer,
             project: &project_notes,
@@ -162,6 +152,12 @@ impl Engine {
     }
 }
 
+/// Whether a note shows in full without a task (the hot and no-task layers).
+fn visible(n: &Note) -> bool {
+    cairn_policy::visibility(n.sensitivity, false) == Visibility::Full
+}
+
+/// The hot layer and the no-task layer of one request.
 pub(crate) struct Layers<'e> {
     /// Hot notes, then (with no query) recently edited ones, in packet order.
     pub picks: Vec<(&'e Note, Layer)>,

@@ -6,7 +6,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::path::PathBuf;
 
 use cairn_assemble::{
-    Candidate, Origin, Packet, Profile, ProjectInfo, QueryEcho, Request, RouteInfo,
+    Candidate, HotKind, Origin, Packet, Profile, ProjectInfo, QueryEcho, Request, RouteInfo,
 };
 use cairn_index::{QueryTerms, Ranker};
 use cairn_note::Note;
@@ -86,10 +86,10 @@ pub(crate) struct Selection<'e> {
     pub suppressed: usize,
     /// The in-scope notes by path (metadata).
     pub notes: HashMap<&'e str, &'e Note>,
-    /// Every note under the primary roots, in path order.
-    pub primary_notes: Vec<&'e Note>,
-    /// Every note under the secondary roots (whatever its type), in path order.
-    pub secondary_notes: Vec<&'e Note>,
+    /// The hot layer, chosen from metadata whatever the task (`hot.rs`).
+    pub hot: Vec<(&'e Note, HotKind)>,
+    /// Pinned notes past the hot layer's cap.
+    pub pins_over: Vec<&'e Note>,
     /// Project notes whose related files changed since their date.
     pub code_changed: crate::code_changed::CodeChanged,
     /// What each part of `query` is, in words (a derived task's branch and commits).
@@ -174,7 +174,8 @@ impl Engine {
     }
 
     /// [`Engine::select_with`] for a packet: beside the task search, the hot
-    /// layer's bodies are read into the note cache, where assembly finds them.
+    /// layer's bodies are also read into the note cache, where assembly finds
+    /// them.
     pub(crate) fn select_for_packet(
         &self,
         req: &WakeupRequest,
@@ -256,20 +257,20 @@ impl Engine {
         };
         // Neither which notes' code moved on nor the hot layer depends on the
         // task: beside the task search, on the pool's idle thread, the first is
-        // counted and, for a packet, the hot layer's bodies are read into the
-        // note cache (the notes a packet shows whatever the task; assembly reads
-        // them there).
-        let (hits, code_changed) = rayon::join(search, || {
+        // counted and the second chosen and, for a packet, its bodies read into
+        // the note cache (the notes a packet shows whatever the task; assembly
+        // reads them there).
+        let (hits, (code_changed, (hot, pins_over))) = rayon::join(search, || {
+            let hot = self.hot_picks(profile, project, &primary_notes, &secondary_notes, req);
             if read_hot_bodies && self.notes.lazy_bodies() {
-                let (hot, _) =
-                    self.hot_picks(profile, project, &primary_notes, &secondary_notes, req);
-                for (n, _) in hot {
+                for (n, _) in &hot.0 {
                     let _ = self.note(&n.path);
                 }
             }
-            history.map_or_else(Default::default, |h| {
+            let changed = history.map_or_else(Default::default, |h| {
                 crate::code_changed::changes(&in_scope, &origin, h)
-            })
+            });
+            (changed, hot)
         });
         let hits = hits?;
         let hits: Vec<_> = hits
@@ -349,8 +350,8 @@ impl Engine {
             visibility,
             suppressed,
             notes,
-            primary_notes,
-            secondary_notes,
+            hot,
+            pins_over,
             code_changed,
             part_names,
         })
