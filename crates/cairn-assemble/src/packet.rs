@@ -380,14 +380,28 @@ impl Packet {
     }
 
     /// Recomputes `content_hash` from the query, identity and sections.
+    ///
+    /// Serialised straight to JSON bytes in field order: every map inside is a
+    /// `BTreeMap`, so the bytes are deterministic without first building a
+    /// `serde_json::Value` (which sorted every object's keys, and cost more than
+    /// the hashing: fitting recomputes the hash after its drops).
     pub fn update_content_hash(&mut self) {
-        let content = serde_json::json!({
-            "query": self.query,
-            "identity": self.identity,
-            "sections": self.sections().iter().skip(1).map(|(n, v)| (n.to_string(), v)).collect::<Vec<_>>(),
-            "profile": self.profile,
-            "target": self.target,
-        });
+        #[derive(Serialize)]
+        struct Content<'a> {
+            query: &'a QueryEcho,
+            identity: &'a Identity,
+            sections: [(&'static str, &'a Vec<Item>); 7],
+            profile: &'a str,
+            target: &'a str,
+        }
+        let [_, rest @ ..] = self.sections();
+        let content = Content {
+            query: &self.query,
+            identity: &self.identity,
+            sections: rest,
+            profile: &self.profile,
+            target: &self.target,
+        };
         let bytes = serde_json::to_vec(&content).unwrap_or_default();
         self.content_hash = cairn_note::ContentHash::of(&bytes).short_hex();
     }

@@ -187,26 +187,21 @@ fn fit_items<E>(
     render: impl Fn(&Packet) -> Result<String, E>,
     limit: usize,
 ) -> Result<Option<String>, E> {
-    // From here on the hash has its full length, whatever items are dropped.
-    packet.update_content_hash();
-    // Whether an item was dropped since the content hash was computed.
-    let mut stale = false;
     loop {
+        // The hash of what is left (it always has its full length, whatever
+        // items are dropped): hashing costs far less than a rendering, so every
+        // rendering below is of the packet as it will be output.
+        packet.update_content_hash();
         // A text well over the limit stays over whatever its `used_tokens` and
         // content hash say (each changes it by a few characters): drop as many
         // items as it takes, without the fixed point below.
-        let mut made = render(packet)?;
+        let made = render(packet)?;
         let used = estimate_tokens(&made);
         if used > limit + FIT_SLACK_TOKENS
             && let Some(fewer) = fewest_drops(packet, &render, used, limit + FIT_SLACK_TOKENS)?
         {
             *packet = fewer;
-            stale = true;
             continue;
-        }
-        if stale {
-            packet.update_content_hash();
-            made = render(packet)?;
         }
         let (out, fits) = settle(packet, &render, limit, Some(made))?;
         if fits {
@@ -215,7 +210,6 @@ fn fit_items<E>(
         if !packet.drop_lowest() {
             return Ok(None);
         }
-        stale = true;
     }
 }
 

@@ -23,7 +23,6 @@ use std::fmt;
 use cairn_assemble::{Item, Packet};
 use minijinja::value::Value;
 use minijinja::{Environment, UndefinedBehavior};
-use serde::Serialize;
 
 pub use tokens::{TOKENIZER_NAME, estimate_tokens};
 
@@ -227,23 +226,68 @@ impl fmt::Debug for Renderer {
     }
 }
 
-/// A section as templates see it.
-#[derive(Debug, Serialize)]
-struct SectionView<'a> {
-    name: &'static str,
-    heading: String,
-    items: Vec<&'a Item>,
+/// A section as templates see it: `name`, `heading` and `items` (a map).
+///
+/// Its items are the very values of the packet's own (a [`Value`] is reference
+/// counted): each item is converted for the templates once per rendering, not
+/// once more for every view that shows it.
+fn section_view(name: &'static str, heading: String, items: Vec<Value>) -> Value {
+    minijinja::context! {
+        name => name,
+        heading => heading,
+        items => Value::from(items),
+    }
 }
 
-/// The sections of `packet`, holding only the items `keep` accepts.
-fn section_views(packet: &Packet, keep: impl Fn(&Item) -> bool) -> Vec<SectionView<'_>> {
+/// Each section's items as `packet_value` (the packet converted for the
+/// templates) holds them, paired with the packet's own, in packet order.
+fn section_items<'a>(
+    packet: &'a Packet,
+    packet_value: &Value,
+) -> Vec<(&'static str, Vec<(&'a Item, Value)>)> {
     packet
         .sections()
         .into_iter()
-        .map(|(name, items)| SectionView {
-            name,
-            heading: heading(name).to_owned(),
-            items: items.iter().filter(|i| keep(i)).collect(),
+        .map(|(name, items)| {
+            let list = if name == "identity" {
+                packet_value
+                    .get_attr("identity")
+                    .and_then(|i| i.get_attr("notes"))
+            } else {
+                packet_value.get_attr(name)
+            };
+            let values: Vec<Value> = list
+                .and_then(|l| l.try_iter().map(Iterator::collect))
+                .unwrap_or_default();
+            // The packet's conversion holds every item; should it ever not, each
+            // item is converted on its own.
+            let pairs = if values.len() == items.len() {
+                items.iter().zip(values).collect()
+            } else {
+                items
+                    .iter()
+                    .map(|i| (i, Value::from(minijinja::value::Serde(i))))
+                    .collect()
+            };
+            (name, pairs)
+        })
+        .collect()
+}
+
+/// The sections of `items` ([`section_items`]), holding only the items `keep` accepts.
+fn section_views(
+    items: &[(&'static str, Vec<(&Item, Value)>)],
+    keep: impl Fn(&Item) -> bool,
+) -> Vec<(&'static str, String, Vec<Value>)> {
+    items
+        .iter()
+        .map(|(name, pairs)| {
+            let kept = pairs
+                .iter()
+                .filter(|(i, _)| keep(i))
+                .map(|(_, v)| v.clone())
+                .collect();
+            (*name, heading(name).to_owned(), kept)
         })
         .collect()
 }
@@ -337,23 +381,22 @@ impl Renderer {
                 name: name.clone(),
                 source,
             })?;
+        let packet_value = Value::from(minijinja::value::Serde(packet));
+        let items = section_items(packet, &packet_value);
         // Every section, and the same split by layer: prompt templates render the
         // hot layer first, so their output begins with the same bytes for every
         // task in one project (a client's prompt cache stays valid).
-        let sections = section_views(packet, |_| true);
-        let hot_sections = section_views(packet, |i| i.layer == "hot");
-        let mut task_sections = section_views(packet, |i| i.layer != "hot");
+        let sections = section_views(&items, |_| true);
+        let hot_sections = section_views(&items, |i| i.layer == "hot");
+        let mut task_sections = section_views(&items, |i| i.layer != "hot");
         // A section the hot layer already opened is named apart after the task
         // line ("Working style, for this task"), so no heading is printed twice.
         for t in &mut task_sections {
-            if hot_sections
-                .iter()
-                .any(|h| h.name == t.name && !h.items.is_empty())
-            {
-                t.heading = format!("{}, for this task", t.heading);
+            if hot_sections.iter().any(|h| h.0 == t.0 && !h.2.is_empty()) {
+                t.1 = format!("{}, for this task", t.1);
             }
         }
-        let task_item_count: usize = task_sections.iter().map(|s| s.items.len()).sum();
+        let task_item_count: usize = task_sections.iter().map(|s| s.2.len()).sum();
         let has_task = !packet.query.task.is_empty() || !packet.query.files.is_empty();
         let not_current: Vec<String> = packet
             .provenance
@@ -366,13 +409,18 @@ impl Renderer {
         for (_, items) in packet.sections() {
             sources.extend(items.iter().map(|i| i.path.clone()));
         }
+        let views = |v: Vec<(&'static str, String, Vec<Value>)>| -> Value {
+            v.into_iter()
+                .map(|(name, heading, items)| section_view(name, heading, items))
+                .collect()
+        };
         let ctx = minijinja::context! {
             not_current => not_current,
             sources => sources,
-            packet => Value::from(minijinja::value::Serde(packet)),
-            sections => Value::from(minijinja::value::Serde(&sections)),
-            hot_sections => Value::from(minijinja::value::Serde(&hot_sections)),
-            task_sections => Value::from(minijinja::value::Serde(&task_sections)),
+            packet => packet_value,
+            sections => views(sections),
+            hot_sections => views(hot_sections),
+            task_sections => views(task_sections),
             task_item_count => task_item_count,
             has_task => has_task,
             project => Value::from(minijinja::value::Serde(&packet.identity.project)),
@@ -413,10 +461,8 @@ impl Renderer {
 
 /// Templates stay readable; the output has no runs of blank lines, no blank line
 /// before the block's end, and ends with exactly one newline.
-fn tidy(mut out: String) -> String {
-    while out.contains("\n\n\n") {
-        out = out.replace("\n\n\n", "\n\n");
-    }
+fn tidy(out: String) -> String {
+    let mut out = collapse_blank_runs(&out);
     out = out.replace(&format!("\n\n</{BLOCK_TAG}>"), &format!("\n</{BLOCK_TAG}>"));
     while out.ends_with("\n\n") {
         out.pop();
@@ -432,6 +478,29 @@ fn tidy(mut out: String) -> String {
     out
 }
 
+/// `text` with every run of three or more newlines made two: one pass, where
+/// replacing `\n\n\n` until none is left took one pass per halving (fitting
+/// renders a packet several times).
+fn collapse_blank_runs(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find('\n') {
+        out.push_str(&rest[..at]);
+        let run = rest.as_bytes()[at..]
+            .iter()
+            .take_while(|&&b| b == b'\n')
+            .count();
+        out.push_str(if run >= 3 {
+            "\n\n"
+        } else {
+            &rest[at..at + run]
+        });
+        rest = &rest[at + run..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// Flattens `text` to one line ([`cairn_policy::one_line`]: every line and paragraph
 /// separator and control character becomes a space, bidi controls and other
 /// invisible format characters are removed) and neutralises anything that could
@@ -439,7 +508,10 @@ fn tidy(mut out: String) -> String {
 /// `<`, and no run of three backticks (a markdown fence) is left.
 pub fn neutralize(text: &str) -> String {
     let flat = cairn_policy::one_line(text).into_owned();
-    if !flat.contains('<') && !flat.contains("```") {
+    // A byte search first: most values hold neither, and a template shows
+    // hundreds of them per rendering (a substring search sets itself up each time).
+    let fenced = flat.contains('`') && flat.contains(FENCE);
+    if !fenced && !flat.contains('<') {
         return flat;
     }
     let mut s = flat.replace("</", "<\\/");
@@ -494,4 +566,48 @@ fn replace_ignore_case(haystack: &str, needle: &str, with: &str) -> String {
     }
     out.push_str(&haystack[last..]);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::collapse_blank_runs;
+
+    /// What `tidy` did before: replace until no run of three newlines is left.
+    fn replace_until_none(text: &str) -> String {
+        let mut out = text.to_owned();
+        while out.contains("\n\n\n") {
+            out = out.replace("\n\n\n", "\n\n");
+        }
+        out
+    }
+
+    #[test]
+    fn runs_of_newlines_become_at_most_two() {
+        for (text, want) in [
+            ("", ""),
+            ("a", "a"),
+            ("a\nb", "a\nb"),
+            ("a\n\nb", "a\n\nb"),
+            ("a\n\n\nb", "a\n\nb"),
+            ("\n\n\n\n\n\n\n", "\n\n"),
+            ("é\n\n\n\n中\n\n\n", "é\n\n中\n\n"),
+        ] {
+            assert_eq!(collapse_blank_runs(text), want, "{text:?}");
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn one_pass_is_what_replacing_until_none_gives(
+            parts in proptest::collection::vec(
+                prop_oneof![Just("\n"), Just("\n\n\n\n"), Just("x"), Just(" "), Just("é")],
+                0..40,
+            )
+        ) {
+            let text = parts.concat();
+            prop_assert_eq!(collapse_blank_runs(&text), replace_until_none(&text));
+        }
+    }
 }
