@@ -23,7 +23,7 @@
 //! without gix's `parallel` feature), it runs on one thread.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use gix::index::entry::{Flags, Stat};
 
@@ -41,8 +41,8 @@ pub(crate) fn mark_unchanged(
     let written = index.timestamp();
     let mut marked = index.clone();
     let mut folders = Folders::default();
+    let mut joined = Joined::new(root);
     let (entries, paths) = marked.entries_mut_and_pathbacking();
-    let mut path = PathBuf::new();
     for entry in entries.iter_mut() {
         // A file system monitor's mark says "unchanged when the monitor was last
         // asked"; git asks it again before trusting the mark, cairn does not ask
@@ -57,20 +57,12 @@ pub(crate) fn mark_unchanged(
         {
             continue;
         }
-        let bytes = entry.path_in(paths);
-        if !plain(bytes) {
+        let bytes: &[u8] = entry.path_in(paths);
+        if !plain(bytes) || !folders.no_link_on_the_way(root, bytes) {
             continue;
         }
-        let Ok(rela) = gix::path::from_bstr(bytes) else {
-            continue;
-        };
-        if !folders.no_link_on_the_way(root, &rela) {
-            continue;
-        }
-        path.clear();
-        path.push(root);
-        path.push(&rela);
-        let Ok(meta) = gix::index::fs::Metadata::from_path_no_follow(&path) else {
+        let Some(Ok(meta)) = joined.with(bytes, gix::index::fs::Metadata::from_path_no_follow)
+        else {
             continue;
         };
         if meta.is_dir()
@@ -103,40 +95,103 @@ fn plain(path: &[u8]) -> bool {
             .all(|part| !part.is_empty() && part != b"." && part != b"..")
 }
 
+/// `root` joined with index paths, in one buffer reused from path to path (the
+/// pass joins one per tracked file).
+struct Joined {
+    /// `root` and a separator, then the last path (unix, where an index path's
+    /// bytes are what the kernel takes).
+    #[cfg(unix)]
+    buf: Vec<u8>,
+    #[cfg(unix)]
+    root_len: usize,
+    #[cfg(not(unix))]
+    root: std::path::PathBuf,
+}
+
+impl Joined {
+    fn new(root: &Path) -> Self {
+        #[cfg(unix)]
+        {
+            use std::os::unix::ffi::OsStrExt;
+            let mut buf = root.as_os_str().as_bytes().to_vec();
+            if !buf.is_empty() && !buf.ends_with(b"/") {
+                buf.push(b'/');
+            }
+            let root_len = buf.len();
+            Self { buf, root_len }
+        }
+        #[cfg(not(unix))]
+        Self {
+            root: root.to_path_buf(),
+        }
+    }
+
+    /// `f` of `root` joined with the index path `rela`; `None` when `rela` is
+    /// not a path on this system (never on unix).
+    #[allow(clippy::unnecessary_wraps)]
+    fn with<R>(&mut self, rela: &[u8], f: impl FnOnce(&Path) -> R) -> Option<R> {
+        #[cfg(unix)]
+        {
+            use std::os::unix::ffi::OsStrExt;
+            self.buf.truncate(self.root_len);
+            self.buf.extend_from_slice(rela);
+            Some(f(Path::new(std::ffi::OsStr::from_bytes(&self.buf))))
+        }
+        #[cfg(not(unix))]
+        {
+            let rela = gix::path::from_bstr(gix::bstr::BStr::new(rela)).ok()?;
+            Some(f(&self.root.join(rela)))
+        }
+    }
+}
+
 /// The folders already looked at, each once: whether it is a real folder (not a
 /// symbolic link, as gix's status requires of every folder on a file's way).
+/// Folders are index paths (`/`-separated bytes).
 #[derive(Default)]
 struct Folders {
-    seen: HashMap<PathBuf, bool>,
+    seen: HashMap<Vec<u8>, bool>,
     /// The last file's folder, when it was all real folders (the index is
     /// sorted by path: most files share their folder with the one before).
-    last: Option<PathBuf>,
+    last: Option<Vec<u8>>,
 }
 
 impl Folders {
-    /// Whether every folder between `root` and the file at `rela` is a real folder.
-    fn no_link_on_the_way(&mut self, root: &Path, rela: &Path) -> bool {
-        let Some(parent) = rela.parent().filter(|p| !p.as_os_str().is_empty()) else {
+    /// Whether every folder between `root` and the file at the index path
+    /// `rela` is a real folder.
+    fn no_link_on_the_way(&mut self, root: &Path, rela: &[u8]) -> bool {
+        let Some(end) = rela.iter().rposition(|&b| b == b'/') else {
             return true;
         };
+        let parent = &rela[..end];
         if self.last.as_deref() == Some(parent) {
             return true;
         }
-        let mut folder = PathBuf::new();
-        for part in parent.components() {
-            folder.push(part);
-            let real = if let Some(&real) = self.seen.get(&folder) {
+        let mut joined = Joined::new(root);
+        let ends = parent
+            .iter()
+            .enumerate()
+            .filter(|&(_, &b)| b == b'/')
+            .map(|(i, _)| i)
+            .chain([parent.len()]);
+        for at in ends {
+            let folder = &parent[..at];
+            let real = if let Some(&real) = self.seen.get(folder) {
                 real
             } else {
-                let real = std::fs::symlink_metadata(root.join(&folder)).is_ok_and(|m| m.is_dir());
-                self.seen.insert(folder.clone(), real);
+                let real = joined
+                    .with(folder, |p| {
+                        std::fs::symlink_metadata(p).is_ok_and(|m| m.is_dir())
+                    })
+                    .unwrap_or(false);
+                self.seen.insert(folder.to_vec(), real);
                 real
             };
             if !real {
                 return false;
             }
         }
-        self.last = Some(folder);
+        self.last = Some(parent.to_vec());
         true
     }
 }
