@@ -277,6 +277,48 @@ fn drop_lowest_spares_identity_and_pins() {
     assert_ne!(p.content_hash, hash);
 }
 
+/// The content hash covers what the packet says (query, identity, sections,
+/// profile, target), never its bookkeeping (time, budget numbers, left-out
+/// notes), and is 16 hex digits.
+#[test]
+fn the_content_hash_covers_content_not_bookkeeping() {
+    let notes = [
+        (note("a.md", "memory_type: decision", "x"), 1.0, 1.0),
+        (note("b.md", "memory_type: constraint", "x"), 0.5, 1.0),
+    ];
+    let p = build(&notes, &BTreeSet::new());
+    assert_eq!(p.content_hash.len(), 16, "{}", p.content_hash);
+    assert!(p.content_hash.bytes().all(|b| b.is_ascii_hexdigit()));
+    let rehashed = |change: &dyn Fn(&mut cairn_assemble::Packet)| {
+        let mut q = p.clone();
+        change(&mut q);
+        q.update_content_hash();
+        q.content_hash
+    };
+    // Bookkeeping: the same hash.
+    assert_eq!(rehashed(&|_| {}), p.content_hash);
+    assert_eq!(
+        rehashed(&|q| q.generated_at = "2030-01-01T00:00:00Z".into()),
+        p.content_hash
+    );
+    assert_eq!(rehashed(&|q| q.budget.used_tokens += 7), p.content_hash);
+    assert_eq!(rehashed(&|q| q.budget.left_out_count += 1), p.content_hash);
+    // Content: another hash.
+    for change in [
+        &(|q: &mut cairn_assemble::Packet| q.query.task = "another task".into())
+            as &dyn Fn(&mut cairn_assemble::Packet),
+        &|q| q.profile = "other".into(),
+        &|q| q.target = "codex".into(),
+        &|q| q.decisions[0].summary.push('!'),
+        &|q| {
+            let it = q.decisions.remove(0);
+            q.constraints.push(it);
+        },
+    ] {
+        assert_ne!(rehashed(change), p.content_hash);
+    }
+}
+
 #[test]
 fn summaries_prefer_description_then_matching_sentences() {
     let n = note("a.md", "description: The one line.", "Body.");
