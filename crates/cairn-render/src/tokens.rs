@@ -8,7 +8,7 @@
 //! one, a non-ASCII character one per two UTF-8 bytes, single spaces nothing and
 //! indentation runs one per 4; then 5% on top. Fitted on the fixture vaults and
 //! renders: it stays above the cl100k and o200k counts on every text the tests
-//! try (at least 1.07×) and about 1.3× on average (see `tests/render.rs`), so a
+//! try (at least 1.07×) and about 1.3× on average (see `tests/it/render.rs`), so a
 //! budget is never exceeded by a real tokenizer while little of it is wasted.
 
 /// Name recorded in packets.

@@ -9,7 +9,7 @@ use cairn_note::{Note, parse_note};
 use cairn_policy::{SafeText, ShownNote};
 use cairn_score::{Factor, Op, Scored};
 
-const PROJECT: &str = include_str!("../profiles/project.toml");
+const PROJECT: &str = include_str!("../../profiles/project.toml");
 
 fn note(path: &str, front: &str, body: &str) -> Note {
     parse_note(path, format!("---\n{front}\n---\n{body}").as_bytes())
@@ -393,7 +393,11 @@ fn profiles_parse_and_reject_unknowns() {
     let p = Profile::parse("project.toml", PROJECT).unwrap();
     assert_eq!(p.budget_for("prompt"), Some(1500));
     assert_eq!(p.sections.len(), 8);
-    let dev = Profile::parse("developer.toml", include_str!("../profiles/developer.toml")).unwrap();
+    let dev = Profile::parse(
+        "developer.toml",
+        include_str!("../../profiles/developer.toml"),
+    )
+    .unwrap();
     assert_eq!(dev.primary, Origin::Developer);
     let bad = PROJECT.replace("name = \"incidents\"", "name = \"gossip\"");
     assert!(

@@ -1,0 +1,6 @@
+//! The policy's integration tests, one test binary (one link) with a module per
+//! area: the labelled credential corpus, the policy itself, untrusted text.
+
+mod corpus;
+mod policy;
+mod untrusted;
