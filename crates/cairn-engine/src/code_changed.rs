@@ -73,7 +73,7 @@ fn epoch_day(d: NaiveDate) -> i64 {
 /// wake-up counts while its task search runs.
 pub(crate) fn changes(
     notes: &[&Note],
-    origin: &HashMap<&str, Origin>,
+    origin: &rustc_hash::FxHashMap<&str, Origin>,
     history: &History,
 ) -> CodeChanged {
     let mut out = CodeChanged::new();

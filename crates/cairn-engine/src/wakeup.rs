@@ -2,7 +2,9 @@
 //! redact, render and fit the budget and the caps (`fit.rs`). `explain` reuses
 //! [`Engine::select_with`].
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
+
+use rustc_hash::FxHashMap;
 use std::path::PathBuf;
 
 use cairn_assemble::{
@@ -80,12 +82,12 @@ pub(crate) struct Selection<'e> {
     pub task_terms: BTreeSet<String>,
     /// In-scope notes, scored, best first.
     pub scored: Vec<Scored>,
-    pub origin: HashMap<&'e str, Origin>,
-    pub visibility: HashMap<&'e str, Visibility>,
+    pub origin: FxHashMap<&'e str, Origin>,
+    pub visibility: FxHashMap<&'e str, Visibility>,
     /// Hidden by policy and relevant enough to have mattered.
     pub suppressed: usize,
     /// The in-scope notes by path (metadata).
-    pub notes: HashMap<&'e str, &'e Note>,
+    pub notes: FxHashMap<&'e str, &'e Note>,
     /// The hot layer, chosen from metadata whatever the task (`hot.rs`).
     pub hot: Vec<(&'e Note, HotKind)>,
     /// Pinned notes past the hot layer's cap.
@@ -212,7 +214,7 @@ impl Engine {
             .map(|s| self.roots(s, project))
             .unwrap_or_default();
 
-        let mut origin: HashMap<&str, Origin> = HashMap::new();
+        let mut origin: FxHashMap<&str, Origin> = FxHashMap::default();
         let mut in_scope: Vec<&Note> = Vec::new();
         let primary_notes: Vec<&Note> = self.under_roots(&primary_roots).collect();
         let secondary_notes: Vec<&Note> = if profile.secondary.is_some() {
@@ -220,6 +222,7 @@ impl Engine {
         } else {
             Vec::new()
         };
+        origin.reserve(primary_notes.len() + secondary_notes.len());
         for &n in &primary_notes {
             origin.insert(n.path.as_str(), profile.primary);
             in_scope.push(n);
@@ -303,7 +306,8 @@ impl Engine {
             weights: Weights::default(),
         };
         let mut scored = cairn_score::score(in_scope.iter().copied(), &hits, &ctx);
-        let notes: HashMap<&str, &Note> = in_scope.iter().map(|n| (n.path.as_str(), *n)).collect();
+        let notes: FxHashMap<&str, &Note> =
+            in_scope.iter().map(|n| (n.path.as_str(), *n)).collect();
         if ctx.has_query {
             cairn_score::lift_successors(&mut scored, &notes, profile.min_coverage, |queries| {
                 cairn_note::find_named(in_scope.iter().copied(), queries)
@@ -319,7 +323,8 @@ impl Engine {
             self.config.git.code_changed_deboost,
         );
 
-        let mut visibility = HashMap::new();
+        let mut visibility = FxHashMap::default();
+        visibility.reserve(scored.len());
         let mut suppressed = 0;
         for s in &scored {
             let Some(n) = notes.get(s.path.as_str()) else {

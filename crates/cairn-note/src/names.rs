@@ -5,7 +5,7 @@
 //! entry of an entry file, else `name` with its heading dropped. Attachments
 //! (`.png`, `.pdf`, ...) name no note.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::model::Note;
 use crate::parse::note_id;
@@ -13,13 +13,13 @@ use crate::parse::note_id;
 /// Every name a note answers to, lowercase → note indexes.
 #[derive(Debug, Default)]
 pub struct NoteNames {
-    keys: HashMap<String, Vec<usize>>,
+    keys: FxHashMap<String, Vec<usize>>,
 }
 
 impl NoteNames {
     /// Indexes every name of `notes` (positions in iteration order).
     pub fn new<'a>(notes: impl IntoIterator<Item = &'a Note>) -> NoteNames {
-        let mut keys: HashMap<String, Vec<usize>> = HashMap::new();
+        let mut keys: FxHashMap<String, Vec<usize>> = FxHashMap::default();
         for (i, n) in notes.into_iter().enumerate() {
             for k in names_of(n) {
                 keys.entry(k).or_default().push(i);
@@ -56,7 +56,7 @@ impl NoteNames {
 /// at most `top` are kept.
 pub fn most_linked(notes: &[&Note], top: usize) -> Vec<(String, u32)> {
     let names = NoteNames::new(notes.iter().copied());
-    let mut linked_from: Vec<HashSet<usize>> = vec![HashSet::new(); notes.len()];
+    let mut linked_from: Vec<FxHashSet<usize>> = vec![FxHashSet::default(); notes.len()];
     for (i, n) in notes.iter().enumerate() {
         for target in n.wikilinks.iter().chain(&n.related_memory) {
             if is_attachment(target) {
@@ -101,7 +101,7 @@ pub fn find_named<'a>(
     // Per query: the best (most specific) key rank seen, and the notes at it.
     // Each key, with the queries that try it and at which rank: one hash lookup
     // per name of a note, whatever the number of queries.
-    let mut wanted: HashMap<&str, Vec<(usize, usize)>> = HashMap::new();
+    let mut wanted: FxHashMap<&str, Vec<(usize, usize)>> = FxHashMap::default();
     for (q, keys) in keys.iter().enumerate() {
         for (rank, k) in keys.iter().enumerate() {
             wanted.entry(k.as_str()).or_default().push((q, rank));
@@ -109,7 +109,7 @@ pub fn find_named<'a>(
     }
     // An ASCII name lowercases to as many bytes: one whose length no key has
     // cannot answer, and is not lowercased (most names of most notes).
-    let lengths: HashSet<usize> = wanted.keys().map(|k| k.len()).collect();
+    let lengths: FxHashSet<usize> = wanted.keys().map(|k| k.len()).collect();
     let mut best: Vec<Option<(usize, Vec<&'a Note>)>> = vec![None; queries.len()];
     let mut lower = String::new();
     let mut ranks: Vec<(usize, usize)> = Vec::new();
@@ -174,7 +174,7 @@ fn names_of(n: &Note) -> Vec<String> {
         names.push(fid.rsplit('/').next().unwrap_or(&fid).to_owned());
         names.push(fid);
     }
-    let mut seen = HashSet::new();
+    let mut seen = FxHashSet::default();
     names
         .into_iter()
         .map(|name| name.trim().to_lowercase())

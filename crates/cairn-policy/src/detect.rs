@@ -142,8 +142,8 @@ struct Memo {
 }
 
 thread_local! {
-    static MEMO: std::cell::RefCell<std::collections::HashMap<Box<str>, Option<Memo>>> =
-        std::cell::RefCell::new(std::collections::HashMap::new());
+    static MEMO: std::cell::RefCell<rustc_hash::FxHashMap<Box<str>, Option<Memo>>> =
+        std::cell::RefCell::new(rustc_hash::FxHashMap::default());
 }
 
 /// [`redact`] without the memory.

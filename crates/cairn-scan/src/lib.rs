@@ -21,7 +21,6 @@
 
 mod walk;
 
-use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -306,7 +305,8 @@ fn finish(
     walk.skipped.clear();
     let mut diagnostics = problems;
     // The same file reached twice (a symlinked folder inside the vault): keep the first path.
-    let mut seen = HashSet::new();
+    let mut seen = rustc_hash::FxHashSet::default();
+    seen.reserve(found.len());
     let mut files = Vec::with_capacity(found.len());
     let mut total: u64 = 0;
     let mut over_count = 0usize;
