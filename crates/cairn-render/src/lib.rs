@@ -226,16 +226,25 @@ impl fmt::Debug for Renderer {
     }
 }
 
-/// A section as templates see it: `name`, `heading` and `items` (a map).
+/// A section as templates see it: `name`, `heading` and `items`.
 ///
 /// Its items are the very values of the packet's own (a [`Value`] is reference
 /// counted): each item is converted for the templates once per rendering, not
 /// once more for every view that shows it.
-fn section_view(name: &'static str, heading: String, items: Vec<Value>) -> Value {
-    minijinja::context! {
-        name => name,
-        heading => heading,
-        items => Value::from(items),
+struct SectionView {
+    name: &'static str,
+    heading: String,
+    items: Vec<Value>,
+}
+
+impl SectionView {
+    /// The map templates read.
+    fn into_value(self) -> Value {
+        minijinja::context! {
+            name => self.name,
+            heading => self.heading,
+            items => Value::from(self.items),
+        }
     }
 }
 
@@ -278,16 +287,17 @@ fn section_items<'a>(
 fn section_views(
     items: &[(&'static str, Vec<(&Item, Value)>)],
     keep: impl Fn(&Item) -> bool,
-) -> Vec<(&'static str, String, Vec<Value>)> {
+) -> Vec<SectionView> {
     items
         .iter()
-        .map(|(name, pairs)| {
-            let kept = pairs
+        .map(|(name, pairs)| SectionView {
+            name,
+            heading: heading(name).to_owned(),
+            items: pairs
                 .iter()
                 .filter(|(i, _)| keep(i))
                 .map(|(_, v)| v.clone())
-                .collect();
-            (*name, heading(name).to_owned(), kept)
+                .collect(),
         })
         .collect()
 }
@@ -392,11 +402,14 @@ impl Renderer {
         // A section the hot layer already opened is named apart after the task
         // line ("Working style, for this task"), so no heading is printed twice.
         for t in &mut task_sections {
-            if hot_sections.iter().any(|h| h.0 == t.0 && !h.2.is_empty()) {
-                t.1 = format!("{}, for this task", t.1);
+            if hot_sections
+                .iter()
+                .any(|h| h.name == t.name && !h.items.is_empty())
+            {
+                t.heading = format!("{}, for this task", t.heading);
             }
         }
-        let task_item_count: usize = task_sections.iter().map(|s| s.2.len()).sum();
+        let task_item_count: usize = task_sections.iter().map(|s| s.items.len()).sum();
         let has_task = !packet.query.task.is_empty() || !packet.query.files.is_empty();
         let not_current: Vec<String> = packet
             .provenance
@@ -409,11 +422,8 @@ impl Renderer {
         for (_, items) in packet.sections() {
             sources.extend(items.iter().map(|i| i.path.clone()));
         }
-        let views = |v: Vec<(&'static str, String, Vec<Value>)>| -> Value {
-            v.into_iter()
-                .map(|(name, heading, items)| section_view(name, heading, items))
-                .collect()
-        };
+        let views =
+            |v: Vec<SectionView>| -> Value { v.into_iter().map(SectionView::into_value).collect() };
         let ctx = minijinja::context! {
             not_current => not_current,
             sources => sources,
