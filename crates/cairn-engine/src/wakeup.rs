@@ -3,8 +3,6 @@
 //! [`Engine::select_with`].
 
 use std::collections::BTreeSet;
-
-use rustc_hash::FxHashMap;
 use std::path::PathBuf;
 
 use cairn_assemble::{
@@ -17,6 +15,7 @@ use cairn_render::{Format, TOKENIZER_NAME, Target};
 use cairn_route::{Route, RouteInput, RouteMethod};
 use cairn_score::{Ranking, ScoreContext, Scored, Weights};
 use chrono::{DateTime, Utc};
+use rustc_hash::FxHashMap;
 
 use crate::fit::{MAX_FIT_ATTEMPTS, OutputCaps, Shrink, shrink};
 use crate::git_task::TaskPart;

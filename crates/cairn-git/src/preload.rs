@@ -58,7 +58,7 @@ pub(crate) fn mark_unchanged(
             continue;
         }
         let bytes: &[u8] = entry.path_in(paths);
-        if !plain(bytes) || !folders.no_link_on_the_way(root, bytes) {
+        if !plain(bytes) || !folders.no_link_on_the_way(&mut joined, bytes) {
             continue;
         }
         let Some(Ok(meta)) = joined.with(bytes, gix::index::fs::Metadata::from_path_no_follow)
@@ -157,9 +157,9 @@ struct Folders {
 }
 
 impl Folders {
-    /// Whether every folder between `root` and the file at the index path
-    /// `rela` is a real folder.
-    fn no_link_on_the_way(&mut self, root: &Path, rela: &[u8]) -> bool {
+    /// Whether every folder between the root `joined` joins to and the file at
+    /// the index path `rela` is a real folder.
+    fn no_link_on_the_way(&mut self, joined: &mut Joined, rela: &[u8]) -> bool {
         let Some(end) = rela.iter().rposition(|&b| b == b'/') else {
             return true;
         };
@@ -167,7 +167,6 @@ impl Folders {
         if self.last.as_deref() == Some(parent) {
             return true;
         }
-        let mut joined = Joined::new(root);
         let ends = parent
             .iter()
             .enumerate()
