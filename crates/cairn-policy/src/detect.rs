@@ -4,9 +4,9 @@
 //!
 //! How it stays cheap: every rule names the literal anchors it cannot flag
 //! anything without (`AKIA`, `ghp_`, `-----BEGIN`, `password`, `://`, ...). One
-//! Aho-Corasick pass over the text (two when rules with case-sensitive anchors
-//! exist: `SK` of Twilio, the first letters of a Discord token) finds which
-//! anchors occur; only the rules they enable run, and a text with no anchor at
+//! pass over the text, stepping an Aho-Corasick DFA (two side by side when rules
+//! with case-sensitive anchors exist: `SK` of Twilio, the first letters of a
+//! Discord token), finds which anchors occur; only the rules they enable run, and a text with no anchor at
 //! all is returned borrowed without running any regex. All matchers are built
 //! once; each regex is compiled the first time a text enables it.
 //!
@@ -25,7 +25,8 @@
 use std::borrow::Cow;
 use std::sync::OnceLock;
 
-use aho_corasick::AhoCorasick;
+use aho_corasick::automaton::{Automaton, StateID};
+use aho_corasick::{Anchored, MatchKind, StartKind};
 use regex::{Captures, Regex};
 use serde::Serialize;
 
@@ -294,9 +295,16 @@ struct Matchers {
 }
 
 /// One Aho-Corasick automaton over anchors, and the rules each anchor enables.
+///
+/// A DFA, stepped by [`Matchers::enabled`]'s own loop: every state that ends an
+/// anchor lists all the anchors ending there (the standard match semantics, as
+/// an overlapping search reports them), so one pass sees every anchor in the
+/// text. `AhoCorasick`'s overlapping iterator made the same passes (one per
+/// automaton) take about twice as long: a call per match and per byte through
+/// `dyn` (`fixtures`' measure in `docs/BENCHMARKS.md`).
 #[derive(Debug)]
 struct Prefilter {
-    automaton: AhoCorasick,
+    automaton: aho_corasick::dfa::DFA,
     enables: Vec<Mask>,
 }
 
@@ -326,21 +334,64 @@ impl Prefilter {
         if anchors.is_empty() {
             return None;
         }
-        let automaton = AhoCorasick::builder()
+        let automaton = aho_corasick::dfa::DFA::builder()
+            .match_kind(MatchKind::Standard)
             .ascii_case_insensitive(!exact)
+            // The loop below steps byte by byte; a prefilter would only make
+            // start states special.
+            .prefilter(false)
+            .start_kind(StartKind::Unanchored)
             .build(&anchors)
             .expect("the static anchors build an automaton");
         Some(Prefilter { automaton, enables })
     }
 
-    /// Adds the rules enabled by the anchors found in `text` to `enabled`.
-    fn enable(&self, text: &str, enabled: &mut Mask, all: Mask) {
-        for hit in self.automaton.find_overlapping_iter(text) {
-            *enabled |= self.enables[hit.pattern().as_usize()];
-            if *enabled == all {
-                break;
+    /// The state an unanchored search starts in.
+    fn start(&self) -> Option<StateID> {
+        // Cannot fail (built unanchored); the caller fails closed if it does.
+        self.automaton.start_state(Anchored::No).ok()
+    }
+
+    /// One step on `byte`; adds the rules enabled by the anchors ending there.
+    #[inline(always)]
+    fn step(&self, state: &mut StateID, byte: u8, enabled: &mut Mask) {
+        let dfa = &self.automaton;
+        *state = dfa.next_state(Anchored::No, *state, byte);
+        // Match states are special; an unanchored search has no dead state.
+        if dfa.is_special(*state) && dfa.is_match(*state) {
+            for i in 0..dfa.match_len(*state) {
+                *enabled |= self.enables[dfa.match_pattern(*state, i).as_usize()];
             }
         }
+    }
+}
+
+impl Matchers {
+    /// The rules enabled by the anchors found in `text`: one pass over its
+    /// bytes, stepping both automata side by side (their table lookups overlap).
+    /// Every rule when an automaton cannot start (fail closed).
+    fn enabled(&self, text: &str, all: Mask) -> Mask {
+        let mut enabled: Mask = 0;
+        let Some(mut folded) = self.folded.start() else {
+            return all;
+        };
+        match &self.exact {
+            None => {
+                for &byte in text.as_bytes() {
+                    self.folded.step(&mut folded, byte, &mut enabled);
+                }
+            }
+            Some(exact_filter) => {
+                let Some(mut exact) = exact_filter.start() else {
+                    return all;
+                };
+                for &byte in text.as_bytes() {
+                    self.folded.step(&mut folded, byte, &mut enabled);
+                    exact_filter.step(&mut exact, byte, &mut enabled);
+                }
+            }
+        }
+        enabled
     }
 }
 
@@ -368,11 +419,7 @@ fn detect(text: &str) -> Vec<Span> {
     } else {
         (1 << RULES.len()) - 1
     };
-    let mut enabled: Mask = 0;
-    m.folded.enable(text, &mut enabled, all);
-    if let Some(exact) = &m.exact {
-        exact.enable(text, &mut enabled, all);
-    }
+    let enabled = m.enabled(text, all);
     if enabled == 0 {
         return Vec::new();
     }
@@ -598,6 +645,8 @@ fn merge(mut spans: Vec<Span>) -> Vec<Span> {
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::*;
 
     #[test]
@@ -641,6 +690,80 @@ mod tests {
         assert_eq!(to_original(12, true, &spans, &markers), 10);
         assert_eq!(to_original(4, true, &spans, &markers), 4);
         assert_eq!(to_original(20, true, &spans, &markers), 12);
+    }
+
+    /// The rules whose anchors `text` contains, found the slow, obvious way.
+    fn enabled_by_search(text: &str) -> Mask {
+        let lower = text.to_ascii_lowercase();
+        let mut mask = 0;
+        for (i, rule) in RULES.iter().enumerate() {
+            let found = rule.anchors.iter().any(|a| {
+                if rule.exact {
+                    text.contains(a)
+                } else {
+                    lower.contains(&a.to_ascii_lowercase())
+                }
+            });
+            if found {
+                mask |= 1 << i;
+            }
+        }
+        mask
+    }
+
+    fn all_rules() -> Mask {
+        if RULES.len() == Mask::BITS as usize {
+            Mask::MAX
+        } else {
+            (1 << RULES.len()) - 1
+        }
+    }
+
+    #[test]
+    fn the_prefilter_finds_every_anchor_even_inside_another() {
+        // Anchors that overlap or contain each other, in either case.
+        for text in [
+            "PASSWORD> and sshpass -p",
+            "the api-key-0123 and --token>",
+            "a secret> AGE-SECRET-KEY-1",
+            "MTA SK ask Oz",
+            "machinedefault://",
+            "",
+        ] {
+            assert_eq!(
+                matchers().enabled(text, all_rules()),
+                enabled_by_search(text),
+                "{text:?}"
+            );
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn the_prefilter_enables_exactly_the_rules_whose_anchors_occur(
+            parts in prop::collection::vec(
+                prop_oneof![
+                    prop::sample::select(
+                        RULES.iter().flat_map(|r| r.anchors.iter().copied()).collect::<Vec<_>>()
+                    ).prop_map(str::to_owned),
+                    "[a-zA-Z_:/>. -]{0,3}",
+                    "\\PC{0,2}",
+                ],
+                0..12,
+            ),
+            upper in prop::collection::vec(any::<bool>(), 12),
+        ) {
+            // Some parts in upper case: folded anchors match either way.
+            let text: String = parts
+                .iter()
+                .zip(upper.iter().cycle())
+                .map(|(p, &up)| if up { p.to_ascii_uppercase() } else { p.clone() })
+                .collect();
+            prop_assert_eq!(
+                matchers().enabled(&text, all_rules()),
+                enabled_by_search(&text)
+            );
+        }
     }
 
     #[test]
