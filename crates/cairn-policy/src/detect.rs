@@ -353,7 +353,7 @@ impl Prefilter {
     }
 
     /// One step on `byte`; adds the rules enabled by the anchors ending there.
-    #[inline(always)]
+    #[inline]
     fn step(&self, state: &mut StateID, byte: u8, enabled: &mut Mask) {
         let dfa = &self.automaton;
         *state = dfa.next_state(Anchored::No, *state, byte);
