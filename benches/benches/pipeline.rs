@@ -4,7 +4,8 @@
 //! what a session-start hook pays without a persistent index). Then the persistent
 //! index's warm path: listing the vault by walking it or from the last walk's
 //! record (`relist`), and open + wake-up from a current persistent index (what
-//! every `cairn wakeup` process pays once the index exists).
+//! every `cairn wakeup` process pays once the index exists). Last, credential
+//! redaction over the 1k vault's note bodies (`redact`).
 //!
 //! Run: `cargo bench -p cairn-benches` (release build; see docs/BENCHMARKS.md).
 
@@ -175,5 +176,40 @@ fn stages(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, stages);
+/// Credential redaction over the bodies of the 1k vault's notes, as a wake-up
+/// redacts the notes it shows: the prefilter's pass over every byte, and the
+/// rules it enables. Throughput in bytes.
+fn redaction(c: &mut Criterion) {
+    fn notes(dir: &std::path::Path, out: &mut Vec<String>) {
+        let mut entries: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        entries.sort();
+        for path in entries {
+            if path.is_dir() {
+                notes(&path, out);
+            } else if path.extension().is_some_and(|e| e == "md") {
+                out.push(std::fs::read_to_string(&path).unwrap());
+            }
+        }
+    }
+    let root = vault(1_000).unwrap();
+    let mut texts = Vec::new();
+    notes(&root, &mut texts);
+    let bytes: usize = texts.iter().map(String::len).sum();
+    let mut g = c.benchmark_group("redact");
+    g.throughput(Throughput::Bytes(bytes as u64));
+    g.bench_function("vault_1k_bodies", |b| {
+        b.iter(|| {
+            texts
+                .iter()
+                .map(|t| cairn_policy::find_credentials(black_box(t)).len())
+                .sum::<usize>()
+        });
+    });
+    g.finish();
+}
+
+criterion_group!(benches, stages, redaction);
 criterion_main!(benches);

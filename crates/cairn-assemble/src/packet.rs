@@ -341,17 +341,73 @@ impl Packet {
 
     /// The item [`Packet::drop_lowest`] drops next, with its section and index.
     pub fn lowest(&self) -> Option<(&'static str, usize, &Item)> {
-        // Lower key = dropped first: the task layer before the hot layer, the rest
-        // before identity, unpinned before pinned, then by score, then the later path first.
         self.sections()
             .into_iter()
             .flat_map(|(name, items)| items.iter().enumerate().map(move |(i, it)| (name, i, it)))
-            .min_by(|(an, _, a), (bn, _, b)| {
-                (a.layer == "hot", *an == "identity", a.pinned)
-                    .cmp(&(b.layer == "hot", *bn == "identity", b.pinned))
-                    .then(a.score.total_cmp(&b.score))
-                    .then_with(|| b.path.cmp(&a.path))
-            })
+            .min_by(|(an, _, a), (bn, _, b)| drop_key_order(an, a, bn, b))
+    }
+
+    /// Every item in the order [`Packet::drop_lowest`] drops them, with its
+    /// section and index (in the packet as it is): the first is [`Packet::lowest`].
+    pub fn drop_order(&self) -> Vec<(&'static str, usize, &Item)> {
+        let mut all: Vec<_> = self
+            .sections()
+            .into_iter()
+            .flat_map(|(name, items)| items.iter().enumerate().map(move |(i, it)| (name, i, it)))
+            .collect();
+        // Stable: of equal keys, `lowest` takes the first in packet order.
+        all.sort_by(|(an, _, a), (bn, _, b)| drop_key_order(an, a, bn, b));
+        all
+    }
+
+    /// [`Packet::drop_lowest`] `k` times, in one pass; the number dropped (fewer
+    /// than `k` when the packet runs out).
+    pub fn drop_lowest_n(&mut self, k: usize) -> usize {
+        let gone: Vec<(&'static str, usize)> = self
+            .drop_order()
+            .into_iter()
+            .take(k)
+            .map(|(name, i, _)| (name, i))
+            .collect();
+        if gone.is_empty() {
+            return 0;
+        }
+        // Out of the sections first (every index refers to the packet as it
+        // was), then listed as each drop lists it: the latest first.
+        let mut taken: Vec<Option<(&'static str, Item)>> = vec![None; gone.len()];
+        for (name, items) in self.sections_mut() {
+            let mut at_gone: Vec<(usize, usize)> = gone
+                .iter()
+                .enumerate()
+                .filter(|(_, (n, _))| *n == name)
+                .map(|(order, (_, i))| (*i, order))
+                .collect();
+            if at_gone.is_empty() {
+                continue;
+            }
+            // Highest index first, so the lower ones stay put.
+            at_gone.sort_unstable_by(|a, b| b.cmp(a));
+            for (i, order) in at_gone {
+                taken[order] = Some((name, items.remove(i)));
+            }
+        }
+        let dropped = taken.len();
+        let mut listed: Vec<LeftOut> = Vec::with_capacity(dropped + self.budget.left_out.len());
+        for (name, it) in taken.into_iter().rev().flatten() {
+            self.provenance.derived_from.retain(|d| d.path != it.path);
+            listed.push(LeftOut {
+                path: it.path,
+                title: it.title,
+                section: name.to_owned(),
+                reason: "token budget".into(),
+                score: it.score,
+            });
+        }
+        listed.append(&mut self.budget.left_out);
+        listed.truncate(crate::LEFT_OUT_LISTED);
+        self.budget.left_out = listed;
+        self.budget.left_out_count += dropped;
+        dropped
     }
 
     /// Drops the least valuable item to save tokens: task-layer items before hot
@@ -405,4 +461,14 @@ impl Packet {
         let bytes = serde_json::to_vec(&content).unwrap_or_default();
         self.content_hash = cairn_note::ContentHash::of(&bytes).short_hex();
     }
+}
+
+/// The order items are dropped in to save tokens (lower first): the task layer
+/// before the hot layer, the rest before identity, unpinned before pinned, then
+/// by score, then the later path first.
+fn drop_key_order(an: &str, a: &Item, bn: &str, b: &Item) -> std::cmp::Ordering {
+    (a.layer == "hot", an == "identity", a.pinned)
+        .cmp(&(b.layer == "hot", bn == "identity", b.pinned))
+        .then(a.score.total_cmp(&b.score))
+        .then_with(|| b.path.cmp(&a.path))
 }

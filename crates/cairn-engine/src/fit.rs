@@ -356,35 +356,47 @@ fn fewest_drops<E>(
     used: usize,
     within: usize,
 ) -> Result<Option<Packet>, E> {
-    let shape = |p: &Packet| {
-        let sections = p.sections().iter().filter(|(_, v)| !v.is_empty()).count();
-        let task = p
-            .sections()
-            .iter()
-            .any(|(_, v)| v.iter().any(|i| i.layer != "hot"));
-        (sections, task)
+    // The packet's shape: how many sections have items, and how many items
+    // each has, and how many task-layer items there are.
+    let mut per_section: std::collections::BTreeMap<&str, usize> = packet
+        .sections()
+        .iter()
+        .map(|(name, items)| (*name, items.len()))
+        .collect();
+    let mut task_items = packet
+        .sections()
+        .iter()
+        .map(|(_, v)| v.iter().filter(|i| i.layer != "hot").count())
+        .sum::<usize>();
+    let shape = |per_section: &std::collections::BTreeMap<&str, usize>, task_items: usize| {
+        let sections = per_section.values().filter(|&&n| n > 0).count();
+        (sections, task_items > 0)
     };
-    // The drop order on one copy: the guess, and the counts after which the
+    // The drop order, walked once: the guess, and the counts after which the
     // packet's shape changes (each starts a stretch).
-    let mut probe = packet.clone();
     let mut guess = None;
     let mut gone = 0;
     // The estimate's tokens gone after `k` drops, at `k`.
     let mut gone_after = vec![0];
     let mut most = 0;
     let mut starts = vec![1];
-    let mut before = shape(&probe);
-    while let Some((_, _, item)) = probe.lowest() {
+    let mut before = shape(&per_section, task_items);
+    for (name, _, item) in packet.drop_order() {
         gone += estimate_tokens(&item.title)
             + estimate_tokens(&item.summary)
             + estimate_tokens(&item.path);
-        probe.drop_lowest();
+        if let Some(n) = per_section.get_mut(name) {
+            *n -= 1;
+        }
+        if item.layer != "hot" {
+            task_items -= 1;
+        }
         most += 1;
         gone_after.push(gone);
         if guess.is_none() && gone >= used.saturating_sub(within) {
             guess = Some(most);
         }
-        let now = shape(&probe);
+        let now = shape(&per_section, task_items);
         if now != before && most > 1 {
             starts.push(most);
         }
@@ -396,9 +408,7 @@ fn fewest_drops<E>(
     starts.dedup();
     let after = |k: usize| {
         let mut p = packet.clone();
-        for _ in 0..k {
-            p.drop_lowest();
-        }
+        p.drop_lowest_n(k);
         p
     };
     let tokens = |k: usize| -> Result<usize, E> { Ok(estimate_tokens(&render(&after(k))?)) };

@@ -25,8 +25,6 @@
 use std::borrow::Cow;
 use std::sync::OnceLock;
 
-use aho_corasick::automaton::{Automaton, StateID};
-use aho_corasick::{Anchored, MatchKind, StartKind};
 use regex::{Captures, Regex};
 use serde::Serialize;
 
@@ -282,112 +280,190 @@ struct Span {
 /// A set of rules, one bit each (bit `i` is `RULES[i]`).
 type Mask = u128;
 
-/// The compiled rules and their prefilters.
+/// The compiled rules and their prefilter.
 #[derive(Debug)]
 struct Matchers {
-    /// The anchors of rules matched ignoring ASCII case, deduplicated.
-    folded: Prefilter,
-    /// The anchors of rules matched exactly (`SK`, `MT`); `None` when there are none.
-    exact: Option<Prefilter>,
+    /// Which rules the anchors in a text enable.
+    prefilter: Prefilter,
     /// `RULES[i].pattern`, compiled the first time the prefilter enables the rule
     /// (compiling them all costs milliseconds, and most texts enable none).
     regexes: Vec<OnceLock<Regex>>,
 }
 
-/// One Aho-Corasick automaton over anchors, and the rules each anchor enables.
+/// Which rules the anchors in a text enable, without an automaton: anchors are
+/// looked up by their first bytes. Folded anchors (matched ignoring ASCII case)
+/// by a hash of their first three bytes in lower case, exact anchors (`SK`, the
+/// first letters of a Discord token) and two-byte folded ones by their first two
+/// bytes as written. One pass over a text tests each position's keys against two
+/// bit sets and compares the anchors only where a key is set: a few positions in
+/// a hundred in notes.
 ///
-/// A DFA, stepped by [`Matchers::enabled`]'s own loop: every state that ends an
-/// anchor lists all the anchors ending there (the standard match semantics, as
-/// an overlapping search reports them), so one pass sees every anchor in the
-/// text. `AhoCorasick`'s overlapping iterator made the same passes (one per
-/// automaton) take about twice as long: a call per match and per byte through
-/// `dyn` (`fixtures`' measure in `docs/BENCHMARKS.md`).
+/// Not Aho-Corasick: every wake-up, search and hook is a new process, and
+/// building an automaton over these anchors cost 0.5 ms (`AhoCorasick`, which
+/// then found its overlapping matches at 8 ns a byte of notes) to 1.3 ms and more
+/// (its DFA, 4 ns a byte). This builds in microseconds and passes notes at about
+/// 2 ns a byte (`docs/BENCHMARKS.md`). Its result is tested against a plain
+/// substring search.
 #[derive(Debug)]
 struct Prefilter {
-    automaton: aho_corasick::dfa::DFA,
-    enables: Vec<Mask>,
+    /// Folded anchors of three bytes or more, by [`Prefilter::triple`].
+    folded: AnchorIndex,
+    /// Exact anchors and two-byte folded ones, by [`Prefilter::pair`].
+    paired: AnchorIndex,
+    /// Rules with an anchor shorter than two bytes: they run on every text
+    /// (none today; fail closed if one is added).
+    always: Mask,
+}
+
+/// Anchors by a 16-bit key: a bit set of the keys in use, the anchors sorted
+/// by key.
+#[derive(Debug)]
+struct AnchorIndex {
+    keys: Box<[u64; 1024]>,
+    anchors: Vec<(u16, Anchor)>,
+}
+
+/// One anchor and the rules it enables.
+#[derive(Debug, Clone, Copy)]
+struct Anchor {
+    text: &'static [u8],
+    /// Matched byte for byte (`SK`); otherwise ignoring ASCII case.
+    exact: bool,
+    enables: Mask,
+}
+
+impl AnchorIndex {
+    fn new(mut anchors: Vec<(u16, Anchor)>) -> AnchorIndex {
+        anchors.sort_by_key(|(key, _)| *key);
+        let mut keys = Box::new([0u64; 1024]);
+        for (key, _) in &anchors {
+            keys[usize::from(key >> 6)] |= 1 << (key & 63);
+        }
+        AnchorIndex { keys, anchors }
+    }
+
+    /// Whether some anchor has `key`.
+    #[inline]
+    fn has(&self, key: u16) -> bool {
+        self.keys[usize::from(key >> 6)] & (1 << (key & 63)) != 0
+    }
+
+    /// Adds to `enabled` the rules of the anchors of `key` that `rest` starts with.
+    fn check(&self, key: u16, rest: &[u8], enabled: &mut Mask) {
+        let first = self.anchors.partition_point(|(k, _)| *k < key);
+        for (_, a) in self.anchors[first..].iter().take_while(|(k, _)| *k == key) {
+            let found = rest.get(..a.text.len()).is_some_and(|head| {
+                if a.exact {
+                    head == a.text
+                } else {
+                    head.eq_ignore_ascii_case(a.text)
+                }
+            });
+            if found {
+                *enabled |= a.enables;
+            }
+        }
+    }
 }
 
 impl Prefilter {
-    fn build(exact: bool) -> Option<Prefilter> {
-        let mut anchors: Vec<&'static str> = Vec::new();
-        let mut enables: Vec<Mask> = Vec::new();
-        for (i, rule) in RULES.iter().enumerate().filter(|(_, r)| r.exact == exact) {
-            for &anchor in rule.anchors {
-                let same = |a: &&str| {
-                    if exact {
-                        *a == anchor
-                    } else {
-                        a.eq_ignore_ascii_case(anchor)
-                    }
-                };
-                let at = if let Some(at) = anchors.iter().position(same) {
-                    at
-                } else {
-                    anchors.push(anchor);
-                    enables.push(0);
-                    anchors.len() - 1
-                };
-                enables[at] |= 1 << i;
-            }
-        }
-        if anchors.is_empty() {
-            return None;
-        }
-        let automaton = aho_corasick::dfa::DFA::builder()
-            .match_kind(MatchKind::Standard)
-            .ascii_case_insensitive(!exact)
-            // The loop below steps byte by byte; a prefilter would only make
-            // start states special.
-            .prefilter(false)
-            .start_kind(StartKind::Unanchored)
-            .build(&anchors)
-            .expect("the static anchors build an automaton");
-        Some(Prefilter { automaton, enables })
+    /// The key of two bytes as written.
+    fn pair(a: u8, b: u8) -> u16 {
+        u16::from_be_bytes([a, b])
     }
 
-    /// The state an unanchored search starts in.
-    fn start(&self) -> Option<StateID> {
-        // Cannot fail (built unanchored); the caller fails closed if it does.
-        self.automaton.start_state(Anchored::No).ok()
+    /// The key of three bytes in ASCII lower case.
+    fn triple(a: u8, b: u8, c: u8) -> u16 {
+        Self::triple_of(u32::from_be_bytes([
+            0,
+            a.to_ascii_lowercase(),
+            b.to_ascii_lowercase(),
+            c.to_ascii_lowercase(),
+        ]))
     }
 
-    /// One step on `byte`; adds the rules enabled by the anchors ending there.
+    /// The key of three lower-case bytes in the low 24 bits of `low`: the high
+    /// 16 bits of a multiplicative hash (its best bits).
     #[inline]
-    fn step(&self, state: &mut StateID, byte: u8, enabled: &mut Mask) {
-        let dfa = &self.automaton;
-        *state = dfa.next_state(Anchored::No, *state, byte);
-        // Match states are special; an unanchored search has no dead state.
-        if dfa.is_special(*state) && dfa.is_match(*state) {
-            for i in 0..dfa.match_len(*state) {
-                *enabled |= self.enables[dfa.match_pattern(*state, i).as_usize()];
-            }
-        }
+    fn triple_of(low: u32) -> u16 {
+        #[allow(clippy::cast_possible_truncation)]
+        let key = (low.wrapping_mul(0x9E37_79B1) >> 16) as u16;
+        key
     }
-}
 
-impl Matchers {
-    /// The rules enabled by the anchors found in `text`: one pass over its
-    /// bytes, stepping both automata side by side (their table lookups overlap).
-    /// Every rule when an automaton cannot start (fail closed).
-    fn enabled(&self, text: &str, all: Mask) -> Mask {
-        let mut enabled: Mask = 0;
-        let Some(mut folded) = self.folded.start() else {
-            return all;
-        };
-        match &self.exact {
-            None => {
-                for &byte in text.as_bytes() {
-                    self.folded.step(&mut folded, byte, &mut enabled);
+    fn build() -> Prefilter {
+        // Each distinct anchor once, with every rule it enables.
+        let mut anchors: Vec<Anchor> = Vec::new();
+        for (i, rule) in RULES.iter().enumerate() {
+            for &anchor in rule.anchors {
+                let bytes = anchor.as_bytes();
+                let same = |a: &&mut Anchor| {
+                    a.exact == rule.exact
+                        && if rule.exact {
+                            a.text == bytes
+                        } else {
+                            a.text.eq_ignore_ascii_case(bytes)
+                        }
+                };
+                match anchors.iter_mut().find(same) {
+                    Some(known) => known.enables |= 1 << i,
+                    None => anchors.push(Anchor {
+                        text: bytes,
+                        exact: rule.exact,
+                        enables: 1 << i,
+                    }),
                 }
             }
-            Some(exact_filter) => {
-                let Some(mut exact) = exact_filter.start() else {
-                    return all;
-                };
-                for &byte in text.as_bytes() {
-                    self.folded.step(&mut folded, byte, &mut enabled);
-                    exact_filter.step(&mut exact, byte, &mut enabled);
+        }
+        let (mut folded, mut paired, mut always) = (Vec::new(), Vec::new(), 0);
+        for a in anchors {
+            match *a.text {
+                [x, y, z, ..] if !a.exact => folded.push((Self::triple(x, y, z), a)),
+                [x, y, ..] if a.exact => paired.push((Self::pair(x, y), a)),
+                [x, y] => {
+                    // Every way of writing the two bytes.
+                    let mut cases = Vec::new();
+                    for x in [x.to_ascii_lowercase(), x.to_ascii_uppercase()] {
+                        for y in [y.to_ascii_lowercase(), y.to_ascii_uppercase()] {
+                            cases.push(Self::pair(x, y));
+                        }
+                    }
+                    cases.sort_unstable();
+                    cases.dedup();
+                    paired.extend(cases.into_iter().map(|key| (key, a)));
+                }
+                _ => always |= a.enables,
+            }
+        }
+        Prefilter {
+            folded: AnchorIndex::new(folded),
+            paired: AnchorIndex::new(paired),
+            always,
+        }
+    }
+
+    /// The rules enabled by the anchors found in `text`.
+    fn enabled(&self, text: &str) -> Mask {
+        let bytes = text.as_bytes();
+        let mut enabled = self.always;
+        // The last three bytes (`raw`) and their lower case (`low`), rolling:
+        // the byte at `at` is the last of them.
+        let (mut raw, mut low) = (0u32, 0u32);
+        for (at, &byte) in bytes.iter().enumerate() {
+            raw = raw << 8 | u32::from(byte);
+            low = (low << 8 | u32::from(byte.to_ascii_lowercase())) & 0x00FF_FFFF;
+            if at >= 1 {
+                // Truncation intended: the last two bytes.
+                #[allow(clippy::cast_possible_truncation)]
+                let key = raw as u16;
+                if self.paired.has(key) {
+                    self.paired.check(key, &bytes[at - 1..], &mut enabled);
+                }
+            }
+            if at >= 2 {
+                let key = Self::triple_of(low);
+                if self.folded.has(key) {
+                    self.folded.check(key, &bytes[at - 2..], &mut enabled);
                 }
             }
         }
@@ -400,8 +476,7 @@ fn matchers() -> &'static Matchers {
     MATCHERS.get_or_init(|| {
         const _: () = assert!(RULES.len() <= Mask::BITS as usize, "rule masks are u128");
         Matchers {
-            folded: Prefilter::build(false).expect("some rules have case-insensitive anchors"),
-            exact: Prefilter::build(true),
+            prefilter: Prefilter::build(),
             regexes: RULES.iter().map(|_| OnceLock::new()).collect(),
         }
     })
@@ -414,12 +489,7 @@ fn compile(rule: &Rule) -> Regex {
 /// All spans to redact in `text`, merged and sorted.
 fn detect(text: &str) -> Vec<Span> {
     let m = matchers();
-    let all: Mask = if RULES.len() == Mask::BITS as usize {
-        Mask::MAX
-    } else {
-        (1 << RULES.len()) - 1
-    };
-    let enabled = m.enabled(text, all);
+    let enabled = m.prefilter.enabled(text);
     if enabled == 0 {
         return Vec::new();
     }
@@ -656,8 +726,10 @@ mod tests {
         for rule in RULES {
             assert!(!rule.anchors.is_empty(), "{:?}", rule.pattern);
             assert!(Regex::new(rule.pattern).is_ok(), "{:?}", rule.pattern);
+            // The prefilter indexes anchors by two bytes (a shorter one
+            // would make its rule run on every text).
             assert!(
-                rule.anchors.iter().all(|a| !a.is_empty()),
+                rule.anchors.iter().all(|a| a.len() >= 2),
                 "{:?}",
                 rule.pattern
             );
@@ -711,14 +783,6 @@ mod tests {
         mask
     }
 
-    fn all_rules() -> Mask {
-        if RULES.len() == Mask::BITS as usize {
-            Mask::MAX
-        } else {
-            (1 << RULES.len()) - 1
-        }
-    }
-
     #[test]
     fn the_prefilter_finds_every_anchor_even_inside_another() {
         // Anchors that overlap or contain each other, in either case.
@@ -731,7 +795,7 @@ mod tests {
             "",
         ] {
             assert_eq!(
-                matchers().enabled(text, all_rules()),
+                matchers().prefilter.enabled(text),
                 enabled_by_search(text),
                 "{text:?}"
             );
@@ -760,7 +824,7 @@ mod tests {
                 .map(|(p, &up)| if up { p.to_ascii_uppercase() } else { p.clone() })
                 .collect();
             prop_assert_eq!(
-                matchers().enabled(&text, all_rules()),
+                matchers().prefilter.enabled(&text),
                 enabled_by_search(&text)
             );
         }

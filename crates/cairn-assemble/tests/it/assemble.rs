@@ -277,6 +277,63 @@ fn drop_lowest_spares_identity_and_pins() {
     assert_ne!(p.content_hash, hash);
 }
 
+/// `drop_lowest_n(k)` is `drop_lowest` done `k` times, whatever `k`: the same
+/// items gone, the same left-out list (already holding section-cap entries) and
+/// count, ties on score broken the same way.
+#[test]
+fn dropping_n_at_once_is_dropping_one_at_a_time() {
+    let mut notes = vec![
+        (
+            note("me.md", "memory_type: person\nscope: user", "x"),
+            0.1,
+            0.0,
+        ),
+        (
+            note("pin.md", "memory_type: decision\npinned: true", "x"),
+            0.2,
+            0.0,
+        ),
+    ];
+    for i in 0..20 {
+        // More decisions than their section and the fill section hold.
+        let kind = if i < 16 { "decision" } else { "constraint" };
+        // Pairs of equal scores: the later path goes first.
+        let score = 2.0 - f64::from(u8::try_from(i / 2).unwrap()) * 0.1;
+        notes.push((
+            note(&format!("n{i:02}.md"), &format!("memory_type: {kind}"), "x"),
+            score,
+            1.0,
+        ));
+    }
+    let p = build(&notes, &BTreeSet::new());
+    assert!(p.budget.left_out_count > 0, "some left out by section caps");
+    let total = p.item_count();
+    assert!(total > 8, "{total}");
+    for k in 0..=total + 1 {
+        let mut one = p.clone();
+        for _ in 0..k {
+            one.drop_lowest();
+        }
+        let mut many = p.clone();
+        assert_eq!(many.drop_lowest_n(k), k.min(total), "k = {k}");
+        assert_eq!(
+            serde_json::to_value(&many).unwrap(),
+            serde_json::to_value(&one).unwrap(),
+            "k = {k}"
+        );
+    }
+    let order: Vec<&str> = p
+        .drop_order()
+        .iter()
+        .map(|(_, _, it)| it.path.as_str())
+        .collect();
+    assert_eq!(
+        order.first().copied(),
+        p.lowest().map(|(_, _, it)| it.path.as_str())
+    );
+    assert_eq!(order.len(), total);
+}
+
 /// The content hash covers what the packet says (query, identity, sections,
 /// profile, target), never its bookkeeping (time, budget numbers, left-out
 /// notes), and is 16 hex digits.
