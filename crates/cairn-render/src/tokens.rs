@@ -15,40 +15,126 @@
 pub const TOKENIZER_NAME: &str = "cairn-estimate-v1 (>= cl100k/o200k)";
 
 /// Estimated tokens of `text` (never below the cl100k or o200k count in tests).
+///
+/// One pass over the bytes (fitting a packet estimates every rendering and every
+/// item's texts); a non-ASCII character is counted from its first byte.
 pub fn estimate_tokens(text: &str) -> usize {
+    let bytes = text.as_bytes();
+    let run = |at, like| run_end(bytes, at, like);
     let mut raw = 0usize;
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c.is_ascii_alphabetic() {
-            let mut n: usize = 1;
-            while chars.peek().is_some_and(char::is_ascii_alphabetic) {
-                chars.next();
-                n += 1;
+    let mut at = 0;
+    while let Some(&b) = bytes.get(at) {
+        if b.is_ascii_alphabetic() {
+            let end = run(at, Run::Letters);
+            raw += (end - at).div_ceil(6);
+            at = end;
+        } else if b.is_ascii_digit() {
+            let end = run(at, Run::Digits);
+            raw += (end - at).div_ceil(3);
+            at = end;
+        } else if b == b' ' {
+            let end = run(at, Run::Spaces);
+            if end - at > 1 {
+                raw += (end - at).div_ceil(4);
             }
-            raw += n.div_ceil(6);
-        } else if c.is_ascii_digit() {
-            let mut n: usize = 1;
-            while chars.peek().is_some_and(char::is_ascii_digit) {
-                chars.next();
-                n += 1;
-            }
-            raw += n.div_ceil(3);
-        } else if c == ' ' {
-            let mut n: usize = 1;
-            while chars.peek() == Some(&' ') {
-                chars.next();
-                n += 1;
-            }
-            if n > 1 {
-                raw += n.div_ceil(4);
-            }
-        } else if c.is_ascii() {
+            at = end;
+        } else if b.is_ascii() {
             // Newlines, tabs and symbols.
             raw += 1;
+            at += 1;
         } else {
-            // Accented letters, CJK, emoji, typographic punctuation.
-            raw += c.len_utf8().div_ceil(2);
+            // Accented letters, CJK, emoji, typographic punctuation: the
+            // character's UTF-8 length, from its first byte (the text is UTF-8).
+            let len: usize = match b {
+                0xF0.. => 4,
+                0xE0.. => 3,
+                _ => 2,
+            };
+            raw += len.div_ceil(2);
+            at += len;
         }
     }
     raw + raw.div_ceil(20) + 1
+}
+
+/// What a run of bytes is made of.
+#[derive(Clone, Copy)]
+enum Run {
+    Letters,
+    Digits,
+    Spaces,
+}
+
+/// The end of the run of `like` bytes that starts at `at`.
+#[inline]
+fn run_end(bytes: &[u8], at: usize, like: Run) -> usize {
+    let rest = &bytes[at..];
+    let n = match like {
+        Run::Letters => rest.iter().position(|b| !b.is_ascii_alphabetic()),
+        Run::Digits => rest.iter().position(|b| !b.is_ascii_digit()),
+        Run::Spaces => rest.iter().position(|&b| b != b' '),
+    };
+    n.map_or(bytes.len(), |n| at + n)
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    /// The estimate as first written, character by character.
+    fn by_chars(text: &str) -> usize {
+        let mut raw = 0usize;
+        let mut chars = text.chars().peekable();
+        while let Some(c) = chars.next() {
+            if c.is_ascii_alphabetic() {
+                let mut n: usize = 1;
+                while chars.peek().is_some_and(char::is_ascii_alphabetic) {
+                    chars.next();
+                    n += 1;
+                }
+                raw += n.div_ceil(6);
+            } else if c.is_ascii_digit() {
+                let mut n: usize = 1;
+                while chars.peek().is_some_and(char::is_ascii_digit) {
+                    chars.next();
+                    n += 1;
+                }
+                raw += n.div_ceil(3);
+            } else if c == ' ' {
+                let mut n: usize = 1;
+                while chars.peek() == Some(&' ') {
+                    chars.next();
+                    n += 1;
+                }
+                if n > 1 {
+                    raw += n.div_ceil(4);
+                }
+            } else if c.is_ascii() {
+                raw += 1;
+            } else {
+                raw += c.len_utf8().div_ceil(2);
+            }
+        }
+        raw + raw.div_ceil(20) + 1
+    }
+
+    #[test]
+    fn counts_as_documented() {
+        for text in [
+            "",
+            "a",
+            "abcdefg 12345  x\n",
+            "naïve café — 日本語 🦀",
+            "    indented",
+        ] {
+            assert_eq!(super::estimate_tokens(text), by_chars(text), "{text:?}");
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn one_pass_over_bytes_counts_as_character_by_character(text in "[a-z0-9 \\n.,é日🦀-]{0,40}|\\PC{0,40}") {
+            prop_assert_eq!(super::estimate_tokens(&text), by_chars(&text));
+        }
+    }
 }
