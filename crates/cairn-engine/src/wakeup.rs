@@ -247,20 +247,13 @@ impl Engine {
             if folders.is_empty() {
                 return Ok(Vec::new());
             }
-            // Every note under the folders searched is named here, so no hit's
-            // path is read from the index's store (an empty query has no hits
-            // to name). Only hits in scope are kept below; the secondary roots'
-            // other notes are hits too (about 150 in the git benchmark's
-            // derived task, each a decompressed store block otherwise).
+            // Every note under the folders is named, so no hit's path is read
+            // from the index's store (hits out of scope are dropped below).
+            let under = primary_notes.iter().chain(&secondary_notes);
             let known = if query.is_empty() {
                 cairn_index::KnownPaths::default()
             } else {
-                cairn_index::KnownPaths::of(
-                    primary_notes
-                        .iter()
-                        .chain(&secondary_notes)
-                        .map(|n| n.path.as_str()),
-                )
+                cairn_index::KnownPaths::of(under.map(|n| n.path.as_str()))
             };
             self.notes
                 .search_knowing(&query, &ranker, Some(&folders), BM25_DEPTH, &known)
