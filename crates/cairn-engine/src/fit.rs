@@ -111,8 +111,17 @@ impl Engine {
         format: Format,
         limit: usize,
     ) -> Result<String, EngineError> {
-        let render = |p: &Packet| self.renderer.render(p, target, format);
-        match fit(packet, render, format, limit)? {
+        // Whether the last rendering read `used_tokens` (see `settle`).
+        let reads = std::cell::Cell::new(true);
+        let render = |p: &Packet| {
+            self.renderer
+                .render_watching(p, target, format)
+                .map(|made| {
+                    reads.set(made.reads_used_tokens);
+                    made.text
+                })
+        };
+        match fit(packet, render, format, limit, &|| reads.get())? {
             Some(out) => Ok(out),
             None => Err(EngineError::BudgetTooSmall {
                 budget: limit,
@@ -164,19 +173,29 @@ fn fitting_render<E>(
 /// items until the rendering fits, then (where the format prints them) lists as
 /// many left-out notes as still fit, the most relevant first. `None` when every item is dropped and
 /// the rendering is still over.
+///
+/// `last_reads_used` says whether the text `render` made last depends on the
+/// packet's `used_tokens` (`|| true` when that is not known).
 fn fit<E>(
     packet: &mut Packet,
     render: impl Fn(&Packet) -> Result<String, E>,
     format: Format,
     limit: usize,
+    last_reads_used: &dyn Fn() -> bool,
 ) -> Result<Option<String>, E> {
-    let Some(fitted) = fit_items(packet, fitting_render(&render, format), limit)? else {
+    let Some(fitted) = fit_items(
+        packet,
+        fitting_render(&render, format),
+        limit,
+        last_reads_used,
+    )?
+    else {
         return Ok(None);
     };
     if !prints_left_out(format) {
         return Ok(Some(fitted));
     }
-    list_left_out(packet, render, limit, fitted).map(Some)
+    list_left_out(packet, render, limit, fitted, last_reads_used).map(Some)
 }
 
 /// Drops the least valuable items until `packet`'s rendering fits `limit`
@@ -186,6 +205,7 @@ fn fit_items<E>(
     packet: &mut Packet,
     render: impl Fn(&Packet) -> Result<String, E>,
     limit: usize,
+    last_reads_used: &dyn Fn() -> bool,
 ) -> Result<Option<String>, E> {
     loop {
         // The hash of what is left (it always has its full length, whatever
@@ -203,7 +223,7 @@ fn fit_items<E>(
             *packet = fewer;
             continue;
         }
-        let (out, fits) = settle(packet, &render, limit, Some(made))?;
+        let (out, fits) = settle(packet, &render, limit, Some(made), last_reads_used)?;
         if fits {
             return Ok(Some(out));
         }
@@ -214,13 +234,16 @@ fn fit_items<E>(
 }
 
 /// `used_tokens` is part of the output: renders `packet` until it is its
-/// rendering's estimate (at most four renderings, `made` the first when given).
+/// rendering's estimate (at most four renderings, `made` the first when given,
+/// the last one made). A text that does not read `used_tokens`
+/// (`last_reads_used`) is the same for the new value: it is not made again.
 /// The last rendering, and whether it is settled within `limit`.
 fn settle<E>(
     packet: &mut Packet,
     render: impl Fn(&Packet) -> Result<String, E>,
     limit: usize,
     made: Option<String>,
+    last_reads_used: &dyn Fn() -> bool,
 ) -> Result<(String, bool), E> {
     let mut reuse = made;
     let mut out = String::new();
@@ -234,6 +257,9 @@ fn settle<E>(
             break;
         }
         packet.budget.used_tokens = used;
+        if !last_reads_used() {
+            break;
+        }
     }
     let used = estimate_tokens(&out);
     Ok((out, used <= limit && used == packet.budget.used_tokens))
@@ -248,6 +274,7 @@ fn list_left_out<E>(
     render: impl Fn(&Packet) -> Result<String, E>,
     limit: usize,
     fitted: String,
+    last_reads_used: &dyn Fn() -> bool,
 ) -> Result<String, E> {
     let list = std::mem::take(&mut packet.budget.left_out);
     if list.is_empty() {
@@ -257,7 +284,7 @@ fn list_left_out<E>(
     let listing = |k: usize| -> Result<Option<(Packet, String)>, E> {
         let mut p = packet.clone();
         p.budget.left_out = list[..k].to_vec();
-        let (out, fits) = settle(&mut p, &render, limit, None)?;
+        let (out, fits) = settle(&mut p, &render, limit, None, last_reads_used)?;
         Ok(fits.then_some((p, out)))
     };
     let mut best = listing(list.len())?;
@@ -669,6 +696,60 @@ mod tests {
         assert!(seen > 3_000, "{seen}");
     }
 
+    /// Fitting that knows which renderings do not read `used_tokens` makes the
+    /// same text and packet as fitting that renders again to settle it, with
+    /// fewer renderings for the prompt templates.
+    #[test]
+    fn settling_without_rendering_again_gives_the_same_output() {
+        let renderer = cairn_render::Renderer::builtin().unwrap();
+        let mut rng = Rng::new(13, 0);
+        let mut saved = 0;
+        for _ in 0..6 {
+            let sizes: Vec<usize> = (0..2 + rng.below(16)).map(|_| rng.below(40)).collect();
+            let mut start = packet(&sizes);
+            start.query.task = "a task".to_owned();
+            for target in Target::ALL {
+                for format in Format::ALL {
+                    let full = estimate_tokens(&renderer.render(&start, target, format).unwrap());
+                    for limit in (full / 3..=full + 10).step_by(1 + full / 7) {
+                        let count = std::cell::Cell::new(0);
+                        let reads = std::cell::Cell::new(true);
+                        let watching = |p: &Packet| {
+                            count.set(count.get() + 1);
+                            renderer.render_watching(p, target, format).map(|m| {
+                                reads.set(m.reads_used_tokens);
+                                m.text
+                            })
+                        };
+                        let mut known = start.clone();
+                        let out =
+                            fit(&mut known, watching, format, limit, &|| reads.get()).unwrap();
+                        let fewer = count.replace(0);
+                        let rendering = |p: &Packet| {
+                            count.set(count.get() + 1);
+                            renderer.render(p, target, format)
+                        };
+                        let mut settled = start.clone();
+                        let again = fit(&mut settled, rendering, format, limit, &|| true).unwrap();
+                        let what = format!("{target:?} {format:?} {sizes:?} {limit}");
+                        assert_eq!(out, again, "{what}");
+                        assert_eq!(
+                            serde_json::to_value(&known).unwrap(),
+                            serde_json::to_value(&settled).unwrap(),
+                            "{what}"
+                        );
+                        assert!(fewer <= count.get(), "{what}");
+                        if format == Format::Prompt && out.is_some() {
+                            assert!(fewer < count.get(), "{what}");
+                        }
+                        saved += count.get() - fewer;
+                    }
+                }
+            }
+        }
+        assert!(saved > 100, "{saved}");
+    }
+
     #[test]
     fn fewest_drops_renders_a_few_times_for_a_long_packet() {
         // A packet of 36 items of varied length, fitted to budgets that drop
@@ -787,7 +868,7 @@ mod tests {
             let full = estimate_tokens(&render(&start).unwrap());
             for limit in (full / 4..=full).step_by(1 + full / 12) {
                 let mut p = start.clone();
-                let Ok(Some(out)) = fit(&mut p, render, Format::Json, limit) else {
+                let Ok(Some(out)) = fit(&mut p, render, Format::Json, limit, &|| true) else {
                     continue;
                 };
                 assert!(estimate_tokens(&out) <= limit, "over {limit}");
@@ -797,7 +878,7 @@ mod tests {
                 let mut without = start.clone();
                 without.budget.left_out.clear();
                 assert!(
-                    fit(&mut without, render, Format::Json, limit)
+                    fit(&mut without, render, Format::Json, limit, &|| true)
                         .unwrap()
                         .is_some()
                 );

@@ -17,6 +17,7 @@
 //! calibrated against the cl100k and o200k tokenizers (see the tests).
 
 mod tokens;
+mod watch;
 
 use std::fmt;
 
@@ -25,6 +26,16 @@ use minijinja::value::Value;
 use minijinja::{Environment, UndefinedBehavior};
 
 pub use tokens::{TOKENIZER_NAME, estimate_tokens};
+
+/// A rendering of a packet ([`Renderer::render_watching`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rendering {
+    /// The text; it ends with a newline.
+    pub text: String,
+    /// Whether the text depends on the packet's `budget.used_tokens`; when not,
+    /// the same packet with another value renders the same text.
+    pub reads_used_tokens: bool,
+}
 
 /// The tag the prompt templates wrap memory in.
 pub const BLOCK_TAG: &str = "cairn-memory";
@@ -378,10 +389,25 @@ impl Renderer {
         target: Target,
         format: Format,
     ) -> Result<String, RenderError> {
+        self.render_watching(packet, target, format).map(|r| r.text)
+    }
+
+    /// [`Renderer::render`], saying whether the text depends on the packet's
+    /// `budget.used_tokens` (JSON always prints it; a template, when it read it:
+    /// see `watch.rs`). A text that does not is the same for any value.
+    pub fn render_watching(
+        &self,
+        packet: &Packet,
+        target: Target,
+        format: Format,
+    ) -> Result<Rendering, RenderError> {
         if format == Format::Json {
             let mut s = escape_invisible(serde_json::to_string_pretty(packet)?);
             s.push('\n');
-            return Ok(s);
+            return Ok(Rendering {
+                text: s,
+                reads_used_tokens: true,
+            });
         }
         let name = format!("{}/{}.j2", format.as_str(), target.as_str());
         let tmpl = self
@@ -424,6 +450,7 @@ impl Renderer {
         }
         let views =
             |v: Vec<SectionView>| -> Value { v.into_iter().map(SectionView::into_value).collect() };
+        let (packet_value, read) = watch::WatchedPacket::new(packet_value);
         let ctx = minijinja::context! {
             not_current => not_current,
             sources => sources,
@@ -441,7 +468,10 @@ impl Renderer {
         let out = tmpl
             .render(ctx)
             .map_err(|source| RenderError::Template { name, source })?;
-        Ok(tidy(out))
+        Ok(Rendering {
+            text: tidy(out),
+            reads_used_tokens: read.load(std::sync::atomic::Ordering::Relaxed),
+        })
     }
 
     /// Renders the prompt hook's block for `target`: `items` (already redacted and

@@ -1,5 +1,6 @@
 //! Rendering's integration tests, one test binary (one link): every template,
-//! and untrusted text in every value.
+//! untrusted text in every value, and what a rendering reads of the budget.
 
 mod render;
 mod untrusted;
+mod watch;
