@@ -450,7 +450,7 @@ impl Renderer {
         }
         let views =
             |v: Vec<SectionView>| -> Value { v.into_iter().map(SectionView::into_value).collect() };
-        let (packet_value, read) = watch::WatchedPacket::new(packet_value);
+        let (packet_value, read) = watch::watched(packet_value);
         let ctx = minijinja::context! {
             not_current => not_current,
             sources => sources,

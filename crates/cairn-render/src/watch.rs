@@ -28,17 +28,15 @@ struct WatchedBudget {
     read: Arc<AtomicBool>,
 }
 
-impl WatchedPacket {
-    /// `packet` (a map value), and the flag a read of its budget's
-    /// `used_tokens` sets.
-    pub(crate) fn new(packet: Value) -> (Value, Arc<AtomicBool>) {
-        let read = Arc::new(AtomicBool::new(false));
-        let watched = WatchedPacket {
-            packet,
-            read: Arc::clone(&read),
-        };
-        (Value::from_object(watched), read)
-    }
+/// `packet` (a map value) as templates see it, and the flag a read of its
+/// budget's `used_tokens` sets.
+pub(crate) fn watched(packet: Value) -> (Value, Arc<AtomicBool>) {
+    let read = Arc::new(AtomicBool::new(false));
+    let watched = WatchedPacket {
+        packet,
+        read: Arc::clone(&read),
+    };
+    (Value::from_object(watched), read)
 }
 
 /// The keys of a map value, for an enumeration.
