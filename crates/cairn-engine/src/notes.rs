@@ -442,6 +442,18 @@ impl Cached {
         let Ok(bytes) = cairn_scan::read_inside(&self.real_vault, &abs) else {
             return meta.to_vec();
         };
+        // One note, not secret, its file's content the one indexed: the indexed
+        // metadata stands, and only the body is wanted, so the front matter and
+        // the markdown are not parsed again.
+        if let [one] = meta
+            && one.sensitivity != Sensitivity::Secret
+            && self.snap.content_matches(i, &bytes)
+            && let Some(body) = cairn_note::body_of(path, &bytes)
+        {
+            let mut whole = one.clone();
+            whole.body = body;
+            return vec![whole];
+        }
         // Parsed as the scan parses a listed file (a vault-root README takes the
         // vault folder's name); the time is set below when it matters.
         let file = cairn_scan::FileEntry {

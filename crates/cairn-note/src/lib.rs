@@ -39,7 +39,7 @@ pub use model::{
     TriggerTerms,
 };
 pub use names::{NoteNames, find_named, is_attachment, most_linked};
-pub use parse::{Parsed, note_id, parse_date, parse_note};
+pub use parse::{Parsed, body_of, note_id, parse_date, parse_note};
 pub use prose::{Prose, clean_inline, prose, prose_sentences, split_sentences};
 pub use title::{humanize, is_index_file};
 

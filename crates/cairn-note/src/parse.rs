@@ -78,6 +78,35 @@ pub fn parse_note(path: &str, bytes: &[u8]) -> Parsed {
     parse_with_meta(path, bytes).0
 }
 
+/// The text a note is read from: without a byte order mark, line ends `\n`.
+fn normalized(text: &str) -> String {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if text.contains('\r') {
+        text.replace("\r\n", "\n")
+    } else {
+        text.to_owned()
+    }
+}
+
+/// The body [`crate::parse_file`] gives the one note of the file at `path`
+/// (the text after its front matter), without parsing the rest: for a note
+/// whose metadata is known (cached for the same content) and whose body is
+/// needed. `None` where the parse would do more than that or nothing: an
+/// entry file (`decisions.md`: a note per entry), a file that is not plain
+/// UTF-8 text, an empty one.
+pub fn body_of(path: &str, bytes: &[u8]) -> Option<String> {
+    if crate::entries::entry_file_type(path).is_some()
+        || bytes[..bytes.len().min(8192)].contains(&0)
+    {
+        return None;
+    }
+    let text = normalized(std::str::from_utf8(bytes).ok()?);
+    if text.trim().is_empty() {
+        return None;
+    }
+    Some(split_frontmatter(&text).body.to_owned())
+}
+
 /// What the entry splitter needs beyond the note: the frontmatter's own tags (the
 /// note's `tags` also hold the body's inline tags, which belong to single entries).
 #[derive(Debug, Clone, Default)]
@@ -129,12 +158,7 @@ pub(crate) fn parse_with_meta(path: &str, bytes: &[u8]) -> (Parsed, FileMeta) {
             String::from_utf8_lossy(bytes)
         }
     };
-    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
-    let text = if text.contains('\r') {
-        text.replace("\r\n", "\n")
-    } else {
-        text.to_owned()
-    };
+    let text = normalized(&text);
     if text.trim().is_empty() {
         diags.push(diag(
             None,

@@ -180,3 +180,77 @@ proptest! {
         let _ = prose_sentences(&text);
     }
 }
+
+/// Every markdown file under `dir`, with its path relative to `dir`.
+fn markdown_files(dir: &std::path::Path, out: &mut Vec<(String, Vec<u8>)>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut paths: Vec<_> = entries.flatten().map(|e| e.path()).collect();
+    paths.sort();
+    for path in paths {
+        if path.is_dir() {
+            markdown_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "md") {
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            out.push((name, std::fs::read(&path).unwrap()));
+        }
+    }
+}
+
+/// `body_of` gives the body the whole parse gives, for every note of the
+/// repository's fixtures that is one note to a file, and declines entry files.
+#[test]
+fn the_body_alone_is_the_body_of_the_whole_parse_on_every_fixture() {
+    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
+    let mut files = Vec::new();
+    markdown_files(&fixtures, &mut files);
+    assert!(files.len() > 200, "{}", files.len());
+    let mut compared = 0;
+    for (name, bytes) in &files {
+        let parsed = parse_file(name, bytes);
+        match body_of(name, bytes) {
+            Some(body) => {
+                assert_eq!(parsed.notes.len(), 1, "{name}");
+                assert_eq!(body, parsed.notes[0].body, "{name}");
+                compared += 1;
+            }
+            None => assert!(
+                entry_file_type(name).is_some() || parsed.notes.is_empty(),
+                "{name}"
+            ),
+        }
+    }
+    assert!(compared > 200, "{compared}");
+}
+
+proptest! {
+    /// The same on generated notes: front matter or none (YAML, TOML, an
+    /// unclosed block), a byte order mark, Windows line ends, any text after.
+    #[test]
+    fn the_body_alone_is_the_body_of_the_whole_parse(
+        front in prop_oneof![
+            Just(String::new()),
+            Just("---\ntitle: A\ntags: [x]\n---\n".to_owned()),
+            Just("+++\ntitle = \"A\"\n+++\n".to_owned()),
+            Just("---\ntitle: A\n".to_owned()),
+            Just("---\n---\n".to_owned()),
+        ],
+        bom in any::<bool>(),
+        crlf in any::<bool>(),
+        body in "(\\PC|\n){0,80}",
+    ) {
+        let mut text = format!("{}{front}{body}", if bom { "\u{feff}" } else { "" });
+        if crlf {
+            text = text.replace('\n', "\r\n");
+        }
+        let parsed = parse_file("notes/a.md", text.as_bytes());
+        match body_of("notes/a.md", text.as_bytes()) {
+            Some(b) => {
+                prop_assert_eq!(parsed.notes.len(), 1);
+                prop_assert_eq!(&b, &parsed.notes[0].body);
+            }
+            None => prop_assert!(parsed.notes.is_empty()),
+        }
+    }
+}
