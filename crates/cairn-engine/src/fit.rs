@@ -383,8 +383,8 @@ fn fewest_drops<E>(
     used: usize,
     within: usize,
 ) -> Result<Option<Packet>, E> {
-    // The packet's shape: how many sections have items, and how many items
-    // each has, and how many task-layer items there are.
+    // What the packet's shape is made of, kept up to date as the walk below
+    // drops items: the items in each section, the task-layer items.
     let mut per_section: std::collections::BTreeMap<&str, usize> = packet
         .sections()
         .iter()

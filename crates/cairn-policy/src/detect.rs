@@ -4,11 +4,11 @@
 //!
 //! How it stays cheap: every rule names the literal anchors it cannot flag
 //! anything without (`AKIA`, `ghp_`, `-----BEGIN`, `password`, `://`, ...). One
-//! pass over the text, stepping an Aho-Corasick DFA (two side by side when rules
-//! with case-sensitive anchors exist: `SK` of Twilio, the first letters of a
-//! Discord token), finds which anchors occur; only the rules they enable run, and a text with no anchor at
-//! all is returned borrowed without running any regex. All matchers are built
-//! once; each regex is compiled the first time a text enables it.
+//! pass over the text, looking the anchors up by their first bytes
+//! ([`Prefilter`]), finds which occur; only the rules they enable run, and a
+//! text with no anchor at all is returned borrowed without running any regex.
+//! All matchers are built once; each regex is compiled the first time a text
+//! enables it.
 //!
 //! How it stays safe: overlapping findings are merged into one span (earliest
 //! start, then longest), so a credential is never half redacted; values that are
@@ -302,7 +302,7 @@ struct Matchers {
 /// building an automaton over these anchors cost 0.5 ms (`AhoCorasick`, which
 /// then found its overlapping matches at 8 ns a byte of notes) to 1.3 ms and more
 /// (its DFA, 4 ns a byte). This builds in microseconds and passes notes at about
-/// 2 ns a byte (`docs/BENCHMARKS.md`). Its result is tested against a plain
+/// 3 ns a byte (`docs/BENCHMARKS.md`). Its result is tested against a plain
 /// substring search.
 #[derive(Debug)]
 struct Prefilter {
