@@ -499,6 +499,12 @@ fn detect(text: &str) -> Vec<Span> {
         if enabled & (1 << i) == 0 {
             continue;
         }
+        // A block-scalar rule flags a key line that ends in `|` or `>`: without
+        // one in the text its regex (slow to run on notes full of `key` and
+        // `token`, and to compile) has nothing to find.
+        if rule.check == Check::BlockScalar && !has_block_indicator(text) {
+            continue;
+        }
         let re = re.get_or_init(|| compile(rule));
         if re.captures_len() == 1 && rule.check == Check::Plain {
             spans.extend(re.find_iter(text).map(|found| Span {
@@ -529,6 +535,19 @@ fn detect(text: &str) -> Vec<Span> {
         }
     }
     merge(spans)
+}
+
+/// Whether `text` has a `:` followed by blanks (spaces, tabs) and then `|` or
+/// `>`: every match of a block-scalar rule (`key: |`) has one.
+fn has_block_indicator(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    bytes.iter().enumerate().any(|(at, &b)| {
+        b == b':'
+            && bytes[at + 1..]
+                .iter()
+                .find(|&&c| c != b' ' && c != b'\t')
+                .is_some_and(|&c| c == b'|' || c == b'>')
+    })
 }
 
 /// Turns one match into spans (none when the rule's check rejects it); returns
@@ -828,6 +847,49 @@ mod tests {
                 enabled_by_search(&text)
             );
         }
+    }
+
+    proptest! {
+        /// Every text a block-scalar rule's regex matches has the indicator the
+        /// rule is skipped without.
+        #[test]
+        fn a_block_scalar_match_always_has_its_indicator(
+            parts in prop::collection::vec(
+                prop_oneof![
+                    Just("private_key".to_owned()),
+                    Just("password".to_owned()),
+                    Just("- \"token\"".to_owned()),
+                    Just(":".to_owned()),
+                    Just(" \t".to_owned()),
+                    Just("|".to_owned()),
+                    Just(">".to_owned()),
+                    Just("|-2".to_owned()),
+                    Just(" # note".to_owned()),
+                    Just("\n".to_owned()),
+                    Just("\r\n".to_owned()),
+                    "[a-z_:|> \t\n-]{0,4}",
+                ],
+                0..14,
+            ),
+        ) {
+            let text: String = parts.concat();
+            for rule in RULES.iter().filter(|r| r.check == Check::BlockScalar) {
+                if Regex::new(rule.pattern).unwrap().is_match(&text) {
+                    prop_assert!(has_block_indicator(&text), "{:?}", text);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_block_indicator_is_a_colon_then_blanks_then_a_bar_or_angle() {
+        assert!(has_block_indicator("key: |\n  x"));
+        assert!(has_block_indicator("key:\t \t>-"));
+        assert!(has_block_indicator("a:|"));
+        assert!(!has_block_indicator("key: value | other"));
+        assert!(!has_block_indicator("key:\n|"));
+        assert!(!has_block_indicator("no colon | here >"));
+        assert!(!has_block_indicator("ends with a colon:"));
     }
 
     #[test]
