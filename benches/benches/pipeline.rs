@@ -5,7 +5,7 @@
 //! index's warm path: listing the vault by walking it or from the last walk's
 //! record (`relist`), and open + wake-up from a current persistent index (what
 //! every `cairn wakeup` process pays once the index exists). Last, credential
-//! redaction over the 1k vault's note bodies (`redact`).
+//! redaction over the 1k vault's note files (`redact`).
 //!
 //! Run: `cargo bench -p cairn-benches` (release build; see docs/BENCHMARKS.md).
 
@@ -176,9 +176,10 @@ fn stages(c: &mut Criterion) {
     }
 }
 
-/// Credential redaction over the bodies of the 1k vault's notes, as a wake-up
-/// redacts the notes it shows: the prefilter's pass over every byte, and the
-/// rules it enables. Throughput in bytes.
+/// Credential redaction over the 1k vault's note files, front matter and body
+/// (a wake-up redacts the bodies and fields of the notes it shows): the
+/// prefilter's pass over every byte, and the rules it enables. Throughput in
+/// bytes.
 fn redaction(c: &mut Criterion) {
     fn notes(dir: &std::path::Path, out: &mut Vec<String>) {
         let mut entries: Vec<_> = std::fs::read_dir(dir)
@@ -200,7 +201,7 @@ fn redaction(c: &mut Criterion) {
     let bytes: usize = texts.iter().map(String::len).sum();
     let mut g = c.benchmark_group("redact");
     g.throughput(Throughput::Bytes(bytes as u64));
-    g.bench_function("vault_1k_bodies", |b| {
+    g.bench_function("vault_1k_files", |b| {
         b.iter(|| {
             texts
                 .iter()

@@ -339,22 +339,23 @@ impl Packet {
         }
     }
 
-    /// The item [`Packet::drop_lowest`] drops next, with its section and index.
-    pub fn lowest(&self) -> Option<(&'static str, usize, &Item)> {
+    /// Every item with its section and index, in packet order.
+    fn placed_items(&self) -> impl Iterator<Item = (&'static str, usize, &Item)> {
         self.sections()
             .into_iter()
             .flat_map(|(name, items)| items.iter().enumerate().map(move |(i, it)| (name, i, it)))
+    }
+
+    /// The item [`Packet::drop_lowest`] drops next, with its section and index.
+    pub fn lowest(&self) -> Option<(&'static str, usize, &Item)> {
+        self.placed_items()
             .min_by(|(an, _, a), (bn, _, b)| drop_key_order(an, a, bn, b))
     }
 
     /// Every item in the order [`Packet::drop_lowest`] drops them, with its
     /// section and index (in the packet as it is): the first is [`Packet::lowest`].
     pub fn drop_order(&self) -> Vec<(&'static str, usize, &Item)> {
-        let mut all: Vec<_> = self
-            .sections()
-            .into_iter()
-            .flat_map(|(name, items)| items.iter().enumerate().map(move |(i, it)| (name, i, it)))
-            .collect();
+        let mut all: Vec<_> = self.placed_items().collect();
         // Stable: of equal keys, `lowest` takes the first in packet order.
         all.sort_by(|(an, _, a), (bn, _, b)| drop_key_order(an, a, bn, b));
         all
@@ -394,14 +395,7 @@ impl Packet {
         let dropped = taken.len();
         let mut listed: Vec<LeftOut> = Vec::with_capacity(dropped + self.budget.left_out.len());
         for (name, it) in taken.into_iter().rev().flatten() {
-            self.provenance.derived_from.retain(|d| d.path != it.path);
-            listed.push(LeftOut {
-                path: it.path,
-                title: it.title,
-                section: name.to_owned(),
-                reason: "token budget".into(),
-                score: it.score,
-            });
+            listed.push(self.dropped(name, it));
         }
         listed.append(&mut self.budget.left_out);
         listed.truncate(crate::LEFT_OUT_LISTED);
@@ -421,18 +415,24 @@ impl Packet {
             return false;
         };
         let it = items.remove(i);
-        self.provenance.derived_from.retain(|d| d.path != it.path);
         self.budget.left_out_count += 1;
-        let left = LeftOut {
+        let left = self.dropped(name, it);
+        self.budget.left_out.insert(0, left);
+        self.budget.left_out.truncate(crate::LEFT_OUT_LISTED);
+        true
+    }
+
+    /// `it`, just taken out of section `name` to save tokens: no longer a source
+    /// of the packet, and listed as left out for the budget.
+    fn dropped(&mut self, name: &str, it: Item) -> LeftOut {
+        self.provenance.derived_from.retain(|d| d.path != it.path);
+        LeftOut {
             path: it.path,
             title: it.title,
             section: name.to_owned(),
             reason: "token budget".into(),
             score: it.score,
-        };
-        self.budget.left_out.insert(0, left);
-        self.budget.left_out.truncate(crate::LEFT_OUT_LISTED);
-        true
+        }
     }
 
     /// Recomputes `content_hash` from the query, identity and sections.

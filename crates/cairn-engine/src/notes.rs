@@ -442,12 +442,13 @@ impl Cached {
         let Ok(bytes) = cairn_scan::read_inside(&self.real_vault, &abs) else {
             return meta.to_vec();
         };
+        let same = self.snap.content_matches(i, &bytes);
         // One note, not secret, its file's content the one indexed: the indexed
         // metadata stands, and only the body is wanted, so the front matter and
         // the markdown are not parsed again.
         if let [one] = meta
+            && same
             && one.sensitivity != Sensitivity::Secret
-            && self.snap.content_matches(i, &bytes)
             && let Some(body) = cairn_note::body_of(path, &bytes)
         {
             let mut whole = one.clone();
@@ -466,7 +467,7 @@ impl Cached {
         if parsed.is_empty() {
             return meta.to_vec();
         }
-        if self.snap.content_matches(i, &bytes) {
+        if same {
             // Same content: same notes; keep the indexed metadata (its mtime is
             // the one the ranking used) and add the bodies.
             meta.iter()

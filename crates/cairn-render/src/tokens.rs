@@ -20,20 +20,26 @@ pub const TOKENIZER_NAME: &str = "cairn-estimate-v1 (>= cl100k/o200k)";
 /// item's texts); a non-ASCII character is counted from its first byte.
 pub fn estimate_tokens(text: &str) -> usize {
     let bytes = text.as_bytes();
-    let run = |at, like| run_end(bytes, at, like);
+    // The end of the run of bytes `like` the one at `at`.
+    let run = |at: usize, like: fn(u8) -> bool| {
+        bytes[at..]
+            .iter()
+            .position(|&b| !like(b))
+            .map_or(bytes.len(), |n| at + n)
+    };
     let mut raw = 0usize;
     let mut at = 0;
     while let Some(&b) = bytes.get(at) {
         if b.is_ascii_alphabetic() {
-            let end = run(at, Run::Letters);
+            let end = run(at, |b| b.is_ascii_alphabetic());
             raw += (end - at).div_ceil(6);
             at = end;
         } else if b.is_ascii_digit() {
-            let end = run(at, Run::Digits);
+            let end = run(at, |b| b.is_ascii_digit());
             raw += (end - at).div_ceil(3);
             at = end;
         } else if b == b' ' {
-            let end = run(at, Run::Spaces);
+            let end = run(at, |b| b == b' ');
             if end - at > 1 {
                 raw += (end - at).div_ceil(4);
             }
@@ -55,26 +61,6 @@ pub fn estimate_tokens(text: &str) -> usize {
         }
     }
     raw + raw.div_ceil(20) + 1
-}
-
-/// What a run of bytes is made of.
-#[derive(Clone, Copy)]
-enum Run {
-    Letters,
-    Digits,
-    Spaces,
-}
-
-/// The end of the run of `like` bytes that starts at `at`.
-#[inline]
-fn run_end(bytes: &[u8], at: usize, like: Run) -> usize {
-    let rest = &bytes[at..];
-    let n = match like {
-        Run::Letters => rest.iter().position(|b| !b.is_ascii_alphabetic()),
-        Run::Digits => rest.iter().position(|b| !b.is_ascii_digit()),
-        Run::Spaces => rest.iter().position(|&b| b != b' '),
-    };
-    n.map_or(bytes.len(), |n| at + n)
 }
 
 #[cfg(test)]
