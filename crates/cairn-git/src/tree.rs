@@ -25,26 +25,30 @@ impl Default for ReadOptions {
     }
 }
 
-/// Where a reader keeps what it can reuse of a status between runs: two files,
-/// each valid while what it names is unchanged (see
-/// [`Repository::working_tree_with`]). Both are written atomically, without a
+/// Where a reader keeps what it can reuse of a working tree's reading between
+/// runs: three files, each valid while what it names is unchanged (see
+/// [`Repository::working_tree_with`]). All are written atomically, without a
 /// sync: a lost write is computed again.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StatusCache {
-    /// The staged files, valid for one `HEAD` tree and one index.
+    /// The staged files, valid for one `HEAD` commit and one index.
     pub staged: PathBuf,
     /// The untracked files, valid while the index, the ignore files and every
     /// folder the walk read are unchanged.
     pub untracked: PathBuf,
+    /// The subjects of the branch's own commits, valid for one `HEAD` commit
+    /// and one default-branch tip.
+    pub commits: PathBuf,
 }
 
 impl StatusCache {
-    /// The two files in `dir`, named after `stem` (one per repository).
+    /// The three files in `dir`, named after `stem` (one per repository).
     #[must_use]
     pub fn in_dir(dir: &Path, stem: &str) -> Self {
         Self {
             staged: dir.join(format!("git-staged-{stem}.txt")),
             untracked: dir.join(format!("git-untracked-{stem}.txt")),
+            commits: dir.join(format!("git-commits-{stem}.txt")),
         }
     }
 }
@@ -234,7 +238,13 @@ impl Repository {
         let default = default_branch(repo);
         let (changed, changed_total) = changed_files(repo, &self.workdir, opts.max_changed, cache)?;
         let commits = match (&default, repo.head_id()) {
-            (Some((_, tip)), Ok(head)) => own_commits(repo, head.detach(), *tip, opts.max_commits)?,
+            (Some((_, tip)), Ok(head)) => own_commits_kept(
+                repo,
+                head.detach(),
+                *tip,
+                opts.max_commits,
+                cache.map(|c| c.commits.as_path()),
+            )?,
             _ => Vec::new(),
         };
         Ok(WorkingTree {
@@ -297,6 +307,56 @@ fn default_branch(repo: &gix::Repository) -> Option<(String, gix::ObjectId)> {
         }
     }
     None
+}
+
+/// Whether a commit's id alone says what its parents and tree are as gix reads
+/// them: not in a shallow repository (deepening it gives commits parents they
+/// did not have) nor with replacement objects (`refs/replace/`, which rewrite
+/// a commit as it is read). Only then may an answer be kept under commit ids.
+fn ids_say_it_all(repo: &gix::Repository) -> bool {
+    !repo.is_shallow().unwrap_or(true) && repo.objects.store_ref().replacements().next().is_none()
+}
+
+/// [`own_commits`], kept in the file `cache` when one is given: commits never
+/// change, so the answer for one `HEAD` commit, one default-branch tip and one
+/// cap stays the answer until one of them moves (a commit, a checkout, a fetch
+/// that moves the default branch). On the reference repository of
+/// `benches/git_hook_compare.py` the walk reads about a millisecond's worth of
+/// commits from the pack; a kept answer is one small file read.
+fn own_commits_kept(
+    repo: &gix::Repository,
+    head: gix::ObjectId,
+    default: gix::ObjectId,
+    max: usize,
+    cache: Option<&Path>,
+) -> Result<Vec<String>, GitError> {
+    if head == default || max == 0 {
+        return Ok(Vec::new());
+    }
+    let key = format!("{COMMITS_MAGIC} {head} {default} {max}");
+    let cache = cache.filter(|_| ids_say_it_all(repo));
+    if let Some(file) = cache
+        && let Ok(text) = std::fs::read_to_string(file)
+        && let Some(rest) = text.strip_prefix(&key).and_then(|r| r.strip_prefix('\n'))
+    {
+        return Ok(rest.lines().map(str::to_owned).collect());
+    }
+    let subjects = own_commits(repo, head, default, max)?;
+    // A subject is one trimmed line, never empty: one per line of the file.
+    if let Some(file) = cache
+        && !subjects
+            .iter()
+            .any(|s| s.is_empty() || s.contains(['\n', '\r']))
+    {
+        let mut text = key;
+        for s in &subjects {
+            text.push('\n');
+            text.push_str(s);
+        }
+        text.push('\n');
+        write_cache_file(file, "git-commits", &text);
+    }
+    Ok(subjects)
 }
 
 /// Subjects of the commits reachable from `head` and not from `default`, newest
@@ -416,13 +476,25 @@ fn staged_files(
     index: &gix::index::File,
     cache: Option<&Path>,
 ) -> Result<Vec<String>, GitError> {
-    let tree = repo
-        .head_tree_id_or_empty()
-        .map_err(|e| GitError::read("HEAD", &e))?
-        .detach();
+    // Keyed by `HEAD`'s commit, which names its tree for good (reading the
+    // commit to find the tree is then needed only to compute), else by the tree.
+    let tree_of_head = || {
+        repo.head_tree_id_or_empty()
+            .map(gix::Id::detach)
+            .map_err(|e| GitError::read("HEAD", &e))
+    };
+    let mut tree = None;
     let key = match index.checksum() {
-        Some(sum) => format!("{STAGED_MAGIC} {tree} {sum}"),
-        None => String::new(),
+        Some(sum) if cache.is_some() => {
+            let head = repo.head().map_err(|e| GitError::read("HEAD", &e))?;
+            let names = match head.id() {
+                Some(commit) if ids_say_it_all(repo) => format!("commit {commit}"),
+                None if head.is_unborn() => "unborn".to_owned(),
+                _ => format!("tree {}", *tree.insert(tree_of_head()?)),
+            };
+            format!("{STAGED_MAGIC} {names} {sum}")
+        }
+        _ => String::new(),
     };
     if let Some(file) = cache.filter(|_| !key.is_empty())
         && let Ok(text) = std::fs::read_to_string(file)
@@ -430,6 +502,10 @@ fn staged_files(
     {
         return Ok(rest.lines().map(str::to_owned).collect());
     }
+    let tree = match tree {
+        Some(t) => t,
+        None => tree_of_head()?,
+    };
     let (unsparse, folders) = without_sparse_folders(repo, index);
     let mut staged = Vec::new();
     repo.tree_index_status(
@@ -516,4 +592,7 @@ pub(crate) fn write_cache_file(file: &Path, temp_prefix: &str, text: &str) {
 }
 
 /// First word of a staged-files cache file (its format's version).
-const STAGED_MAGIC: &str = "cairn-git-staged-1";
+const STAGED_MAGIC: &str = "cairn-git-staged-2";
+
+/// First word of a commit-subjects cache file (its format's version).
+const COMMITS_MAGIC: &str = "cairn-git-commits-1";

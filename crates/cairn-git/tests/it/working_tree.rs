@@ -317,8 +317,117 @@ fn the_staged_files_cache_answers_what_a_fresh_status_answers() {
     check(&["src/ledger/posting.rs", "src/payout/lock.rs"]);
     r.commit("2026-02-01T09:00:00Z", "Lock payouts", &[]);
     check(&[]);
-    std::fs::write(&cache, "cairn-git-staged-1 garbage\nsrc/not/there.rs\n").unwrap();
+    std::fs::write(&cache, "cairn-git-staged-2 garbage\nsrc/not/there.rs\n").unwrap();
     check(&[]);
+    // A replacement object rewrites `HEAD`'s commit, and with it the tree the
+    // index is compared with: the commit's id no longer says which tree it is.
+    let head = r.git(&["rev-parse", "HEAD"]).trim().to_owned();
+    let parent = r.git(&["rev-parse", "HEAD~1"]).trim().to_owned();
+    r.git(&["replace", &head, &parent]);
+    let truth = r.git(&["diff", "--cached", "--name-only"]);
+    let mut truth: Vec<&str> = truth.lines().collect();
+    truth.sort_unstable();
+    assert!(!truth.is_empty(), "git sees the replaced tree");
+    check(&truth);
+}
+
+/// The branch's own commits kept in a cache file answer what a walk answers:
+/// after a commit on the branch, after the default branch moves, for another
+/// cap, over a damaged file; a subject planted in the file shows when it was
+/// trusted. A shallow repository is walked each time.
+#[test]
+fn the_commit_subjects_cache_answers_what_a_walk_answers() {
+    let r = ledger();
+    r.git(&["checkout", "-q", "-b", "fix/payout-batch-lock-timeouts"]);
+    r.commit(
+        "2026-02-01T09:00:00Z",
+        "Take the batch lock with a timeout",
+        &[("src/payout/batch.rs", "fn batch() { lock() }\n")],
+    );
+    let cache_dir = tempfile::tempdir().unwrap();
+    let cache = cairn_git::StatusCache::in_dir(cache_dir.path(), "t");
+    let read_in = |dir: &Path, cache: Option<&cairn_git::StatusCache>, max: usize| {
+        let repo = cairn_git::open(dir).unwrap();
+        let opts = ReadOptions {
+            max_changed: 20,
+            max_commits: max,
+        };
+        repo.working_tree_with(opts, cache).unwrap().commits
+    };
+    let read = |cache: Option<&cairn_git::StatusCache>, max: usize| read_in(&r.path(), cache, max);
+    let planted = "Planted by the test";
+    // Written, read back, trusted (the planted line comes back), and what a walk says.
+    let settle = |what: &str, expect: &[&str]| {
+        assert_eq!(read(Some(&cache), 5), expect, "{what}: walked");
+        assert_eq!(read(Some(&cache), 5), expect, "{what}: from the cache");
+        assert_eq!(read(None, 5), expect, "{what}: without a cache");
+        let mut text = std::fs::read_to_string(&cache.commits).unwrap();
+        text.push_str(planted);
+        text.push('\n');
+        std::fs::write(&cache.commits, text).unwrap();
+        assert_eq!(
+            read(Some(&cache), 5).last().map(String::as_str),
+            Some(planted),
+            "{what}: trusted"
+        );
+    };
+    settle("one commit", &["Take the batch lock with a timeout"]);
+    r.commit(
+        "2026-02-02T09:00:00Z",
+        "Retry payouts after a lock timeout",
+        &[("src/payout/retry.rs", "fn retry() {}\n")],
+    );
+    let two = [
+        "Retry payouts after a lock timeout",
+        "Take the batch lock with a timeout",
+    ];
+    assert_eq!(read(Some(&cache), 5), two, "a commit on the branch");
+    settle("two commits", &two);
+    assert_eq!(read(Some(&cache), 1), two[..1], "another cap");
+    settle("two commits again", &two);
+    // The default branch moves on to the branch's first commit.
+    r.git(&["branch", "-q", "-f", "main", "HEAD~1"]);
+    assert_eq!(read(Some(&cache), 5), two[..1], "the default branch moved");
+    settle("after the move", &two[..1]);
+    // On the default branch itself, nothing.
+    r.git(&["checkout", "-q", "main"]);
+    assert!(read(Some(&cache), 5).is_empty(), "on main");
+    r.git(&["checkout", "-q", "fix/payout-batch-lock-timeouts"]);
+    std::fs::write(
+        &cache.commits,
+        "cairn-git-commits-1 garbage\nNot a subject\n",
+    )
+    .unwrap();
+    assert_eq!(read(Some(&cache), 5), two[..1], "a damaged file");
+
+    // A shallow clone: its history grows when deepened, so it is walked each time.
+    let clone = tempfile::tempdir().unwrap();
+    let url = format!("file://{}", r.path().display());
+    common::git_in(
+        clone.path(),
+        &[
+            "clone",
+            "-q",
+            "--depth",
+            "1",
+            "--no-single-branch",
+            &url,
+            "c",
+        ],
+        "2026-03-01T09:00:00Z",
+    );
+    let shallow = clone.path().join("c");
+    for args in [
+        &["remote", "set-head", "origin", "main"][..],
+        &["checkout", "-q", "fix/payout-batch-lock-timeouts"],
+    ] {
+        common::git_in(&shallow, args, "2026-03-01T09:00:00Z");
+    }
+    let cache = cairn_git::StatusCache::in_dir(cache_dir.path(), "shallow");
+    let first = read_in(&shallow, Some(&cache), 5);
+    assert_eq!(first, ["Retry payouts after a lock timeout"]);
+    assert_eq!(first, read_in(&shallow, None, 5));
+    assert!(!cache.commits.exists(), "no cache for a shallow repository");
 }
 
 /// The untracked files kept in a cache file answer what git answers after every
