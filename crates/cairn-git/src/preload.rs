@@ -3,9 +3,8 @@
 //! date (`UPTODATE`, a flag that lives in memory only), and gix's status then
 //! looks only at the others.
 //!
-//! The index marked is the reader's own copy (read for this status alone), and
-//! a file system monitor's marks (`FSMONITOR_VALID`) are dropped from it: git
-//! trusts them only after asking the monitor what changed, which cairn does
+//! A file system monitor's marks (`FSMONITOR_VALID`) are dropped from the copy:
+//! git trusts them only after asking the monitor what changed, which cairn does
 //! not do. An entry is marked exactly when gix's status would find it unchanged
 //! from its stat data alone (`gix_status::index_as_worktree`): not skipped by its flags, not
 //! a conflict, not added with intent, not a submodule; its path plain (no `.`,
