@@ -411,30 +411,19 @@ fn changed_files(
     max: usize,
     cache: Option<&StatusCache>,
 ) -> Result<(Vec<String>, usize), GitError> {
-    let mut index = owned_index(repo)?;
-    // The untracked files ...
-    let mut paths: std::collections::BTreeSet<String> = crate::untracked::untracked_files(
-        repo,
-        workdir,
-        &index,
-        cache.map(|c| c.untracked.as_path()),
-    )?
-    .into_iter()
-    .collect();
-    // ... `HEAD`'s tree against the index (staged) ...
-    paths.extend(staged_files(
-        repo,
-        &index,
-        cache.map(|c| c.staged.as_path()),
-    )?);
-    // ... and the index against the working tree (unstaged), after a stat pass
-    // that leaves gix only the entries it cannot call unchanged at once (it
-    // marks them in the index itself, which is this reader's own copy).
-    crate::preload::mark_unchanged(repo, &mut index);
+    let index = repo
+        .index_or_empty()
+        .map_err(|e| GitError::read("the index", &e))?;
+    // The index against the working tree (unstaged), after a stat pass that
+    // leaves gix only the entries it cannot call unchanged at once ...
+    let to_compare = match crate::preload::mark_unchanged(repo, &index) {
+        Some(marked) => gix::worktree::IndexPersistedOrInMemory::InMemory(marked),
+        None => gix::worktree::IndexPersistedOrInMemory::Persisted(index.clone()),
+    };
     let status = repo
         .status(gix::progress::Discard)
         .map_err(|e| GitError::read("status", &e))?
-        .index(gix::worktree::IndexPersistedOrInMemory::InMemory(index))
+        .index(to_compare)
         .untracked_files(gix::status::UntrackedFiles::None)
         .index_worktree_rewrites(None)
         .index_worktree_submodules(gix::status::Submodule::Given {
@@ -443,10 +432,24 @@ fn changed_files(
         })
         .into_index_worktree_iter(Vec::new())
         .map_err(|e| GitError::read("status", &e))?;
+    let mut paths = std::collections::BTreeSet::new();
     for item in status {
         let item = item.map_err(|e| GitError::read("status", &e))?;
         paths.insert(item.rela_path().to_string());
     }
+    // ... the untracked files ...
+    paths.extend(crate::untracked::untracked_files(
+        repo,
+        workdir,
+        &index,
+        cache.map(|c| c.untracked.as_path()),
+    )?);
+    // ... and `HEAD`'s tree against the index (staged).
+    paths.extend(staged_files(
+        repo,
+        &index,
+        cache.map(|c| c.staged.as_path()),
+    )?);
     let mut dated: Vec<(Option<std::time::SystemTime>, String)> = paths
         .into_iter()
         .filter(|p| !p.is_empty() && !p.ends_with('/'))
@@ -461,25 +464,6 @@ fn changed_files(
     dated.sort_by(|(ta, pa), (tb, pb)| tb.cmp(ta).then_with(|| pa.cmp(pb)));
     let total = dated.len();
     Ok((dated.into_iter().take(max).map(|(_, p)| p).collect(), total))
-}
-
-/// The index as gix reads it (see [`read_the_index_as_git_does`]), as this
-/// reader's own copy, which the stat pass marks in place; an empty one where
-/// the repository has no index file yet.
-fn owned_index(repo: &gix::Repository) -> Result<gix::index::File, GitError> {
-    match repo.open_index() {
-        Ok(index) => Ok(index),
-        Err(e)
-            if e.downcast_any_ref::<gix::index::file::init::OpenError>()
-                .is_some_and(|o| o.source.kind() == std::io::ErrorKind::NotFound) =>
-        {
-            Ok(gix::index::File::from_state(
-                gix::index::State::new(repo.object_hash()),
-                repo.index_path(),
-            ))
-        }
-        Err(e) => Err(GitError::read("the index", &e)),
-    }
 }
 
 /// The files staged: those whose index entry differs from `HEAD`'s tree (all of
