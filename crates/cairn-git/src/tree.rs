@@ -235,23 +235,14 @@ impl Repository {
             .head_name()
             .map_err(|e| GitError::read("HEAD", &e))?
             .map(|n| n.shorten().to_string());
-        let default = default_branch(repo);
         let (changed, changed_total) = changed_files(repo, &self.workdir, opts.max_changed, cache)?;
-        let commits = match (&default, repo.head_id()) {
-            (Some((_, tip)), Ok(head)) => own_commits_kept(
-                repo,
-                head.detach(),
-                *tip,
-                opts.max_commits,
-                cache.map(|c| c.commits.as_path()),
-            )?,
-            _ => Vec::new(),
-        };
+        let (default, commits) =
+            default_and_own_commits(repo, opts.max_commits, cache.map(|c| c.commits.as_path()))?;
         Ok(WorkingTree {
             workdir: self.workdir.clone(),
             main_workdir: self.main_workdir.clone(),
             branch,
-            default_branch: default.map(|(name, _)| name),
+            default_branch: default,
             changed,
             changed_total,
             commits,
@@ -279,19 +270,29 @@ fn main_workdir(repo: &gix::Repository) -> Option<PathBuf> {
 }
 
 /// The default branch and its tip: `origin/HEAD`'s target, else `main`, else
-/// `master` (each local, else `origin`'s).
-fn default_branch(repo: &gix::Repository) -> Option<(String, gix::ObjectId)> {
+/// `master` (each local, else `origin`'s), the first whose reference resolves.
+/// With `peel`, the tip is what the reference names peeled to its end (a tag
+/// to its commit: an object read); without, the object id the references
+/// alone name, and a reference resolves when its chain ends in an id.
+fn default_branch(repo: &gix::Repository, peel: bool) -> Option<(String, gix::ObjectId)> {
+    let resolve = |r: &mut gix::Reference<'_>| {
+        if peel {
+            r.peel_to_id().map(gix::Id::detach).ok()
+        } else {
+            r.follow_to_object().map(gix::Id::detach).ok()
+        }
+    };
     if let Ok(Some(mut r)) = repo.try_find_reference("refs/remotes/origin/HEAD") {
-        // The name first: peeling follows the symbolic reference.
+        // The name first: resolving follows the symbolic reference.
         let name = match r.target() {
             gix::refs::TargetRef::Symbolic(n) => n.shorten().to_string(),
             gix::refs::TargetRef::Object(_) => "origin/HEAD".to_owned(),
         };
-        if let Ok(id) = r.peel_to_id() {
+        if let Some(id) = resolve(&mut r) {
             let name = name
                 .strip_prefix("origin/")
                 .map_or(name.clone(), str::to_owned);
-            return Some((name, id.detach()));
+            return Some((name, id));
         }
     }
     for name in ["main", "master"] {
@@ -300,9 +301,9 @@ fn default_branch(repo: &gix::Repository) -> Option<(String, gix::ObjectId)> {
             format!("refs/remotes/origin/{name}"),
         ] {
             if let Ok(Some(mut r)) = repo.try_find_reference(full.as_str())
-                && let Ok(id) = r.peel_to_id()
+                && let Some(id) = resolve(&mut r)
             {
-                return Some((name.to_owned(), id.detach()));
+                return Some((name.to_owned(), id));
             }
         }
     }
@@ -317,38 +318,55 @@ fn ids_say_it_all(repo: &gix::Repository) -> bool {
     !repo.is_shallow().unwrap_or(true) && repo.objects.store_ref().replacements().next().is_none()
 }
 
-/// [`own_commits`], kept in the file `cache` when one is given: commits never
-/// change, so the answer for one `HEAD` commit, one default-branch tip and one
-/// cap stays the answer until one of them moves (a commit, a checkout, a fetch
-/// that moves the default branch). On the reference repository of
-/// `benches/git_hook_compare.py` the walk reads about a millisecond's worth of
-/// commits from the pack; a kept answer is one small file read.
-fn own_commits_kept(
+/// The default branch's name ([`default_branch`]) and the subjects of the
+/// branch's own commits ([`own_commits`]), kept in the file `cache` when one
+/// is given. Commits never change, so the answer for one `HEAD` commit, one
+/// default-branch tip and one cap stays the answer until one of them moves (a
+/// commit, a checkout, a fetch that moves the default branch). The key is read
+/// from the references alone; the answer is kept only when peeling (which
+/// reads objects) gives the same commits and branch, as it does for branches
+/// that name commits. A warm wake-up then reads no object at all: on the
+/// reference repository of `benches/git_hook_compare.py` the walk read about a
+/// millisecond's worth of commits from the pack, and peeling two more.
+fn default_and_own_commits(
     repo: &gix::Repository,
-    head: gix::ObjectId,
-    default: gix::ObjectId,
     max: usize,
     cache: Option<&Path>,
-) -> Result<Vec<String>, GitError> {
-    if head == default || max == 0 {
-        return Ok(Vec::new());
-    }
-    let key = format!("{COMMITS_MAGIC} {head} {default} {max}");
+) -> Result<(Option<String>, Vec<String>), GitError> {
+    let head = repo.head().ok().and_then(|h| h.id()).map(gix::Id::detach);
     let cache = cache.filter(|_| ids_say_it_all(repo));
-    if let Some(file) = cache
+    let kept = match (cache, head) {
+        (Some(_), Some(head)) => default_branch(repo, false).map(|(name, tip)| {
+            let key = format!("{COMMITS_MAGIC} {head} {tip} {max} {name}");
+            (key, head, name, tip)
+        }),
+        _ => None,
+    };
+    if let (Some(file), Some((key, _, name, _))) = (cache, &kept)
         && let Ok(text) = std::fs::read_to_string(file)
-        && let Some(rest) = text.strip_prefix(&key).and_then(|r| r.strip_prefix('\n'))
+        && let Some(rest) = text
+            .strip_prefix(key.as_str())
+            .and_then(|r| r.strip_prefix('\n'))
     {
-        return Ok(rest.lines().map(str::to_owned).collect());
+        return Ok((
+            Some(name.clone()),
+            rest.lines().map(str::to_owned).collect(),
+        ));
     }
-    let subjects = own_commits(repo, head, default, max)?;
+    let default = default_branch(repo, true);
+    let peeled_head = repo.head_id().ok().map(gix::Id::detach);
+    let subjects = match (&default, peeled_head) {
+        (Some((_, tip)), Some(head)) => own_commits(repo, head, *tip, max)?,
+        _ => Vec::new(),
+    };
     // A subject is one trimmed line, never empty: one per line of the file.
-    if let Some(file) = cache
+    if let (Some(file), Some((mut text, head, name, tip))) = (cache, kept)
+        && peeled_head == Some(head)
+        && default.as_ref() == Some(&(name, tip))
         && !subjects
             .iter()
             .any(|s| s.is_empty() || s.contains(['\n', '\r']))
     {
-        let mut text = key;
         for s in &subjects {
             text.push('\n');
             text.push_str(s);
@@ -356,7 +374,7 @@ fn own_commits_kept(
         text.push('\n');
         write_cache_file(file, "git-commits", &text);
     }
-    Ok(subjects)
+    Ok((default.map(|(name, _)| name), subjects))
 }
 
 /// Subjects of the commits reachable from `head` and not from `default`, newest
@@ -595,4 +613,4 @@ pub(crate) fn write_cache_file(file: &Path, temp_prefix: &str, text: &str) {
 const STAGED_MAGIC: &str = "cairn-git-staged-2";
 
 /// First word of a commit-subjects cache file (its format's version).
-const COMMITS_MAGIC: &str = "cairn-git-commits-1";
+const COMMITS_MAGIC: &str = "cairn-git-commits-2";

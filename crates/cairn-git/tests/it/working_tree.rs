@@ -430,6 +430,64 @@ fn the_commit_subjects_cache_answers_what_a_walk_answers() {
     assert!(!cache.commits.exists(), "no cache for a shallow repository");
 }
 
+/// The kept commits are keyed by what the references alone name; an answer is
+/// kept only when peeling names the same branch and tip. Here `origin/HEAD`
+/// names a commit that is not in the repository (yet): the default branch is
+/// then `main`, and nothing is kept, so when the commit arrives the answer
+/// follows `origin/HEAD`, as a walk does.
+#[test]
+fn a_default_branch_whose_commit_is_missing_is_not_kept() {
+    let r = ledger();
+    r.git(&["checkout", "-q", "-b", "fix/payout-batch-lock-timeouts"]);
+    r.commit(
+        "2026-02-01T09:00:00Z",
+        "Take the batch lock with a timeout",
+        &[("src/payout/batch.rs", "fn batch() { lock() }\n")],
+    );
+    // A commit made elsewhere: its id names an object this repository lacks.
+    let other = Repo::new();
+    other.commit("2026-01-01T09:00:00Z", "Elsewhere", &[("x.txt", "x\n")]);
+    let id = other.git(&["rev-parse", "HEAD"]).trim().to_owned();
+    let git_dir = r.dir.path().join(".git");
+    std::fs::create_dir_all(git_dir.join("refs/remotes/origin")).unwrap();
+    std::fs::write(git_dir.join("refs/remotes/origin/main"), format!("{id}\n")).unwrap();
+    std::fs::write(
+        git_dir.join("refs/remotes/origin/HEAD"),
+        "ref: refs/remotes/origin/main\n",
+    )
+    .unwrap();
+    let cache_dir = tempfile::tempdir().unwrap();
+    let cache = cairn_git::StatusCache::in_dir(cache_dir.path(), "t");
+    let read = |cache: Option<&cairn_git::StatusCache>| {
+        let repo = cairn_git::open(&r.path()).unwrap();
+        let t = repo
+            .working_tree_with(ReadOptions::default(), cache)
+            .unwrap();
+        (t.default_branch, t.commits)
+    };
+    let before = read(Some(&cache));
+    assert_eq!(before, read(None));
+    assert_eq!(
+        before,
+        (
+            Some("main".to_owned()),
+            vec!["Take the batch lock with a timeout".to_owned()]
+        )
+    );
+    assert!(!cache.commits.exists(), "nothing kept");
+    // The commit arrives (its object copied in): `origin/HEAD` now resolves.
+    let (dir, file) = id.split_at(2);
+    let from = other.dir.path().join(".git/objects").join(dir).join(file);
+    std::fs::create_dir_all(git_dir.join("objects").join(dir)).unwrap();
+    std::fs::copy(&from, git_dir.join("objects").join(dir).join(file)).unwrap();
+    let after = read(Some(&cache));
+    assert_eq!(after, read(None));
+    assert_ne!(
+        after.1, before.1,
+        "the branch's commits now counted from the other tip"
+    );
+}
+
 /// The untracked files kept in a cache file answer what git answers after every
 /// kind of change that can alter them; a change the walk never looks at (in a
 /// folder an ignore rule matches) leaves the cache in use. A line planted in the
