@@ -325,8 +325,8 @@ fn ids_say_it_all(repo: &gix::Repository) -> bool {
 /// commit, a checkout, a fetch that moves the default branch). The key is read
 /// from the references alone; the answer is kept only when peeling (which
 /// reads objects) gives the same commits and branch, as it does for branches
-/// that name commits. A warm wake-up then reads no object at all: on the
-/// reference repository of `benches/git_hook_compare.py` the walk read about a
+/// that name commits. A kept answer costs no object read: on the reference
+/// repository of `benches/git_hook_compare.py` the walk read about a
 /// millisecond's worth of commits from the pack, and peeling two more.
 fn default_and_own_commits(
     repo: &gix::Repository,
