@@ -486,33 +486,20 @@ fn changed_files(
 
 /// The files staged: those whose index entry differs from `HEAD`'s tree (all of
 /// the index on an unborn branch). With `cache`, read from it when it was written
-/// for the same tree and index (the index's checksum changes with every write of
-/// it), else computed and written there (a cache that cannot be written is
-/// computed again next time).
+/// for the same `HEAD` commit (or tree) and index (the index's checksum changes
+/// with every write of it), else computed and written there (a cache that cannot
+/// be written is computed again next time).
 fn staged_files(
     repo: &gix::Repository,
     index: &gix::index::File,
     cache: Option<&Path>,
 ) -> Result<Vec<String>, GitError> {
-    // Keyed by `HEAD`'s commit, which names its tree for good (reading the
-    // commit to find the tree is then needed only to compute), else by the tree.
-    let tree_of_head = || {
-        repo.head_tree_id_or_empty()
-            .map(gix::Id::detach)
-            .map_err(|e| GitError::read("HEAD", &e))
-    };
-    let mut tree = None;
-    let key = match index.checksum() {
-        Some(sum) if cache.is_some() => {
-            let head = repo.head().map_err(|e| GitError::read("HEAD", &e))?;
-            let names = match head.id() {
-                Some(commit) if ids_say_it_all(repo) => format!("commit {commit}"),
-                None if head.is_unborn() => "unborn".to_owned(),
-                _ => format!("tree {}", *tree.insert(tree_of_head()?)),
-            };
-            format!("{STAGED_MAGIC} {names} {sum}")
+    let (key, tree) = match (index.checksum(), cache) {
+        (Some(sum), Some(_)) => {
+            let (names, tree) = head_tree_named(repo)?;
+            (format!("{STAGED_MAGIC} {names} {sum}"), Some(tree))
         }
-        _ => String::new(),
+        _ => (String::new(), None),
     };
     if let Some(file) = cache.filter(|_| !key.is_empty())
         && let Ok(text) = std::fs::read_to_string(file)
@@ -521,8 +508,65 @@ fn staged_files(
         return Ok(rest.lines().map(str::to_owned).collect());
     }
     let tree = match tree {
-        Some(t) => t,
-        None => tree_of_head()?,
+        Some(tree) => tree,
+        None => Tree::Is(tree_of_head(repo)?),
+    };
+    let staged = staged_against(repo, index, tree)?;
+    if let Some(file) = cache.filter(|_| !key.is_empty())
+        && !staged.iter().any(|p| p.contains('\n'))
+    {
+        let mut text = key;
+        for p in &staged {
+            text.push('\n');
+            text.push_str(p);
+        }
+        text.push('\n');
+        write_cache_file(file, "git-staged", &text);
+    }
+    Ok(staged)
+}
+
+/// `HEAD`'s tree as a cache key names it, and the tree itself: by `HEAD`'s
+/// commit, which names its tree for good (the commit is read only when the
+/// files are computed), `unborn`, else by the tree. `HEAD` is read once, so
+/// the tree compared is the one the key names whatever moves `HEAD` meanwhile.
+fn head_tree_named(repo: &gix::Repository) -> Result<(String, Tree), GitError> {
+    let head = repo.head().map_err(|e| GitError::read("HEAD", &e))?;
+    Ok(match head.id() {
+        Some(commit) if ids_say_it_all(repo) => {
+            (format!("commit {commit}"), Tree::Of(commit.detach()))
+        }
+        None if head.is_unborn() => (
+            "unborn".to_owned(),
+            Tree::Is(gix::ObjectId::empty_tree(repo.object_hash())),
+        ),
+        _ => {
+            let tree = tree_of_head(repo)?;
+            (format!("tree {tree}"), Tree::Is(tree))
+        }
+    })
+}
+
+/// `HEAD`'s tree (the empty tree on an unborn branch).
+fn tree_of_head(repo: &gix::Repository) -> Result<gix::ObjectId, GitError> {
+    repo.head_tree_id_or_empty()
+        .map(gix::Id::detach)
+        .map_err(|e| GitError::read("HEAD", &e))
+}
+
+/// The files whose index entry differs from `tree`.
+fn staged_against(
+    repo: &gix::Repository,
+    index: &gix::index::File,
+    tree: Tree,
+) -> Result<Vec<String>, GitError> {
+    let tree = match tree {
+        Tree::Is(tree) => tree,
+        Tree::Of(commit) => repo
+            .find_object(commit)
+            .and_then(gix::Object::peel_to_tree)
+            .map(|t| t.id)
+            .map_err(|e| GitError::read("HEAD's tree", &e))?,
     };
     let (unsparse, folders) = without_sparse_folders(repo, index);
     let mut staged = Vec::new();
@@ -558,18 +602,13 @@ fn staged_files(
         }
         staged.sort();
     }
-    if let Some(file) = cache.filter(|_| !key.is_empty())
-        && !staged.iter().any(|p| p.contains('\n'))
-    {
-        let mut text = key;
-        for p in &staged {
-            text.push('\n');
-            text.push_str(p);
-        }
-        text.push('\n');
-        write_cache_file(file, "git-staged", &text);
-    }
     Ok(staged)
+}
+
+/// The tree the staged files are compared with: known, or that of a commit.
+enum Tree {
+    Is(gix::ObjectId),
+    Of(gix::ObjectId),
 }
 
 /// A sparse index (`index.sparse`: one entry for each folder outside a cone-mode
@@ -614,3 +653,36 @@ const STAGED_MAGIC: &str = "cairn-git-staged-2";
 
 /// First word of a commit-subjects cache file (its format's version).
 const COMMITS_MAGIC: &str = "cairn-git-commits-2";
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+    use cairn_synth::git::Repo;
+
+    /// The staged files are computed against the tree their cache key names,
+    /// even when `HEAD` moves between the key and the computing (a reset or a
+    /// commit by another tool while a wake-up runs): the answer kept under
+    /// `commit A` is `A`'s, not that of wherever `HEAD` went.
+    #[test]
+    fn the_tree_compared_is_the_one_the_key_names() {
+        let r = Repo::new();
+        r.commit("2026-01-10T09:00:00Z", "A", &[("a.txt", "a\n")]);
+        let a = r.git(&["rev-parse", "HEAD"]).trim().to_owned();
+        r.commit("2026-01-11T09:00:00Z", "B", &[("c.txt", "c\n")]);
+        let b = r.git(&["rev-parse", "HEAD"]).trim().to_owned();
+        // The index holds B's files: against A, `c.txt` is staged.
+        r.git(&["update-ref", "refs/heads/main", &a]);
+        let repo = gix::open(r.path()).unwrap();
+        let index = repo.index_or_empty().unwrap();
+        let (names, tree) = head_tree_named(&repo).unwrap();
+        assert_eq!(names, format!("commit {a}"));
+        // `HEAD` moves on to B before the files are computed.
+        r.git(&["update-ref", "refs/heads/main", &b]);
+        assert_eq!(staged_against(&repo, &index, tree).unwrap(), ["c.txt"]);
+        let (names, tree) = head_tree_named(&repo).unwrap();
+        assert_eq!(names, format!("commit {b}"));
+        assert!(staged_against(&repo, &index, tree).unwrap().is_empty());
+    }
+}

@@ -395,7 +395,7 @@ fn the_commit_subjects_cache_answers_what_a_walk_answers() {
     r.git(&["checkout", "-q", "fix/payout-batch-lock-timeouts"]);
     std::fs::write(
         &cache.commits,
-        "cairn-git-commits-1 garbage\nNot a subject\n",
+        "cairn-git-commits-2 garbage\nNot a subject\n",
     )
     .unwrap();
     assert_eq!(read(Some(&cache), 5), two[..1], "a damaged file");
