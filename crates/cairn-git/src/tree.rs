@@ -284,14 +284,16 @@ fn default_branch(repo: &gix::Repository, peel: bool) -> Option<(String, gix::Ob
     };
     if let Ok(Some(mut r)) = repo.try_find_reference("refs/remotes/origin/HEAD") {
         // The name first: resolving follows the symbolic reference.
+        // A symbolic `origin/HEAD` names the remote's branch (`origin/trunk`:
+        // `trunk`); one that holds a commit itself names none.
         let name = match r.target() {
-            gix::refs::TargetRef::Symbolic(n) => n.shorten().to_string(),
+            gix::refs::TargetRef::Symbolic(n) => {
+                let n = n.shorten().to_string();
+                n.strip_prefix("origin/").map_or(n.clone(), str::to_owned)
+            }
             gix::refs::TargetRef::Object(_) => "origin/HEAD".to_owned(),
         };
         if let Some(id) = resolve(&mut r) {
-            let name = name
-                .strip_prefix("origin/")
-                .map_or(name.clone(), str::to_owned);
             return Some((name, id));
         }
     }

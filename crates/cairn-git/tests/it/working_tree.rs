@@ -167,6 +167,22 @@ fn origin_head_names_the_default_branch() {
     assert_eq!(t.remotes.len(), 1);
     assert_eq!(t.remotes[0].name, "origin");
     assert_eq!(t.remotes[0].normalized, None, "a local path has no host");
+    // An `origin/HEAD` that holds a commit itself (not a branch's name) is
+    // named as it is, not `HEAD`.
+    let trunk = common::git_in(&dir, &["rev-parse", "origin/trunk"], "2026-03-02T00:00:00Z");
+    common::git_in(
+        &dir,
+        &[
+            "update-ref",
+            "--no-deref",
+            "refs/remotes/origin/HEAD",
+            trunk.trim(),
+        ],
+        "2026-03-02T00:00:00Z",
+    );
+    let t = read_working_tree(&dir, ReadOptions::default()).unwrap();
+    assert_eq!(t.default_branch.as_deref(), Some("origin/HEAD"));
+    assert_eq!(t.commits, ["Topic work"]);
 }
 
 #[test]
