@@ -312,12 +312,18 @@ fn default_branch(repo: &gix::Repository, peel: bool) -> Option<(String, gix::Ob
     None
 }
 
-/// Whether a commit's id alone says what its parents and tree are as gix reads
-/// them: not in a shallow repository (deepening it gives commits parents they
-/// did not have) nor with replacement objects (`refs/replace/`, which rewrite
-/// a commit as it is read). Only then may an answer be kept under commit ids.
+/// Whether a commit's id alone says what its parents are as gix reads them:
+/// not in a shallow repository (deepening it gives commits parents they did
+/// not have) nor with replacement objects. Only then may the branch's commits
+/// be kept under commit ids.
 fn ids_say_it_all(repo: &gix::Repository) -> bool {
-    !repo.is_shallow().unwrap_or(true) && repo.objects.store_ref().replacements().next().is_none()
+    !repo.is_shallow().unwrap_or(true) && !has_replacements(repo)
+}
+
+/// Whether the repository has replacement objects (`refs/replace/`), which
+/// rewrite an object as it is read: an id then no longer says what is read.
+fn has_replacements(repo: &gix::Repository) -> bool {
+    repo.objects.store_ref().replacements().next().is_some()
 }
 
 /// The default branch's name ([`default_branch`]) and the subjects of the
@@ -488,7 +494,7 @@ fn changed_files(
 
 /// The files staged: those whose index entry differs from `HEAD`'s tree (all of
 /// the index on an unborn branch). With `cache`, read from it when it was written
-/// for the same `HEAD` commit (or tree) and index (the index's checksum changes
+/// for the same `HEAD` commit and index (the index's checksum changes
 /// with every write of it), else computed and written there (a cache that cannot
 /// be written is computed again next time).
 fn staged_files(
@@ -499,7 +505,8 @@ fn staged_files(
     let (key, tree) = match (index.checksum(), cache) {
         (Some(sum), Some(_)) => {
             let (names, tree) = head_tree_named(repo)?;
-            (format!("{STAGED_MAGIC} {names} {sum}"), Some(tree))
+            let key = names.map(|n| format!("{STAGED_MAGIC} {n} {sum}"));
+            (key.unwrap_or_default(), Some(tree))
         }
         _ => (String::new(), None),
     };
@@ -530,22 +537,19 @@ fn staged_files(
 
 /// `HEAD`'s tree as a cache key names it, and the tree itself: by `HEAD`'s
 /// commit, which names its tree for good (the commit is read only when the
-/// files are computed), `unborn`, else by the tree. `HEAD` is read once, so
-/// the tree compared is the one the key names whatever moves `HEAD` meanwhile.
-fn head_tree_named(repo: &gix::Repository) -> Result<(String, Tree), GitError> {
+/// files are computed), or `unborn`. `HEAD` is read once, so the tree compared
+/// is the one the key names whatever moves `HEAD` meanwhile. No key with
+/// replacement objects, which can rewrite the commit or any tree below it.
+fn head_tree_named(repo: &gix::Repository) -> Result<(Option<String>, Tree), GitError> {
     let head = repo.head().map_err(|e| GitError::read("HEAD", &e))?;
     Ok(match head.id() {
-        Some(commit) if ids_say_it_all(repo) => {
-            (format!("commit {commit}"), Tree::Of(commit.detach()))
-        }
+        _ if has_replacements(repo) => (None, Tree::Is(tree_of_head(repo)?)),
+        Some(commit) => (Some(format!("commit {commit}")), Tree::Of(commit.detach())),
         None if head.is_unborn() => (
-            "unborn".to_owned(),
+            Some("unborn".to_owned()),
             Tree::Is(gix::ObjectId::empty_tree(repo.object_hash())),
         ),
-        _ => {
-            let tree = tree_of_head(repo)?;
-            (format!("tree {tree}"), Tree::Is(tree))
-        }
+        None => (None, Tree::Is(tree_of_head(repo)?)),
     })
 }
 
@@ -679,12 +683,12 @@ mod tests {
         let repo = gix::open(r.path()).unwrap();
         let index = repo.index_or_empty().unwrap();
         let (names, tree) = head_tree_named(&repo).unwrap();
-        assert_eq!(names, format!("commit {a}"));
+        assert_eq!(names, Some(format!("commit {a}")));
         // `HEAD` moves on to B before the files are computed.
         r.git(&["update-ref", "refs/heads/main", &b]);
         assert_eq!(staged_against(&repo, &index, tree).unwrap(), ["c.txt"]);
         let (names, tree) = head_tree_named(&repo).unwrap();
-        assert_eq!(names, format!("commit {b}"));
+        assert_eq!(names, Some(format!("commit {b}")));
         assert!(staged_against(&repo, &index, tree).unwrap().is_empty());
     }
 }

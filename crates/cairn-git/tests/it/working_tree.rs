@@ -345,6 +345,12 @@ fn the_staged_files_cache_answers_what_a_fresh_status_answers() {
     truth.sort_unstable();
     assert!(!truth.is_empty(), "git sees the replaced tree");
     check(&truth);
+    // Replacements can rewrite any tree below `HEAD` too: nothing is kept, so
+    // a line planted in the file never comes back.
+    let mut text = std::fs::read_to_string(&cache).unwrap();
+    text.push_str("planted/by/the/test.rs\n");
+    std::fs::write(&cache, &text).unwrap();
+    assert_eq!(read(Some(&status_cache)), truth, "not trusted");
 }
 
 /// The branch's own commits kept in a cache file answer what a walk answers:
