@@ -28,7 +28,8 @@ impl Default for ReadOptions {
 /// Where a reader keeps what it can reuse of a working tree's reading between
 /// runs: three files, each valid while what it names is unchanged (see
 /// [`Repository::working_tree_with`]). All are written atomically, without a
-/// sync: a lost write is computed again.
+/// sync: a lost write is computed again, and a file cut short (its last line
+/// gives the length of what comes before it) is not trusted.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StatusCache {
     /// The staged files, valid for one `HEAD` commit and one index.
@@ -351,7 +352,7 @@ fn default_and_own_commits(
         _ => None,
     };
     if let (Some(file), Some((key, _, name, _))) = (cache, &kept)
-        && let Ok(text) = std::fs::read_to_string(file)
+        && let Some(text) = read_cache_file(file)
         && let Some(rest) = text
             .strip_prefix(key.as_str())
             .and_then(|r| r.strip_prefix('\n'))
@@ -511,7 +512,7 @@ fn staged_files(
         _ => (String::new(), None),
     };
     if let Some(file) = cache.filter(|_| !key.is_empty())
-        && let Ok(text) = std::fs::read_to_string(file)
+        && let Some(text) = read_cache_file(file)
         && let Some(rest) = text.strip_prefix(&key).and_then(|r| r.strip_prefix('\n'))
     {
         return Ok(rest.lines().map(str::to_owned).collect());
@@ -648,10 +649,27 @@ fn without_sparse_folders(
 
 /// Writes a status cache file atomically, private (`0600`), best effort and not
 /// synced (a wake-up writes it): a lost or failed write is computed again.
+/// `text` (whole lines) is followed by a last line `end <bytes of text>`, which
+/// [`read_cache_file`] requires: a file cut short (a crash after the rename,
+/// before its data reached the disk) is not trusted.
 pub(crate) fn write_cache_file(file: &Path, temp_prefix: &str, text: &str) {
+    let whole = format!("{text}end {}\n", text.len());
     let _ =
-        cairn_atomic_write::StagedFile::beside_unsynced(file, temp_prefix, 0o600, text.as_bytes())
+        cairn_atomic_write::StagedFile::beside_unsynced(file, temp_prefix, 0o600, whole.as_bytes())
             .and_then(cairn_atomic_write::StagedFile::replace);
+}
+
+/// The text a cache file was written with ([`write_cache_file`]); `None` when
+/// it cannot be read or does not end with its own length.
+pub(crate) fn read_cache_file(file: &Path) -> Option<String> {
+    let mut text = std::fs::read_to_string(file).ok()?;
+    let body = text.strip_suffix('\n')?;
+    let start = body.rfind('\n').map_or(0, |at| at + 1);
+    let len: usize = body[start..].strip_prefix("end ")?.parse().ok()?;
+    (len == start).then(|| {
+        text.truncate(start);
+        text
+    })
 }
 
 /// First word of a staged-files cache file (its format's version).

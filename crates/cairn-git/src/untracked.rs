@@ -360,7 +360,7 @@ fn stamps_text(stamps: &[Stamp]) -> String {
 /// The untracked files `file` holds, when its key is `key` and every folder
 /// and ignore file it names still has the stat data it recorded.
 fn read_cache(file: &Path, key: &str, workdir: &Path) -> Option<Vec<String>> {
-    let text = std::fs::read_to_string(file).ok()?;
+    let text = crate::tree::read_cache_file(file)?;
     // Lines end with `\n` only (a path never holds `\r`: such a walk is not cached).
     let mut lines = text.strip_suffix('\n')?.split('\n');
     if lines.next()? != key {

@@ -347,10 +347,64 @@ fn the_staged_files_cache_answers_what_a_fresh_status_answers() {
     check(&truth);
     // Replacements can rewrite any tree below `HEAD` too: nothing is kept, so
     // a line planted in the file never comes back.
-    let mut text = std::fs::read_to_string(&cache).unwrap();
-    text.push_str("planted/by/the/test.rs\n");
-    std::fs::write(&cache, &text).unwrap();
+    plant(&cache, "planted/by/the/test.rs");
     assert_eq!(read(Some(&status_cache)), truth, "not trusted");
+}
+
+/// Adds `line` to a git cache file as if it had been written with it (its last
+/// line, `end <bytes before it>`, says how long the text is).
+fn plant(file: &Path, line: &str) {
+    let text = std::fs::read_to_string(file).unwrap();
+    let body = text.strip_suffix('\n').unwrap();
+    let start = body.rfind('\n').map_or(0, |at| at + 1);
+    assert!(body[start..].starts_with("end "), "{text}");
+    let planted = format!("{}{line}\n", &text[..start]);
+    std::fs::write(file, format!("{planted}end {}\n", planted.len())).unwrap();
+}
+
+/// A cache file cut short (a crash after its rename, before its data reached
+/// the disk: cache files are not synced) is not trusted, wherever it was cut:
+/// a planted line never comes back from a cut file.
+#[test]
+fn a_cache_file_cut_short_is_not_trusted() {
+    let r = ledger();
+    r.git(&["checkout", "-q", "-b", "fix/payout-batch-lock-timeouts"]);
+    r.commit(
+        "2026-02-01T09:00:00Z",
+        "Take the batch lock with a timeout",
+        &[("src/payout/batch.rs", "fn batch() { lock() }\n")],
+    );
+    r.write("src/payout/lock.rs", "fn lock() {}\n");
+    r.git(&["add", "src/payout/lock.rs"]);
+    let cache_dir = tempfile::tempdir().unwrap();
+    let cache = cairn_git::StatusCache::in_dir(cache_dir.path(), "t");
+    let read = |cache: Option<&cairn_git::StatusCache>| {
+        let repo = cairn_git::open(&r.path()).unwrap();
+        let t = repo
+            .working_tree_with(ReadOptions::default(), cache)
+            .unwrap();
+        (t.changed, t.commits)
+    };
+    let truth = read(None);
+    assert_eq!(read(Some(&cache)), truth);
+    for file in [&cache.staged, &cache.commits] {
+        plant(file, "planted by the test");
+        let whole = std::fs::read(file).unwrap();
+        for cut in 0..whole.len() {
+            std::fs::write(file, &whole[..cut]).unwrap();
+            assert_eq!(read(Some(&cache)), truth, "{} cut at {cut}", file.display());
+        }
+        // Whole, the planted line is trusted: the file is what was read.
+        std::fs::write(file, &whole).unwrap();
+        assert_ne!(
+            read(Some(&cache)),
+            truth,
+            "{}: trusted whole",
+            file.display()
+        );
+        std::fs::remove_file(file).unwrap();
+        assert_eq!(read(Some(&cache)), truth);
+    }
 }
 
 /// The branch's own commits kept in a cache file answer what a walk answers:
@@ -383,10 +437,7 @@ fn the_commit_subjects_cache_answers_what_a_walk_answers() {
         assert_eq!(read(Some(&cache), 5), expect, "{what}: walked");
         assert_eq!(read(Some(&cache), 5), expect, "{what}: from the cache");
         assert_eq!(read(None, 5), expect, "{what}: without a cache");
-        let mut text = std::fs::read_to_string(&cache.commits).unwrap();
-        text.push_str(planted);
-        text.push('\n');
-        std::fs::write(&cache.commits, text).unwrap();
+        plant(&cache.commits, planted);
         assert_eq!(
             read(Some(&cache), 5).last().map(String::as_str),
             Some(planted),
@@ -547,9 +598,7 @@ fn the_untracked_files_cache_answers_what_git_answers() {
         assert!(cache.untracked.exists(), "{what}: the cache is written");
         assert_eq!(read(Some(&cache)), truth, "{what}: from the cache");
         assert_eq!(read(None), truth, "{what}: without a cache");
-        let mut text = std::fs::read_to_string(&cache.untracked).unwrap();
-        text.push_str(&format!("u {planted}\n"));
-        std::fs::write(&cache.untracked, text).unwrap();
+        plant(&cache.untracked, &format!("u {planted}"));
         assert!(
             read(Some(&cache)).contains(&planted.to_owned()),
             "{what}: trusted"
