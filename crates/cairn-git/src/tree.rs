@@ -352,15 +352,9 @@ fn default_and_own_commits(
         _ => None,
     };
     if let (Some(file), Some((key, _, name, _))) = (cache, &kept)
-        && let Some(text) = read_cache_file(file)
-        && let Some(rest) = text
-            .strip_prefix(key.as_str())
-            .and_then(|r| r.strip_prefix('\n'))
+        && let Some(subjects) = read_kept(file, key)
     {
-        return Ok((
-            Some(name.clone()),
-            rest.lines().map(str::to_owned).collect(),
-        ));
+        return Ok((Some(name.clone()), subjects));
     }
     let default = default_branch(repo, true);
     let peeled_head = repo.head_id().ok().map(gix::Id::detach);
@@ -368,20 +362,11 @@ fn default_and_own_commits(
         (Some((_, tip)), Some(head)) => own_commits(repo, head, *tip, max)?,
         _ => Vec::new(),
     };
-    // A subject is one trimmed line, never empty: one per line of the file.
-    if let (Some(file), Some((mut text, head, name, tip))) = (cache, kept)
+    if let (Some(file), Some((key, head, name, tip))) = (cache, kept)
         && peeled_head == Some(head)
         && default.as_ref() == Some(&(name, tip))
-        && !subjects
-            .iter()
-            .any(|s| s.is_empty() || s.contains(['\n', '\r']))
     {
-        for s in &subjects {
-            text.push('\n');
-            text.push_str(s);
-        }
-        text.push('\n');
-        write_cache_file(file, "git-commits", &text);
+        write_kept(file, "git-commits", key, &subjects);
     }
     Ok((default.map(|(name, _)| name), subjects))
 }
@@ -506,32 +491,18 @@ fn staged_files(
     let (key, tree) = match (index.checksum(), cache) {
         (Some(sum), Some(_)) => {
             let (names, tree) = head_tree_named(repo)?;
-            let key = names.map(|n| format!("{STAGED_MAGIC} {n} {sum}"));
-            (key.unwrap_or_default(), Some(tree))
+            (names.map(|n| format!("{STAGED_MAGIC} {n} {sum}")), tree)
         }
-        _ => (String::new(), None),
+        _ => (None, Tree::Is(tree_of_head(repo)?)),
     };
-    if let Some(file) = cache.filter(|_| !key.is_empty())
-        && let Some(text) = read_cache_file(file)
-        && let Some(rest) = text.strip_prefix(&key).and_then(|r| r.strip_prefix('\n'))
+    if let (Some(file), Some(key)) = (cache, &key)
+        && let Some(staged) = read_kept(file, key)
     {
-        return Ok(rest.lines().map(str::to_owned).collect());
+        return Ok(staged);
     }
-    let tree = match tree {
-        Some(tree) => tree,
-        None => Tree::Is(tree_of_head(repo)?),
-    };
     let staged = staged_against(repo, index, tree)?;
-    if let Some(file) = cache.filter(|_| !key.is_empty())
-        && !staged.iter().any(|p| p.contains('\n'))
-    {
-        let mut text = key;
-        for p in &staged {
-            text.push('\n');
-            text.push_str(p);
-        }
-        text.push('\n');
-        write_cache_file(file, "git-staged", &text);
+    if let (Some(file), Some(key)) = (cache, key) {
+        write_kept(file, "git-staged", key, &staged);
     }
     Ok(staged)
 }
@@ -670,6 +641,32 @@ pub(crate) fn read_cache_file(file: &Path) -> Option<String> {
         text.truncate(start);
         text
     })
+}
+
+/// The lines a cache file keeps under `key` ([`write_kept`]); `None` when it
+/// keeps another key, or is damaged or cut short.
+fn read_kept(file: &Path, key: &str) -> Option<Vec<String>> {
+    let text = read_cache_file(file)?;
+    let rest = text.strip_prefix(key)?.strip_prefix('\n')?;
+    Some(rest.lines().map(str::to_owned).collect())
+}
+
+/// Keeps `lines` under `key` in a cache file, one a line: not when a line
+/// could not be read back as itself (empty, or holding a line break or a
+/// carriage return, which reading lines would split or drop).
+fn write_kept(file: &Path, temp_prefix: &str, mut key: String, lines: &[String]) {
+    if lines
+        .iter()
+        .any(|l| l.is_empty() || l.contains(['\n', '\r']))
+    {
+        return;
+    }
+    for l in lines {
+        key.push('\n');
+        key.push_str(l);
+    }
+    key.push('\n');
+    write_cache_file(file, temp_prefix, &key);
 }
 
 /// First word of a staged-files cache file (its format's version).
