@@ -29,8 +29,8 @@ fn ledger() -> Repo {
     r
 }
 
-#[test]
-fn branch_changed_files_and_own_commits() {
+/// [`ledger`] on the branch `fix/payout-batch-lock-timeouts`, one commit ahead of `main`.
+fn ledger_on_a_branch() -> Repo {
     let r = ledger();
     r.git(&["checkout", "-q", "-b", "fix/payout-batch-lock-timeouts"]);
     r.commit(
@@ -38,6 +38,25 @@ fn branch_changed_files_and_own_commits() {
         "Take the batch lock with a timeout",
         &[("src/payout/batch.rs", "fn batch() { lock() }\n")],
     );
+    r
+}
+
+/// The working tree at `dir`, from a repository opened afresh (as each wake-up
+/// opens one), with `cache`.
+fn read_with(
+    dir: &Path,
+    cache: Option<&cairn_git::StatusCache>,
+    opts: ReadOptions,
+) -> cairn_git::WorkingTree {
+    cairn_git::open(dir)
+        .unwrap()
+        .working_tree_with(opts, cache)
+        .unwrap()
+}
+
+#[test]
+fn branch_changed_files_and_own_commits() {
+    let r = ledger_on_a_branch();
     r.commit(
         "2026-02-02T09:00:00Z",
         "Retry payouts after a lock timeout\n\nLonger body.",
@@ -91,13 +110,7 @@ fn branch_changed_files_and_own_commits() {
 /// and its own commits and changed files are read as on a branch.
 #[test]
 fn a_detached_head_has_no_branch_and_its_own_commits() {
-    let r = ledger();
-    r.git(&["checkout", "-q", "-b", "fix/payout-batch-lock-timeouts"]);
-    r.commit(
-        "2026-02-01T09:00:00Z",
-        "Take the batch lock with a timeout",
-        &[("src/payout/batch.rs", "fn batch() { lock() }\n")],
-    );
+    let r = ledger_on_a_branch();
     r.git(&["checkout", "-q", "--detach"]);
     r.write("src/payout/lock.rs", "fn lock() {}\n");
     let t = read_working_tree(&r.path(), ReadOptions::default()).unwrap();
@@ -309,12 +322,7 @@ fn the_staged_files_cache_answers_what_a_fresh_status_answers() {
     let status_cache = cairn_git::StatusCache::in_dir(cache_dir.path(), "t");
     let cache = status_cache.staged.clone();
     let read = |cache: Option<&cairn_git::StatusCache>| {
-        // A fresh repository each time, as each wake-up opens one.
-        let repo = cairn_git::open(&r.path()).unwrap();
-        let mut changed = repo
-            .working_tree_with(ReadOptions::default(), cache)
-            .unwrap()
-            .changed;
+        let mut changed = read_with(&r.path(), cache, ReadOptions::default()).changed;
         changed.sort();
         changed
     };
@@ -367,22 +375,13 @@ fn plant(file: &Path, line: &str) {
 /// a planted line never comes back from a cut file.
 #[test]
 fn a_cache_file_cut_short_is_not_trusted() {
-    let r = ledger();
-    r.git(&["checkout", "-q", "-b", "fix/payout-batch-lock-timeouts"]);
-    r.commit(
-        "2026-02-01T09:00:00Z",
-        "Take the batch lock with a timeout",
-        &[("src/payout/batch.rs", "fn batch() { lock() }\n")],
-    );
+    let r = ledger_on_a_branch();
     r.write("src/payout/lock.rs", "fn lock() {}\n");
     r.git(&["add", "src/payout/lock.rs"]);
     let cache_dir = tempfile::tempdir().unwrap();
     let cache = cairn_git::StatusCache::in_dir(cache_dir.path(), "t");
     let read = |cache: Option<&cairn_git::StatusCache>| {
-        let repo = cairn_git::open(&r.path()).unwrap();
-        let t = repo
-            .working_tree_with(ReadOptions::default(), cache)
-            .unwrap();
+        let t = read_with(&r.path(), cache, ReadOptions::default());
         (t.changed, t.commits)
     };
     let truth = read(None);
@@ -413,22 +412,15 @@ fn a_cache_file_cut_short_is_not_trusted() {
 /// trusted. A shallow repository is walked each time.
 #[test]
 fn the_commit_subjects_cache_answers_what_a_walk_answers() {
-    let r = ledger();
-    r.git(&["checkout", "-q", "-b", "fix/payout-batch-lock-timeouts"]);
-    r.commit(
-        "2026-02-01T09:00:00Z",
-        "Take the batch lock with a timeout",
-        &[("src/payout/batch.rs", "fn batch() { lock() }\n")],
-    );
+    let r = ledger_on_a_branch();
     let cache_dir = tempfile::tempdir().unwrap();
     let cache = cairn_git::StatusCache::in_dir(cache_dir.path(), "t");
     let read_in = |dir: &Path, cache: Option<&cairn_git::StatusCache>, max: usize| {
-        let repo = cairn_git::open(dir).unwrap();
         let opts = ReadOptions {
             max_changed: 20,
             max_commits: max,
         };
-        repo.working_tree_with(opts, cache).unwrap().commits
+        read_with(dir, cache, opts).commits
     };
     let read = |cache: Option<&cairn_git::StatusCache>, max: usize| read_in(&r.path(), cache, max);
     let planted = "Planted by the test";
@@ -510,13 +502,7 @@ fn the_commit_subjects_cache_answers_what_a_walk_answers() {
 /// follows `origin/HEAD`, as a walk does.
 #[test]
 fn a_default_branch_whose_commit_is_missing_is_not_kept() {
-    let r = ledger();
-    r.git(&["checkout", "-q", "-b", "fix/payout-batch-lock-timeouts"]);
-    r.commit(
-        "2026-02-01T09:00:00Z",
-        "Take the batch lock with a timeout",
-        &[("src/payout/batch.rs", "fn batch() { lock() }\n")],
-    );
+    let r = ledger_on_a_branch();
     // A commit made elsewhere: its id names an object this repository lacks.
     let other = Repo::new();
     other.commit("2026-01-01T09:00:00Z", "Elsewhere", &[("x.txt", "x\n")]);
@@ -532,10 +518,7 @@ fn a_default_branch_whose_commit_is_missing_is_not_kept() {
     let cache_dir = tempfile::tempdir().unwrap();
     let cache = cairn_git::StatusCache::in_dir(cache_dir.path(), "t");
     let read = |cache: Option<&cairn_git::StatusCache>| {
-        let repo = cairn_git::open(&r.path()).unwrap();
-        let t = repo
-            .working_tree_with(ReadOptions::default(), cache)
-            .unwrap();
+        let t = read_with(&r.path(), cache, ReadOptions::default());
         (t.default_branch, t.commits)
     };
     let before = read(Some(&cache));
@@ -579,16 +562,7 @@ fn the_untracked_files_cache_answers_what_git_answers() {
     std::fs::create_dir_all(r.dir.path().join("empty")).unwrap();
     let cache_dir = tempfile::tempdir().unwrap();
     let cache = cairn_git::StatusCache::in_dir(cache_dir.path(), "t");
-    let read = |cache: Option<&cairn_git::StatusCache>| {
-        let repo = cairn_git::open(&r.path()).unwrap();
-        let opts = ReadOptions {
-            max_changed: 1_000,
-            max_commits: 5,
-        };
-        let mut changed = repo.working_tree_with(opts, cache).unwrap().changed;
-        changed.sort();
-        changed
-    };
+    let read = |cache: Option<&cairn_git::StatusCache>| read_all(&r, cache);
     let planted = "planted-by-the-test.txt";
     // Ages the folders, writes the cache afresh and plants a line in it.
     let settle = |what: &str| {
@@ -688,12 +662,11 @@ fn a_cache_of_untracked_files_is_not_written_for_recent_folders() {
 
 /// Every changed file, sorted (a fresh repository each time, as each wake-up opens one).
 fn read_all(r: &Repo, cache: Option<&cairn_git::StatusCache>) -> Vec<String> {
-    let repo = cairn_git::open(&r.path()).unwrap();
     let opts = ReadOptions {
         max_changed: 1_000,
         max_commits: 5,
     };
-    let mut changed = repo.working_tree_with(opts, cache).unwrap().changed;
+    let mut changed = read_with(&r.path(), cache, opts).changed;
     changed.sort();
     changed
 }
