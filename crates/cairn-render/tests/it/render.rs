@@ -6,7 +6,7 @@
 use cairn_assemble::*;
 use cairn_render::*;
 
-fn item(title: &str, summary: &str) -> Item {
+pub(crate) fn item(title: &str, summary: &str) -> Item {
     Item {
         id: format!("n/{title}"),
         title: title.into(),
@@ -25,7 +25,7 @@ fn item(title: &str, summary: &str) -> Item {
     }
 }
 
-fn packet(items: Vec<Item>) -> Packet {
+pub(crate) fn packet(items: Vec<Item>) -> Packet {
     Packet {
         version: VERSION.into(),
         generated_at: "2026-11-22T00:00:00Z".into(),

@@ -6,27 +6,12 @@
 use cairn_assemble::*;
 use cairn_render::*;
 
+/// The render tests' packet (a decision, a task, a project) with a budget.
 fn packet(used: usize) -> Packet {
-    let mut p = Packet {
-        version: VERSION.into(),
-        generated_at: "2026-11-22T00:00:00Z".into(),
-        target: "generic".into(),
-        profile: "project".into(),
-        query: QueryEcho {
-            task: "fix payouts".into(),
-            ..Default::default()
-        },
-        decisions: vec![Item {
-            id: "n/a".into(),
-            title: "Use Kafka".into(),
-            summary: "Events go through Kafka.".into(),
-            path: "n/a.md".into(),
-            layer: "task".into(),
-            ..Default::default()
-        }],
-        content_hash: "0".into(),
-        ..Default::default()
-    };
+    let mut p = crate::render::packet(vec![crate::render::item(
+        "Use Kafka",
+        "Events go through Kafka.",
+    )]);
     p.budget.limit_tokens = 1500;
     p.budget.used_tokens = used;
     p.budget.left_out_count = 3;
@@ -84,9 +69,7 @@ fn every_way_a_template_can_reach_used_tokens_counts_as_a_read() {
         "{{ packet.budget.get('used_tokens') }}",
     ];
     for source in reaching {
-        let r =
-            Renderer::with_templates([("prompt/claude.j2".to_owned(), source.to_owned())]).unwrap();
-        match r.render_watching(&packet(7), Target::Claude, Format::Prompt) {
+        match claude_prompt_from(source) {
             Ok(out) => assert!(out.reads_used_tokens, "{source}: {}", out.text),
             // A template minijinja cannot run is an error, not a silent pass.
             Err(e) => assert!(source.contains(".get("), "{source}: {e}"),
@@ -98,11 +81,14 @@ fn every_way_a_template_can_reach_used_tokens_counts_as_a_read() {
         "{{ packet.query.task }}",
     ];
     for source in apart {
-        let r =
-            Renderer::with_templates([("prompt/claude.j2".to_owned(), source.to_owned())]).unwrap();
-        let out = r
-            .render_watching(&packet(7), Target::Claude, Format::Prompt)
-            .unwrap();
+        let out = claude_prompt_from(source).unwrap();
         assert!(!out.reads_used_tokens, "{source}: {}", out.text);
     }
+}
+
+/// The Claude prompt of `packet(7)` rendered by a template whose whole source is `source`.
+fn claude_prompt_from(source: &str) -> Result<Rendering, RenderError> {
+    Renderer::with_templates([("prompt/claude.j2".to_owned(), source.to_owned())])
+        .unwrap()
+        .render_watching(&packet(7), Target::Claude, Format::Prompt)
 }
