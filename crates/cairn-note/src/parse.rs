@@ -78,6 +78,11 @@ pub fn parse_note(path: &str, bytes: &[u8]) -> Parsed {
     parse_with_meta(path, bytes).0
 }
 
+/// Whether a file is not text: a NUL byte in its first 8 KiB.
+fn looks_binary(bytes: &[u8]) -> bool {
+    bytes[..bytes.len().min(8192)].contains(&0)
+}
+
 /// The text a note is read from: without a byte order mark, line ends `\n`.
 fn normalized(text: &str) -> String {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
@@ -95,9 +100,7 @@ fn normalized(text: &str) -> String {
 /// entry file (`decisions.md`: a note per entry), a file that is not plain
 /// UTF-8 text, an empty one.
 pub fn body_of(path: &str, bytes: &[u8]) -> Option<String> {
-    if crate::entries::entry_file_type(path).is_some()
-        || bytes[..bytes.len().min(8192)].contains(&0)
-    {
+    if crate::entries::entry_file_type(path).is_some() || looks_binary(bytes) {
         return None;
     }
     let text = normalized(std::str::from_utf8(bytes).ok()?);
@@ -125,8 +128,7 @@ pub(crate) fn parse_with_meta(path: &str, bytes: &[u8]) -> (Parsed, FileMeta) {
         message,
     };
 
-    let head = &bytes[..bytes.len().min(8192)];
-    if head.contains(&0) {
+    if looks_binary(bytes) {
         diags.push(diag(
             None,
             Severity::Error,
