@@ -269,6 +269,17 @@ impl History {
         cold: bool,
     ) -> Result<HistoryUpdate, GitError> {
         let repo = repo.gix();
+        // The commit the references name (no object read): when it is the one the
+        // history was read up to, `HEAD` has not moved. Peeling (below) reads
+        // `HEAD`'s object, to see through a tag; a commit's id is never a tag's,
+        // so an equal id needs no peeling.
+        if let Ok(named) = repo.head()
+            && let Some(id) = named.id()
+            && let Some(known) = &self.head
+            && gix::ObjectId::from_hex(known.as_bytes()).is_ok_and(|k| k == id.detach())
+        {
+            return Ok(HistoryUpdate::Unchanged);
+        }
         let Ok(head) = repo.head_id() else {
             return Ok(HistoryUpdate::Unchanged);
         };

@@ -427,28 +427,25 @@ fn changed_files(
         .index_or_empty()
         .map_err(|e| GitError::read("the index", &e))?;
     // The index against the working tree (unstaged), after a stat pass that
-    // leaves gix only the entries it cannot call unchanged at once ...
-    let to_compare = match crate::preload::mark_unchanged(repo, &index) {
-        Some(marked) => gix::worktree::IndexPersistedOrInMemory::InMemory(marked),
-        None => gix::worktree::IndexPersistedOrInMemory::Persisted(index.clone()),
-    };
-    let status = repo
-        .status(gix::progress::Discard)
-        .map_err(|e| GitError::read("status", &e))?
-        .index(to_compare)
-        .untracked_files(gix::status::UntrackedFiles::None)
-        .index_worktree_rewrites(None)
-        .index_worktree_submodules(gix::status::Submodule::Given {
-            ignore: gix::submodule::config::Ignore::All,
-            check_dirty: false,
-        })
-        .into_index_worktree_iter(Vec::new())
-        .map_err(|e| GitError::read("status", &e))?;
-    let mut paths = std::collections::BTreeSet::new();
-    for item in status {
-        let item = item.map_err(|e| GitError::read("status", &e))?;
-        paths.insert(item.rela_path().to_string());
-    }
+    // leaves gix only the entries it cannot call unchanged at once. gix's status
+    // is asked directly (not through its iterator, which first looks for
+    // submodules, reading `HEAD`'s commit and tree when `.gitmodules` is in
+    // neither the working tree nor the index) ...
+    let marked = crate::preload::mark_unchanged(repo, &index);
+    let to_compare: &gix::index::State = marked.as_deref().unwrap_or(&index);
+    let mut modified = Modified::default();
+    repo.index_worktree_status(
+        to_compare,
+        None::<&gix::bstr::BStr>,
+        &mut modified,
+        gix::status::plumbing::index_as_worktree::traits::FastEq,
+        NoSubmodules,
+        &mut gix::progress::Discard,
+        &std::sync::atomic::AtomicBool::new(false),
+        gix::status::index_worktree::Options::default(),
+    )
+    .map_err(|e| GitError::read("status", &e))?;
+    let mut paths = modified.paths;
     // ... the untracked files ...
     paths.extend(crate::untracked::untracked_files(
         repo,
@@ -476,6 +473,58 @@ fn changed_files(
     dated.sort_by(|(ta, pa), (tb, pb)| tb.cmp(ta).then_with(|| pa.cmp(pb)));
     let total = dated.len();
     Ok((dated.into_iter().take(max).map(|(_, p)| p).collect(), total))
+}
+
+/// The paths of the tracked files gix's status finds changed in the working
+/// tree, as its status iterator yields them: not those whose contents are
+/// unchanged and only their stat data differs (`NeedsUpdate`, which the iterator
+/// keeps as a change to the index, not an item).
+#[derive(Default)]
+struct Modified {
+    paths: std::collections::BTreeSet<String>,
+}
+
+impl<'index> gix::status::plumbing::index_as_worktree_with_renames::VisitEntry<'index>
+    for Modified
+{
+    type ContentChange = ();
+    type SubmoduleStatus = ();
+
+    fn visit_entry(
+        &mut self,
+        entry: gix::status::plumbing::index_as_worktree_with_renames::Entry<'index, (), ()>,
+    ) {
+        use gix::status::plumbing::index_as_worktree::EntryStatus;
+        use gix::status::plumbing::index_as_worktree_with_renames::Entry;
+        let path = match entry {
+            Entry::Modification {
+                status: EntryStatus::NeedsUpdate(_),
+                ..
+            } => return,
+            Entry::Modification { rela_path, .. } => rela_path.to_string(),
+            Entry::DirectoryContents { entry, .. } => entry.rela_path.to_string(),
+            Entry::Rewrite { dirwalk_entry, .. } => dirwalk_entry.rela_path.to_string(),
+        };
+        self.paths.insert(path);
+    }
+}
+
+/// Submodules are never asked about: what gix's own submodule status answers
+/// when told to ignore them all (`Ignore::All`), without reading `.gitmodules`
+/// (from the working tree, the index or `HEAD`'s tree) to find them first.
+#[derive(Clone, Copy)]
+struct NoSubmodules;
+
+impl gix::status::plumbing::index_as_worktree::traits::SubmoduleStatus for NoSubmodules {
+    type Output = ();
+
+    fn status(
+        &mut self,
+        _entry: &gix::index::Entry,
+        _rela_path: &gix::bstr::BStr,
+    ) -> gix::Result<Option<()>> {
+        Ok(None)
+    }
 }
 
 /// The files staged: those whose index entry differs from `HEAD`'s tree (all of
