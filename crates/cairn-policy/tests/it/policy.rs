@@ -256,6 +256,15 @@ fn positive_cases() -> Vec<(String, String)> {
         ("| host | password |\n|---|---|\n| db | Xk9fakePw2 |".into(), "| host | password |\n|---|---|\n| db | [redacted:password] |"),
         ("<password>Xk9fakePw2</password>".into(), "<password>[redacted:password]</password>"),
         ("Passwort: Xk9fakePw2".into(), "Passwort: [redacted:password]"),
+        // Keys outside ASCII in any case, and letters Unicode folds to ASCII ones
+        // (`ſ` long s, `K` Kelvin sign): the regexes fold Unicode case, so must
+        // the anchors that enable them (these stayed in the text before).
+        ("ПАРОЛЬ: Xk9fakePw2".into(), "ПАРОЛЬ: [redacted:password]"),
+        ("пАРОЛЬ: Xk9fakePw2".into(), "пАРОЛЬ: [redacted:password]"),
+        ("LÖSENORD: Xk9fakePw2".into(), "LÖSENORD: [redacted:password]"),
+        ("HASŁO: Xk9fakePw2".into(), "HASŁO: [redacted:password]"),
+        ("paſſword: Xk9fakePw2".into(), "paſſword: [redacted:password]"),
+        ("to\u{212A}en = Xk9fakePw2".into(), "to\u{212A}en = [redacted:api-key]"),
         ("password：Xk9fakePw2".into(), "password：[redacted:password]"),
         ("CREATE USER app WITH PASSWORD 'Xk9fakePw2';".into(), "CREATE USER app WITH PASSWORD '[redacted:password]';"),
         // Vendor formats (#12): only the token goes.
