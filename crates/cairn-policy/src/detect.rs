@@ -590,10 +590,7 @@ fn detect(text: &str) -> Vec<Span> {
         if enabled & (1 << i) == 0 {
             continue;
         }
-        // A block-scalar rule flags a key line that ends in `|` or `>`: without
-        // one in the text its regex (slow to run on notes full of `key` and
-        // `token`, and to compile) has nothing to find.
-        if rule.check == Check::BlockScalar && !has_block_indicator(text) {
+        if !has_shape(rule, text) {
             continue;
         }
         let re = re.get_or_init(|| compile(rule));
@@ -626,6 +623,35 @@ fn detect(text: &str) -> Vec<Span> {
         }
     }
     merge(spans)
+}
+
+/// Whether `text` has what every match of `rule` has beside an anchor, a test
+/// far cheaper than compiling the rule's regex (milliseconds for some): a
+/// block-scalar rule flags a key line that ends in `|` or `>` (its regex is
+/// slow to run on notes full of `key` and `token`, and to compile), a vendor
+/// key rule a token right after its anchor ([`Rule::tails`]).
+fn has_shape(rule: &Rule, text: &str) -> bool {
+    if rule.check == Check::BlockScalar && !has_block_indicator(text) {
+        return false;
+    }
+    rule.tails.is_empty() || has_tail(text, rule.tails)
+}
+
+/// Whether one of `tails`' anchors occurs in `text` (ignoring ASCII case)
+/// followed by at least its number of token bytes.
+fn has_tail(text: &str, tails: &[(&str, usize)]) -> bool {
+    let bytes = text.as_bytes();
+    let token = |b: &u8| b.is_ascii_alphanumeric() || b"_+/=.-".contains(b);
+    tails.iter().any(|&(anchor, min)| {
+        let anchor = anchor.as_bytes();
+        let needed = anchor.len() + min;
+        (0..=bytes.len().saturating_sub(needed)).any(|at| {
+            bytes.get(at..at + needed).is_some_and(|here| {
+                here[..anchor.len()].eq_ignore_ascii_case(anchor)
+                    && here[anchor.len()..].iter().all(token)
+            })
+        })
+    })
 }
 
 /// Whether `text` has a `:` followed by blanks (spaces, tabs) and then `|` or
@@ -985,7 +1011,7 @@ mod tests {
             let m = matchers();
             let enabled = enabled_rules(m, &text);
             for (i, (rule, re)) in RULES.iter().zip(&m.regexes).enumerate() {
-                if enabled & (1 << i) == 0 {
+                if enabled & (1 << i) == 0 || !has_shape(rule, &text) {
                     let re = re.get_or_init(|| compile(rule));
                     prop_assert!(!re.is_match(&text), "rule {} ({:?}) left out of {:?}", i, rule.kind, text);
                 }
@@ -1020,6 +1046,94 @@ mod tests {
             for rule in RULES.iter().filter(|r| r.check == Check::BlockScalar) {
                 if Regex::new(rule.pattern).unwrap().is_match(&text) {
                     prop_assert!(has_block_indicator(&text), "{:?}", text);
+                }
+            }
+        }
+    }
+
+    /// The rules with [`Rule::tails`].
+    fn tailed() -> impl Iterator<Item = &'static Rule> {
+        RULES.iter().filter(|r| !r.tails.is_empty())
+    }
+
+    #[test]
+    fn a_tailed_rule_gives_each_of_its_anchors_one_tail() {
+        assert!(tailed().count() >= 2);
+        for rule in tailed() {
+            let mut named: Vec<&str> = rule.tails.iter().map(|(a, _)| *a).collect();
+            let mut anchors = rule.anchors.to_vec();
+            named.sort_unstable();
+            anchors.sort_unstable();
+            assert_eq!(named, anchors, "{:?}", rule.pattern);
+        }
+    }
+
+    #[test]
+    fn a_vendor_key_rule_needs_a_token_after_its_anchor() {
+        let mailgun = RULES.iter().find(|r| r.anchors == ["key-"]).unwrap();
+        let vendor = RULES.iter().find(|r| r.anchors.contains(&"sk-")).unwrap();
+        for slug in [
+            "10-Projects/ledger/incidents/2026-02-16-payout-broke-idempotency-key-1786",
+            "the api-key-rotation runbook",
+            "a risk-based review of the task-list; see disk-usage",
+            "sk-short and hf_short",
+        ] {
+            assert!(!has_shape(mailgun, slug), "{slug}");
+            assert!(!has_shape(vendor, slug), "{slug}");
+        }
+        assert!(has_shape(
+            mailgun,
+            "MAILGUN=key-3ax6xnjp29jd6fds4gc373sgvjxteol0"
+        ));
+        assert!(has_shape(
+            vendor,
+            "use 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 here"
+        ));
+        assert!(has_shape(vendor, "x SK-ant-api03-abcdefghijklmnopqrstuvwx"));
+    }
+
+    /// A generator of the text `rule`'s regex matches (word boundaries and the
+    /// start-of-text alternative left out: the generator has no such thing).
+    fn matching(rule: &Rule) -> proptest::string::RegexGeneratorStrategy<String> {
+        let pattern = rule
+            .pattern
+            .replace(r"\b", "")
+            .replace("(?:^|[^A-Za-z0-9_.-])", "");
+        proptest::string::string_regex(&pattern).unwrap()
+    }
+
+    #[test]
+    fn the_generators_of_tailed_rules_make_matches() {
+        use proptest::strategy::ValueTree;
+        let mut runner = proptest::test_runner::TestRunner::deterministic();
+        for rule in tailed() {
+            let re = Regex::new(rule.pattern).unwrap();
+            let hits = (0..100)
+                .filter(|_| {
+                    let text = matching(rule).new_tree(&mut runner).unwrap().current();
+                    re.is_match(&format!(" {text} "))
+                })
+                .count();
+            // Not vacuous: the property below sees real matches.
+            assert!(hits >= 50, "{hits} of 100 for {:?}", rule.pattern);
+        }
+    }
+
+    proptest! {
+        /// A text a tailed rule's regex matches always has one of its tails.
+        #[test]
+        fn a_match_of_a_tailed_rule_always_has_its_tail(
+            key in prop::sample::select(
+                tailed().map(|r| r.pattern).collect::<Vec<_>>()
+            ).prop_flat_map(|p| matching(RULES.iter().find(|r| r.pattern == p).unwrap())),
+            before in "\\PC{0,6}",
+            after in "\\PC{0,6}",
+        ) {
+            let text = format!("{before} {key} {after}");
+            let m = matchers();
+            for (rule, re) in RULES.iter().zip(&m.regexes).filter(|(r, _)| !r.tails.is_empty()) {
+                if re.get_or_init(|| compile(rule)).is_match(&text) {
+                    prop_assert!(has_shape(rule, &text), "{:?}", text);
                 }
             }
         }

@@ -51,6 +51,12 @@ pub(crate) struct Rule {
     pub(crate) exact: bool,
     pub(crate) pattern: &'static str,
     pub(crate) check: Check,
+    /// For a rule that matches only a token right after its anchor (vendor
+    /// keys): each anchor with the fewest token bytes (`[A-Za-z0-9_+/=.-]`) every
+    /// match has right after it. The rule runs only where one of its anchors is
+    /// followed by that many (`kind-of-task-1` enables no key rule). Empty: no
+    /// such test.
+    pub(crate) tails: &'static [(&'static str, usize)],
 }
 
 /// The value of an assignment: double-, single- or backtick-quoted (groups 1–3),
@@ -129,6 +135,7 @@ pub(crate) const RULES: &[Rule] = &[
         exact: false,
         pattern: r"\b(?:A3T[A-Z0-9]|AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA)[A-Z0-9]{16}\b",
         check: Check::Plain,
+        tails: &[],
     },
     Rule {
         kind: CredentialKind::AwsSecretKey,
@@ -136,6 +143,7 @@ pub(crate) const RULES: &[Rule] = &[
         exact: false,
         pattern: r#"(?i)aws[ _-]?secret[ _-]?(?:access[ _-]?)?key["'`]?[ \t]*(?:=>|:=|=|:)[ \t]*["'`]?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)"#,
         check: Check::Plain,
+        tails: &[],
     },
     Rule {
         kind: CredentialKind::GithubToken,
@@ -143,6 +151,7 @@ pub(crate) const RULES: &[Rule] = &[
         exact: false,
         pattern: r"(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{22,}",
         check: Check::Plain,
+        tails: &[],
     },
     Rule {
         kind: CredentialKind::GitlabToken,
@@ -150,6 +159,7 @@ pub(crate) const RULES: &[Rule] = &[
         exact: false,
         pattern: r"gl(?:pat|dt|rt|ptt|ft|soat)-[A-Za-z0-9_-]{20,}",
         check: Check::Plain,
+        tails: &[],
     },
     Rule {
         kind: CredentialKind::SlackToken,
@@ -157,6 +167,7 @@ pub(crate) const RULES: &[Rule] = &[
         exact: false,
         pattern: r"xox[abposre]-[A-Za-z0-9-]{10,}|xapp-[0-9]+-[A-Za-z0-9-]{10,}",
         check: Check::Plain,
+        tails: &[],
     },
     Rule {
         kind: CredentialKind::SlackToken,
@@ -164,6 +175,7 @@ pub(crate) const RULES: &[Rule] = &[
         exact: false,
         pattern: r"hooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9/_+-]+)",
         check: Check::Plain,
+        tails: &[],
     },
     Rule {
         kind: CredentialKind::PrivateKey,
@@ -171,6 +183,7 @@ pub(crate) const RULES: &[Rule] = &[
         exact: false,
         pattern: r"-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----",
         check: Check::PemBlock,
+        tails: &[],
     },
     Rule {
         // age (`age-keygen`): Bech32, 58 characters after the `1` separator.
@@ -179,6 +192,7 @@ pub(crate) const RULES: &[Rule] = &[
         exact: false,
         pattern: r"AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58,}",
         check: Check::Plain,
+        tails: &[],
     },
     Rule {
         kind: CredentialKind::Jwt,
@@ -186,6 +200,7 @@ pub(crate) const RULES: &[Rule] = &[
         exact: false,
         pattern: r"eyJ[A-Za-z0-9_-]+\.eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*",
         check: Check::Plain,
+        tails: &[],
     },
     Rule {
         kind: CredentialKind::UrlPassword,
@@ -195,6 +210,7 @@ pub(crate) const RULES: &[Rule] = &[
         // placeholder or template (`<PASSWORD>`, `${DB_PASS}`, `{{ pw }}`).
         pattern: r"://[^\s:/@?#\[\]]*:([^\s/?#<>{}$][^\s/?#<>{}]*)@",
         check: Check::Plain,
+        tails: &[],
     },
     Rule {
         kind: CredentialKind::KubernetesSecret,
@@ -207,6 +223,7 @@ pub(crate) const RULES: &[Rule] = &[
         exact: false,
         pattern: r"(?m)^([ \t]*)(?:data|stringData)[ \t]*:[ \t]*(?:#[^\r\n]*)?\r?$",
         check: Check::KubernetesData,
+        tails: &[],
     },
     Rule {
         kind: CredentialKind::KubernetesSecret,
@@ -214,6 +231,7 @@ pub(crate) const RULES: &[Rule] = &[
         exact: false,
         pattern: r#""(?:data|stringData)"[ \t]*:[ \t]*\{"#,
         check: Check::KubernetesJson,
+        tails: &[],
     },
     Rule {
         kind: CredentialKind::KubernetesSecret,
@@ -221,6 +239,7 @@ pub(crate) const RULES: &[Rule] = &[
         exact: false,
         pattern: r#"\.dockerconfigjson["']?[ \t]*:[ \t]*["']?([A-Za-z0-9+/]{16,}={0,2})"#,
         check: Check::Plain,
+        tails: &[],
     },
     Rule {
         // `auth` of a Docker `config.json`: base64 of `user:password`.
@@ -229,6 +248,7 @@ pub(crate) const RULES: &[Rule] = &[
         exact: false,
         pattern: r#""auth"[ \t]*:[ \t]*"([A-Za-z0-9+/]{8,}={0,2})""#,
         check: Check::Plain,
+        tails: &[],
     },
     Rule {
         kind: CredentialKind::PasswordAssignment,
@@ -255,6 +275,7 @@ pub(crate) const RULES: &[Rule] = &[
             r"passwd|password|passphrase|passcode|passwort|kennwort|contraseña|contrasena|senha|wachtwoord|lösenord|пароль|hasło|mot de passe|密码|口令|パスワード|비밀번호|pwd|(?-i:(?:SSH|DB|SMTP|MAIL|FTP|LDAP|REDIS|ROOT|ADMIN|USER)PASS)\b|sshpass|\bpass|[_.-]pass|(?-i:[a-z0-9]Pass)|\bpin|\bpuk"
         ),
         check: Check::Assignment,
+        tails: &[],
     },
     Rule {
         kind: CredentialKind::PasswordAssignment,
@@ -262,6 +283,7 @@ pub(crate) const RULES: &[Rule] = &[
         exact: false,
         pattern: code_span_after!(r"password|passwd|passphrase|passwort|kennwort"),
         check: Check::Quoted,
+        tails: &[],
     },
     Rule {
         kind: CredentialKind::PasswordAssignment,
@@ -269,6 +291,7 @@ pub(crate) const RULES: &[Rule] = &[
         exact: false,
         pattern: cli_flag!("password|passwd|pass"),
         check: Check::Assignment,
+        tails: &[],
     },
     Rule {
         kind: CredentialKind::PasswordAssignment,
@@ -278,6 +301,7 @@ pub(crate) const RULES: &[Rule] = &[
             r"password|passwd|passphrase|passcode|passwort|kennwort|contraseña|contrasena|senha|mot de passe|pwd|pin"
         ),
         check: Check::Prose,
+        tails: &[],
     },
     Rule {
         kind: CredentialKind::PasswordAssignment,
@@ -285,6 +309,7 @@ pub(crate) const RULES: &[Rule] = &[
         exact: false,
         pattern: block_scalar!(r"password|passwd|passphrase|passwort|kennwort|pwd"),
         check: Check::BlockScalar,
+        tails: &[],
     },
     Rule {
         // netrc: `machine h login u password p`, on one line or several.
@@ -293,6 +318,7 @@ pub(crate) const RULES: &[Rule] = &[
         exact: false,
         pattern: r"(?i)\b(?:machine[ \t]+\S+|default)(?:[ \t\r\n]+(?:login|account|port|protocol)[ \t]+\S+)*[ \t\r\n]+password[ \t]+(\S+)",
         check: Check::Assignment,
+        tails: &[],
     },
     Rule {
         // A password on a command line: `sshpass -p x`, `mysql -px`, `redis-cli -a x`.
@@ -304,6 +330,7 @@ pub(crate) const RULES: &[Rule] = &[
             value!()
         ),
         check: Check::Assignment,
+        tails: &[],
     },
     Rule {
         kind: CredentialKind::PasswordAssignment,
@@ -311,6 +338,7 @@ pub(crate) const RULES: &[Rule] = &[
         exact: false,
         pattern: r"(?i)<(?:[a-z0-9]+[_.-]?)?(?:password|passwd|passphrase|pwd)>([^<\r\n]*)</",
         check: Check::Literal,
+        tails: &[],
     },
     Rule {
         // SQL: `CREATE USER app WITH PASSWORD 'x'`, `IDENTIFIED BY 'x'`.
@@ -319,6 +347,7 @@ pub(crate) const RULES: &[Rule] = &[
         exact: false,
         pattern: r"(?i)\b(?:password|identified[ \t]+by)[ \t]+'((?:[^'\\\r\n]|'')*)'",
         check: Check::Literal,
+        tails: &[],
     },
     Rule {
         // .NET `appSettings`: `<add key="DbPassword" value="…" />`.
@@ -327,6 +356,7 @@ pub(crate) const RULES: &[Rule] = &[
         exact: false,
         pattern: r#"(?i)\bkey="[^"\r\n]*(?:password|passwd|pwd)"[ \t]+value="([^"\r\n]*)""#,
         check: Check::Literal,
+        tails: &[],
     },
     Rule {
         // Markdown tables; the check picks each cell's kind from its key.
@@ -338,6 +368,7 @@ pub(crate) const RULES: &[Rule] = &[
         exact: false,
         pattern: r"(?im)^[ \t]*\|[^\r\n]*(?:pass|pwd|pin|kennwort|token|secret|api[ _-]?key)[^\r\n]*\|",
         check: Check::Table,
+        tails: &[],
     },
     Rule {
         kind: CredentialKind::ApiKeyAssignment,
@@ -347,6 +378,7 @@ pub(crate) const RULES: &[Rule] = &[
             r"api[ _-]?key|api[ _-]?token|access[ _-]?token|auth[ _-]?token|refresh[ _-]?token|private[ _-]?token|\btoken|[_.-]token|(?-i:[a-z0-9]Token)"
         ),
         check: Check::Assignment,
+        tails: &[],
     },
     Rule {
         kind: CredentialKind::ApiKeyAssignment,
@@ -354,6 +386,7 @@ pub(crate) const RULES: &[Rule] = &[
         exact: false,
         pattern: code_span_after!(r"api[ _-]?key|\btoken"),
         check: Check::Quoted,
+        tails: &[],
     },
     Rule {
         kind: CredentialKind::ApiKeyAssignment,
@@ -361,6 +394,7 @@ pub(crate) const RULES: &[Rule] = &[
         exact: false,
         pattern: prose!(r"api[ _-]?key|api[ _-]?token|access[ _-]?token|auth[ _-]?token|token"),
         check: Check::Prose,
+        tails: &[],
     },
     Rule {
         kind: CredentialKind::ApiKeyAssignment,
@@ -368,6 +402,7 @@ pub(crate) const RULES: &[Rule] = &[
         exact: false,
         pattern: cli_flag!("api[_-]?key|token|access-token|auth-token"),
         check: Check::Assignment,
+        tails: &[],
     },
     Rule {
         // Vendor keys with a distinctive prefix: Stripe, OpenAI/Anthropic, Google,
@@ -389,6 +424,34 @@ pub(crate) const RULES: &[Rule] = &[
             r"|shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}|tskey-(?:[a-z]+-)?[A-Za-z0-9]{6,}-[A-Za-z0-9]{10,})"
         ),
         check: Check::Plain,
+        tails: &[
+            ("sk_live_", 16),
+            ("rk_live_", 16),
+            ("sk_test_", 16),
+            ("rk_test_", 16),
+            ("whsec_", 24),
+            // `ant-` and 20, or 32.
+            ("sk-", 24),
+            ("AIza", 35),
+            ("npm_", 36),
+            // `AgE` and 16.
+            ("pypi-", 19),
+            // One, a dot, one.
+            ("sk.eyJ", 3),
+            ("hf_", 30),
+            ("api_org_", 30),
+            // 16, a dot, 30.
+            ("SG.", 47),
+            ("dop_v1_", 64),
+            ("doo_v1_", 64),
+            ("dor_v1_", 64),
+            ("shpat_", 32),
+            ("shpss_", 32),
+            ("shpca_", 32),
+            ("shppa_", 32),
+            // 6, a dash, 10.
+            ("tskey-", 17),
+        ],
     },
     Rule {
         // Mailgun: `key-` + 32 hex, not the tail of a longer name (`cache-key-…`).
@@ -397,6 +460,7 @@ pub(crate) const RULES: &[Rule] = &[
         exact: false,
         pattern: r"(?:^|[^A-Za-z0-9_.-])(key-[0-9a-f]{32})\b",
         check: Check::Plain,
+        tails: &[("key-", 32)],
     },
     Rule {
         // Twilio API key sid: `SK` + 32 hex.
@@ -405,6 +469,7 @@ pub(crate) const RULES: &[Rule] = &[
         exact: true,
         pattern: r"\bSK[0-9a-fA-F]{32}\b",
         check: Check::Plain,
+        tails: &[],
     },
     Rule {
         // Discord bot token: base64 of a numeric id (so `[MNO][DTjz]…`), a
@@ -416,6 +481,7 @@ pub(crate) const RULES: &[Rule] = &[
         exact: true,
         pattern: r"\b([MNO][DTjz][A-Za-z0-9_-]{21,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38})(?:[^A-Za-z0-9_-]|$)",
         check: Check::Plain,
+        tails: &[],
     },
     Rule {
         kind: CredentialKind::ApiKeyAssignment,
@@ -423,6 +489,7 @@ pub(crate) const RULES: &[Rule] = &[
         exact: false,
         pattern: r"discord(?:app)?\.com/api/webhooks/([0-9]+/[A-Za-z0-9_-]+)",
         check: Check::Plain,
+        tails: &[],
     },
     Rule {
         // Telegram bot token: bot id, `:AA`, 33 more (also inside `api.telegram.org/bot…`).
@@ -431,6 +498,7 @@ pub(crate) const RULES: &[Rule] = &[
         exact: false,
         pattern: r"(?:\b|bot)([0-9]{8,10}:AA[A-Za-z0-9_-]{33,})",
         check: Check::Plain,
+        tails: &[],
     },
     Rule {
         // Azure connection strings: storage account keys, Service Bus / Event Hubs keys.
@@ -439,6 +507,7 @@ pub(crate) const RULES: &[Rule] = &[
         exact: false,
         pattern: r"(?i)\b(?:AccountKey|SharedAccessKey)[ \t]*=[ \t]*([A-Za-z0-9+/]{20,}={0,2})",
         check: Check::Plain,
+        tails: &[],
     },
     Rule {
         kind: CredentialKind::BearerToken,
@@ -446,6 +515,7 @@ pub(crate) const RULES: &[Rule] = &[
         exact: false,
         pattern: r#"(?i)\b(?:proxy-)?authorization["'`]?[ \t]*[:=][ \t]*["'`]?(?:bearer|basic|token|bot|apikey)[ \t]+([A-Za-z0-9._~+/=-]*[A-Za-z0-9][A-Za-z0-9._~+/=-]*)"#,
         check: Check::Plain,
+        tails: &[],
     },
     Rule {
         kind: CredentialKind::BearerToken,
@@ -453,6 +523,7 @@ pub(crate) const RULES: &[Rule] = &[
         exact: false,
         pattern: r"(?i)\bbearer[ \t]+([A-Za-z0-9._~+/-]{16,}=*)",
         check: Check::RandomLooking,
+        tails: &[],
     },
     Rule {
         kind: CredentialKind::GenericSecretAssignment,
@@ -477,6 +548,7 @@ pub(crate) const RULES: &[Rule] = &[
             r"secret(?:[ _-]?(?:access[ _-]?)?key(?:[_-]?base)?|[ _-]?token)?|credentials?|private[_-]?key|(?:signing|encryption|master)[_-]?key|(?-i:(?:private|signing|encryption|master)Key)"
         ),
         check: Check::Assignment,
+        tails: &[],
     },
     Rule {
         kind: CredentialKind::GenericSecretAssignment,
@@ -494,6 +566,7 @@ pub(crate) const RULES: &[Rule] = &[
             r"secret|token|private[_-]?key|privatekey|api[_-]?key|apikey|credentials?|signing[_-]?key|ssh[_-]?key|id_rsa|id_ed25519|id_ecdsa"
         ),
         check: Check::BlockScalar,
+        tails: &[],
     },
     Rule {
         kind: CredentialKind::GenericSecretAssignment,
@@ -501,5 +574,6 @@ pub(crate) const RULES: &[Rule] = &[
         exact: false,
         pattern: r"(?i)<(?:[a-z0-9]+[_.-]?)?(?:secret|token|api[_-]?key|apikey|access[_-]?key|secret[_-]?key)>([^<\r\n]*)</",
         check: Check::Literal,
+        tails: &[],
     },
 ];
