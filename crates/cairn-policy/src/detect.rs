@@ -31,7 +31,7 @@ use serde::Serialize;
 use crate::CredentialKind;
 use crate::benign::{self, Quote, is_markers};
 use crate::code_shapes;
-use crate::rules::{Check, RULES, Rule};
+use crate::rules::{Check, Line, RULES, Rule};
 use crate::structure;
 
 /// What every redaction marker starts with; the full marker is
@@ -287,6 +287,9 @@ struct Matchers {
     prefilter: Prefilter,
     /// Letters outside ASCII that fold together with an anchor's.
     fold: CaseFold,
+    /// Per rule, its anchors folded and in ASCII lower case, as [`Lowered`]
+    /// texts are searched for them (rules whose [`Line`] is `Any`: none).
+    line_anchors: Vec<Vec<String>>,
     /// `RULES[i].pattern`, compiled the first time the prefilter enables the rule
     /// (compiling them all costs milliseconds, and most texts enable none).
     regexes: Vec<OnceLock<Regex>>,
@@ -556,9 +559,25 @@ fn matchers() -> &'static Matchers {
                 .filter(|r| !r.exact)
                 .flat_map(|r| r.anchors.iter().copied()),
         );
+        let line_anchors = RULES
+            .iter()
+            .map(|rule| match rule.line {
+                Line::Any => Vec::new(),
+                _ => rule
+                    .anchors
+                    .iter()
+                    .map(|a| {
+                        fold.text(a)
+                            .unwrap_or_else(|| (*a).to_owned())
+                            .to_ascii_lowercase()
+                    })
+                    .collect(),
+            })
+            .collect();
         Matchers {
             prefilter: Prefilter::build(&fold),
             fold,
+            line_anchors,
             regexes: RULES.iter().map(|_| OnceLock::new()).collect(),
         }
     })
@@ -570,27 +589,58 @@ fn compile(rule: &Rule) -> Regex {
 
 /// The rules `text` enables: those with an anchor in it, ignoring case as the
 /// rules' regexes do (see [`CaseFold`]).
+#[cfg(test)]
 fn enabled_rules(m: &Matchers, text: &str) -> Mask {
+    enabled_and_folded(m, text).0
+}
+
+/// [`enabled_rules`], and `text` folded when folding changed it.
+fn enabled_and_folded(m: &Matchers, text: &str) -> (Mask, Option<String>) {
     match m.fold.text(text) {
-        Some(folded) => m.prefilter.enabled(&folded),
-        None => m.prefilter.enabled(text),
+        Some(folded) => (m.prefilter.enabled(&folded), Some(folded)),
+        None => (m.prefilter.enabled(text), None),
+    }
+}
+
+/// A text as the [`Line`] tests read it: case folded, in ASCII lower case,
+/// made on the first test that needs it.
+struct Lowered<'t> {
+    text: &'t str,
+    folded: Option<String>,
+    lower: Option<String>,
+}
+
+impl<'t> Lowered<'t> {
+    fn new(text: &'t str, folded: Option<String>) -> Self {
+        Lowered {
+            text,
+            folded,
+            lower: None,
+        }
+    }
+
+    fn get(&mut self) -> &str {
+        let (text, folded) = (self.text, &self.folded);
+        self.lower
+            .get_or_insert_with(|| folded.as_deref().unwrap_or(text).to_ascii_lowercase())
     }
 }
 
 /// All spans to redact in `text`, merged and sorted.
 fn detect(text: &str) -> Vec<Span> {
     let m = matchers();
-    let enabled = enabled_rules(m, text);
+    let (enabled, folded) = enabled_and_folded(m, text);
     if enabled == 0 {
         return Vec::new();
     }
+    let mut lowered = Lowered::new(text, folded);
 
     let mut spans = Vec::new();
     for (i, (rule, re)) in RULES.iter().zip(&m.regexes).enumerate() {
         if enabled & (1 << i) == 0 {
             continue;
         }
-        if !has_shape(rule, text) {
+        if !has_shape(rule, text) || !has_line(rule.line, &m.line_anchors[i], &mut lowered) {
             continue;
         }
         let re = re.get_or_init(|| compile(rule));
@@ -635,6 +685,33 @@ fn has_shape(rule: &Rule, text: &str) -> bool {
         return false;
     }
     rule.tails.is_empty() || has_tail(text, rule.tails)
+}
+
+/// Whether one of `anchors` (folded, lower case) occurs in the `lowered` text
+/// with what `line` asks for after it on its line.
+fn has_line(line: Line, anchors: &[String], lowered: &mut Lowered<'_>) -> bool {
+    if line == Line::Any {
+        return true;
+    }
+    let hay = lowered.get();
+    anchors.iter().any(|anchor| {
+        hay.match_indices(anchor.as_str()).any(|(start, _)| {
+            let end = start + anchor.len();
+            let line_start = hay[..start].rfind('\n').map_or(0, |at| at + 1);
+            let line_end = hay[end..].find('\n').map_or(hay.len(), |at| end + at);
+            let after = &hay[end..line_end];
+            match line {
+                Line::Any => true,
+                Line::After(marks) => marks.iter().any(|mark| after.contains(mark)),
+                Line::TableRow => {
+                    hay[line_start..start]
+                        .trim_start_matches([' ', '\t'])
+                        .starts_with('|')
+                        && after.contains('|')
+                }
+            }
+        })
+    })
 }
 
 /// Whether one of `tails`' anchors occurs in `text` (ignoring ASCII case)
@@ -997,8 +1074,10 @@ mod tests {
                         RULES.iter().flat_map(|r| r.anchors.iter().copied()).collect::<Vec<_>>()
                     ).prop_map(str::to_owned),
                     prop::sample::select(vec![
-                        "word", "wd", "=", ": ", "：", " is ", " `", "`", "\"", "'", "\n",
-                        " ", "-", "_", "://u:", "@", "|", "-p", " -a ",
+                        "word", "wd", "=", ": ", "：", "＝", " is ", " was ", "\tist ", " es ",
+                        " for the db ", " `", "`", "\"", "'", "\n", "\r\n", " ", "\t", "-",
+                        "_", "**", "__", "://u:", "@", "|", " | ", "\n| ", "-p", " -a ", "</",
+                        ">", "<", "value=\"", "key=\"", "=>", ":=", "aws_", "_key", "by ",
                     ]).prop_map(str::to_owned),
                     "[A-Za-z0-9_+/=.-]{8,40}",
                     "\\PC{0,2}",
@@ -1009,9 +1088,13 @@ mod tests {
         ) {
             let text = in_cases(&parts.concat(), &cases);
             let m = matchers();
-            let enabled = enabled_rules(m, &text);
+            let (enabled, folded) = enabled_and_folded(m, &text);
+            let mut lowered = Lowered::new(&text, folded);
             for (i, (rule, re)) in RULES.iter().zip(&m.regexes).enumerate() {
-                if enabled & (1 << i) == 0 || !has_shape(rule, &text) {
+                if enabled & (1 << i) == 0
+                    || !has_shape(rule, &text)
+                    || !has_line(rule.line, &m.line_anchors[i], &mut lowered)
+                {
                     let re = re.get_or_init(|| compile(rule));
                     prop_assert!(!re.is_match(&text), "rule {} ({:?}) left out of {:?}", i, rule.kind, text);
                 }
@@ -1046,6 +1129,122 @@ mod tests {
             for rule in RULES.iter().filter(|r| r.check == Check::BlockScalar) {
                 if Regex::new(rule.pattern).unwrap().is_match(&text) {
                     prop_assert!(has_block_indicator(&text), "{:?}", text);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn line_marks_are_in_lower_case() {
+        for rule in RULES {
+            if let Line::After(marks) = rule.line {
+                for mark in marks {
+                    assert_eq!(*mark, mark.to_lowercase(), "{:?}", rule.pattern);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_key_word_in_prose_runs_no_assignment_rule() {
+        let m = matchers();
+        let runs = |text: &str| -> Vec<usize> {
+            let (enabled, folded) = enabled_and_folded(m, text);
+            let mut lowered = Lowered::new(text, folded);
+            (0..RULES.len())
+                .filter(|&i| {
+                    enabled & (1 << i) != 0
+                        && has_shape(&RULES[i], text)
+                        && has_line(RULES[i].line, &m.line_anchors[i], &mut lowered)
+                })
+                .collect()
+        };
+        // Words with an anchor in them, no credential's shape on their line.
+        for text in [
+            "pinned",
+            "Pin the payout because the team already knows how to operate it.",
+            "Rotate the token weekly.\nThe secret store holds them (see the runbook)",
+            "We bypass the cache; passing tests",
+        ] {
+            assert_eq!(runs(text), Vec::<usize>::new(), "{text:?}");
+        }
+        // The shapes themselves still run their rules.
+        for text in [
+            "PASSWORD: Xk9fakePw2",
+            "the staging password is Xk9fakePw2",
+            "the token `abc`",
+            "| host | password |",
+            "ПАРОЛЬ = Xk9fakePw2",
+        ] {
+            assert!(!runs(text).is_empty(), "{text:?}");
+        }
+    }
+
+    /// Texts in the shapes the line tests stand for: assignments, sentences,
+    /// code spans and table rows, each key one of the anchors (maybe
+    /// continued), every part in the variants its rule's regex allows.
+    fn credential_shapes() -> impl Strategy<Value = String> {
+        let anchors: Vec<&str> = RULES
+            .iter()
+            .flat_map(|r| r.anchors.iter().copied())
+            .collect();
+        let key = (
+            prop::sample::select(anchors),
+            prop::sample::select(vec!["", "word", "wd", "_key"]),
+        )
+            .prop_map(|(a, more)| format!("{a}{more}"));
+        let pick = |v: Vec<&'static str>| prop::sample::select(v);
+        let blanks = || pick(vec![" ", "\t", " \t", "  "]);
+        let value = "[A-Za-z0-9]{4,12}";
+        prop_oneof![
+            (
+                key.clone(),
+                pick(vec!["", "**", "__"]),
+                pick(vec!["", "\"", "'", "`"]),
+                pick(vec!["", " ", "\t"]),
+                pick(vec!["=>", ":=", "===", "==", "=", ":", "：", "＝"]),
+                value,
+            )
+                .prop_map(|(k, d, q, b, sep, v)| format!("{k}{d}{q}{d}{b}{sep}{b}{v}")),
+            (
+                key.clone(),
+                pick(vec!["", "**", "__"]),
+                pick(vec!["", " for the db", "\ton prod", " of x y z"]),
+                blanks(),
+                pick(vec!["is", "was", "ist", "es", "est"]),
+                blanks(),
+                value,
+            )
+                .prop_map(|(k, d, f, b1, verb, b2, v)| format!("the {k}{d}{f}{b1}{verb}{b2}{v}")),
+            (key.clone(), blanks(), pick(vec!["", "is ", "was\t"]), value)
+                .prop_map(|(k, b, is, v)| format!("{k}{b}{is}`{v}`")),
+            (pick(vec!["", " ", "\t "]), key, value)
+                .prop_map(|(b, k, v)| format!("{b}| host | {k} |\n| db | {v} |")),
+        ]
+    }
+
+    proptest! {
+        /// A credential in the shape a rule's line test stands for always
+        /// passes the test, whatever the case of its key and verb.
+        #[test]
+        fn a_credential_shape_always_passes_its_line_test(
+            shape in credential_shapes(),
+            before in prop::sample::select(vec!["", "x ", "note:\n", "a\n\n"]),
+            cases in prop::collection::vec(any::<prop::sample::Index>(), 48),
+        ) {
+            let text = format!("{before}{}", in_cases(&shape, &cases));
+            let m = matchers();
+            let (enabled, folded) = enabled_and_folded(m, &text);
+            let mut lowered = Lowered::new(&text, folded);
+            for (i, (rule, re)) in RULES.iter().zip(&m.regexes).enumerate() {
+                if rule.line == Line::Any || enabled & (1 << i) == 0 {
+                    continue;
+                }
+                if re.get_or_init(|| compile(rule)).is_match(&text) {
+                    prop_assert!(
+                        has_line(rule.line, &m.line_anchors[i], &mut lowered),
+                        "rule {} ({:?}) on {:?}", i, rule.kind, text
+                    );
                 }
             }
         }

@@ -41,6 +41,32 @@ pub(crate) enum Check {
     Table,
 }
 
+/// What every match of a rule has on the line of one of its anchors, after the
+/// anchor: a test far cheaper than compiling the rule's regex, which the rule
+/// needs to pass before its regex runs (`detect.rs`). Letters are compared in
+/// lower case, after [`crate::detect`]'s case folding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Line {
+    /// Nothing is known.
+    Any,
+    /// One of these (lower case) follows the anchor on its line: an
+    /// assignment's separator, a code span's backtick, a sentence's verb.
+    After(&'static [&'static str]),
+    /// The anchor is in a table row: its line starts with `|` (after blanks)
+    /// and has another `|` after it.
+    TableRow,
+}
+
+/// An assignment's separators ([`assignment!`]).
+pub(crate) const SEPARATORS: Line = Line::After(&["=", ":", "：", "＝"]);
+
+/// The verbs of a credential stated in a sentence ([`prose!`]), each after a
+/// blank (`ist` and `est` start as `is` and `es` do).
+pub(crate) const VERBS: Line = Line::After(&[" is", "\tis", " was", "\twas", " es", "\tes"]);
+
+/// A code span's opening backtick ([`code_span_after!`]).
+pub(crate) const BACKTICK: Line = Line::After(&["`"]);
+
 /// One detector.
 #[derive(Debug)]
 pub(crate) struct Rule {
@@ -57,6 +83,8 @@ pub(crate) struct Rule {
     /// followed by that many (`kind-of-task-1` enables no key rule). Empty: no
     /// such test.
     pub(crate) tails: &'static [(&'static str, usize)],
+    /// What every match has after an anchor on the anchor's line.
+    pub(crate) line: Line,
 }
 
 /// The value of an assignment: double-, single- or backtick-quoted (groups 1–3),
@@ -136,6 +164,7 @@ pub(crate) const RULES: &[Rule] = &[
         pattern: r"\b(?:A3T[A-Z0-9]|AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA)[A-Z0-9]{16}\b",
         check: Check::Plain,
         tails: &[],
+        line: Line::Any,
     },
     Rule {
         kind: CredentialKind::AwsSecretKey,
@@ -144,6 +173,7 @@ pub(crate) const RULES: &[Rule] = &[
         pattern: r#"(?i)aws[ _-]?secret[ _-]?(?:access[ _-]?)?key["'`]?[ \t]*(?:=>|:=|=|:)[ \t]*["'`]?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)"#,
         check: Check::Plain,
         tails: &[],
+        line: Line::After(&["=", ":"]),
     },
     Rule {
         kind: CredentialKind::GithubToken,
@@ -152,6 +182,7 @@ pub(crate) const RULES: &[Rule] = &[
         pattern: r"(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{22,}",
         check: Check::Plain,
         tails: &[],
+        line: Line::Any,
     },
     Rule {
         kind: CredentialKind::GitlabToken,
@@ -160,6 +191,7 @@ pub(crate) const RULES: &[Rule] = &[
         pattern: r"gl(?:pat|dt|rt|ptt|ft|soat)-[A-Za-z0-9_-]{20,}",
         check: Check::Plain,
         tails: &[],
+        line: Line::Any,
     },
     Rule {
         kind: CredentialKind::SlackToken,
@@ -168,6 +200,7 @@ pub(crate) const RULES: &[Rule] = &[
         pattern: r"xox[abposre]-[A-Za-z0-9-]{10,}|xapp-[0-9]+-[A-Za-z0-9-]{10,}",
         check: Check::Plain,
         tails: &[],
+        line: Line::Any,
     },
     Rule {
         kind: CredentialKind::SlackToken,
@@ -176,6 +209,7 @@ pub(crate) const RULES: &[Rule] = &[
         pattern: r"hooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9/_+-]+)",
         check: Check::Plain,
         tails: &[],
+        line: Line::Any,
     },
     Rule {
         kind: CredentialKind::PrivateKey,
@@ -184,6 +218,7 @@ pub(crate) const RULES: &[Rule] = &[
         pattern: r"-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----",
         check: Check::PemBlock,
         tails: &[],
+        line: Line::Any,
     },
     Rule {
         // age (`age-keygen`): Bech32, 58 characters after the `1` separator.
@@ -193,6 +228,7 @@ pub(crate) const RULES: &[Rule] = &[
         pattern: r"AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58,}",
         check: Check::Plain,
         tails: &[],
+        line: Line::Any,
     },
     Rule {
         kind: CredentialKind::Jwt,
@@ -201,6 +237,7 @@ pub(crate) const RULES: &[Rule] = &[
         pattern: r"eyJ[A-Za-z0-9_-]+\.eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*",
         check: Check::Plain,
         tails: &[],
+        line: Line::Any,
     },
     Rule {
         kind: CredentialKind::UrlPassword,
@@ -211,6 +248,7 @@ pub(crate) const RULES: &[Rule] = &[
         pattern: r"://[^\s:/@?#\[\]]*:([^\s/?#<>{}$][^\s/?#<>{}]*)@",
         check: Check::Plain,
         tails: &[],
+        line: Line::Any,
     },
     Rule {
         kind: CredentialKind::KubernetesSecret,
@@ -224,6 +262,7 @@ pub(crate) const RULES: &[Rule] = &[
         pattern: r"(?m)^([ \t]*)(?:data|stringData)[ \t]*:[ \t]*(?:#[^\r\n]*)?\r?$",
         check: Check::KubernetesData,
         tails: &[],
+        line: Line::Any,
     },
     Rule {
         kind: CredentialKind::KubernetesSecret,
@@ -232,6 +271,7 @@ pub(crate) const RULES: &[Rule] = &[
         pattern: r#""(?:data|stringData)"[ \t]*:[ \t]*\{"#,
         check: Check::KubernetesJson,
         tails: &[],
+        line: Line::Any,
     },
     Rule {
         kind: CredentialKind::KubernetesSecret,
@@ -240,6 +280,7 @@ pub(crate) const RULES: &[Rule] = &[
         pattern: r#"\.dockerconfigjson["']?[ \t]*:[ \t]*["']?([A-Za-z0-9+/]{16,}={0,2})"#,
         check: Check::Plain,
         tails: &[],
+        line: Line::Any,
     },
     Rule {
         // `auth` of a Docker `config.json`: base64 of `user:password`.
@@ -249,6 +290,7 @@ pub(crate) const RULES: &[Rule] = &[
         pattern: r#""auth"[ \t]*:[ \t]*"([A-Za-z0-9+/]{8,}={0,2})""#,
         check: Check::Plain,
         tails: &[],
+        line: Line::Any,
     },
     Rule {
         kind: CredentialKind::PasswordAssignment,
@@ -276,6 +318,7 @@ pub(crate) const RULES: &[Rule] = &[
         ),
         check: Check::Assignment,
         tails: &[],
+        line: SEPARATORS,
     },
     Rule {
         kind: CredentialKind::PasswordAssignment,
@@ -284,6 +327,7 @@ pub(crate) const RULES: &[Rule] = &[
         pattern: code_span_after!(r"password|passwd|passphrase|passwort|kennwort"),
         check: Check::Quoted,
         tails: &[],
+        line: BACKTICK,
     },
     Rule {
         kind: CredentialKind::PasswordAssignment,
@@ -292,6 +336,7 @@ pub(crate) const RULES: &[Rule] = &[
         pattern: cli_flag!("password|passwd|pass"),
         check: Check::Assignment,
         tails: &[],
+        line: Line::Any,
     },
     Rule {
         kind: CredentialKind::PasswordAssignment,
@@ -302,6 +347,7 @@ pub(crate) const RULES: &[Rule] = &[
         ),
         check: Check::Prose,
         tails: &[],
+        line: VERBS,
     },
     Rule {
         kind: CredentialKind::PasswordAssignment,
@@ -310,6 +356,7 @@ pub(crate) const RULES: &[Rule] = &[
         pattern: block_scalar!(r"password|passwd|passphrase|passwort|kennwort|pwd"),
         check: Check::BlockScalar,
         tails: &[],
+        line: Line::Any,
     },
     Rule {
         // netrc: `machine h login u password p`, on one line or several.
@@ -319,6 +366,7 @@ pub(crate) const RULES: &[Rule] = &[
         pattern: r"(?i)\b(?:machine[ \t]+\S+|default)(?:[ \t\r\n]+(?:login|account|port|protocol)[ \t]+\S+)*[ \t\r\n]+password[ \t]+(\S+)",
         check: Check::Assignment,
         tails: &[],
+        line: Line::Any,
     },
     Rule {
         // A password on a command line: `sshpass -p x`, `mysql -px`, `redis-cli -a x`.
@@ -331,6 +379,7 @@ pub(crate) const RULES: &[Rule] = &[
         ),
         check: Check::Assignment,
         tails: &[],
+        line: Line::Any,
     },
     Rule {
         kind: CredentialKind::PasswordAssignment,
@@ -339,6 +388,7 @@ pub(crate) const RULES: &[Rule] = &[
         pattern: r"(?i)<(?:[a-z0-9]+[_.-]?)?(?:password|passwd|passphrase|pwd)>([^<\r\n]*)</",
         check: Check::Literal,
         tails: &[],
+        line: Line::After(&["</"]),
     },
     Rule {
         // SQL: `CREATE USER app WITH PASSWORD 'x'`, `IDENTIFIED BY 'x'`.
@@ -348,6 +398,7 @@ pub(crate) const RULES: &[Rule] = &[
         pattern: r"(?i)\b(?:password|identified[ \t]+by)[ \t]+'((?:[^'\\\r\n]|'')*)'",
         check: Check::Literal,
         tails: &[],
+        line: Line::After(&["'"]),
     },
     Rule {
         // .NET `appSettings`: `<add key="DbPassword" value="…" />`.
@@ -357,6 +408,7 @@ pub(crate) const RULES: &[Rule] = &[
         pattern: r#"(?i)\bkey="[^"\r\n]*(?:password|passwd|pwd)"[ \t]+value="([^"\r\n]*)""#,
         check: Check::Literal,
         tails: &[],
+        line: Line::After(&["value="]),
     },
     Rule {
         // Markdown tables; the check picks each cell's kind from its key.
@@ -369,6 +421,7 @@ pub(crate) const RULES: &[Rule] = &[
         pattern: r"(?im)^[ \t]*\|[^\r\n]*(?:pass|pwd|pin|kennwort|token|secret|api[ _-]?key)[^\r\n]*\|",
         check: Check::Table,
         tails: &[],
+        line: Line::TableRow,
     },
     Rule {
         kind: CredentialKind::ApiKeyAssignment,
@@ -379,6 +432,7 @@ pub(crate) const RULES: &[Rule] = &[
         ),
         check: Check::Assignment,
         tails: &[],
+        line: SEPARATORS,
     },
     Rule {
         kind: CredentialKind::ApiKeyAssignment,
@@ -387,6 +441,7 @@ pub(crate) const RULES: &[Rule] = &[
         pattern: code_span_after!(r"api[ _-]?key|\btoken"),
         check: Check::Quoted,
         tails: &[],
+        line: BACKTICK,
     },
     Rule {
         kind: CredentialKind::ApiKeyAssignment,
@@ -395,6 +450,7 @@ pub(crate) const RULES: &[Rule] = &[
         pattern: prose!(r"api[ _-]?key|api[ _-]?token|access[ _-]?token|auth[ _-]?token|token"),
         check: Check::Prose,
         tails: &[],
+        line: VERBS,
     },
     Rule {
         kind: CredentialKind::ApiKeyAssignment,
@@ -403,6 +459,7 @@ pub(crate) const RULES: &[Rule] = &[
         pattern: cli_flag!("api[_-]?key|token|access-token|auth-token"),
         check: Check::Assignment,
         tails: &[],
+        line: Line::Any,
     },
     Rule {
         // Vendor keys with a distinctive prefix: Stripe, OpenAI/Anthropic, Google,
@@ -452,6 +509,7 @@ pub(crate) const RULES: &[Rule] = &[
             // 6, a dash, 10.
             ("tskey-", 17),
         ],
+        line: Line::Any,
     },
     Rule {
         // Mailgun: `key-` + 32 hex, not the tail of a longer name (`cache-key-…`).
@@ -461,6 +519,7 @@ pub(crate) const RULES: &[Rule] = &[
         pattern: r"(?:^|[^A-Za-z0-9_.-])(key-[0-9a-f]{32})\b",
         check: Check::Plain,
         tails: &[("key-", 32)],
+        line: Line::Any,
     },
     Rule {
         // Twilio API key sid: `SK` + 32 hex.
@@ -470,6 +529,7 @@ pub(crate) const RULES: &[Rule] = &[
         pattern: r"\bSK[0-9a-fA-F]{32}\b",
         check: Check::Plain,
         tails: &[],
+        line: Line::Any,
     },
     Rule {
         // Discord bot token: base64 of a numeric id (so `[MNO][DTjz]…`), a
@@ -482,6 +542,7 @@ pub(crate) const RULES: &[Rule] = &[
         pattern: r"\b([MNO][DTjz][A-Za-z0-9_-]{21,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38})(?:[^A-Za-z0-9_-]|$)",
         check: Check::Plain,
         tails: &[],
+        line: Line::Any,
     },
     Rule {
         kind: CredentialKind::ApiKeyAssignment,
@@ -490,6 +551,7 @@ pub(crate) const RULES: &[Rule] = &[
         pattern: r"discord(?:app)?\.com/api/webhooks/([0-9]+/[A-Za-z0-9_-]+)",
         check: Check::Plain,
         tails: &[],
+        line: Line::Any,
     },
     Rule {
         // Telegram bot token: bot id, `:AA`, 33 more (also inside `api.telegram.org/bot…`).
@@ -499,6 +561,7 @@ pub(crate) const RULES: &[Rule] = &[
         pattern: r"(?:\b|bot)([0-9]{8,10}:AA[A-Za-z0-9_-]{33,})",
         check: Check::Plain,
         tails: &[],
+        line: Line::Any,
     },
     Rule {
         // Azure connection strings: storage account keys, Service Bus / Event Hubs keys.
@@ -508,6 +571,7 @@ pub(crate) const RULES: &[Rule] = &[
         pattern: r"(?i)\b(?:AccountKey|SharedAccessKey)[ \t]*=[ \t]*([A-Za-z0-9+/]{20,}={0,2})",
         check: Check::Plain,
         tails: &[],
+        line: Line::Any,
     },
     Rule {
         kind: CredentialKind::BearerToken,
@@ -516,6 +580,7 @@ pub(crate) const RULES: &[Rule] = &[
         pattern: r#"(?i)\b(?:proxy-)?authorization["'`]?[ \t]*[:=][ \t]*["'`]?(?:bearer|basic|token|bot|apikey)[ \t]+([A-Za-z0-9._~+/=-]*[A-Za-z0-9][A-Za-z0-9._~+/=-]*)"#,
         check: Check::Plain,
         tails: &[],
+        line: Line::After(&[":", "="]),
     },
     Rule {
         kind: CredentialKind::BearerToken,
@@ -524,6 +589,7 @@ pub(crate) const RULES: &[Rule] = &[
         pattern: r"(?i)\bbearer[ \t]+([A-Za-z0-9._~+/-]{16,}=*)",
         check: Check::RandomLooking,
         tails: &[],
+        line: Line::Any,
     },
     Rule {
         kind: CredentialKind::GenericSecretAssignment,
@@ -549,6 +615,7 @@ pub(crate) const RULES: &[Rule] = &[
         ),
         check: Check::Assignment,
         tails: &[],
+        line: SEPARATORS,
     },
     Rule {
         kind: CredentialKind::GenericSecretAssignment,
@@ -567,6 +634,7 @@ pub(crate) const RULES: &[Rule] = &[
         ),
         check: Check::BlockScalar,
         tails: &[],
+        line: Line::Any,
     },
     Rule {
         kind: CredentialKind::GenericSecretAssignment,
@@ -575,5 +643,6 @@ pub(crate) const RULES: &[Rule] = &[
         pattern: r"(?i)<(?:[a-z0-9]+[_.-]?)?(?:secret|token|api[_-]?key|apikey|access[_-]?key|secret[_-]?key)>([^<\r\n]*)</",
         check: Check::Literal,
         tails: &[],
+        line: Line::After(&["</"]),
     },
 ];
