@@ -1,0 +1,114 @@
+//! Tests far cheaper than a rule's regex that every match passes: what the
+//! text has beside an anchor (a block scalar's indicator, a vendor key's token,
+//! what follows the key on its line). A rule runs only where they pass.
+
+use crate::rules::{Check, Line, Rule};
+
+/// A text as the [`Line`] tests read it: case folded, in ASCII lower case,
+/// made on the first test that needs it.
+pub(crate) struct Lowered<'t> {
+    text: &'t str,
+    folded: Option<String>,
+    lower: Option<String>,
+}
+
+impl<'t> Lowered<'t> {
+    pub(crate) fn new(text: &'t str, folded: Option<String>) -> Self {
+        Lowered {
+            text,
+            folded,
+            lower: None,
+        }
+    }
+
+    fn get(&mut self) -> &str {
+        let (text, folded) = (self.text, &self.folded);
+        self.lower
+            .get_or_insert_with(|| folded.as_deref().unwrap_or(text).to_ascii_lowercase())
+    }
+}
+
+/// Whether `text` has what every match of `rule` has beside an anchor, a test
+/// far cheaper than compiling the rule's regex (milliseconds for some): a
+/// block-scalar rule flags a key line that ends in `|` or `>` (its regex is
+/// slow to run on notes full of `key` and `token`, and to compile), a vendor
+/// key rule a token right after its anchor ([`Rule::tails`]).
+pub(crate) fn has_shape(rule: &Rule, text: &str) -> bool {
+    if rule.check == Check::BlockScalar && !has_block_indicator(text) {
+        return false;
+    }
+    rule.tails.is_empty() || has_tail(text, rule.tails)
+}
+
+/// Whether one of `anchors` (folded, lower case) occurs in the `lowered` text
+/// with what `line` asks for after it on its line.
+pub(crate) fn has_line(line: Line, anchors: &[String], lowered: &mut Lowered<'_>) -> bool {
+    if line == Line::Any {
+        return true;
+    }
+    let hay = lowered.get();
+    anchors.iter().any(|anchor| {
+        hay.match_indices(anchor.as_str()).any(|(start, _)| {
+            let end = start + anchor.len();
+            let line_start = hay[..start].rfind('\n').map_or(0, |at| at + 1);
+            let line_end = hay[end..].find('\n').map_or(hay.len(), |at| end + at);
+            let after = &hay[end..line_end];
+            match line {
+                Line::Any => true,
+                Line::After(marks) => marks.iter().any(|mark| after.contains(mark)),
+                Line::TableRow => {
+                    hay[line_start..start]
+                        .trim_start_matches([' ', '\t'])
+                        .starts_with('|')
+                        && after.contains('|')
+                }
+            }
+        })
+    })
+}
+
+/// Whether one of `tails`' anchors occurs in `text` (ignoring ASCII case)
+/// followed by at least its number of token bytes.
+pub(crate) fn has_tail(text: &str, tails: &[(&str, usize)]) -> bool {
+    let bytes = text.as_bytes();
+    let token = |b: &u8| b.is_ascii_alphanumeric() || b"_+/=.-".contains(b);
+    tails.iter().any(|&(anchor, min)| {
+        let anchor = anchor.as_bytes();
+        let needed = anchor.len() + min;
+        (0..=bytes.len().saturating_sub(needed)).any(|at| {
+            bytes.get(at..at + needed).is_some_and(|here| {
+                here[..anchor.len()].eq_ignore_ascii_case(anchor)
+                    && here[anchor.len()..].iter().all(token)
+            })
+        })
+    })
+}
+
+/// Whether `text` has a `:` followed by blanks (spaces, tabs) and then `|` or
+/// `>`: every match of a block-scalar rule (`key: |`) has one.
+pub(crate) fn has_block_indicator(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    bytes.iter().enumerate().any(|(at, &b)| {
+        b == b':'
+            && bytes[at + 1..]
+                .iter()
+                .find(|&&c| c != b' ' && c != b'\t')
+                .is_some_and(|&c| c == b'|' || c == b'>')
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_block_indicator_is_a_colon_then_blanks_then_a_bar_or_angle() {
+        assert!(has_block_indicator("key: |\n  x"));
+        assert!(has_block_indicator("key:\t \t>-"));
+        assert!(has_block_indicator("a:|"));
+        assert!(!has_block_indicator("key: value | other"));
+        assert!(!has_block_indicator("key:\n|"));
+        assert!(!has_block_indicator("no colon | here >"));
+        assert!(!has_block_indicator("ends with a colon:"));
+    }
+}
