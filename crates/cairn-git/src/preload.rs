@@ -27,22 +27,22 @@ use std::path::Path;
 
 use gix::index::entry::{Flags, Stat};
 
-/// A copy of `index` with the entries the stat data shows unchanged marked up to
-/// date; `None` when the repository has no working tree or its stat or
-/// file-system options cannot be read (the caller then runs the status on the
-/// index as it is).
-pub(crate) fn mark_unchanged(
-    repo: &gix::Repository,
-    index: &gix::index::File,
-) -> Option<gix::index::File> {
-    let caps = repo.filesystem_options().ok()?;
-    let options = repo.stat_options().ok()?;
-    let root = repo.workdir()?;
+/// Marks the entries of `index` (read for this status, not gix's shared
+/// snapshot) that the stat data shows unchanged up to date; leaves it as it is
+/// and returns `false` when the repository has no working tree or its stat or
+/// file-system options cannot be read (the status then compares every entry).
+pub(crate) fn mark_unchanged(repo: &gix::Repository, index: &mut gix::index::File) -> bool {
+    let (Ok(caps), Ok(options), Some(root)) = (
+        repo.filesystem_options(),
+        repo.stat_options(),
+        repo.workdir(),
+    ) else {
+        return false;
+    };
     let written = index.timestamp();
-    let mut marked = index.clone();
     let mut folders = Folders::default();
     let mut joined = Joined::new(root);
-    let (entries, paths) = marked.entries_mut_and_pathbacking();
+    let (entries, paths) = index.entries_mut_and_pathbacking();
     for entry in entries.iter_mut() {
         // A file system monitor's mark says "unchanged when the monitor was last
         // asked"; git asks it again before trusting the mark, cairn does not ask
@@ -83,7 +83,7 @@ pub(crate) fn mark_unchanged(
             entry.flags.insert(Flags::UPTODATE);
         }
     }
-    Some(marked)
+    true
 }
 
 /// Whether an index path is plain: `/`-separated parts, none empty, `.` or `..`
@@ -203,7 +203,8 @@ mod tests {
     use cairn_synth::git::Repo;
 
     fn marked(repo: &gix::Repository, index: &gix::index::File) -> Vec<String> {
-        let m = mark_unchanged(repo, index).unwrap();
+        let mut m = index.clone();
+        assert!(mark_unchanged(repo, &mut m));
         m.entries()
             .iter()
             .filter(|e| e.flags.contains(Flags::UPTODATE))

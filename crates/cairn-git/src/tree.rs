@@ -423,19 +423,16 @@ fn changed_files(
     max: usize,
     cache: Option<&StatusCache>,
 ) -> Result<(Vec<String>, usize), GitError> {
-    let index = repo
-        .index_or_empty()
-        .map_err(|e| GitError::read("the index", &e))?;
+    let mut index = own_index(repo)?;
     // The index against the working tree (unstaged), after a stat pass that
     // leaves gix only the entries it cannot call unchanged at once. gix's status
     // is asked directly (not through its iterator, which first looks for
     // submodules, reading `HEAD`'s commit and tree when `.gitmodules` is in
-    // neither the working tree nor the index) ...
-    let marked = crate::preload::mark_unchanged(repo, &index);
-    let to_compare: &gix::index::State = marked.as_deref().unwrap_or(&index);
+    // neither the working tree nor the index, and reads the index again) ...
+    crate::preload::mark_unchanged(repo, &mut index);
     let mut modified = Modified::default();
     repo.index_worktree_status(
-        to_compare,
+        &index,
         None::<&gix::bstr::BStr>,
         &mut modified,
         gix::status::plumbing::index_as_worktree::traits::FastEq,
@@ -473,6 +470,22 @@ fn changed_files(
     dated.sort_by(|(ta, pa), (tb, pb)| tb.cmp(ta).then_with(|| pa.cmp(pb)));
     let total = dated.len();
     Ok((dated.into_iter().take(max).map(|(_, p)| p).collect(), total))
+}
+
+/// The repository's index read for this status alone (an empty one when there
+/// is no index file): the stat pass marks its entries in place, where gix's
+/// shared snapshot would need a copy.
+fn own_index(repo: &gix::Repository) -> Result<gix::index::File, GitError> {
+    let path = repo.index_path();
+    match std::fs::symlink_metadata(&path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(gix::index::File::from_state(
+            gix::index::State::new(repo.object_hash()),
+            path,
+        )),
+        _ => repo
+            .open_index()
+            .map_err(|e| GitError::read("the index", &e)),
+    }
 }
 
 /// The paths of the tracked files gix's status finds changed in the working
