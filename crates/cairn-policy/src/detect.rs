@@ -33,7 +33,7 @@ use crate::benign::{self, Quote, is_markers};
 use crate::code_shapes;
 use crate::prefilter::{CaseFold, Mask, Prefilter};
 use crate::rules::{Check, Line, RULES, Rule};
-use crate::shape::{Lowered, has_line, has_shape};
+use crate::shape::{Lowered, has_also, has_line, has_shape};
 use crate::structure;
 
 /// What every redaction marker starts with; the full marker is
@@ -361,7 +361,10 @@ fn detect(text: &str) -> Vec<Span> {
         if enabled & (1 << i) == 0 {
             continue;
         }
-        if !has_shape(rule, text) || !has_line(rule.line, &m.line_anchors[i], &mut lowered) {
+        if !has_shape(rule, text)
+            || !has_line(rule.line, &m.line_anchors[i], &mut lowered)
+            || !has_also(rule.also, &mut lowered)
+        {
             continue;
         }
         let re = re.get_or_init(|| compile(rule));
@@ -747,6 +750,7 @@ mod tests {
                 if enabled & (1 << i) == 0
                     || !has_shape(rule, &text)
                     || !has_line(rule.line, &m.line_anchors[i], &mut lowered)
+                    || !has_also(rule.also, &mut lowered)
                 {
                     let re = re.get_or_init(|| compile(rule));
                     prop_assert!(!re.is_match(&text), "rule {} ({:?}) left out of {:?}", i, rule.kind, text);
@@ -809,6 +813,7 @@ mod tests {
                     enabled & (1 << i) != 0
                         && has_shape(&RULES[i], text)
                         && has_line(RULES[i].line, &m.line_anchors[i], &mut lowered)
+                        && has_also(RULES[i].also, &mut lowered)
                 })
                 .collect()
         };
@@ -818,6 +823,9 @@ mod tests {
             "Pin the payout because the team already knows how to operate it.",
             "Rotate the token weekly.\nThe secret store holds them (see the runbook)",
             "We bypass the cache; passing tests",
+            "See https://github.com/org/repo/pull/7: the default branch is main",
+            "MDX pages and NTP clocks; bearer of bad news",
+            "mysql is the store: see the runbook",
         ] {
             assert_eq!(runs(text), Vec::<usize>::new(), "{text:?}");
         }
@@ -828,6 +836,10 @@ mod tests {
             "the token `abc`",
             "| host | password |",
             "ПАРОЛЬ = Xk9fakePw2",
+            "postgres://svc:Xk9fakePw2@db:5432/x",
+            "Authorization: Bearer abcdefghijklmnop1234",
+            "mysql -u root -pXk9fakePw2",
+            "machine h\n  login u\n  password Xk9fakePw2",
         ] {
             assert!(!runs(text).is_empty(), "{text:?}");
         }
@@ -873,14 +885,55 @@ mod tests {
                 .prop_map(|(k, b, is, v)| format!("{k}{b}{is}`{v}`")),
             (pick(vec!["", " ", "\t "]), key, value)
                 .prop_map(|(b, k, v)| format!("{b}| host | {k} |\n| db | {v} |")),
+            // Shapes of their own: a URL's user and password, a `.netrc`
+            // entry, a database client's password flag, an AWS secret key.
+            (
+                pick(vec!["https", "postgres", "redis"]),
+                "[a-z0-9._%-]{0,8}",
+                value,
+                "[a-z0-9.-]{1,8}"
+            )
+                .prop_map(|(scheme, user, v, host)| format!("{scheme}://{user}:{v}@{host}/db")),
+            (
+                pick(vec!["machine git.acme.org", "default"]),
+                pick(vec![" ", "\n  ", "\t"]),
+                value
+            )
+                .prop_map(|(m, b, v)| format!("{m}{b}login bob{b}password {v}")),
+            (
+                pick(vec![
+                    "mysql -u root",
+                    "mysqldump -h db",
+                    "sshpass",
+                    "redis-cli -h cache"
+                ]),
+                value
+            )
+                .prop_map(|(cmd, v)| {
+                    let flag = if cmd.starts_with("redis") {
+                        " -a "
+                    } else {
+                        " -p"
+                    };
+                    format!("{cmd}{flag}{v} x")
+                }),
+            (
+                pick(vec![
+                    "aws_secret_access_key",
+                    "AWS-SECRET-KEY",
+                    "awssecretkey"
+                ]),
+                "[A-Za-z0-9/+=]{40}"
+            )
+                .prop_map(|(k, v)| format!("{k} = {v}")),
         ]
     }
 
     proptest! {
-        /// A credential in the shape a rule's line test stands for always
-        /// passes the test, whatever the case of its key and verb.
+        /// A credential in a shape a rule's tests stand for passes all of them
+        /// (anchor, tail, line, words), whatever the case of its key and verb.
         #[test]
-        fn a_credential_shape_always_passes_its_line_test(
+        fn a_credential_in_any_shape_passes_every_test_of_its_rule(
             shape in credential_shapes(),
             before in prop::sample::select(vec!["", "x ", "note:\n", "a\n\n"]),
             cases in prop::collection::vec(any::<prop::sample::Index>(), 48),
@@ -890,12 +943,12 @@ mod tests {
             let (enabled, folded) = enabled_and_folded(m, &text);
             let mut lowered = Lowered::new(&text, folded);
             for (i, (rule, re)) in RULES.iter().zip(&m.regexes).enumerate() {
-                if rule.line == Line::Any || enabled & (1 << i) == 0 {
-                    continue;
-                }
                 if re.get_or_init(|| compile(rule)).is_match(&text) {
                     prop_assert!(
-                        has_line(rule.line, &m.line_anchors[i], &mut lowered),
+                        enabled & (1 << i) != 0
+                            && has_shape(rule, &text)
+                            && has_line(rule.line, &m.line_anchors[i], &mut lowered)
+                            && has_also(rule.also, &mut lowered),
                         "rule {} ({:?}) on {:?}", i, rule.kind, text
                     );
                 }
@@ -944,13 +997,51 @@ mod tests {
         assert!(has_shape(vendor, "x SK-ant-api03-abcdefghijklmnopqrstuvwx"));
     }
 
+    /// The shortest keys the tailed rules match: each passes its rule's tail
+    /// test, and one character shorter it is no key at all (so the tails'
+    /// numbers are the patterns' own, not smaller by chance).
+    #[test]
+    fn the_shortest_keys_pass_their_tails() {
+        let a = |n: usize| "a".repeat(n);
+        let h = |n: usize| "0".repeat(n);
+        for key in [
+            format!("Bearer {}", a(16)),
+            format!("MD{}.{}.{}", a(21), a(6), a(27)),
+            format!("sk-ant-{}", a(20)),
+            format!("sk_live_{}", a(16)),
+            format!("whsec_{}", a(24)),
+            format!("AIza{}", a(35)),
+            format!("npm_{}", a(36)),
+            format!("pypi-AgE{}", a(16)),
+            "sk.eyJa.b".to_owned(),
+            format!("hf_{}", a(30)),
+            format!("SG.{}.{}", a(16), a(30)),
+            format!("dop_v1_{}", h(64)),
+            format!("shpat_{}", h(32)),
+            format!("tskey-{}-{}", a(6), a(10)),
+            format!("key-{}", h(32)),
+        ] {
+            let rule = RULES
+                .iter()
+                .find(|r| !r.tails.is_empty() && Regex::new(r.pattern).unwrap().is_match(&key))
+                .unwrap_or_else(|| panic!("no tailed rule matches {key:?}"));
+            assert!(has_shape(rule, &key), "{key:?}");
+            let shorter = &key[..key.len() - 1];
+            assert!(
+                !Regex::new(rule.pattern).unwrap().is_match(shorter),
+                "{shorter:?}"
+            );
+        }
+    }
+
     /// A generator of the text `rule`'s regex matches (word boundaries and the
     /// start-of-text alternative left out: the generator has no such thing).
     fn matching(rule: &Rule) -> proptest::string::RegexGeneratorStrategy<String> {
         let pattern = rule
             .pattern
             .replace(r"\b", "")
-            .replace("(?:^|[^A-Za-z0-9_.-])", "");
+            .replace("(?:^|[^A-Za-z0-9_.-])", "")
+            .replace("(?:[^A-Za-z0-9_-]|$)", "");
         proptest::string::string_regex(&pattern).unwrap()
     }
 

@@ -55,6 +55,9 @@ pub(crate) enum Line {
     /// The anchor is in a table row: its line starts with `|` (after blanks)
     /// and has another `|` after it.
     TableRow,
+    /// The anchor (`://`) starts a URL's authority with a user and password:
+    /// before a blank or the path, a `:` and then an `@`.
+    UrlUserinfo,
 }
 
 /// An assignment's separators ([`assignment!`]).
@@ -78,13 +81,18 @@ pub(crate) struct Rule {
     pub(crate) pattern: &'static str,
     pub(crate) check: Check,
     /// For a rule that matches only a token right after its anchor (vendor
-    /// keys): each anchor with the fewest token bytes (`[A-Za-z0-9_+/=.-]`) every
-    /// match has right after it. The rule runs only where one of its anchors is
+    /// keys, bearer tokens): each anchor with the fewest token bytes
+    /// (`[A-Za-z0-9_+/=.~-]` or any byte outside ASCII) every match has after
+    /// it, past any blanks. The rule runs only where one of its anchors is
     /// followed by that many (`kind-of-task-1` enables no key rule). Empty: no
     /// such test.
     pub(crate) tails: &'static [(&'static str, usize)],
     /// What every match has after an anchor on the anchor's line.
     pub(crate) line: Line,
+    /// Words every match has besides its anchor (one of them, in lower case,
+    /// anywhere in the text, after case folding): `aws` for the AWS secret
+    /// key's `aws_secret_access_key`, `password` for a `.netrc` entry.
+    pub(crate) also: &'static [&'static str],
 }
 
 /// The value of an assignment: double-, single- or backtick-quoted (groups 1–3),
@@ -165,6 +173,7 @@ pub(crate) const RULES: &[Rule] = &[
         check: Check::Plain,
         tails: &[],
         line: Line::Any,
+        also: &[],
     },
     Rule {
         kind: CredentialKind::AwsSecretKey,
@@ -174,6 +183,7 @@ pub(crate) const RULES: &[Rule] = &[
         check: Check::Plain,
         tails: &[],
         line: Line::After(&["=", ":"]),
+        also: &["aws"],
     },
     Rule {
         kind: CredentialKind::GithubToken,
@@ -183,6 +193,7 @@ pub(crate) const RULES: &[Rule] = &[
         check: Check::Plain,
         tails: &[],
         line: Line::Any,
+        also: &[],
     },
     Rule {
         kind: CredentialKind::GitlabToken,
@@ -192,6 +203,7 @@ pub(crate) const RULES: &[Rule] = &[
         check: Check::Plain,
         tails: &[],
         line: Line::Any,
+        also: &[],
     },
     Rule {
         kind: CredentialKind::SlackToken,
@@ -201,6 +213,7 @@ pub(crate) const RULES: &[Rule] = &[
         check: Check::Plain,
         tails: &[],
         line: Line::Any,
+        also: &[],
     },
     Rule {
         kind: CredentialKind::SlackToken,
@@ -210,6 +223,7 @@ pub(crate) const RULES: &[Rule] = &[
         check: Check::Plain,
         tails: &[],
         line: Line::Any,
+        also: &[],
     },
     Rule {
         kind: CredentialKind::PrivateKey,
@@ -219,6 +233,7 @@ pub(crate) const RULES: &[Rule] = &[
         check: Check::PemBlock,
         tails: &[],
         line: Line::Any,
+        also: &[],
     },
     Rule {
         // age (`age-keygen`): Bech32, 58 characters after the `1` separator.
@@ -229,6 +244,7 @@ pub(crate) const RULES: &[Rule] = &[
         check: Check::Plain,
         tails: &[],
         line: Line::Any,
+        also: &[],
     },
     Rule {
         kind: CredentialKind::Jwt,
@@ -238,6 +254,7 @@ pub(crate) const RULES: &[Rule] = &[
         check: Check::Plain,
         tails: &[],
         line: Line::Any,
+        also: &[],
     },
     Rule {
         kind: CredentialKind::UrlPassword,
@@ -248,7 +265,8 @@ pub(crate) const RULES: &[Rule] = &[
         pattern: r"://[^\s:/@?#\[\]]*:([^\s/?#<>{}$][^\s/?#<>{}]*)@",
         check: Check::Plain,
         tails: &[],
-        line: Line::Any,
+        line: Line::UrlUserinfo,
+        also: &[],
     },
     Rule {
         kind: CredentialKind::KubernetesSecret,
@@ -263,6 +281,7 @@ pub(crate) const RULES: &[Rule] = &[
         check: Check::KubernetesData,
         tails: &[],
         line: Line::Any,
+        also: &[],
     },
     Rule {
         kind: CredentialKind::KubernetesSecret,
@@ -272,6 +291,7 @@ pub(crate) const RULES: &[Rule] = &[
         check: Check::KubernetesJson,
         tails: &[],
         line: Line::Any,
+        also: &[],
     },
     Rule {
         kind: CredentialKind::KubernetesSecret,
@@ -281,6 +301,7 @@ pub(crate) const RULES: &[Rule] = &[
         check: Check::Plain,
         tails: &[],
         line: Line::Any,
+        also: &[],
     },
     Rule {
         // `auth` of a Docker `config.json`: base64 of `user:password`.
@@ -291,6 +312,7 @@ pub(crate) const RULES: &[Rule] = &[
         check: Check::Plain,
         tails: &[],
         line: Line::Any,
+        also: &[],
     },
     Rule {
         kind: CredentialKind::PasswordAssignment,
@@ -319,6 +341,7 @@ pub(crate) const RULES: &[Rule] = &[
         check: Check::Assignment,
         tails: &[],
         line: SEPARATORS,
+        also: &[],
     },
     Rule {
         kind: CredentialKind::PasswordAssignment,
@@ -328,6 +351,7 @@ pub(crate) const RULES: &[Rule] = &[
         check: Check::Quoted,
         tails: &[],
         line: BACKTICK,
+        also: &[],
     },
     Rule {
         kind: CredentialKind::PasswordAssignment,
@@ -337,6 +361,7 @@ pub(crate) const RULES: &[Rule] = &[
         check: Check::Assignment,
         tails: &[],
         line: Line::Any,
+        also: &[],
     },
     Rule {
         kind: CredentialKind::PasswordAssignment,
@@ -348,6 +373,7 @@ pub(crate) const RULES: &[Rule] = &[
         check: Check::Prose,
         tails: &[],
         line: VERBS,
+        also: &[],
     },
     Rule {
         kind: CredentialKind::PasswordAssignment,
@@ -357,6 +383,7 @@ pub(crate) const RULES: &[Rule] = &[
         check: Check::BlockScalar,
         tails: &[],
         line: Line::Any,
+        also: &[],
     },
     Rule {
         // netrc: `machine h login u password p`, on one line or several.
@@ -367,6 +394,7 @@ pub(crate) const RULES: &[Rule] = &[
         check: Check::Assignment,
         tails: &[],
         line: Line::Any,
+        also: &["password"],
     },
     Rule {
         // A password on a command line: `sshpass -p x`, `mysql -px`, `redis-cli -a x`.
@@ -379,7 +407,8 @@ pub(crate) const RULES: &[Rule] = &[
         ),
         check: Check::Assignment,
         tails: &[],
-        line: Line::Any,
+        line: Line::After(&[" -p", "\t-p", " -a", "\t-a"]),
+        also: &[],
     },
     Rule {
         kind: CredentialKind::PasswordAssignment,
@@ -389,6 +418,7 @@ pub(crate) const RULES: &[Rule] = &[
         check: Check::Literal,
         tails: &[],
         line: Line::After(&["</"]),
+        also: &[],
     },
     Rule {
         // SQL: `CREATE USER app WITH PASSWORD 'x'`, `IDENTIFIED BY 'x'`.
@@ -399,6 +429,7 @@ pub(crate) const RULES: &[Rule] = &[
         check: Check::Literal,
         tails: &[],
         line: Line::After(&["'"]),
+        also: &[],
     },
     Rule {
         // .NET `appSettings`: `<add key="DbPassword" value="…" />`.
@@ -409,6 +440,7 @@ pub(crate) const RULES: &[Rule] = &[
         check: Check::Literal,
         tails: &[],
         line: Line::After(&["value="]),
+        also: &[],
     },
     Rule {
         // Markdown tables; the check picks each cell's kind from its key.
@@ -422,6 +454,7 @@ pub(crate) const RULES: &[Rule] = &[
         check: Check::Table,
         tails: &[],
         line: Line::TableRow,
+        also: &[],
     },
     Rule {
         kind: CredentialKind::ApiKeyAssignment,
@@ -433,6 +466,7 @@ pub(crate) const RULES: &[Rule] = &[
         check: Check::Assignment,
         tails: &[],
         line: SEPARATORS,
+        also: &[],
     },
     Rule {
         kind: CredentialKind::ApiKeyAssignment,
@@ -442,6 +476,7 @@ pub(crate) const RULES: &[Rule] = &[
         check: Check::Quoted,
         tails: &[],
         line: BACKTICK,
+        also: &[],
     },
     Rule {
         kind: CredentialKind::ApiKeyAssignment,
@@ -451,6 +486,7 @@ pub(crate) const RULES: &[Rule] = &[
         check: Check::Prose,
         tails: &[],
         line: VERBS,
+        also: &[],
     },
     Rule {
         kind: CredentialKind::ApiKeyAssignment,
@@ -460,6 +496,7 @@ pub(crate) const RULES: &[Rule] = &[
         check: Check::Assignment,
         tails: &[],
         line: Line::Any,
+        also: &[],
     },
     Rule {
         // Vendor keys with a distinctive prefix: Stripe, OpenAI/Anthropic, Google,
@@ -510,6 +547,7 @@ pub(crate) const RULES: &[Rule] = &[
             ("tskey-", 17),
         ],
         line: Line::Any,
+        also: &[],
     },
     Rule {
         // Mailgun: `key-` + 32 hex, not the tail of a longer name (`cache-key-…`).
@@ -520,6 +558,7 @@ pub(crate) const RULES: &[Rule] = &[
         check: Check::Plain,
         tails: &[("key-", 32)],
         line: Line::Any,
+        also: &[],
     },
     Rule {
         // Twilio API key sid: `SK` + 32 hex.
@@ -530,6 +569,7 @@ pub(crate) const RULES: &[Rule] = &[
         check: Check::Plain,
         tails: &[],
         line: Line::Any,
+        also: &[],
     },
     Rule {
         // Discord bot token: base64 of a numeric id (so `[MNO][DTjz]…`), a
@@ -541,8 +581,23 @@ pub(crate) const RULES: &[Rule] = &[
         exact: true,
         pattern: r"\b([MNO][DTjz][A-Za-z0-9_-]{21,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38})(?:[^A-Za-z0-9_-]|$)",
         check: Check::Plain,
-        tails: &[],
+        tails: &[
+            // 21 to 25, a dot, 6, a dot, 27 to 38.
+            ("MD", 56),
+            ("MT", 56),
+            ("Mj", 56),
+            ("Mz", 56),
+            ("ND", 56),
+            ("NT", 56),
+            ("Nj", 56),
+            ("Nz", 56),
+            ("OD", 56),
+            ("OT", 56),
+            ("Oj", 56),
+            ("Oz", 56),
+        ],
         line: Line::Any,
+        also: &[],
     },
     Rule {
         kind: CredentialKind::ApiKeyAssignment,
@@ -552,6 +607,7 @@ pub(crate) const RULES: &[Rule] = &[
         check: Check::Plain,
         tails: &[],
         line: Line::Any,
+        also: &[],
     },
     Rule {
         // Telegram bot token: bot id, `:AA`, 33 more (also inside `api.telegram.org/bot…`).
@@ -562,6 +618,7 @@ pub(crate) const RULES: &[Rule] = &[
         check: Check::Plain,
         tails: &[],
         line: Line::Any,
+        also: &[],
     },
     Rule {
         // Azure connection strings: storage account keys, Service Bus / Event Hubs keys.
@@ -572,6 +629,7 @@ pub(crate) const RULES: &[Rule] = &[
         check: Check::Plain,
         tails: &[],
         line: Line::Any,
+        also: &[],
     },
     Rule {
         kind: CredentialKind::BearerToken,
@@ -581,6 +639,7 @@ pub(crate) const RULES: &[Rule] = &[
         check: Check::Plain,
         tails: &[],
         line: Line::After(&[":", "="]),
+        also: &[],
     },
     Rule {
         kind: CredentialKind::BearerToken,
@@ -588,8 +647,9 @@ pub(crate) const RULES: &[Rule] = &[
         exact: false,
         pattern: r"(?i)\bbearer[ \t]+([A-Za-z0-9._~+/-]{16,}=*)",
         check: Check::RandomLooking,
-        tails: &[],
+        tails: &[("bearer", 16)],
         line: Line::Any,
+        also: &[],
     },
     Rule {
         kind: CredentialKind::GenericSecretAssignment,
@@ -616,6 +676,7 @@ pub(crate) const RULES: &[Rule] = &[
         check: Check::Assignment,
         tails: &[],
         line: SEPARATORS,
+        also: &[],
     },
     Rule {
         kind: CredentialKind::GenericSecretAssignment,
@@ -635,6 +696,7 @@ pub(crate) const RULES: &[Rule] = &[
         check: Check::BlockScalar,
         tails: &[],
         line: Line::Any,
+        also: &[],
     },
     Rule {
         kind: CredentialKind::GenericSecretAssignment,
@@ -644,5 +706,6 @@ pub(crate) const RULES: &[Rule] = &[
         check: Check::Literal,
         tails: &[],
         line: Line::After(&["</"]),
+        also: &[],
     },
 ];

@@ -40,6 +40,15 @@ pub(crate) fn has_shape(rule: &Rule, text: &str) -> bool {
     rule.tails.is_empty() || has_tail(text, rule.tails)
 }
 
+/// Whether the `lowered` text holds one of `also` (lower case), the words every
+/// match of a rule has besides its anchor ([`Rule::also`]; none: `true`).
+pub(crate) fn has_also(also: &[&str], lowered: &mut Lowered<'_>) -> bool {
+    also.is_empty() || {
+        let hay = lowered.get();
+        also.iter().any(|word| hay.contains(word))
+    }
+}
+
 /// Whether one of `anchors` (folded, lower case) occurs in the `lowered` text
 /// with what `line` asks for after it on its line.
 pub(crate) fn has_line(line: Line, anchors: &[String], lowered: &mut Lowered<'_>) -> bool {
@@ -56,6 +65,16 @@ pub(crate) fn has_line(line: Line, anchors: &[String], lowered: &mut Lowered<'_>
             match line {
                 Line::Any => true,
                 Line::After(marks) => marks.iter().any(|mark| after.contains(mark)),
+                Line::UrlUserinfo => {
+                    // What follows `://` up to a blank or the path: a `:`, then an `@`.
+                    let authority = after
+                        .split([' ', '\t', '\r', '/', '?', '#'])
+                        .next()
+                        .unwrap_or("");
+                    authority
+                        .find(':')
+                        .is_some_and(|colon| authority[colon..].contains('@'))
+                }
                 Line::TableRow => {
                     hay[line_start..start]
                         .trim_start_matches([' ', '\t'])
@@ -68,18 +87,29 @@ pub(crate) fn has_line(line: Line, anchors: &[String], lowered: &mut Lowered<'_>
 }
 
 /// Whether one of `tails`' anchors occurs in `text` (ignoring ASCII case)
-/// followed by at least its number of token bytes.
+/// followed, after any blanks, by at least its number of token bytes
+/// (`[A-Za-z0-9_+/=.~-]` and any byte outside ASCII).
 pub(crate) fn has_tail(text: &str, tails: &[(&str, usize)]) -> bool {
     let bytes = text.as_bytes();
-    let token = |b: &u8| b.is_ascii_alphanumeric() || b"_+/=.-".contains(b);
+    // Bytes outside ASCII count too: a `(?i)` class takes `K` (Kelvin sign) and
+    // `ſ` (long s) for `k` and `s`, and a character counts for its bytes here,
+    // never fewer than the regex counts.
+    let token = |b: &u8| !b.is_ascii() || b.is_ascii_alphanumeric() || b"_+/=.~-".contains(b);
     tails.iter().any(|&(anchor, min)| {
         let anchor = anchor.as_bytes();
-        let needed = anchor.len() + min;
-        (0..=bytes.len().saturating_sub(needed)).any(|at| {
-            bytes.get(at..at + needed).is_some_and(|here| {
-                here[..anchor.len()].eq_ignore_ascii_case(anchor)
-                    && here[anchor.len()..].iter().all(token)
-            })
+        (0..=bytes.len().saturating_sub(anchor.len() + min)).any(|at| {
+            bytes
+                .get(at..at + anchor.len())
+                .is_some_and(|here| here.eq_ignore_ascii_case(anchor))
+                && {
+                    // Blanks between the anchor and the token (`Bearer abc…`).
+                    let rest = &bytes[at + anchor.len()..];
+                    let blanks = rest
+                        .iter()
+                        .take_while(|b| **b == b' ' || **b == b'\t')
+                        .count();
+                    rest[blanks..].len() >= min && rest[blanks..blanks + min].iter().all(token)
+                }
         })
     })
 }
