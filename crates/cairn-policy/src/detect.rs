@@ -286,8 +286,9 @@ struct Matchers {
     prefilter: Prefilter,
     /// Letters outside ASCII that fold together with an anchor's.
     fold: CaseFold,
-    /// Per rule, its anchors folded and in ASCII lower case, as [`Lowered`]
-    /// texts are searched for them (rules whose [`Line`] is `Any`: none).
+    /// Per rule, the words its [`Line`] test looks for (its anchors, or its
+    /// keys' ends), folded and in ASCII lower case as [`Lowered`] texts are
+    /// searched for them (rules whose [`Line`] is `Any`: none).
     line_anchors: Vec<Vec<String>>,
     /// `RULES[i].pattern`, compiled the first time the prefilter enables the rule
     /// (compiling them all costs milliseconds, and most texts enable none).
@@ -298,25 +299,38 @@ fn matchers() -> &'static Matchers {
     static MATCHERS: OnceLock<Matchers> = OnceLock::new();
     MATCHERS.get_or_init(|| {
         const _: () = assert!(RULES.len() <= Mask::BITS as usize, "rule masks are u128");
-        let fold = CaseFold::of(
-            RULES
+        // Every word a folded text is compared with: the anchors, the keys'
+        // ends, the words every match also has, the marks after a key.
+        let fold = CaseFold::of(RULES.iter().flat_map(|r| {
+            let anchors = if r.exact { &[][..] } else { r.anchors };
+            let (ends, marks): (&[&str], &[&str]) = match r.line {
+                Line::KeyThen { ends, then } => (ends, then),
+                Line::After(marks) => (&[], marks),
+                _ => (&[], &[]),
+            };
+            anchors
                 .iter()
-                .filter(|r| !r.exact)
-                .flat_map(|r| r.anchors.iter().copied()),
-        );
+                .chain(ends)
+                .chain(marks)
+                .chain(r.also)
+                .copied()
+        }));
         let line_anchors = RULES
             .iter()
-            .map(|rule| match rule.line {
-                Line::Any => Vec::new(),
-                _ => rule
-                    .anchors
+            .map(|rule| {
+                let words = match rule.line {
+                    Line::Any => &[][..],
+                    Line::KeyThen { ends, .. } => ends,
+                    _ => rule.anchors,
+                };
+                words
                     .iter()
-                    .map(|a| {
-                        fold.text(a)
-                            .unwrap_or_else(|| (*a).to_owned())
+                    .map(|w| {
+                        fold.text(w)
+                            .unwrap_or_else(|| (*w).to_owned())
                             .to_ascii_lowercase()
                     })
-                    .collect(),
+                    .collect()
             })
             .collect();
         Matchers {
@@ -794,12 +808,38 @@ mod tests {
     #[test]
     fn line_marks_are_in_lower_case() {
         for rule in RULES {
-            if let Line::After(marks) = rule.line {
-                for mark in marks {
-                    assert_eq!(*mark, mark.to_lowercase(), "{:?}", rule.pattern);
-                }
+            let (marks, ends): (&[&str], &[&str]) = match rule.line {
+                Line::After(marks) => (marks, &[]),
+                Line::KeyThen { ends, then } => (then, ends),
+                _ => (&[], &[]),
+            };
+            for word in marks.iter().chain(ends) {
+                assert_eq!(*word, word.to_lowercase(), "{:?}", rule.pattern);
             }
         }
+    }
+
+    /// Every key of a rule tested by how its keys end ends so: the keys are the
+    /// pattern's first group (`(?:password|passwd|…|pin)`).
+    #[test]
+    fn every_key_ends_as_its_rule_says() {
+        let mut checked = 0;
+        for rule in RULES {
+            let Line::KeyThen { ends, .. } = rule.line else {
+                continue;
+            };
+            let open = rule.pattern.find("(?:").unwrap() + 3;
+            let keys = &rule.pattern[open..open + rule.pattern[open..].find(')').unwrap()];
+            for key in keys.split('|') {
+                assert!(
+                    ends.iter().any(|end| key.ends_with(end)),
+                    "{key:?} of {:?}",
+                    rule.pattern
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked >= 20, "{checked}");
     }
 
     #[test]
@@ -826,6 +866,7 @@ mod tests {
             "See https://github.com/org/repo/pull/7: the default branch is main",
             "MDX pages and NTP clocks; bearer of bad news",
             "mysql is the store: see the runbook",
+            "Pinned notes, the spinner is slow; passing tests were fine",
         ] {
             assert_eq!(runs(text), Vec::<usize>::new(), "{text:?}");
         }
@@ -853,11 +894,29 @@ mod tests {
             .iter()
             .flat_map(|r| r.anchors.iter().copied())
             .collect();
-        let key = (
-            prop::sample::select(anchors),
-            prop::sample::select(vec!["", "word", "wd", "_key"]),
-        )
-            .prop_map(|(a, more)| format!("{a}{more}"));
+        let key = prop_oneof![
+            (
+                prop::sample::select(anchors),
+                prop::sample::select(vec!["", "word", "wd", "_key"]),
+            )
+                .prop_map(|(a, more)| format!("{a}{more}")),
+            // Whole keys that an anchor only starts or ends.
+            prop::sample::select(vec![
+                "mot de passe",
+                "contraseña",
+                "passphrase",
+                "passcode",
+                "api key",
+                "api-token",
+                "access_token",
+                "auth token",
+                "senha",
+                "kennwort",
+                "dbPass",
+                "apiToken",
+            ])
+            .prop_map(str::to_owned),
+        ];
         let pick = |v: Vec<&'static str>| prop::sample::select(v);
         let blanks = || pick(vec![" ", "\t", " \t", "  "]);
         let value = "[A-Za-z0-9]{4,12}";

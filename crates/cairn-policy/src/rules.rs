@@ -55,6 +55,14 @@ pub(crate) enum Line {
     /// The anchor is in a table row: its line starts with `|` (after blanks)
     /// and has another `|` after it.
     TableRow,
+    /// A key that ends in one of `ends` (lower case), right after it a blank,
+    /// `*` or `_` (markdown bold), and later on its line one of `then`: a
+    /// credential stated in a sentence (`the password is x`) or a code span
+    /// after a key. `pinned` or `passing` is no key.
+    KeyThen {
+        ends: &'static [&'static str],
+        then: &'static [&'static str],
+    },
     /// The anchor (`://`) starts a URL's authority with a user and password:
     /// before a blank or the path, a `:` and then an `@`.
     UrlUserinfo,
@@ -65,10 +73,26 @@ pub(crate) const SEPARATORS: Line = Line::After(&["=", ":", "：", "＝"]);
 
 /// The verbs of a credential stated in a sentence ([`prose!`]), each after a
 /// blank (`ist` and `est` start as `is` and `es` do).
-pub(crate) const VERBS: Line = Line::After(&[" is", "\tis", " was", "\twas", " es", "\tes"]);
+const VERBS: &[&str] = &[" is", "\tis", " was", "\twas", " es", "\tes"];
 
-/// A code span's opening backtick ([`code_span_after!`]).
-pub(crate) const BACKTICK: Line = Line::After(&["`"]);
+/// How the password keys end (`mot de passe` in `passe`).
+const PASSWORD_ENDS: &[&str] = &[
+    "password",
+    "passwd",
+    "passphrase",
+    "passcode",
+    "passwort",
+    "kennwort",
+    "contraseña",
+    "contrasena",
+    "senha",
+    "passe",
+    "pwd",
+    "pin",
+];
+
+/// How the API key keys end (`api_key`, `access-token`).
+const API_KEY_ENDS: &[&str] = &["key", "token"];
 
 /// One detector.
 #[derive(Debug)]
@@ -350,7 +374,10 @@ pub(crate) const RULES: &[Rule] = &[
         pattern: code_span_after!(r"password|passwd|passphrase|passwort|kennwort"),
         check: Check::Quoted,
         tails: &[],
-        line: BACKTICK,
+        line: Line::KeyThen {
+            ends: PASSWORD_ENDS,
+            then: &["`"],
+        },
         also: &[],
     },
     Rule {
@@ -372,7 +399,10 @@ pub(crate) const RULES: &[Rule] = &[
         ),
         check: Check::Prose,
         tails: &[],
-        line: VERBS,
+        line: Line::KeyThen {
+            ends: PASSWORD_ENDS,
+            then: VERBS,
+        },
         also: &[],
     },
     Rule {
@@ -475,7 +505,10 @@ pub(crate) const RULES: &[Rule] = &[
         pattern: code_span_after!(r"api[ _-]?key|\btoken"),
         check: Check::Quoted,
         tails: &[],
-        line: BACKTICK,
+        line: Line::KeyThen {
+            ends: API_KEY_ENDS,
+            then: &["`"],
+        },
         also: &[],
     },
     Rule {
@@ -485,7 +518,10 @@ pub(crate) const RULES: &[Rule] = &[
         pattern: prose!(r"api[ _-]?key|api[ _-]?token|access[ _-]?token|auth[ _-]?token|token"),
         check: Check::Prose,
         tails: &[],
-        line: VERBS,
+        line: Line::KeyThen {
+            ends: API_KEY_ENDS,
+            then: VERBS,
+        },
         also: &[],
     },
     Rule {

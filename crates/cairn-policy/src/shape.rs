@@ -49,8 +49,9 @@ pub(crate) fn has_also(also: &[&str], lowered: &mut Lowered<'_>) -> bool {
     }
 }
 
-/// Whether one of `anchors` (folded, lower case) occurs in the `lowered` text
-/// with what `line` asks for after it on its line.
+/// Whether one of `anchors` (folded, lower case: the rule's anchors, or the
+/// ends of its keys for [`Line::KeyThen`]) occurs in the `lowered` text with
+/// what `line` asks for after it on its line.
 pub(crate) fn has_line(line: Line, anchors: &[String], lowered: &mut Lowered<'_>) -> bool {
     if line == Line::Any {
         return true;
@@ -59,12 +60,19 @@ pub(crate) fn has_line(line: Line, anchors: &[String], lowered: &mut Lowered<'_>
     anchors.iter().any(|anchor| {
         hay.match_indices(anchor.as_str()).any(|(start, _)| {
             let end = start + anchor.len();
+            if let Line::KeyThen { .. } = line
+                && !matches!(hay.as_bytes().get(end), Some(b' ' | b'\t' | b'*' | b'_'))
+            {
+                return false;
+            }
             let line_start = hay[..start].rfind('\n').map_or(0, |at| at + 1);
             let line_end = hay[end..].find('\n').map_or(hay.len(), |at| end + at);
             let after = &hay[end..line_end];
             match line {
                 Line::Any => true,
-                Line::After(marks) => marks.iter().any(|mark| after.contains(mark)),
+                Line::After(marks) | Line::KeyThen { then: marks, .. } => {
+                    marks.iter().any(|mark| after.contains(mark))
+                }
                 Line::UrlUserinfo => {
                     // What follows `://` up to a blank or the path: a `:`, then an `@`.
                     let authority = after
