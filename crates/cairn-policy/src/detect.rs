@@ -304,7 +304,9 @@ fn matchers() -> &'static Matchers {
         let fold = CaseFold::of(RULES.iter().flat_map(|r| {
             let anchors = if r.exact { &[][..] } else { r.anchors };
             let (ends, marks): (&[&str], &[&str]) = match r.line {
-                Line::KeyThen { ends, then } => (ends, then),
+                Line::Key { ends, .. } => {
+                    (ends, &["is", "was", "ist", "es", "est", "for", "of", "on"])
+                }
                 Line::After(marks) => (&[], marks),
                 _ => (&[], &[]),
             };
@@ -320,7 +322,7 @@ fn matchers() -> &'static Matchers {
             .map(|rule| {
                 let words = match rule.line {
                     Line::Any => &[][..],
-                    Line::KeyThen { ends, .. } => ends,
+                    Line::Key { ends, .. } => ends,
                     _ => rule.anchors,
                 };
                 words
@@ -810,7 +812,7 @@ mod tests {
         for rule in RULES {
             let (marks, ends): (&[&str], &[&str]) = match rule.line {
                 Line::After(marks) => (marks, &[]),
-                Line::KeyThen { ends, then } => (then, ends),
+                Line::Key { ends, .. } => (&[], ends),
                 _ => (&[], &[]),
             };
             for word in marks.iter().chain(ends) {
@@ -819,27 +821,58 @@ mod tests {
         }
     }
 
-    /// Every key of a rule tested by how its keys end ends so: the keys are the
-    /// pattern's first group (`(?:password|passwd|…|pin)`).
-    #[test]
-    fn every_key_ends_as_its_rule_says() {
-        let mut checked = 0;
-        for rule in RULES {
-            let Line::KeyThen { ends, .. } = rule.line else {
-                continue;
-            };
-            let open = rule.pattern.find("(?:").unwrap() + 3;
-            let keys = &rule.pattern[open..open + rule.pattern[open..].find(')').unwrap()];
-            for key in keys.split('|') {
-                assert!(
-                    ends.iter().any(|end| key.ends_with(end)),
-                    "{key:?} of {:?}",
-                    rule.pattern
-                );
-                checked += 1;
+    /// The key group of a pattern: its first `(?:…)`, nested groups and all.
+    fn key_group(pattern: &str) -> &str {
+        let open = pattern.find("(?:").unwrap();
+        let mut depth = 0;
+        for (at, c) in pattern[open..].char_indices() {
+            match c {
+                '(' => depth += 1,
+                ')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return &pattern[open..=open + at];
+                    }
+                }
+                _ => {}
             }
         }
-        assert!(checked >= 20, "{checked}");
+        panic!("no key group in {pattern:?}")
+    }
+
+    /// Every key a rule tested by how its keys end can match ends so: keys
+    /// generated from the pattern's key group, in every case it takes, folded
+    /// and in lower case as texts are searched.
+    #[test]
+    fn every_key_ends_as_its_rule_says() {
+        use proptest::strategy::ValueTree;
+        let m = matchers();
+        let lower = |w: &str| {
+            m.fold
+                .text(w)
+                .unwrap_or_else(|| w.to_owned())
+                .to_ascii_lowercase()
+        };
+        let mut runner = proptest::test_runner::TestRunner::deterministic();
+        let mut rules = 0;
+        for rule in RULES {
+            let Line::Key { ends, .. } = rule.line else {
+                continue;
+            };
+            rules += 1;
+            let ends: Vec<String> = ends.iter().map(|e| lower(e)).collect();
+            let group = format!("(?i){}", key_group(rule.pattern).replace(r"\b", ""));
+            let keys = proptest::string::string_regex(&group).unwrap();
+            for _ in 0..400 {
+                let key = keys.new_tree(&mut runner).unwrap().current();
+                let key = lower(&key);
+                assert!(
+                    ends.iter().any(|end| key.ends_with(end.as_str())),
+                    "{key:?} of {group:?}"
+                );
+            }
+        }
+        assert!(rules >= 7, "{rules}");
     }
 
     #[test]

@@ -55,25 +55,32 @@ pub(crate) enum Line {
     /// The anchor is in a table row: its line starts with `|` (after blanks)
     /// and has another `|` after it.
     TableRow,
-    /// A key that ends in one of `ends` (lower case), right after it a blank,
-    /// `*` or `_` (markdown bold), and later on its line one of `then`: a
-    /// credential stated in a sentence (`the password is x`) or a code span
-    /// after a key. `pinned` or `passing` is no key.
-    KeyThen {
+    /// A key that ends in one of `ends` (lower case), followed on its line by
+    /// what `then` says: a credential's key is a word or the end of one, and
+    /// `pinned`, `passing` or `the pin of the map` is none.
+    Key {
         ends: &'static [&'static str],
-        then: &'static [&'static str],
+        then: Then,
     },
     /// The anchor (`://`) starts a URL's authority with a user and password:
     /// before a blank or the path, a `:` and then an `@`.
     UrlUserinfo,
 }
 
-/// An assignment's separators ([`assignment!`]).
-pub(crate) const SEPARATORS: Line = Line::After(&["=", ":", "：", "＝"]);
-
-/// The verbs of a credential stated in a sentence ([`prose!`]), each after a
-/// blank (`ist` and `est` start as `is` and `es` do).
-const VERBS: &[&str] = &[" is", "\tis", " was", "\twas", " es", "\tes"];
+/// What follows a key in a [`Line::Key`] test, as its rule's pattern has it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Then {
+    /// An assignment ([`assignment!`]): maybe markdown bold and a quote, blanks,
+    /// then a separator (`=`, `:`, `：`, `＝`).
+    Separator,
+    /// A sentence ([`prose!`]): maybe markdown bold, then after a blank a verb
+    /// (`is`, `was`, `ist`, `es`, `est`), directly or after `for`, `of` or `on`
+    /// and one to four words.
+    Verb,
+    /// A code span ([`code_span_after!`]): after blanks, maybe `is` or `was`
+    /// and blanks, a backtick.
+    CodeSpan,
+}
 
 /// How the password keys end (`mot de passe` in `passe`).
 const PASSWORD_ENDS: &[&str] = &[
@@ -93,6 +100,43 @@ const PASSWORD_ENDS: &[&str] = &[
 
 /// How the API key keys end (`api_key`, `access-token`).
 const API_KEY_ENDS: &[&str] = &["key", "token"];
+
+/// How the password keys of an assignment end: [`PASSWORD_ENDS`], the keys
+/// outside Latin script, and `pass` and `puk` (`SSHPASS`, `db_pass`, `dbPass`).
+const PASSWORD_ASSIGNMENT_ENDS: &[&str] = &[
+    "password",
+    "passwd",
+    "passphrase",
+    "passcode",
+    "passwort",
+    "kennwort",
+    "contraseña",
+    "contrasena",
+    "senha",
+    "wachtwoord",
+    "lösenord",
+    "пароль",
+    "hasło",
+    "passe",
+    "密码",
+    "口令",
+    "パスワード",
+    "비밀번호",
+    "pwd",
+    "pass",
+    "pin",
+    "puk",
+];
+
+/// How the generic secret keys end (`secret_key_base`, `credentials`).
+const SECRET_ENDS: &[&str] = &[
+    "secret",
+    "key",
+    "base",
+    "token",
+    "credential",
+    "credentials",
+];
 
 /// One detector.
 #[derive(Debug)]
@@ -364,7 +408,10 @@ pub(crate) const RULES: &[Rule] = &[
         ),
         check: Check::Assignment,
         tails: &[],
-        line: SEPARATORS,
+        line: Line::Key {
+            ends: PASSWORD_ASSIGNMENT_ENDS,
+            then: Then::Separator,
+        },
         also: &[],
     },
     Rule {
@@ -374,9 +421,9 @@ pub(crate) const RULES: &[Rule] = &[
         pattern: code_span_after!(r"password|passwd|passphrase|passwort|kennwort"),
         check: Check::Quoted,
         tails: &[],
-        line: Line::KeyThen {
+        line: Line::Key {
             ends: PASSWORD_ENDS,
-            then: &["`"],
+            then: Then::CodeSpan,
         },
         also: &[],
     },
@@ -399,9 +446,9 @@ pub(crate) const RULES: &[Rule] = &[
         ),
         check: Check::Prose,
         tails: &[],
-        line: Line::KeyThen {
+        line: Line::Key {
             ends: PASSWORD_ENDS,
-            then: VERBS,
+            then: Then::Verb,
         },
         also: &[],
     },
@@ -495,7 +542,10 @@ pub(crate) const RULES: &[Rule] = &[
         ),
         check: Check::Assignment,
         tails: &[],
-        line: SEPARATORS,
+        line: Line::Key {
+            ends: API_KEY_ENDS,
+            then: Then::Separator,
+        },
         also: &[],
     },
     Rule {
@@ -505,9 +555,9 @@ pub(crate) const RULES: &[Rule] = &[
         pattern: code_span_after!(r"api[ _-]?key|\btoken"),
         check: Check::Quoted,
         tails: &[],
-        line: Line::KeyThen {
+        line: Line::Key {
             ends: API_KEY_ENDS,
-            then: &["`"],
+            then: Then::CodeSpan,
         },
         also: &[],
     },
@@ -518,9 +568,9 @@ pub(crate) const RULES: &[Rule] = &[
         pattern: prose!(r"api[ _-]?key|api[ _-]?token|access[ _-]?token|auth[ _-]?token|token"),
         check: Check::Prose,
         tails: &[],
-        line: Line::KeyThen {
+        line: Line::Key {
             ends: API_KEY_ENDS,
-            then: VERBS,
+            then: Then::Verb,
         },
         also: &[],
     },
@@ -711,7 +761,10 @@ pub(crate) const RULES: &[Rule] = &[
         ),
         check: Check::Assignment,
         tails: &[],
-        line: SEPARATORS,
+        line: Line::Key {
+            ends: SECRET_ENDS,
+            then: Then::Separator,
+        },
         also: &[],
     },
     Rule {

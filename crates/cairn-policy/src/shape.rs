@@ -2,7 +2,7 @@
 //! text has beside an anchor (a block scalar's indicator, a vendor key's token,
 //! what follows the key on its line). A rule runs only where they pass.
 
-use crate::rules::{Check, Line, Rule};
+use crate::rules::{Check, Line, Rule, Then};
 
 /// A text as the [`Line`] tests read it: case folded, in ASCII lower case,
 /// made on the first test that needs it.
@@ -50,7 +50,7 @@ pub(crate) fn has_also(also: &[&str], lowered: &mut Lowered<'_>) -> bool {
 }
 
 /// Whether one of `anchors` (folded, lower case: the rule's anchors, or the
-/// ends of its keys for [`Line::KeyThen`]) occurs in the `lowered` text with
+/// ends of its keys for [`Line::Key`]) occurs in the `lowered` text with
 /// what `line` asks for after it on its line.
 pub(crate) fn has_line(line: Line, anchors: &[String], lowered: &mut Lowered<'_>) -> bool {
     if line == Line::Any {
@@ -60,19 +60,13 @@ pub(crate) fn has_line(line: Line, anchors: &[String], lowered: &mut Lowered<'_>
     anchors.iter().any(|anchor| {
         hay.match_indices(anchor.as_str()).any(|(start, _)| {
             let end = start + anchor.len();
-            if let Line::KeyThen { .. } = line
-                && !matches!(hay.as_bytes().get(end), Some(b' ' | b'\t' | b'*' | b'_'))
-            {
-                return false;
-            }
             let line_start = hay[..start].rfind('\n').map_or(0, |at| at + 1);
             let line_end = hay[end..].find('\n').map_or(hay.len(), |at| end + at);
             let after = &hay[end..line_end];
             match line {
                 Line::Any => true,
-                Line::After(marks) | Line::KeyThen { then: marks, .. } => {
-                    marks.iter().any(|mark| after.contains(mark))
-                }
+                Line::After(marks) => marks.iter().any(|mark| after.contains(mark)),
+                Line::Key { then, .. } => follows(then, after),
                 Line::UrlUserinfo => {
                     // What follows `://` up to a blank or the path: a `:`, then an `@`.
                     let authority = after
@@ -92,6 +86,61 @@ pub(crate) fn has_line(line: Line, anchors: &[String], lowered: &mut Lowered<'_>
             }
         })
     })
+}
+
+/// `s` without the markdown bold it may start with.
+fn bold(s: &str) -> &str {
+    s.strip_prefix("**")
+        .or_else(|| s.strip_prefix("__"))
+        .unwrap_or(s)
+}
+
+/// Whether `after`, the rest of a line after a key (folded, lower case), is
+/// what `then` says follows a key; what the rule's pattern demands there, the
+/// words it leaves open taken as anything.
+fn follows(then: Then, after: &str) -> bool {
+    let blank = |c: char| c == ' ' || c == '\t';
+    match then {
+        Then::Separator => {
+            let rest = bold(after);
+            let rest = rest.strip_prefix(['"', '\'', '`']).unwrap_or(rest);
+            bold(rest)
+                .trim_start_matches(blank)
+                .starts_with(['=', ':', '：', '＝'])
+        }
+        Then::Verb => {
+            let rest = bold(after);
+            if !rest.starts_with(blank) {
+                return false;
+            }
+            // The words after the key, each cut at blanks; a verb may end in `:`.
+            let mut words = rest.split(blank).filter(|w| !w.is_empty());
+            let verb = |w: &str| {
+                matches!(
+                    w.strip_suffix(':').unwrap_or(w),
+                    "is" | "was" | "ist" | "es" | "est"
+                )
+            };
+            match words.next() {
+                Some(w) if verb(w) => true,
+                // `for`, `of` or `on`, one to four words, the verb.
+                Some("for" | "of" | "on") => words.take(5).skip(1).any(verb),
+                _ => false,
+            }
+        }
+        Then::CodeSpan => {
+            if !after.starts_with(blank) {
+                return false;
+            }
+            let rest = after.trim_start_matches(blank);
+            let rest = rest
+                .strip_prefix("is")
+                .or_else(|| rest.strip_prefix("was"))
+                .filter(|r| r.starts_with(blank))
+                .map_or(rest, |r| r.trim_start_matches(blank));
+            rest.starts_with('`')
+        }
+    }
 }
 
 /// Whether one of `tails`' anchors occurs in `text` (ignoring ASCII case)
