@@ -27,17 +27,25 @@ use std::path::Path;
 
 use gix::index::entry::{Flags, Stat};
 
+/// The stat data of the real folders (not links) the stat pass looked at, by
+/// index path: what a folder's `stat` gives too, read once.
+pub(crate) type FolderStats = HashMap<Vec<u8>, std::fs::Metadata>;
+
 /// Marks the entries of `index` (read for this status, not gix's shared
-/// snapshot) that the stat data shows unchanged up to date; leaves it as it is
-/// and returns `false` when the repository has no working tree or its stat or
-/// file-system options cannot be read (the status then compares every entry).
-pub(crate) fn mark_unchanged(repo: &gix::Repository, index: &mut gix::index::File) -> bool {
+/// snapshot) that the stat data shows unchanged up to date, and gives the stat
+/// data of the folders it looked at; leaves the index as it is and returns
+/// `None` when the repository has no working tree or its stat or file-system
+/// options cannot be read (the status then compares every entry).
+pub(crate) fn mark_unchanged(
+    repo: &gix::Repository,
+    index: &mut gix::index::File,
+) -> Option<FolderStats> {
     let (Ok(caps), Ok(options), Some(root)) = (
         repo.filesystem_options(),
         repo.stat_options(),
         repo.workdir(),
     ) else {
-        return false;
+        return None;
     };
     let written = index.timestamp();
     let mut folders = Folders::default();
@@ -83,7 +91,7 @@ pub(crate) fn mark_unchanged(repo: &gix::Repository, index: &mut gix::index::Fil
             entry.flags.insert(Flags::UPTODATE);
         }
     }
-    true
+    Some(folders.into_stats())
 }
 
 /// Whether an index path is plain: `/`-separated parts, none empty, `.` or `..`
@@ -150,13 +158,22 @@ impl Joined {
 /// Folders are index paths (`/`-separated bytes).
 #[derive(Default)]
 struct Folders {
-    seen: HashMap<Vec<u8>, bool>,
+    /// Each folder looked at: its stat data when it is a real folder.
+    seen: HashMap<Vec<u8>, Option<std::fs::Metadata>>,
     /// The last file's folder, when it was all real folders (the index is
     /// sorted by path: most files share their folder with the one before).
     last: Option<Vec<u8>>,
 }
 
 impl Folders {
+    /// The stat data of the real folders looked at.
+    fn into_stats(self) -> FolderStats {
+        self.seen
+            .into_iter()
+            .filter_map(|(folder, meta)| Some((folder, meta?)))
+            .collect()
+    }
+
     /// Whether every folder between the root `joined` joins to and the file at
     /// the index path `rela` is a real folder.
     fn no_link_on_the_way(&mut self, joined: &mut Joined, rela: &[u8]) -> bool {
@@ -175,15 +192,18 @@ impl Folders {
             .chain([parent.len()]);
         for at in ends {
             let folder = &parent[..at];
-            let real = if let Some(&real) = self.seen.get(folder) {
-                real
+            let real = if let Some(seen) = self.seen.get(folder) {
+                seen.is_some()
             } else {
-                let real = joined
+                let meta = joined
                     .with(folder, |p| {
-                        std::fs::symlink_metadata(p).is_ok_and(|m| m.is_dir())
+                        std::fs::symlink_metadata(p)
+                            .ok()
+                            .filter(std::fs::Metadata::is_dir)
                     })
-                    .unwrap_or(false);
-                self.seen.insert(folder.to_vec(), real);
+                    .flatten();
+                let real = meta.is_some();
+                self.seen.insert(folder.to_vec(), meta);
                 real
             };
             if !real {
@@ -204,7 +224,7 @@ mod tests {
 
     fn marked(repo: &gix::Repository, index: &gix::index::File) -> Vec<String> {
         let mut m = index.clone();
-        assert!(mark_unchanged(repo, &mut m));
+        assert!(mark_unchanged(repo, &mut m).is_some());
         m.entries()
             .iter()
             .filter(|e| e.flags.contains(Flags::UPTODATE))

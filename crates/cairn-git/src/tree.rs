@@ -429,7 +429,7 @@ fn changed_files(
     // is asked directly (not through its iterator, which first looks for
     // submodules, reading `HEAD`'s commit and tree when `.gitmodules` is in
     // neither the working tree nor the index, and reads the index again) ...
-    crate::preload::mark_unchanged(repo, &mut index);
+    let folders = crate::preload::mark_unchanged(repo, &mut index).unwrap_or_default();
     let mut modified = Modified::default();
     repo.index_worktree_status(
         &index,
@@ -449,6 +449,7 @@ fn changed_files(
         workdir,
         &index,
         cache.map(|c| c.untracked.as_path()),
+        &folders,
     )?);
     // ... and `HEAD`'s tree against the index (staged).
     paths.extend(staged_files(

@@ -39,12 +39,15 @@ const MAGIC: &str = "cairn-git-untracked-1";
 
 /// The untracked files of `repo`'s working tree (as `git status -uall` lists
 /// them, without `.git` folders of nested repositories' contents), read from
-/// `cache` when it is still valid, else walked and written there.
+/// `cache` when it is still valid, else walked and written there. `known`:
+/// folders whose stat data the stat pass just read (real folders, so what
+/// `stat` gives too): the cache's check takes them from there.
 pub(crate) fn untracked_files(
     repo: &gix::Repository,
     workdir: &Path,
     index: &gix::index::File,
     cache: Option<&Path>,
+    known: &crate::preload::FolderStats,
 ) -> Result<Vec<String>, GitError> {
     let options = repo
         .dirwalk_options()
@@ -52,7 +55,7 @@ pub(crate) fn untracked_files(
         .emit_untracked(gix::dir::walk::EmissionMode::Matching);
     let key = cache.and_then(|_| Key::of(repo, index, &options));
     if let (Some(file), Some(key)) = (cache, &key)
-        && let Some(files) = read_cache(file, &key.line, workdir)
+        && let Some(files) = read_cache(file, &key.line, workdir, known)
     {
         return Ok(files);
     }
@@ -359,7 +362,12 @@ fn stamps_text(stamps: &[Stamp]) -> String {
 
 /// The untracked files `file` holds, when its key is `key` and every folder
 /// and ignore file it names still has the stat data it recorded.
-fn read_cache(file: &Path, key: &str, workdir: &Path) -> Option<Vec<String>> {
+fn read_cache(
+    file: &Path,
+    key: &str,
+    workdir: &Path,
+    known: &crate::preload::FolderStats,
+) -> Option<Vec<String>> {
     let text = crate::tree::read_cache_file(file)?;
     // Lines end with `\n` only (a path never holds `\r`: such a walk is not cached).
     let mut lines = text.strip_suffix('\n')?.split('\n');
@@ -380,12 +388,12 @@ fn read_cache(file: &Path, key: &str, workdir: &Path) -> Option<Vec<String>> {
             "d" | "g" => {
                 let (recorded, rela) = rest.split_once(' ').unwrap_or((rest, ""));
                 let dir = folder(workdir, rela);
-                let path = if kind == "g" {
-                    dir.join(".gitignore")
-                } else {
-                    dir
+                let now = match known.get(rela.as_bytes()) {
+                    Some(meta) if kind == "d" => present(meta)?,
+                    _ if kind == "g" => stamp(&dir.join(".gitignore"))?,
+                    _ => stamp(&dir)?,
                 };
-                if stamp(&path)?.text() != recorded {
+                if now.text() != recorded {
                     return None;
                 }
             }
