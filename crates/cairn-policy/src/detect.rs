@@ -1048,6 +1048,25 @@ mod tests {
         }
     }
 
+    /// The tail test reads the text as written, not case folded: sound while
+    /// no case-insensitive tailed rule has an anchor with a letter that folds
+    /// beyond ASCII (`k`: the Kelvin sign, `s`: `ſ`). A new one must read the
+    /// folded text instead.
+    #[test]
+    fn tailed_anchors_need_no_folding() {
+        for rule in RULES.iter().filter(|r| !r.tails.is_empty()) {
+            if rule.pattern.contains("(?i)") {
+                for (anchor, _) in rule.tails {
+                    assert!(
+                        !anchor.to_ascii_lowercase().contains(['k', 's']),
+                        "{anchor:?} of {:?}",
+                        rule.pattern
+                    );
+                }
+            }
+        }
+    }
+
     /// The rules with [`Rule::tails`].
     fn tailed() -> impl Iterator<Item = &'static Rule> {
         RULES.iter().filter(|r| !r.tails.is_empty())

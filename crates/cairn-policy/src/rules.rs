@@ -338,28 +338,26 @@ pub(crate) const RULES: &[Rule] = &[
     },
     Rule {
         kind: CredentialKind::KubernetesSecret,
-        anchors: &[
-            "kind: secret",
-            "kind:secret",
-            "kind: \"secret\"",
-            "kind: 'secret'",
-        ],
+        // The check (`structure.rs`) finds `kind:` and `Secret` with any blanks
+        // and quotes between them: the anchor and the word are what it needs.
+        anchors: &["kind:"],
         exact: false,
         pattern: r"(?m)^([ \t]*)(?:data|stringData)[ \t]*:[ \t]*(?:#[^\r\n]*)?\r?$",
         check: Check::KubernetesData,
         tails: &[],
         line: Line::Any,
-        also: &[],
+        also: &["secret"],
     },
     Rule {
         kind: CredentialKind::KubernetesSecret,
-        anchors: &["\"kind\": \"secret\"", "\"kind\":\"secret\""],
+        // `"kind"` and `"Secret"` with any whitespace between, as the check reads them.
+        anchors: &["\"kind\""],
         exact: false,
         pattern: r#""(?:data|stringData)"[ \t]*:[ \t]*\{"#,
         check: Check::KubernetesJson,
         tails: &[],
         line: Line::Any,
-        also: &[],
+        also: &["\"secret\""],
     },
     Rule {
         kind: CredentialKind::KubernetesSecret,

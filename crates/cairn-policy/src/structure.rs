@@ -108,9 +108,14 @@ fn document_around(text: &str, pos: usize) -> (usize, usize) {
 fn in_yaml_secret(text: &str, pos: usize) -> bool {
     let (start, end) = document_around(text, pos);
     text[start..end].lines().any(|line| {
-        line.trim()
-            .strip_prefix("kind:")
-            .is_some_and(|v| v.trim().trim_matches(['"', '\'']) == "Secret")
+        line.trim().strip_prefix("kind:").is_some_and(|v| {
+            // A comment after the value (`kind: Secret # Opaque`) is not the value.
+            let v = v
+                .split_once(" #")
+                .or_else(|| v.split_once("\t#"))
+                .map_or(v, |(value, _)| value);
+            v.trim().trim_matches(['"', '\'']) == "Secret"
+        })
     })
 }
 

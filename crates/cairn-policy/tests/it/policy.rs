@@ -308,6 +308,28 @@ fn positive_cases() -> Vec<(String, String)> {
             "kind: Secret\ndata:\n  user: [redacted:kubernetes-secret]\n  password: [redacted:kubernetes-secret]\n",
         ),
         ("{\"auths\": {\"ghcr.io\": {\"auth\": \"bWU6czNjcjN0cHc=\"}}}".into(), "{\"auths\": {\"ghcr.io\": {\"auth\": \"[redacted:password]\"}}}"),
+        // A Secret's `kind` with other spacing, a comment, or JSON laid out
+        // otherwise (these stayed in the text: the anchors allowed one spacing).
+        (
+            "kind:  Secret\ndata:\n  user: YWRtaW4=\n".into(),
+            "kind:  Secret\ndata:\n  user: [redacted:kubernetes-secret]\n",
+        ),
+        (
+            "kind:\tSecret\ndata:\n  user: YWRtaW4=\n".into(),
+            "kind:\tSecret\ndata:\n  user: [redacted:kubernetes-secret]\n",
+        ),
+        (
+            "kind: Secret # Opaque\ndata:\n  user: YWRtaW4=\n".into(),
+            "kind: Secret # Opaque\ndata:\n  user: [redacted:kubernetes-secret]\n",
+        ),
+        (
+            "{\"kind\" : \"Secret\", \"data\": {\"user\": \"YWRtaW4=\"}}".into(),
+            "{\"kind\" : \"Secret\", \"data\": {\"user\": \"[redacted:kubernetes-secret]\"}}",
+        ),
+        (
+            "{\n  \"kind\":\n    \"Secret\",\n  \"data\": {\"user\": \"YWRtaW4=\"}}".into(),
+            "{\n  \"kind\":\n    \"Secret\",\n  \"data\": {\"user\": \"[redacted:kubernetes-secret]\"}}",
+        ),
     ];
     cases
         .into_iter()
