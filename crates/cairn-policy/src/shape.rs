@@ -58,7 +58,7 @@ pub(crate) fn has_line(line: Line, anchors: &[String], lowered: &mut Lowered<'_>
     }
     let hay = lowered.get();
     anchors.iter().any(|anchor| {
-        hay.match_indices(anchor.as_str()).any(|(start, _)| {
+        occurrences(hay, anchor).any(|start| {
             let end = start + anchor.len();
             let line_start = hay[..start].rfind('\n').map_or(0, |at| at + 1);
             let line_end = hay[end..].find('\n').map_or(hay.len(), |at| end + at);
@@ -85,6 +85,22 @@ pub(crate) fn has_line(line: Line, anchors: &[String], lowered: &mut Lowered<'_>
                 }
             }
         })
+    })
+}
+
+/// Where `word` starts in `hay`, every occurrence, overlapping ones too (so a
+/// word that could overlap itself is never missed where one occurrence hides
+/// the next, as `match_indices` would).
+fn occurrences<'a>(hay: &'a str, word: &'a str) -> impl Iterator<Item = usize> + 'a {
+    let mut from = 0;
+    std::iter::from_fn(move || {
+        if word.is_empty() {
+            return None;
+        }
+        let at = from + hay.get(from..)?.find(word)?;
+        // On to the next character: a word's first byte starts a character.
+        from = at + hay[at..].chars().next().map_or(1, char::len_utf8);
+        Some(at)
     })
 }
 
@@ -187,6 +203,17 @@ pub(crate) fn has_block_indicator(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn occurrences_overlap() {
+        assert_eq!(occurrences("aaaa", "aa").collect::<Vec<_>>(), [0, 1, 2]);
+        assert_eq!(
+            occurrences("pass: pass", "pass").collect::<Vec<_>>(),
+            [0, 6]
+        );
+        assert_eq!(occurrences("éé", "é").collect::<Vec<_>>(), [0, 2]);
+        assert_eq!(occurrences("abc", "").count(), 0);
+    }
 
     #[test]
     fn the_block_indicator_is_a_colon_then_blanks_then_a_bar_or_angle() {
