@@ -670,6 +670,43 @@ fn visibility_table() {
     assert!(find_credentials(WITHHELD_NOTICE).is_empty());
 }
 
+/// Shapes that sit at the edges of the tests a rule passes before its regex
+/// runs (`shape.rs`): bold and quoted keys, keys in capitals or with letters
+/// Unicode folds to ASCII ones, prose with `for`/`of`/`on`, tabs and CRLF,
+/// tables, URLs, `.netrc` entries across lines, command flags, tokens at their
+/// shortest. The secret never survives (the review of those tests tried these).
+#[test]
+fn credentials_at_the_edges_of_the_rule_shapes_never_survive() {
+    const PW: &str = "Xk9fakePw2";
+    for text in [
+        format!("**password**: {PW}"),
+        format!("__Password__ = {PW}"),
+        format!("\"password\" = \"{PW}\""),
+        format!("`password`: {PW}"),
+        format!("DB_PASS={PW}"),
+        format!("dbPass: {PW}"),
+        format!("PA\u{17F}\u{17F}WORD:\t{PW}"),
+        format!("the password for the staging db is {PW}"),
+        format!("The Passphrase of prod was: {PW}"),
+        format!("the password\tis `{PW}`"),
+        format!("| host | password |\r\n|---|---|\r\n| db | {PW} |"),
+        format!("\t| user | pwd |\n|---|---|\n| bob | {PW} |"),
+        format!("postgres://svc:{PW}@db:5432/ledger"),
+        format!("machine git.acme.org\r\n  login bob\r\n  password {PW}"),
+        format!("mysql -u root\t-p{PW} ledger"),
+        format!("redis-cli -h cache -a {PW}"),
+        format!("Authorization: Bearer {PW}~{PW}"),
+        "key-0123456789abcdef0123456789abcdef".to_owned(),
+    ] {
+        let out = redact(&text);
+        assert!(!out.text.contains(PW), "{text:?} -> {:?}", out.text);
+        assert!(
+            !out.text.contains("0123456789abcdef0123456789abcdef"),
+            "{text:?}"
+        );
+    }
+}
+
 #[test]
 fn demo_canaries_never_survive() {
     let text = format!(
