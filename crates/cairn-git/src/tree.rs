@@ -474,18 +474,22 @@ fn changed_files(
 }
 
 /// The repository's index read for this status alone (an empty one when there
-/// is no index file): the stat pass marks its entries in place, where gix's
-/// shared snapshot would need a copy.
+/// is no index file, known from the open's own error, as gix's `try_index`
+/// knows it: no separate look first): the stat pass marks its entries in
+/// place, where gix's shared snapshot would need a copy.
 fn own_index(repo: &gix::Repository) -> Result<gix::index::File, GitError> {
-    let path = repo.index_path();
-    match std::fs::symlink_metadata(&path) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(gix::index::File::from_state(
-            gix::index::State::new(repo.object_hash()),
-            path,
-        )),
-        _ => repo
-            .open_index()
-            .map_err(|e| GitError::read("the index", &e)),
+    match repo.open_index() {
+        Ok(index) => Ok(index),
+        Err(e)
+            if e.downcast_any_ref::<gix::index::file::init::OpenError>()
+                .is_some_and(|o| o.source.kind() == std::io::ErrorKind::NotFound) =>
+        {
+            Ok(gix::index::File::from_state(
+                gix::index::State::new(repo.object_hash()),
+                repo.index_path(),
+            ))
+        }
+        Err(e) => Err(GitError::read("the index", &e)),
     }
 }
 

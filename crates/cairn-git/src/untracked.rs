@@ -388,10 +388,12 @@ fn read_cache(
             "d" | "g" => {
                 let (recorded, rela) = rest.split_once(' ').unwrap_or((rest, ""));
                 let dir = folder(workdir, rela);
-                let now = match known.get(rela.as_bytes()) {
-                    Some(meta) if kind == "d" => present(meta)?,
-                    _ if kind == "g" => stamp(&dir.join(".gitignore"))?,
-                    _ => stamp(&dir)?,
+                let now = if kind == "g" {
+                    stamp(&dir.join(".gitignore"))?
+                } else if let Some(meta) = known.get(rela.as_bytes()) {
+                    present(meta)?
+                } else {
+                    stamp(&dir)?
                 };
                 if now.text() != recorded {
                     return None;
