@@ -32,7 +32,7 @@ use crate::CredentialKind;
 use crate::benign::{self, Quote, is_markers};
 use crate::code_shapes;
 use crate::prefilter::{CaseFold, Mask, Prefilter};
-use crate::rules::{Check, Line, RULES, Rule};
+use crate::rules::{BEFORE_VERB, Check, Line, RULES, Rule, VERBS};
 use crate::shape::{Lowered, has_also, has_line, has_shape};
 use crate::structure;
 
@@ -300,23 +300,24 @@ fn matchers() -> &'static Matchers {
     MATCHERS.get_or_init(|| {
         const _: () = assert!(RULES.len() <= Mask::BITS as usize, "rule masks are u128");
         // Every word a folded text is compared with: the anchors, the keys'
-        // ends, the words every match also has, the marks after a key.
-        let fold = CaseFold::of(RULES.iter().flat_map(|r| {
-            let anchors = if r.exact { &[][..] } else { r.anchors };
-            let (ends, marks): (&[&str], &[&str]) = match r.line {
-                Line::Key { ends, .. } => {
-                    (ends, &["is", "was", "ist", "es", "est", "for", "of", "on"])
-                }
-                Line::After(marks) => (&[], marks),
-                _ => (&[], &[]),
-            };
-            anchors
+        // ends, the words every match also has, the marks after a key, and the
+        // words a key's sentence has.
+        let fold = CaseFold::of(
+            RULES
                 .iter()
-                .chain(ends)
-                .chain(marks)
-                .chain(r.also)
-                .copied()
-        }));
+                .flat_map(|r| {
+                    let anchors = if r.exact { &[][..] } else { r.anchors };
+                    let (ends, marks): (&[&str], &[&str]) = match r.line {
+                        Line::Key { ends, .. } => (ends, &[]),
+                        Line::After(marks) => (&[], marks),
+                        _ => (&[], &[]),
+                    };
+                    anchors.iter().chain(ends).chain(marks).chain(r.also)
+                })
+                .chain(VERBS)
+                .chain(BEFORE_VERB)
+                .copied(),
+        );
         let line_anchors = RULES
             .iter()
             .map(|rule| {
@@ -325,14 +326,7 @@ fn matchers() -> &'static Matchers {
                     Line::Key { ends, .. } => ends,
                     _ => rule.anchors,
                 };
-                words
-                    .iter()
-                    .map(|w| {
-                        fold.text(w)
-                            .unwrap_or_else(|| (*w).to_owned())
-                            .to_ascii_lowercase()
-                    })
-                    .collect()
+                words.iter().map(|w| fold.lower(w)).collect()
             })
             .collect();
         Matchers {
@@ -363,6 +357,18 @@ fn enabled_and_folded(m: &Matchers, text: &str) -> (Mask, Option<String>) {
     }
 }
 
+/// Whether rule `i` passes every test that comes before its regex on `text`:
+/// its anchors among the `enabled` rules, then its shape, its line and its
+/// words ([`crate::shape`]). `detect` and the tests of those tests ask this
+/// one question, so no test can be left out of either.
+fn passes(m: &Matchers, i: usize, enabled: Mask, text: &str, lowered: &mut Lowered<'_>) -> bool {
+    let rule = &RULES[i];
+    enabled & (1 << i) != 0
+        && has_shape(rule, text)
+        && has_line(rule.line, &m.line_anchors[i], lowered)
+        && has_also(rule.also, lowered)
+}
+
 /// All spans to redact in `text`, merged and sorted.
 fn detect(text: &str) -> Vec<Span> {
     let m = matchers();
@@ -374,13 +380,7 @@ fn detect(text: &str) -> Vec<Span> {
 
     let mut spans = Vec::new();
     for (i, (rule, re)) in RULES.iter().zip(&m.regexes).enumerate() {
-        if enabled & (1 << i) == 0 {
-            continue;
-        }
-        if !has_shape(rule, text)
-            || !has_line(rule.line, &m.line_anchors[i], &mut lowered)
-            || !has_also(rule.also, &mut lowered)
-        {
+        if !passes(m, i, enabled, text, &mut lowered) {
             continue;
         }
         let re = re.get_or_init(|| compile(rule));
@@ -763,11 +763,7 @@ mod tests {
             let (enabled, folded) = enabled_and_folded(m, &text);
             let mut lowered = Lowered::new(&text, folded);
             for (i, (rule, re)) in RULES.iter().zip(&m.regexes).enumerate() {
-                if enabled & (1 << i) == 0
-                    || !has_shape(rule, &text)
-                    || !has_line(rule.line, &m.line_anchors[i], &mut lowered)
-                    || !has_also(rule.also, &mut lowered)
-                {
+                if !passes(m, i, enabled, &text, &mut lowered) {
                     let re = re.get_or_init(|| compile(rule));
                     prop_assert!(!re.is_match(&text), "rule {} ({:?}) left out of {:?}", i, rule.kind, text);
                 }
@@ -847,12 +843,7 @@ mod tests {
     fn every_key_ends_as_its_rule_says() {
         use proptest::strategy::ValueTree;
         let m = matchers();
-        let lower = |w: &str| {
-            m.fold
-                .text(w)
-                .unwrap_or_else(|| w.to_owned())
-                .to_ascii_lowercase()
-        };
+        let lower = |w: &str| m.fold.lower(w);
         let mut runner = proptest::test_runner::TestRunner::deterministic();
         let mut rules = 0;
         for rule in RULES {
@@ -882,12 +873,7 @@ mod tests {
             let (enabled, folded) = enabled_and_folded(m, text);
             let mut lowered = Lowered::new(text, folded);
             (0..RULES.len())
-                .filter(|&i| {
-                    enabled & (1 << i) != 0
-                        && has_shape(&RULES[i], text)
-                        && has_line(RULES[i].line, &m.line_anchors[i], &mut lowered)
-                        && has_also(RULES[i].also, &mut lowered)
-                })
+                .filter(|&i| passes(m, i, enabled, text, &mut lowered))
                 .collect()
         };
         // Words with an anchor in them, no credential's shape on their line.
@@ -1037,10 +1023,7 @@ mod tests {
             for (i, (rule, re)) in RULES.iter().zip(&m.regexes).enumerate() {
                 if re.get_or_init(|| compile(rule)).is_match(&text) {
                     prop_assert!(
-                        enabled & (1 << i) != 0
-                            && has_shape(rule, &text)
-                            && has_line(rule.line, &m.line_anchors[i], &mut lowered)
-                            && has_also(rule.also, &mut lowered),
+                        passes(m, i, enabled, &text, &mut lowered),
                         "rule {} ({:?}) on {:?}", i, rule.kind, text
                     );
                 }

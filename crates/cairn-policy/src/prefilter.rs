@@ -63,6 +63,14 @@ impl CaseFold {
             .map(|at| self.map[at].1)
     }
 
+    /// `word` folded and in ASCII lower case: as the tests after the prefilter
+    /// compare words with a folded, lower-cased text.
+    pub(crate) fn lower(&self, word: &str) -> String {
+        self.text(word)
+            .unwrap_or_else(|| word.to_owned())
+            .to_ascii_lowercase()
+    }
+
     /// `text` with its letters folded, when one of them is; `None` otherwise
     /// (an ASCII text is never: ASCII case is the prefilter's own).
     pub(crate) fn text(&self, text: &str) -> Option<String> {

@@ -2,7 +2,7 @@
 //! text has beside an anchor (a block scalar's indicator, a vendor key's token,
 //! what follows the key on its line). A rule runs only where they pass.
 
-use crate::rules::{Check, Line, Rule, Then};
+use crate::rules::{BEFORE_VERB, Check, Line, Rule, Then, VERBS};
 
 /// A text as the [`Line`] tests read it: case folded, in ASCII lower case,
 /// made on the first test that needs it.
@@ -131,16 +131,11 @@ fn follows(then: Then, after: &str) -> bool {
             }
             // The words after the key, each cut at blanks; a verb may end in `:`.
             let mut words = rest.split(blank).filter(|w| !w.is_empty());
-            let verb = |w: &str| {
-                matches!(
-                    w.strip_suffix(':').unwrap_or(w),
-                    "is" | "was" | "ist" | "es" | "est"
-                )
-            };
+            let verb = |w: &str| VERBS.contains(&w.strip_suffix(':').unwrap_or(w));
             match words.next() {
                 Some(w) if verb(w) => true,
                 // `for`, `of` or `on`, one to four words, the verb.
-                Some("for" | "of" | "on") => words.take(5).skip(1).any(verb),
+                Some(w) if BEFORE_VERB.contains(&w) => words.take(5).skip(1).any(verb),
                 _ => false,
             }
         }
