@@ -82,11 +82,6 @@ pub(crate) enum Then {
     CodeSpan,
 }
 
-/// The verbs of a credential stated in a sentence ([`prose!`]), and the words
-/// that may come between a key and its verb (`the password for the db is`).
-pub(crate) const VERBS: &[&str] = &["is", "was", "ist", "es", "est"];
-pub(crate) const BEFORE_VERB: &[&str] = &["for", "of", "on"];
-
 /// How the password keys end (`mot de passe` in `passe`).
 const PASSWORD_ENDS: &[&str] = &[
     "password",

@@ -2,7 +2,13 @@
 //! text has beside an anchor (a block scalar's indicator, a vendor key's token,
 //! what follows the key on its line). A rule runs only where they pass.
 
-use crate::rules::{BEFORE_VERB, Check, Line, Rule, Then, VERBS};
+use crate::rules::{Check, Line, Rule, Then};
+
+/// The verbs of a credential stated in a sentence (`prose!` in `rules.rs`), and
+/// the words that may come between a key and its verb (`the password for the
+/// db is`).
+pub(crate) const VERBS: &[&str] = &["is", "was", "ist", "es", "est"];
+pub(crate) const BEFORE_VERB: &[&str] = &["for", "of", "on"];
 
 /// A text as the [`Line`] tests read it: case folded, in ASCII lower case,
 /// made on the first test that needs it.
