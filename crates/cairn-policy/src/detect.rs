@@ -289,7 +289,7 @@ struct Matchers {
     /// Per rule, the words its [`Line`] test looks for (its anchors, or its
     /// keys' ends), folded and in ASCII lower case as [`Lowered`] texts are
     /// searched for them (rules whose [`Line`] is `Any`: none).
-    line_anchors: Vec<Vec<String>>,
+    line_anchors: Vec<Vec<memchr::memmem::Finder<'static>>>,
     /// `RULES[i].pattern`, compiled the first time the prefilter enables the rule
     /// (compiling them all costs milliseconds, and most texts enable none).
     regexes: Vec<OnceLock<Regex>>,
@@ -326,7 +326,10 @@ fn matchers() -> &'static Matchers {
                     Line::Key { ends, .. } => ends,
                     _ => rule.anchors,
                 };
-                words.iter().map(|w| fold.lower(w)).collect()
+                words
+                    .iter()
+                    .map(|w| memchr::memmem::Finder::new(&fold.lower(w)).into_owned())
+                    .collect()
             })
             .collect();
         Matchers {
