@@ -167,6 +167,13 @@ impl BuiltItems {
         self.0.remove(&position);
     }
 
+    /// Keeps `item`, made by [`item_of`] for the candidate at `position` with the
+    /// request the next assembly is given, as that candidate's item: a caller
+    /// builds items where it likes (on several threads) and the assembly takes them.
+    pub fn insert(&mut self, position: usize, item: Item) {
+        self.0.insert(position, item);
+    }
+
     /// The positions of the candidates whose items were built, in order, with
     /// their items.
     pub fn built(&self) -> Vec<(usize, &Item)> {
@@ -174,6 +181,13 @@ impl BuiltItems {
         out.sort_unstable_by_key(|&(at, _)| at);
         out
     }
+}
+
+/// The item an assembly with `req` makes of `candidate` wherever it places it:
+/// its shown, redacted texts, its summary and its reasons (a function of the
+/// two alone; see [`BuiltItems::insert`]).
+pub fn item_of(req: &Request<'_>, candidate: &Candidate<'_>) -> Item {
+    make_item(candidate.note, candidate.scored, candidate, req)
 }
 
 /// Builds the packet. `candidates` must be sorted best first (as [`cairn_score::score`] returns).

@@ -15,6 +15,7 @@ use cairn_render::{Format, TOKENIZER_NAME, Target};
 use cairn_route::{Route, RouteInput, RouteMethod};
 use cairn_score::{Ranking, ScoreContext, Scored, Weights};
 use chrono::{DateTime, Utc};
+use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
 use crate::fit::{MAX_FIT_ATTEMPTS, OutputCaps, Shrink, shrink};
@@ -480,14 +481,23 @@ impl Engine {
             .filter(|(_, item)| !dropped.contains(&item.path))
             .map(|(at, _)| at)
             .collect();
-        for at in shown {
-            let c = &mut candidates[at];
-            if let Some(full) = self.note(&c.note.path) {
-                c.note = full;
-                built.forget(at);
-            }
+        // Their bodies read, and their items (the bodies redacted: most of an
+        // assembly's time) built again, on the pool: each is a function of its
+        // candidate alone, and is collected in candidate order.
+        let full: Vec<(usize, &'e Note)> = shown
+            .par_iter()
+            .filter_map(|&at| self.note(&candidates[at].note.path).map(|n| (at, n)))
+            .collect();
+        for &(at, note) in &full {
+            candidates[at].note = note;
         }
-        // Only the items of the notes that got their bodies are built again.
+        let items: Vec<(usize, cairn_assemble::Item)> = full
+            .par_iter()
+            .map(|&(at, _)| (at, cairn_assemble::item_of(request, &candidates[at])))
+            .collect();
+        for (at, item) in items {
+            built.insert(at, item);
+        }
         cairn_assemble::assemble_reusing(request, candidates, &mut built)
     }
 
