@@ -460,43 +460,49 @@ impl Engine {
     /// bodies (only their summaries do): the shown ones get their bodies and the
     /// packet is assembled again, building only their items anew. `dropped`
     /// names the shown notes that fitting will drop whatever their summaries say
-    /// (see [`Engine::sure_drops`]): they are not read.
+    /// (see [`Engine::sure_drops`]): they keep their items without a body.
     pub(crate) fn assemble_with_bodies<'e>(
         &'e self,
         request: &cairn_assemble::Request<'_>,
         candidates: &mut [Candidate<'e>],
-        dropped: impl FnOnce(&cairn_assemble::Packet) -> BTreeSet<String>,
+        dropped: impl FnOnce(&cairn_assemble::Packet) -> BTreeSet<String> + Send,
     ) -> cairn_assemble::Packet {
         let mut built = cairn_assemble::BuiltItems::default();
         let packet = cairn_assemble::assemble_reusing(request, candidates, &mut built);
         if !self.notes.lazy_bodies() {
             return packet;
         }
-        let dropped = dropped(&packet);
         // The shown notes are the candidates whose items were built; the packet
         // names them by their items' (redacted) paths.
-        let shown: Vec<usize> = built
+        let shown: Vec<(usize, String)> = built
             .built()
             .into_iter()
-            .filter(|(_, item)| !dropped.contains(&item.path))
-            .map(|(at, _)| at)
+            .map(|(at, item)| (at, item.path.clone()))
             .collect();
-        // Their bodies read, and their items (the bodies redacted: most of an
-        // assembly's time) built again, on the pool: each is a function of its
-        // candidate alone, and is collected in candidate order.
-        let full: Vec<(usize, &'e Note)> = shown
-            .par_iter()
-            .filter_map(|&at| self.note(&candidates[at].note.path).map(|n| (at, n)))
-            .collect();
-        for &(at, note) in &full {
-            candidates[at].note = note;
-        }
-        let items: Vec<(usize, cairn_assemble::Item)> = full
-            .par_iter()
-            .map(|&(at, _)| (at, cairn_assemble::item_of(request, &candidates[at])))
-            .collect();
-        for (at, item) in items {
-            built.insert(at, item);
+        // Which of them fitting drops is found (renderings) while, on the pool,
+        // the bodies of all of them are read and their items built again (the
+        // bodies redacted: most of an assembly's time), each a function of its
+        // candidate alone, collected in candidate order. A dropped note's new
+        // item is not used: it stays as it was, without its body.
+        let view: &[Candidate<'e>] = candidates;
+        let (dropped, rebuilt) = rayon::join(
+            || dropped(&packet),
+            || {
+                shown
+                    .par_iter()
+                    .filter_map(|(at, path)| {
+                        let note = self.note(&view[*at].note.path)?;
+                        let full = Candidate { note, ..view[*at] };
+                        Some((*at, path, note, cairn_assemble::item_of(request, &full)))
+                    })
+                    .collect::<Vec<_>>()
+            },
+        );
+        for (at, path, note, item) in rebuilt {
+            if !dropped.contains(path) {
+                candidates[at].note = note;
+                built.insert(at, item);
+            }
         }
         cairn_assemble::assemble_reusing(request, candidates, &mut built)
     }
@@ -561,10 +567,10 @@ impl Engine {
         };
         let started = std::time::Instant::now();
         let within = limit + crate::fit::FIT_SLACK_TOKENS;
-        let sure = std::cell::Cell::new(0);
+        let sure = std::sync::atomic::AtomicUsize::new(0);
         let mut packet = self.assemble_with_bodies(&request, &mut candidates, |first| {
             let dropped = self.sure_drops(first, req.target, format, within);
-            sure.set(dropped.len());
+            sure.store(dropped.len(), std::sync::atomic::Ordering::Relaxed);
             dropped
         });
         packet
@@ -598,7 +604,7 @@ impl Engine {
         let started = std::time::Instant::now();
         // The items fitting drops whatever their summaries: the lowest in the
         // drop order (which no summary changes), as fitting would drop them.
-        packet.drop_lowest_n(sure.get());
+        packet.drop_lowest_n(sure.into_inner());
         let rendered = self.fit_tokens(&mut packet, req.target, format, limit)?;
         Ok(WakeupOutput {
             packet,
