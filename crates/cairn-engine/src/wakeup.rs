@@ -480,17 +480,22 @@ impl Engine {
             .map(|(at, item)| (at, item.path.clone()))
             .collect();
         // Which of them fitting drops is found (renderings) while, on the pool,
-        // the bodies of all of them are read and their items built again (the
+        // the bodies of the others are read and their items built again (the
         // bodies redacted: most of an assembly's time), each a function of its
-        // candidate alone, collected in candidate order. A dropped note's new
-        // item is not used: it stays as it was, without its body.
+        // candidate alone, collected in candidate order. Until the drops are
+        // known every shown note is one of the others; a dropped note's new item
+        // is not used: it stays as it was, without its body.
         let view: &[Candidate<'e>] = candidates;
+        let known: std::sync::OnceLock<BTreeSet<String>> = std::sync::OnceLock::new();
         let (dropped, rebuilt) = rayon::join(
-            || dropped(&packet),
+            || known.get_or_init(|| dropped(&packet)),
             || {
                 shown
                     .par_iter()
                     .filter_map(|(at, path)| {
+                        if known.get().is_some_and(|d| d.contains(path)) {
+                            return None;
+                        }
                         let note = self.note(&view[*at].note.path)?;
                         let full = Candidate { note, ..view[*at] };
                         Some((*at, path, note, cairn_assemble::item_of(request, &full)))
