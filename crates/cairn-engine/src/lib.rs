@@ -10,6 +10,7 @@
 //! the MCP server and the benchmark all call this crate and nothing below it, so
 //! there is one ranking path and one policy path.
 
+mod bodies;
 mod code_changed;
 mod explain;
 mod explain_text;

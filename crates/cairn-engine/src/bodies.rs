@@ -1,0 +1,70 @@
+//! The shown notes' bodies: a cached engine assembles a packet from notes
+//! without bodies, then reads the bodies of the notes it shows and builds
+//! their items again, on the rayon pool, beside the renderings that find which
+//! of them fitting drops anyway.
+
+use std::collections::BTreeSet;
+
+use cairn_assemble::Candidate;
+use rayon::prelude::*;
+
+use crate::Engine;
+
+impl Engine {
+    /// `candidates` assembled into a packet whose shown notes have their bodies.
+    /// Cached notes carry no body. Which notes a packet shows does not depend on
+    /// bodies (only their summaries do): the shown ones get their bodies and the
+    /// packet is assembled again, building only their items anew. `dropped`
+    /// names the shown notes that fitting will drop whatever their summaries say
+    /// (see [`Engine::sure_drops`]): they keep their items without a body.
+    pub(crate) fn assemble_with_bodies<'e>(
+        &'e self,
+        request: &cairn_assemble::Request<'_>,
+        candidates: &mut [Candidate<'e>],
+        dropped: impl FnOnce(&cairn_assemble::Packet) -> BTreeSet<String> + Send,
+    ) -> cairn_assemble::Packet {
+        let mut built = cairn_assemble::BuiltItems::default();
+        let packet = cairn_assemble::assemble_reusing(request, candidates, &mut built);
+        if !self.notes.lazy_bodies() {
+            return packet;
+        }
+        // The shown notes are the candidates whose items were built; the packet
+        // names them by their items' (redacted) paths.
+        let shown: Vec<(usize, String)> = built
+            .built()
+            .into_iter()
+            .map(|(at, item)| (at, item.path.clone()))
+            .collect();
+        // Which of them fitting drops is found (renderings) while, on the pool,
+        // the bodies of the others are read and their items built again (the
+        // bodies redacted: most of an assembly's time), each a function of its
+        // candidate alone, collected in candidate order. Until the drops are
+        // known every shown note is one of the others; a dropped note's new item
+        // is not used: it stays as it was, without its body.
+        let view: &[Candidate<'e>] = candidates;
+        let known: std::sync::OnceLock<BTreeSet<String>> = std::sync::OnceLock::new();
+        let (dropped, rebuilt) = rayon::join(
+            || known.get_or_init(|| dropped(&packet)),
+            || {
+                shown
+                    .par_iter()
+                    .filter_map(|(at, path)| {
+                        if known.get().is_some_and(|d| d.contains(path)) {
+                            return None;
+                        }
+                        let note = self.note(&view[*at].note.path)?;
+                        let full = Candidate { note, ..view[*at] };
+                        Some((*at, path, note, cairn_assemble::item_of(request, &full)))
+                    })
+                    .collect::<Vec<_>>()
+            },
+        );
+        for (at, path, note, item) in rebuilt {
+            if !dropped.contains(path) {
+                candidates[at].note = note;
+                built.insert(at, item);
+            }
+        }
+        cairn_assemble::assemble_reusing(request, candidates, &mut built)
+    }
+}
