@@ -82,51 +82,47 @@ pub(crate) enum Then {
     CodeSpan,
 }
 
+/// The password keys' ends, then `extra` ones: one list for both rules' lists.
+macro_rules! password_ends {
+    ($($extra:literal),* $(,)?) => {
+        &[
+            "password",
+            "passwd",
+            "passphrase",
+            "passcode",
+            "passwort",
+            "kennwort",
+            "contraseña",
+            "contrasena",
+            "senha",
+            "passe",
+            "pwd",
+            "pin",
+            $($extra),*
+        ]
+    };
+}
+
 /// How the password keys end (`mot de passe` in `passe`).
-const PASSWORD_ENDS: &[&str] = &[
-    "password",
-    "passwd",
-    "passphrase",
-    "passcode",
-    "passwort",
-    "kennwort",
-    "contraseña",
-    "contrasena",
-    "senha",
-    "passe",
-    "pwd",
-    "pin",
-];
+const PASSWORD_ENDS: &[&str] = password_ends!();
 
 /// How the API key keys end (`api_key`, `access-token`).
 const API_KEY_ENDS: &[&str] = &["key", "token"];
 
 /// How the password keys of an assignment end: [`PASSWORD_ENDS`], the keys
 /// outside Latin script, and `pass` and `puk` (`SSHPASS`, `db_pass`, `dbPass`).
-const PASSWORD_ASSIGNMENT_ENDS: &[&str] = &[
-    "password",
-    "passwd",
-    "passphrase",
-    "passcode",
-    "passwort",
-    "kennwort",
-    "contraseña",
-    "contrasena",
-    "senha",
+const PASSWORD_ASSIGNMENT_ENDS: &[&str] = password_ends!(
     "wachtwoord",
     "lösenord",
     "пароль",
     "hasło",
-    "passe",
     "密码",
     "口令",
     "パスワード",
     "비밀번호",
-    "pwd",
     "pass",
-    "pin",
     "puk",
-];
+);
 
 /// How the generic secret keys end (`secret_key_base`, `credentials`).
 const SECRET_ENDS: &[&str] = &[
