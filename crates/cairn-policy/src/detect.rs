@@ -307,12 +307,7 @@ fn matchers() -> &'static Matchers {
                 .iter()
                 .flat_map(|r| {
                     let anchors = if r.exact { &[][..] } else { r.anchors };
-                    let (ends, marks): (&[&str], &[&str]) = match r.line {
-                        Line::Key { ends, .. } => (ends, &[]),
-                        Line::After(marks) => (&[], marks),
-                        _ => (&[], &[]),
-                    };
-                    anchors.iter().chain(ends).chain(marks).chain(r.also)
+                    anchors.iter().chain(r.line.words()).chain(r.also)
                 })
                 .chain(VERBS)
                 .chain(BEFORE_VERB)
@@ -809,12 +804,7 @@ mod tests {
     #[test]
     fn line_marks_are_in_lower_case() {
         for rule in RULES {
-            let (marks, ends): (&[&str], &[&str]) = match rule.line {
-                Line::After(marks) => (marks, &[]),
-                Line::Key { ends, .. } => (&[], ends),
-                _ => (&[], &[]),
-            };
-            for word in marks.iter().chain(ends) {
+            for word in rule.line.words() {
                 assert_eq!(*word, word.to_lowercase(), "{:?}", rule.pattern);
             }
         }

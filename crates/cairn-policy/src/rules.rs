@@ -67,6 +67,18 @@ pub(crate) enum Line {
     UrlUserinfo,
 }
 
+impl Line {
+    /// The words of its own this test compares with a text (lower case): the
+    /// marks after an anchor, or the keys' ends.
+    pub(crate) fn words(self) -> &'static [&'static str] {
+        match self {
+            Line::After(marks) => marks,
+            Line::Key { ends, .. } => ends,
+            Line::Any | Line::TableRow | Line::UrlUserinfo => &[],
+        }
+    }
+}
+
 /// What follows a key in a [`Line::Key`] test, as its rule's pattern has it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Then {
