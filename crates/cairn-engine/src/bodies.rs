@@ -17,16 +17,18 @@ impl Engine {
     /// packet is assembled again, building only their items anew. `dropped`
     /// names the shown notes that fitting will drop whatever their summaries say
     /// (see [`Engine::sure_drops`]): they keep their items without a body.
+    /// Also gives how many notes `dropped` named (0 when bodies are not lazy:
+    /// it is not asked).
     pub(crate) fn assemble_with_bodies<'e>(
         &'e self,
         request: &cairn_assemble::Request<'_>,
         candidates: &mut [Candidate<'e>],
         dropped: impl FnOnce(&cairn_assemble::Packet) -> BTreeSet<String> + Send,
-    ) -> cairn_assemble::Packet {
+    ) -> (cairn_assemble::Packet, usize) {
         let mut built = cairn_assemble::BuiltItems::default();
         let packet = cairn_assemble::assemble_reusing(request, candidates, &mut built);
         if !self.notes.lazy_bodies() {
-            return packet;
+            return (packet, 0);
         }
         // The shown notes are the candidates whose items were built; the packet
         // names them by their items' (redacted) paths.
@@ -65,6 +67,7 @@ impl Engine {
                 built.insert(at, item);
             }
         }
-        cairn_assemble::assemble_reusing(request, candidates, &mut built)
+        let packet = cairn_assemble::assemble_reusing(request, candidates, &mut built);
+        (packet, dropped.len())
     }
 }

@@ -124,7 +124,8 @@ impl Engine {
             limit: Some(req.max_notes),
         };
         // As in a wake-up: the shown notes get their bodies, for their summaries.
-        let mut packet = self.assemble_with_bodies(&request, &mut candidates, |_| BTreeSet::new());
+        let (mut packet, _) =
+            self.assemble_with_bodies(&request, &mut candidates, |_| BTreeSet::new());
         // Second line of defence, as for a packet: every string redacted again.
         packet.redact_texts();
         let mut items: Vec<Item> = packet

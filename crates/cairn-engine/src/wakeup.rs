@@ -514,11 +514,8 @@ impl Engine {
         };
         let started = std::time::Instant::now();
         let within = limit + crate::fit::FIT_SLACK_TOKENS;
-        let sure = std::sync::atomic::AtomicUsize::new(0);
-        let mut packet = self.assemble_with_bodies(&request, &mut candidates, |first| {
-            let dropped = self.sure_drops(first, req.target, format, within);
-            sure.store(dropped.len(), std::sync::atomic::Ordering::Relaxed);
-            dropped
+        let (mut packet, sure) = self.assemble_with_bodies(&request, &mut candidates, |first| {
+            self.sure_drops(first, req.target, format, within)
         });
         packet
             .provenance
@@ -551,7 +548,7 @@ impl Engine {
         let started = std::time::Instant::now();
         // The items fitting drops whatever their summaries: the lowest in the
         // drop order (which no summary changes), as fitting would drop them.
-        packet.drop_lowest_n(sure.into_inner());
+        packet.drop_lowest_n(sure);
         let rendered = self.fit_tokens(&mut packet, req.target, format, limit)?;
         Ok(WakeupOutput {
             packet,
