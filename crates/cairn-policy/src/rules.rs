@@ -7,6 +7,7 @@
 //! cannot flag anything without, so text with none of them runs no regex.
 
 use crate::CredentialKind;
+use crate::shape::{Line, Then};
 
 /// How a regex match becomes one or more spans.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,59 +40,6 @@ pub(crate) enum Check {
     /// A markdown table row with a credential key cell (the next cell), or a
     /// header with a credential column (that column in every row below).
     Table,
-}
-
-/// What every match of a rule has on the line of one of its anchors, after the
-/// anchor: a test far cheaper than compiling the rule's regex, which the rule
-/// needs to pass before its regex runs (`detect.rs`). Letters are compared in
-/// lower case, after [`crate::detect`]'s case folding.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Line {
-    /// Nothing is known.
-    Any,
-    /// One of these (lower case) follows the anchor on its line: an
-    /// assignment's separator, a code span's backtick, a sentence's verb.
-    After(&'static [&'static str]),
-    /// The anchor is in a table row: its line starts with `|` (after blanks)
-    /// and has another `|` after it.
-    TableRow,
-    /// A key that ends in one of `ends` (lower case), followed on its line by
-    /// what `then` says: a credential's key is a word or the end of one, and
-    /// `pinned`, `passing` or `the pin of the map` is none.
-    Key {
-        ends: &'static [&'static str],
-        then: Then,
-    },
-    /// The anchor (`://`) starts a URL's authority with a user and password:
-    /// before a blank or the path, a `:` and then an `@`.
-    UrlUserinfo,
-}
-
-impl Line {
-    /// The words of its own this test compares with a text (lower case): the
-    /// marks after an anchor, or the keys' ends.
-    pub(crate) fn words(self) -> &'static [&'static str] {
-        match self {
-            Line::After(marks) => marks,
-            Line::Key { ends, .. } => ends,
-            Line::Any | Line::TableRow | Line::UrlUserinfo => &[],
-        }
-    }
-}
-
-/// What follows a key in a [`Line::Key`] test, as its rule's pattern has it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Then {
-    /// An assignment ([`assignment!`]): maybe markdown bold and a quote, blanks,
-    /// then a separator (`=`, `:`, `：`, `＝`).
-    Separator,
-    /// A sentence ([`prose!`]): maybe markdown bold, then after a blank a verb
-    /// (`is`, `was`, `ist`, `es`, `est`), directly or after `for`, `of` or `on`
-    /// and one to four words.
-    Verb,
-    /// A code span ([`code_span_after!`]): after blanks, maybe `is` or `was`
-    /// and blanks, a backtick.
-    CodeSpan,
 }
 
 /// The password keys' ends, then `extra` ones: one list for both rules' lists.
