@@ -203,8 +203,10 @@ impl GitProbe {
     ) -> Result<Self, GitTask> {
         let not_asked = not_asked(config, req);
         let derive_task = not_asked.is_none();
-        let cache_dir = cache_dir.filter(|_| config.git.code_changed_deboost < 1.0);
-        if !derive_task && cache_dir.is_none() {
+        // The history is read for the code-changed deboost only; the status's
+        // caches live in the same folder whether or not it is on.
+        let history = config.git.code_changed_deboost < 1.0 && cache_dir.is_some();
+        if !derive_task && !history {
             return Err(GitTask::Nothing(not_asked.unwrap_or_default()));
         }
         let started = Instant::now();
@@ -223,6 +225,7 @@ impl GitProbe {
                     project: project.as_deref(),
                     why_not: not_asked,
                     cache_dir: cache_dir.as_deref(),
+                    history,
                 };
                 let t = Instant::now();
                 let read = read(&config, &cwd, &asked);
@@ -280,8 +283,11 @@ struct Asked<'a> {
     project: Option<&'a str>,
     /// Why no task is to be derived (`None`: derive one).
     why_not: Option<String>,
-    /// Where the history cache lives (`None`: no history).
+    /// The cache folder: the status's caches and the history's (`None`: no
+    /// caches, no history).
     cache_dir: Option<&'a Path>,
+    /// Whether the history is wanted (the code-changed deboost is on).
+    history: bool,
 }
 
 /// Why `req` asks for no derivation, if it does not.
@@ -425,7 +431,7 @@ fn read(config: &Config, cwd: &Path, asked: &Asked<'_>) -> GitRead {
     // repository is not shared between threads), while the status is read.
     let workdir = repo.workdir().to_path_buf();
     std::thread::scope(|scope| {
-        let loading = match (&belongs, asked.cache_dir) {
+        let loading = match (&belongs, asked.cache_dir.filter(|_| asked.history)) {
             (Some(_), Some(dir)) => {
                 let load = move || {
                     cairn_git::open(&workdir)

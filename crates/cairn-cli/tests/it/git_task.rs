@@ -235,6 +235,38 @@ fn no_task_takes_the_working_tree_as_the_task() {
     );
 }
 
+/// The status's caches (staged, untracked, commits) live in the index folder
+/// and serve the derived task whether or not the code-changed deboost (the
+/// history) is on: turning the deboost off once also turned the caches off, and
+/// every session start walked the working tree for untracked files again.
+#[test]
+fn the_status_caches_do_not_depend_on_the_code_changed_deboost() {
+    let (_dir, config, repo) = held_out("[git]\ncode_changed_deboost = 1.0\n");
+    // The first wake-up builds the index; the second reads git beside its open.
+    wakeup_json(&config, &repo, &[]);
+    let p = wakeup_json(&config, &repo, &[]);
+    assert_eq!(
+        p["query"]["derived"],
+        "derived from git: branch fix/payout-batch-lock-timeouts, 1 changed file, 1 commit"
+    );
+    let index = config.parent().unwrap().join("index");
+    let mut caches: Vec<String> = std::fs::read_dir(&index)
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.starts_with("git-"))
+        .map(|n| n.split('-').take(2).collect::<Vec<_>>().join("-"))
+        .collect();
+    caches.sort();
+    // (The untracked files' cache waits until the working tree's folders have
+    // settled for two seconds: these were just made.)
+    assert_eq!(
+        caches,
+        ["git-commits", "git-staged"],
+        "no history without the deboost, the status's caches all the same"
+    );
+    assert_eq!(wakeup_json(&config, &repo, &[]), p, "read back from the caches");
+}
+
 #[test]
 fn the_task_is_the_same_whether_cairn_runs_in_the_repository_or_elsewhere() {
     // Started in the folder it is about (as a hook is), cairn opens the
