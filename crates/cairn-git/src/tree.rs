@@ -436,7 +436,7 @@ fn changed_files(
         None::<&gix::bstr::BStr>,
         &mut modified,
         gix::status::plumbing::index_as_worktree::traits::FastEq,
-        NoSubmodules,
+        MovedSubmodules { workdir },
         &mut gix::progress::Discard,
         &std::sync::atomic::AtomicBool::new(false),
         gix::status::index_worktree::Options::default(),
@@ -527,21 +527,36 @@ impl<'index> gix::status::plumbing::index_as_worktree_with_renames::VisitEntry<'
     }
 }
 
-/// Submodules are never asked about: what gix's own submodule status answers
-/// when told to ignore them all (`Ignore::All`), without reading `.gitmodules`
-/// (from the working tree, the index or `HEAD`'s tree) to find them first.
+/// Submodules as `git status --ignore-submodules=dirty` sees them: one whose
+/// checked-out commit is not the one the index records for it ("new commits")
+/// is changed; what changed inside it is its own repository's (read when cairn
+/// runs there). A submodule that is not checked out (no repository in its
+/// folder) or whose `HEAD` cannot be read is not changed, as for git. Each
+/// submodule the status meets is opened (isolated: its own configuration only)
+/// to read its `HEAD`: no `.gitmodules`, no status inside it.
 #[derive(Clone, Copy)]
-struct NoSubmodules;
+struct MovedSubmodules<'a> {
+    /// The working tree's root, absolute.
+    workdir: &'a Path,
+}
 
-impl gix::status::plumbing::index_as_worktree::traits::SubmoduleStatus for NoSubmodules {
+impl gix::status::plumbing::index_as_worktree::traits::SubmoduleStatus for MovedSubmodules<'_> {
     type Output = ();
 
     fn status(
         &mut self,
-        _entry: &gix::index::Entry,
-        _rela_path: &gix::bstr::BStr,
+        entry: &gix::index::Entry,
+        rela_path: &gix::bstr::BStr,
     ) -> gix::Result<Option<()>> {
-        Ok(None)
+        let Ok(rela) = gix::path::from_bstr(rela_path) else {
+            return Ok(None);
+        };
+        let Ok(sub) = gix::open_opts(self.workdir.join(rela), gix::open::Options::isolated())
+        else {
+            return Ok(None);
+        };
+        let moved = sub.head_id().is_ok_and(|head| head.detach() != entry.id);
+        Ok(moved.then_some(()))
     }
 }
 

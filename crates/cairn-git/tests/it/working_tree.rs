@@ -289,6 +289,21 @@ fn a_submodule_is_read_as_its_own_repository() {
         "{:?}",
         o.changed
     );
+
+    // With the submodule committed in the outer repository, uncommitted work
+    // inside it does not make it changed (as `git status
+    // --ignore-submodules=dirty`)...
+    outer.git(&["commit", "-q", "-m", "Add the ledger"]);
+    let o = read_working_tree(&outer.path(), ReadOptions::default()).unwrap();
+    assert_eq!(o.changed, Vec::<String>::new());
+    // ... but a new commit checked out in it does: the outer repository's
+    // index records another commit for it ("new commits"), and `git status`
+    // lists it so.
+    cairn_synth::git::git_in(&sub, &["add", "-A"], "2026-02-01T09:00:00Z");
+    cairn_synth::git::git_in(&sub, &["commit", "-q", "-m", "New"], "2026-02-01T09:00:00Z");
+    let o = read_working_tree(&outer.path(), ReadOptions::default()).unwrap();
+    assert_eq!(o.changed, ["vendor/ledger"]);
+    assert_eq!(outer.git_status_paths(), ["vendor/ledger"]);
 }
 
 #[test]
