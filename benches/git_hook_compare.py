@@ -18,7 +18,8 @@ and with `--no-derive`. Prints medians, the ratio (goal: <= 1.3) and its 95%
 interval (a paired bootstrap over the run pairs): on a shared 2-core machine the
 ratio of 40-run medians moves by +-0.05 from one run of this script to the next.
 Then what deriving adds in milliseconds (wall and CPU), which, unlike the ratio,
-does not grow when both hooks get faster.
+does not grow when both hooks get faster, and, for scale, how long `git status`
+takes in the same repository.
 
 For figures, build release binaries first:
     cargo build --release -p cairn-cli -p cairn-synth
@@ -191,6 +192,19 @@ def main():
     added = statistics.median(d - n for d, n in zip(times["derive"], times["no-derive"]))
     print(f"deriving adds {added:.1f} ms (median of the run pairs' differences), "
           f"CPU {cpu_med['derive'] - cpu_med['no-derive']:.1f} ms")
+    # For scale, after the pairs: git's own status of the same working tree
+    # (without optional locks, so that it leaves the index, and the caches
+    # keyed on it, as they were).
+    status = ["git", "--no-optional-locks", "status", "--porcelain"]
+    for _ in range(3):
+        subprocess.run(status, **quiet)
+    took = []
+    for _ in range(max(10, runs // 2)):
+        t = time.perf_counter()
+        subprocess.run(status, **quiet)
+        took.append((time.perf_counter() - t) * 1000)
+    print(f"for scale: `git status --porcelain` in the same repository: median "
+          f"{statistics.median(took):.1f} ms")
 
 
 def paired_interval(a, b, rounds=2000):

@@ -28,7 +28,7 @@
 //!   generation is built on it and on [`OpenOptions::verify`]; the index's document
 //!   count must equal the manifest's. Anything else is a damaged or foreign
 //!   cache, rebuilt with a warning. Files whose mtime is too close to the listing
-//!   that indexed them are verified by content hash (see [`diff`]).
+//!   that indexed them are verified by content hash (see the `diff` module).
 //! - **No secret text.** A secret note leaves its path, content hash, size and
 //!   mtime and its [`secret_stub`] (kind, status, pinned) in the manifest, nothing
 //!   in the index; its file's diagnostics keep their codes and lines, their

@@ -55,7 +55,7 @@ impl NoteIndex {
     }
 
     /// Opens the published index in `dir` for searching only, checked against
-    /// `sums` (taken with [`checksum_dir`] when it was published): the small files
+    /// `sums` (taken with [`checksum_dir`](crate::checksum_dir) when it was published): the small files
     /// read on every search (meta, fast fields, field norms) are checked now,
     /// every other block the first time a search reads it, so a damaged index is
     /// an error, never a wrong answer. Nothing is ever written to `dir` (not even

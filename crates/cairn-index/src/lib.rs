@@ -2,7 +2,7 @@
 //!
 //! One document per note, keyed by its vault-relative path. Text fields (title,
 //! headings, contents, tags, triggers, aliases, related files, path, dates in words)
-//! share one English analyzer ([`analyzer`]: word tokenizer aware of identifiers,
+//! share one English analyzer ([`analyzer()`]: word tokenizer aware of identifiers,
 //! lowercase, ASCII folding, Snowball stop words, Snowball stemmer), so a query
 //! matches "retrying" against "retries" and `RollupPlanner` against "rollup planner".
 //! A query is a weighted bag of analysed terms; tantivy stores the postings and
@@ -14,7 +14,7 @@
 //! relevance, of policy or of packets: it returns `(path, score)` pairs. A secret
 //! note is never indexed: no word of it is in the index, in RAM or on disk.
 //!
-//! A published index is opened with its checksums ([`verify`]): every byte tantivy
+//! A published index is opened with its checksums ([`verify_dir`]): every byte tantivy
 //! reads is checked first, so a damaged file is an error, never a wrong answer;
 //! and every call into tantivy runs under `catch_unwind`, so a panic inside it is
 //! an [`IndexError::Panicked`], never a crash ([`panic_is_contained`] lets a

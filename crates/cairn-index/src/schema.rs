@@ -12,7 +12,7 @@ use crate::ANALYZER;
 /// The fast field holding [`path_key`] of each note (the stable tie-breaker).
 pub(crate) const KEY_HASH: &str = "key_hash";
 
-/// The searchable fields, in the order of [`FieldWeights`].
+/// The searchable fields, in the order of [`FieldWeights`](crate::FieldWeights).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum TextField {
     /// Title (and aliases' first word of context).

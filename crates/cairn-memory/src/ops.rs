@@ -166,7 +166,7 @@ pub struct IndexStatus {
     pub changed: bool,
 }
 
-/// The result of [`Store::apply`].
+/// The result of [`Store::apply`](crate::Store::apply).
 #[derive(Debug, Clone, Serialize)]
 pub struct Outcome {
     /// The scope.

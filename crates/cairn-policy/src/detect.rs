@@ -347,7 +347,8 @@ fn enabled_rules(m: &Matchers, text: &str) -> Mask {
     enabled_and_folded(m, text).0
 }
 
-/// [`enabled_rules`], and `text` folded when folding changed it.
+/// The rules `text` enables (those with an anchor in it, ignoring case as the
+/// rules' regexes do), and `text` folded when folding changed it.
 fn enabled_and_folded(m: &Matchers, text: &str) -> (Mask, Option<String>) {
     match m.fold.text(text) {
         Some(folded) => (m.prefilter.enabled(&folded), Some(folded)),

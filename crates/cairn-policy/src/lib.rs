@@ -2,7 +2,7 @@
 //!
 //! Two independent mechanisms, both applied to everything cairn outputs:
 //!
-//! - **Sensitivity** ([`visibility`]): per note. `public` and `internal` notes are
+//! - **Sensitivity** ([`visibility()`]): per note. `public` and `internal` notes are
 //!   shown in full; a `confidential` note is only mentioned (title plus
 //!   [`WITHHELD_NOTICE`]) when strongly relevant and hidden otherwise; a `secret`
 //!   note is never shown in any form.

@@ -19,7 +19,7 @@ use crate::redact;
 use crate::untrusted::{normalize, one_line};
 
 /// Text that has been through [`redact`] in its original form (after
-/// [`normalize`](crate::normalize): invisible characters removed, every line break
+/// [`normalize`]: invisible characters removed, every line break
 /// a reader would see made a `\n`). Only this crate constructs it.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct SafeText<'a>(Cow<'a, str>);
@@ -78,7 +78,7 @@ impl Serialize for SafeText<'_> {
 
 /// A note's text as it may leave cairn: every field any output prints, each
 /// redacted on its original text; names (title, tags, aliases, links) are then
-/// made one line ([`one_line`](crate::one_line)). Fields no output prints (headings, triggers,
+/// made one line ([`one_line`]). Fields no output prints (headings, triggers,
 /// related files, extra keys) are absent, so they cannot be printed from here.
 /// Build it only for the notes an answer shows: redacting a body costs a pass over it.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -49,7 +49,7 @@ pub struct Spec {
     pub notes: usize,
     /// Seed; the same seed gives the same vault.
     pub seed: u64,
-    /// Number of projects (1 to [`PROJECTS`]`.len()`).
+    /// Number of projects (1 to `PROJECTS.len()`).
     pub projects: usize,
 }
 

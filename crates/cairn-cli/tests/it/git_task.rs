@@ -264,7 +264,11 @@ fn the_status_caches_do_not_depend_on_the_code_changed_deboost() {
         ["git-commits", "git-staged"],
         "no history without the deboost, the status's caches all the same"
     );
-    assert_eq!(wakeup_json(&config, &repo, &[]), p, "read back from the caches");
+    assert_eq!(
+        wakeup_json(&config, &repo, &[]),
+        p,
+        "read back from the caches"
+    );
 }
 
 #[test]
