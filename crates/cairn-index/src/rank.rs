@@ -304,10 +304,6 @@ fn in_scope(seg: &SegmentReader, allowed: Option<&[bool]>, d: DocId) -> bool {
     !seg.is_deleted(d) && allowed.is_none_or(|a| a.get(d as usize).copied().unwrap_or(false))
 }
 
-/// Adds term `text`'s BM25F pseudo-frequency `tf~` over the prose fields of every
-/// in-scope document to `tf`, and its saturated curated-field scores to `kw` (per
-/// segment), listing each document once in `touched`; returns the number of
-/// in-scope documents that contain it.
 /// Per segment and document: the prose pseudo-frequency and curated-field score of
 /// the term being accumulated, and the documents touched by it.
 struct Accumulators {
@@ -316,26 +312,66 @@ struct Accumulators {
     touched: Vec<Vec<DocId>>,
 }
 
+/// What a search reads of one segment for every term: per weighted field, its
+/// field norms and its inverted index (each looked up once, not once per term).
+struct SegmentFields {
+    norms: [Option<FieldNormReader>; TextField::COUNT],
+    inverted: [Option<std::sync::Arc<tantivy::InvertedIndexReader>>; TextField::COUNT],
+}
+
+impl SegmentFields {
+    fn of(seg: &SegmentReader, fields: &Fields, r: &Ranker) -> Result<Self, IndexError> {
+        let mut inverted: [Option<std::sync::Arc<tantivy::InvertedIndexReader>>; TextField::COUNT] =
+            Default::default();
+        for f in TextField::ALL {
+            if r.fields.get(f) > 0.0 {
+                inverted[f as usize] = Some(seg.inverted_index(fields.text[f as usize])?);
+            }
+        }
+        Ok(Self {
+            norms: field_norms(seg, fields, r)?,
+            inverted,
+        })
+    }
+}
+
+/// What [`accumulate_term`] found of a term.
+struct Accumulated {
+    /// In-scope documents that contain it.
+    found: usize,
+    /// Its document frequency as [`Scope::doc_freq`] counts it (live documents,
+    /// in scope or not, the most of any weighted field), from the same postings.
+    df: u64,
+}
+
+/// Adds term `text`'s BM25F pseudo-frequency `tf~` over the prose fields of every
+/// in-scope document to `tf`, and its saturated curated-field scores to `kw` (per
+/// segment), listing each document once in `touched`.
 fn accumulate_term(
     searcher: &Searcher,
     fields: &Fields,
     scope: &Scope,
     r: &Ranker,
-    norms: &[[Option<FieldNormReader>; TextField::COUNT]],
+    readers: &[SegmentFields],
     text: &str,
     acc: &mut Accumulators,
-) -> Result<usize, IndexError> {
+) -> Result<Accumulated, IndexError> {
     let Accumulators { tf, kw, touched } = acc;
-    let mut df = 0;
+    let mut found = 0;
+    // Per field, the live documents containing the term, over every segment.
+    let mut live = [0u64; TextField::COUNT];
     for (seg_ord, seg) in searcher.segment_readers().iter().enumerate() {
         let allowed = scope.allowed[seg_ord].as_deref();
+        let read = &readers[seg_ord];
         for f in TextField::ALL {
             let w = r.fields.get(f);
-            let Some(norm) = norms[seg_ord][f as usize].as_ref().filter(|_| w > 0.0) else {
+            let (Some(norm), Some(inv)) = (
+                read.norms[f as usize].as_ref(),
+                read.inverted[f as usize].as_ref(),
+            ) else {
                 continue;
             };
             let term = Term::from_field_text(fields.text[f as usize], text);
-            let inv = seg.inverted_index(fields.text[f as usize])?;
             let Some(mut p) = inv.read_postings(&term, IndexRecordOption::WithFreqs)? else {
                 continue;
             };
@@ -345,6 +381,9 @@ fn accumulate_term(
             let kw = &mut kw[seg_ord];
             let mut d = p.doc();
             while d != TERMINATED {
+                if !seg.is_deleted(d) {
+                    live[f as usize] += 1;
+                }
                 if in_scope(seg, allowed, d) {
                     let len = norm.fieldnorm(d) as f32;
                     let denom = (1.0 - r.b) + r.b * len / avg;
@@ -361,9 +400,12 @@ fn accumulate_term(
                 d = p.advance();
             }
         }
-        df += touched[seg_ord].len();
+        found += touched[seg_ord].len();
     }
-    Ok(df)
+    Ok(Accumulated {
+        found,
+        df: live.into_iter().max().unwrap_or(0),
+    })
 }
 
 /// Documents of a segment under any of `folders` (`None`: no restriction).
@@ -430,9 +472,9 @@ pub(crate) fn search(
 ) -> Result<Vec<Hit>, IndexError> {
     let scope = Scope::new(searcher, fields, lengths, folders)?;
     let segs = searcher.segment_readers();
-    let mut norms = Vec::with_capacity(segs.len());
+    let mut readers = Vec::with_capacity(segs.len());
     for seg in segs {
-        norms.push(field_norms(seg, fields, r)?);
+        readers.push(SegmentFields::of(seg, fields, r)?);
     }
     let zeros: Vec<Vec<f32>> = segs
         .iter()
@@ -456,9 +498,10 @@ pub(crate) fn search(
         if qw <= 0.0 {
             continue;
         }
-        let found = accumulate_term(searcher, fields, &scope, r, &norms, text, &mut acc)?;
+        let Accumulated { found, df } =
+            accumulate_term(searcher, fields, &scope, r, &readers, text, &mut acc)?;
         let Accumulators { tf, kw, touched } = &mut acc;
-        let df = scope.doc_freq(searcher, fields, r, text)?;
+        let df = df as f32;
         let idf = scope.idf(df);
         let weight = qw * idf;
         // A word no note contains weighs in the coverage like the rarest word

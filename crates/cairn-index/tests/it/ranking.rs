@@ -183,6 +183,55 @@ fn limit_keeps_ties_by_path() {
     assert_eq!(paths, vec!["n0.md", "n1.md", "n2.md"]);
 }
 
+/// A word's document frequency counts the live notes of the whole index, in
+/// the search's folders or not, and not a deleted note still in its segment:
+/// the scores are those of a fresh index of the live notes, searched in the
+/// same folder, for words in the body and in the title.
+#[test]
+fn document_frequency_counts_live_notes_of_every_folder() {
+    let keep = [
+        note(
+            "a/one.md",
+            "---\ntitle: Kafka retries\n---\nretry the kafka consumer",
+        ),
+        note("b/two.md", "kafka broker retry"),
+        note("b/three.md", "postgres vacuum"),
+    ];
+    let gone = note("b/four.md", "---\ntitle: Kafka\n---\nkafka kafka retry lag");
+    let dir = tempfile::tempdir().unwrap();
+    let mut idx = NoteIndex::open_or_create(dir.path()).unwrap();
+    let mut w = idx.writer().unwrap();
+    for n in keep.iter().chain([&gone]) {
+        w.add(n).unwrap();
+    }
+    w.commit().unwrap();
+    let mut w = idx.writer().unwrap();
+    w.delete("b/four.md");
+    w.commit().unwrap();
+    idx.reload().unwrap();
+    let fresh = NoteIndex::build_in_ram(&keep).unwrap();
+    for text in ["kafka", "retry", "kafka retry lag", "vacuum"] {
+        for folders in [None, Some(vec!["a".to_owned()])] {
+            let got = idx
+                .search_with(&q(text), &Ranker::default(), folders.as_deref(), 10)
+                .unwrap();
+            let want = fresh
+                .search_with(&q(text), &Ranker::default(), folders.as_deref(), 10)
+                .unwrap();
+            assert_eq!(got, want, "{text} in {folders:?}");
+        }
+        // In its folder or in all, a note scores the same.
+        let score = |folders: Option<&[String]>| {
+            idx.search_with(&q(text), &Ranker::default(), folders, 10)
+                .unwrap()
+                .into_iter()
+                .find(|h| h.path == "a/one.md")
+                .map(|h| h.bm25)
+        };
+        assert_eq!(score(None), score(Some(&["a".to_owned()])), "{text}");
+    }
+}
+
 #[test]
 fn statistics_follow_the_index_after_a_change() {
     // Searching computes (and keeps) average field lengths; after notes change and
