@@ -257,8 +257,10 @@ fn the_status_caches_do_not_depend_on_the_code_changed_deboost() {
         .map(|n| n.split('-').take(2).collect::<Vec<_>>().join("-"))
         .collect();
     caches.sort();
-    // (The untracked files' cache waits until the working tree's folders have
-    // settled for two seconds: these were just made.)
+    // (The untracked files' cache is written only once the working tree's
+    // folders have settled for two seconds, which these, just made, may or may
+    // not have on a loaded machine: it is not asked about.)
+    caches.retain(|c| c != "git-untracked");
     assert_eq!(
         caches,
         ["git-commits", "git-staged"],
