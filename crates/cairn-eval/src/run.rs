@@ -58,7 +58,15 @@ pub fn run_eval(suite: &Path, opts: &EvalOptions) -> Result<EvalReport, EvalErro
     let has_config = config.source.is_some();
 
     let t0 = Instant::now();
-    let scan = cairn_engine::scan_vault(&config);
+    let mut scan = cairn_engine::scan_vault(&config);
+    // The eval pins time (`--now`), file times too: a suite's files carry the
+    // times of its checkout (in CI, the order a clone wrote them), which say
+    // nothing of its notes and would make the packets' "recently edited" notes
+    // differ from one clone to the next. Notes are dated by their front matter
+    // alone.
+    for n in &mut scan.notes {
+        n.mtime = None;
+    }
     let scan_ms = ms(t0);
     let t1 = Instant::now();
     let engine = Engine::from_notes(

@@ -29,7 +29,8 @@ pub(crate) struct EvalArgs {
     /// Ranking: full (default) or plain bm25, to see what the boosts add.
     #[arg(long, value_enum, default_value = "full")]
     pub ranking: RankingArg,
-    /// Pin "today" (RFC 3339) for recency; use it for reproducible figures.
+    /// Pin "today" (RFC 3339) for recency; use it for reproducible figures (file
+    /// times are never read: notes are dated by their front matter).
     #[arg(long, value_name = "RFC3339")]
     pub now: Option<String>,
     /// Folder of extra profiles and templates.

@@ -81,6 +81,70 @@ fn the_same_suite_gives_the_same_figures() {
     assert_eq!(a.packets, b.packets);
 }
 
+/// Copies the folder `from` to `to` (files and folders only).
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &to.join(e.file_name()));
+        } else {
+            std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+        }
+    }
+}
+
+/// Every file under `dir`, sorted.
+fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            out.extend(files_under(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The eval pins file times as it pins the day: two checkouts of a suite
+/// whose files were written in different orders (as two clones are) give the
+/// same figures and packets. The packets' "recently edited" notes once followed
+/// the files' times, and a clone whose old incident note happened to be written
+/// last showed it (a must-not hit, in CI only).
+#[test]
+fn file_times_do_not_change_the_figures() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    copy_dir(&devmem(), &a);
+    copy_dir(&devmem(), &b);
+    let day = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_796_000_000);
+    for (i, f) in files_under(&a).iter().enumerate() {
+        std::fs::File::options()
+            .write(true)
+            .open(f)
+            .unwrap()
+            .set_modified(day + std::time::Duration::from_secs(i as u64))
+            .unwrap();
+    }
+    for (i, f) in files_under(&b).iter().rev().enumerate() {
+        std::fs::File::options()
+            .write(true)
+            .open(f)
+            .unwrap()
+            .set_modified(day + std::time::Duration::from_secs(i as u64))
+            .unwrap();
+    }
+    let ra = run_eval(&a, &opts(Ranking::Full)).unwrap();
+    let rb = run_eval(&b, &opts(Ranking::Full)).unwrap();
+    assert_eq!(ra.overall, rb.overall);
+    assert_eq!(ra.per_query, rb.per_query);
+    assert_eq!(ra.packets, rb.packets);
+    assert_eq!(ra.packets.unwrap().overall.must_not_hits, 0);
+}
+
 #[test]
 fn vault_subfolders_are_haystacks_and_ids_are_relative_to_them() {
     let dir = tempfile::tempdir().unwrap();
