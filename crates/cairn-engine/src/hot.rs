@@ -238,7 +238,8 @@ pub(crate) struct RecentInput<'a> {
 /// sessions, not retired, not another project's and not repository boilerplate at
 /// a root: first the hubs (the notes most linked to, `hubs`: path → how many
 /// notes link to it), a third of `limit` at most, then the most recently edited
-/// (`updated`, else the file time, newest first). A hub comes with its link count.
+/// (`updated`, else the file time's day, newest first; within a day by `created`,
+/// newest first, then by path). A hub comes with its link count.
 pub(crate) fn recent<'e>(
     notes: impl Iterator<Item = &'e Note>,
     input: &RecentInput<'_>,
@@ -272,12 +273,18 @@ pub(crate) fn recent<'e>(
         .map(|(k, n)| (n, Some(k)))
         .collect();
     let taken: HashSet<&str> = out.iter().map(|(n, _)| n.path.as_str()).collect();
-    let mut edited_list: Vec<(i64, &'e Note)> = candidates
+    let mut edited_list: Vec<(NaiveDate, &'e Note)> = candidates
         .into_iter()
         .filter(|n| !taken.contains(n.path.as_str()))
-        .filter_map(|n| edited(n).map(|t| (t, n)))
+        .filter_map(|n| edited_day(n).map(|d| (d, n)))
         .collect();
-    edited_list.sort_by(|(ta, a), (tb, b)| tb.cmp(ta).then_with(|| a.path.cmp(&b.path)));
+    // Newest day first; within a day the newer front-matter date (`created`),
+    // then the path.
+    edited_list.sort_by(|(da, a), (db, b)| {
+        db.cmp(da)
+            .then_with(|| b.created.cmp(&a.created))
+            .then_with(|| a.path.cmp(&b.path))
+    });
     let rest = limit.saturating_sub(out.len());
     out.extend(edited_list.into_iter().take(rest).map(|(_, n)| (n, None)));
     out
@@ -408,12 +415,17 @@ fn is_boilerplate(n: &Note, roots: &[String]) -> bool {
     (at_root && BOILERPLATE.contains(&stem.as_str())) || in_templates
 }
 
-/// When a note was last edited: `updated`, else the file time (seconds).
-fn edited(n: &Note) -> Option<i64> {
-    n.updated
-        .and_then(|d| d.and_hms_opt(0, 0, 0))
-        .map(|t| t.and_utc().timestamp())
-        .or(n.mtime)
+/// The day a note was last edited: `updated`, else the file time's day (UTC).
+/// A day, not a second: the files of a fresh checkout carry the seconds their
+/// clone wrote them in, an order that says nothing of the notes and differs
+/// from one clone to the next (and a packet stays the same within a day, as a
+/// hook's pinned time does).
+fn edited_day(n: &Note) -> Option<NaiveDate> {
+    n.updated.or_else(|| {
+        n.mtime
+            .and_then(|s| chrono::DateTime::from_timestamp(s, 0))
+            .map(|t| t.date_naive())
+    })
 }
 
 #[cfg(test)]
@@ -439,6 +451,48 @@ mod tests {
         check("p/sessions/handoff.md", None);
         check("p/sessions/12026-11-03.md", None);
         check("p/sessions/2026-13-03-x.md", None);
+    }
+
+    /// The recently edited notes follow days, not seconds: notes whose files
+    /// were written seconds apart on one day (as a clone writes them) come by
+    /// their `created` date, newest first, then by path, whatever order the
+    /// seconds say; an `updated` date counts as that day.
+    #[test]
+    fn recently_edited_follows_days_not_file_seconds() {
+        let day = 1_796_000_000; // 2026-11-30, early morning UTC
+        let make = |path: &str, created: Option<&str>, secs: i64| {
+            let text = match created {
+                Some(c) => format!("---\ncreated: {c}\n---\n# T\n\nbody\n"),
+                None => "# T\n\nbody\n".to_owned(),
+            };
+            let mut n = cairn_note::parse_note(path, text.as_bytes()).note.unwrap();
+            n.mtime = Some(day + secs);
+            n
+        };
+        let mut older = make("p/d.md", None, 50);
+        older.updated = Some("2026-11-01".parse().unwrap());
+        older.mtime = Some(day + 60);
+        let notes = [
+            make("p/a.md", Some("2025-01-01"), 30),
+            make("p/b.md", Some("2026-06-01"), 1),
+            make("p/c.md", None, 20),
+            older,
+        ];
+        let hubs = HashMap::new();
+        let input = RecentInput {
+            hot: &HashSet::new(),
+            roots: &[],
+            project_ids: &[],
+            project_id: None,
+            visible: &|_| true,
+            hubs: &hubs,
+            limit: 10,
+        };
+        let order: Vec<&str> = recent(notes.iter(), &input)
+            .into_iter()
+            .map(|(n, _)| n.path.as_str())
+            .collect();
+        assert_eq!(order, ["p/b.md", "p/a.md", "p/c.md", "p/d.md"]);
     }
 
     #[test]
