@@ -238,8 +238,8 @@ pub(crate) struct RecentInput<'a> {
 /// sessions, not retired, not another project's and not repository boilerplate at
 /// a root: first the hubs (the notes most linked to, `hubs`: path → how many
 /// notes link to it), a third of `limit` at most, then the most recently edited
-/// (`updated`, else the file time's day, newest first; within a day by `created`,
-/// newest first, then by path). A hub comes with its link count.
+/// (`updated`, else `created`, else the file time's day, newest first; within a
+/// day by `created`, newest first, then by path). A hub comes with its link count.
 pub(crate) fn recent<'e>(
     notes: impl Iterator<Item = &'e Note>,
     input: &RecentInput<'_>,
@@ -415,17 +415,16 @@ fn is_boilerplate(n: &Note, roots: &[String]) -> bool {
     (at_root && BOILERPLATE.contains(&stem.as_str())) || in_templates
 }
 
-/// The day a note was last edited: `updated`, else the file time's day (UTC).
-/// A day, not a second: the files of a fresh checkout carry the seconds their
-/// clone wrote them in, an order that says nothing of the notes and differs
-/// from one clone to the next (and a packet stays the same within a day, as a
-/// hook's pinned time does).
+/// The day a note was last edited, as its front matter says (`updated`, else
+/// `created`), else its file time's day (UTC): the date recency is measured
+/// from ([`Note::effective_date`]). Front matter first: the files of a fresh
+/// checkout all carry the day (and the second) their clone wrote them, which
+/// says nothing of the notes, and would put every note without an `updated`
+/// date, however old, before every note with one. A day, not a second: notes
+/// dated only by their files keep one order from clone to clone (and a packet
+/// stays the same within a day, as a hook's pinned time does).
 fn edited_day(n: &Note) -> Option<NaiveDate> {
-    n.updated.or_else(|| {
-        n.mtime
-            .and_then(|s| chrono::DateTime::from_timestamp(s, 0))
-            .map(|t| t.date_naive())
-    })
+    n.effective_date()
 }
 
 #[cfg(test)]
@@ -453,30 +452,24 @@ mod tests {
         check("p/sessions/2026-13-03-x.md", None);
     }
 
-    /// The recently edited notes follow days, not seconds: notes whose files
-    /// were written seconds apart on one day (as a clone writes them) come by
-    /// their `created` date, newest first, then by path, whatever order the
-    /// seconds say; an `updated` date counts as that day.
+    /// The recently edited notes follow front-matter dates, then file days, not
+    /// file seconds: a note with a `created` date is that old whatever its file
+    /// time (a clone writes every file today); notes dated only by their files
+    /// on one day come by path, whatever order their seconds say.
     #[test]
-    fn recently_edited_follows_days_not_file_seconds() {
+    fn recently_edited_follows_dates_and_days_not_file_seconds() {
         let day = 1_796_000_000; // 2026-11-30, early morning UTC
-        let make = |path: &str, created: Option<&str>, secs: i64| {
-            let text = match created {
-                Some(c) => format!("---\ncreated: {c}\n---\n# T\n\nbody\n"),
-                None => "# T\n\nbody\n".to_owned(),
-            };
+        let make = |path: &str, front: &str, secs: i64| {
+            let text = format!("---\ntitle: T\n{front}---\n# T\n\nbody\n");
             let mut n = cairn_note::parse_note(path, text.as_bytes()).note.unwrap();
             n.mtime = Some(day + secs);
             n
         };
-        let mut older = make("p/d.md", None, 50);
-        older.updated = Some("2026-11-01".parse().unwrap());
-        older.mtime = Some(day + 60);
         let notes = [
-            make("p/a.md", Some("2025-01-01"), 30),
-            make("p/b.md", Some("2026-06-01"), 1),
-            make("p/c.md", None, 20),
-            older,
+            make("p/a.md", "", 1),
+            make("p/b.md", "", 30),
+            make("p/c.md", "created: 2026-06-01\n", 50),
+            make("p/d.md", "updated: 2026-11-01\ncreated: 2025-01-01\n", 60),
         ];
         let hubs = HashMap::new();
         let input = RecentInput {
@@ -492,7 +485,7 @@ mod tests {
             .into_iter()
             .map(|(n, _)| n.path.as_str())
             .collect();
-        assert_eq!(order, ["p/b.md", "p/a.md", "p/c.md", "p/d.md"]);
+        assert_eq!(order, ["p/a.md", "p/b.md", "p/d.md", "p/c.md"]);
     }
 
     #[test]

@@ -121,12 +121,14 @@ fn file_times_do_not_change_the_figures() {
     copy_dir(&devmem(), &a);
     copy_dir(&devmem(), &b);
     let day = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_796_000_000);
+    // An hour apart: the two orders span days, as clones made on different
+    // days would.
     for (i, f) in files_under(&a).iter().enumerate() {
         std::fs::File::options()
             .write(true)
             .open(f)
             .unwrap()
-            .set_modified(day + std::time::Duration::from_secs(i as u64))
+            .set_modified(day + std::time::Duration::from_secs(3_600 * i as u64))
             .unwrap();
     }
     for (i, f) in files_under(&b).iter().rev().enumerate() {
@@ -134,7 +136,7 @@ fn file_times_do_not_change_the_figures() {
             .write(true)
             .open(f)
             .unwrap()
-            .set_modified(day + std::time::Duration::from_secs(i as u64))
+            .set_modified(day + std::time::Duration::from_secs(3_600 * i as u64))
             .unwrap();
     }
     let ra = run_eval(&a, &opts(Ranking::Full)).unwrap();
