@@ -273,10 +273,16 @@ pub(crate) fn recent<'e>(
         .map(|(k, n)| (n, Some(k)))
         .collect();
     let taken: HashSet<&str> = out.iter().map(|(n, _)| n.path.as_str()).collect();
+    // The day a note was last edited is the day recency measures from
+    // (`updated`, else `created`, else the file time's UTC day): front matter
+    // first, since a fresh checkout's files all carry the day (and the second)
+    // their clone wrote them, and a day, not a second, so that notes dated only
+    // by their files keep one order from clone to clone (and a packet stays the
+    // same within a day, as a hook's pinned time does).
     let mut edited_list: Vec<(NaiveDate, &'e Note)> = candidates
         .into_iter()
         .filter(|n| !taken.contains(n.path.as_str()))
-        .filter_map(|n| edited_day(n).map(|d| (d, n)))
+        .filter_map(|n| n.effective_date().map(|d| (d, n)))
         .collect();
     // Newest day first; within a day the newer front-matter date (`created`),
     // then the path.
@@ -413,18 +419,6 @@ fn is_boilerplate(n: &Note, roots: &[String]) -> bool {
     let at_root = folder.is_empty() || roots.iter().any(|r| r.trim_matches('/') == folder);
     let in_templates = n.in_folder(&["templates", ".github"]);
     (at_root && BOILERPLATE.contains(&stem.as_str())) || in_templates
-}
-
-/// The day a note was last edited, as its front matter says (`updated`, else
-/// `created`), else its file time's day (UTC): the date recency is measured
-/// from ([`Note::effective_date`]). Front matter first: the files of a fresh
-/// checkout all carry the day (and the second) their clone wrote them, which
-/// says nothing of the notes, and would put every note without an `updated`
-/// date, however old, before every note with one. A day, not a second: notes
-/// dated only by their files keep one order from clone to clone (and a packet
-/// stays the same within a day, as a hook's pinned time does).
-fn edited_day(n: &Note) -> Option<NaiveDate> {
-    n.effective_date()
 }
 
 #[cfg(test)]

@@ -818,17 +818,8 @@ mod tests {
         inner.commit("2026-01-01T00:00:00Z", "Inner", &[("a.rs", "a\n")]);
         let outer = Repo::new();
         outer.commit("2026-01-01T00:00:00Z", "Outer", &[("x.txt", "x\n")]);
-        outer.git(&[
-            "-c",
-            "protocol.file.allow=always",
-            "submodule",
-            "add",
-            "-q",
-            inner.path().to_str().unwrap(),
-            "sub",
-        ]);
+        let sub = outer.add_submodule(&inner, "sub");
         outer.git(&["commit", "-q", "-m", "Add sub"]);
-        let sub = outer.path().join("sub");
         std::fs::write(sub.join("b.rs"), "b\n").unwrap();
         cairn_synth::git::git_in(&sub, &["add", "-A"], "2026-02-01T09:00:00Z");
         cairn_synth::git::git_in(&sub, &["commit", "-q", "-m", "B"], "2026-02-01T09:00:00Z");

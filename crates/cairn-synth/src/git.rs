@@ -38,6 +38,21 @@ impl Repo {
         git_in(self.dir.path(), args, "2026-01-01T12:00:00Z")
     }
 
+    /// Adds `inner` as a submodule at `at` (staged, not committed) and gives
+    /// the submodule's folder.
+    pub fn add_submodule(&self, inner: &Repo, at: &str) -> PathBuf {
+        self.git(&[
+            "-c",
+            "protocol.file.allow=always",
+            "submodule",
+            "add",
+            "-q",
+            inner.path().to_str().unwrap(),
+            at,
+        ]);
+        self.path().join(at)
+    }
+
     /// Writes `path` (creating folders).
     pub fn write(&self, path: &str, text: &str) {
         let p = self.dir.path().join(path);

@@ -123,21 +123,17 @@ fn file_times_do_not_change_the_figures() {
     let day = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_796_000_000);
     // An hour apart: the two orders span days, as clones made on different
     // days would.
-    for (i, f) in files_under(&a).iter().enumerate() {
-        std::fs::File::options()
-            .write(true)
-            .open(f)
-            .unwrap()
-            .set_modified(day + std::time::Duration::from_secs(3_600 * i as u64))
-            .unwrap();
-    }
-    for (i, f) in files_under(&b).iter().rev().enumerate() {
-        std::fs::File::options()
-            .write(true)
-            .open(f)
-            .unwrap()
-            .set_modified(day + std::time::Duration::from_secs(3_600 * i as u64))
-            .unwrap();
+    let files = (files_under(&a), files_under(&b));
+    let orders: [Vec<&PathBuf>; 2] = [files.0.iter().collect(), files.1.iter().rev().collect()];
+    for order in orders {
+        for (i, f) in order.into_iter().enumerate() {
+            std::fs::File::options()
+                .write(true)
+                .open(f)
+                .unwrap()
+                .set_modified(day + std::time::Duration::from_secs(3_600 * i as u64))
+                .unwrap();
+        }
     }
     let ra = run_eval(&a, &opts(Ranking::Full)).unwrap();
     let rb = run_eval(&b, &opts(Ranking::Full)).unwrap();

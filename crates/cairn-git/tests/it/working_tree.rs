@@ -268,16 +268,7 @@ fn a_submodule_is_read_as_its_own_repository() {
     let inner = ledger();
     let outer = Repo::new();
     outer.commit("2026-01-01T00:00:00Z", "Outer", &[("x.txt", "x\n")]);
-    outer.git(&[
-        "-c",
-        "protocol.file.allow=always",
-        "submodule",
-        "add",
-        "-q",
-        inner.path().to_str().unwrap(),
-        "vendor/ledger",
-    ]);
-    let sub = outer.path().join("vendor/ledger");
+    let sub = outer.add_submodule(&inner, "vendor/ledger");
     std::fs::write(sub.join("new.rs"), "fn x() {}\n").unwrap();
     let t = read_working_tree(&sub, ReadOptions::default()).unwrap();
     assert_eq!(t.workdir, sub.canonicalize().unwrap());
