@@ -134,6 +134,34 @@ pub struct CodeChange {
     pub commits: usize,
     /// The note's date the commits are counted from.
     pub since: String,
+    /// Whether `commits` is a lower bound: the note is older than the oldest
+    /// commit of the (capped) history read.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub at_least: bool,
+}
+
+impl CodeChange {
+    /// How many commits, as a phrase: `1 commit`, `3 commits`, `at least 3 commits`.
+    #[must_use]
+    pub fn count_phrase(&self) -> String {
+        format!(
+            "{}{} commit{}",
+            if self.at_least { "at least " } else { "" },
+            self.commits,
+            if self.commits == 1 { "" } else { "s" }
+        )
+    }
+
+    /// The reason a packet item gives: `src/x.rs changed in 3 commits since 2026-01-22`.
+    #[must_use]
+    pub fn reason(&self) -> String {
+        format!(
+            "{} changed in {} since {}",
+            self.path,
+            self.count_phrase(),
+            self.since
+        )
+    }
 }
 
 fn task_layer() -> String {

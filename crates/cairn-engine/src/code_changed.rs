@@ -62,6 +62,15 @@ pub(crate) fn limits(config: &Config) -> cairn_git::HistoryLimits {
     }
 }
 
+/// `n commits`, or `1 commit`.
+fn commits(n: usize) -> String {
+    if n == 1 {
+        "1 commit".to_owned()
+    } else {
+        format!("{n} commits")
+    }
+}
+
 /// Days since 1970-01-01 of `d`.
 fn epoch_day(d: NaiveDate) -> i64 {
     let epoch = NaiveDate::from_ymd_opt(1970, 1, 1).unwrap_or_default();
@@ -93,6 +102,7 @@ pub(crate) fn changes(
             .map(|c| CodeChange {
                 path: c.path,
                 commits: c.commits,
+                at_least: c.at_least,
                 since: since.to_string(),
             })
             .collect();
@@ -113,15 +123,7 @@ pub(crate) fn apply(scored: &mut [Scored], changed: &CodeChanged, deboost: f64) 
         };
         let detail = changes
             .iter()
-            .map(|c| {
-                format!(
-                    "{} changed in {} commit{} since {}",
-                    c.path,
-                    c.commits,
-                    if c.commits == 1 { "" } else { "s" },
-                    c.since
-                )
-            })
+            .map(CodeChange::reason)
             .collect::<Vec<_>>()
             .join("; ");
         if deboost < 1.0 {
@@ -154,13 +156,7 @@ pub(crate) fn annotate(packet: &mut Packet, changed: &CodeChanged) {
             };
             it.code_changed.clone_from(c);
             for c in c {
-                let reason = format!(
-                    "{} changed in {} commit{} since {}",
-                    c.path,
-                    c.commits,
-                    if c.commits == 1 { "" } else { "s" },
-                    c.since
-                );
+                let reason = c.reason();
                 if !it.reasons.iter().any(|r| r.contains(&reason)) {
                     it.reasons.push(reason);
                 }
@@ -205,14 +201,14 @@ impl Engine {
                         let mut h = History::load(&file);
                         match h.update(&repo, &limits, true) {
                             Ok(cairn_git::HistoryUpdate::Unchanged) => {
-                                format!("history up to date ({} commits)", h.len())
+                                format!("history up to date ({})", commits(h.len()))
                             }
                             Ok(u) => match h.save(&file) {
                                 Ok(()) => match u {
                                     cairn_git::HistoryUpdate::Rebuilt(n) => {
-                                        format!("history read: {n} commits")
+                                        format!("history read: {}", commits(n))
                                     }
-                                    _ => format!("history updated ({} commits)", h.len()),
+                                    _ => format!("history updated ({})", commits(h.len())),
                                 },
                                 Err(e) => e.to_string(),
                             },
@@ -254,9 +250,8 @@ impl Engine {
                     }
                     let file = history_file(&dir, repo.workdir());
                     let mut h = History::load(&file);
-                    if let Ok(cairn_git::HistoryUpdate::Added(n)) = h.update(&repo, &limits, false)
-                        && n > 0
-                    {
+                    // Not brought to `HEAD`: its commits may not be `HEAD`'s.
+                    if h.update(&repo, &limits, false).ok()?.changed() {
                         let _ = h.save(&file);
                     }
                     (!h.is_empty()).then_some(h)
@@ -278,6 +273,7 @@ impl Engine {
                     .map(|c| CodeChange {
                         path: c.path,
                         commits: c.commits,
+                        at_least: c.at_least,
                         since: since.to_string(),
                     })
                     .collect();

@@ -537,10 +537,12 @@ fn read_tree(
 fn history(config: &Config, repo: &cairn_git::Repository, dir: &Path) -> Option<Arc<History>> {
     let file = crate::code_changed::history_file(dir, repo.workdir());
     let mut h = History::load(&file);
-    if let Ok(cairn_git::HistoryUpdate::Added(n)) =
-        h.update(repo, &crate::code_changed::limits(config), false)
-        && n > 0
-    {
+    // A history that cannot be brought to `HEAD` is not used: its commits may
+    // not be `HEAD`'s.
+    let update = h
+        .update(repo, &crate::code_changed::limits(config), false)
+        .ok()?;
+    if update.changed() {
         // A cache that cannot be written is read again next time: no failure.
         // Not synced: a wake-up does not wait for the disk.
         let _ = h.save_unsynced(&file);
@@ -568,16 +570,22 @@ fn belongs(project: &Project, repo: &cairn_git::Repository, method: RouteMethod)
 
 /// The task a working tree gives, or why it gives none.
 fn task_of(tree: &cairn_git::WorkingTree, why: &str) -> GitTask {
-    let branch = tree.branch.as_deref().map(safe);
+    // Redacted whole, then cut: a branch or a subject of any length gives a
+    // task of a bounded size (a long one would not fit the packet's budget).
+    let branch = tree
+        .branch
+        .as_deref()
+        .map(|b| clip(&safe(b), MAX_BRANCH_CHARS));
     let on_default = tree.branch.is_some() && tree.branch == tree.default_branch;
-    let words = match &branch {
-        Some(b) if !on_default => cairn_git::branch_words(&without_markers(b)),
+    let mut words = match tree.branch.as_deref() {
+        Some(b) if !on_default => cairn_git::branch_words(&without_markers(&safe(b))),
         _ => Vec::new(),
     };
+    words.truncate(MAX_BRANCH_WORDS);
     let subjects: Vec<String> = tree
         .commits
         .iter()
-        .map(|s| without_markers(&safe(s)))
+        .map(|s| clip(&without_markers(&safe(s)), MAX_SUBJECT_CHARS))
         .filter(|s| !s.is_empty())
         .collect();
     let files: Vec<String> = tree
@@ -656,6 +664,27 @@ fn task_of(tree: &cairn_git::WorkingTree, why: &str) -> GitTask {
     })
 }
 
+/// Most words of a branch name used as the task's branch part.
+const MAX_BRANCH_WORDS: usize = 12;
+/// Most characters of a branch name shown (in `query.derived`, `explain`).
+const MAX_BRANCH_CHARS: usize = 80;
+/// Most characters of a commit subject used and shown.
+const MAX_SUBJECT_CHARS: usize = 120;
+
+/// `text` cut to at most `max` characters, at the last space before the cut if
+/// there is one in its second half, with `…` where it was cut.
+fn clip(text: &str, max: usize) -> String {
+    let Some((at, _)) = text.char_indices().nth(max) else {
+        return text.to_owned();
+    };
+    let head = &text[..at];
+    let head = match head.rfind(' ') {
+        Some(space) if space >= at / 2 => &head[..space],
+        _ => head,
+    };
+    format!("{}…", head.trim_end())
+}
+
 fn plural(n: usize, what: &str) -> String {
     if n == 1 {
         format!("1 {what}")
@@ -686,7 +715,16 @@ fn without_markers(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::without_markers;
+    use super::{clip, without_markers};
+
+    #[test]
+    fn long_text_is_clipped_at_a_space() {
+        assert_eq!(clip("short", 10), "short");
+        assert_eq!(clip("exactly ten", 11), "exactly ten");
+        assert_eq!(clip("one two three four", 12), "one two…");
+        assert_eq!(clip("abcdefghijklmnop", 5), "abcde…");
+        assert_eq!(clip("ééééé", 3), "ééé…");
+    }
 
     #[test]
     fn markers_leave_no_word() {

@@ -9,6 +9,7 @@
 //! ```text
 //! cairn-git-history 1
 //! head <id>
+//! cut <day>                     (when the cold pass stopped at a cap: the oldest day read)
 //! p <path>                      (the path table, in first-seen order)
 //! c <id> <day> <path index>,... (newest first; day = UTC days since 1970-01-01)
 //! ```
@@ -56,8 +57,32 @@ pub enum HistoryUpdate {
     Added(usize),
     /// The history was read from scratch: this many commits.
     Rebuilt(usize),
-    /// More was needed than allowed without the cold pass: nothing changed.
+    /// `HEAD` moved off the line the history was read on (another branch, a
+    /// reset, a rebase): this many commits of the old line were dropped and this
+    /// many of the new one added.
+    Moved {
+        /// Commits of the new line added.
+        added: usize,
+        /// Commits no longer reachable from `HEAD`, dropped.
+        dropped: usize,
+    },
+    /// More was needed than allowed without the cold pass. When `HEAD` had only
+    /// moved ahead the history is left as it was (every count it gives is true,
+    /// if short); when it had moved off its line the history is emptied (its
+    /// commits are not `HEAD`'s), and the next cold pass reads it again.
     Behind,
+}
+
+impl HistoryUpdate {
+    /// Whether the history changed (and its cache file should be written).
+    #[must_use]
+    pub fn changed(self) -> bool {
+        match self {
+            Self::Unchanged | Self::Behind => false,
+            Self::Added(n) => n > 0,
+            Self::Rebuilt(_) | Self::Moved { .. } => true,
+        }
+    }
 }
 
 /// One commit of the history.
@@ -72,6 +97,10 @@ struct Commit {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct History {
     head: Option<String>,
+    /// When the cold pass stopped at a cap (older commits exist but were not
+    /// read): the day of the oldest commit read. Counts after an earlier day
+    /// are lower bounds.
+    cut: Option<i64>,
     paths: Vec<String>,
     commits: Vec<Commit>,
     /// Per path, the commits that touched it, built on the first question.
@@ -130,6 +159,9 @@ pub struct TouchCount {
     pub path: String,
     /// Commits that touched it (a file under a folder counts for the folder).
     pub commits: usize,
+    /// Whether `commits` is a lower bound: the day asked about is before the
+    /// oldest commit the capped history holds.
+    pub at_least: bool,
 }
 
 impl History {
@@ -185,6 +217,7 @@ impl History {
                     }
                 }
                 "head" => h.head = Some(rest.to_owned()),
+                "cut" => h.cut = Some(rest.parse().ok()?),
                 "p" => h.paths.push(rest.to_owned()),
                 "c" => {
                     let (id, rest) = at_space(rest)?;
@@ -208,6 +241,9 @@ impl History {
             out.push_str("head ");
             out.push_str(head);
             out.push('\n');
+        }
+        if let Some(cut) = self.cut {
+            let _ = writeln!(out, "cut {cut}");
         }
         for p in &self.paths {
             out.push_str("p ");
@@ -292,16 +328,33 @@ impl History {
             .head
             .as_deref()
             .and_then(|h| gix::ObjectId::from_hex(h.as_bytes()).ok());
+        let mut off_line = false;
         if let Some(old) = known {
-            let new = walk(repo, head, Some(old), limits.max_new + 1, None)?;
-            if new.len() <= limits.max_new {
-                let added = new.len();
-                self.prepend(repo, new)?;
-                self.head = Some(head_hex);
-                return Ok(HistoryUpdate::Added(added));
+            // The commits of `HEAD` the history lacks, and those it holds that are
+            // not `HEAD`'s (none when `HEAD` only moved ahead). An old `HEAD`
+            // that can no longer be read (collected after a reset) is off the line.
+            let new = walk(repo, head, Some(old), limits.max_new + 1)?;
+            let gone = walk(repo, old, Some(head), limits.max_new + 1).ok();
+            match gone {
+                Some(gone) if new.len() <= limits.max_new && gone.len() <= limits.max_new => {
+                    let added = new.len();
+                    let dropped = self.drop_commits(&gone);
+                    self.prepend(repo, new)?;
+                    self.head = Some(head_hex);
+                    return Ok(if gone.is_empty() {
+                        HistoryUpdate::Added(added)
+                    } else {
+                        HistoryUpdate::Moved { added, dropped }
+                    });
+                }
+                Some(gone) => off_line = !gone.is_empty(),
+                None => off_line = true,
             }
         }
         if !cold {
+            if off_line {
+                *self = Self::default();
+            }
             return Ok(HistoryUpdate::Behind);
         }
         let head_time = repo
@@ -310,15 +363,32 @@ impl History {
             .and_then(|c| c.time().ok())
             .map_or(0, |t| t.seconds);
         let cutoff = head_time - i64::from(limits.max_days) * 86_400;
-        let all = walk(repo, head, None, limits.max_commits, Some(cutoff))?;
+        let (all, capped) = walk_capped(repo, head, limits.max_commits, cutoff)?;
         *self = Self::default();
         let n = all.len();
+        self.cut = capped
+            .then(|| all.last().map(|w| w.time.div_euclid(86_400)))
+            .flatten();
         self.prepend(repo, all)?;
         self.head = Some(head_hex);
         Ok(HistoryUpdate::Rebuilt(n))
     }
 
-    /// Puts `new` (newest first) before the commits held, with the files each touched.
+    /// Drops the commits held that are among `gone`; how many were.
+    fn drop_commits(&mut self, gone: &[Walked]) -> usize {
+        if gone.is_empty() {
+            return 0;
+        }
+        let gone: std::collections::HashSet<String> =
+            gone.iter().map(|w| w.id.to_string()).collect();
+        let before = self.commits.len();
+        self.commits.retain(|c| !gone.contains(&c.id));
+        self.touched_by = LazyIndex::default();
+        before - self.commits.len()
+    }
+
+    /// Puts `new` (newest first) before the commits held, with the files each
+    /// touched; a commit already held is not added again.
     fn prepend(&mut self, repo: &gix::Repository, new: Vec<Walked>) -> Result<(), GitError> {
         let mut index: HashMap<String, u32> = self
             .paths
@@ -334,6 +404,16 @@ impl History {
             .flatten()
             .map(|c| c.iter().copied().collect())
             .unwrap_or_default();
+        let held: std::collections::HashSet<&str> = if new.is_empty() {
+            std::collections::HashSet::new()
+        } else {
+            self.commits.iter().map(|c| c.id.as_str()).collect()
+        };
+        let new: Vec<Walked> = new
+            .into_iter()
+            .filter(|w| !held.contains(w.id.to_string().as_str()))
+            .collect();
+        drop(held);
         for w in new {
             let mut files = Vec::new();
             let touched = if shallow.contains(&w.id) {
@@ -427,6 +507,7 @@ pub fn touch_counts(history: &History, targets: &[String], after_day: i64) -> Ve
             out.push(TouchCount {
                 path: target.clone(),
                 commits,
+                at_least: history.cut.is_some_and(|cut| after_day < cut),
             });
         }
     }
@@ -487,14 +568,35 @@ struct Walked {
 }
 
 /// Commits from `head` (not reachable from `hidden`), newest first, merges
-/// skipped, at most `max`, none committed before `cutoff` (seconds).
+/// skipped, at most `max`.
 fn walk(
     repo: &gix::Repository,
     head: gix::ObjectId,
     hidden: Option<gix::ObjectId>,
     max: usize,
-    cutoff: Option<i64>,
 ) -> Result<Vec<Walked>, GitError> {
+    walk_until(repo, head, hidden, max, None).map(|(w, _)| w)
+}
+
+/// Commits from `head`, newest first, merges skipped, at most `max`, none
+/// committed before `cutoff` (seconds); and whether a cap stopped the walk
+/// before the first commit.
+fn walk_capped(
+    repo: &gix::Repository,
+    head: gix::ObjectId,
+    max: usize,
+    cutoff: i64,
+) -> Result<(Vec<Walked>, bool), GitError> {
+    walk_until(repo, head, None, max, Some(cutoff))
+}
+
+fn walk_until(
+    repo: &gix::Repository,
+    head: gix::ObjectId,
+    hidden: Option<gix::ObjectId>,
+    max: usize,
+    cutoff: Option<i64>,
+) -> Result<(Vec<Walked>, bool), GitError> {
     let mut platform = repo
         .rev_walk([head])
         .sorting(gix::revision::walk::Sorting::ByCommitTime(
@@ -514,7 +616,7 @@ fn walk(
                 .map_or(0, |t| t.seconds)
         });
         if cutoff.is_some_and(|c| time < c) {
-            break;
+            return Ok((out, true));
         }
         let parents: Vec<gix::ObjectId> = info.parent_ids.iter().copied().collect();
         if parents.len() > 1 {
@@ -526,10 +628,10 @@ fn walk(
             parent: parents.first().copied(),
         });
         if out.len() >= max {
-            break;
+            return Ok((out, true));
         }
     }
-    Ok(out)
+    Ok((out, false))
 }
 
 /// The files `w` changed against its parent (every file of a root commit).

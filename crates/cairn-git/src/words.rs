@@ -5,6 +5,24 @@ const KIND_PREFIXES: &[&str] = &[
     "feature", "feat", "fix", "bugfix", "hotfix", "chore", "refactor", "wip",
 ];
 
+/// First segments that name who made a branch (a bot, a coding agent), not
+/// what it is about: `renovate/cheerio-1.x`, `claude/issue-91-retry`.
+const AUTHOR_PREFIXES: &[&str] = &[
+    "dependabot",
+    "renovate",
+    "snyk",
+    "greenkeeper",
+    "claude",
+    "copilot",
+    "codex",
+    "cursor",
+    "devin",
+    "gemini",
+    "jules",
+    "opencode",
+    "bot",
+];
+
 /// Names of long-lived or generic branches: a branch named only with these and
 /// [`KIND_PREFIXES`] (`develop`, `release/2.4`, `hotfix`) says nothing of a task.
 const GENERIC_BRANCHES: &[&str] = &[
@@ -37,26 +55,42 @@ const GENERIC_BRANCHES: &[&str] = &[
     "testing",
     "gh",
     "pages",
+    // GitHub's web editor names its branches `patch-1`, `patch-2`, ...
+    "patch",
 ];
 
-/// The words of `branch`: split on `/`, `-`, `_` and `.`, the leading kind
-/// (`feature/`, `fix/`, `chore/`, ...) dropped, empty parts and bare numbers
-/// dropped, in order. `fix/payout-batch-lock-timeouts` gives `payout batch lock
+/// The words of `branch`: split on `/`, `-`, `_`, `.` and invisible format
+/// characters, a leading author (`renovate/`, `claude/`, ...) and then a
+/// leading kind (`feature/`, `fix/`, `chore/`, ...) dropped, empty parts and
+/// bare numbers dropped, in order. `fix/payout-batch-lock-timeouts` gives `payout batch lock
 /// timeouts`; an issue number (`123-x`) is no word; a branch named only with
 /// generic words (`develop`, `release/2.4`, `hotfix`) gives none.
 #[must_use]
 pub fn branch_words(branch: &str) -> Vec<String> {
     let mut segments = branch.split('/').filter(|s| !s.is_empty()).peekable();
     let mut out = Vec::new();
-    let mut first = true;
+    // Leading segments that say who made the branch or what kind of work it
+    // is: at most one author, then at most one kind (`dependabot/npm_and_yarn/`
+    // keeps its ecosystem, a word of its topic).
+    let mut author_dropped = false;
+    let mut kind_dropped = false;
     while let Some(seg) = segments.next() {
         let lower = seg.to_lowercase();
-        if first && segments.peek().is_some() && KIND_PREFIXES.contains(&lower.as_str()) {
-            first = false;
+        let lower = lower.as_str();
+        let leading = out.is_empty() && segments.peek().is_some();
+        if leading && !author_dropped && !kind_dropped && AUTHOR_PREFIXES.contains(&lower) {
+            author_dropped = true;
             continue;
         }
-        first = false;
-        for w in seg.split(|c: char| matches!(c, '-' | '_' | '.') || c.is_whitespace()) {
+        if leading && !kind_dropped && KIND_PREFIXES.contains(&lower) {
+            kind_dropped = true;
+            continue;
+        }
+        // Invisible format characters (a zero-width space) separate words, as
+        // they do where the name was typed.
+        for w in seg
+            .split(|c: char| matches!(c, '-' | '_' | '.') || c.is_whitespace() || is_format_char(c))
+        {
             if w.is_empty() || w.chars().all(|c| c.is_ascii_digit()) {
                 continue;
             }
@@ -65,11 +99,19 @@ pub fn branch_words(branch: &str) -> Vec<String> {
     }
     if out.iter().all(|w| {
         let w = w.to_lowercase();
-        GENERIC_BRANCHES.contains(&w.as_str()) || KIND_PREFIXES.contains(&w.as_str())
+        GENERIC_BRANCHES.contains(&w.as_str())
+            || KIND_PREFIXES.contains(&w.as_str())
+            || AUTHOR_PREFIXES.contains(&w.as_str())
     }) {
         out.clear();
     }
     out
+}
+
+/// Unicode's invisible format characters that show as nothing and mean a
+/// break: zero-width space and joiners, word joiner, byte-order mark, soft hyphen.
+fn is_format_char(c: char) -> bool {
+    matches!(c, '\u{200B}'..='\u{200F}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}' | '\u{00AD}')
 }
 
 /// The Conventional Commits types (and their common variants): what kind of
@@ -155,5 +197,19 @@ mod tests {
         check("//--__", "");
         check("Feature/Settlement", "Settlement");
         check("fix/ -retry", "retry");
+        // Bots and coding agents name their branches after themselves.
+        check("renovate/cheerio-1.x", "cheerio x");
+        check(
+            "dependabot/npm_and_yarn/lodash-4.17.21",
+            "npm and yarn lodash",
+        );
+        check("claude/issue-91-retry-loop", "issue retry loop");
+        check("copilot/fix-91", "");
+        check("codex/feature/ledger-holds", "ledger holds");
+        check("patch-1", "");
+        check("claude", "");
+        check("renovate", "");
+        // A zero-width space is a break between words.
+        check("feature/lunr\u{200B}search", "lunr search");
     }
 }

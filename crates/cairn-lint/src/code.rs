@@ -18,14 +18,7 @@ pub(crate) fn changed_since_note(ctx: &mut Ctx<'_>) {
         }
         let files: Vec<String> = changes
             .iter()
-            .map(|c| {
-                format!(
-                    "{} ({} commit{})",
-                    c.path,
-                    c.commits,
-                    if c.commits == 1 { "" } else { "s" }
-                )
-            })
+            .map(|c| format!("{} ({})", c.path, c.count_phrase()))
             .collect();
         let since = changes.first().map(|c| c.since.clone()).unwrap_or_default();
         found.push((

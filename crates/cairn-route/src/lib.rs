@@ -184,10 +184,19 @@ pub fn route(config: &Config, input: &RouteInput<'_>) -> Result<Route, RouteErro
             .clone()
             .or_else(|| git.as_ref().map(|g| g.top_level.clone())),
     };
-    let files = input
-        .files
-        .iter()
-        .filter(|f| !f.trim().is_empty())
+    let given = || input.files.iter().filter(|f| !f.trim().is_empty());
+    // A repo path that is a folder of repositories: the files are relative to
+    // the repository cwd is in (as its notes' `related_files` and its history
+    // are), not to the folder; modules' prefixes stay relative to the folder.
+    let files = match (&git, &repo_root) {
+        (Some(g), Some(root)) if g.top_level != *root && g.top_level.starts_with(root) => given()
+            .map(|f| repo_relative(&cwd, Some(&g.top_level), f))
+            .collect::<Vec<_>>(),
+        _ => given()
+            .map(|f| repo_relative(&cwd, repo_root.as_deref(), f))
+            .collect::<Vec<_>>(),
+    };
+    let module_files = given()
         .map(|f| repo_relative(&cwd, repo_root.as_deref(), f))
         .collect::<Vec<_>>();
     let cwd_rel = repo_root
@@ -204,7 +213,7 @@ pub fn route(config: &Config, input: &RouteInput<'_>) -> Result<Route, RouteErro
                 if prefix.is_empty() {
                     return None;
                 }
-                files
+                module_files
                     .iter()
                     .chain(cwd_rel.iter())
                     .find(|f| under_prefix(f, prefix))

@@ -30,7 +30,7 @@ pub(crate) fn by_remote<'c>(projects: &'c [Project], cwd: &Path) -> Option<(&'c 
         if let Some(p) = projects.iter().find(|p| {
             p.remotes
                 .iter()
-                .any(|r| cairn_git::normalize_remote(r).as_deref() == Some(url.as_str()))
+                .any(|r| cairn_git::normalize_remote(r).is_some_and(|r| same_remote(&r, url)))
         }) {
             return Some((
                 p,
@@ -58,7 +58,10 @@ pub(crate) fn by_remote<'c>(projects: &'c [Project], cwd: &Path) -> Option<(&'c 
         })
         .collect();
     for (name, url) in &remotes {
-        if let Some((p, path, _)) = checkouts.iter().find(|(_, _, urls)| urls.contains(url)) {
+        if let Some((p, path, _)) = checkouts
+            .iter()
+            .find(|(_, _, urls)| urls.iter().any(|u| same_remote(u, url)))
+        {
             return Some((
                 p,
                 format!(
@@ -73,6 +76,14 @@ pub(crate) fn by_remote<'c>(projects: &'c [Project], cwd: &Path) -> Option<(&'c 
         }
     }
     None
+}
+
+/// Whether two normalised remotes name one repository. Their paths are
+/// compared without case: the forges (GitHub, GitLab, Bitbucket) treat
+/// `Org/Ledger` and `org/ledger` as one repository, and a clone keeps whatever
+/// case its URL was typed in.
+fn same_remote(a: &str, b: &str) -> bool {
+    a.eq_ignore_ascii_case(b)
 }
 
 /// Untrusted text on one line, credentials redacted.

@@ -196,3 +196,42 @@ fn zero_config_is_unscoped() {
     let r = route(&config, &at(dir.path())).unwrap();
     assert_eq!(r.method, RouteMethod::Unscoped);
 }
+
+/// A repo path that is a folder of repositories: `--files` (and the derived
+/// task's files) are relative to the repository cwd is in, as its notes'
+/// `related_files` are; modules' prefixes still match relative to the folder.
+/// Before, the files were `api/src/x.rs`, which no note's `src/x.rs` matched.
+#[test]
+fn files_in_a_folder_of_repositories_are_relative_to_their_repository() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    for d in ["vault", "code/suite/api/.git", "code/suite/api/src"] {
+        fs::create_dir_all(root.join(d)).unwrap();
+    }
+    let text = r#"
+[vault]
+root = "vault"
+[[projects]]
+id = "suite"
+repo_paths = ["code/suite"]
+[[projects.modules]]
+id = "api"
+path_prefixes = ["api/src"]
+"#;
+    let path = root.join("cairn.toml");
+    fs::write(&path, text).unwrap();
+    let config = Config::load(&path, None).unwrap();
+    let cwd = root.join("code/suite/api");
+    let files = vec!["src/x.rs".to_owned()];
+    let r = route(
+        &config,
+        &RouteInput {
+            files: &files,
+            ..at(&cwd)
+        },
+    )
+    .unwrap();
+    assert_eq!(r.project_id.as_deref(), Some("suite"));
+    assert_eq!(r.files, vec!["src/x.rs"]);
+    assert_eq!(r.modules, vec!["api"]);
+}

@@ -118,6 +118,20 @@ remotes = ["github.com/org/ledger"]
         r.reasons
     );
 
+    // The forges take a repository's path without case: so does routing (the
+    // reason shows the clone's own spelling).
+    let cased = clone_with(
+        &root.join("f"),
+        &[("origin", "https://github.com/Org/Ledger.git")],
+    );
+    check(
+        &c,
+        &cased,
+        Some("ledger"),
+        RouteMethod::Remote,
+        "its remote origin (github.com/Org/Ledger)",
+    );
+
     let stranger = clone_with(
         &root.join("d"),
         &[("origin", "https://example.org/x/y.git")],

@@ -807,3 +807,60 @@ fn a_branch_of_several_commits_gives_the_notes_of_its_topic() {
     assert!(text.contains("of the branch name"), "{text}");
     assert!(text.contains("the task is derived"), "{text}");
 }
+
+/// A branch name or commit subjects of thousands of characters give a task of
+/// a bounded size: the packet still fits its budget (before, the wake-up failed
+/// with "the packet needs at least 2199 tokens" and the session started with
+/// no memory), and a credential the cut passes through is redacted first.
+#[test]
+fn a_long_branch_or_subject_gives_a_bounded_task() {
+    let (_dir, config, repo) = held_out("");
+    let token = "ghp_0123456789abcdefghijABCDEFGHIJ012345";
+    // 2,000 characters in folders of 200 (a file name's limit is 255 bytes).
+    let segment = format!("payout-{}timeout", "lock-".repeat(37));
+    let long_branch = format!("fix/{}", vec![segment; 10].join("/"));
+    git(
+        &repo,
+        &["checkout", "-q", "-b", &long_branch],
+        "2026-02-02T00:00:00Z",
+    );
+    for i in 0..3 {
+        // The token sits across the point where the subject is cut.
+        let subject = format!(
+            "Payout retry {} {token} {}",
+            "x".repeat(100 + i),
+            "timeout ".repeat(400)
+        );
+        git(
+            &repo,
+            &["commit", "-q", "--allow-empty", "-m", &subject],
+            &format!("2026-02-0{}T09:00:00Z", i + 3),
+        );
+    }
+    let p = wakeup_json(&config, &repo, &[]);
+    let task = p["query"]["task"].as_str().unwrap();
+    let derived = p["query"]["derived"].as_str().unwrap();
+    assert!(task.len() < 1_200, "{} bytes: {task}", task.len());
+    assert!(derived.len() < 300, "{derived}");
+    let text = p.to_string();
+    assert!(!text.contains(&token[..12]), "{text}");
+    // The session-start hook shows memory, not "unavailable".
+    let out = test_cairn()
+        .args(["hook", "session-start", "--client", "claude", "--config"])
+        .arg(&config)
+        .args(["--now", "2026-03-01T09:00:00Z", "--deadline-ms", "20000"])
+        .write_stdin(format!(
+            "{{\"cwd\":{},\"source\":\"startup\"}}",
+            serde_json::to_string(&repo).unwrap()
+        ))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let hook = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        hook.contains("derived from git: branch fix/payout-lock"),
+        "{hook}"
+    );
+    assert!(!hook.contains("unavailable"), "{hook}");
+    assert!(!hook.contains(&token[..12]), "{hook}");
+}

@@ -295,3 +295,169 @@ fn a_clone_without_trees_is_an_error_not_a_fetch() {
     assert!(e.to_string().contains("could not be found"), "{e}");
     assert!(h.is_empty(), "nothing is kept from a failed read");
 }
+
+/// A fresh cold pass of `repo` at its `HEAD`.
+fn fresh(repo: &cairn_git::Repository) -> History {
+    let mut h = History::default();
+    h.update(repo, &HistoryLimits::default(), true).unwrap();
+    h
+}
+
+/// What a history says: its `HEAD`, its size and its counts per file and day
+/// (the path table's order aside).
+#[track_caller]
+fn assert_same(a: &History, b: &History, what: &str) {
+    let files: Vec<String> = [
+        "README.md",
+        "src/ledger/posting.rs",
+        "src/payout/batch.rs",
+        "src/a.rs",
+        "src/b.rs",
+        "src",
+    ]
+    .iter()
+    .map(|s| (*s).to_owned())
+    .collect();
+    assert_eq!((a.head(), a.len()), (b.head(), b.len()), "{what}");
+    for d in ["2025-01-01", "2026-01-20", "2026-02-05", "2026-02-25"] {
+        assert_eq!(
+            a.touches(&files, day(d)),
+            b.touches(&files, day(d)),
+            "{what}, after {d}"
+        );
+    }
+}
+
+/// `HEAD` moving off the line the history was read on (another branch, a
+/// deleted branch, a reset) drops the commits that are no longer `HEAD`'s: the
+/// incremental history counts what a fresh one counts. Before, a commit of a
+/// branch checked out once kept counting on every other branch.
+#[test]
+fn a_head_that_moves_off_its_line_drops_the_commits_it_left() {
+    let r = ledger();
+    let limits = HistoryLimits::default();
+    let mut h = fresh(&open(&r.path()).unwrap());
+    let posting = |h: &History| {
+        h.touches(&["src/ledger/posting.rs".to_owned()], day("2026-01-01"))
+            .first()
+            .map_or(0, |c| c.commits)
+    };
+    assert_eq!(posting(&h), 3);
+
+    // A topic branch with a commit touching the file.
+    r.git(&["checkout", "-q", "-b", "topic"]);
+    r.commit(
+        "2026-02-20T09:00:00Z",
+        "Topic posting",
+        &[("src/ledger/posting.rs", "topic\n")],
+    );
+    assert_eq!(
+        h.update(&open(&r.path()).unwrap(), &limits, false).unwrap(),
+        HistoryUpdate::Added(1)
+    );
+    assert_eq!(posting(&h), 4);
+
+    // Back on main, the branch deleted: its commit no longer counts.
+    r.git(&["checkout", "-q", "main"]);
+    r.git(&["branch", "-q", "-D", "topic"]);
+    let repo = open(&r.path()).unwrap();
+    let u = h.update(&repo, &limits, false).unwrap();
+    assert_eq!(
+        u,
+        HistoryUpdate::Moved {
+            added: 0,
+            dropped: 1
+        }
+    );
+    assert!(u.changed());
+    assert_eq!(posting(&h), 3);
+    assert_same(&h, &fresh(&repo), "back on main");
+
+    // A commit on main, then reset away: gone again, and never held twice.
+    r.commit(
+        "2026-02-21T09:00:00Z",
+        "Posting again",
+        &[("src/ledger/posting.rs", "again\n")],
+    );
+    let repo = open(&r.path()).unwrap();
+    assert_eq!(
+        h.update(&repo, &limits, false).unwrap(),
+        HistoryUpdate::Added(1)
+    );
+    r.git(&["reset", "-q", "--hard", "HEAD~1"]);
+    let repo = open(&r.path()).unwrap();
+    assert_eq!(
+        h.update(&repo, &limits, false).unwrap(),
+        HistoryUpdate::Moved {
+            added: 0,
+            dropped: 1
+        }
+    );
+    assert_same(&h, &fresh(&repo), "after the reset");
+
+    // Two diverged branches: each switch gives that branch's history.
+    r.git(&["checkout", "-q", "-b", "a"]);
+    r.commit("2026-03-01T09:00:00Z", "A", &[("src/a.rs", "1\n")]);
+    r.git(&["checkout", "-q", "main"]);
+    r.git(&["checkout", "-q", "-b", "b"]);
+    r.commit("2026-03-02T09:00:00Z", "B", &[("src/b.rs", "1\n")]);
+    for branch in ["a", "b", "a", "main", "b"] {
+        r.git(&["checkout", "-q", branch]);
+        let repo = open(&r.path()).unwrap();
+        h.update(&repo, &limits, false).unwrap();
+        assert_same(&h, &fresh(&repo), branch);
+    }
+
+    // Moved off by more than a wake-up may read: emptied (its commits are not
+    // HEAD's), not left as it was; the cold pass reads it again.
+    let small = HistoryLimits {
+        max_new: 1,
+        ..HistoryLimits::default()
+    };
+    r.git(&["checkout", "-q", "a"]);
+    r.commit("2026-03-03T09:00:00Z", "A2", &[("src/a.rs", "2\n")]);
+    let repo = open(&r.path()).unwrap();
+    h.update(&repo, &limits, false).unwrap();
+    r.git(&["checkout", "-q", "b"]);
+    let repo = open(&r.path()).unwrap();
+    assert_eq!(
+        h.update(&repo, &small, false).unwrap(),
+        HistoryUpdate::Behind
+    );
+    assert!(h.is_empty(), "a history of another line is not kept");
+    assert!(matches!(
+        h.update(&repo, &small, true).unwrap(),
+        HistoryUpdate::Rebuilt(_)
+    ));
+    assert_same(&h, &fresh(&repo), "rebuilt");
+}
+
+/// A history the cold pass cut at a cap says so: counts after a day before its
+/// oldest commit are lower bounds (`at_least`), later ones exact; the cut
+/// survives the cache file.
+#[test]
+fn a_capped_history_gives_lower_bounds_before_its_oldest_commit() {
+    let r = ledger();
+    let repo = open(&r.path()).unwrap();
+    let mut h = History::default();
+    let limits = HistoryLimits {
+        max_commits: 2,
+        ..HistoryLimits::default()
+    };
+    h.update(&repo, &limits, true).unwrap();
+    // Held: Docs (02-10) and Batch and posting (02-03).
+    let got = h.touches(&["src/ledger/posting.rs".to_owned()], day("2026-01-20"));
+    assert_eq!((got[0].commits, got[0].at_least), (1, true));
+    let got = h.touches(&["src/ledger/posting.rs".to_owned()], day("2026-02-03"));
+    assert!(got.is_empty());
+    let got = h.touches(&["README.md".to_owned()], day("2026-02-05"));
+    assert_eq!((got[0].commits, got[0].at_least), (1, false));
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("h.txt");
+    h.save(&file).unwrap();
+    assert_eq!(History::load(&file), h);
+    // The whole history is exact from any day.
+    let whole = fresh(&repo);
+    let got = whole.touches(&["src/ledger/posting.rs".to_owned()], day("2025-01-01"));
+    assert_eq!((got[0].commits, got[0].at_least), (3, false));
+}

