@@ -89,6 +89,15 @@ pub enum MemoryError {
         /// Their kinds and lines, e.g. `github-token on line 3` (never the values).
         kinds: String,
     },
+    /// A slug (a note's file name) holds a credential: refused whatever the
+    /// flags, since a file name is shown wherever the note is listed.
+    #[error(
+        "refused: the slug holds a credential ({kind}); a note's name is shown wherever it is listed: choose a name that describes the note"
+    )]
+    CredentialSlug {
+        /// The credential's kind (never its value).
+        kind: String,
+    },
     /// `edit --old` matched no text.
     #[error("refused: the text to replace does not occur in {path}; nothing changed")]
     NoMatch {

@@ -77,7 +77,14 @@ impl Planner<'_> {
         }
     }
 
+    /// `raw` as a slug; one that holds a credential is refused before it is
+    /// read (or echoed) as a name.
     fn slug(&self, raw: &str) -> Result<Slug, MemoryError> {
+        if let Some(f) = cairn_policy::find_credentials(raw).into_iter().next() {
+            return Err(MemoryError::CredentialSlug {
+                kind: f.kind.to_string(),
+            });
+        }
         Slug::parse(raw, self.memory.nested)
     }
 

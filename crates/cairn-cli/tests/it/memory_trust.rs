@@ -631,3 +631,27 @@ fn names_are_nfc_and_invisible_characters_are_refused() {
         assert_eq!(v.files(), before, "{name:?}");
     }
 }
+
+/// A slug that is (or holds) a credential is refused, with or without
+/// `--allow-secrets`, and the refusal names its kind, never its value: a file
+/// name is shown wherever the note is listed. Before, the note was created and
+/// `memory list` printed the token (and wake-ups its title, `Ghp …`).
+#[test]
+fn a_slug_holding_a_credential_is_refused_without_echoing_it() {
+    let v = Vault::new();
+    let token = "ghp_XyZ9abcdefGHIJKLmnopQRSTuvwx01234567";
+    for slug in [token.to_owned(), format!("notes-{token}")] {
+        for extra in [&[][..], &["--allow-secrets"][..]] {
+            let before = v.files();
+            let mut c = v.memory(&["write", &slug, "--body", "Plain text.", "--now", NOW]);
+            c.args(extra);
+            let out = c.output().unwrap();
+            assert_eq!(out.status.code(), Some(3), "{slug} {extra:?}");
+            let text = String::from_utf8_lossy(&out.stdout).into_owned()
+                + &String::from_utf8_lossy(&out.stderr);
+            assert!(text.contains("slug holds a credential"), "{text}");
+            assert!(!text.contains(&token[4..20]), "{text}");
+            assert_eq!(v.files(), before, "{slug}");
+        }
+    }
+}
