@@ -231,13 +231,16 @@ impl Engine {
     /// For `cairn lint`: every project note (under a project's note roots) whose
     /// related files changed after its date, by the history of each project
     /// repository that `cairn index` (or a wake-up) has cached, brought up to
-    /// date when only a few commits are new. Sorted by note path.
-    pub fn notes_with_changed_code(&self) -> Vec<(String, Vec<CodeChange>)> {
+    /// date when only a few commits are new. Sorted by note path. Also the
+    /// project repositories whose history is not read yet (no cache: `cairn
+    /// index` reads it), as (project, repo path).
+    pub fn notes_with_changed_code(&self) -> ChangedCode {
+        let mut out = ChangedCode::default();
         let Some(dir) = self.index_info().cache_dir.clone() else {
-            return Vec::new();
+            return out;
         };
         let limits = limits(&self.config);
-        let mut out: Vec<(String, Vec<CodeChange>)> = Vec::new();
+        let ChangedCode { notes, unread } = &mut out;
         for p in &self.config.projects {
             let histories: Vec<History> = p
                 .repo_paths
@@ -254,6 +257,9 @@ impl Engine {
                     if h.update(&repo, &limits, false).ok()?.changed() {
                         let _ = h.save(&file);
                     }
+                    if h.is_empty() && h.head().is_none() {
+                        unread.push((p.id.clone(), path.clone()));
+                    }
                     (!h.is_empty()).then_some(h)
                 })
                 .collect();
@@ -261,7 +267,7 @@ impl Engine {
                 continue;
             }
             for n in self.under_roots(&p.note_roots) {
-                if n.related_files.is_empty() || out.iter().any(|(q, _)| *q == n.path) {
+                if n.related_files.is_empty() || notes.iter().any(|(q, _)| *q == n.path) {
                     continue;
                 }
                 let Some(since) = n.updated.or(n.created) else {
@@ -278,11 +284,21 @@ impl Engine {
                     })
                     .collect();
                 if !changes.is_empty() {
-                    out.push((n.path.clone(), changes));
+                    notes.push((n.path.clone(), changes));
                 }
             }
         }
-        out.sort_by(|a, b| a.0.cmp(&b.0));
+        notes.sort_by(|a, b| a.0.cmp(&b.0));
         out
     }
+}
+
+/// What [`Engine::notes_with_changed_code`] found.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ChangedCode {
+    /// Each note whose related files changed since its date, by path.
+    pub notes: Vec<(String, Vec<CodeChange>)>,
+    /// Project repositories whose history no command has read yet (project id,
+    /// repo path): their notes cannot be checked until `cairn index` runs.
+    pub unread: Vec<(String, PathBuf)>,
 }

@@ -1,6 +1,8 @@
 //! `code-changed-since-note`: a project note whose `related_files` changed in
 //! commits after its date (`updated`, else `created`), by the git history cached
 //! for the project's repository (`cairn index` reads it). Files and counts only.
+//! `git-history-not-read` (info): a project repository whose history no command
+//! has read yet, so its notes could not be checked.
 
 use cairn_engine::Sensitivity;
 
@@ -9,7 +11,18 @@ use crate::{Ctx, Level};
 /// Reports every project note whose related files changed since it was written.
 pub(crate) fn changed_since_note(ctx: &mut Ctx<'_>) {
     let mut found = Vec::new();
-    for (path, changes) in ctx.engine.notes_with_changed_code() {
+    let changed = ctx.engine.notes_with_changed_code();
+    for (project, repo) in &changed.unread {
+        found.push((
+            repo.display().to_string(),
+            None,
+            format!(
+                "the git history of project `{project}`'s repository is not read yet, so its notes were not checked for code that changed since them: run `cairn index` once"
+            ),
+        ));
+    }
+    let unread = found.len();
+    for (path, changes) in changed.notes {
         let Some(n) = ctx.engine.note(&path) else {
             continue;
         };
@@ -30,13 +43,17 @@ pub(crate) fn changed_since_note(ctx: &mut Ctx<'_>) {
             ),
         ));
     }
-    for (path, line, message) in found {
-        ctx.push(
-            Level::Warning,
-            "code-changed-since-note",
-            &path,
-            line,
-            message,
-        );
+    for (i, (path, line, message)) in found.into_iter().enumerate() {
+        if i < unread {
+            ctx.push(Level::Info, "git-history-not-read", &path, line, message);
+        } else {
+            ctx.push(
+                Level::Warning,
+                "code-changed-since-note",
+                &path,
+                line,
+                message,
+            );
+        }
     }
 }

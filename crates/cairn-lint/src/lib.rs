@@ -19,6 +19,7 @@
 //! | `credential-in-note` | error | a credential in a note that is not `sensitivity: secret` |
 //! | `pinned-over-budget` | warning | pinned notes that do not fit a profile's prompt budget |
 //! | `code-changed-since-note` | warning | a project note's `related_files` changed in commits after its date |
+//! | `git-history-not-read` | info | a project repository whose history `cairn index` has not read yet (its notes were not checked) |
 //!
 //! Lint output obeys the policy like any other: findings name paths, keys,
 //! credential kinds and counts, never a credential value or a secret note's text,

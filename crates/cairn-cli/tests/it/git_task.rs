@@ -556,6 +556,36 @@ fn notes_whose_code_changed_say_so_after_cairn_index_and_lint_warns() {
     // Before `cairn index` no history is cached: a wake-up never reads it cold.
     let before = wakeup_json(&config, &repo, &["--task", "payout batch lock"]);
     assert!(!before.to_string().contains("code_changed"), "{before}");
+    // Lint says the history is not read yet, rather than finding nothing
+    // silently.
+    let lint_json = || {
+        let out = test_cairn()
+            .args(["lint", "--config"])
+            .arg(&config)
+            .arg("--index-dir")
+            .arg(&index)
+            .args(["--format", "json"])
+            .output()
+            .unwrap();
+        serde_json::from_slice::<Value>(&out.stdout).unwrap()
+    };
+    let codes = |report: &Value| -> Vec<String> {
+        report["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["code"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let cold = lint_json();
+    assert!(
+        codes(&cold).contains(&"git-history-not-read".to_owned()),
+        "{cold}"
+    );
+    assert!(
+        cold.to_string().contains("run `cairn index` once"),
+        "{cold}"
+    );
 
     let out = test_cairn()
         .args(["index", "--config"])
@@ -606,6 +636,10 @@ fn notes_whose_code_changed_say_so_after_cairn_index_and_lint_warns() {
         .output()
         .unwrap();
     let report: Value = serde_json::from_slice(&lint.stdout).unwrap();
+    assert!(
+        !codes(&report).contains(&"git-history-not-read".to_owned()),
+        "{report}"
+    );
     let found: Vec<&Value> = report["findings"]
         .as_array()
         .unwrap()
