@@ -525,7 +525,7 @@ fn read_tree(
     );
     GitRead {
         task: match tree {
-            Ok(t) => task_of(&t, &why),
+            Ok(t) => task_of(&t, &why, config.git.changed_files),
             Err(e) => GitTask::Failed(safe(&e.to_string())),
         },
         history: loading.wait(),
@@ -569,7 +569,7 @@ fn belongs(project: &Project, repo: &cairn_git::Repository, method: RouteMethod)
 }
 
 /// The task a working tree gives, or why it gives none.
-fn task_of(tree: &cairn_git::WorkingTree, why: &str) -> GitTask {
+fn task_of(tree: &cairn_git::WorkingTree, why: &str, max_files: usize) -> GitTask {
     // Redacted whole, then cut: a branch or a subject of any length gives a
     // task of a bounded size (a long one would not fit the packet's budget).
     let branch = tree
@@ -588,10 +588,21 @@ fn task_of(tree: &cairn_git::WorkingTree, why: &str) -> GitTask {
         .map(|s| clip(&without_markers(&safe(s)), MAX_SUBJECT_CHARS))
         .filter(|s| !s.is_empty())
         .collect();
-    let files: Vec<String> = tree
-        .changed
+    // The changed files, then those the branch's own commits changed (a
+    // branch whose work is committed still names its files), each once, at
+    // most as many as the changed files may be.
+    let cap = tree.changed.len().max(max_files);
+    let mut rel: Vec<&String> = tree.changed.iter().filter(|f| safe(f) == **f).collect();
+    let from_commits = tree
+        .committed
         .iter()
-        .filter(|f| safe(f) == **f)
+        .filter(|f| safe(f) == **f && !tree.changed.contains(f))
+        .take(cap.saturating_sub(rel.len()))
+        .collect::<Vec<_>>();
+    let committed_used = from_commits.len();
+    rel.extend(from_commits);
+    let files: Vec<String> = rel
+        .iter()
         .map(|f| tree.workdir.join(f).display().to_string())
         .collect();
     let mut parts = Vec::new();
@@ -616,16 +627,20 @@ fn task_of(tree: &cairn_git::WorkingTree, why: &str) -> GitTask {
         Some(b) => from.push(format!("branch {b}")),
         None => from.push("detached HEAD".to_owned()),
     }
-    if !files.is_empty() {
+    let changed_used = files.len() - committed_used;
+    if changed_used > 0 {
         let n = tree.changed_total;
-        from.push(if n > files.len() {
-            format!("{n} changed files ({} used)", files.len())
+        from.push(if n > changed_used {
+            format!("{n} changed files ({changed_used} used)")
         } else {
             plural(n, "changed file")
         });
     }
     if !subjects.is_empty() {
         from.push(plural(subjects.len(), "commit"));
+        if committed_used > 0 {
+            from.push(plural(committed_used, "committed file"));
+        }
     }
     if task.is_empty() && files.is_empty() {
         return GitTask::Nothing(format!(
@@ -644,13 +659,22 @@ fn task_of(tree: &cairn_git::WorkingTree, why: &str) -> GitTask {
             safe(d)
         ));
     }
-    if !files.is_empty() {
+    if changed_used > 0 {
         lines.push(format!(
             "files (most recently modified first): {}",
-            tree.changed
+            rel[..changed_used]
                 .iter()
-                .filter(|f| safe(f) == **f)
-                .cloned()
+                .map(|f| f.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    if committed_used > 0 {
+        lines.push(format!(
+            "files of the branch's commits (newest first): {}",
+            rel[changed_used..]
+                .iter()
+                .map(|f| f.as_str())
                 .collect::<Vec<_>>()
                 .join(", ")
         ));

@@ -636,13 +636,23 @@ fn walk_until(
 
 /// The files `w` changed against its parent (every file of a root commit).
 fn touched(repo: &gix::Repository, w: &Walked) -> Result<Vec<String>, GitError> {
+    files_changed(repo, w.id, w.parent)
+}
+
+/// The files commit `id` changed against `parent` (every file when it has none),
+/// repository-relative with `/` separators, in tree order.
+pub(crate) fn files_changed(
+    repo: &gix::Repository,
+    id: gix::ObjectId,
+    parent: Option<gix::ObjectId>,
+) -> Result<Vec<String>, GitError> {
     let tree_of = |id: gix::ObjectId| {
         repo.find_commit(id)
             .and_then(|c| c.tree())
             .map_err(|e| GitError::read("a commit's tree", &e))
     };
-    let new = tree_of(w.id)?;
-    let old = match w.parent {
+    let new = tree_of(id)?;
+    let old = match parent {
         Some(p) => tree_of(p)?,
         None => repo.empty_tree(),
     };

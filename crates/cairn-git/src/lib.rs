@@ -8,6 +8,7 @@
 //! treats a missing or broken repository as a diagnostic, never as a failure of
 //! its own. Nothing here prints.
 
+mod branch;
 mod error;
 mod history;
 mod preload;

@@ -75,6 +75,9 @@ pub struct WorkingTree {
     /// at most [`ReadOptions::max_commits`], merge commits left out. Empty on the
     /// default branch itself.
     pub commits: Vec<String>,
+    /// The files those commits changed (each against its parent), newest
+    /// commit first, each once, at most [`ReadOptions::max_changed`].
+    pub committed: Vec<String>,
     /// Remotes, `origin` first, then by name.
     pub remotes: Vec<Remote>,
 }
@@ -237,8 +240,21 @@ impl Repository {
             .map_err(|e| GitError::read("HEAD", &e))?
             .map(|n| n.shorten().to_string());
         let (changed, changed_total) = changed_files(repo, &self.workdir, opts.max_changed, cache)?;
-        let (default, commits) =
-            default_and_own_commits(repo, opts.max_commits, cache.map(|c| c.commits.as_path()))?;
+        let (default, own) = crate::branch::default_and_own_commits(
+            repo,
+            opts.max_commits,
+            cache.map(|c| c.commits.as_path()),
+        )?;
+        let mut committed: Vec<String> = Vec::new();
+        for f in own.iter().flat_map(|c| &c.files) {
+            if committed.len() >= opts.max_changed {
+                break;
+            }
+            if !committed.contains(f) {
+                committed.push(f.clone());
+            }
+        }
+        let commits = own.into_iter().map(|c| c.subject).collect();
         Ok(WorkingTree {
             workdir: self.workdir.clone(),
             main_workdir: self.main_workdir.clone(),
@@ -247,6 +263,7 @@ impl Repository {
             changed,
             changed_total,
             commits,
+            committed,
             remotes: remotes(repo),
         })
     }
@@ -268,151 +285,6 @@ fn main_workdir(repo: &gix::Repository) -> Option<PathBuf> {
     }
     let common = common.canonicalize().ok()?;
     (common.file_name()? == ".git").then(|| common.parent().map(Path::to_path_buf))?
-}
-
-/// The default branch and its tip: `origin/HEAD`'s target, else `main`, else
-/// `master` (each local, else `origin`'s), the first whose reference resolves.
-/// With `peel`, the tip is what the reference names peeled to its end (a tag
-/// to its commit: an object read); without, the object id the references
-/// alone name, and a reference resolves when its chain ends in an id.
-fn default_branch(repo: &gix::Repository, peel: bool) -> Option<(String, gix::ObjectId)> {
-    let resolve = |r: &mut gix::Reference<'_>| {
-        if peel {
-            r.peel_to_id().map(gix::Id::detach).ok()
-        } else {
-            r.follow_to_object().map(gix::Id::detach).ok()
-        }
-    };
-    if let Ok(Some(mut r)) = repo.try_find_reference("refs/remotes/origin/HEAD") {
-        // The name first: resolving follows the symbolic reference.
-        // A symbolic `origin/HEAD` names the remote's branch (`origin/trunk`:
-        // `trunk`); one that holds a commit itself names none.
-        let name = match r.target() {
-            gix::refs::TargetRef::Symbolic(n) => {
-                let n = n.shorten().to_string();
-                n.strip_prefix("origin/").map_or(n.clone(), str::to_owned)
-            }
-            gix::refs::TargetRef::Object(_) => "origin/HEAD".to_owned(),
-        };
-        if let Some(id) = resolve(&mut r) {
-            return Some((name, id));
-        }
-    }
-    for name in ["main", "master"] {
-        for full in [
-            format!("refs/heads/{name}"),
-            format!("refs/remotes/origin/{name}"),
-        ] {
-            if let Ok(Some(mut r)) = repo.try_find_reference(full.as_str())
-                && let Some(id) = resolve(&mut r)
-            {
-                return Some((name.to_owned(), id));
-            }
-        }
-    }
-    None
-}
-
-/// Whether a commit's id alone says what its parents are as gix reads them:
-/// not in a shallow repository (deepening it gives commits parents they did
-/// not have) nor with replacement objects. Only then may the branch's commits
-/// be kept under commit ids.
-fn ids_say_it_all(repo: &gix::Repository) -> bool {
-    !repo.is_shallow().unwrap_or(true) && !has_replacements(repo)
-}
-
-/// Whether the repository has replacement objects (`refs/replace/`), which
-/// rewrite an object as it is read: an id then no longer says what is read.
-fn has_replacements(repo: &gix::Repository) -> bool {
-    repo.objects.store_ref().replacements().next().is_some()
-}
-
-/// The default branch's name ([`default_branch`]) and the subjects of the
-/// branch's own commits ([`own_commits`]), kept in the file `cache` when one
-/// is given. Commits never change, so the answer for one `HEAD` commit, one
-/// default-branch tip and one cap stays the answer until one of them moves (a
-/// commit, a checkout, a fetch that moves the default branch). The key is read
-/// from the references alone; the answer is kept only when peeling (which
-/// reads objects) gives the same commits and branch, as it does for branches
-/// that name commits. A kept answer costs no object read: on the reference
-/// repository of `benches/git_hook_compare.py` the walk read about a
-/// millisecond's worth of commits from the pack, and peeling two more.
-fn default_and_own_commits(
-    repo: &gix::Repository,
-    max: usize,
-    cache: Option<&Path>,
-) -> Result<(Option<String>, Vec<String>), GitError> {
-    let head = repo.head().ok().and_then(|h| h.id()).map(gix::Id::detach);
-    let cache = cache.filter(|_| ids_say_it_all(repo));
-    let kept = match (cache, head) {
-        (Some(_), Some(head)) => default_branch(repo, false).map(|(name, tip)| {
-            let key = format!("{COMMITS_MAGIC} {head} {tip} {max} {name}");
-            (key, head, name, tip)
-        }),
-        _ => None,
-    };
-    if let (Some(file), Some((key, _, name, _))) = (cache, &kept)
-        && let Some(subjects) = read_kept(file, key)
-    {
-        return Ok((Some(name.clone()), subjects));
-    }
-    let default = default_branch(repo, true);
-    let peeled_head = repo.head_id().ok().map(gix::Id::detach);
-    let subjects = match (&default, peeled_head) {
-        (Some((_, tip)), Some(head)) => own_commits(repo, head, *tip, max)?,
-        _ => Vec::new(),
-    };
-    if let (Some(file), Some((key, head, name, tip))) = (cache, kept)
-        && peeled_head == Some(head)
-        && default.as_ref() == Some(&(name, tip))
-    {
-        write_kept(file, "git-commits", key, &subjects);
-    }
-    Ok((default.map(|(name, _)| name), subjects))
-}
-
-/// Subjects of the commits reachable from `head` and not from `default`, newest
-/// first, merges left out (`Merge branch 'main' into ...` says nothing of the task).
-fn own_commits(
-    repo: &gix::Repository,
-    head: gix::ObjectId,
-    default: gix::ObjectId,
-    max: usize,
-) -> Result<Vec<String>, GitError> {
-    if head == default || max == 0 {
-        return Ok(Vec::new());
-    }
-    let walk = repo
-        .rev_walk([head])
-        .with_hidden([default])
-        .sorting(gix::revision::walk::Sorting::ByCommitTime(
-            gix::traverse::commit::simple::CommitTimeOrder::NewestFirst,
-        ))
-        .all()
-        .map_err(|e| GitError::read("history", &e))?;
-    let mut out = Vec::new();
-    for info in walk {
-        let info = info.map_err(|e| GitError::read("history", &e))?;
-        if info.parent_ids.len() > 1 {
-            continue;
-        }
-        let commit = info.object().map_err(|e| GitError::read("a commit", &e))?;
-        let subject = commit
-            .message_raw_sloppy()
-            .to_string()
-            .lines()
-            .map(str::trim)
-            .find(|l| !l.is_empty())
-            .unwrap_or_default()
-            .to_owned();
-        if !subject.is_empty() {
-            out.push(subject);
-        }
-        if out.len() >= max {
-            break;
-        }
-    }
-    Ok(out)
 }
 
 /// The changed files (staged, unstaged, untracked) of the working tree, most
@@ -616,7 +488,7 @@ fn staged_files(
 fn head_tree_named(repo: &gix::Repository) -> Result<(Option<String>, Tree), GitError> {
     let head = repo.head().map_err(|e| GitError::read("HEAD", &e))?;
     Ok(match head.id() {
-        _ if has_replacements(repo) => (None, Tree::Is(tree_of_head(repo)?)),
+        _ if crate::branch::has_replacements(repo) => (None, Tree::Is(tree_of_head(repo)?)),
         Some(commit) => (Some(format!("commit {commit}")), Tree::Of(commit.detach())),
         None if head.is_unborn() => (
             Some("unborn".to_owned()),
@@ -746,7 +618,7 @@ pub(crate) fn read_cache_file(file: &Path) -> Option<String> {
 
 /// The lines a cache file keeps under `key` ([`write_kept`]); `None` when it
 /// keeps another key, or is damaged or cut short.
-fn read_kept(file: &Path, key: &str) -> Option<Vec<String>> {
+pub(crate) fn read_kept(file: &Path, key: &str) -> Option<Vec<String>> {
     let text = read_cache_file(file)?;
     let rest = text.strip_prefix(key)?.strip_prefix('\n')?;
     Some(rest.lines().map(str::to_owned).collect())
@@ -755,7 +627,7 @@ fn read_kept(file: &Path, key: &str) -> Option<Vec<String>> {
 /// Keeps `lines` under `key` in a cache file, one a line: not when a line
 /// could not be read back as itself (empty, or holding a line break or a
 /// carriage return, which reading lines would split or drop).
-fn write_kept(file: &Path, temp_prefix: &str, mut key: String, lines: &[String]) {
+pub(crate) fn write_kept(file: &Path, temp_prefix: &str, mut key: String, lines: &[String]) {
     if lines
         .iter()
         .any(|l| l.is_empty() || l.contains(['\n', '\r']))
@@ -772,9 +644,6 @@ fn write_kept(file: &Path, temp_prefix: &str, mut key: String, lines: &[String])
 
 /// First word of a staged-files cache file (its format's version).
 const STAGED_MAGIC: &str = "cairn-git-staged-2";
-
-/// First word of a commit-subjects cache file (its format's version).
-const COMMITS_MAGIC: &str = "cairn-git-commits-2";
 
 #[cfg(test)]
 mod tests {

@@ -192,13 +192,17 @@ fn no_task_takes_the_working_tree_as_the_task() {
     let q = &p["query"];
     assert_eq!(
         q["derived"],
-        "derived from git: branch fix/payout-batch-lock-timeouts, 1 changed file, 1 commit"
+        "derived from git: branch fix/payout-batch-lock-timeouts, 1 changed file, 1 commit, 1 committed file"
     );
     assert_eq!(
         q["task"],
         "payout batch lock timeouts; Shorter lock timeout for payout batches"
     );
-    assert_eq!(q["files"], serde_json::json!(["src/ledger/posting.rs"]));
+    // The changed file, then the file the branch's commit changed.
+    assert_eq!(
+        q["files"],
+        serde_json::json!(["src/ledger/posting.rs", "src/payout/batch.rs"])
+    );
     let got = titles(&p);
     let expected = [
         "Payout batch locking",
@@ -229,7 +233,7 @@ fn no_task_takes_the_working_tree_as_the_task() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         text.contains(
-            "(derived from git: branch fix/payout-batch-lock-timeouts, 1 changed file, 1 commit)"
+            "(derived from git: branch fix/payout-batch-lock-timeouts, 1 changed file, 1 commit, 1 committed file)"
         ),
         "{text}"
     );
@@ -247,7 +251,7 @@ fn the_status_caches_do_not_depend_on_the_code_changed_deboost() {
     let p = wakeup_json(&config, &repo, &[]);
     assert_eq!(
         p["query"]["derived"],
-        "derived from git: branch fix/payout-batch-lock-timeouts, 1 changed file, 1 commit"
+        "derived from git: branch fix/payout-batch-lock-timeouts, 1 changed file, 1 commit, 1 committed file"
     );
     let index = config.parent().unwrap().join("index");
     let mut caches: Vec<String> = std::fs::read_dir(&index)
@@ -281,7 +285,11 @@ fn the_task_is_the_same_whether_cairn_runs_in_the_repository_or_elsewhere() {
     let (dir, config, repo) = held_out("");
     write(&repo.join("src/ledger/batch_lock.rs"), "// new\n");
     set_mtime(&repo.join("src/ledger/batch_lock.rs"), 1_700_000_000);
-    let files = serde_json::json!(["src/ledger/posting.rs", "src/ledger/batch_lock.rs"]);
+    let files = serde_json::json!([
+        "src/ledger/posting.rs",
+        "src/ledger/batch_lock.rs",
+        "src/payout/batch.rs"
+    ]);
     // In the git dir itself too: gix would read `.` there as a working tree.
     for cwd in [repo.clone(), repo.join("src"), repo.join(".git")] {
         let cwd = cwd.canonicalize().unwrap();
@@ -689,7 +697,10 @@ fn a_linked_worktree_of_the_project_gives_its_own_task() {
         p["query"]["task"],
         "settlement report; Shorter lock timeout for payout batches"
     );
-    assert_eq!(p["query"]["files"], serde_json::json!(["src/report.rs"]));
+    assert_eq!(
+        p["query"]["files"],
+        serde_json::json!(["src/report.rs", "src/payout/batch.rs"])
+    );
 }
 
 /// A vault of plain notes (no `related_files`, as most vaults are) for a search
@@ -897,4 +908,43 @@ fn a_long_branch_or_subject_gives_a_bounded_task() {
     );
     assert!(!hook.contains("unavailable"), "{hook}");
     assert!(!hook.contains(&token[..12]), "{hook}");
+}
+
+/// A branch whose work is all committed still names its files: those its own
+/// commits changed (newest commit first), after any changed file; the same
+/// when the commits cache answers. Before, such a branch gave no files, and a
+/// note about a file the branch changed had only the words to find it by.
+#[test]
+fn the_files_of_the_branch_s_commits_are_files_of_the_task() {
+    let (_dir, config, repo) = held_out("");
+    git(&repo, &["add", "-A"], "2026-02-02T09:00:00Z");
+    git(
+        &repo,
+        &["commit", "-q", "-m", "Posting guard"],
+        "2026-02-02T09:00:00Z",
+    );
+    for _ in 0..2 {
+        let p = wakeup_json(&config, &repo, &[]);
+        let q = &p["query"];
+        assert_eq!(
+            q["files"],
+            serde_json::json!(["src/ledger/posting.rs", "src/payout/batch.rs"])
+        );
+        assert_eq!(
+            q["derived"],
+            "derived from git: branch fix/payout-batch-lock-timeouts, 2 commits, 2 committed files"
+        );
+        let got = titles(&p);
+        assert!(
+            got.iter().any(|t| t == "Ledger posting invariants"),
+            "{got:?}"
+        );
+    }
+    // On the default branch: no commits of its own, so no files either.
+    git(&repo, &["checkout", "-q", "main"], "2026-02-03T00:00:00Z");
+    let p = wakeup_json(&config, &repo, &[]);
+    assert!(
+        p["query"]["files"].as_array().is_none_or(Vec::is_empty),
+        "{p}"
+    );
 }

@@ -392,8 +392,12 @@ fn a_cache_file_cut_short_is_not_trusted() {
     };
     let truth = read(None);
     assert_eq!(read(Some(&cache)), truth);
-    for file in [&cache.staged, &cache.commits] {
-        plant(file, "planted by the test");
+    // A staged file's line is a path; a commit's is `s <subject>`.
+    for (file, line) in [
+        (&cache.staged, "planted by the test"),
+        (&cache.commits, "s planted by the test"),
+    ] {
+        plant(file, line);
         let whole = std::fs::read(file).unwrap();
         for cut in 0..whole.len() {
             std::fs::write(file, &whole[..cut]).unwrap();
@@ -435,7 +439,7 @@ fn the_commit_subjects_cache_answers_what_a_walk_answers() {
         assert_eq!(read(Some(&cache), 5), expect, "{what}: walked");
         assert_eq!(read(Some(&cache), 5), expect, "{what}: from the cache");
         assert_eq!(read(None, 5), expect, "{what}: without a cache");
-        plant(&cache.commits, planted);
+        plant(&cache.commits, &format!("s {planted}"));
         assert_eq!(
             read(Some(&cache), 5).last().map(String::as_str),
             Some(planted),

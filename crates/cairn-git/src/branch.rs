@@ -1,0 +1,231 @@
+//! The default branch (`origin/HEAD`'s, else `main`, else `master`) and the
+//! branch's own commits (those not on it): their subjects and the files each
+//! changed, kept in a cache file while `HEAD` and the default branch's tip stay.
+
+use std::path::Path;
+
+use crate::GitError;
+use crate::tree::{read_kept, write_kept};
+
+/// The default branch and its tip: `origin/HEAD`'s target, else `main`, else
+/// `master` (each local, else `origin`'s), the first whose reference resolves.
+/// With `peel`, the tip is what the reference names peeled to its end (a tag
+/// to its commit: an object read); without, the object id the references
+/// alone name, and a reference resolves when its chain ends in an id.
+pub(crate) fn default_branch(
+    repo: &gix::Repository,
+    peel: bool,
+) -> Option<(String, gix::ObjectId)> {
+    let resolve = |r: &mut gix::Reference<'_>| {
+        if peel {
+            r.peel_to_id().map(gix::Id::detach).ok()
+        } else {
+            r.follow_to_object().map(gix::Id::detach).ok()
+        }
+    };
+    if let Ok(Some(mut r)) = repo.try_find_reference("refs/remotes/origin/HEAD") {
+        // The name first: resolving follows the symbolic reference.
+        // A symbolic `origin/HEAD` names the remote's branch (`origin/trunk`:
+        // `trunk`); one that holds a commit itself names none.
+        let name = match r.target() {
+            gix::refs::TargetRef::Symbolic(n) => {
+                let n = n.shorten().to_string();
+                n.strip_prefix("origin/").map_or(n.clone(), str::to_owned)
+            }
+            gix::refs::TargetRef::Object(_) => "origin/HEAD".to_owned(),
+        };
+        if let Some(id) = resolve(&mut r) {
+            return Some((name, id));
+        }
+    }
+    for name in ["main", "master"] {
+        for full in [
+            format!("refs/heads/{name}"),
+            format!("refs/remotes/origin/{name}"),
+        ] {
+            if let Ok(Some(mut r)) = repo.try_find_reference(full.as_str())
+                && let Some(id) = resolve(&mut r)
+            {
+                return Some((name.to_owned(), id));
+            }
+        }
+    }
+    None
+}
+
+/// Whether a commit's id alone says what its parents are as gix reads them:
+/// not in a shallow repository (deepening it gives commits parents they did
+/// not have) nor with replacement objects. Only then may the branch's commits
+/// be kept under commit ids.
+fn ids_say_it_all(repo: &gix::Repository) -> bool {
+    !repo.is_shallow().unwrap_or(true) && !has_replacements(repo)
+}
+
+/// Whether the repository has replacement objects (`refs/replace/`), which
+/// rewrite an object as it is read: an id then no longer says what is read.
+pub(crate) fn has_replacements(repo: &gix::Repository) -> bool {
+    repo.objects.store_ref().replacements().next().is_some()
+}
+
+/// The default branch's name ([`default_branch`]) and the subjects of the
+/// branch's own commits ([`own_commits`]), kept in the file `cache` when one
+/// is given. Commits never change, so the answer for one `HEAD` commit, one
+/// default-branch tip and one cap stays the answer until one of them moves (a
+/// commit, a checkout, a fetch that moves the default branch). The key is read
+/// from the references alone; the answer is kept only when peeling (which
+/// reads objects) gives the same commits and branch, as it does for branches
+/// that name commits. A kept answer costs no object read: on the reference
+/// repository of `benches/git_hook_compare.py` the walk read about a
+/// millisecond's worth of commits from the pack, and peeling two more.
+pub(crate) fn default_and_own_commits(
+    repo: &gix::Repository,
+    max: usize,
+    cache: Option<&Path>,
+) -> Result<(Option<String>, Vec<OwnCommit>), GitError> {
+    let head = repo.head().ok().and_then(|h| h.id()).map(gix::Id::detach);
+    let cache = cache.filter(|_| ids_say_it_all(repo));
+    let kept = match (cache, head) {
+        (Some(_), Some(head)) => default_branch(repo, false).map(|(name, tip)| {
+            let key = format!("{COMMITS_MAGIC} {head} {tip} {max} {name}");
+            (key, head, name, tip)
+        }),
+        _ => None,
+    };
+    if let (Some(file), Some((key, _, name, _))) = (cache, &kept)
+        && let Some(commits) = read_kept(file, key).and_then(|l| OwnCommit::from_lines(&l))
+    {
+        return Ok((Some(name.clone()), commits));
+    }
+    let default = default_branch(repo, true);
+    let peeled_head = repo.head_id().ok().map(gix::Id::detach);
+    let commits = match (&default, peeled_head) {
+        (Some((_, tip)), Some(head)) => own_commits(repo, head, *tip, max)?,
+        _ => Vec::new(),
+    };
+    if let (Some(file), Some((key, head, name, tip))) = (cache, kept)
+        && peeled_head == Some(head)
+        && default.as_ref() == Some(&(name, tip))
+    {
+        write_kept(file, "git-commits", key, &OwnCommit::to_lines(&commits));
+    }
+    Ok((default.map(|(name, _)| name), commits))
+}
+
+/// One of the branch's own commits: its subject and the files it changed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct OwnCommit {
+    pub(crate) subject: String,
+    pub(crate) files: Vec<String>,
+}
+
+impl OwnCommit {
+    /// The cache file's lines: `s <subject>`, then `f <path>` per file.
+    fn to_lines(commits: &[OwnCommit]) -> Vec<String> {
+        let mut out = Vec::new();
+        for c in commits {
+            out.push(format!("s {}", c.subject));
+            out.extend(c.files.iter().map(|f| format!("f {f}")));
+        }
+        out
+    }
+
+    /// Reads [`OwnCommit::to_lines`]; `None` for anything else.
+    fn from_lines(lines: &[String]) -> Option<Vec<OwnCommit>> {
+        let mut out: Vec<OwnCommit> = Vec::new();
+        for l in lines {
+            if let Some(subject) = l.strip_prefix("s ") {
+                out.push(OwnCommit {
+                    subject: subject.to_owned(),
+                    files: Vec::new(),
+                });
+            } else {
+                out.last_mut()?.files.push(l.strip_prefix("f ")?.to_owned());
+            }
+        }
+        Some(out)
+    }
+}
+
+/// The commits reachable from `head` and not from `default` (subjects and the
+/// files each changed), newest first, merges left out (`Merge branch 'main'
+/// into ...` says nothing of the task).
+fn own_commits(
+    repo: &gix::Repository,
+    head: gix::ObjectId,
+    default: gix::ObjectId,
+    max: usize,
+) -> Result<Vec<OwnCommit>, GitError> {
+    if head == default || max == 0 {
+        return Ok(Vec::new());
+    }
+    let walk = repo
+        .rev_walk([head])
+        .with_hidden([default])
+        .sorting(gix::revision::walk::Sorting::ByCommitTime(
+            gix::traverse::commit::simple::CommitTimeOrder::NewestFirst,
+        ))
+        .all()
+        .map_err(|e| GitError::read("history", &e))?;
+    let mut out = Vec::new();
+    for info in walk {
+        let info = info.map_err(|e| GitError::read("history", &e))?;
+        if info.parent_ids.len() > 1 {
+            continue;
+        }
+        let commit = info.object().map_err(|e| GitError::read("a commit", &e))?;
+        let subject = commit
+            .message_raw_sloppy()
+            .to_string()
+            .lines()
+            .map(str::trim)
+            .find(|l| !l.is_empty())
+            .unwrap_or_default()
+            .to_owned();
+        if !subject.is_empty() {
+            // A root commit's files (all of them) say nothing of a task, and a
+            // shallow boundary's parent is not there to compare with: none.
+            let files = match info.parent_ids.first() {
+                Some(&parent) => {
+                    crate::history::files_changed(repo, info.id, Some(parent)).unwrap_or_default()
+                }
+                None => Vec::new(),
+            };
+            out.push(OwnCommit { subject, files });
+        }
+        if out.len() >= max {
+            break;
+        }
+    }
+    Ok(out)
+}
+
+/// First word of a commit-subjects cache file (its format's version).
+const COMMITS_MAGIC: &str = "cairn-git-commits-3";
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::OwnCommit;
+
+    /// The branch's commits round-trip through the cache file's lines; a file
+    /// line before any subject, or any other line, is no answer.
+    #[test]
+    fn own_commits_round_trip_through_their_lines() {
+        let commits = vec![
+            OwnCommit {
+                subject: "Shorter lock timeout".into(),
+                files: vec!["src/a.rs".into(), "src/b c.rs".into()],
+            },
+            OwnCommit {
+                subject: "Docs".into(),
+                files: vec![],
+            },
+        ];
+        let lines = OwnCommit::to_lines(&commits);
+        assert_eq!(OwnCommit::from_lines(&lines), Some(commits));
+        assert_eq!(OwnCommit::from_lines(&["f src/a.rs".into()]), None);
+        assert_eq!(OwnCommit::from_lines(&["s x".into(), "y".into()]), None);
+        assert_eq!(OwnCommit::from_lines(&[]), Some(vec![]));
+    }
+}
