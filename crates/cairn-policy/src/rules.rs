@@ -193,7 +193,9 @@ pub(crate) const RULES: &[Rule] = &[
             "AKIA", "ASIA", "AGPA", "AIDA", "AROA", "AIPA", "ANPA", "ANVA", "ABIA", "ACCA", "A3T",
         ],
         exact: false,
-        pattern: r"\b(?:A3T[A-Z0-9]|AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA)[A-Z0-9]{16}\b",
+        // Bounded by its own alphabet, not `\b`: `keyAKIA…`, `_AKIA…_` (emphasis)
+        // and `AKIA…_prod` are keys too.
+        pattern: r"(?:^|[^A-Z0-9])((?:A3T[A-Z0-9]|AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA)[A-Z0-9]{16})(?:[^A-Z0-9]|$)",
         check: Check::Plain,
         tails: &[],
         line: Line::Any,
@@ -549,13 +551,19 @@ pub(crate) const RULES: &[Rule] = &[
             "shpss_", "shpca_", "shppa_", "tskey-",
         ],
         exact: false,
+        // Not `\b`, which fails between two word characters (`_sk_live_…_` in
+        // emphasis, `keyAIza…`): the long, distinctive prefixes stand anywhere;
+        // the short ones (`sk-` of `task-…`, `rk_test_` of `risk_test_…`) only
+        // after a character that is not a letter or digit. Every token takes
+        // its whole run of its alphabet, so no tail of a longer one is left.
         pattern: concat!(
-            r"\b(?:[sr]k_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9+/]{24,}",
+            r"([sr]k_live_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9+/]{24,}|AIza[0-9A-Za-z_-]{35,}",
+            r"|pypi-AgE[A-Za-z0-9_-]{16,}|api_org_[A-Za-z0-9]{30,}|do[por]_v1_[a-f0-9]{64,}",
+            r"|shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32,}|tskey-(?:[a-z]+-)?[A-Za-z0-9]{6,}-[A-Za-z0-9]{10,})",
+            r"|(?:^|[^A-Za-z0-9])([sr]k_test_[A-Za-z0-9]{16,}",
             r"|sk-(?:proj|ant|svcacct|admin)-[A-Za-z0-9_-]{20,}|sk-[A-Za-z0-9]{32,}",
-            r"|AIza[0-9A-Za-z_-]{35}|npm_[A-Za-z0-9]{36}|pypi-AgE[A-Za-z0-9_-]{16,}",
-            r"|sk\.eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+|(?:hf|api_org)_[A-Za-z0-9]{30,}",
-            r"|SG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{30,50}|do[por]_v1_[a-f0-9]{64}",
-            r"|shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}|tskey-(?:[a-z]+-)?[A-Za-z0-9]{6,}-[A-Za-z0-9]{10,})"
+            r"|npm_[A-Za-z0-9]{36,}|sk\.eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+|hf_[A-Za-z0-9]{30,}",
+            r"|SG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{30,50})"
         ),
         check: Check::Plain,
         tails: &[
@@ -590,11 +598,12 @@ pub(crate) const RULES: &[Rule] = &[
         also: &[],
     },
     Rule {
-        // Mailgun: `key-` + 32 hex, not the tail of a longer name (`cache-key-…`).
+        // Mailgun: `key-` + 32 hex, not the tail of a longer name (`cache-key-…`,
+        // `cache_key-…`), in emphasis too (`_key-…_`).
         kind: CredentialKind::ApiKeyAssignment,
         anchors: &["key-"],
         exact: false,
-        pattern: r"(?:^|[^A-Za-z0-9_.-])(key-[0-9a-f]{32})\b",
+        pattern: r"(?:^|[^A-Za-z0-9_.-])_*(key-[0-9a-f]{32})(?:[^A-Za-z0-9]|$)",
         check: Check::Plain,
         tails: &[("key-", 32)],
         line: Line::Any,
@@ -605,7 +614,7 @@ pub(crate) const RULES: &[Rule] = &[
         kind: CredentialKind::ApiKeyAssignment,
         anchors: &["SK"],
         exact: true,
-        pattern: r"\bSK[0-9a-fA-F]{32}\b",
+        pattern: r"(?:^|[^A-Za-z0-9])(SK[0-9a-fA-F]{32})(?:[^A-Za-z0-9]|$)",
         check: Check::Plain,
         tails: &[],
         line: Line::Any,
@@ -619,7 +628,7 @@ pub(crate) const RULES: &[Rule] = &[
             "MD", "MT", "Mj", "Mz", "ND", "NT", "Nj", "Nz", "OD", "OT", "Oj", "Oz",
         ],
         exact: true,
-        pattern: r"\b([MNO][DTjz][A-Za-z0-9_-]{21,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38})(?:[^A-Za-z0-9_-]|$)",
+        pattern: r"(?:^|[^A-Za-z0-9-])([MNO][DTjz][A-Za-z0-9_-]{21,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38})(?:[^A-Za-z0-9_-]|$)",
         check: Check::Plain,
         tails: &[
             // 21 to 25, a dot, 6, a dot, 27 to 38.
@@ -654,7 +663,7 @@ pub(crate) const RULES: &[Rule] = &[
         kind: CredentialKind::ApiKeyAssignment,
         anchors: &[":AA"],
         exact: false,
-        pattern: r"(?:\b|bot)([0-9]{8,10}:AA[A-Za-z0-9_-]{33,})",
+        pattern: r"(?:^|[^0-9])([0-9]{8,10}:AA[A-Za-z0-9_-]{33,})",
         check: Check::Plain,
         tails: &[],
         line: Line::Any,
@@ -665,7 +674,7 @@ pub(crate) const RULES: &[Rule] = &[
         kind: CredentialKind::ApiKeyAssignment,
         anchors: &["AccountKey", "SharedAccessKey"],
         exact: false,
-        pattern: r"(?i)\b(?:AccountKey|SharedAccessKey)[ \t]*=[ \t]*([A-Za-z0-9+/]{20,}={0,2})",
+        pattern: r"(?i)(?:AccountKey|SharedAccessKey)[ \t]*=[ \t]*([A-Za-z0-9+/]{20,}={0,2})",
         check: Check::Plain,
         tails: &[],
         line: Line::Any,

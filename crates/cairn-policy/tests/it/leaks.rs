@@ -1,0 +1,127 @@
+//! The red team's leaks, as tables: planted canaries with random-looking values
+//! (generated, seeded, so every run is the same) in every context that once let
+//! them through, and the look-alikes that must stay as written.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use cairn_policy::{find_credentials, redact};
+
+/// A small deterministic generator (xorshift64*): random-looking canaries.
+pub(crate) struct Gen(u64);
+
+impl Gen {
+    pub(crate) fn new(seed: u64) -> Self {
+        Self(seed | 1)
+    }
+
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// `n` characters drawn from `alphabet`.
+    pub(crate) fn take(&mut self, alphabet: &str, n: usize) -> String {
+        let a = alphabet.as_bytes();
+        (0..n)
+            .map(|_| char::from(a[usize::try_from(self.next() % a.len() as u64).unwrap_or(0)]))
+            .collect()
+    }
+}
+
+pub(crate) const UPPER_DIGITS: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+pub(crate) const ALNUM: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+const HEX: &str = "0123456789abcdef";
+
+/// Asserts that no 8-byte window of `secret` is left in `text` redacted.
+pub(crate) fn assert_hidden(text: &str, secret: &str) {
+    let out = redact(text);
+    let leaked = secret
+        .as_bytes()
+        .windows(8.min(secret.len()))
+        .find(|w| out.text.as_bytes().windows(w.len()).any(|o| o == *w));
+    assert!(
+        leaked.is_none(),
+        "{secret:?} leaked from {text:?}: {:?}",
+        out.text
+    );
+    assert!(find_credentials(&out.text).is_empty(), "{text:?}");
+    assert_eq!(redact(&out.text).text, out.text, "idempotent: {text:?}");
+}
+
+/// Vendor tokens with a distinctive prefix: (prefix, alphabet, length, whether
+/// the prefix is long enough to stand right after a letter, `keyAKIA…`).
+const TOKENS: &[(&str, &str, usize, bool)] = &[
+    ("AKIA", UPPER_DIGITS, 16, true),
+    ("ASIA", UPPER_DIGITS, 16, true),
+    ("sk_live_", ALNUM, 24, true),
+    ("rk_live_", ALNUM, 28, true),
+    ("sk_test_", ALNUM, 24, false),
+    ("ghp_", ALNUM, 36, true),
+    ("gho_", ALNUM, 36, true),
+    ("github_pat_", ALNUM, 40, true),
+    ("glpat-", ALNUM, 24, true),
+    ("xoxb-", ALNUM, 30, true),
+    ("AIza", ALNUM, 35, true),
+    ("npm_", ALNUM, 36, false),
+    ("hf_", ALNUM, 34, false),
+    ("whsec_", ALNUM, 32, true),
+    ("SK", "0123456789abcdef", 32, false),
+    ("key-", HEX, 32, false),
+    ("sk-proj-", ALNUM, 40, false),
+];
+
+/// Where a token is written: markdown emphasis, identifiers, punctuation.
+const CONTEXTS: &[&str] = &[
+    "{}", "x {} y", "_{}_", "__{}__", "*{}*", "**{}**", "{}_prod", "{}_", "_{}", "({})", "\"{}\"",
+    "`{}`", "k={};", "-{}-", "/{}/",
+];
+
+#[test]
+fn tokens_next_to_word_characters_are_redacted() {
+    let mut g = Gen::new(0x5eed_0001);
+    for &(prefix, alphabet, len, after_letter) in TOKENS {
+        for _ in 0..4 {
+            let body = g.take(alphabet, len);
+            let token = format!("{prefix}{body}");
+            // Mailgun's `key-` after a `-` is the tail of a name (`cache-key-…`).
+            let mut contexts: Vec<String> = CONTEXTS
+                .iter()
+                .filter(|c| !(prefix == "key-" && c.starts_with('-')))
+                .map(|c| c.replace("{}", &token))
+                .collect();
+            if after_letter {
+                contexts.push(format!("key{token}"));
+                contexts.push(format!("see key{token}_prod now"));
+            }
+            // Two in a row, one character apart.
+            let other = format!("{prefix}{}", g.take(alphabet, len));
+            contexts.push(format!("{token} {other}"));
+            for text in &contexts {
+                assert_hidden(text, &body);
+            }
+            assert_hidden(&format!("{token} {other}"), &other[prefix.len()..]);
+        }
+    }
+}
+
+#[test]
+fn look_alikes_of_short_prefixes_stay() {
+    let mut g = Gen::new(7);
+    for text in [
+        "risk_test_computeRiskScoreWithNulls".to_owned(),
+        format!("task-{}", g.take(HEX, 32)),
+        format!("desk-{}", g.take(ALNUM, 36)),
+        format!("cache-key-{}", g.take(HEX, 32)),
+        format!("cache_key-{}", g.take(HEX, 32)),
+        format!("TASK{}", g.take(HEX, 32)),
+        format!("pnpm_{}", g.take(ALNUM, 36)),
+        format!("half_{}", g.take(ALNUM, 32)),
+        "AKIAIOSFODNN7EXAMPLEX1".to_owned(),
+        "XAKIAIOSFODNN7EXAMPLE".to_owned(),
+    ] {
+        let out = redact(&text);
+        assert!(!out.is_redacted(), "{text:?} -> {:?}", out.text);
+    }
+}
