@@ -362,7 +362,8 @@ impl Engine {
                 |b| String::from_utf8_lossy(&b).into_owned(),
             )
         };
-        let content = SafeText::redact(&text).into_string();
+        // Printed as written: redacted as written and as rendered.
+        let content = SafeText::redact_markdown(&text).into_string();
         let mut counts = PolicyCounts::default();
         for t in [&content, shown.title.as_str(), &shown.id, &shown.path]
             .into_iter()

@@ -189,7 +189,7 @@ pub fn find_credentials(text: &str) -> Vec<Finding> {
 }
 
 /// Replaces each span with its marker; also returns where each marker landed.
-fn apply(text: &str, spans: &[Span]) -> (String, Vec<(usize, usize)>) {
+pub(crate) fn apply(text: &str, spans: &[Span]) -> (String, Vec<(usize, usize)>) {
     let mut out = String::with_capacity(text.len() + spans.len() * 16);
     let mut markers = Vec::with_capacity(spans.len());
     let mut pos = 0;
@@ -218,7 +218,7 @@ const MAX_PASSES: usize = 8;
 /// absorbs the spans it touches. This makes [`redact`] idempotent and its output
 /// free of findings by construction. A text that does not settle within
 /// [`MAX_PASSES`] is redacted whole.
-fn settled_spans(text: &str) -> Vec<Span> {
+pub(crate) fn settled_spans(text: &str) -> Vec<Span> {
     let mut spans = detect(text);
     for _ in 0..MAX_PASSES {
         if spans.is_empty() {
@@ -273,10 +273,10 @@ fn to_original(pos: usize, is_end: bool, spans: &[Span], markers: &[(usize, usiz
 
 /// A span to redact, before line numbers are known.
 #[derive(Debug, Clone, Copy)]
-struct Span {
-    start: usize,
-    end: usize,
-    kind: CredentialKind,
+pub(crate) struct Span {
+    pub(crate) start: usize,
+    pub(crate) end: usize,
+    pub(crate) kind: CredentialKind,
 }
 
 /// The compiled rules and their prefilter.
@@ -586,7 +586,7 @@ fn value_span(
 /// Sorts spans (earliest start, then longest, then the more specific kind) and
 /// merges overlapping ones into the first, so nothing is redacted twice and no
 /// credential is cut in half.
-fn merge(mut spans: Vec<Span>) -> Vec<Span> {
+pub(crate) fn merge(mut spans: Vec<Span>) -> Vec<Span> {
     spans.sort_by(|a, b| {
         a.start
             .cmp(&b.start)

@@ -10,5 +10,6 @@ mod layers;
 mod list;
 mod open;
 mod persistent;
+mod raw_get;
 mod redact_first;
 mod secret_lookup;

@@ -4,7 +4,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use cairn_policy::{find_credentials, redact};
+use cairn_policy::{find_credentials, redact, redact_markdown};
 
 /// A small deterministic generator (xorshift64*): random-looking canaries.
 pub(crate) struct Gen(u64);
@@ -123,5 +123,96 @@ fn look_alikes_of_short_prefixes_stay() {
     ] {
         let out = redact(&text);
         assert!(!out.is_redacted(), "{text:?} -> {:?}", out.text);
+    }
+}
+
+/// Asserts that no 8-byte window of `secret` is left in `text` printed as
+/// written ([`redact_markdown`]), and that the output is stable.
+fn assert_hidden_raw(text: &str, secret: &str) {
+    let out = redact_markdown(text);
+    let leaked = secret
+        .as_bytes()
+        .windows(8.min(secret.len()))
+        .find(|w| out.text.as_bytes().windows(w.len()).any(|o| o == *w));
+    assert!(
+        leaked.is_none(),
+        "{secret:?} leaked from {text:?}: {:?}",
+        out.text
+    );
+    assert!(out.count > 0, "{text:?}");
+    assert_eq!(
+        redact_markdown(&out.text).text,
+        out.text,
+        "idempotent: {text:?}"
+    );
+}
+
+/// Raw markdown whose rendered text shows a credential the raw text hides from
+/// the rules: `{g}` is a GitHub token's body, `{a}` an AWS key's 16 characters,
+/// `{p}` a password.
+const RAW_MARKDOWN: &[&str] = &[
+    "token ghp\\_{g} here",
+    "gh&#112;_{g}",
+    "ghp&#95;{g}",
+    "&#65;KIA{a}",
+    "&#x41;KIA{a} in hex",
+    "`ghp_`{g}",
+    "x `AKIA`{a} y",
+    "gh*p*_{g}",
+    "gh**p**_{g}",
+    "AKIA<span></span>{a}",
+    "gh<!-- x -->p_{g}",
+    "The password for payout settlement retry is\n{p}",
+    "The password for payout settlement retry is\r\n{p}\n\nnext paragraph",
+    "> the staging password is\n> {p}",
+    "- the root password was\n  {p}",
+    "---\ntitle: x\n---\nthe password is\n{p}",
+];
+
+#[test]
+fn raw_markdown_hides_what_its_rendered_text_shows() {
+    let mut g = Gen::new(0x5eed_0002);
+    for template in RAW_MARKDOWN {
+        for _ in 0..3 {
+            let gh = g.take(ALNUM, 36);
+            let aws = g.take(UPPER_DIGITS, 16);
+            let pw = format!("{}!{}", g.take(ALNUM, 10), g.take("0123456789", 2));
+            let text = template
+                .replace("{g}", &gh)
+                .replace("{a}", &aws)
+                .replace("{p}", &pw);
+            let secret = if template.contains("{g}") {
+                &gh
+            } else if template.contains("{a}") {
+                &aws
+            } else {
+                &pw
+            };
+            assert_hidden_raw(&text, secret);
+            // A `--lines` slice is cut from the whole note's redaction.
+            let whole = redact_markdown(&text).text.into_owned();
+            for line in whole.lines() {
+                assert!(!line.contains(secret.as_str()), "{text:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn raw_markdown_without_credentials_is_left_as_written() {
+    for text in [
+        "The password is required.\nSee the vault.",
+        "**bold**, `code`, &amp; and \\_escaped\\_ text\n\n- a list\n- of items",
+        "the password for the admin UI is\nstored in the vault",
+        "---\ntitle: Runbook\ntags: [ops]\n---\n# Runbook\n\nRotate the key: see `rotate.sh`.",
+        "| key | value |\n|---|---|\n| host | db |",
+        "Use `ghp_` tokens (classic) for CI.",
+    ] {
+        let out = redact_markdown(text);
+        assert!(!out.is_redacted(), "{text:?} -> {:?}", out.text);
+        assert!(
+            matches!(out.text, std::borrow::Cow::Borrowed(_)),
+            "{text:?}"
+        );
     }
 }
