@@ -482,7 +482,7 @@ fn to_spans(text: &str, rule: &Rule, caps: &Captures<'_>, out: &mut Vec<Span>) -
             // A plain token's match may take the character after it (rules bound
             // a token by its alphabet, not `\b`), which can be the one before the
             // next token (`AKIA… AKIA…`): go on right after the token.
-            if rule.check == Check::Plain {
+            if matches!(rule.check, Check::Plain | Check::UrlPassword) {
                 end
             } else {
                 whole.end().max(end)
@@ -509,6 +509,9 @@ fn value_span(
     match rule.check {
         Check::Plain => return Some(end),
         Check::RandomLooking => return benign::looks_random(&text[start..end]).then_some(end),
+        Check::UrlPassword => {
+            return (!benign::is_env_reference(&text[start..end])).then_some(end);
+        }
         _ => {}
     }
     let quote = match Quote::around(text, start, end) {

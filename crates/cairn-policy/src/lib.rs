@@ -30,6 +30,8 @@ mod counts;
 mod credential;
 mod detect;
 mod markdown;
+#[macro_use]
+mod patterns;
 mod prefilter;
 mod rules;
 mod shape;

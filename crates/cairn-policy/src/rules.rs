@@ -7,6 +7,7 @@
 //! cannot flag anything without, so text with none of them runs no regex.
 
 use crate::CredentialKind;
+use crate::patterns::{API_KEY_ENDS, PASSWORD_ASSIGNMENT_ENDS, PASSWORD_ENDS, SECRET_ENDS};
 use crate::shape::{Line, Then};
 
 /// How a regex match becomes one or more spans.
@@ -27,6 +28,8 @@ pub(crate) enum Check {
     /// bold values are literals unless they read as prose; a bare word only
     /// when it looks machine-made or typed (a digit, a symbol, mixed case).
     Prose,
+    /// A URL's password: as is, unless it names a variable (`$DB_PASSWORD`).
+    UrlPassword,
     /// A bare bearer token: only when it looks random.
     RandomLooking,
     /// A PEM BEGIN line: extend to the matching END line, or to the end of the text.
@@ -41,58 +44,6 @@ pub(crate) enum Check {
     /// header with a credential column (that column in every row below).
     Table,
 }
-
-/// The password keys' ends, then `extra` ones: one list for both rules' lists.
-macro_rules! password_ends {
-    ($($extra:literal),* $(,)?) => {
-        &[
-            "password",
-            "passwd",
-            "passphrase",
-            "passcode",
-            "passwort",
-            "kennwort",
-            "contraseña",
-            "contrasena",
-            "senha",
-            "passe",
-            "pwd",
-            "pin",
-            $($extra),*
-        ]
-    };
-}
-
-/// How the password keys end (`mot de passe` in `passe`).
-const PASSWORD_ENDS: &[&str] = password_ends!();
-
-/// How the API key keys end (`api_key`, `access-token`).
-const API_KEY_ENDS: &[&str] = &["key", "token"];
-
-/// How the password keys of an assignment end: [`PASSWORD_ENDS`], the keys
-/// outside Latin script, and `pass` and `puk` (`SSHPASS`, `db_pass`, `dbPass`).
-const PASSWORD_ASSIGNMENT_ENDS: &[&str] = password_ends!(
-    "wachtwoord",
-    "lösenord",
-    "пароль",
-    "hasło",
-    "密码",
-    "口令",
-    "パスワード",
-    "비밀번호",
-    "pass",
-    "puk",
-);
-
-/// How the generic secret keys end (`secret_key_base`, `credentials`).
-const SECRET_ENDS: &[&str] = &[
-    "secret",
-    "key",
-    "base",
-    "token",
-    "credential",
-    "credentials",
-];
 
 /// One detector.
 #[derive(Debug)]
@@ -117,73 +68,6 @@ pub(crate) struct Rule {
     /// anywhere in the text, after case folding): `aws` for the AWS secret
     /// key's `aws_secret_access_key`, `password` for a `.netrc` entry.
     pub(crate) also: &'static [&'static str],
-}
-
-/// The value of an assignment: double-, single- or backtick-quoted (groups 1–3),
-/// or one unquoted run of characters other than spaces and backticks (group 4;
-/// a backtick ends it so that `` `password=x` `` keeps its closing backtick).
-macro_rules! value {
-    () => {
-        r#"(?:"((?:[^"\\\r\n]|\\.)*)"|'((?:[^'\\\r\n]|\\.)*)'|`([^`\r\n]*)`|([^\s`]+))"#
-    };
-}
-
-/// `<key><separator><value>`: the key, optionally quoted or in markdown bold, then
-/// `=`, `:`, `:=`, `=>`, `==`, `===` or a full-width `：`/`＝` on the same line,
-/// then [`value!`].
-macro_rules! assignment {
-    ($keys:literal) => {
-        concat!(
-            "(?i)(?:",
-            $keys,
-            r#")(?:\*\*|__)?["'`]?(?:\*\*|__)?[ \t]*(?:=>|:=|===|==|=|:|：|＝)[ \t]*(?:\*\*|__)?[ \t]*"#,
-            value!()
-        )
-    };
-}
-
-/// A key followed by a markdown code span, as notes write it: ``password `x` ``,
-/// ``the token is `x` ``.
-macro_rules! code_span_after {
-    ($keys:literal) => {
-        concat!(
-            "(?i)(?:",
-            $keys,
-            r")[ \t]+(?:(?:is|was)[ \t]+)?`([^`\r\n]+)`"
-        )
-    };
-}
-
-/// A command-line flag followed by its value (`--password hunter2`).
-macro_rules! cli_flag {
-    ($flags:literal) => {
-        concat!("(?i)--(?:", $flags, ")[ \t]+", value!())
-    };
-}
-
-/// `<key> [for the staging DB] is <value>`: a credential stated in a sentence.
-/// The value is quoted, a code span, bold, or one bare word (groups 1–6).
-macro_rules! prose {
-    ($keys:literal) => {
-        concat!(
-            r"(?i)\b(?:",
-            $keys,
-            r#")(?:\*\*|__)?(?:[ \t]+(?:for|of|on)(?:[ \t]+[^\s*`|]+){1,4}?)?[ \t]+(?:is|was|ist|es|est)(?:[ \t]+(?:set[ \t]+to|now|still|currently|simply|just))?[ \t]*:?[ \t]+"#,
-            r#"(?:"((?:[^"\\\r\n]|\\.)*)"|'((?:[^'\\\r\n]|\\.)*)'|`([^`\r\n]+)`|\*\*([^*\r\n]+)\*\*|__([^_\r\n]+)__|([^\s`*]+))"#
-        )
-    };
-}
-
-/// A YAML key ending in one of `$keys`, with a block scalar indicator (`|`, `>-`).
-/// Group 1 is the key line's indentation.
-macro_rules! block_scalar {
-    ($keys:literal) => {
-        concat!(
-            r#"(?m)^([ \t]*)(?:-[ \t]+)?["']?[A-Za-z0-9_.-]*?(?i:"#,
-            $keys,
-            r#")["']?[ \t]*:[ \t]*[|>][0-9+-]*[ \t]*(?:#[^\r\n]*)?\r?$"#
-        )
-    };
 }
 
 pub(crate) const RULES: &[Rule] = &[
@@ -286,10 +170,11 @@ pub(crate) const RULES: &[Rule] = &[
         kind: CredentialKind::UrlPassword,
         anchors: &["://"],
         exact: false,
-        // A value that starts with `$`, `<` or `{`, or holds `<>{}`, is a
-        // placeholder or template (`<PASSWORD>`, `${DB_PASS}`, `{{ pw }}`).
-        pattern: r"://[^\s:/@?#\[\]]*:([^\s/?#<>{}$][^\s/?#<>{}]*)@",
-        check: Check::Plain,
+        // A value that starts with `<` or `{`, or holds `<>{}`, is a placeholder
+        // or template (`<PASSWORD>`, `${DB_PASS}`, `{{ pw }}`); one that starts
+        // with `$` is one when it names a variable (`$DB_PASSWORD`, not `$ctQUy1x…`).
+        pattern: r"://[^\s:/@?#\[\]]*:([^\s/?#<>{}][^\s/?#<>{}]*)@",
+        check: Check::UrlPassword,
         tails: &[],
         line: Line::UrlUserinfo,
         also: &[],
@@ -357,10 +242,12 @@ pub(crate) const RULES: &[Rule] = &[
             "口令",
             "パスワード",
             "비밀번호",
+            "pw",
+            "psw",
         ],
         exact: false,
         pattern: assignment!(
-            r"passwd|password|passphrase|passcode|passwort|kennwort|contraseña|contrasena|senha|wachtwoord|lösenord|пароль|hasło|mot de passe|密码|口令|パスワード|비밀번호|pwd|(?-i:(?:SSH|DB|SMTP|MAIL|FTP|LDAP|REDIS|ROOT|ADMIN|USER)PASS)\b|sshpass|\bpass|[_.-]pass|(?-i:[a-z0-9]Pass)|\bpin|\bpuk"
+            r"\bps?w|_ps?w|passwd|password|passphrase|passcode|passwort|kennwort|contraseña|contrasena|senha|wachtwoord|lösenord|пароль|hasło|mot de passe|密码|口令|パスワード|비밀번호|pwd|(?-i:(?:SSH|DB|SMTP|MAIL|FTP|LDAP|REDIS|ROOT|ADMIN|USER)PASS)\b|sshpass|\bpass|[_.-]pass|(?-i:[a-z0-9]Pass)|\bpin|\bpuk"
         ),
         check: Check::Assignment,
         tails: &[],
@@ -406,6 +293,98 @@ pub(crate) const RULES: &[Rule] = &[
             ends: PASSWORD_ENDS,
             then: Then::Verb,
         },
+        also: &[],
+    },
+    Rule {
+        // A quoted value right after its key: `use passphrase "x" to unlock`.
+        kind: CredentialKind::PasswordAssignment,
+        anchors: &["pass", "pwd"],
+        exact: false,
+        pattern: r#"(?i)\b(?:password|passwd|passphrase|passcode|pwd)[ \t]+(?:"((?:[^"\\\r\n]|\\.)*)"|'((?:[^'\\\r\n]|\\.)*)')"#,
+        check: Check::Prose,
+        tails: &[],
+        line: Line::After(&["\"", "'"]),
+        also: &[],
+    },
+    Rule {
+        // The value before its key: `use x as the (root) password`.
+        kind: CredentialKind::PasswordAssignment,
+        anchors: &["use"],
+        exact: false,
+        pattern: concat!(
+            r"(?i)\buse[ \t]+",
+            prose_value!(),
+            r"[ \t]+as[ \t]+(?:[^\s`*|]+[ \t]+){0,3}?(?:password|passwd|passphrase|passcode|pwd|pin)\b"
+        ),
+        check: Check::Prose,
+        tails: &[],
+        line: Line::After(&[" as", "\tas"]),
+        also: &["pass", "pwd", "pin"],
+    },
+    Rule {
+        // After its user: `user admin, pass x`, `login bob / pw x`.
+        kind: CredentialKind::PasswordAssignment,
+        anchors: &["user", "login"],
+        exact: false,
+        pattern: concat!(
+            r"(?i)\b(?:user(?:name)?|login)(?:[ \t]*[:=][ \t]*|[ \t]+)[^\s,;/]+[ \t]*[,;/]?[ \t]*(?:and[ \t]+)?",
+            r"(?:pass(?:word)?|passwd|pwd|pw)(?:[ \t]*[:=][ \t]*|[ \t]+)",
+            prose_value!()
+        ),
+        check: Check::Prose,
+        tails: &[],
+        line: Line::After(&["pass", "pwd", "pw"]),
+        also: &[],
+    },
+    Rule {
+        // An arrow for a separator: `password → x`, `Password -> x`.
+        kind: CredentialKind::PasswordAssignment,
+        anchors: &["pass", "pwd", "pw"],
+        exact: false,
+        pattern: concat!(
+            r"(?i)(?:password|passwd|passphrase|passcode|pwd|\bps?w|\bpass)(?:\*\*|__)?[ \t]*(?:->|→|⟶|⇒)[ \t]*(?:\*\*|__)?[ \t]*",
+            value!()
+        ),
+        check: Check::Assignment,
+        tails: &[],
+        line: Line::After(&["->", "→", "⟶", "⇒"]),
+        also: &[],
+    },
+    Rule {
+        // The value alone on the line below its key: `password:` ⏎ `x`.
+        kind: CredentialKind::PasswordAssignment,
+        anchors: &["pass", "pwd", "pw"],
+        exact: false,
+        pattern: concat!(
+            r"(?im)(?:password|passwd|passphrase|passcode|pwd|\bps?w|_ps?w)(?:\*\*|__)?[ \t]*[:：](?:\*\*|__)?[ \t]*\r?\n[ \t]*",
+            prose_value!(),
+            r"[ \t]*\r?$"
+        ),
+        check: Check::Prose,
+        tails: &[],
+        line: Line::Key {
+            ends: &[
+                "password",
+                "passwd",
+                "passphrase",
+                "passcode",
+                "pwd",
+                "pw",
+                "psw",
+            ],
+            then: Then::Separator,
+        },
+        also: &[],
+    },
+    Rule {
+        // curl's credentials: `curl -u user:x`, `--user=user:x`.
+        kind: CredentialKind::PasswordAssignment,
+        anchors: &["curl"],
+        exact: false,
+        pattern: r#"(?i)\bcurl\b[^\r\n]*?[ \t](?:(?-i:-u)|--user)(?:[ \t]+|=)["']?[^\s:"'@]+:([^\s"'@]+)"#,
+        check: Check::Assignment,
+        tails: &[],
+        line: Line::After(&[" -u", "\t-u", "--user"]),
         also: &[],
     },
     Rule {
@@ -728,6 +707,20 @@ pub(crate) const RULES: &[Rule] = &[
             ends: SECRET_ENDS,
             then: Then::Separator,
         },
+        also: &[],
+    },
+    Rule {
+        // `the webhook secret is x`, `signing secret x`.
+        kind: CredentialKind::GenericSecretAssignment,
+        anchors: &["webhook", "signing", "client", "shared"],
+        exact: false,
+        pattern: concat!(
+            r"(?i)\b(?:webhook|signing|client|shared)[ \t_-]?secret(?:\*\*|__)?(?:[ \t]+(?:is|was)(?:[ \t]+now)?)?[ \t]*:?[ \t]+",
+            prose_value!()
+        ),
+        check: Check::Prose,
+        tails: &[],
+        line: Line::After(&["secret"]),
         also: &[],
     },
     Rule {

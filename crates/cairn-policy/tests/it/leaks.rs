@@ -216,3 +216,94 @@ fn raw_markdown_without_credentials_is_left_as_written() {
         );
     }
 }
+
+/// Ways notes write a password down; `{p}` is a generated password.
+const PASSWORD_PHRASINGS: &[&str] = &[
+    "Use passphrase \"{p}\" to unlock.",
+    "Use passphrase '{p}' to unlock.",
+    "curl -u admin:{p} https://api.example.com/v1",
+    "curl --user deploy:{p} https://x",
+    "The root password was changed to {p}.",
+    "the password has been changed to {p}",
+    "Use {p} as the password.",
+    "use `{p}` as the root password",
+    "pw: {p}",
+    "psw: {p}",
+    "pwd: {p}",
+    "passwd: {p}",
+    "PW = {p}",
+    "password → {p}",
+    "Password -> {p}",
+    "password => {p}",
+    "password:\n{p}",
+    "password:\n  {p}\n",
+    "**Password:**\n{p}",
+    "user admin, pass {p}",
+    "login: admin / pass: {p}",
+    "webhook secret {p}",
+    "the webhook secret is {p}",
+    "postgresql://app:${p}@db/x",
+];
+
+#[test]
+fn password_phrasings_are_redacted() {
+    let mut g = Gen::new(0x5eed_0003);
+    let (mut leaked, mut cases) = (Vec::new(), Vec::new());
+    for template in PASSWORD_PHRASINGS {
+        for _ in 0..4 {
+            let pw = format!(
+                "{}{}!{}",
+                g.take("ABCDEFGHJKLMNPQRSTUVWXYZ", 2),
+                g.take(ALNUM, 9),
+                g.take("0123456789", 2)
+            );
+            let text = template.replace("{p}", &pw);
+            for out in [redact(&text).text, redact_markdown(&text).text] {
+                if out.contains(&pw) {
+                    leaked.push(format!("{text:?} -> {out:?}"));
+                }
+            }
+            cases.push((text, pw));
+        }
+    }
+    assert!(leaked.is_empty(), "{}", leaked.join("\n"));
+    for (text, pw) in &cases {
+        assert_hidden(text, pw);
+        assert_hidden_raw(text, pw);
+    }
+}
+
+/// What reads like a password phrasing but gives no password.
+const PASSWORD_PROSE: &[&str] = &[
+    "password: see the vault",
+    "password is required",
+    "The password is required for login.",
+    "pw: see 1Password",
+    "password:\nsee the vault entry",
+    "password:\n\n## Next section",
+    "Use a strong password as the default.",
+    "Use it as the password.",
+    "Use SSO as the password.",
+    "the password was changed to something longer",
+    "password → see the team vault",
+    "curl -u $USER:$TOKEN https://x",
+    "curl -u admin:${ADMIN_PASSWORD} https://x",
+    "curl -u \"$CREDS\" https://x",
+    "postgresql://app:$DB_PASSWORD@db/x",
+    "postgresql://app:${PASS}@db/x",
+    "postgresql://app:$PGPASS@db/x",
+    "user admin, pass the token along",
+    "the webhook secret is stored in Vault",
+    "webhook secret rotation",
+    "pass it to the handler",
+];
+
+#[test]
+fn password_prose_without_a_password_stays() {
+    for text in PASSWORD_PROSE {
+        let out = redact(text);
+        assert!(!out.is_redacted(), "{text:?} -> {:?}", out.text);
+        let raw = redact_markdown(text);
+        assert!(!raw.is_redacted(), "raw {text:?} -> {:?}", raw.text);
+    }
+}
