@@ -260,7 +260,7 @@ impl Engine {
             }
         };
         let mut query = QueryTerms::default();
-        query.add_text(&req.query, 1.0);
+        query.add_text(&cairn_policy::without_credentials(&req.query), 1.0);
         if let Some(r) = &route {
             for f in &r.files {
                 query.add_text(&crate::wakeup::file_words(f), 0.3);

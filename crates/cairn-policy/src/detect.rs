@@ -188,6 +188,26 @@ pub fn find_credentials(text: &str) -> Vec<Finding> {
         .collect()
 }
 
+/// `text` with each credential replaced by a blank: for text that is cut into
+/// words rather than shown (a task's or a path's query terms, which `explain`
+/// lists lower-cased and stemmed, past the reach of a case-sensitive rule), where
+/// a marker's words would become words of the query. Borrowed when clean.
+pub fn without_credentials(text: &str) -> Cow<'_, str> {
+    let spans = settled_spans(text);
+    if spans.is_empty() {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut pos = 0;
+    for span in &spans {
+        out.push_str(&text[pos..span.start]);
+        out.push(' ');
+        pos = span.end;
+    }
+    out.push_str(&text[pos..]);
+    Cow::Owned(out)
+}
+
 /// Replaces each span with its marker; also returns where each marker landed.
 pub(crate) fn apply(text: &str, spans: &[Span]) -> (String, Vec<(usize, usize)>) {
     let mut out = String::with_capacity(text.len() + spans.len() * 16);

@@ -43,7 +43,9 @@ mod visibility;
 pub use cairn_note::Sensitivity;
 pub use counts::{PolicyCounts, markers};
 pub use credential::CredentialKind;
-pub use detect::{Finding, REDACTION_PREFIX, Redaction, find_credentials, redact};
+pub use detect::{
+    Finding, REDACTION_PREFIX, Redaction, find_credentials, redact, without_credentials,
+};
 pub use markdown::redact_markdown;
 pub use shown::{SafeText, ShownNote};
 pub use untrusted::{is_invisible, is_line_break, normalize, one_line};

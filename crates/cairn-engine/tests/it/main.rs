@@ -6,6 +6,7 @@ mod door;
 mod doubt;
 mod engine;
 mod entries;
+mod explain_terms;
 mod layers;
 mod list;
 mod open;

@@ -307,3 +307,20 @@ fn password_prose_without_a_password_stays() {
         assert!(!raw.is_redacted(), "raw {text:?} -> {:?}", raw.text);
     }
 }
+
+#[test]
+fn text_cut_into_words_loses_its_credentials() {
+    use cairn_policy::without_credentials;
+    assert_eq!(
+        without_credentials("src/AKIAIOSFODNN7EXAMPLE.rs"),
+        "src/ .rs"
+    );
+    assert_eq!(
+        without_credentials("password=Xk9fakePw2Qz now"),
+        "password=  now"
+    );
+    assert!(matches!(
+        without_credentials("payout retries"),
+        std::borrow::Cow::Borrowed("payout retries")
+    ));
+}
