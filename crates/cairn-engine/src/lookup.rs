@@ -260,7 +260,7 @@ impl Engine {
             }
         };
         let mut query = QueryTerms::default();
-        query.add_text(&req.query, 1.0);
+        query.add_text(&cairn_policy::without_credentials(&req.query), 1.0);
         if let Some(r) = &route {
             for f in &r.files {
                 query.add_text(&crate::wakeup::file_words(f), 0.3);
@@ -362,7 +362,8 @@ impl Engine {
                 |b| String::from_utf8_lossy(&b).into_owned(),
             )
         };
-        let content = SafeText::redact(&text).into_string();
+        // Printed as written: redacted as written and as rendered.
+        let content = SafeText::redact_markdown(&text).into_string();
         let mut counts = PolicyCounts::default();
         for t in [&content, shown.title.as_str(), &shown.id, &shown.path]
             .into_iter()

@@ -690,9 +690,11 @@ pub(crate) const TASK_FILLER: &[&str] = &[
     "would",
 ];
 
-/// Adds the task's words to `q`: topical words at weight 1, filler at 0.25.
+/// Adds the task's words to `q`: topical words at weight 1, filler at 0.25. A
+/// credential in it is dropped before it is lower-cased into terms (`explain`
+/// lists them), as in every text cut into query words.
 fn add_task_words(q: &mut QueryTerms, task: &str) {
-    for t in cairn_index::analyze(task) {
+    for t in cairn_index::analyze(&cairn_policy::without_credentials(task)) {
         let w = if TASK_FILLER.contains(&t.as_str()) {
             0.25
         } else {
@@ -724,7 +726,7 @@ fn add_derived_words(
     filler: &BTreeSet<String>,
 ) -> BTreeSet<String> {
     let mut terms = BTreeSet::new();
-    for t in cairn_index::analyze(text) {
+    for t in cairn_index::analyze(&cairn_policy::without_credentials(text)) {
         let w = if filler.contains(&t) {
             weight * 0.25
         } else {
@@ -743,6 +745,7 @@ pub(crate) fn file_words(path: &str) -> String {
         "src", "lib", "libs", "app", "apps", "pkg", "internal", "cmd", "test", "tests", "spec",
         "main", "index", "mod",
     ];
+    let path = cairn_policy::without_credentials(path);
     let mut parts: Vec<&str> = path.split(['/', '\\']).filter(|p| !p.is_empty()).collect();
     if let Some(last) = parts.last_mut() {
         *last = last.rsplit_once('.').map_or(*last, |(stem, _)| stem);

@@ -89,7 +89,12 @@ fn labels(path: &str, before: Option<&str>, after: Option<&str>) -> (String, Str
 /// with the vault-relative `path`, credentials redacted.
 fn unified(path: &str, before: Option<&str>, after: Option<&str>) -> String {
     let (a, b) = labels(path, before, after);
-    let diff = TextDiff::from_lines(before.unwrap_or(""), after.unwrap_or(""));
+    // Each side is a note printed as written: redacted as written and as
+    // rendered (`ghp\_…`, a password on the line after its sentence), before
+    // the diff's line prefixes hide its markdown.
+    let before = cairn_policy::redact_markdown(before.unwrap_or(""));
+    let after = cairn_policy::redact_markdown(after.unwrap_or(""));
+    let diff = TextDiff::from_lines(before.text.as_ref(), after.text.as_ref());
     let text = diff
         .unified_diff()
         .context_radius(3)
@@ -116,6 +121,16 @@ mod tests {
         );
         assert!(d.contains("[redacted:github-token]"));
         assert!(!d.contains("ghp_Fak3"));
+        // What the note renders is hidden too (fails before: the diff's line
+        // prefixes hid the escape and the wrapped sentence from the redactor).
+        let d = note_diff(
+            "n.md",
+            Some("a\n"),
+            Some(
+                "a\nghp\\_5pyzQ0kLm3Nx8RtVw2YbCd4EfGh6IjKlMnOp7\nThe password is\nPwDeZ6dqmVe5!9\n",
+            ),
+        );
+        assert!(!d.contains("5pyzQ0kLm3") && !d.contains("PwDeZ6dq"), "{d}");
         let d = note_diff("n.md", None, Some("x\n"));
         assert!(d.starts_with("--- /dev/null\n+++ b/n.md\n"), "{d}");
         let d = note_diff(

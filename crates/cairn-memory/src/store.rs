@@ -168,7 +168,8 @@ impl Store {
             || slug.default_title(),
             |n| cairn_policy::redact(&n.title).text.into_owned(),
         );
-        let red = cairn_policy::redact(&content);
+        // Printed as written: redacted as written and as rendered.
+        let red = cairn_policy::redact_markdown(&content);
         let shown = Shown {
             scope: scope.to_string(),
             slug: slug.to_string(),

@@ -506,3 +506,25 @@ fn an_archived_entry_file_stays_an_entry_file() {
         );
     }
 }
+
+#[test]
+fn show_hides_what_the_rendered_note_shows() {
+    // Written by hand (the write path refuses credentials): an escaped
+    // underscore and a wrapped sentence, which render as a token and as
+    // `the password … is <value>`.
+    let (_dir, s) = store("");
+    let (_, abs) = s.folder(&Scope::User).unwrap();
+    std::fs::create_dir_all(&abs).unwrap();
+    std::fs::write(
+        abs.join("ci.md"),
+        "---\ntitle: CI\n---\nCI uses ghp\\_5pyzQ0kLm3Nx8RtVw2YbCd4EfGh6IjKlMnOp7 today.\n\n\
+         The password for payout settlement retry is\nPwDeZ6dqmVe5!9\n",
+    )
+    .unwrap();
+    let mut w = Vec::new();
+    let shown = s.show(&Scope::User, "ci", now(), &mut w).unwrap();
+    for secret in ["5pyzQ0kLm3Nx8RtVw2", "PwDeZ6dqmVe5!9"] {
+        assert!(!shown.content.contains(secret), "{}", shown.content);
+    }
+    assert_eq!(shown.redactions, 2, "{}", shown.content);
+}

@@ -338,8 +338,10 @@ fn starts_with_placeholder(value: &str) -> bool {
         })
 }
 
-/// `$NAME`, `${NAME}` or `%NAME%`.
-fn is_env_reference(value: &str) -> bool {
+/// `$NAME`, `${NAME}` or `%NAME%`. A bare `$` before upper and lower case
+/// letters and digits (`$ctQUy1xvCkga`) is a password that starts with `$`,
+/// not a name (`$DB_PASSWORD`, `$dbPass`, `$pgpass2`).
+pub(crate) fn is_env_reference(value: &str) -> bool {
     fn is_name(s: &str) -> bool {
         !s.is_empty()
             && !s.starts_with(|c: char| c.is_ascii_digit())
@@ -349,7 +351,11 @@ fn is_env_reference(value: &str) -> bool {
         return is_name(braced);
     }
     if let Some(name) = value.strip_prefix('$') {
-        return is_name(name.trim_end_matches([',', ';', ')', '"', '\'']));
+        let name = name.trim_end_matches([',', ';', ')', '"', '\'']);
+        let random = name.bytes().any(|b| b.is_ascii_uppercase())
+            && name.bytes().any(|b| b.is_ascii_lowercase())
+            && name.bytes().any(|b| b.is_ascii_digit());
+        return is_name(name) && !random;
     }
     value.len() > 2
         && value.starts_with('%')

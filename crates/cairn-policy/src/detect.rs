@@ -188,8 +188,28 @@ pub fn find_credentials(text: &str) -> Vec<Finding> {
         .collect()
 }
 
+/// `text` with each credential replaced by a blank: for text that is cut into
+/// words rather than shown (a task's or a path's query terms, which `explain`
+/// lists lower-cased and stemmed, past the reach of a case-sensitive rule), where
+/// a marker's words would become words of the query. Borrowed when clean.
+pub fn without_credentials(text: &str) -> Cow<'_, str> {
+    let spans = settled_spans(text);
+    if spans.is_empty() {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut pos = 0;
+    for span in &spans {
+        out.push_str(&text[pos..span.start]);
+        out.push(' ');
+        pos = span.end;
+    }
+    out.push_str(&text[pos..]);
+    Cow::Owned(out)
+}
+
 /// Replaces each span with its marker; also returns where each marker landed.
-fn apply(text: &str, spans: &[Span]) -> (String, Vec<(usize, usize)>) {
+pub(crate) fn apply(text: &str, spans: &[Span]) -> (String, Vec<(usize, usize)>) {
     let mut out = String::with_capacity(text.len() + spans.len() * 16);
     let mut markers = Vec::with_capacity(spans.len());
     let mut pos = 0;
@@ -218,7 +238,7 @@ const MAX_PASSES: usize = 8;
 /// absorbs the spans it touches. This makes [`redact`] idempotent and its output
 /// free of findings by construction. A text that does not settle within
 /// [`MAX_PASSES`] is redacted whole.
-fn settled_spans(text: &str) -> Vec<Span> {
+pub(crate) fn settled_spans(text: &str) -> Vec<Span> {
     let mut spans = detect(text);
     for _ in 0..MAX_PASSES {
         if spans.is_empty() {
@@ -273,10 +293,10 @@ fn to_original(pos: usize, is_end: bool, spans: &[Span], markers: &[(usize, usiz
 
 /// A span to redact, before line numbers are known.
 #[derive(Debug, Clone, Copy)]
-struct Span {
-    start: usize,
-    end: usize,
-    kind: CredentialKind,
+pub(crate) struct Span {
+    pub(crate) start: usize,
+    pub(crate) end: usize,
+    pub(crate) kind: CredentialKind,
 }
 
 /// The compiled rules and their prefilter.
@@ -479,7 +499,14 @@ fn to_spans(text: &str, rule: &Rule, caps: &Captures<'_>, out: &mut Vec<Span>) -
     ) {
         Some(end) => {
             push(value.start(), end, rule.kind);
-            whole.end().max(end)
+            // A plain token's match may take the character after it (rules bound
+            // a token by its alphabet, not `\b`), which can be the one before the
+            // next token (`AKIA… AKIA…`): go on right after the token.
+            if matches!(rule.check, Check::Plain | Check::UrlPassword) {
+                end
+            } else {
+                whole.end().max(end)
+            }
         }
         None => value.start(),
     }
@@ -502,6 +529,9 @@ fn value_span(
     match rule.check {
         Check::Plain => return Some(end),
         Check::RandomLooking => return benign::looks_random(&text[start..end]).then_some(end),
+        Check::UrlPassword => {
+            return (!benign::is_env_reference(&text[start..end])).then_some(end);
+        }
         _ => {}
     }
     let quote = match Quote::around(text, start, end) {
@@ -579,7 +609,7 @@ fn value_span(
 /// Sorts spans (earliest start, then longest, then the more specific kind) and
 /// merges overlapping ones into the first, so nothing is redacted twice and no
 /// credential is cut in half.
-fn merge(mut spans: Vec<Span>) -> Vec<Span> {
+pub(crate) fn merge(mut spans: Vec<Span>) -> Vec<Span> {
     spans.sort_by(|a, b| {
         a.start
             .cmp(&b.start)
@@ -1125,11 +1155,9 @@ mod tests {
     /// A generator of the text `rule`'s regex matches (word boundaries and the
     /// start-of-text alternative left out: the generator has no such thing).
     fn matching(rule: &Rule) -> proptest::string::RegexGeneratorStrategy<String> {
-        let pattern = rule
-            .pattern
-            .replace(r"\b", "")
-            .replace("(?:^|[^A-Za-z0-9_.-])", "")
-            .replace("(?:[^A-Za-z0-9_-]|$)", "");
+        let bounds = Regex::new(r"\(\?:\^\|\[\^[^\]]*\]\)|\(\?:\[\^[^\]]*\]\|\$\)").unwrap();
+        let unbounded = rule.pattern.replace(r"\b", "");
+        let pattern = bounds.replace_all(&unbounded, "");
         proptest::string::string_regex(&pattern).unwrap()
     }
 

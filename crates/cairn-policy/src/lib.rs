@@ -11,7 +11,9 @@
 //!   replaces each credential it recognises (cloud keys, vendor tokens, private
 //!   key blocks, JWTs, passwords in URLs, `password=`-style assignments, bearer
 //!   tokens) with `[redacted:<kind>]`. Redaction is idempotent and text without
-//!   any credential anchor is returned borrowed, without running a regex.
+//!   any credential anchor is returned borrowed, without running a regex. A
+//!   note's raw markdown, printed as written, goes through [`redact_markdown`],
+//!   which also redacts what its rendered text shows (`ghp\_…`, `gh&#112;_…`).
 //!
 //! - **Untrusted text** ([`ShownNote`], [`SafeText`], [`normalize`], [`one_line`]):
 //!   credentials are found on a note's original text, before anything flattens,
@@ -27,6 +29,9 @@ mod code_shapes;
 mod counts;
 mod credential;
 mod detect;
+mod markdown;
+#[macro_use]
+mod patterns;
 mod prefilter;
 mod rules;
 mod shape;
@@ -38,7 +43,10 @@ mod visibility;
 pub use cairn_note::Sensitivity;
 pub use counts::{PolicyCounts, markers};
 pub use credential::CredentialKind;
-pub use detect::{Finding, REDACTION_PREFIX, Redaction, find_credentials, redact};
+pub use detect::{
+    Finding, REDACTION_PREFIX, Redaction, find_credentials, redact, without_credentials,
+};
+pub use markdown::redact_markdown;
 pub use shown::{SafeText, ShownNote};
 pub use untrusted::{is_invisible, is_line_break, normalize, one_line};
 pub use visibility::{Visibility, WITHHELD_NOTICE, visibility};

@@ -7,6 +7,7 @@
 //! cannot flag anything without, so text with none of them runs no regex.
 
 use crate::CredentialKind;
+use crate::patterns::{API_KEY_ENDS, PASSWORD_ASSIGNMENT_ENDS, PASSWORD_ENDS, SECRET_ENDS};
 use crate::shape::{Line, Then};
 
 /// How a regex match becomes one or more spans.
@@ -27,6 +28,8 @@ pub(crate) enum Check {
     /// bold values are literals unless they read as prose; a bare word only
     /// when it looks machine-made or typed (a digit, a symbol, mixed case).
     Prose,
+    /// A URL's password: as is, unless it names a variable (`$DB_PASSWORD`).
+    UrlPassword,
     /// A bare bearer token: only when it looks random.
     RandomLooking,
     /// A PEM BEGIN line: extend to the matching END line, or to the end of the text.
@@ -41,58 +44,6 @@ pub(crate) enum Check {
     /// header with a credential column (that column in every row below).
     Table,
 }
-
-/// The password keys' ends, then `extra` ones: one list for both rules' lists.
-macro_rules! password_ends {
-    ($($extra:literal),* $(,)?) => {
-        &[
-            "password",
-            "passwd",
-            "passphrase",
-            "passcode",
-            "passwort",
-            "kennwort",
-            "contraseña",
-            "contrasena",
-            "senha",
-            "passe",
-            "pwd",
-            "pin",
-            $($extra),*
-        ]
-    };
-}
-
-/// How the password keys end (`mot de passe` in `passe`).
-const PASSWORD_ENDS: &[&str] = password_ends!();
-
-/// How the API key keys end (`api_key`, `access-token`).
-const API_KEY_ENDS: &[&str] = &["key", "token"];
-
-/// How the password keys of an assignment end: [`PASSWORD_ENDS`], the keys
-/// outside Latin script, and `pass` and `puk` (`SSHPASS`, `db_pass`, `dbPass`).
-const PASSWORD_ASSIGNMENT_ENDS: &[&str] = password_ends!(
-    "wachtwoord",
-    "lösenord",
-    "пароль",
-    "hasło",
-    "密码",
-    "口令",
-    "パスワード",
-    "비밀번호",
-    "pass",
-    "puk",
-);
-
-/// How the generic secret keys end (`secret_key_base`, `credentials`).
-const SECRET_ENDS: &[&str] = &[
-    "secret",
-    "key",
-    "base",
-    "token",
-    "credential",
-    "credentials",
-];
 
 /// One detector.
 #[derive(Debug)]
@@ -119,73 +70,6 @@ pub(crate) struct Rule {
     pub(crate) also: &'static [&'static str],
 }
 
-/// The value of an assignment: double-, single- or backtick-quoted (groups 1–3),
-/// or one unquoted run of characters other than spaces and backticks (group 4;
-/// a backtick ends it so that `` `password=x` `` keeps its closing backtick).
-macro_rules! value {
-    () => {
-        r#"(?:"((?:[^"\\\r\n]|\\.)*)"|'((?:[^'\\\r\n]|\\.)*)'|`([^`\r\n]*)`|([^\s`]+))"#
-    };
-}
-
-/// `<key><separator><value>`: the key, optionally quoted or in markdown bold, then
-/// `=`, `:`, `:=`, `=>`, `==`, `===` or a full-width `：`/`＝` on the same line,
-/// then [`value!`].
-macro_rules! assignment {
-    ($keys:literal) => {
-        concat!(
-            "(?i)(?:",
-            $keys,
-            r#")(?:\*\*|__)?["'`]?(?:\*\*|__)?[ \t]*(?:=>|:=|===|==|=|:|：|＝)[ \t]*(?:\*\*|__)?[ \t]*"#,
-            value!()
-        )
-    };
-}
-
-/// A key followed by a markdown code span, as notes write it: ``password `x` ``,
-/// ``the token is `x` ``.
-macro_rules! code_span_after {
-    ($keys:literal) => {
-        concat!(
-            "(?i)(?:",
-            $keys,
-            r")[ \t]+(?:(?:is|was)[ \t]+)?`([^`\r\n]+)`"
-        )
-    };
-}
-
-/// A command-line flag followed by its value (`--password hunter2`).
-macro_rules! cli_flag {
-    ($flags:literal) => {
-        concat!("(?i)--(?:", $flags, ")[ \t]+", value!())
-    };
-}
-
-/// `<key> [for the staging DB] is <value>`: a credential stated in a sentence.
-/// The value is quoted, a code span, bold, or one bare word (groups 1–6).
-macro_rules! prose {
-    ($keys:literal) => {
-        concat!(
-            r"(?i)\b(?:",
-            $keys,
-            r#")(?:\*\*|__)?(?:[ \t]+(?:for|of|on)(?:[ \t]+[^\s*`|]+){1,4}?)?[ \t]+(?:is|was|ist|es|est)(?:[ \t]+(?:set[ \t]+to|now|still|currently|simply|just))?[ \t]*:?[ \t]+"#,
-            r#"(?:"((?:[^"\\\r\n]|\\.)*)"|'((?:[^'\\\r\n]|\\.)*)'|`([^`\r\n]+)`|\*\*([^*\r\n]+)\*\*|__([^_\r\n]+)__|([^\s`*]+))"#
-        )
-    };
-}
-
-/// A YAML key ending in one of `$keys`, with a block scalar indicator (`|`, `>-`).
-/// Group 1 is the key line's indentation.
-macro_rules! block_scalar {
-    ($keys:literal) => {
-        concat!(
-            r#"(?m)^([ \t]*)(?:-[ \t]+)?["']?[A-Za-z0-9_.-]*?(?i:"#,
-            $keys,
-            r#")["']?[ \t]*:[ \t]*[|>][0-9+-]*[ \t]*(?:#[^\r\n]*)?\r?$"#
-        )
-    };
-}
-
 pub(crate) const RULES: &[Rule] = &[
     Rule {
         kind: CredentialKind::AwsAccessKey,
@@ -193,7 +77,9 @@ pub(crate) const RULES: &[Rule] = &[
             "AKIA", "ASIA", "AGPA", "AIDA", "AROA", "AIPA", "ANPA", "ANVA", "ABIA", "ACCA", "A3T",
         ],
         exact: false,
-        pattern: r"\b(?:A3T[A-Z0-9]|AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA)[A-Z0-9]{16}\b",
+        // Bounded by its own alphabet, not `\b`: `keyAKIA…`, `_AKIA…_` (emphasis)
+        // and `AKIA…_prod` are keys too.
+        pattern: r"(?:^|[^A-Z0-9])((?:A3T[A-Z0-9]|AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA)[A-Z0-9]{16})(?:[^A-Z0-9]|$)",
         check: Check::Plain,
         tails: &[],
         line: Line::Any,
@@ -284,10 +170,11 @@ pub(crate) const RULES: &[Rule] = &[
         kind: CredentialKind::UrlPassword,
         anchors: &["://"],
         exact: false,
-        // A value that starts with `$`, `<` or `{`, or holds `<>{}`, is a
-        // placeholder or template (`<PASSWORD>`, `${DB_PASS}`, `{{ pw }}`).
-        pattern: r"://[^\s:/@?#\[\]]*:([^\s/?#<>{}$][^\s/?#<>{}]*)@",
-        check: Check::Plain,
+        // A value that starts with `<` or `{`, or holds `<>{}`, is a placeholder
+        // or template (`<PASSWORD>`, `${DB_PASS}`, `{{ pw }}`); one that starts
+        // with `$` is one when it names a variable (`$DB_PASSWORD`, not `$ctQUy1x…`).
+        pattern: r"://[^\s:/@?#\[\]]*:([^\s/?#<>{}][^\s/?#<>{}]*)@",
+        check: Check::UrlPassword,
         tails: &[],
         line: Line::UrlUserinfo,
         also: &[],
@@ -355,10 +242,12 @@ pub(crate) const RULES: &[Rule] = &[
             "口令",
             "パスワード",
             "비밀번호",
+            "pw",
+            "psw",
         ],
         exact: false,
         pattern: assignment!(
-            r"passwd|password|passphrase|passcode|passwort|kennwort|contraseña|contrasena|senha|wachtwoord|lösenord|пароль|hasło|mot de passe|密码|口令|パスワード|비밀번호|pwd|(?-i:(?:SSH|DB|SMTP|MAIL|FTP|LDAP|REDIS|ROOT|ADMIN|USER)PASS)\b|sshpass|\bpass|[_.-]pass|(?-i:[a-z0-9]Pass)|\bpin|\bpuk"
+            r"\bps?w|_ps?w|passwd|password|passphrase|passcode|passwort|kennwort|contraseña|contrasena|senha|wachtwoord|lösenord|пароль|hasło|mot de passe|密码|口令|パスワード|비밀번호|pwd|(?-i:(?:SSH|DB|SMTP|MAIL|FTP|LDAP|REDIS|ROOT|ADMIN|USER)PASS)\b|sshpass|\bpass|[_.-]pass|(?-i:[a-z0-9]Pass)|\bpin|\bpuk"
         ),
         check: Check::Assignment,
         tails: &[],
@@ -404,6 +293,98 @@ pub(crate) const RULES: &[Rule] = &[
             ends: PASSWORD_ENDS,
             then: Then::Verb,
         },
+        also: &[],
+    },
+    Rule {
+        // A quoted value right after its key: `use passphrase "x" to unlock`.
+        kind: CredentialKind::PasswordAssignment,
+        anchors: &["pass", "pwd"],
+        exact: false,
+        pattern: r#"(?i)\b(?:password|passwd|passphrase|passcode|pwd)[ \t]+(?:"((?:[^"\\\r\n]|\\.)*)"|'((?:[^'\\\r\n]|\\.)*)')"#,
+        check: Check::Prose,
+        tails: &[],
+        line: Line::After(&["\"", "'"]),
+        also: &[],
+    },
+    Rule {
+        // The value before its key: `use x as the (root) password`.
+        kind: CredentialKind::PasswordAssignment,
+        anchors: &["use"],
+        exact: false,
+        pattern: concat!(
+            r"(?i)\buse[ \t]+",
+            prose_value!(),
+            r"[ \t]+as[ \t]+(?:[^\s`*|]+[ \t]+){0,3}?(?:password|passwd|passphrase|passcode|pwd|pin)\b"
+        ),
+        check: Check::Prose,
+        tails: &[],
+        line: Line::After(&[" as", "\tas"]),
+        also: &["pass", "pwd", "pin"],
+    },
+    Rule {
+        // After its user: `user admin, pass x`, `login bob / pw x`.
+        kind: CredentialKind::PasswordAssignment,
+        anchors: &["user", "login"],
+        exact: false,
+        pattern: concat!(
+            r"(?i)\b(?:user(?:name)?|login)(?:[ \t]*[:=][ \t]*|[ \t]+)[^\s,;/]+[ \t]*[,;/]?[ \t]*(?:and[ \t]+)?",
+            r"(?:pass(?:word)?|passwd|pwd|pw)(?:[ \t]*[:=][ \t]*|[ \t]+)",
+            prose_value!()
+        ),
+        check: Check::Prose,
+        tails: &[],
+        line: Line::After(&["pass", "pwd", "pw"]),
+        also: &[],
+    },
+    Rule {
+        // An arrow for a separator: `password → x`, `Password -> x`.
+        kind: CredentialKind::PasswordAssignment,
+        anchors: &["pass", "pwd", "pw"],
+        exact: false,
+        pattern: concat!(
+            r"(?i)(?:password|passwd|passphrase|passcode|pwd|\bps?w|\bpass)(?:\*\*|__)?[ \t]*(?:->|→|⟶|⇒)[ \t]*(?:\*\*|__)?[ \t]*",
+            value!()
+        ),
+        check: Check::Assignment,
+        tails: &[],
+        line: Line::After(&["->", "→", "⟶", "⇒"]),
+        also: &[],
+    },
+    Rule {
+        // The value alone on the line below its key: `password:` ⏎ `x`.
+        kind: CredentialKind::PasswordAssignment,
+        anchors: &["pass", "pwd", "pw"],
+        exact: false,
+        pattern: concat!(
+            r"(?im)(?:password|passwd|passphrase|passcode|pwd|\bps?w|_ps?w)(?:\*\*|__)?[ \t]*[:：](?:\*\*|__)?[ \t]*\r?\n[ \t]*",
+            prose_value!(),
+            r"[ \t]*\r?$"
+        ),
+        check: Check::Prose,
+        tails: &[],
+        line: Line::Key {
+            ends: &[
+                "password",
+                "passwd",
+                "passphrase",
+                "passcode",
+                "pwd",
+                "pw",
+                "psw",
+            ],
+            then: Then::Separator,
+        },
+        also: &[],
+    },
+    Rule {
+        // curl's credentials: `curl -u user:x`, `--user=user:x`.
+        kind: CredentialKind::PasswordAssignment,
+        anchors: &["curl"],
+        exact: false,
+        pattern: r#"(?i)\bcurl\b[^\r\n]*?[ \t](?:(?-i:-u)|--user)(?:[ \t]+|=)["']?[^\s:"'@]+:([^\s"'@]+)"#,
+        check: Check::Assignment,
+        tails: &[],
+        line: Line::After(&[" -u", "\t-u", "--user"]),
         also: &[],
     },
     Rule {
@@ -549,13 +530,19 @@ pub(crate) const RULES: &[Rule] = &[
             "shpss_", "shpca_", "shppa_", "tskey-",
         ],
         exact: false,
+        // Not `\b`, which fails between two word characters (`_sk_live_…_` in
+        // emphasis, `keyAIza…`): the long, distinctive prefixes stand anywhere;
+        // the short ones (`sk-` of `task-…`, `rk_test_` of `risk_test_…`) only
+        // after a character that is not a letter or digit. Every token takes
+        // its whole run of its alphabet, so no tail of a longer one is left.
         pattern: concat!(
-            r"\b(?:[sr]k_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9+/]{24,}",
+            r"([sr]k_live_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9+/]{24,}|AIza[0-9A-Za-z_-]{35,}",
+            r"|pypi-AgE[A-Za-z0-9_-]{16,}|api_org_[A-Za-z0-9]{30,}|do[por]_v1_[a-f0-9]{64,}",
+            r"|shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32,}|tskey-(?:[a-z]+-)?[A-Za-z0-9]{6,}-[A-Za-z0-9]{10,})",
+            r"|(?:^|[^A-Za-z0-9])([sr]k_test_[A-Za-z0-9]{16,}",
             r"|sk-(?:proj|ant|svcacct|admin)-[A-Za-z0-9_-]{20,}|sk-[A-Za-z0-9]{32,}",
-            r"|AIza[0-9A-Za-z_-]{35}|npm_[A-Za-z0-9]{36}|pypi-AgE[A-Za-z0-9_-]{16,}",
-            r"|sk\.eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+|(?:hf|api_org)_[A-Za-z0-9]{30,}",
-            r"|SG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{30,50}|do[por]_v1_[a-f0-9]{64}",
-            r"|shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}|tskey-(?:[a-z]+-)?[A-Za-z0-9]{6,}-[A-Za-z0-9]{10,})"
+            r"|npm_[A-Za-z0-9]{36,}|sk\.eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+|hf_[A-Za-z0-9]{30,}",
+            r"|SG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{30,50})"
         ),
         check: Check::Plain,
         tails: &[
@@ -590,11 +577,12 @@ pub(crate) const RULES: &[Rule] = &[
         also: &[],
     },
     Rule {
-        // Mailgun: `key-` + 32 hex, not the tail of a longer name (`cache-key-…`).
+        // Mailgun: `key-` + 32 hex, not the tail of a longer name (`cache-key-…`,
+        // `cache_key-…`), in emphasis too (`_key-…_`).
         kind: CredentialKind::ApiKeyAssignment,
         anchors: &["key-"],
         exact: false,
-        pattern: r"(?:^|[^A-Za-z0-9_.-])(key-[0-9a-f]{32})\b",
+        pattern: r"(?:^|[^A-Za-z0-9_.-])_*(key-[0-9a-f]{32})(?:[^A-Za-z0-9]|$)",
         check: Check::Plain,
         tails: &[("key-", 32)],
         line: Line::Any,
@@ -605,7 +593,7 @@ pub(crate) const RULES: &[Rule] = &[
         kind: CredentialKind::ApiKeyAssignment,
         anchors: &["SK"],
         exact: true,
-        pattern: r"\bSK[0-9a-fA-F]{32}\b",
+        pattern: r"(?:^|[^A-Za-z0-9])(SK[0-9a-fA-F]{32})(?:[^A-Za-z0-9]|$)",
         check: Check::Plain,
         tails: &[],
         line: Line::Any,
@@ -619,7 +607,7 @@ pub(crate) const RULES: &[Rule] = &[
             "MD", "MT", "Mj", "Mz", "ND", "NT", "Nj", "Nz", "OD", "OT", "Oj", "Oz",
         ],
         exact: true,
-        pattern: r"\b([MNO][DTjz][A-Za-z0-9_-]{21,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38})(?:[^A-Za-z0-9_-]|$)",
+        pattern: r"(?:^|[^A-Za-z0-9-])([MNO][DTjz][A-Za-z0-9_-]{21,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38})(?:[^A-Za-z0-9_-]|$)",
         check: Check::Plain,
         tails: &[
             // 21 to 25, a dot, 6, a dot, 27 to 38.
@@ -654,7 +642,7 @@ pub(crate) const RULES: &[Rule] = &[
         kind: CredentialKind::ApiKeyAssignment,
         anchors: &[":AA"],
         exact: false,
-        pattern: r"(?:\b|bot)([0-9]{8,10}:AA[A-Za-z0-9_-]{33,})",
+        pattern: r"(?:^|[^0-9])([0-9]{8,10}:AA[A-Za-z0-9_-]{33,})",
         check: Check::Plain,
         tails: &[],
         line: Line::Any,
@@ -665,7 +653,7 @@ pub(crate) const RULES: &[Rule] = &[
         kind: CredentialKind::ApiKeyAssignment,
         anchors: &["AccountKey", "SharedAccessKey"],
         exact: false,
-        pattern: r"(?i)\b(?:AccountKey|SharedAccessKey)[ \t]*=[ \t]*([A-Za-z0-9+/]{20,}={0,2})",
+        pattern: r"(?i)(?:AccountKey|SharedAccessKey)[ \t]*=[ \t]*([A-Za-z0-9+/]{20,}={0,2})",
         check: Check::Plain,
         tails: &[],
         line: Line::Any,
@@ -719,6 +707,20 @@ pub(crate) const RULES: &[Rule] = &[
             ends: SECRET_ENDS,
             then: Then::Separator,
         },
+        also: &[],
+    },
+    Rule {
+        // `the webhook secret is x`, `signing secret x`.
+        kind: CredentialKind::GenericSecretAssignment,
+        anchors: &["webhook", "signing", "client", "shared"],
+        exact: false,
+        pattern: concat!(
+            r"(?i)\b(?:webhook|signing|client|shared)[ \t_-]?secret(?:\*\*|__)?(?:[ \t]+(?:is|was)(?:[ \t]+now)?)?[ \t]*:?[ \t]+",
+            prose_value!()
+        ),
+        check: Check::Prose,
+        tails: &[],
+        line: Line::After(&["secret"]),
         also: &[],
     },
     Rule {

@@ -9,7 +9,9 @@ use crate::rules::{Check, Rule};
 /// The verbs of a credential stated in a sentence (`prose!` in `rules.rs`), and
 /// the words that may come between a key and its verb (`the password for the
 /// db is`).
-pub(crate) const VERBS: &[&str] = &["is", "was", "ist", "es", "est"];
+pub(crate) const VERBS: &[&str] = &[
+    "is", "was", "ist", "es", "est", "has", "had", "changed", "reset", "set", "rotated", "updated",
+];
 pub(crate) const BEFORE_VERB: &[&str] = &["for", "of", "on"];
 
 /// What every match of a rule has on the line of one of its anchors, after the
@@ -57,7 +59,7 @@ pub(crate) enum Then {
     /// then a separator (`=`, `:`, `：`, `＝`).
     Separator,
     /// A sentence (`prose!` in `rules.rs`): maybe markdown bold, then after a blank a verb
-    /// (`is`, `was`, `ist`, `es`, `est`), directly or after `for`, `of` or `on`
+    /// ([`VERBS`]: `is`, `was`, `changed`, ...), directly or after `for`, `of` or `on`
     /// and one to four words.
     Verb,
     /// A code span (`code_span_after!` in `rules.rs`): after blanks, maybe `is` or `was`

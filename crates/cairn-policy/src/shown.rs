@@ -33,6 +33,16 @@ impl<'a> SafeText<'a> {
         }
     }
 
+    /// Normalises and redacts a note's raw markdown, to be printed as written
+    /// (`get`, `memory show`): [`crate::redact_markdown`], which also masks what the
+    /// rendered text would show.
+    pub fn redact_markdown(original: &'a str) -> Self {
+        match normalize(original) {
+            Cow::Borrowed(text) => Self(crate::redact_markdown(text).text),
+            Cow::Owned(text) => Self(Cow::Owned(crate::redact_markdown(&text).text.into_owned())),
+        }
+    }
+
     /// Shapes safe text (flattening, clipping, picking sentences). The result is
     /// redacted again: shaping can line up words that a rule then recognises, and
     /// redacting twice is harmless (markers are left alone).

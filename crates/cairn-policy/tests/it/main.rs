@@ -2,5 +2,6 @@
 //! area: the labelled credential corpus, the policy itself, untrusted text.
 
 mod corpus;
+mod leaks;
 mod policy;
 mod untrusted;

@@ -1,0 +1,67 @@
+//! `explain` lists the query's terms lower-cased and stemmed, where a
+//! case-sensitive rule no longer sees a credential: the task's and the files'
+//! credentials are dropped before the text is cut into terms.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use cairn_engine::config::Config;
+use cairn_engine::*;
+
+/// (task, files, what must not appear, in any case, in any form of the answer).
+const CASES: &[(&str, &str, &str)] = &[
+    ("payout retries", "src/AKIAIOSFODNN7EXAMPLE.rs", "iosfodnn7"),
+    (
+        "payout retries",
+        "src/keyAKIAQQZPT49ZHKKEN659_prod.rs",
+        "qqzpt49zh",
+    ),
+    ("payout AKIAFD02IS5D9IK40VST retries", "", "fd02is5d9"),
+    (
+        "payout retries with ghp_5pyzQ0kLm3Nx8RtVw2YbCd4EfGh6IjKlMnOp7",
+        "",
+        "5pyzq0klm3",
+    ),
+    ("payout password=Xk9fakePw2Qz retries", "", "xk9fakepw2"),
+];
+
+#[test]
+fn explain_never_lists_a_credential_as_a_query_term() {
+    let vault = tempfile::tempdir().unwrap();
+    std::fs::write(
+        vault.path().join("payout.md"),
+        "---\ntitle: Payout retries\n---\nPayout retries back off.\n",
+    )
+    .unwrap();
+    let e = Engine::open(
+        Config::for_vault(vault.path()).unwrap(),
+        &OpenOptions::default(),
+    )
+    .unwrap();
+    for (task, files, secret) in CASES {
+        let x = e
+            .explain(&WakeupRequest {
+                cwd: vault.path().to_path_buf(),
+                project: None,
+                task: (*task).into(),
+                files: files.split_whitespace().map(str::to_owned).collect(),
+                profile: None,
+                target: Target::Generic,
+                format: Format::Prompt,
+                budget: None,
+                now: "2026-11-22T09:00:00Z".parse().unwrap(),
+                ranking: Ranking::Full,
+                source: SessionSource::Startup,
+                limit: None,
+                caps: OutputCaps::NONE,
+            })
+            .unwrap();
+        for out in [x.to_text(), serde_json::to_string(&x).unwrap()] {
+            assert!(
+                !out.to_ascii_lowercase().contains(secret),
+                "{task:?} {files:?}: {out}"
+            );
+        }
+        // The other words still count.
+        assert!(x.query_terms.iter().any(|(t, _)| t == "payout"), "{task:?}");
+    }
+}

@@ -1,0 +1,326 @@
+//! The red team's leaks, as tables: planted canaries with random-looking values
+//! (generated, seeded, so every run is the same) in every context that once let
+//! them through, and the look-alikes that must stay as written.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use cairn_policy::{find_credentials, redact, redact_markdown};
+
+/// A small deterministic generator (xorshift64*): random-looking canaries.
+pub(crate) struct Gen(u64);
+
+impl Gen {
+    pub(crate) fn new(seed: u64) -> Self {
+        Self(seed | 1)
+    }
+
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// `n` characters drawn from `alphabet`.
+    pub(crate) fn take(&mut self, alphabet: &str, n: usize) -> String {
+        let a = alphabet.as_bytes();
+        (0..n)
+            .map(|_| char::from(a[usize::try_from(self.next() % a.len() as u64).unwrap_or(0)]))
+            .collect()
+    }
+}
+
+pub(crate) const UPPER_DIGITS: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+pub(crate) const ALNUM: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+const HEX: &str = "0123456789abcdef";
+
+/// Asserts that no 8-byte window of `secret` is left in `text` redacted.
+pub(crate) fn assert_hidden(text: &str, secret: &str) {
+    let out = redact(text);
+    let leaked = secret
+        .as_bytes()
+        .windows(8.min(secret.len()))
+        .find(|w| out.text.as_bytes().windows(w.len()).any(|o| o == *w));
+    assert!(
+        leaked.is_none(),
+        "{secret:?} leaked from {text:?}: {:?}",
+        out.text
+    );
+    assert!(find_credentials(&out.text).is_empty(), "{text:?}");
+    assert_eq!(redact(&out.text).text, out.text, "idempotent: {text:?}");
+}
+
+/// Vendor tokens with a distinctive prefix: (prefix, alphabet, length, whether
+/// the prefix is long enough to stand right after a letter, `keyAKIA…`).
+const TOKENS: &[(&str, &str, usize, bool)] = &[
+    ("AKIA", UPPER_DIGITS, 16, true),
+    ("ASIA", UPPER_DIGITS, 16, true),
+    ("sk_live_", ALNUM, 24, true),
+    ("rk_live_", ALNUM, 28, true),
+    ("sk_test_", ALNUM, 24, false),
+    ("ghp_", ALNUM, 36, true),
+    ("gho_", ALNUM, 36, true),
+    ("github_pat_", ALNUM, 40, true),
+    ("glpat-", ALNUM, 24, true),
+    ("xoxb-", ALNUM, 30, true),
+    ("AIza", ALNUM, 35, true),
+    ("npm_", ALNUM, 36, false),
+    ("hf_", ALNUM, 34, false),
+    ("whsec_", ALNUM, 32, true),
+    ("SK", "0123456789abcdef", 32, false),
+    ("key-", HEX, 32, false),
+    ("sk-proj-", ALNUM, 40, false),
+];
+
+/// Where a token is written: markdown emphasis, identifiers, punctuation.
+const CONTEXTS: &[&str] = &[
+    "{}", "x {} y", "_{}_", "__{}__", "*{}*", "**{}**", "{}_prod", "{}_", "_{}", "({})", "\"{}\"",
+    "`{}`", "k={};", "-{}-", "/{}/",
+];
+
+#[test]
+fn tokens_next_to_word_characters_are_redacted() {
+    let mut g = Gen::new(0x5eed_0001);
+    for &(prefix, alphabet, len, after_letter) in TOKENS {
+        for _ in 0..4 {
+            let body = g.take(alphabet, len);
+            let token = format!("{prefix}{body}");
+            // Mailgun's `key-` after a `-` is the tail of a name (`cache-key-…`).
+            let mut contexts: Vec<String> = CONTEXTS
+                .iter()
+                .filter(|c| !(prefix == "key-" && c.starts_with('-')))
+                .map(|c| c.replace("{}", &token))
+                .collect();
+            if after_letter {
+                contexts.push(format!("key{token}"));
+                contexts.push(format!("see key{token}_prod now"));
+            }
+            // Two in a row, one character apart.
+            let other = format!("{prefix}{}", g.take(alphabet, len));
+            contexts.push(format!("{token} {other}"));
+            for text in &contexts {
+                assert_hidden(text, &body);
+            }
+            assert_hidden(&format!("{token} {other}"), &other[prefix.len()..]);
+        }
+    }
+}
+
+#[test]
+fn look_alikes_of_short_prefixes_stay() {
+    let mut g = Gen::new(7);
+    for text in [
+        "risk_test_computeRiskScoreWithNulls".to_owned(),
+        format!("task-{}", g.take(HEX, 32)),
+        format!("desk-{}", g.take(ALNUM, 36)),
+        format!("cache-key-{}", g.take(HEX, 32)),
+        format!("cache_key-{}", g.take(HEX, 32)),
+        format!("TASK{}", g.take(HEX, 32)),
+        format!("pnpm_{}", g.take(ALNUM, 36)),
+        format!("half_{}", g.take(ALNUM, 32)),
+        "AKIAIOSFODNN7EXAMPLEX1".to_owned(),
+        "XAKIAIOSFODNN7EXAMPLE".to_owned(),
+    ] {
+        let out = redact(&text);
+        assert!(!out.is_redacted(), "{text:?} -> {:?}", out.text);
+    }
+}
+
+/// Asserts that no 8-byte window of `secret` is left in `text` printed as
+/// written ([`redact_markdown`]), and that the output is stable.
+fn assert_hidden_raw(text: &str, secret: &str) {
+    let out = redact_markdown(text);
+    let leaked = secret
+        .as_bytes()
+        .windows(8.min(secret.len()))
+        .find(|w| out.text.as_bytes().windows(w.len()).any(|o| o == *w));
+    assert!(
+        leaked.is_none(),
+        "{secret:?} leaked from {text:?}: {:?}",
+        out.text
+    );
+    assert!(out.count > 0, "{text:?}");
+    assert_eq!(
+        redact_markdown(&out.text).text,
+        out.text,
+        "idempotent: {text:?}"
+    );
+}
+
+/// Raw markdown whose rendered text shows a credential the raw text hides from
+/// the rules: `{g}` is a GitHub token's body, `{a}` an AWS key's 16 characters,
+/// `{p}` a password.
+const RAW_MARKDOWN: &[&str] = &[
+    "token ghp\\_{g} here",
+    "gh&#112;_{g}",
+    "ghp&#95;{g}",
+    "&#65;KIA{a}",
+    "&#x41;KIA{a} in hex",
+    "`ghp_`{g}",
+    "x `AKIA`{a} y",
+    "gh*p*_{g}",
+    "gh**p**_{g}",
+    "AKIA<span></span>{a}",
+    "gh<!-- x -->p_{g}",
+    "The password for payout settlement retry is\n{p}",
+    "The password for payout settlement retry is\r\n{p}\n\nnext paragraph",
+    "> the staging password is\n> {p}",
+    "- the root password was\n  {p}",
+    "---\ntitle: x\n---\nthe password is\n{p}",
+];
+
+#[test]
+fn raw_markdown_hides_what_its_rendered_text_shows() {
+    let mut g = Gen::new(0x5eed_0002);
+    for template in RAW_MARKDOWN {
+        for _ in 0..3 {
+            let gh = g.take(ALNUM, 36);
+            let aws = g.take(UPPER_DIGITS, 16);
+            let pw = format!("{}!{}", g.take(ALNUM, 10), g.take("0123456789", 2));
+            let text = template
+                .replace("{g}", &gh)
+                .replace("{a}", &aws)
+                .replace("{p}", &pw);
+            let secret = if template.contains("{g}") {
+                &gh
+            } else if template.contains("{a}") {
+                &aws
+            } else {
+                &pw
+            };
+            assert_hidden_raw(&text, secret);
+            // A `--lines` slice is cut from the whole note's redaction.
+            let whole = redact_markdown(&text).text.into_owned();
+            for line in whole.lines() {
+                assert!(!line.contains(secret.as_str()), "{text:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn raw_markdown_without_credentials_is_left_as_written() {
+    for text in [
+        "The password is required.\nSee the vault.",
+        "**bold**, `code`, &amp; and \\_escaped\\_ text\n\n- a list\n- of items",
+        "the password for the admin UI is\nstored in the vault",
+        "---\ntitle: Runbook\ntags: [ops]\n---\n# Runbook\n\nRotate the key: see `rotate.sh`.",
+        "| key | value |\n|---|---|\n| host | db |",
+        "Use `ghp_` tokens (classic) for CI.",
+    ] {
+        let out = redact_markdown(text);
+        assert!(!out.is_redacted(), "{text:?} -> {:?}", out.text);
+        assert!(
+            matches!(out.text, std::borrow::Cow::Borrowed(_)),
+            "{text:?}"
+        );
+    }
+}
+
+/// Ways notes write a password down; `{p}` is a generated password.
+const PASSWORD_PHRASINGS: &[&str] = &[
+    "Use passphrase \"{p}\" to unlock.",
+    "Use passphrase '{p}' to unlock.",
+    "curl -u admin:{p} https://api.example.com/v1",
+    "curl --user deploy:{p} https://x",
+    "The root password was changed to {p}.",
+    "the password has been changed to {p}",
+    "Use {p} as the password.",
+    "use `{p}` as the root password",
+    "pw: {p}",
+    "psw: {p}",
+    "pwd: {p}",
+    "passwd: {p}",
+    "PW = {p}",
+    "password → {p}",
+    "Password -> {p}",
+    "password => {p}",
+    "password:\n{p}",
+    "password:\n  {p}\n",
+    "**Password:**\n{p}",
+    "user admin, pass {p}",
+    "login: admin / pass: {p}",
+    "webhook secret {p}",
+    "the webhook secret is {p}",
+    "postgresql://app:${p}@db/x",
+];
+
+#[test]
+fn password_phrasings_are_redacted() {
+    let mut g = Gen::new(0x5eed_0003);
+    let (mut leaked, mut cases) = (Vec::new(), Vec::new());
+    for template in PASSWORD_PHRASINGS {
+        for _ in 0..4 {
+            let pw = format!(
+                "{}{}!{}",
+                g.take("ABCDEFGHJKLMNPQRSTUVWXYZ", 2),
+                g.take(ALNUM, 9),
+                g.take("0123456789", 2)
+            );
+            let text = template.replace("{p}", &pw);
+            for out in [redact(&text).text, redact_markdown(&text).text] {
+                if out.contains(&pw) {
+                    leaked.push(format!("{text:?} -> {out:?}"));
+                }
+            }
+            cases.push((text, pw));
+        }
+    }
+    assert!(leaked.is_empty(), "{}", leaked.join("\n"));
+    for (text, pw) in &cases {
+        assert_hidden(text, pw);
+        assert_hidden_raw(text, pw);
+    }
+}
+
+/// What reads like a password phrasing but gives no password.
+const PASSWORD_PROSE: &[&str] = &[
+    "password: see the vault",
+    "password is required",
+    "The password is required for login.",
+    "pw: see 1Password",
+    "password:\nsee the vault entry",
+    "password:\n\n## Next section",
+    "Use a strong password as the default.",
+    "Use it as the password.",
+    "Use SSO as the password.",
+    "the password was changed to something longer",
+    "password → see the team vault",
+    "curl -u $USER:$TOKEN https://x",
+    "curl -u admin:${ADMIN_PASSWORD} https://x",
+    "curl -u \"$CREDS\" https://x",
+    "postgresql://app:$DB_PASSWORD@db/x",
+    "postgresql://app:${PASS}@db/x",
+    "postgresql://app:$PGPASS@db/x",
+    "user admin, pass the token along",
+    "the webhook secret is stored in Vault",
+    "webhook secret rotation",
+    "pass it to the handler",
+];
+
+#[test]
+fn password_prose_without_a_password_stays() {
+    for text in PASSWORD_PROSE {
+        let out = redact(text);
+        assert!(!out.is_redacted(), "{text:?} -> {:?}", out.text);
+        let raw = redact_markdown(text);
+        assert!(!raw.is_redacted(), "raw {text:?} -> {:?}", raw.text);
+    }
+}
+
+#[test]
+fn text_cut_into_words_loses_its_credentials() {
+    use cairn_policy::without_credentials;
+    assert_eq!(
+        without_credentials("src/AKIAIOSFODNN7EXAMPLE.rs"),
+        "src/ .rs"
+    );
+    assert_eq!(
+        without_credentials("password=Xk9fakePw2Qz now"),
+        "password=  now"
+    );
+    assert!(matches!(
+        without_credentials("payout retries"),
+        std::borrow::Cow::Borrowed("payout retries")
+    ));
+}
