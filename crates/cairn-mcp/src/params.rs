@@ -30,12 +30,18 @@ pub fn check_argument_names(tool: &Tool, arguments: Option<&JsonObject>) -> Resu
         .map(|p| p.keys().map(String::as_str).collect())
         .unwrap_or_default();
     names.sort_unstable();
-    let quoted = |v: &[&str]| {
+    let quoted = |v: &[String]| {
         v.iter()
             .map(|k| format!("`{k}`"))
             .collect::<Vec<_>>()
             .join(", ")
     };
+    // The caller's key names are untrusted text, echoed redacted like any other.
+    let unknown: Vec<String> = unknown
+        .iter()
+        .map(|k| crate::server::safe_line(k))
+        .collect();
+    let names: Vec<String> = names.iter().map(|k| (*k).to_owned()).collect();
     Err(ErrorData::invalid_params(
         format!(
             "unknown argument {} for {}; its arguments are {}",

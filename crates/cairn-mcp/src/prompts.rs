@@ -71,13 +71,14 @@ impl Args {
         values: Option<JsonObject>,
     ) -> Result<Self, ErrorData> {
         let values = values.unwrap_or_default();
-        let mut unknown: Vec<&str> = values
+        let mut unknown: Vec<String> = values
             .keys()
-            .map(String::as_str)
-            .filter(|k| !known.contains(k))
+            .filter(|k| !known.contains(&k.as_str()))
+            .map(|k| crate::server::safe_line(k))
             .collect();
         unknown.sort_unstable();
         if !unknown.is_empty() {
+            let unknown: Vec<&str> = unknown.iter().map(String::as_str).collect();
             return Err(ErrorData::invalid_params(
                 format!(
                     "unknown argument {} for the {prompt} prompt; its arguments are {}",

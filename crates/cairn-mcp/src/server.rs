@@ -104,6 +104,12 @@ pub(crate) fn line(s: &str) -> String {
     one_line(s).into_owned()
 }
 
+/// Untrusted text the caller sent (an argument's name), redacted and on one
+/// line, as an error may echo it.
+pub(crate) fn safe_line(s: &str) -> String {
+    line(&SafeText::redact(s))
+}
+
 pub(crate) fn nonempty(s: Option<String>) -> Option<String> {
     s.map(|s| s.trim().to_owned()).filter(|s| !s.is_empty())
 }

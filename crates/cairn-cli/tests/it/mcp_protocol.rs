@@ -266,6 +266,13 @@ fn unknown_argument_names_are_refused_as_invalid_params() {
             &Expect::Error(-32602, json!(id), key),
         );
     }
+    // A key that is a credential is echoed redacted (message and data).
+    let token = "ghp_0123456789abcdefghijABCDEFGHIJ012345";
+    let r = s.check(
+        &call(20, "memory_search", json!({"query": "retry", token: 1})),
+        &Expect::Error(-32602, json!(20), "[redacted:"),
+    );
+    assert!(!r.to_string().contains(&token[4..20]), "{r}");
     // Known arguments still work.
     let r = s.check(
         &call(
