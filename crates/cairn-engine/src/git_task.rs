@@ -533,10 +533,18 @@ fn read_tree(
 }
 
 /// The repository's history from the cache, brought up to date when only a few
-/// commits are new (never the cold pass: that is `cairn index`'s).
+/// commits are new (never the cold pass: that is `cairn index`'s). A linked
+/// worktree without a history of its own starts from its main checkout's (one
+/// object store; `cairn index` reads the main checkout's) and keeps its own
+/// from then on, its `HEAD`'s line.
 fn history(config: &Config, repo: &cairn_git::Repository, dir: &Path) -> Option<Arc<History>> {
     let file = crate::code_changed::history_file(dir, repo.workdir());
     let mut h = History::load(&file);
+    if h.head().is_none()
+        && let Some(main) = repo.main_workdir()
+    {
+        h = History::load(&crate::code_changed::history_file(dir, main));
+    }
     // A history that cannot be brought to `HEAD` is not used: its commits may
     // not be `HEAD`'s.
     let update = h

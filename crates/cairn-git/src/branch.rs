@@ -1,4 +1,4 @@
-//! The default branch (`origin/HEAD`'s, else `main`, else `master`) and the
+//! The default branch (`origin/HEAD`'s, else `main`, `master`, ...) and the
 //! branch's own commits (those not on it): their subjects and the files each
 //! changed, kept in a cache file while `HEAD` and the default branch's tip stay.
 
@@ -8,7 +8,8 @@ use crate::GitError;
 use crate::tree::{read_kept, write_kept};
 
 /// The default branch and its tip: `origin/HEAD`'s target, else `main`, else
-/// `master` (each local, else `origin`'s), the first whose reference resolves.
+/// `master`, else `init.defaultBranch`'s, else `trunk`, else `develop` (each
+/// local, else `origin`'s), the first whose reference resolves.
 /// With `peel`, the tip is what the reference names peeled to its end (a tag
 /// to its commit: an object read); without, the object id the references
 /// alone name, and a reference resolves when its chain ends in an id.
@@ -38,7 +39,20 @@ pub(crate) fn default_branch(
             return Some((name, id));
         }
     }
-    for name in ["main", "master"] {
+    // Then `main`, `master`, the branch `init.defaultBranch` names, `trunk`
+    // and `develop`: a repository whose mainline has another name still has
+    // branches of their own.
+    let configured = repo
+        .config_snapshot()
+        .string("init.defaultBranch")
+        .map(|n| n.to_string())
+        .filter(|n| !n.is_empty() && !n.contains(['/', ' ']));
+    let names = ["main", "master"]
+        .into_iter()
+        .map(str::to_owned)
+        .chain(configured)
+        .chain(["trunk", "develop"].into_iter().map(str::to_owned));
+    for name in names {
         for full in [
             format!("refs/heads/{name}"),
             format!("refs/remotes/origin/{name}"),
@@ -46,7 +60,7 @@ pub(crate) fn default_branch(
             if let Ok(Some(mut r)) = repo.try_find_reference(full.as_str())
                 && let Some(id) = resolve(&mut r)
             {
-                return Some((name.to_owned(), id));
+                return Some((name, id));
             }
         }
     }

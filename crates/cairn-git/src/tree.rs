@@ -63,7 +63,8 @@ pub struct WorkingTree {
     pub main_workdir: Option<PathBuf>,
     /// The checked-out branch's short name; `None` when `HEAD` is detached or unborn.
     pub branch: Option<String>,
-    /// The default branch's short name (`origin/HEAD`'s target, else `main`, else `master`).
+    /// The default branch's short name (`origin/HEAD`'s target, else `main`,
+    /// `master`, `init.defaultBranch`'s, `trunk` or `develop`).
     pub default_branch: Option<String>,
     /// Changed files relative to [`Self::workdir`] with `/` separators: most
     /// recently modified first (deleted files last), ties by path, at most

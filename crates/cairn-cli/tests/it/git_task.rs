@@ -701,6 +701,35 @@ fn a_linked_worktree_of_the_project_gives_its_own_task() {
         p["query"]["files"],
         serde_json::json!(["src/report.rs", "src/payout/batch.rs"])
     );
+
+    // Code changed since a note, in the worktree: its history starts from the
+    // main checkout's (which `cairn index` read) and follows the worktree's
+    // `HEAD`. Before, a worktree had no history and no note was marked.
+    let out = test_cairn()
+        .args(["index", "--config"])
+        .arg(&config)
+        .arg("--index-dir")
+        .arg(config.parent().unwrap().join("index"))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    write(
+        &wt.join("src/payout/batch.rs"),
+        "fn batch() { lock(); log() }
+",
+    );
+    git(&wt, &["add", "-A"], "2026-02-06T09:00:00Z");
+    git(
+        &wt,
+        &["commit", "-q", "-m", "Log batch locks"],
+        "2026-02-06T09:00:00Z",
+    );
+    let p = wakeup_json(&config, &wt, &["--task", "payout batch lock"]);
+    let text = p.to_string();
+    assert!(
+        text.contains("src/payout/batch.rs changed in 2 commits since 2026-01-20"),
+        "{text}"
+    );
 }
 
 /// A vault of plain notes (no `related_files`, as most vaults are) for a search

@@ -141,6 +141,30 @@ fn on_the_default_branch_no_commit_is_the_branch_s_own() {
     assert!(t.changed.is_empty());
 }
 
+/// A mainline named neither `main` nor `master` (and no `origin/HEAD`): the
+/// branch `init.defaultBranch` names, else `trunk`, else `develop`. Before,
+/// such a repository had no default branch, so a branch had no commits of its
+/// own.
+#[test]
+fn a_mainline_of_another_name_is_the_default_branch() {
+    let r = ledger();
+    r.git(&["branch", "-q", "-m", "main", "trunk"]);
+    r.git(&["checkout", "-q", "-b", "topic"]);
+    r.commit("2026-03-02T09:00:00Z", "Topic work", &[("t.txt", "t\n")]);
+    let t = read_working_tree(&r.path(), ReadOptions::default()).unwrap();
+    assert_eq!(t.default_branch.as_deref(), Some("trunk"));
+    assert_eq!(t.commits, ["Topic work"]);
+    assert_eq!(t.committed, ["t.txt"]);
+    r.git(&["branch", "-q", "-m", "trunk", "mainline"]);
+    let t = read_working_tree(&r.path(), ReadOptions::default()).unwrap();
+    assert_eq!(t.default_branch, None);
+    assert!(t.commits.is_empty());
+    r.git(&["config", "init.defaultBranch", "mainline"]);
+    let t = read_working_tree(&r.path(), ReadOptions::default()).unwrap();
+    assert_eq!(t.default_branch.as_deref(), Some("mainline"));
+    assert_eq!(t.commits, ["Topic work"]);
+}
+
 #[test]
 fn origin_head_names_the_default_branch() {
     let upstream = ledger();
