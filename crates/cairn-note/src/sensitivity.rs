@@ -124,7 +124,7 @@ impl DoubtReason {
                 format!("`{k}` and another sensitivity-like key disagree")
             }
             DoubtReason::Unparsed(k) => {
-                format!("the frontmatter does not parse and names `{k}`")
+                format!("the frontmatter does not parse as key: value pairs and names `{k}`")
             }
             DoubtReason::Ambiguous(k) => {
                 format!("a line reads as `{k}` but YAML reads it as part of another value")
