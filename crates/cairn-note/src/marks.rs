@@ -32,6 +32,8 @@
 //! entry heading — and, anywhere in it (same limits), the Dataview fields
 //! (`sensitivity:: secret`). The caller takes the most restrictive of the front
 //! matter's reading and every mark: a mark can raise a note's level, never lower it.
+//! Past the head, inline code spans are blanked first (Dataview reads no field in
+//! code), so a note that documents the syntax is not marked by it.
 
 use std::borrow::Cow;
 
@@ -339,6 +341,37 @@ pub(crate) fn read_mark(line: &str) -> Option<Mark> {
     None
 }
 
+/// `line` with each inline code span (`` `x` ``, ``` ``x`` ```) made one blank.
+fn without_code_spans(line: &str) -> Cow<'_, str> {
+    if !line.contains('`') {
+        return Cow::Borrowed(line);
+    }
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(open) = rest.find('`') {
+        let run = rest[open..].len() - rest[open..].trim_start_matches('`').len();
+        let fence = &rest[open..open + run];
+        let after = &rest[open + run..];
+        // The closing run has the same length, not part of a longer run.
+        let close = after.match_indices(fence).find(|&(i, _)| {
+            !after[i + run..].starts_with('`') && (i == 0 || !after[..i].ends_with('`'))
+        });
+        out.push_str(&rest[..open]);
+        match close {
+            Some((i, _)) => {
+                out.push(' ');
+                rest = &after[i + run..];
+            }
+            None => {
+                out.push_str(fence);
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    Cow::Owned(out)
+}
+
 /// The marks of a note's body (see the module header): its head's, and its
 /// Dataview fields'. `first_line` is the body's 1-based file line; in an entry
 /// file (`entry_file`) the body is read up to its first entry heading.
@@ -375,7 +408,13 @@ pub(crate) fn body_marks(body: &str, first_line: usize, entry_file: bool) -> Vec
         if !in_head && !t.contains("::") {
             continue;
         }
-        if let Some(mark) = read_mark(line).filter(|m| in_head || m.dataview) {
+        // Past the head only Dataview fields count, and Dataview reads none in code.
+        let line = if in_head {
+            Cow::Borrowed(line)
+        } else {
+            without_code_spans(line)
+        };
+        if let Some(mark) = read_mark(&line).filter(|m| in_head || m.dataview) {
             out.push(LineMark {
                 line: first_line + i,
                 mark,
@@ -473,10 +512,12 @@ mod tests {
             body.push_str(&format!("line {i}\n"));
         }
         body.push_str("Sensitivity: secret\nclassification:: confidential\n");
+        body.push_str("Write (`sensitivity:: secret`) or ``a `sensitivity:: x` b``.\n");
         let marks = body_marks(&body, 5, false);
         assert_eq!(marks.len(), 1, "{marks:?}");
         assert_eq!(marks[0].mark.key, "classification");
         assert_eq!(marks[0].line, 5 + 46);
+        assert_eq!(without_code_spans("a `b` c ``d`e`` f `g"), "a   c   f `g");
         let entries = "intro\nsensitivity: public\n### [2026-01-01] E\nsensitivity: secret\n";
         assert_eq!(body_marks(entries, 1, true).len(), 1);
         assert_eq!(body_marks(entries, 1, false).len(), 2);
