@@ -357,15 +357,12 @@ fn without_code_spans(line: &str) -> Cow<'_, str> {
             !after[i + run..].starts_with('`') && (i == 0 || !after[..i].ends_with('`'))
         });
         out.push_str(&rest[..open]);
-        match close {
-            Some((i, _)) => {
-                out.push(' ');
-                rest = &after[i + run..];
-            }
-            None => {
-                out.push_str(fence);
-                rest = after;
-            }
+        if let Some((i, _)) = close {
+            out.push(' ');
+            rest = &after[i + run..];
+        } else {
+            out.push_str(fence);
+            rest = after;
         }
     }
     out.push_str(rest);
