@@ -29,7 +29,9 @@
 //!
 //! **Where.** [`body_marks`] reads a body's head — its first [`HEAD_LINES`]
 //! non-blank lines, outside fenced code, and in an entry file only up to its first
-//! entry heading — and, anywhere in it (same limits), the Dataview fields
+//! entry heading; a block at its start that was not taken for front matter (`%YAML`
+//! directives, a `---` or `+++` up to its closing line) is read whole and not
+//! counted — and, anywhere in it (same limits), the Dataview fields
 //! (`sensitivity:: secret`). The caller takes the most restrictive of the front
 //! matter's reading and every mark: a mark can raise a note's level, never lower it.
 //! Past the head, inline code spans are blanked first (Dataview reads no field in
@@ -341,6 +343,20 @@ pub(crate) fn read_mark(line: &str) -> Option<Mark> {
     None
 }
 
+/// Where [`body_marks`] is with respect to a block at the body's start.
+#[derive(Clone, Copy)]
+enum Lead {
+    /// Before the first non-blank line (or on directives `%…` before `---`).
+    Before,
+    /// Inside a block opened by `---` or `+++`, this many lines in.
+    Inside(usize),
+    /// Past it, or there was none.
+    Done,
+}
+
+/// At most this many lines of a block at a body's start are read uncounted.
+const MAX_LEAD_BLOCK: usize = 200;
+
 /// `line` with each inline code span (`` `x` ``, ``` ``x`` ```) made one blank.
 fn without_code_spans(line: &str) -> Cow<'_, str> {
     if !line.contains('`') {
@@ -376,6 +392,7 @@ pub(crate) fn body_marks(body: &str, first_line: usize, entry_file: bool) -> Vec
     let mut out = Vec::new();
     let mut fence: Option<(char, usize)> = None;
     let mut seen = 0usize;
+    let mut lead = Lead::Before;
     for (i, line) in body.lines().enumerate() {
         let t = line.trim();
         if t.is_empty() {
@@ -400,8 +417,32 @@ pub(crate) fn body_marks(body: &str, first_line: usize, entry_file: bool) -> Vec
         if entry_file && crate::entries::entry_heading(t).is_some() {
             break;
         }
-        seen += 1;
-        let in_head = seen <= HEAD_LINES;
+        // A block at the body's start that the splitter did not take for front
+        // matter (` ---`, `%YAML 1.2` then `---`, a blank first line): its lines
+        // are all read, and not counted.
+        let uncounted = match lead {
+            Lead::Before if t.starts_with('%') => true,
+            Lead::Before if t.starts_with("---") || t.starts_with("+++") => {
+                lead = Lead::Inside(0);
+                true
+            }
+            Lead::Inside(n) if n < MAX_LEAD_BLOCK => {
+                lead = if matches!(t, "---" | "..." | "+++") || t.starts_with("--- ") {
+                    Lead::Done
+                } else {
+                    Lead::Inside(n + 1)
+                };
+                true
+            }
+            _ => {
+                lead = Lead::Done;
+                false
+            }
+        };
+        if !uncounted {
+            seen += 1;
+        }
+        let in_head = uncounted || seen <= HEAD_LINES;
         if !in_head && !t.contains("::") {
             continue;
         }
@@ -515,6 +556,17 @@ mod tests {
         assert_eq!(marks[0].mark.key, "classification");
         assert_eq!(marks[0].line, 5 + 46);
         assert_eq!(without_code_spans("a `b` c ``d`e`` f `g"), "a   c   f `g");
+        // A block the splitter did not take, longer than the head, is read whole.
+        let long = format!(
+            " ---\n{}sensitivity: secret\n---\n# T\n",
+            "key: value\n".repeat(40)
+        );
+        assert_eq!(body_marks(&long, 1, false).len(), 1);
+        let long = format!(
+            "%YAML 1.2\n---\n{}sensitivity: secret\n---\n",
+            "k: v\n".repeat(40)
+        );
+        assert_eq!(body_marks(&long, 1, false).len(), 1);
         let entries = "intro\nsensitivity: public\n### [2026-01-01] E\nsensitivity: secret\n";
         assert_eq!(body_marks(entries, 1, true).len(), 1);
         assert_eq!(body_marks(entries, 1, false).len(), 2);
