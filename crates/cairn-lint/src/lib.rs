@@ -157,9 +157,10 @@ impl<'e> Ctx<'e> {
     }
 
     /// The 1-based file line of frontmatter key `key` of `n`'s file (found by the
-    /// splitter the reader uses).
+    /// splitter the reader uses, on the text as the reader sees it: every line
+    /// break a `\n`, so an old Mac file's lines are counted as the parser counts).
     pub(crate) fn key_line(&self, n: &Note, key: &str) -> Option<usize> {
-        cairn_note::split_frontmatter(self.text(n))
+        cairn_note::split_frontmatter(&cairn_note::normalize_line_breaks(self.text(n)))
             .front
             .filter(cairn_note::Block::is_closed)?
             .key_line(key)

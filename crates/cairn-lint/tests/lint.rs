@@ -281,3 +281,36 @@ fn a_clean_vault_has_no_findings() {
     assert!(r.findings.is_empty(), "{:#?}", r.findings);
     assert_eq!((r.summary.notes, r.summary.files), (2, 2));
 }
+
+#[test]
+fn old_mac_line_ends_name_the_lines_the_reader_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "vault/old.md",
+        "---\rtitle: Old\rreview_after: 2020-01-01\r---\rBody.\r",
+    );
+    write(
+        dir.path(),
+        "vault/secret.md",
+        &format!("---\rsensitivity: secret\r---\r# {CANARY}\r\r{AWS_KEY}\r"),
+    );
+    let config = Config::for_vault(&dir.path().join("vault")).unwrap();
+    let engine = Engine::open(config, &OpenOptions::default()).unwrap();
+    let r = lint(&engine, &LintOptions::new("2026-01-01".parse().unwrap()));
+    let review: Vec<_> = r
+        .findings
+        .iter()
+        .filter(|f| f.code == "review-overdue")
+        .map(|f| (f.path.as_str(), f.line))
+        .collect();
+    assert_eq!(review, [("old.md", Some(3))], "{:#?}", r.findings);
+    // The lone-CR secret note is secret: no credential finding, nothing quoted.
+    let json = serde_json::to_string(&r).unwrap();
+    assert!(!json.contains(CANARY) && !json.contains(AWS_KEY), "{json}");
+    assert!(
+        r.findings.iter().all(|f| f.path != "secret.md"),
+        "{:#?}",
+        r.findings
+    );
+}

@@ -39,6 +39,12 @@ impl NoteText {
         } else {
             text.to_owned()
         };
+        // The reader takes a lone `\r` (old Mac files), U+2028, U+2029 and U+0085 for
+        // line breaks too; written back as they are, they would not be the lines the
+        // reader sees, and rewritten as `\n` every line would change.
+        if text.contains(['\r', '\u{2028}', '\u{2029}', '\u{85}']) {
+            return Err("its line breaks are not all `\\n` or `\\r\\n` (a lone `\\r`, or a Unicode line separator); `cairn memory` writes only those, so convert its line ends first".into());
+        }
         // The one splitter the reader and lint use, so all three agree on the block.
         let split = cairn_note::split_frontmatter(&text);
         match split.front {
@@ -354,6 +360,15 @@ mod tests {
         let toml = NoteText::split("+++\ntitle = \"x\"\n+++\nbody\n").unwrap_err();
         assert!(toml.contains("TOML"), "{toml}");
         assert!(NoteText::split("{\n\"title\": \"x\"\n}\nbody\n").is_err());
+        // Line breaks the reader sees but the writer would not keep.
+        for text in [
+            "---\rsensitivity: secret\r---\rbody\r",
+            "a\u{2028}b\n",
+            "a\r\nb\rc\n",
+        ] {
+            assert!(NoteText::split(text).is_err(), "{text:?}");
+        }
+        assert!(NoteText::split("---\r\ntitle: x\r\n---\r\nbody\r\n").is_ok());
         let mut n = NoteText::split("---\ntitle: [x\n---\nbody\n").unwrap();
         assert!(n.set("pinned", Some(Value::Bool(true))).is_err());
     }

@@ -130,11 +130,9 @@ mod tests {
                 cairn_policy::WITHHELD_NOTICE
             )
         );
-        // The same text under another name is one note: no entries to mask.
-        assert_eq!(
-            reveal("m/notes.md", text),
-            Reveal::Text(text.to_owned(), Vec::new())
-        );
+        // The same text under another name is one note, whose head carries the
+        // entry's `**Sensitivity:** secret`: the whole note is secret.
+        assert_eq!(reveal("m/notes.md", text), Reveal::Secret);
         // CRLF survives.
         let crlf = text.replace('\n', "\r\n");
         let Reveal::Text(shown, _) = reveal("m/decisions.md", &crlf) else {

@@ -122,6 +122,7 @@ mod tests {
     fn lowering_is_refused_on_every_route() {
         let secret_note = "---\ntitle: T\nsensitivity: secret\n---\nbody\n";
         let both = decisions(&format!("{PUBLIC_ENTRY}{SECRET_ENTRY}"));
+        let far = decisions(&format!("{}{SECRET_ENTRY}", PUBLIC_ENTRY.repeat(12)));
         let cases: Vec<(&str, &str, String, &str, String, bool)> = vec![
             (
                 "sensitivity key lowered",
@@ -205,11 +206,21 @@ mod tests {
                 false,
             ),
             (
+                // The plain note's head carries the entry's mark: it is secret.
                 "entry file renamed into a plain note",
                 "m/decisions.md",
                 both.clone(),
                 "m/notes.md",
                 both.clone(),
+                false,
+            ),
+            (
+                // The entry's mark lies past the plain note's head.
+                "entry file renamed into a plain note, the entry far down",
+                "m/decisions.md",
+                far.clone(),
+                "m/notes.md",
+                far.clone(),
                 true,
             ),
             (

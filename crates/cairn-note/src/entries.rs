@@ -23,9 +23,12 @@
 //! An entry runs from its heading to the next entry heading, a `---` separator, a
 //! heading of the same or a higher level, or the end of the file. `**Key:** value`
 //! lines right under the heading are its fields: `Category`, `Tags`, and optionally
-//! `Status`, `Supersedes`, `Superseded by`, `Related` and `Sensitivity` (read by
-//! the front matter's rule: a value that is not one known level makes the entry
-//! secret; it can only raise the file's level, never lower it). Each entry note gets the id `<file id>#<slug of title>`
+//! `Status`, `Supersedes`, `Superseded by`, `Related`. An entry's sensitivity is
+//! read from any of its lines by the one line reader (`marks`: `**Sensitivity:**
+//! x`, `Sensitivity:: x`, `> *Sensitivity:* x`, a table row `| Sensitivity | x |`)
+//! by the front matter's rule: a value that is not one known level, or two that
+//! disagree, make the entry secret; it can only raise the file's level, never
+//! lower it. Each entry note gets the id `<file id>#<slug of title>`
 //! (and the path `<file path>#<slug>`), the memory type of the file (`decision` for
 //! decisions, `incident` for lessons, unless the frontmatter says otherwise), the
 //! heading's date as `created`, and the file's sensitivity, project, scope and
@@ -35,6 +38,7 @@
 use std::collections::{BTreeMap, HashSet};
 
 use crate::markdown::{fence_marker, is_heading_marker, scan_body};
+use crate::marks::{LineMark, read_mark};
 use crate::model::{Diagnostic, MemoryType, Note, Sensitivity, Severity, Status, TriggerTerms};
 use crate::parse::{Parsed, parse_date, parse_with_meta};
 use crate::prose::prose_sentences;
@@ -274,16 +278,17 @@ fn split(file: Note, frontmatter_tags: &[String]) -> (Vec<Note>, Vec<Diagnostic>
             slug = format!("{slug}-{k}");
         }
         let fields = entry_fields(&lines[e.start + 1..e.end]);
-        // Sensitivity-like fields follow the front matter's rule (unknown → secret)
-        // and can only raise the file's level.
-        let occurrences: Vec<Occurrence<'_>> = fields
+        // Sensitivity marks, on any line of the entry and written any way the one
+        // line reader knows (`**Sensitivity:** x`, `Sensitivity:: x`, a table row),
+        // follow the front matter's rule (unknown → secret) and can only raise the
+        // file's level.
+        let marks = entry_marks(&lines[e.start + 1..e.end], line + 1);
+        let occurrences: Vec<Occurrence<'_>> = marks
             .iter()
-            .filter_map(|(offset, key, value)| {
-                Some(Occurrence {
-                    key: sensitivity_key(key)?,
-                    line: Some(line + 1 + offset),
-                    value: SensValue::Word(value),
-                })
+            .map(|m| Occurrence {
+                key: m.mark.key,
+                line: Some(m.line),
+                value: SensValue::Word(&m.mark.value),
             })
             .collect();
         let reading = resolve(&occurrences);
@@ -416,6 +421,36 @@ fn split(file: Note, frontmatter_tags: &[String]) -> (Vec<Note>, Vec<Diagnostic>
         notes.insert(0, head);
     }
     (notes, diags)
+}
+
+/// The sensitivity marks of an entry's lines (after its heading; `first_line` is
+/// the file line of the first), outside fenced code.
+fn entry_marks(lines: &[&str], first_line: usize) -> Vec<LineMark> {
+    let mut out = Vec::new();
+    let mut fence: Option<(char, usize)> = None;
+    for (i, line) in lines.iter().enumerate() {
+        let t = line.trim();
+        if let Some((ch, n)) = fence_marker(t) {
+            match fence {
+                None => fence = Some((ch, n)),
+                Some((open, len)) if open == ch && n >= len && t.chars().all(|c| c == ch) => {
+                    fence = None;
+                }
+                Some(_) => {}
+            }
+            continue;
+        }
+        if fence.is_some() {
+            continue;
+        }
+        if let Some(mark) = read_mark(line) {
+            out.push(LineMark {
+                line: first_line + i,
+                mark,
+            });
+        }
+    }
+    out
 }
 
 /// A link in an entry field: `[[decisions#use-kafka|alias]]` → `decisions#use-kafka`.

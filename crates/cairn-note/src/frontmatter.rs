@@ -6,12 +6,15 @@
 //!
 //! - A UTF-8 byte-order mark before the opener is skipped (and reported).
 //! - The opener is the file's first line, trailing blanks allowed, ended by a line
-//!   break (`\n` or `\r\n`): `---` opens YAML, `+++` TOML (Hugo, Zola), a lone `{`
-//!   JSON (Hugo). Anything else, even `----` or `---` with nothing after it, means
-//!   the file has no front matter.
+//!   break (`\n` or `\r\n`; the parser first makes every line break `\n`, see
+//!   [`normalize_line_breaks`]): `---` opens YAML (also `--- # a comment`), `+++`
+//!   TOML (Hugo, Zola), a lone `{` JSON (Hugo). Anything else, even `----`, ` ---`,
+//!   a blank first line or `---` with nothing after it, means the file has no front
+//!   matter (the sensitivity rule still reads such a file's head: see `marks`).
 //! - The block ends at the first following line that closes its kind (trailing
-//!   blanks allowed, no indentation): `---` or `...` for YAML, `+++` for TOML, `}`
-//!   for JSON. A `---` further down belongs to the body.
+//!   blanks allowed, no indentation): `---` or `...` for YAML (a comment after
+//!   them allowed), `+++` for TOML, `}` for JSON. A `---` further down belongs to
+//!   the body.
 //! - An opener never closed leaves a [`Block`] whose `closer` is `None`: its `raw`
 //!   runs to the end of the file and the body is the whole file.
 //!
@@ -34,8 +37,10 @@ pub enum FrontmatterKind {
 impl FrontmatterKind {
     /// The kind a first line opens, if any (`line` without its line break).
     fn opened_by(line: &str) -> Option<FrontmatterKind> {
+        if is_yaml_marker(line, "---") {
+            return Some(FrontmatterKind::Yaml);
+        }
         match line.trim_end() {
-            "---" => Some(FrontmatterKind::Yaml),
             "+++" => Some(FrontmatterKind::Toml),
             "{" => Some(FrontmatterKind::Json),
             _ => None,
@@ -45,7 +50,7 @@ impl FrontmatterKind {
     /// Whether `line` (without its line break) closes a block of this kind.
     fn is_closer(self, line: &str) -> bool {
         match self {
-            FrontmatterKind::Yaml => matches!(line.trim_end(), "---" | "..."),
+            FrontmatterKind::Yaml => is_yaml_marker(line, "---") || is_yaml_marker(line, "..."),
             FrontmatterKind::Toml => line.trim_end() == "+++",
             FrontmatterKind::Json => line.trim_end() == "}",
         }
@@ -187,6 +192,38 @@ pub fn split_frontmatter(text: &str) -> Split<'_> {
         }),
         ..no_block
     }
+}
+
+/// Whether `line` is the YAML marker `marker`, alone or followed by blanks and a
+/// comment (`--- # front matter`).
+fn is_yaml_marker(line: &str, marker: &str) -> bool {
+    line.strip_prefix(marker).is_some_and(|rest| {
+        let t = rest.trim_start();
+        t.is_empty() || (t.len() < rest.len() && t.starts_with('#'))
+    })
+}
+
+/// `text` with every line break a `\n`: `\r\n`, a lone `\r` (old Mac files), U+2028,
+/// U+2029 and U+0085 (NEL). Borrowed when there is none of them.
+pub fn normalize_line_breaks(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains(['\r', '\u{2028}', '\u{2029}', '\u{85}']) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\r' => {
+                if chars.peek() == Some(&'\n') {
+                    chars.next();
+                }
+                out.push('\n');
+            }
+            '\u{2028}' | '\u{2029}' | '\u{85}' => out.push('\n'),
+            _ => out.push(c),
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 fn strip_cr(line: &str) -> &str {

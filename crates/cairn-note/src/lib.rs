@@ -21,6 +21,7 @@ mod formats;
 mod frontmatter;
 mod in_body;
 mod markdown;
+mod marks;
 mod model;
 mod names;
 mod parse;
@@ -32,7 +33,9 @@ pub use content_hash::ContentHash;
 pub use entries::{
     EntryHeading, ParsedFile, entry_file_type, entry_heading, format_entry, parse_file, slugify,
 };
-pub use frontmatter::{Block, FrontmatterKind, Split, frontmatter_key_line, split_frontmatter};
+pub use frontmatter::{
+    Block, FrontmatterKind, Split, frontmatter_key_line, normalize_line_breaks, split_frontmatter,
+};
 pub use markdown::{link_target, wikilink_lines, wikilinks};
 pub use model::{
     Diagnostic, Freshness, Heading, MemoryType, Note, Priority, Sensitivity, Severity, Status,
@@ -47,7 +50,7 @@ pub use title::{humanize, is_index_file};
 /// can parse into a different [`Note`] or different diagnostics, so that a
 /// persistent index built by an older parser is never served (`cairn-cache`
 /// stores it in each generation and rebuilds on a mismatch).
-pub const PARSER_VERSION: u32 = 9;
+pub const PARSER_VERSION: u32 = 10;
 pub use sensitivity::{
     Doubt, DoubtReason, SENSITIVITY_KEYS, SYNONYMS, SensitivityReading, read_sensitivity,
     sensitivity_key, sensitivity_word,

@@ -11,12 +11,12 @@ use serde_yaml_ng::Value as Yaml;
 
 use crate::fields::{Fields, Map, property_links, yaml_scalar_text, yaml_to_json};
 use crate::formats::parse_block;
-use crate::frontmatter::{FrontmatterKind, split_frontmatter};
+use crate::frontmatter::{FrontmatterKind, normalize_line_breaks, split_frontmatter};
 use crate::markdown::scan_body;
 use crate::model::{
     Diagnostic, Freshness, MemoryType, Note, Priority, Sensitivity, Severity, Status, TriggerTerms,
 };
-use crate::sensitivity::{DoubtReason, SensitivityReading, read_block};
+use crate::sensitivity::{DoubtReason, read_note};
 use crate::title::fallback_title;
 
 pub use crate::fields::parse_date;
@@ -83,14 +83,11 @@ fn looks_binary(bytes: &[u8]) -> bool {
     bytes[..bytes.len().min(8192)].contains(&0)
 }
 
-/// The text a note is read from: without a byte order mark, line ends `\n`.
+/// The text a note is read from: without a byte order mark, every line break `\n`
+/// (`\r\n`, a lone `\r`, U+2028, U+2029, U+0085).
 fn normalized(text: &str) -> String {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    if text.contains('\r') {
-        text.replace("\r\n", "\n")
-    } else {
-        text.to_owned()
-    }
+    normalize_line_breaks(text).into_owned()
 }
 
 /// The body [`crate::parse_file`] gives the one note of the file at `path`
@@ -183,13 +180,13 @@ pub(crate) fn parse_with_meta(path: &str, bytes: &[u8]) -> (Parsed, FileMeta) {
     // The block's value tree, when it is closed and parses (any shape).
     let parsed = block.as_ref().and_then(parse_block);
     // Sensitivity first: whether values may be quoted in diagnostics depends on it.
-    let reading = match &block {
-        None => SensitivityReading {
-            sensitivity: Sensitivity::default(),
-            doubt: None,
-        },
-        Some(b) => read_block(b, parsed.as_ref().and_then(|r| r.as_ref().ok())),
-    };
+    // The body's head can raise it (an entry file's up to its first entry).
+    let entry_file = crate::entries::entry_file_type(path).is_some();
+    let reading = read_note(
+        &split,
+        parsed.as_ref().and_then(|r| r.as_ref().ok()),
+        entry_file,
+    );
     let quiet = reading.sensitivity == Sensitivity::Secret;
     if let Some(doubt) = &reading.doubt {
         diags.push(diag(

@@ -1,9 +1,11 @@
 //! Reading a note's sensitivity with certainty, or not at all: the one rule the
 //! reader, the write path and lint share. Doubt means secret.
 //!
-//! A key is *sensitivity-like* when, lowercased and without `_`, `-`, `.` and
-//! spaces, it is one of [`SENSITIVITY_KEYS`] (so `Sensitivity`, `SENSITIVITY`,
-//! `data-classification`), at any nesting (`metadata: {sensitivity: …}`). Each
+//! A key is *sensitivity-like* when, folded (lowercased; without `_`, `-`, `.`,
+//! blanks, invisible format characters and combining marks), it is one of
+//! [`SENSITIVITY_KEYS`] (so `Sensitivity`, `SENSITIVITY`, `data-classification`,
+//! `SENSİTİVİTY`), or, written as one word, within two edits of one
+//! (`sensitivty`; see `marks`), at any nesting (`metadata: {sensitivity: …}`). Each
 //! such key must hold one word that resolves to a level: the four levels
 //! themselves (`public`, `internal`, `confidential`, `secret`, any ASCII case) or
 //! a synonym of [`SYNONYMS`] (which only ever name `confidential`). The note's
@@ -13,11 +15,21 @@
 //! - a value is an unknown word (`top-secret`), empty, a list (`[secret]`), a
 //!   mapping, a number or a boolean;
 //! - two sensitivity-like keys resolve to different levels;
-//! - the block does not parse (a duplicate key, a syntax error anywhere) and a
-//!   line-level scan finds a sensitivity-like key in it (any indentation, quoted,
-//!   inside a flow mapping `{sensitivity: x}`; in TOML also a dotted key
-//!   `extra.sensitivity = x`, a table header `[sensitivity]` or an inline table),
-//!   whatever its value.
+//! - the block does not parse (a duplicate key, a syntax error anywhere), or
+//!   parses to something other than key: value pairs (`sensitivity = secret` is
+//!   one YAML string), and a line-level scan finds a sensitivity-like key in it
+//!   (any indentation, quoted, inside a flow mapping `{sensitivity: x}`; in TOML
+//!   also a dotted key `extra.sensitivity = x`, a table header `[sensitivity]` or
+//!   an inline table; and any line the one line reader of `marks` reads as a
+//!   mark: `sensitivity = x`, `sensitivity：x`, `sensitivity secret`), whatever
+//!   its value.
+//!
+//! The note's level is then raised by every mark of its body's head (its first
+//! 30 non-blank lines, and Dataview fields `sensitivity:: x` anywhere; see
+//! `marks`): a mark can raise the level, never lower it, and a mark whose value
+//! is not a known level makes the note secret. So a block that is not recognised
+//! at all (a blank first line, ` ---`, `%YAML 1.2` before `---`, one-line JSON)
+//! still marks its note.
 //!
 //! The rule is the same for YAML, TOML and JSON front matter: each is read into
 //! one value tree (see `formats`), and each has its line-level scan.
@@ -28,7 +40,8 @@
 
 use serde_yaml_ng::Value as Yaml;
 
-use crate::frontmatter::{Block, FrontmatterKind};
+use crate::frontmatter::{Block, FrontmatterKind, Split};
+use crate::marks::LineMark;
 use crate::model::Sensitivity;
 
 /// Sensitivity-like key names, as compared: lowercase ASCII without `_`, `-`, `.`
@@ -111,7 +124,7 @@ impl DoubtReason {
                 format!("`{k}` and another sensitivity-like key disagree")
             }
             DoubtReason::Unparsed(k) => {
-                format!("the frontmatter does not parse and names `{k}`")
+                format!("the frontmatter does not parse as key: value pairs and names `{k}`")
             }
             DoubtReason::Ambiguous(k) => {
                 format!("a line reads as `{k}` but YAML reads it as part of another value")
@@ -140,14 +153,11 @@ pub(crate) struct Occurrence<'a> {
     pub value: Value<'a>,
 }
 
-/// The entry of [`SENSITIVITY_KEYS`] that `key` is, if any.
+/// The entry of [`SENSITIVITY_KEYS`] that `key` names, if any: compared folded
+/// (invisible characters, case, marks, look-alikes, `_`, `-`, `.` and blanks
+/// aside), or, for a one-word key, within two edits (see `marks`).
 pub fn sensitivity_key(key: &str) -> Option<&'static str> {
-    let norm: String = key
-        .chars()
-        .filter(|c| !matches!(c, '_' | '-' | '.' | ' ' | '\t'))
-        .map(|c| c.to_ascii_lowercase())
-        .collect();
-    SENSITIVITY_KEYS.iter().copied().find(|k| *k == norm)
+    crate::marks::key_of(key)
 }
 
 /// The level one word names: a level (any ASCII case) or a synonym; `None` for
@@ -197,26 +207,66 @@ pub(crate) fn resolve(occurrences: &[Occurrence<'_>]) -> SensitivityReading {
     }
 }
 
-/// The sensitivity a file's front matter gives it, by the rule every part of cairn
-/// applies (the reader's [`crate::parse_note`] included). An entry of an entry file
-/// can only raise it (see [`crate::parse_file`]).
+/// The sensitivity of a note's text, by the rule every part of cairn applies (the
+/// reader's [`crate::parse_note`] included): its front matter's reading, raised by
+/// every mark of its body's head (see `marks`). An entry of an entry file can only
+/// raise it (see [`crate::parse_file`]).
 pub fn read_sensitivity(text: &str) -> SensitivityReading {
-    let split = crate::frontmatter::split_frontmatter(text);
-    let Some(block) = split.front else {
-        return SensitivityReading {
+    let text = crate::frontmatter::normalize_line_breaks(text);
+    let split = crate::frontmatter::split_frontmatter(&text);
+    let parsed = split
+        .front
+        .as_ref()
+        .and_then(crate::formats::parse_block)
+        .and_then(Result::ok);
+    read_note(&split, parsed.as_ref(), false)
+}
+
+/// The sensitivity of a split note: its block's (`parsed` is the block's value
+/// when it parsed), then the most restrictive of that and each mark of the body
+/// (`entry_file`: read only up to the first entry heading). The first doubt is
+/// kept: the block's, else the first mark's.
+pub(crate) fn read_note(
+    split: &Split<'_>,
+    parsed: Option<&Yaml>,
+    entry_file: bool,
+) -> SensitivityReading {
+    let mut reading = match &split.front {
+        Some(block) => read_block(block, parsed),
+        None => SensitivityReading {
             sensitivity: Sensitivity::default(),
             doubt: None,
-        };
+        },
     };
-    let parsed = crate::formats::parse_block(&block).and_then(Result::ok);
-    read_block(&block, parsed.as_ref())
+    let marks = crate::marks::body_marks(split.body, split.body_line, entry_file);
+    raise(&mut reading, &marks);
+    reading
+}
+
+/// Raises `reading` to every mark's level (an unknown value is doubt: secret).
+pub(crate) fn raise(reading: &mut SensitivityReading, marks: &[LineMark]) {
+    for m in marks {
+        match m.mark.level() {
+            Ok(level) => reading.sensitivity = reading.sensitivity.max(level),
+            Err(reason) => {
+                reading.sensitivity = Sensitivity::Secret;
+                reading.doubt.get_or_insert(Doubt {
+                    line: Some(m.line),
+                    reason,
+                });
+            }
+        }
+    }
 }
 
 /// The sensitivity of a front-matter block. `parsed` is the block's YAML when it
 /// parsed (any shape), `None` when it did not.
 pub(crate) fn read_block(block: &Block<'_>, parsed: Option<&Yaml>) -> SensitivityReading {
     let lines = scan_lines(block.raw, block.raw_line, block.kind);
-    let Some(value) = parsed.filter(|_| block.is_closed()) else {
+    // A block that parses to something other than key: value pairs (`sensitivity =
+    // secret` is one YAML string) is read as one that does not parse.
+    let mapping = |v: &&Yaml| matches!(v, Yaml::Mapping(_) | Yaml::Null);
+    let Some(value) = parsed.filter(mapping).filter(|_| block.is_closed()) else {
         // Unparsed (or never closed): any sensitivity-like key is doubt.
         return match lines.first() {
             Some(&(line, key)) => SensitivityReading {
@@ -317,7 +367,15 @@ pub(crate) fn scan_lines(
     };
     let mut out = Vec::new();
     for (i, line) in raw.lines().enumerate() {
-        if let Some(key) = scan(line) {
+        // A line the syntax's scan does not read may still be a mark written
+        // another way (`sensitivity = secret` in YAML, `sensitivity: x` in TOML,
+        // `sensitivity：x`); comment lines are not.
+        let key = scan(line).or_else(|| {
+            (!line.trim_start().starts_with('#'))
+                .then(|| crate::marks::read_mark(line).map(|m| m.key))
+                .flatten()
+        });
+        if let Some(key) = key {
             out.push((first_line + i, key));
         }
     }

@@ -236,7 +236,17 @@ fn no_write_lowers_a_sensitivity_without_declassify() {
         format!("---\ntitle: {CANARY_TITLE}\nsensitivity: secret\n---\nThe {CANARY} shards.\n");
     std::fs::write(v.note("unseal"), &secret).unwrap();
     std::fs::write(v.note("decisions"), decisions_log()).unwrap();
+    // An entry file whose secret entry lies past a plain note's head (30 lines):
+    // renamed into a plain note, nothing would mark that note secret.
+    let far = decisions_log().replace(
+        "### [2026-01-01]",
+        &"### [2026-01-01] Filler\n\nPlain.\n\nMore.\n\n---\n".repeat(10),
+    );
+    std::fs::write(v.note("old-decisions"), far).unwrap();
     // (what, args, the level it would lower to)
+    // A new front matter above the old one: the old block, now in the body's head,
+    // still marks the note secret, so 31 lines push it out of the head.
+    let filler_above = format!("---\nsensitivity: public\n---\n{}", "Line.\n".repeat(31));
     let cases: Vec<(&str, Vec<&str>, &str)> = vec![
         (
             "append with --sensitivity",
@@ -290,14 +300,7 @@ fn no_write_lowers_a_sensitivity_without_declassify() {
         ),
         (
             "insert of a frontmatter above",
-            vec![
-                "insert",
-                "unseal",
-                "--line",
-                "0",
-                "--text",
-                "---\nsensitivity: public\n---",
-            ],
+            vec!["insert", "unseal", "--line", "0", "--text", &filler_above],
             "from secret to public",
         ),
         (
@@ -326,8 +329,8 @@ fn no_write_lowers_a_sensitivity_without_declassify() {
         ),
         (
             "renaming an entry file into a plain note",
-            vec!["mv", "decisions", "ledger-notes"],
-            "an entry of 10-Projects/ledger/memory/decisions.md from secret to internal",
+            vec!["mv", "old-decisions", "ledger-notes"],
+            "an entry of 10-Projects/ledger/memory/old-decisions.md from secret to internal",
         ),
     ];
     for (what, args, message) in cases {
@@ -348,6 +351,23 @@ fn no_write_lowers_a_sensitivity_without_declassify() {
             assert!(out.stdout.is_empty(), "{what}");
             assert_eq!(v.files(), before, "{what}: the vault changed");
         }
+    }
+    // Without the filler, the old block in the head keeps the note secret, and a
+    // plain note renamed from an entry file keeps its head's secret mark: nothing
+    // is lowered, so neither write is refused.
+    for args in [
+        vec![
+            "insert",
+            "unseal",
+            "--line",
+            "0",
+            "--text",
+            "---\nsensitivity: public\n---",
+            "--dry-run",
+        ],
+        vec!["mv", "decisions", "ledger-notes", "--dry-run"],
+    ] {
+        v.memory(&args).assert().success();
     }
     v.memory(&["show", "unseal"]).assert().code(4);
 

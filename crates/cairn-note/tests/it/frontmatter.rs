@@ -168,3 +168,27 @@ fn key_lines() {
     assert_eq!(j.key_line("date"), Some(3));
     assert_eq!(j.key_line("dat"), None);
 }
+
+#[test]
+fn a_yaml_marker_may_carry_a_comment() {
+    let s = split_frontmatter("--- # front matter\ntitle: a\n--- # end\nbody\n");
+    let b = s.front.expect("a block");
+    assert_eq!(
+        (b.kind, b.opener, b.raw, b.closer, s.body),
+        (
+            FrontmatterKind::Yaml,
+            "--- # front matter",
+            "title: a\n",
+            Some("--- # end"),
+            "body\n"
+        )
+    );
+    // Not a comment: no blank before `#`; not YAML's marker: `----`.
+    for text in ["---# x\ntitle: a\n---\n", "---- # x\ntitle: a\n---\n"] {
+        assert!(split_frontmatter(text).front.is_none(), "{text:?}");
+    }
+    // A lone `\r` is not a line break to the splitter: the parser normalises first.
+    assert!(split_frontmatter("---\rtitle: a\r---\r").front.is_none());
+    let n = cairn_note::normalize_line_breaks("---\rtitle: a\r\n---\u{2028}body\u{85}");
+    assert_eq!(n, "---\ntitle: a\n---\nbody\n");
+}

@@ -3,6 +3,7 @@
 
 mod entries;
 mod frontmatter;
+mod marks;
 mod parse;
 mod real_vaults;
 mod sensitivity;

@@ -1,0 +1,574 @@
+//! Sensitivity marks a front-matter parser does not see: how a written key is
+//! compared with the sensitivity-like keys (folded, then a near match), and the
+//! one line reader that finds `sensitivity: secret` written any other way — in a
+//! block that does not parse, in a note's head, in a Dataview field, in an entry
+//! of a decisions/lessons file.
+//!
+//! **Keys.** A key is folded before it is compared: Unicode format characters
+//! (category Cf: zero-width spaces and joiners, U+00AD, U+FEFF, bidi controls…)
+//! and variation selectors are removed, full-width letters become ASCII, letters
+//! are lowercased, combining marks dropped (`SENSİTİVİTY` → `sensitivity`), a few
+//! Cyrillic and Greek look-alikes become their Latin letter, and `_`, `-`, `.` and
+//! blanks are dropped. The folded key names a sensitivity when it is one of
+//! [`SENSITIVITY_KEYS`], or, written as one word, within two edits (insert,
+//! delete, replace, swap two neighbours) of one (`sensitivty`, `sensitivit`,
+//! `clasification`) — except a few ordinary words that near (`clarification`,
+//! `sensibility`).
+//!
+//! **Lines.** [`read_mark`] reads one line: after markdown decoration (`>`, list
+//! markers, `#`, `|`, `**`/`__`/`*` around the key, quotes, `<!--`), a key that
+//! names a sensitivity, then a separator and a value. With a *strong* separator
+//! (`:`, `::`, `=`, `->`, a full-width or look-alike colon) the value is kept
+//! whatever it is (an unknown value means secret). With a *weak* one (blanks only,
+//! or a table's `|`) the line counts only when its value is at most three words of
+//! which one is a level (`Sensitivity secret`, `| Sensitivity | secret |`), so
+//! prose (`Sensitivity analysis shows…`) is not a mark. In a line holding `{`,
+//! every member after `{` or `,` is read too (one-line JSON front matter
+//! `{"title": "x", "sensitivity": "secret"}`); in a line holding `::`, a
+//! bracketed Dataview field (`[sensitivity:: secret]`) too.
+//!
+//! **Where.** [`body_marks`] reads a body's head — its first [`HEAD_LINES`]
+//! non-blank lines, outside fenced code, and in an entry file only up to its first
+//! entry heading; a block at its start that was not taken for front matter (`%YAML`
+//! directives, a `---` or `+++` up to its closing line) is read whole and not
+//! counted — and, anywhere in it (same limits), the Dataview fields
+//! (`sensitivity:: secret`). The caller takes the most restrictive of the front
+//! matter's reading and every mark: a mark can raise a note's level, never lower it.
+//! Past the head, inline code spans are blanked first (Dataview reads no field in
+//! code), so a note that documents the syntax is not marked by it.
+
+use std::borrow::Cow;
+
+use crate::markdown::fence_marker;
+use crate::model::Sensitivity;
+use crate::sensitivity::{DoubtReason, SENSITIVITY_KEYS, sensitivity_word};
+
+/// How many non-blank lines of a body its head holds.
+pub(crate) const HEAD_LINES: usize = 30;
+
+/// Folded words within two edits of a key that are not one.
+const NOT_KEYS: &[&str] = &[
+    "clarification",
+    "clarifications",
+    "sensibility",
+    "sensitively",
+    "insensitively",
+];
+
+/// One sensitivity mark found in a line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Mark {
+    /// The entry of [`SENSITIVITY_KEYS`] the line names.
+    pub key: &'static str,
+    /// The value, without decoration (for a weak separator: the level word found).
+    pub value: String,
+    /// Whether the separator was `::` (a Dataview inline field).
+    pub dataview: bool,
+}
+
+impl Mark {
+    /// The level this mark gives, or why it is doubt.
+    pub(crate) fn level(&self) -> Result<Sensitivity, DoubtReason> {
+        if self.value.trim().is_empty() {
+            return Err(DoubtReason::Empty(self.key));
+        }
+        sensitivity_word(&self.value).ok_or(DoubtReason::UnknownValue(self.key))
+    }
+}
+
+/// A mark and its 1-based file line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct LineMark {
+    pub line: usize,
+    pub mark: Mark,
+}
+
+/// Whether `c` is invisible: a Unicode format character (category Cf) or a
+/// variation selector. Such characters never count in a key.
+pub(crate) fn is_invisible(c: char) -> bool {
+    matches!(c,
+        '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{115F}' | '\u{1160}' | '\u{17B4}' | '\u{17B5}'
+        | '\u{180B}'..='\u{180F}'
+        | '\u{200B}'..='\u{200F}'
+        | '\u{202A}'..='\u{202E}'
+        | '\u{2060}'..='\u{206F}'
+        | '\u{3164}' | '\u{FE00}'..='\u{FE0F}' | '\u{FEFF}' | '\u{FFA0}'
+        | '\u{FFF9}'..='\u{FFFB}'
+        | '\u{1D173}'..='\u{1D17A}'
+        | '\u{E0000}'..='\u{E0FFF}')
+}
+
+fn is_combining(c: char) -> bool {
+    matches!(c,
+        '\u{0300}'..='\u{036F}'
+        | '\u{1AB0}'..='\u{1AFF}'
+        | '\u{1DC0}'..='\u{1DFF}'
+        | '\u{20D0}'..='\u{20FF}'
+        | '\u{FE20}'..='\u{FE2F}')
+}
+
+/// A Latin letter for a full-width form or a common Cyrillic/Greek look-alike.
+fn latin(c: char) -> char {
+    match c {
+        '\u{FF01}'..='\u{FF5E}' => char::from_u32(u32::from(c) - 0xFEE0).unwrap_or(c),
+        'а' | 'А' | 'α' | 'Α' => 'a',
+        'с' | 'С' | 'ϲ' => 'c',
+        'е' | 'Е' | 'ε' | 'Ε' => 'e',
+        'і' | 'І' | 'ı' | 'ι' | 'Ι' | 'ӏ' | 'Ӏ' => 'i',
+        'о' | 'О' | 'ο' | 'Ο' => 'o',
+        'р' | 'Р' | 'ρ' | 'Ρ' => 'p',
+        'ѕ' | 'Ѕ' => 's',
+        'т' | 'Т' | 'τ' | 'Τ' => 't',
+        'у' | 'У' | 'υ' | 'Υ' => 'y',
+        'ν' | 'Ν' => 'v',
+        'η' | 'Η' | 'п' => 'n',
+        'к' | 'К' | 'κ' | 'Κ' => 'k',
+        'ј' | 'Ј' => 'j',
+        'һ' | 'Һ' => 'h',
+        'ԁ' => 'd',
+        'ⅼ' | 'Ⅼ' => 'l',
+        _ => c,
+    }
+}
+
+/// `key` folded for comparison (see the module header); `None` when it is too long
+/// to be a key.
+fn fold(key: &str) -> Option<String> {
+    let mut out = String::with_capacity(key.len());
+    for c in key.chars() {
+        if is_invisible(c) || is_combining(c) || matches!(c, '_' | '-' | '.') || c.is_whitespace() {
+            continue;
+        }
+        for l in latin(c).to_lowercase() {
+            if !is_combining(l) {
+                out.push(latin(l));
+            }
+        }
+        if out.len() > 64 {
+            return None;
+        }
+    }
+    Some(out)
+}
+
+/// Whether `a` and `b` are within `max` edits (optimal string alignment: insert,
+/// delete, replace, swap two neighbours).
+fn within(a: &[char], b: &[char], max: usize) -> bool {
+    if a.len().abs_diff(b.len()) > max {
+        return false;
+    }
+    let w = b.len() + 1;
+    let mut d = vec![0usize; (a.len() + 1) * w];
+    for (j, x) in d.iter_mut().take(w).enumerate() {
+        *x = j;
+    }
+    for i in 1..=a.len() {
+        d[i * w] = i;
+        let mut row_min = i;
+        for j in 1..w {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut v = (d[(i - 1) * w + j] + 1)
+                .min(d[i * w + j - 1] + 1)
+                .min(d[(i - 1) * w + j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(d[(i - 2) * w + j - 2] + 1);
+            }
+            d[i * w + j] = v;
+            row_min = row_min.min(v);
+        }
+        if row_min > max {
+            return false;
+        }
+    }
+    d[a.len() * w + b.len()] <= max
+}
+
+/// The entry of [`SENSITIVITY_KEYS`] that `key` (as written) names, if any.
+pub(crate) fn key_of(key: &str) -> Option<&'static str> {
+    let folded = fold(key)?;
+    if let Some(k) = SENSITIVITY_KEYS.iter().copied().find(|k| *k == folded) {
+        return Some(k);
+    }
+    // Near matches: one word only, and not an ordinary word that happens to near.
+    if key.trim().chars().any(char::is_whitespace)
+        || folded.len() < 8
+        || NOT_KEYS.contains(&folded.as_str())
+    {
+        return None;
+    }
+    let chars: Vec<char> = folded.chars().collect();
+    SENSITIVITY_KEYS.iter().copied().find(|k| {
+        let kc: Vec<char> = k.chars().collect();
+        within(&chars, &kc, 2)
+    })
+}
+
+/// Decoration that may stand before a key: blanks, quote and list markers,
+/// headings, table pipes, emphasis, an HTML comment, a brace.
+fn strip_lead(s: &str) -> &str {
+    let mut s = s.trim_start();
+    loop {
+        let next = s
+            .strip_prefix("<!--")
+            .or_else(|| s.strip_prefix(['>', '-', '*', '+', '|', '#', '_', '{', '(', '[']))
+            .or_else(|| {
+                // An ordered-list marker: `1.` or `1)`.
+                let digits = s.len() - s.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+                (digits > 0)
+                    .then(|| s[digits..].strip_prefix(['.', ')']))
+                    .flatten()
+                    .filter(|r| r.starts_with(char::is_whitespace))
+            });
+        match next {
+            Some(rest) => s = rest.trim_start(),
+            None => return s,
+        }
+    }
+}
+
+/// Characters trimmed around a key or a value.
+fn is_decoration(c: char) -> bool {
+    c.is_whitespace() || is_invisible(c) || matches!(c, '*' | '_' | '`' | '"' | '\'' | '|' | '~')
+}
+
+/// A value without its decoration and trailing punctuation; a `[[link]]` is its text.
+fn clean_value(v: &str) -> String {
+    let v = v.trim().strip_suffix("-->").unwrap_or(v);
+    let v = v.trim_matches(|c: char| is_decoration(c) || matches!(c, ',' | ';' | '}' | ')' | ']'));
+    let v = v.trim_end_matches(['.', '!']);
+    let v = v
+        .strip_prefix("[[")
+        .map_or(v, |r| r.split([']', '|']).next().unwrap_or(r));
+    v.trim_matches(|c: char| is_decoration(c)).to_owned()
+}
+
+/// A separator after a key: where it starts, how long it is, whether it is strong.
+fn separator(s: &str) -> Option<(usize, usize, bool)> {
+    let mut chars = s.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        if i > 80 {
+            return None;
+        }
+        let next = chars.peek().map(|&(_, n)| n);
+        match c {
+            ':' | '：' | '﹕' | '∶' | '꞉' | '˸' => return Some((i, c.len_utf8(), true)),
+            '=' if next == Some('>') => return Some((i, 2, true)),
+            '=' => return Some((i, 1, true)),
+            '-' if next == Some('>') => return Some((i, 2, true)),
+            '→' => return Some((i, c.len_utf8(), true)),
+            '|' => return Some((i, 1, false)),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The most restrictive level word among at most three words, for a weak separator.
+fn weak_value(v: &str) -> Option<String> {
+    let words: Vec<&str> = v.split_whitespace().collect();
+    if words.is_empty() || words.len() > 3 {
+        return None;
+    }
+    words
+        .iter()
+        .filter_map(|w| sensitivity_word(&clean_value(w)))
+        .max()
+        .map(|s| s.as_str().to_owned())
+}
+
+/// A mark at the start of `s` (decoration already stripped).
+fn keyed(s: &str) -> Option<Mark> {
+    if let Some((at, len, strong)) = separator(s) {
+        let key_text = s[..at].trim_matches(is_decoration);
+        if !key_text.is_empty()
+            && let Some(key) = key_of(key_text)
+        {
+            let rest = &s[at + len..];
+            let dataview = rest.starts_with(':') && s[at..].starts_with(':');
+            let rest = rest.strip_prefix([':', '：']).unwrap_or(rest);
+            let value = if strong {
+                Some(clean_value(rest))
+            } else {
+                weak_value(rest.trim_end().trim_end_matches('|'))
+            };
+            return value.map(|value| Mark {
+                key,
+                value,
+                dataview,
+            });
+        }
+    }
+    // Blanks only between key and value.
+    let (word, rest) = s.split_once(char::is_whitespace)?;
+    let key = key_of(word.trim_matches(is_decoration))?;
+    Some(Mark {
+        key,
+        value: weak_value(rest)?,
+        dataview: false,
+    })
+}
+
+/// The sensitivity mark one line holds, if any (see the module header).
+pub(crate) fn read_mark(line: &str) -> Option<Mark> {
+    let clean: Cow<'_, str> = if line.is_ascii() {
+        Cow::Borrowed(line)
+    } else {
+        Cow::Owned(line.chars().filter(|&c| !is_invisible(c)).collect())
+    };
+    let s = strip_lead(&clean);
+    if s.is_empty() {
+        return None;
+    }
+    if let Some(m) = keyed(s) {
+        return Some(m);
+    }
+    if s.contains('{') || clean.trim_start().starts_with('{') {
+        let mut members = s.split(['{', ',']).skip(1);
+        if let Some(m) = members.find_map(|m| keyed(strip_lead(m))) {
+            return Some(m);
+        }
+    }
+    if s.contains("::") {
+        // Bracketed Dataview fields: `[sensitivity:: secret]`, `(sensitivity:: x)`.
+        for (i, c) in s.char_indices() {
+            if matches!(c, '[' | '(') {
+                let inner = &s[i + 1..];
+                let inner = inner.split([']', ')']).next().unwrap_or(inner);
+                if let Some(m) = keyed(inner.trim_start()).filter(|m| m.dataview) {
+                    return Some(m);
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Where [`body_marks`] is with respect to a block at the body's start.
+#[derive(Clone, Copy)]
+enum Lead {
+    /// Before the first non-blank line (or on directives `%…` before `---`).
+    Before,
+    /// Inside a block opened by `---` or `+++`, this many lines in.
+    Inside(usize),
+    /// Past it, or there was none.
+    Done,
+}
+
+/// At most this many lines of a block at a body's start are read uncounted.
+const MAX_LEAD_BLOCK: usize = 200;
+
+/// `line` with each inline code span (`` `x` ``, ``` ``x`` ```) made one blank.
+fn without_code_spans(line: &str) -> Cow<'_, str> {
+    if !line.contains('`') {
+        return Cow::Borrowed(line);
+    }
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(open) = rest.find('`') {
+        let run = rest[open..].len() - rest[open..].trim_start_matches('`').len();
+        let fence = &rest[open..open + run];
+        let after = &rest[open + run..];
+        // The closing run has the same length, not part of a longer run.
+        let close = after.match_indices(fence).find(|&(i, _)| {
+            !after[i + run..].starts_with('`') && (i == 0 || !after[..i].ends_with('`'))
+        });
+        out.push_str(&rest[..open]);
+        if let Some((i, _)) = close {
+            out.push(' ');
+            rest = &after[i + run..];
+        } else {
+            out.push_str(fence);
+            rest = after;
+        }
+    }
+    out.push_str(rest);
+    Cow::Owned(out)
+}
+
+/// The marks of a note's body (see the module header): its head's, and its
+/// Dataview fields'. `first_line` is the body's 1-based file line; in an entry
+/// file (`entry_file`) the body is read up to its first entry heading.
+pub(crate) fn body_marks(body: &str, first_line: usize, entry_file: bool) -> Vec<LineMark> {
+    let mut out = Vec::new();
+    let mut fence: Option<(char, usize)> = None;
+    let mut seen = 0usize;
+    let mut lead = Lead::Before;
+    for (i, line) in body.lines().enumerate() {
+        let t = line.trim();
+        if t.is_empty() {
+            continue;
+        }
+        if let Some((ch, n)) = fence_marker(t) {
+            match fence {
+                None => {
+                    fence = Some((ch, n));
+                    continue;
+                }
+                Some((open, len)) if open == ch && n >= len && t.chars().all(|c| c == ch) => {
+                    fence = None;
+                    continue;
+                }
+                Some(_) => {}
+            }
+        }
+        if fence.is_some() {
+            continue;
+        }
+        if entry_file && crate::entries::entry_heading(t).is_some() {
+            break;
+        }
+        // A block at the body's start that the splitter did not take for front
+        // matter (` ---`, `%YAML 1.2` then `---`, a blank first line): its lines
+        // are all read, and not counted.
+        let uncounted = match lead {
+            Lead::Before if t.starts_with('%') => true,
+            Lead::Before if t.starts_with("---") || t.starts_with("+++") => {
+                lead = Lead::Inside(0);
+                true
+            }
+            Lead::Inside(n) if n < MAX_LEAD_BLOCK => {
+                lead = if matches!(t, "---" | "..." | "+++") || t.starts_with("--- ") {
+                    Lead::Done
+                } else {
+                    Lead::Inside(n + 1)
+                };
+                true
+            }
+            _ => {
+                lead = Lead::Done;
+                false
+            }
+        };
+        if !uncounted {
+            seen += 1;
+        }
+        let in_head = uncounted || seen <= HEAD_LINES;
+        if !in_head && !t.contains("::") {
+            continue;
+        }
+        // Past the head only Dataview fields count, and Dataview reads none in code.
+        let line = if in_head {
+            Cow::Borrowed(line)
+        } else {
+            without_code_spans(line)
+        };
+        if let Some(mark) = read_mark(&line).filter(|m| in_head || m.dataview) {
+            out.push(LineMark {
+                line: first_line + i,
+                mark,
+            });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_fold_and_near() {
+        for (key, hit) in [
+            ("sensitivity", Some("sensitivity")),
+            ("sensi\u{200b}tivity", Some("sensitivity")),
+            ("sen\u{00ad}sitivity", Some("sensitivity")),
+            ("SENSİTİVİTY", Some("sensitivity")),
+            ("ｓｅｎｓｉｔｉｖｉｔｙ", Some("sensitivity")),
+            ("sеnsitivity", Some("sensitivity")),
+            ("sensitivty", Some("sensitivity")),
+            ("sensitivit", Some("sensitivity")),
+            ("sesnitivity", Some("sensitivity")),
+            ("Clasification", Some("classification")),
+            ("confidentiallity", Some("confidentiality")),
+            ("Data Classification", Some("dataclassification")),
+            ("sensitivity_level", Some("sensitivitylevel")),
+            ("clarification", None),
+            ("sensibility", None),
+            ("sensitive", None),
+            ("sensitivities", None),
+            ("visibility", None),
+            ("my sensitivity", None),
+            ("a classification", None),
+            ("sensitivity_notes", None),
+            ("title", None),
+        ] {
+            assert_eq!(key_of(key), hit, "{key:?}");
+        }
+    }
+
+    #[test]
+    fn lines() {
+        let secret = Some(("sensitivity", "secret"));
+        for (line, expect) in [
+            ("sensitivity: secret", secret),
+            ("Sensitivity:: secret", secret),
+            ("sensitivity = \"secret\"", secret),
+            ("sensitivity：secret", secret),
+            ("sensitivity -> secret", secret),
+            ("sensitivity secret", secret),
+            ("**Sensitivity:** secret", secret),
+            ("- **Sensitivity:** secret", secret),
+            ("__Sensitivity:__ secret", secret),
+            ("*Sensitivity:* secret", secret),
+            ("> **Sensitivity:** secret", secret),
+            ("**Sensitivity**: secret", secret),
+            ("| Sensitivity | secret |", secret),
+            ("<!-- sensitivity: secret -->", secret),
+            ("1. Sensitivity: secret", secret),
+            ("{\"title\":\"x\",\"sensitivity\":\"secret\"}", secret),
+            ("Status: draft [sensitivity:: secret]", secret),
+            ("sensi\u{200b}tivity: secret", secret),
+            (
+                "Sensitivity: top secret",
+                Some(("sensitivity", "top secret")),
+            ),
+            ("Sensitivity: high", Some(("sensitivity", "high"))),
+            ("sensitivity:", Some(("sensitivity", ""))),
+            ("Sensitivity is secret", secret),
+            ("Sensitivity analysis shows a trend.", None),
+            ("Sensitivity to light is not secret stuff", None),
+            ("| Sensitivity | Meaning |", None),
+            ("title: Sensitivity: a guide", None),
+            ("Clarification: we meant the other one.", None),
+            ("The sensitivity: high", None),
+            ("---", None),
+            ("", None),
+        ] {
+            let got = read_mark(line);
+            assert_eq!(
+                got.as_ref().map(|m| (m.key, m.value.as_str())),
+                expect,
+                "{line:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn head_and_dataview() {
+        let mut body = String::from("# T\n\n```\nsensitivity: secret\n```\n");
+        for i in 0..40 {
+            body.push_str(&format!("line {i}\n"));
+        }
+        body.push_str("Sensitivity: secret\nclassification:: confidential\n");
+        body.push_str("Write (`sensitivity:: secret`) or ``a `sensitivity:: x` b``.\n");
+        let marks = body_marks(&body, 5, false);
+        assert_eq!(marks.len(), 1, "{marks:?}");
+        assert_eq!(marks[0].mark.key, "classification");
+        assert_eq!(marks[0].line, 5 + 46);
+        assert_eq!(without_code_spans("a `b` c ``d`e`` f `g"), "a   c   f `g");
+        // A block the splitter did not take, longer than the head, is read whole.
+        let long = format!(
+            " ---\n{}sensitivity: secret\n---\n# T\n",
+            "key: value\n".repeat(40)
+        );
+        assert_eq!(body_marks(&long, 1, false).len(), 1);
+        let long = format!(
+            "%YAML 1.2\n---\n{}sensitivity: secret\n---\n",
+            "k: v\n".repeat(40)
+        );
+        assert_eq!(body_marks(&long, 1, false).len(), 1);
+        let entries = "intro\nsensitivity: public\n### [2026-01-01] E\nsensitivity: secret\n";
+        assert_eq!(body_marks(entries, 1, true).len(), 1);
+        assert_eq!(body_marks(entries, 1, false).len(), 2);
+    }
+}

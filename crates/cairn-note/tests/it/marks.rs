@@ -1,0 +1,237 @@
+//! Sensitivity marks a front-matter parser does not see (red-team findings): line
+//! breaks other than `\n`, blocks not recognised or broken, keys with invisible
+//! characters or typos, marks in the body's head and in entries. Each case is a
+//! whole file and the level it must read as; a mark can only raise a level.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use cairn_note::{Sensitivity, parse_file, parse_note, read_sensitivity};
+use proptest::prelude::*;
+
+use Sensitivity::{Confidential, Internal, Public, Secret};
+
+/// Planted in the title and body: never in a diagnostic of a secret note.
+const CANARY: &str = "Qz9CANARY";
+
+/// `text` (a note `n.md`) → `expect`, by the parser and by the one rule.
+fn check(text: &str, expect: Sensitivity) {
+    let p = parse_note("n.md", text.as_bytes());
+    let note = p.note.expect("a note");
+    assert_eq!(note.sensitivity, expect, "{text:?}: {:?}", p.diagnostics);
+    assert_eq!(read_sensitivity(text).sensitivity, expect, "{text:?}");
+    if expect == Secret {
+        for d in &p.diagnostics {
+            assert!(!d.message.contains(CANARY), "{text:?} quoted: {d}");
+        }
+    }
+}
+
+#[test]
+fn line_breaks_of_every_kind_delimit_front_matter() {
+    for br in ["\n", "\r\n", "\r", "\u{2028}", "\u{2029}", "\u{85}"] {
+        let text =
+            format!("---{br}sensitivity: secret{br}---{br}# {CANARY}{br}{br}{CANARY} body.{br}");
+        check(&text, Secret);
+        let text = format!("---{br}title: x{br}sensitivity: public{br}---{br}# T{br}body{br}");
+        check(&text, Public);
+    }
+    // Mixed.
+    check("---\r\nsensitivity: secret\r---\n# Qz9CANARY\n", Secret);
+    check(
+        "---\rtitle: a\r\nsensitivity: confidential\n---\rbody\r",
+        Confidential,
+    );
+}
+
+#[test]
+fn blocks_not_recognised_still_mark_the_note() {
+    for text in [
+        "\n---\nsensitivity: secret\n---\n# Qz9CANARY\n",
+        "   \n---\nsensitivity: secret\n---\n# Qz9CANARY\n",
+        " ---\nsensitivity: secret\n---\n# Qz9CANARY\n",
+        "--- # front matter\nsensitivity: secret\n---\n# Qz9CANARY\n",
+        "%YAML 1.2\n---\nsensitivity: secret\n---\n# Qz9CANARY\n",
+        "%YAML 1.2\n---\nsensitivity: secret\n...\n# Qz9CANARY\n",
+        "{\"title\":\"Qz9CANARY\",\"sensitivity\":\"secret\"}\n\nbody\n",
+        "{\"title\": \"x\", \"sensitivity\": \"top secret\"}\nbody\n",
+    ] {
+        check(text, Secret);
+    }
+    // `--- # comment` opens a block: its keys are read.
+    let p = parse_note(
+        "n.md",
+        b"--- # fm\ntitle: Hello\nsensitivity: public\n--- # end\nbody\n",
+    );
+    let n = p.note.expect("note");
+    assert_eq!((n.title.as_str(), n.sensitivity), ("Hello", Public));
+    // An unrecognised block's `public` does not lower the default.
+    check("\n---\nsensitivity: public\n---\nbody\n", Internal);
+}
+
+#[test]
+fn keys_nearly_sensitivity_name_it() {
+    for (key, value, expect) in [
+        ("sensi\u{200b}tivity", "secret", Secret),
+        ("sensi\u{2060}tivity", "secret", Secret),
+        ("\u{feff}sensitivity", "secret", Secret),
+        ("sen\u{00ad}sitivity", "secret", Secret),
+        ("SENSİTİVİTY", "secret", Secret),
+        ("sеnsitivity", "secret", Secret),
+        ("ｓｅｎｓｉｔｉｖｉｔｙ", "secret", Secret),
+        ("sensitivty", "secret", Secret),
+        ("sensitivit", "secret", Secret),
+        ("sensitivty", "confidential", Confidential),
+        ("sensitivty", "hush", Secret),
+        ("clasification", "secret", Secret),
+        ("confidentialty", "secret", Secret),
+        ("data_clasification", "secret", Secret),
+        ("Sensitivity_Level", "secret", Secret),
+        // Not near (an ordinary word, three edits): left alone.
+        ("clarification", "secret", Internal),
+        ("sensitivities", "secret", Internal),
+    ] {
+        let front = format!("---\ntitle: {CANARY}\n{key}: {value}\n---\nbody\n");
+        check(&front, expect);
+        // The same key as a body line.
+        check(&format!("# {CANARY}\n\n{key}: {value}\n"), expect);
+    }
+}
+
+#[test]
+fn broken_blocks_that_name_the_key_are_secret() {
+    for text in [
+        "---\nsensitivity = secret\n---\n# Qz9CANARY\n",
+        "---\nsensitivity = public\n---\n# Qz9CANARY\n",
+        "---\nsensitivity：secret\n---\n# Qz9CANARY\n",
+        "---\nsensitivity secret\n---\n# Qz9CANARY\n",
+        "---\ntitle: a\nsensitivity = \"secret\"\n---\n# Qz9CANARY\n",
+        "+++\nsensitivity: secret\n+++\n# Qz9CANARY\n",
+        "+++\nsensitivity: public\n+++\n# Qz9CANARY\n",
+        "---\nsensitivity = \"secret\"\n+++\n# Qz9CANARY\n",
+        "{\n\"sensitivity\" = \"public\"\n}\n# Qz9CANARY\n",
+    ] {
+        check(text, Secret);
+    }
+    // Unchanged: a broken block without the key keeps the default; a comment is
+    // not a key.
+    check("---\ntitle: Foo: bar\n---\nbody\n", Internal);
+    check(
+        "---\n# sensitivity: secret\ntitle: [x\n---\nbody\n",
+        Internal,
+    );
+}
+
+#[test]
+fn the_head_of_the_body_can_only_raise() {
+    for (text, expect) in [
+        ("# T\n\nSensitivity: secret\n\nQz9CANARY\n", Secret),
+        ("# T\n\n**Sensitivity:** confidential\n", Confidential),
+        ("# T\n\n> **Sensitivity:** secret\n", Secret),
+        ("# T\n\n- Sensitivity: secret\n", Secret),
+        ("# T\n\n| Sensitivity | secret |\n|---|---|\n", Secret),
+        ("# T\n\nSensitivity secret\n", Secret),
+        ("# T\n\nsensitivity = secret\n", Secret),
+        ("# T\n\nsensitivity -> secret\n", Secret),
+        ("# T\n\n<!-- sensitivity: secret -->\n", Secret),
+        ("# T\n\nSensitivity: top secret (Qz9CANARY)\n", Secret),
+        ("# T\n\nSensitivity:\n", Secret),
+        // Lower than the front matter: the front matter stands.
+        (
+            "---\nsensitivity: secret\n---\nSensitivity: public\n",
+            Secret,
+        ),
+        (
+            "---\nsensitivity: confidential\n---\nsensitivity: internal\n",
+            Confidential,
+        ),
+        ("# T\n\nSensitivity: public\n", Internal),
+        (
+            "---\nsensitivity: public\n---\nsensitivity: public\n",
+            Public,
+        ),
+        // Prose is not a mark.
+        ("# T\n\nSensitivity analysis shows a trend.\n", Internal),
+        ("# T\n\nThe sensitivity: high, as measured.\n", Internal),
+        ("# T\n\nClarification: we meant the other one.\n", Internal),
+        (
+            "# T\n\n| Sensitivity | Meaning |\n|---|---|\n| a | b |\n",
+            Internal,
+        ),
+        ("# T\n\n```yaml\nsensitivity: secret\n```\n", Internal),
+    ] {
+        check(text, expect);
+    }
+}
+
+#[test]
+fn the_head_is_thirty_lines_but_dataview_fields_count_anywhere() {
+    let filler = "Line of prose.\n\n".repeat(40);
+    check(&format!("# T\n\n{filler}Sensitivity: secret\n"), Internal);
+    check(&format!("# T\n\n{filler}sensitivity:: secret\n"), Secret);
+    check(
+        &format!("# T\n\n{filler}Owner: me [sensitivity:: secret]\n"),
+        Secret,
+    );
+    check(&format!("# T\n\n{filler}Sensitivity:: bogus\n"), Secret);
+}
+
+/// An entry file whose one entry carries `field`: the entry's level.
+fn entry_level(field: &str) -> Sensitivity {
+    let text = format!(
+        "# Decisions\n\nA log.\n\n### [2026-01-02] {CANARY} entry\n\n{field}\n\n{CANARY} body.\n\n---\n\n### [2026-01-03] Other\n\nPlain.\n"
+    );
+    let p = parse_file("decisions.md", text.as_bytes());
+    let entries: Vec<_> = p.notes.iter().filter(|n| n.entry_of.is_some()).collect();
+    assert_eq!(entries.len(), 2, "{field:?}");
+    // The other entry and the file keep their level: an entry's mark is its own.
+    assert_eq!(entries[1].sensitivity, Internal, "{field:?}");
+    assert!(
+        p.notes
+            .iter()
+            .filter(|n| n.entry_of.is_none())
+            .all(|n| n.sensitivity == Internal),
+        "{field:?}"
+    );
+    entries[0].sensitivity
+}
+
+#[test]
+fn entry_marks_are_read_by_the_same_line_reader() {
+    for (field, expect) in [
+        ("Sensitivity: secret", Secret),
+        ("- **Sensitivity:** secret", Secret),
+        ("**Sensitivity:** secret", Secret),
+        ("__Sensitivity:__ secret", Secret),
+        ("*Sensitivity:* secret", Secret),
+        ("> **Sensitivity:** secret", Secret),
+        ("Sensitivity:: secret", Secret),
+        ("| Sensitivity | secret |", Secret),
+        ("**Sensi\u{200b}tivity:** secret", Secret),
+        ("**Sensitivty:** confidential", Confidential),
+        ("**Category:** x\n**Sensitivity:** hush", Secret),
+        ("**Category:** x", Internal),
+    ] {
+        assert_eq!(entry_level(field), expect, "{field:?}");
+    }
+}
+
+proptest! {
+    /// Whatever line break, decoration and invisible characters a secret mark is
+    /// written with, at the head of a note, the note is secret.
+    #[test]
+    fn a_marked_head_is_secret(
+        br in prop::sample::select(vec!["\n", "\r\n", "\r", "\u{2028}"]),
+        lead in prop::sample::select(vec!["", "> ", "- ", "* ", "**", "| ", "  ", "1. "]),
+        zw in prop::sample::select(vec!["", "\u{200b}", "\u{00ad}", "\u{2060}", "\u{feff}"]),
+        sep in prop::sample::select(vec![": ", ":: ", " = ", "：", " -> ", " "]),
+        at in 0usize..6,
+        prose in "[a-z ]{0,40}",
+    ) {
+        let key = format!("Sensi{zw}tivity");
+        let mut lines: Vec<String> = vec!["# Title".into(), prose.clone()];
+        lines.insert(at.min(lines.len()), format!("{lead}{key}{sep}secret"));
+        let text = lines.join(br) + br;
+        let p = parse_note("n.md", text.as_bytes());
+        prop_assert_eq!(p.note.map(|n| n.sensitivity), Some(Secret), "{:?}", text);
+    }
+}
