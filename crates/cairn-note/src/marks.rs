@@ -452,7 +452,10 @@ pub(crate) fn body_marks(body: &str, first_line: usize, entry_file: bool) -> Vec
         } else {
             without_code_spans(line)
         };
-        if let Some(mark) = read_mark(&line).filter(|m| in_head || m.dataview) {
+        if let Some(mark) = read_mark(&line)
+            .filter(|m| in_head || m.dataview)
+            .filter(|m| uncounted || m.dataview || loose_line_counts(m))
+        {
             out.push(LineMark {
                 line: first_line + i,
                 mark,
@@ -462,9 +465,96 @@ pub(crate) fn body_marks(body: &str, first_line: usize, entry_file: bool) -> Vec
     out
 }
 
+/// Whether a mark on a loose line of a body's head (not in a block, not a
+/// Dataview field) counts. Such a line is prose as often as a mark: a level
+/// counts whatever the key; an unknown value (doubt, so secret) counts only
+/// under a `sensitivity` key and when it is not a measure: `Classification:
+/// supervised` (machine learning, biology) and `Sensitivity: 0.93` (a test's
+/// true positive rate) are not marks, `Sensitivity: top-secret` is.
+fn loose_line_counts(m: &Mark) -> bool {
+    m.level().is_ok()
+        || (m.key.starts_with("sensitivity")
+            && !m
+                .value
+                .trim_start()
+                .starts_with(|c: char| c.is_ascii_digit()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn loose_lines_count_levels_and_sensitivity_doubt_only() {
+        let level = |body: &str| -> Vec<String> {
+            body_marks(body, 1, false)
+                .into_iter()
+                .map(|m| m.mark.value)
+                .collect()
+        };
+        assert!(
+            level(
+                "# Model
+
+Classification: supervised learning
+"
+            )
+            .is_empty()
+        );
+        assert!(
+            level(
+                "Sensitivity: 0.93, specificity: 0.88
+"
+            )
+            .is_empty()
+        );
+        assert!(
+            level(
+                "Classification: Mammalia
+"
+            )
+            .is_empty()
+        );
+        assert_eq!(
+            level(
+                "Classification: confidential
+"
+            ),
+            ["confidential"]
+        );
+        assert_eq!(
+            level(
+                "Sensitivity: top-secret
+"
+            ),
+            ["top-secret"]
+        );
+        assert_eq!(
+            level(
+                "Sensitivity: secret
+"
+            ),
+            ["secret"]
+        );
+        // In a block the splitter did not take, every mark counts.
+        assert_eq!(
+            level(
+                " ---
+classification: supervised
+---
+"
+            ),
+            ["supervised"]
+        );
+        // A Dataview field is metadata wherever it is.
+        assert_eq!(
+            level(
+                "classification:: restricted
+"
+            ),
+            ["restricted"]
+        );
+    }
 
     #[test]
     fn keys_fold_and_near() {
