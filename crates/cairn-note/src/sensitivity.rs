@@ -315,7 +315,12 @@ pub(crate) fn read_block(block: &Block<'_>, parsed: Option<&Yaml>) -> Sensitivit
     }
     // In document order (a TOML table's keys come sorted by name).
     occurrences.sort_by_key(|o| o.line);
-    resolve(&occurrences)
+    let mut reading = resolve(&occurrences);
+    // Keys that state a level plainly (`security: secret`) can only raise it.
+    if let Some(level) = crate::hints::hinted_level(value) {
+        reading.sensitivity = reading.sensitivity.max(level);
+    }
+    reading
 }
 
 /// Every sensitivity-like key of a parsed YAML value, in document order.

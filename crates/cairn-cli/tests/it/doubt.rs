@@ -79,6 +79,30 @@ fn variants() -> Vec<(&'static str, String, &'static str, Option<usize>)> {
             "Qzj1",
             Some(3),
         ),
+        // Red-team shapes (fail before): old-Mac line ends, a block behind a
+        // blank line, an invisible character in the key, keys that state a
+        // level plainly, a tag.
+        (
+            "notes/lone-cr.md",
+            "---\rsensitivity: secret\r---\r# Qzr1 zebra ledger\r\rThe Qzr1 body about zebras and ledgers.\r".to_owned(),
+            "Qzr1",
+            None,
+        ),
+        (
+            "notes/blank-first.md",
+            "\n---\nsensitivity: secret\n---\n# Qzr2 zebra ledger\n\nThe Qzr2 body about zebras and ledgers.\n".to_owned(),
+            "Qzr2",
+            None,
+        ),
+        (
+            "notes/zero-width.md",
+            note("Qzr3", "pinned: true\nsensi\u{200B}tivity: secret"),
+            "Qzr3",
+            None,
+        ),
+        ("notes/security.md", note("Qzr4", "security: secret"), "Qzr4", None),
+        ("notes/flag.md", note("Qzr5", "secret: true"), "Qzr5", None),
+        ("notes/tag.md", note("Qzr6", "tags: [ops, secret]"), "Qzr6", None),
         (
             "decisions.md",
             "---\ntitle: Decision log\n---\n### [2026-01-02] Keep zebra ledgers\n\n**Category:** data\n\nVisible decision about zebras.\n\n---\n\n### [2026-01-03] Qza9 zebra ledger\n\n**Sensitivity:** top-secret\n\nThe Qza9 body about zebras and ledgers.\n\n---\n".to_owned(),

@@ -1,0 +1,134 @@
+//! Front-matter keys that are not sensitivity keys but state a level plainly:
+//! `security: secret`, `visibility: confidential`, `secret: true`,
+//! `tags: [secret]`. They can only **raise** a note's level (to what they say),
+//! never lower it and never make doubt: `visibility: public` or `access: team`
+//! change nothing, while a person who wrote `privacy: secret` meant the note to
+//! stay out of prompts.
+
+use serde_yaml_ng::Value as Yaml;
+
+use crate::model::Sensitivity;
+use crate::sensitivity::sensitivity_word;
+
+/// Keys (lowercase, without `_`, `-` and blanks) whose value, when it is a level
+/// word or a synonym, raises the note to that level.
+const LEVEL_KEYS: &[&str] = &[
+    "security",
+    "securitylevel",
+    "visibility",
+    "access",
+    "accesslevel",
+    "privacy",
+    "privacylevel",
+];
+
+/// Keys that, set to true (`true`, `yes`), raise the note to a level.
+/// (`private: true` is not one: publishing tools use it to keep a page off a
+/// site, which says nothing of prompts.)
+const FLAG_KEYS: &[(&str, Sensitivity)] = &[
+    ("secret", Sensitivity::Secret),
+    ("confidential", Sensitivity::Confidential),
+];
+
+/// Tags (any case, without `#`) that raise the note to a level.
+const LEVEL_TAGS: &[(&str, Sensitivity)] = &[
+    ("secret", Sensitivity::Secret),
+    ("confidential", Sensitivity::Confidential),
+];
+
+/// The highest level a block's top-level hint keys state, if any.
+pub(crate) fn hinted_level(block: &Yaml) -> Option<Sensitivity> {
+    let Yaml::Mapping(m) = untagged(block) else {
+        return None;
+    };
+    let mut out: Option<Sensitivity> = None;
+    let mut raise = |s: Sensitivity| out = Some(out.map_or(s, |o| o.max(s)));
+    for (k, v) in m {
+        let Some(key) = text(k).map(folded) else {
+            continue;
+        };
+        let v = untagged(v);
+        if LEVEL_KEYS.contains(&key.as_str()) {
+            if let Some(level) = text(v).and_then(sensitivity_word) {
+                raise(level);
+            }
+        } else if let Some(&(_, level)) = FLAG_KEYS.iter().find(|(k, _)| *k == key) {
+            let set = match v {
+                Yaml::Bool(b) => *b,
+                Yaml::String(s) => matches!(s.trim().to_ascii_lowercase().as_str(), "true" | "yes"),
+                _ => false,
+            };
+            if set {
+                raise(level);
+            }
+        } else if key == "tags" || key == "tag" {
+            let tags: Vec<&str> = match v {
+                Yaml::Sequence(seq) => seq.iter().filter_map(|t| text(untagged(t))).collect(),
+                Yaml::String(s) => s.split([',', ' ']).collect(),
+                _ => Vec::new(),
+            };
+            for t in tags {
+                let t = t.trim().trim_start_matches('#');
+                if let Some(&(_, level)) =
+                    LEVEL_TAGS.iter().find(|(n, _)| t.eq_ignore_ascii_case(n))
+                {
+                    raise(level);
+                }
+            }
+        }
+    }
+    out
+}
+
+fn untagged(v: &Yaml) -> &Yaml {
+    match v {
+        Yaml::Tagged(t) => untagged(&t.value),
+        other => other,
+    }
+}
+
+fn text(v: &Yaml) -> Option<&str> {
+    match v {
+        Yaml::String(s) => Some(s),
+        _ => None,
+    }
+}
+
+fn folded(key: &str) -> String {
+    key.chars()
+        .filter(|c| !matches!(c, '_' | '-' | ' '))
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[track_caller]
+    fn check(yaml: &str, expect: Option<Sensitivity>) {
+        let v: Yaml = serde_yaml_ng::from_str(yaml).unwrap();
+        assert_eq!(hinted_level(&v), expect, "{yaml}");
+    }
+
+    #[test]
+    fn plain_statements_of_a_level_raise_it() {
+        use Sensitivity::*;
+        check("security: secret", Some(Secret));
+        check("Visibility: Confidential", Some(Confidential));
+        check("access: restricted", Some(Confidential));
+        check("privacy: secret\nsecurity: confidential", Some(Secret));
+        check("secret: true", Some(Secret));
+        check("confidential: yes", Some(Confidential));
+        check("private: true", None);
+        check("tags: [ops, Secret]", Some(Secret));
+        check("tags: '#confidential, ops'", Some(Confidential));
+        check("visibility: public", Some(Public));
+        // Nothing they do not say plainly.
+        check("access: team", None);
+        check("secret: false", None);
+        check("tags: [secrets, vault]", None);
+        check("title: Security", None);
+        check("security: high", None);
+    }
+}
