@@ -257,7 +257,12 @@ impl Engine {
                     if h.update(&repo, &limits, false).ok()?.changed() {
                         let _ = h.save(&file);
                     }
-                    if h.is_empty() && h.head().is_none() {
+                    // With the deboost off, `cairn index` never reads the
+                    // history: nothing to ask for.
+                    if h.is_empty()
+                        && h.head().is_none()
+                        && self.config.git.code_changed_deboost < 1.0
+                    {
                         unread.push((p.id.clone(), path.clone()));
                     }
                     (!h.is_empty()).then_some(h)

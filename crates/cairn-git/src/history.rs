@@ -34,7 +34,7 @@ pub struct HistoryLimits {
     /// ... and none committed more than this many days before `HEAD`'s.
     pub max_days: u32,
     /// An incremental update without the cold pass allowed reads at most this
-    /// many new commits; more leave the history as it was ([`HistoryUpdate::Behind`]).
+    /// many new (or left) commits; more empty it ([`HistoryUpdate::Dropped`]).
     pub max_new: usize,
 }
 
@@ -66,11 +66,13 @@ pub enum HistoryUpdate {
         /// Commits no longer reachable from `HEAD`, dropped.
         dropped: usize,
     },
-    /// More was needed than allowed without the cold pass. When `HEAD` had only
-    /// moved ahead the history is left as it was (every count it gives is true,
-    /// if short); when it had moved off its line the history is emptied (its
-    /// commits are not `HEAD`'s), and the next cold pass reads it again.
+    /// There is no history yet and the cold pass was not allowed: nothing changed.
     Behind,
+    /// `HEAD` is further from the history than allowed without the cold pass
+    /// (more than `max_new` commits either way, or the old `HEAD` is gone): the
+    /// history was emptied (its counts would be another line's, or short) and
+    /// should be written so, until the next cold pass reads it again.
+    Dropped,
 }
 
 impl HistoryUpdate {
@@ -80,7 +82,7 @@ impl HistoryUpdate {
         match self {
             Self::Unchanged | Self::Behind => false,
             Self::Added(n) => n > 0,
-            Self::Rebuilt(_) | Self::Moved { .. } => true,
+            Self::Rebuilt(_) | Self::Moved { .. } | Self::Dropped => true,
         }
     }
 }
@@ -328,33 +330,38 @@ impl History {
             .head
             .as_deref()
             .and_then(|h| gix::ObjectId::from_hex(h.as_bytes()).ok());
-        let mut off_line = false;
         if let Some(old) = known {
             // The commits of `HEAD` the history lacks, and those it holds that are
             // not `HEAD`'s (none when `HEAD` only moved ahead). An old `HEAD`
             // that can no longer be read (collected after a reset) is off the line.
-            let new = walk(repo, head, Some(old), limits.max_new + 1)?;
-            let gone = walk(repo, old, Some(head), limits.max_new + 1).ok();
-            match gone {
-                Some(gone) if new.len() <= limits.max_new && gone.len() <= limits.max_new => {
-                    let added = new.len();
-                    let dropped = self.drop_commits(&gone);
-                    self.prepend(repo, new)?;
-                    self.head = Some(head_hex);
-                    return Ok(if gone.is_empty() {
-                        HistoryUpdate::Added(added)
-                    } else {
-                        HistoryUpdate::Moved { added, dropped }
-                    });
-                }
-                Some(gone) => off_line = !gone.is_empty(),
-                None => off_line = true,
+            let max = limits.max_new;
+            let new = walk(repo, head, Some(old), max + 1)
+                .ok()
+                .filter(|n| n.len() <= max);
+            let gone = new
+                .as_ref()
+                .and_then(|_| walk(repo, old, Some(head), max + 1).ok())
+                .filter(|g| g.len() <= max);
+            if let (Some(new), Some(gone)) = (new, gone) {
+                let added = new.len();
+                let dropped = self.drop_commits(&gone);
+                self.prepend(repo, new)?;
+                self.head = Some(head_hex);
+                return Ok(if gone.is_empty() {
+                    HistoryUpdate::Added(added)
+                } else {
+                    HistoryUpdate::Moved { added, dropped }
+                });
+            }
+            if !cold {
+                // Too far to follow without the cold pass: emptied (its counts
+                // would be another line's, or short), and its file rewritten so
+                // that later runs do not walk that far again.
+                *self = Self::default();
+                return Ok(HistoryUpdate::Dropped);
             }
         }
         if !cold {
-            if off_line {
-                *self = Self::default();
-            }
             return Ok(HistoryUpdate::Behind);
         }
         let head_time = repo

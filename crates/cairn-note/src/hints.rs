@@ -49,7 +49,15 @@ pub(crate) fn hinted_level(block: &Yaml) -> Option<Sensitivity> {
         };
         let v = untagged(v);
         if LEVEL_KEYS.contains(&key.as_str()) {
-            if let Some(level) = text(v).and_then(sensitivity_word) {
+            // The value, or the highest level word in it (`top-secret`).
+            let level = text(v).and_then(|t| {
+                sensitivity_word(t).or_else(|| {
+                    t.split(|c: char| !c.is_alphanumeric())
+                        .filter_map(sensitivity_word)
+                        .max()
+                })
+            });
+            if let Some(level) = level {
                 raise(level);
             }
         } else if let Some(&(_, level)) = FLAG_KEYS.iter().find(|(k, _)| *k == key) {
@@ -130,5 +138,10 @@ mod tests {
         check("tags: [secrets, vault]", None);
         check("title: Security", None);
         check("security: high", None);
+        check("security: top-secret", Some(Secret));
+        check(
+            "classification_note: x\nprivacy: Secret//NOFORN",
+            Some(Secret),
+        );
     }
 }

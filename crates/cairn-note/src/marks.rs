@@ -189,10 +189,13 @@ pub(crate) fn key_of(key: &str) -> Option<&'static str> {
     if let Some(k) = SENSITIVITY_KEYS.iter().copied().find(|k| *k == folded) {
         return Some(k);
     }
-    // Near matches: one word only, and not an ordinary word that happens to near.
+    // Near matches: one word only, not an ordinary word that happens to near,
+    // and not a key with letters added (`classification_id`,
+    // `reclassification`, `classifications`, `insensitivity`: other words).
     if key.trim().chars().any(char::is_whitespace)
         || folded.len() < 8
         || NOT_KEYS.contains(&folded.as_str())
+        || SENSITIVITY_KEYS.iter().any(|k| folded.contains(k))
     {
         return None;
     }
@@ -454,7 +457,7 @@ pub(crate) fn body_marks(body: &str, first_line: usize, entry_file: bool) -> Vec
         };
         if let Some(mark) = read_mark(&line)
             .filter(|m| in_head || m.dataview)
-            .filter(|m| uncounted || m.dataview || loose_line_counts(m))
+            .and_then(|m| if uncounted { Some(m) } else { loose_mark(m) })
         {
             out.push(LineMark {
                 line: first_line + i,
@@ -465,19 +468,34 @@ pub(crate) fn body_marks(body: &str, first_line: usize, entry_file: bool) -> Vec
     out
 }
 
-/// Whether a mark on a loose line of a body's head (not in a block, not a
-/// Dataview field) counts. Such a line is prose as often as a mark: a level
-/// counts whatever the key; an unknown value (doubt, so secret) counts only
-/// under a `sensitivity` key and when it is not a measure: `Classification:
-/// supervised` (machine learning, biology) and `Sensitivity: 0.93` (a test's
-/// true positive rate) are not marks, `Sensitivity: top-secret` is.
-fn loose_line_counts(m: &Mark) -> bool {
-    m.level().is_ok()
-        || (m.key.starts_with("sensitivity")
-            && !m
-                .value
-                .trim_start()
-                .starts_with(|c: char| c.is_ascii_digit()))
+/// A mark on a loose line of a body (not in a block: a line of its head, or a
+/// Dataview field), read as such a line is meant: it is prose as often as a
+/// mark. A value that is a level counts as that level; a value holding level
+/// words counts as the highest of them (`Classification: TOP SECRET`,
+/// `Secret//NOFORN`, `secret, do not share`); a value of one word that is not
+/// a measure, under a `sensitivity` key, is doubt (`Sensitivity: top-secret`,
+/// `Sensitivity: high`: secret). Anything else is prose and no mark:
+/// `Classification: supervised`, `Sensitivity: 0.93`, `Sensitivity: true
+/// positive rate, TP / (TP + FN)`.
+fn loose_mark(mut m: Mark) -> Option<Mark> {
+    if m.level().is_ok() {
+        return Some(m);
+    }
+    let highest = m
+        .value
+        .split(|c: char| !c.is_alphanumeric())
+        .filter_map(sensitivity_word)
+        .max();
+    if let Some(level) = highest {
+        m.value = level.as_str().to_owned();
+        return Some(m);
+    }
+    let one_word = !m.value.trim().contains(char::is_whitespace);
+    let measure = m
+        .value
+        .trim_start()
+        .starts_with(|c: char| c.is_ascii_digit());
+    (m.key.starts_with("sensitivity") && one_word && !measure).then_some(m)
 }
 
 #[cfg(test)]
@@ -492,68 +510,32 @@ mod tests {
                 .map(|m| m.mark.value)
                 .collect()
         };
-        assert!(
-            level(
-                "# Model
-
-Classification: supervised learning
-"
-            )
-            .is_empty()
-        );
-        assert!(
-            level(
-                "Sensitivity: 0.93, specificity: 0.88
-"
-            )
-            .is_empty()
-        );
-        assert!(
-            level(
-                "Classification: Mammalia
-"
-            )
-            .is_empty()
-        );
-        assert_eq!(
-            level(
-                "Classification: confidential
-"
-            ),
-            ["confidential"]
-        );
-        assert_eq!(
-            level(
-                "Sensitivity: top-secret
-"
-            ),
-            ["top-secret"]
-        );
-        assert_eq!(
-            level(
-                "Sensitivity: secret
-"
-            ),
-            ["secret"]
-        );
-        // In a block the splitter did not take, every mark counts.
-        assert_eq!(
-            level(
-                " ---
-classification: supervised
----
-"
-            ),
-            ["supervised"]
-        );
-        // A Dataview field is metadata wherever it is.
-        assert_eq!(
-            level(
-                "classification:: restricted
-"
-            ),
-            ["restricted"]
-        );
+        let none: Vec<String> = Vec::new();
+        for prose in [
+            "# Model\n\nClassification: supervised learning\n",
+            "Sensitivity: 0.93, specificity: 0.88\n",
+            "Classification: Mammalia\n",
+            "- **Sensitivity:** true positive rate, TP / (TP + FN)\n",
+            "Sensitivity: see the table below\n",
+            "classification:: supervised\n",
+        ] {
+            assert_eq!(level(prose), none, "{prose:?}");
+        }
+        for (mark, expect) in [
+            ("Classification: confidential\n", "confidential"),
+            ("Sensitivity: top-secret\n", "secret"),
+            ("Sensitivity: high\n", "high"),
+            ("Sensitivity: secret\n", "secret"),
+            ("Classification: TOP SECRET\n", "secret"),
+            ("Classification: Secret//NOFORN\n", "secret"),
+            ("Sensitivity: secret, do not share\n", "secret"),
+            // In a block the splitter did not take, every mark counts.
+            (" ---\nclassification: supervised\n---\n", "supervised"),
+            // A Dataview field holding a level counts wherever it is.
+            ("classification:: restricted\n", "restricted"),
+        ] {
+            assert_eq!(level(mark), [expect], "{mark:?}");
+        }
     }
 
     #[test]
@@ -580,6 +562,11 @@ classification: supervised
             ("my sensitivity", None),
             ("a classification", None),
             ("sensitivity_notes", None),
+            ("classification_id", None),
+            ("reclassification", None),
+            ("declassification", None),
+            ("classifications", None),
+            ("insensitivity", None),
             ("title", None),
         ] {
             assert_eq!(key_of(key), hit, "{key:?}");

@@ -275,6 +275,18 @@ fn the_status_caches_do_not_depend_on_the_code_changed_deboost() {
         p,
         "read back from the caches"
     );
+    // With the deboost off `cairn index` never reads the history: lint does not
+    // ask for it (before, it said "run cairn index once" for ever).
+    let lint = test_cairn()
+        .args(["lint", "--config"])
+        .arg(&config)
+        .arg("--index-dir")
+        .arg(&index)
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&lint.stdout);
+    assert!(!text.contains("git-history-not-read"), "{text}");
 }
 
 #[test]
