@@ -487,7 +487,7 @@ fn loose_mark(mut m: Mark) -> Option<Mark> {
         .filter_map(sensitivity_word)
         .max();
     if let Some(level) = highest {
-        m.value = level.as_str().to_owned();
+        level.as_str().clone_into(&mut m.value);
         return Some(m);
     }
     let one_word = !m.value.trim().contains(char::is_whitespace);
