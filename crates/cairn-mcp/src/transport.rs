@@ -274,6 +274,30 @@ async fn pump<R, W>(
     }
 }
 
+/// Redacts the strings of an error message: `error.message` and `error.data`, or
+/// a tool error result's `result.content`.
+fn redact_error(v: &mut serde_json::Value) {
+    fn strings(v: &mut serde_json::Value) {
+        match v {
+            serde_json::Value::String(s) => {
+                let r = cairn_policy::redact(s);
+                if r.count > 0 {
+                    *s = r.text.into_owned();
+                }
+            }
+            serde_json::Value::Array(a) => a.iter_mut().for_each(strings),
+            serde_json::Value::Object(o) => o.values_mut().for_each(strings),
+            _ => {}
+        }
+    }
+    if let Some(e) = v.get_mut("error") {
+        strings(e);
+    }
+    if let Some(c) = v.get_mut("result").and_then(|r| r.get_mut("content")) {
+        strings(c);
+    }
+}
+
 /// cairn's stdio transport for the MCP server (see the module docs).
 pub struct CheckedStdio<W> {
     writer: Writer<W>,
@@ -326,7 +350,27 @@ impl<W: AsyncWrite + Unpin + Send + 'static> Transport<RoleServer> for CheckedSt
         {
             self.initialized = true;
         }
-        let line = serde_json::to_vec(&item).map(|mut v| {
+        // An error (a JSON-RPC error, or a tool's error result) may echo what the
+        // caller sent, in words rmcp or serde wrote (an unknown method's name,
+        // "invalid type: string ..."): its strings pass the redactor like every
+        // other text that leaves cairn. Other messages are cairn's own, already
+        // redacted where they are made.
+        let is_error = match &item {
+            JsonRpcMessage::Error(_) => true,
+            JsonRpcMessage::Response(r) => {
+                matches!(&r.result, ServerResult::CallToolResult(c) if c.is_error == Some(true))
+            }
+            _ => false,
+        };
+        let line = if is_error {
+            serde_json::to_value(&item).and_then(|mut v| {
+                redact_error(&mut v);
+                serde_json::to_vec(&v)
+            })
+        } else {
+            serde_json::to_vec(&item)
+        }
+        .map(|mut v| {
             v.push(b'\n');
             v
         });

@@ -273,6 +273,21 @@ fn unknown_argument_names_are_refused_as_invalid_params() {
         &Expect::Error(-32602, json!(20), "[redacted:"),
     );
     assert!(!r.to_string().contains(&token[4..20]), "{r}");
+    // So is a method name rmcp does not know, and a value serde could not read
+    // (their words are rmcp's and serde's, not cairn's).
+    s.send(&json!({"jsonrpc": "2.0", "id": 21, "method": token}).to_string());
+    let r = s.next();
+    assert_eq!(r["id"], 21, "{r}");
+    assert!(r.get("error").is_some(), "{r}");
+    assert!(!r.to_string().contains(&token[4..20]), "{r}");
+    s.send(&call(
+        22,
+        "memory_search",
+        json!({"query": "retry", "limit": token}),
+    ));
+    let r = s.next();
+    assert_eq!(r["id"], 22, "{r}");
+    assert!(!r.to_string().contains(&token[4..20]), "{r}");
     // Known arguments still work.
     let r = s.check(
         &call(
