@@ -105,7 +105,8 @@ pub(crate) fn credentials(ctx: &mut Ctx<'_>) {
             .map(|n| n.sensitivity)
             .min()
             .unwrap_or_default();
-        for f in cairn_policy::find_credentials(text) {
+        // As a reader sees the note: escaped or entity-encoded credentials too.
+        for f in cairn_policy::find_credentials_markdown(text) {
             let covering = notes.iter().find(|n| {
                 let end = n.body_line + n.body.lines().count();
                 (n.body_line..end).contains(&f.line)

@@ -59,6 +59,8 @@ fn files() -> Vec<(String, String)> {
             "---\nproject_id: p\n---\n# Decisions\n\n### [2024-01-01] Adopt GraphQL for the public API\n\n**Category:** api\n\nOne schema.\n\n---\n\n### [2025-06-01] Drop GraphQL for the public API\n\n**Category:** api\n\nREST is enough.\n\n---\n\n### [2024-13-01] Bad date\n\nStill an entry.\n\n---\n\n### [2024-03-03] Rotation\n\n**Sensitivity:** secret\n\nold key AKIAIOSFODNN7EXAMPLE here.\n\n---\n\n### [2024-04-04] Leaky entry\n\nnew key AKIAIOSFODNN7EXAMPLE here.\n".into(),
         ),
         ("P/review.md".into(), "---\ntitle: Review me\nreview_after: 2020-01-01\n---\nMaybe stale.\n".into()),
+        // A token an editor escaped (`\_`): a reader sees it whole.
+        ("P/escaped.md".into(), "---\ntitle: CI token\n---\nCI uses ghp\\_5pyzQ0kLm3Nx8RtVw2YbCd4EfGh6IjKlMnOp7 today.\n".into()),
         ("P/review-later.md".into(), "---\ntitle: Fine\nreview_after: 2099-01-01\n---\nFresh.\n".into()),
         ("P/dup-a.md".into(), format!("# Retry policy A\n\n{DUP}\n")),
         ("P/dup-b.md".into(), format!("# Retry policy B\n\n{}\n", DUP.replace("in the morning", "the next morning"))),
@@ -172,6 +174,7 @@ fn each_seeded_problem_is_found_where_it_is() {
             "P/runbook.md",
             Some(line_of("P/runbook.md", "aws_access_key_id")),
         ),
+        ("credential-in-note", "P/escaped.md", Some(4)),
         (
             "credential-in-note",
             "P/decisions.md",

@@ -61,7 +61,8 @@ pub(crate) fn check_declassify(plan: &[FileOp]) -> Result<(), MemoryError> {
 pub(crate) fn check_credentials(texts: &[&str], allow: bool) -> Result<bool, MemoryError> {
     let mut found: Vec<String> = Vec::new();
     for t in texts {
-        for f in cairn_policy::find_credentials(t) {
+        // As a reader sees the text: escaped or entity-encoded credentials too.
+        for f in cairn_policy::find_credentials_markdown(t) {
             found.push(format!("{} on line {}", f.kind, f.line));
         }
     }

@@ -528,3 +528,31 @@ fn show_hides_what_the_rendered_note_shows() {
     }
     assert_eq!(shown.redactions, 2, "{}", shown.content);
 }
+
+/// The write path refuses a credential as a reader would see it: escaped
+/// (`ghp\_…`), entity-encoded, or a password on the line after its sentence.
+/// Before, only the text as written was checked, so these were stored.
+#[test]
+fn writes_refuse_credentials_as_the_rendered_text_shows_them() {
+    for body in [
+        "CI uses ghp\\_5pyzQ0kLm3Nx8RtVw2YbCd4EfGh6IjKlMnOp7 today.",
+        "CI uses gh&#112;_5pyzQ0kLm3Nx8RtVw2YbCd4EfGh6IjKlMnOp7 today.",
+        "The password for payout settlement retry is\nPwDeZ6dqmVe5!9\n",
+    ] {
+        let (dir, s) = store("");
+        let got = s.apply(
+            &Scope::User,
+            &write("ci", body, NewNote::default()),
+            &opts(),
+        );
+        assert!(
+            matches!(got, Err(MemoryError::Credentials { .. })),
+            "{body:?}: {got:?}"
+        );
+        let notes: Vec<String> = snapshot(dir.path())
+            .into_keys()
+            .filter(|k| k.ends_with(".md"))
+            .collect();
+        assert!(notes.is_empty(), "{body:?}: {notes:?}");
+    }
+}

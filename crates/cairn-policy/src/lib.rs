@@ -46,7 +46,7 @@ pub use credential::CredentialKind;
 pub use detect::{
     Finding, REDACTION_PREFIX, Redaction, find_credentials, redact, without_credentials,
 };
-pub use markdown::redact_markdown;
+pub use markdown::{find_credentials_markdown, redact_markdown};
 pub use shown::{SafeText, ShownNote};
 pub use untrusted::{is_invisible, is_line_break, normalize, one_line};
 pub use visibility::{Visibility, WITHHELD_NOTICE, visibility};

@@ -62,6 +62,23 @@ pub fn redact_markdown(text: &str) -> Redaction<'_> {
     }
 }
 
+/// Every credential of a raw markdown text as [`redact_markdown`] finds them in
+/// one pass: those of the text as written and those of the text as rendered
+/// (`ghp\_…`, `gh&#112;_…`, a password on the next line), each as the raw bytes
+/// that hold it. For checks that must see what a reader sees (the write path's
+/// refusal, `cairn lint`); in text order.
+pub fn find_credentials_markdown(text: &str) -> Vec<crate::Finding> {
+    spans(text)
+        .into_iter()
+        .map(|s| crate::Finding {
+            kind: s.kind,
+            line: text[..s.start].matches('\n').count() + 1,
+            start: s.start,
+            end: s.end,
+        })
+        .collect()
+}
+
 /// The markers of `now` that `before` did not have, in order (a note may quote a
 /// marker; it is not a redaction of ours).
 fn new_markers(before: &str, now: &str) -> Vec<CredentialKind> {
