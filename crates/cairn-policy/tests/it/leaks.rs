@@ -70,6 +70,13 @@ const TOKENS: &[(&str, &str, usize, bool)] = &[
     ("SK", "0123456789abcdef", 32, false),
     ("key-", HEX, 32, false),
     ("sk-proj-", ALNUM, 40, false),
+    // A held-out trial's `docker login -u bot -p dckr_pat_…` leaked (fails before).
+    ("dckr_pat_", ALNUM, 27, true),
+    ("dckr_oat_", ALNUM, 27, true),
+    ("lin_api_", ALNUM, 40, true),
+    ("sntrys_", ALNUM, 60, true),
+    ("NRAK-", UPPER_DIGITS, 27, true),
+    ("ATATT3", ALNUM, 120, true),
 ];
 
 /// Where a token is written: markdown emphasis, identifiers, punctuation.
