@@ -97,7 +97,10 @@ pub(crate) fn run(a: &IndexArgs) -> Result<ExitCode> {
     }
     // The git history of the projects' repositories (notes whose code changed):
     // the first, capped pass runs here, never in a hook.
-    for h in engine.index_git_history() {
+    // ... and of the repository cairn runs in, when it belongs to the project it
+    // routes to (a clone routed by its remote, a repository in a folder of them).
+    let cwd = std::env::current_dir().ok();
+    for h in engine.index_git_history(cwd.as_deref()) {
         if !a.quiet {
             eprintln!(
                 "cairn: git history of project `{}` ({}): {}",

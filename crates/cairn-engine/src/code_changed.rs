@@ -62,6 +62,30 @@ pub(crate) fn limits(config: &Config) -> cairn_git::HistoryLimits {
     }
 }
 
+/// Brings the history of `repo` up to date in `dir`, the cold pass allowed; what
+/// happened, in words.
+fn read_history(
+    repo: &cairn_git::Repository,
+    dir: &Path,
+    limits: &cairn_git::HistoryLimits,
+) -> String {
+    let file = history_file(dir, repo.workdir());
+    let mut h = History::load(&file);
+    match h.update(repo, limits, true) {
+        Ok(cairn_git::HistoryUpdate::Unchanged) => {
+            format!("history up to date ({})", commits(h.len()))
+        }
+        Ok(u) => match h.save(&file) {
+            Ok(()) => match u {
+                cairn_git::HistoryUpdate::Rebuilt(n) => format!("history read: {}", commits(n)),
+                _ => format!("history updated ({})", commits(h.len())),
+            },
+            Err(e) => e.to_string(),
+        },
+        Err(e) => e.to_string(),
+    }
+}
+
 /// `n commits`, or `1 commit`.
 fn commits(n: usize) -> String {
     if n == 1 {
@@ -180,8 +204,12 @@ impl Engine {
     /// `cairn index`: brings the git history of every project's repository (each
     /// repo path that is a repository root) up to date in the cache folder,
     /// reading it whole (within `[git] history_commits` and `history_days`) the
-    /// first time. A missing or broken repository is reported, never an error.
-    pub fn index_git_history(&self) -> Vec<HistoryReport> {
+    /// first time; and, when `cwd` is in a repository that belongs to the project
+    /// it routes to without being one of its repo paths (a repository inside a
+    /// repo path that is a folder of repositories, a clone routed by its remote),
+    /// that repository's too. A missing or broken repository is reported, never
+    /// an error.
+    pub fn index_git_history(&self, cwd: Option<&Path>) -> Vec<HistoryReport> {
         let Some(dir) = self.index_info().cache_dir.clone() else {
             return Vec::new();
         };
@@ -196,25 +224,7 @@ impl Engine {
                     continue;
                 }
                 let outcome = match cairn_git::open(path) {
-                    Ok(repo) if repo.workdir() == path => {
-                        let file = history_file(&dir, repo.workdir());
-                        let mut h = History::load(&file);
-                        match h.update(&repo, &limits, true) {
-                            Ok(cairn_git::HistoryUpdate::Unchanged) => {
-                                format!("history up to date ({})", commits(h.len()))
-                            }
-                            Ok(u) => match h.save(&file) {
-                                Ok(()) => match u {
-                                    cairn_git::HistoryUpdate::Rebuilt(n) => {
-                                        format!("history read: {}", commits(n))
-                                    }
-                                    _ => format!("history updated ({})", commits(h.len())),
-                                },
-                                Err(e) => e.to_string(),
-                            },
-                            Err(e) => e.to_string(),
-                        }
-                    }
+                    Ok(repo) if repo.workdir() == path => read_history(&repo, &dir, &limits),
                     Ok(_) => continue,
                     Err(e) => e.to_string(),
                 };
@@ -225,7 +235,32 @@ impl Engine {
                 });
             }
         }
+        if let Some((project, repo)) = cwd.and_then(|c| self.cwd_repository(c))
+            && !out.iter().any(|r| r.repo == repo.workdir())
+        {
+            let outcome = read_history(&repo, &dir, &limits);
+            out.push(HistoryReport {
+                project,
+                repo: repo.workdir().to_path_buf(),
+                outcome: cairn_policy::redact(&outcome).text.into_owned(),
+            });
+        }
         out
+    }
+
+    /// The repository around `cwd` and the project it belongs to, when routing
+    /// gives one (by repo path, worktree or remote) and the repository belongs to
+    /// it; a linked worktree is left to its main checkout (its history starts
+    /// from the main checkout's).
+    fn cwd_repository(&self, cwd: &Path) -> Option<(String, cairn_git::Repository)> {
+        let route = cairn_route::route(&self.config, &cairn_route::RouteInput::at(cwd)).ok()?;
+        let project = self.config.project(route.project_id.as_deref()?)?;
+        let repo = cairn_git::open(&route.cwd).ok()?;
+        if repo.main_workdir().is_some() {
+            return None;
+        }
+        crate::git_task::belongs(project, &repo, route.method)?;
+        Some((project.id.clone(), repo))
     }
 
     /// For `cairn lint`: every project note (under a project's note roots) whose
@@ -288,8 +323,15 @@ impl Engine {
                         since: since.to_string(),
                     })
                     .collect();
-                if !changes.is_empty() {
-                    notes.push((n.path.clone(), changes));
+                // Several checkouts of one repository say the same: once.
+                let mut once: Vec<CodeChange> = Vec::with_capacity(changes.len());
+                for c in changes {
+                    if !once.contains(&c) {
+                        once.push(c);
+                    }
+                }
+                if !once.is_empty() {
+                    notes.push((n.path.clone(), once));
                 }
             }
         }

@@ -560,7 +560,11 @@ fn history(config: &Config, repo: &cairn_git::Repository, dir: &Path) -> Option<
 
 /// Why `repo` belongs to `project`, if it does: its root (or its main
 /// checkout's) is a repo path or inside one, or routing matched its remote.
-fn belongs(project: &Project, repo: &cairn_git::Repository, method: RouteMethod) -> Option<String> {
+pub(crate) fn belongs(
+    project: &Project,
+    repo: &cairn_git::Repository,
+    method: RouteMethod,
+) -> Option<String> {
     let roots = std::iter::once(repo.workdir()).chain(repo.main_workdir());
     for root in roots {
         if let Some(path) = project.repo_paths.iter().find(|p| root.starts_with(p)) {

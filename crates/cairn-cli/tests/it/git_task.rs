@@ -567,6 +567,37 @@ fn a_clone_elsewhere_routes_by_its_remote_and_gives_its_task() {
         text.contains("the repository's remote routed to project `ledger`"),
         "{text}"
     );
+
+    // `cairn index` run in the clone reads the clone's history too (it is none
+    // of the project's repo paths): its notes get their code-changed marks.
+    // Before, only repo paths were read, and a clone never had any.
+    write(&clone.join("src/payout/batch.rs"), "fn batch() { v2() }\n");
+    git(&clone, &["add", "-A"], "2026-02-10T09:00:00Z");
+    git(
+        &clone,
+        &["commit", "-q", "-m", "Batch v2"],
+        "2026-02-10T09:00:00Z",
+    );
+    let out = test_cairn()
+        .args(["index", "--config"])
+        .arg(&config)
+        .arg("--index-dir")
+        .arg(config.parent().unwrap().join("index"))
+        .current_dir(&clone)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains(&format!("({}): history read: 1 commit", clone.display())),
+        "{err}"
+    );
+    let p = wakeup_json(&config, &clone, &["--task", "payout batch lock"]);
+    let text = p.to_string();
+    assert!(
+        text.contains("src/payout/batch.rs changed in 1 commit since 2026-01-20"),
+        "{text}"
+    );
 }
 
 #[test]
