@@ -108,7 +108,9 @@ pub struct EntryHeading {
     pub title: String,
 }
 
-/// Parses `### [YYYY-MM-DD] Title` (levels 2 to 4). The date is not validated here.
+/// Parses `### [YYYY-MM-DD] Title` (levels 2 to 4), and the hand-written
+/// `## YYYY-MM-DD — Title` / `## YYYY-MM-DD: Title` (an ISO date then a dash, a
+/// colon or a blank). The bracketed date is not validated here.
 pub fn entry_heading(line: &str) -> Option<EntryHeading> {
     let t = line.trim();
     if !is_heading_marker(t) {
@@ -119,14 +121,28 @@ pub fn entry_heading(line: &str) -> Option<EntryHeading> {
         return None;
     }
     let rest = t[level..].trim_start();
-    let rest = rest.strip_prefix('[')?;
-    let close = rest.find(']')?;
-    let date_text = rest[..close].trim();
+    let (date_text, title) = if let Some(rest) = rest.strip_prefix('[') {
+        let close = rest.find(']')?;
+        (rest[..close].trim(), &rest[close + 1..])
+    } else {
+        // A bare ISO date: `2025-10-08`, then a separator.
+        let date = rest.get(..10)?;
+        let shape = date.bytes().enumerate().all(|(i, b)| match i {
+            4 | 7 => b == b'-',
+            _ => b.is_ascii_digit(),
+        });
+        let after = &rest[10..];
+        if !shape || !after.starts_with([' ', ':', '\u{2014}', '\u{2013}']) {
+            return None;
+        }
+        let title = after.trim_start_matches([' ', ':', '-', '|', '\u{2014}', '\u{2013}']);
+        (date, title)
+    };
     // `[ ]`-style checkboxes and links are not dates: require a digit first.
     if !date_text.starts_with(|c: char| c.is_ascii_digit()) {
         return None;
     }
-    let title = rest[close + 1..].trim().trim_end_matches('#').trim_end();
+    let title = title.trim().trim_end_matches('#').trim_end();
     if title.is_empty() || title.starts_with('(') {
         return None;
     }
@@ -535,6 +551,32 @@ mod tests {
             entry_heading("## [2026-13-45] Bad date").unwrap().date_text,
             "2026-13-45"
         );
+        // Hand-written logs: a bare ISO date, then a dash, a colon or a blank
+        // (a held-out trial's decisions.md stayed one note before).
+        for line in [
+            "## 2025-10-08 — One cache file per mode",
+            "## 2025-10-08 – One cache file per mode",
+            "### 2025-10-08: One cache file per mode",
+            "## 2025-10-08 - One cache file per mode",
+            "## 2025-10-08 One cache file per mode",
+        ] {
+            let h = entry_heading(line).unwrap_or_else(|| panic!("{line}"));
+            assert_eq!(
+                (h.date_text.as_str(), h.title.as_str()),
+                ("2025-10-08", "One cache file per mode"),
+                "{line}"
+            );
+        }
+        for line in [
+            "## 2025 roadmap",
+            "## 2025-10-08",
+            "## 2025-10-08 —",
+            "## 2025-10-0812 x",
+            "## 20251008 x",
+            "## Q3 2025-10-08 x",
+        ] {
+            assert!(entry_heading(line).is_none(), "{line}");
+        }
     }
 
     #[test]
