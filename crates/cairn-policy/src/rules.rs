@@ -319,7 +319,12 @@ pub(crate) const RULES: &[Rule] = &[
         check: Check::Prose,
         tails: &[],
         line: Line::After(&[" as", "\tas"]),
-        also: &["pass", "pwd", "pin"],
+        // The words the pattern ends with (`pass` and `pin` alone are parts of
+        // ordinary words: `passes`, `pinned`), so that ordinary prose (`use X
+        // as Y`) does not compile this large pattern in every wake-up. A PIN
+        // named only as `pin` in a text without any of these is left to the
+        // shape of its value (short PINs are not redacted anyway).
+        also: &["password", "passwd", "passphrase", "passcode", "pwd"],
     },
     Rule {
         // After its user: `user admin, pass x`, `login bob / pw x`.
