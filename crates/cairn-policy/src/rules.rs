@@ -319,11 +319,8 @@ pub(crate) const RULES: &[Rule] = &[
         check: Check::Prose,
         tails: &[],
         line: Line::After(&[" as", "\tas"]),
-        // The words the pattern ends with (`pass` and `pin` alone are parts of
-        // ordinary words: `passes`, `pinned`), so that ordinary prose (`use X
-        // as Y`) does not compile this large pattern in every wake-up. A PIN
-        // named only as `pin` in a text without any of these is left to the
-        // shape of its value (short PINs are not redacted anyway).
+        // The words the pattern ends with, not `pass`/`pin` (of `passes`,
+        // `pinned`): prose such as `use X as Y` must not compile this pattern.
         also: &["password", "passwd", "passphrase", "passcode", "pwd"],
     },
     Rule {
