@@ -37,7 +37,7 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use crate::markdown::{fence_marker, is_heading_marker, scan_body};
+use crate::markdown::{Fences, is_heading_marker, scan_body};
 use crate::marks::{LineMark, read_mark};
 use crate::model::{Diagnostic, MemoryType, Note, Sensitivity, Severity, Status, TriggerTerms};
 use crate::parse::{Parsed, parse_date, parse_with_meta};
@@ -222,24 +222,11 @@ struct RawEntry {
 fn split(file: Note, frontmatter_tags: &[String]) -> (Vec<Note>, Vec<Diagnostic>) {
     let lines: Vec<&str> = file.body.split_inclusive('\n').collect();
     let mut entries: Vec<RawEntry> = Vec::new();
-    let mut fence: Option<(char, usize)> = None;
+    let mut fences = Fences::default();
     let mut preamble_end = lines.len();
     for (i, line) in lines.iter().enumerate() {
         let trimmed = line.trim();
-        if let Some((ch, n)) = fence_marker(trimmed) {
-            match fence {
-                None => {
-                    fence = Some((ch, n));
-                    continue;
-                }
-                Some((open, len)) if open == ch && n >= len && trimmed.chars().all(|c| c == ch) => {
-                    fence = None;
-                    continue;
-                }
-                Some(_) => {}
-            }
-        }
-        if fence.is_some() {
+        if fences.is_code(trimmed) {
             continue;
         }
         if let Some(h) = entry_heading(trimmed) {
@@ -443,20 +430,9 @@ fn split(file: Note, frontmatter_tags: &[String]) -> (Vec<Note>, Vec<Diagnostic>
 /// the file line of the first), outside fenced code.
 fn entry_marks(lines: &[&str], first_line: usize) -> Vec<LineMark> {
     let mut out = Vec::new();
-    let mut fence: Option<(char, usize)> = None;
+    let mut fences = Fences::default();
     for (i, line) in lines.iter().enumerate() {
-        let t = line.trim();
-        if let Some((ch, n)) = fence_marker(t) {
-            match fence {
-                None => fence = Some((ch, n)),
-                Some((open, len)) if open == ch && n >= len && t.chars().all(|c| c == ch) => {
-                    fence = None;
-                }
-                Some(_) => {}
-            }
-            continue;
-        }
-        if fence.is_some() {
+        if fences.is_code(line.trim()) {
             continue;
         }
         if let Some(mark) = read_mark(line) {

@@ -8,7 +8,7 @@
 use serde_yaml_ng::Value as Yaml;
 
 use crate::model::Sensitivity;
-use crate::sensitivity::sensitivity_word;
+use crate::sensitivity::{sensitivity_word, yaml_key_text};
 
 /// Keys (lowercase, without `_`, `-` and blanks) whose value, when it is a level
 /// word or a synonym, raises the note to that level.
@@ -44,13 +44,13 @@ pub(crate) fn hinted_level(block: &Yaml) -> Option<Sensitivity> {
     let mut out: Option<Sensitivity> = None;
     let mut raise = |s: Sensitivity| out = Some(out.map_or(s, |o| o.max(s)));
     for (k, v) in m {
-        let Some(key) = text(k).map(folded) else {
+        let Some(key) = yaml_key_text(k).map(folded) else {
             continue;
         };
         let v = untagged(v);
         if LEVEL_KEYS.contains(&key.as_str()) {
             // The value, or the highest level word in it (`top-secret`).
-            let level = text(v).and_then(|t| {
+            let level = yaml_key_text(v).and_then(|t| {
                 sensitivity_word(t).or_else(|| {
                     t.split(|c: char| !c.is_alphanumeric())
                         .filter_map(sensitivity_word)
@@ -71,7 +71,7 @@ pub(crate) fn hinted_level(block: &Yaml) -> Option<Sensitivity> {
             }
         } else if key == "tags" || key == "tag" {
             let tags: Vec<&str> = match v {
-                Yaml::Sequence(seq) => seq.iter().filter_map(|t| text(untagged(t))).collect(),
+                Yaml::Sequence(seq) => seq.iter().filter_map(yaml_key_text).collect(),
                 Yaml::String(s) => s.split([',', ' ']).collect(),
                 _ => Vec::new(),
             };
@@ -92,13 +92,6 @@ fn untagged(v: &Yaml) -> &Yaml {
     match v {
         Yaml::Tagged(t) => untagged(&t.value),
         other => other,
-    }
-}
-
-fn text(v: &Yaml) -> Option<&str> {
-    match v {
-        Yaml::String(s) => Some(s),
-        _ => None,
     }
 }
 

@@ -37,7 +37,7 @@ pub use entries::{
 pub use frontmatter::{
     Block, FrontmatterKind, Split, frontmatter_key_line, normalize_line_breaks, split_frontmatter,
 };
-pub use markdown::{link_target, wikilink_lines, wikilinks};
+pub use markdown::{link_target, options as markdown_options, wikilink_lines, wikilinks};
 pub use model::{
     Diagnostic, Freshness, Heading, MemoryType, Note, Priority, Sensitivity, Severity, Status,
     TriggerTerms,

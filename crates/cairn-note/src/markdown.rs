@@ -11,8 +11,9 @@ use crate::model::Heading;
 
 /// The markdown dialect cairn reads: `CommonMark` plus GitHub tables, task lists,
 /// strikethrough and footnotes, Obsidian wikilinks and heading attributes
-/// (`## Title {#id}`).
-pub(crate) fn options() -> Options {
+/// (`## Title {#id}`). One definition for every reader of note text (the
+/// redactor's plain view of a note included).
+pub fn options() -> Options {
     Options::ENABLE_TABLES
         | Options::ENABLE_FOOTNOTES
         | Options::ENABLE_STRIKETHROUGH
@@ -161,6 +162,32 @@ pub(crate) fn is_heading_marker(t: &str) -> bool {
             .chars()
             .next()
             .is_none_or(|c| c == ' ' || c == '\t')
+}
+
+/// Fenced code, line by line: which lines are code (a fence, or a line inside
+/// one; a fence closes with its own character, at least as many of them, and
+/// nothing else on the line).
+#[derive(Debug, Default)]
+pub(crate) struct Fences(Option<(char, usize)>);
+
+impl Fences {
+    /// Whether `t` (a trimmed line, the next of the text) is fenced code.
+    pub(crate) fn is_code(&mut self, t: &str) -> bool {
+        if let Some((ch, n)) = fence_marker(t) {
+            match self.0 {
+                None => {
+                    self.0 = Some((ch, n));
+                    return true;
+                }
+                Some((open, len)) if open == ch && n >= len && t.chars().all(|c| c == ch) => {
+                    self.0 = None;
+                    return true;
+                }
+                Some(_) => {}
+            }
+        }
+        self.0.is_some()
+    }
 }
 
 /// A fence opener/closer: three or more backticks or tildes.

@@ -39,7 +39,7 @@
 
 use std::borrow::Cow;
 
-use crate::markdown::fence_marker;
+use crate::markdown::Fences;
 use crate::model::Sensitivity;
 use crate::sensitivity::{DoubtReason, SENSITIVITY_KEYS, sensitivity_word};
 
@@ -393,7 +393,7 @@ fn without_code_spans(line: &str) -> Cow<'_, str> {
 /// file (`entry_file`) the body is read up to its first entry heading.
 pub(crate) fn body_marks(body: &str, first_line: usize, entry_file: bool) -> Vec<LineMark> {
     let mut out = Vec::new();
-    let mut fence: Option<(char, usize)> = None;
+    let mut fences = Fences::default();
     let mut seen = 0usize;
     let mut lead = Lead::Before;
     for (i, line) in body.lines().enumerate() {
@@ -401,20 +401,7 @@ pub(crate) fn body_marks(body: &str, first_line: usize, entry_file: bool) -> Vec
         if t.is_empty() {
             continue;
         }
-        if let Some((ch, n)) = fence_marker(t) {
-            match fence {
-                None => {
-                    fence = Some((ch, n));
-                    continue;
-                }
-                Some((open, len)) if open == ch && n >= len && t.chars().all(|c| c == ch) => {
-                    fence = None;
-                    continue;
-                }
-                Some(_) => {}
-            }
-        }
-        if fence.is_some() {
+        if fences.is_code(t) {
             continue;
         }
         if entry_file && crate::entries::entry_heading(t).is_some() {

@@ -348,7 +348,8 @@ fn walk<'a>(v: &'a Yaml, out: &mut Vec<Occurrence<'a>>) {
     }
 }
 
-fn yaml_key_text(k: &Yaml) -> Option<&str> {
+/// The text of a YAML string, through any tags (`!x "a"`); `None` for anything else.
+pub(crate) fn yaml_key_text(k: &Yaml) -> Option<&str> {
     match k {
         Yaml::String(s) => Some(s),
         Yaml::Tagged(t) => yaml_key_text(&t.value),

@@ -19,14 +19,9 @@ use crate::detect::{Span, apply, merge, settled_spans};
 use crate::{CredentialKind, Redaction, markers};
 
 /// The markdown the plain view reads: what notes are written in (cairn-note's
-/// options), and front matter as a block of its own, kept line by line.
+/// dialect), and front matter as a block of its own, kept line by line.
 fn options() -> Options {
-    Options::ENABLE_TABLES
-        | Options::ENABLE_FOOTNOTES
-        | Options::ENABLE_STRIKETHROUGH
-        | Options::ENABLE_TASKLISTS
-        | Options::ENABLE_WIKILINKS
-        | Options::ENABLE_HEADING_ATTRIBUTES
+    cairn_note::markdown_options()
         | Options::ENABLE_YAML_STYLE_METADATA_BLOCKS
         | Options::ENABLE_PLUSES_DELIMITED_METADATA_BLOCKS
 }
