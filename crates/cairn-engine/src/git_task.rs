@@ -584,13 +584,11 @@ pub(crate) fn belongs(
 fn task_of(tree: &cairn_git::WorkingTree, why: &str, max_files: usize) -> GitTask {
     // Redacted whole, then cut: a branch or a subject of any length gives a
     // task of a bounded size (a long one would not fit the packet's budget).
-    let branch = tree
-        .branch
-        .as_deref()
-        .map(|b| clip(&safe(b), MAX_BRANCH_CHARS));
+    let safe_branch = tree.branch.as_deref().map(safe);
+    let branch = safe_branch.as_deref().map(|b| clip(b, MAX_BRANCH_CHARS));
     let on_default = tree.branch.is_some() && tree.branch == tree.default_branch;
-    let mut words = match tree.branch.as_deref() {
-        Some(b) if !on_default => cairn_git::branch_words(&without_markers(&safe(b))),
+    let mut words = match safe_branch.as_deref() {
+        Some(b) if !on_default => cairn_git::branch_words(&without_markers(b)),
         _ => Vec::new(),
     };
     words.truncate(MAX_BRANCH_WORDS);
