@@ -171,6 +171,38 @@ fn wakeup_json_from(
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
+/// `cairn index` for `config`'s vault and index folder, run in `cwd` (else
+/// where the test runs): it must succeed; its standard error.
+fn index(config: &Path, cwd: Option<&Path>) -> String {
+    let mut cmd = test_cairn();
+    if let Some(dir) = cwd {
+        cmd.current_dir(dir);
+    }
+    let out = cmd
+        .args(["index", "--config"])
+        .arg(config)
+        .arg("--index-dir")
+        .arg(config.parent().unwrap().join("index"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "{err}");
+    err
+}
+
+/// `cairn lint --format json` for `config`'s vault and index folder.
+fn lint_json(config: &Path) -> Value {
+    let out = test_cairn()
+        .args(["lint", "--config"])
+        .arg(config)
+        .arg("--index-dir")
+        .arg(config.parent().unwrap().join("index"))
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
 fn titles(packet: &Value) -> Vec<String> {
     let mut out = Vec::new();
     for (_, v) in packet.as_object().unwrap() {
@@ -277,15 +309,7 @@ fn the_status_caches_do_not_depend_on_the_code_changed_deboost() {
     );
     // With the deboost off `cairn index` never reads the history: lint does not
     // ask for it (before, it said "run cairn index once" for ever).
-    let lint = test_cairn()
-        .args(["lint", "--config"])
-        .arg(&config)
-        .arg("--index-dir")
-        .arg(&index)
-        .args(["--format", "json"])
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&lint.stdout);
+    let text = lint_json(&config).to_string();
     assert!(!text.contains("git-history-not-read"), "{text}");
 }
 
@@ -578,16 +602,7 @@ fn a_clone_elsewhere_routes_by_its_remote_and_gives_its_task() {
         &["commit", "-q", "-m", "Batch v2"],
         "2026-02-10T09:00:00Z",
     );
-    let out = test_cairn()
-        .args(["index", "--config"])
-        .arg(&config)
-        .arg("--index-dir")
-        .arg(config.parent().unwrap().join("index"))
-        .current_dir(&clone)
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{err}");
+    let err = index(&config, Some(&clone));
     assert!(
         err.contains(&format!("({}): history read: 1 commit", clone.display())),
         "{err}"
@@ -603,23 +618,11 @@ fn a_clone_elsewhere_routes_by_its_remote_and_gives_its_task() {
 #[test]
 fn notes_whose_code_changed_say_so_after_cairn_index_and_lint_warns() {
     let (_dir, config, repo) = held_out("");
-    let index = config.parent().unwrap().join("index");
     // Before `cairn index` no history is cached: a wake-up never reads it cold.
     let before = wakeup_json(&config, &repo, &["--task", "payout batch lock"]);
     assert!(!before.to_string().contains("code_changed"), "{before}");
     // Lint says the history is not read yet, rather than finding nothing
     // silently.
-    let lint_json = || {
-        let out = test_cairn()
-            .args(["lint", "--config"])
-            .arg(&config)
-            .arg("--index-dir")
-            .arg(&index)
-            .args(["--format", "json"])
-            .output()
-            .unwrap();
-        serde_json::from_slice::<Value>(&out.stdout).unwrap()
-    };
     let codes = |report: &Value| -> Vec<String> {
         report["findings"]
             .as_array()
@@ -628,7 +631,7 @@ fn notes_whose_code_changed_say_so_after_cairn_index_and_lint_warns() {
             .map(|f| f["code"].as_str().unwrap().to_owned())
             .collect()
     };
-    let cold = lint_json();
+    let cold = lint_json(&config);
     assert!(
         codes(&cold).contains(&"git-history-not-read".to_owned()),
         "{cold}"
@@ -638,15 +641,7 @@ fn notes_whose_code_changed_say_so_after_cairn_index_and_lint_warns() {
         "{cold}"
     );
 
-    let out = test_cairn()
-        .args(["index", "--config"])
-        .arg(&config)
-        .arg("--index-dir")
-        .arg(&index)
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = index(&config, None);
     assert!(err.contains("git history of project `ledger`"), "{err}");
     assert!(err.contains("history read: 2 commits"), "{err}");
 
@@ -678,15 +673,7 @@ fn notes_whose_code_changed_say_so_after_cairn_index_and_lint_warns() {
         }
     }
 
-    let lint = test_cairn()
-        .args(["lint", "--config"])
-        .arg(&config)
-        .arg("--index-dir")
-        .arg(&index)
-        .args(["--format", "json"])
-        .output()
-        .unwrap();
-    let report: Value = serde_json::from_slice(&lint.stdout).unwrap();
+    let report = lint_json(&config);
     assert!(
         !codes(&report).contains(&"git-history-not-read".to_owned()),
         "{report}"
@@ -748,14 +735,7 @@ fn a_linked_worktree_of_the_project_gives_its_own_task() {
     // Code changed since a note, in the worktree: its history starts from the
     // main checkout's (which `cairn index` read) and follows the worktree's
     // `HEAD`. Before, a worktree had no history and no note was marked.
-    let out = test_cairn()
-        .args(["index", "--config"])
-        .arg(&config)
-        .arg("--index-dir")
-        .arg(config.parent().unwrap().join("index"))
-        .output()
-        .unwrap();
-    assert!(out.status.success());
+    index(&config, None);
     write(
         &wt.join("src/payout/batch.rs"),
         "fn batch() { lock(); log() }

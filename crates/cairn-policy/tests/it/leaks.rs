@@ -34,18 +34,24 @@ pub(crate) const UPPER_DIGITS: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 pub(crate) const ALNUM: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 const HEX: &str = "0123456789abcdef";
 
-/// Asserts that no 8-byte window of `secret` is left in `text` redacted.
-pub(crate) fn assert_hidden(text: &str, secret: &str) {
-    let out = redact(text);
+/// Asserts that no 8-byte window of `secret` is left in `shown`, the output
+/// for `text`.
+#[track_caller]
+fn assert_no_window(shown: &str, text: &str, secret: &str) {
     let leaked = secret
         .as_bytes()
         .windows(8.min(secret.len()))
-        .find(|w| out.text.as_bytes().windows(w.len()).any(|o| o == *w));
+        .find(|w| shown.as_bytes().windows(w.len()).any(|o| o == *w));
     assert!(
         leaked.is_none(),
-        "{secret:?} leaked from {text:?}: {:?}",
-        out.text
+        "{secret:?} leaked from {text:?}: {shown:?}"
     );
+}
+
+/// Asserts that no 8-byte window of `secret` is left in `text` redacted.
+pub(crate) fn assert_hidden(text: &str, secret: &str) {
+    let out = redact(text);
+    assert_no_window(&out.text, text, secret);
     assert!(find_credentials(&out.text).is_empty(), "{text:?}");
     assert_eq!(redact(&out.text).text, out.text, "idempotent: {text:?}");
 }
@@ -137,15 +143,7 @@ fn look_alikes_of_short_prefixes_stay() {
 /// written ([`redact_markdown`]), and that the output is stable.
 fn assert_hidden_raw(text: &str, secret: &str) {
     let out = redact_markdown(text);
-    let leaked = secret
-        .as_bytes()
-        .windows(8.min(secret.len()))
-        .find(|w| out.text.as_bytes().windows(w.len()).any(|o| o == *w));
-    assert!(
-        leaked.is_none(),
-        "{secret:?} leaked from {text:?}: {:?}",
-        out.text
-    );
+    assert_no_window(&out.text, text, secret);
     assert!(out.count > 0, "{text:?}");
     assert_eq!(
         redact_markdown(&out.text).text,
