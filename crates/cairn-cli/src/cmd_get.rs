@@ -31,7 +31,10 @@ pub(crate) fn run(a: GetArgs) -> Result<()> {
         }
     }
     if g.redactions > 0 {
-        eprintln!("cairn: {} credentials redacted", g.redactions);
+        eprintln!(
+            "cairn: {} redacted",
+            crate::output::count(g.redactions, "credential", "credentials")
+        );
     }
     Ok(())
 }

@@ -391,12 +391,15 @@ fn hook_index_line(source: &VaultArgs) -> String {
         .map(|ns| format!(", refreshed {}", format_ns(ns)))
         .unwrap_or_default();
     if a + m + d == 0 {
-        format!("index: current ({} notes{when})", st.notes)
+        format!(
+            "index: current ({}{when})",
+            crate::output::count(st.notes, "note", "notes")
+        )
     } else {
         format!(
-            "index: {} notes{when}; {a} added, {m} changed, {d} deleted since (the next \
+            "index: {}{when}; {a} added, {m} changed, {d} deleted since (the next \
              session start re-reads only those)",
-            st.notes
+            crate::output::count(st.notes, "note", "notes")
         )
     }
 }

@@ -8,7 +8,7 @@ use cairn_engine::{Engine, IndexMode, PersistentOptions};
 use serde::Serialize;
 
 use crate::args::{IndexArgs, TextOrJson};
-use crate::output::{format_ns, print_json, print_out};
+use crate::output::{count, format_ns, print_json, print_out};
 use crate::source::{load_config, open_options};
 
 #[derive(Debug, Serialize)]
@@ -132,29 +132,29 @@ pub(crate) fn run(a: &IndexArgs) -> Result<ExitCode> {
         TextOrJson::Text => {
             let s = if !out.refreshed {
                 format!(
-                    "index up to date: {} notes (generation {}) in {}\n",
-                    out.notes,
+                    "index up to date: {} (generation {}) in {}\n",
+                    count(out.notes, "note", "notes"),
                     out.generation.unwrap_or(0),
                     out.dir.as_deref().unwrap_or("")
                 )
             } else if out.rebuilt {
                 format!(
-                    "index built: {} notes in {} ms (generation {}) in {}\n",
-                    out.notes,
+                    "index built: {} in {} ms (generation {}) in {}\n",
+                    count(out.notes, "note", "notes"),
                     out.millis,
                     out.generation.unwrap_or(0),
                     out.dir.as_deref().unwrap_or("")
                 )
             } else {
                 format!(
-                    "index refreshed in {} ms: {} added ({} of them renamed), {} changed, {} deleted, {} touched; {} notes (generation {})\n",
+                    "index refreshed in {} ms: {} added ({} of them renamed), {} changed, {} deleted, {} touched; {} (generation {})\n",
                     out.millis,
                     out.added,
                     out.renamed,
                     out.modified,
                     out.deleted,
                     out.touched,
-                    out.notes,
+                    count(out.notes, "note", "notes"),
                     out.generation.unwrap_or(0)
                 )
             };
@@ -179,8 +179,9 @@ fn status_text(s: &StatusOut) -> String {
         Some(g) => {
             let _ = writeln!(
                 out,
-                "notes:          {} ({} files, generation {g})",
-                s.notes, s.files
+                "notes:          {} ({}, generation {g})",
+                s.notes,
+                count(s.files, "file", "files")
             );
             let _ = writeln!(out, "size on disk:   {}", human_bytes(s.disk_bytes));
             let _ = writeln!(

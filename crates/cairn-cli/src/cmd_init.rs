@@ -206,6 +206,16 @@ fn is_developer_folder(name: &str) -> bool {
     lower == "me" || DEVELOPER_WORDS.iter().any(|w| lower.contains(w))
 }
 
+/// Folder names (lowercase, any part of the name) that hold neither one
+/// project's notes nor the developer's: retired notes, unsorted captures and
+/// files attached to notes. Adoption proposes no root for them.
+const NEITHER_WORDS: &[&str] = &["archive", "inbox", "attachment", "asset", "trash"];
+
+fn is_neither_folder(name: &str) -> bool {
+    let lower = name.to_lowercase();
+    NEITHER_WORDS.iter().any(|w| lower.contains(w))
+}
+
 fn is_project_container(name: &str) -> bool {
     name.to_lowercase().contains("project")
 }
@@ -253,7 +263,7 @@ fn propose(found: &Found) -> Proposal {
     let mut developer = Vec::new();
     let mut projects: Vec<(String, String, usize)> = Vec::new();
     for (top, &n) in &found.top {
-        if top.is_empty() {
+        if top.is_empty() || is_neither_folder(top) {
             continue;
         }
         if is_developer_folder(top) {
@@ -326,10 +336,14 @@ fn adopted_config(found: &Found, p: &Proposal) -> String {
     s.push_str("# Docs: https://github.com/cairn-memory/cairn#configuration\n#\n");
     let _ = writeln!(
         s,
-        "# Found {} note files: {} at the top, the rest in {} top folders.",
-        found.files,
+        "# Found {}: {} at the top, the rest in {}.",
+        crate::output::count(found.files, "note file", "note files"),
         found.top.get("").copied().unwrap_or(0),
-        found.top.keys().filter(|k| !k.is_empty()).count()
+        crate::output::count(
+            found.top.keys().filter(|k| !k.is_empty()).count(),
+            "top folder",
+            "top folders"
+        )
     );
     s.push_str("\n[vault]\nroot = \".\"\n");
     if let Some(t) = &found.templates {
@@ -388,8 +402,8 @@ fn adopt(dir: &Path) -> Result<()> {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "found {} note files in {} (the vault: no example notes added)",
-        found.files,
+        "found {} in {} (the vault: no example notes added)",
+        crate::output::count(found.files, "note file", "note files"),
         dir.display()
     );
     let mut tops: Vec<(&String, &usize)> =
@@ -487,6 +501,9 @@ mod tests {
         found.top.insert("00-Identity".into(), 1);
         found.top.insert("10-Projects".into(), 2);
         found.top.insert("kep \"x\"".into(), 1);
+        // Neither a project nor the developer's: no root proposed.
+        found.top.insert("40-Archive".into(), 3);
+        found.top.insert("Inbox".into(), 1);
         found.projects.insert("10-Projects/ledger".into(), 2);
         let p = propose(&found);
         assert_eq!(p.developer, vec!["00-Identity"]);

@@ -6,7 +6,7 @@ use anyhow::Result;
 use cairn_lint::{LintOptions, Report};
 
 use crate::args::{LintArgs, TextOrJson};
-use crate::output::{print_json, print_out};
+use crate::output::{count, print_json, print_out};
 use crate::request::resolve_now;
 use crate::source::open;
 
@@ -45,8 +45,11 @@ fn text(r: &Report) -> String {
     }
     let sum = &r.summary;
     s.push_str(&format!(
-        "{} errors, {} warnings, {} notes in {} files checked\n",
-        sum.errors, sum.warnings, sum.notes, sum.files
+        "{}, {}, {} in {} checked\n",
+        count(sum.errors, "error", "errors"),
+        count(sum.warnings, "warning", "warnings"),
+        count(sum.notes, "note", "notes"),
+        count(sum.files, "file", "files")
     ));
     s
 }

@@ -59,7 +59,10 @@ pub(crate) fn run(a: MemoryArgs) -> Result<ExitCode> {
                 }
             }
             if shown.redactions > 0 {
-                eprintln!("cairn: {} credentials redacted", shown.redactions);
+                eprintln!(
+                    "cairn: {} redacted",
+                    crate::output::count(shown.redactions, "credential", "credentials")
+                );
             }
             for w in &warnings {
                 warn(w);

@@ -5,6 +5,14 @@ use std::io::Write;
 
 use anyhow::{Context, Result};
 
+/// `n` and what is counted, singular or plural: "1 note", "2 notes".
+pub(crate) fn count<N>(n: N, one: &str, many: &str) -> String
+where
+    N: std::fmt::Display + PartialEq + From<u8>,
+{
+    format!("{n} {}", if n == N::from(1) { one } else { many })
+}
+
 /// Writes `s` to stdout; a closed pipe (`| head`) is not an error.
 pub(crate) fn print_out(s: &str) -> Result<()> {
     let mut out = std::io::stdout().lock();

@@ -62,8 +62,14 @@ pub struct Explanation {
     pub candidates_in_scope: usize,
     /// The listed candidates, best first.
     pub candidates: Vec<CandidateReport>,
-    /// Secret or unrelated confidential notes hidden (never named).
+    /// Secret or unrelated confidential notes hidden (never named), relevant
+    /// to the task or not.
     pub suppressed_by_policy: usize,
+    /// Those of them the packet would have considered (pinned, or past the
+    /// relevance gate, of this project): the packet's
+    /// `policy.suppressed_note_count`. A secret note is never indexed, so it
+    /// is among them only when pinned.
+    pub suppressed_relevant: usize,
     /// Scan diagnostics.
     pub diagnostics: Vec<Diagnostic>,
     /// The packet's budget line.
@@ -208,6 +214,7 @@ impl Engine {
             candidates_in_scope: sel.scored.len(),
             candidates,
             suppressed_by_policy: hidden,
+            suppressed_relevant: packet.policy.suppressed_note_count,
             diagnostics: self.shown_diagnostics(),
             budget: packet.budget.clone(),
             git: Vec::new(),

@@ -45,10 +45,19 @@ impl Explanation {
         );
         let _ = writeln!(
             s,
-            "\nCandidates: {} in scope, {} listed, {} hidden by policy",
+            "\nCandidates: {} in scope, {} listed, {} hidden by policy{}",
             self.candidates_in_scope,
             self.candidates.len(),
-            self.suppressed_by_policy
+            self.suppressed_by_policy,
+            if self.suppressed_by_policy > 0 {
+                format!(
+                    " (the packet counts {} of them: those pinned or past the relevance \
+                     gate; no word of a secret note is indexed)",
+                    self.suppressed_relevant
+                )
+            } else {
+                String::new()
+            }
         );
         for c in &self.candidates {
             let _ = writeln!(
@@ -85,11 +94,16 @@ impl Explanation {
         }
         let _ = writeln!(
             s,
-            "\nBudget: {} of {} tokens ({}); {} relevant notes left out",
+            "\nBudget: {} of {} tokens ({}); {} relevant note{} left out",
             self.budget.used_tokens,
             self.budget.limit_tokens,
             self.budget.format,
-            self.budget.left_out_count
+            self.budget.left_out_count,
+            if self.budget.left_out_count == 1 {
+                ""
+            } else {
+                "s"
+            }
         );
         if !self.diagnostics.is_empty() {
             let _ = writeln!(s, "\nScan diagnostics ({}):", self.diagnostics.len());

@@ -663,9 +663,9 @@ fn task_of(tree: &cairn_git::WorkingTree, why: &str, max_files: usize) -> GitTas
         format!("{summary} ({why})"),
         format!("task: {}", if task.is_empty() { "(none)" } else { &task }),
     ];
-    if let Some(d) = &tree.default_branch {
+    if let Some(d) = &tree.default_ref {
         lines.push(format!(
-            "commits: the branch's own, not on the default branch {}",
+            "commits: the branch's own, not on the default branch ({})",
             safe(d)
         ));
     }

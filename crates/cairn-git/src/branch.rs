@@ -7,16 +7,18 @@ use std::path::Path;
 use crate::GitError;
 use crate::tree::{read_kept, write_kept};
 
-/// The default branch and its tip: `origin/HEAD`'s target, else `main`, else
-/// `master`, else `init.defaultBranch`'s, else `trunk`, else `develop` (each
-/// local, else `origin`'s), the first whose reference resolves.
+/// The default branch, the branch as compared with and its tip: `origin/HEAD`'s
+/// target, else `main`, else `master`, else `init.defaultBranch`'s, else
+/// `trunk`, else `develop` (each local, else `origin`'s), the first whose
+/// reference resolves. The name is the branch's (`main`); the reference is the
+/// one read (`origin/main` when the branch is the remote's).
 /// With `peel`, the tip is what the reference names peeled to its end (a tag
 /// to its commit: an object read); without, the object id the references
 /// alone name, and a reference resolves when its chain ends in an id.
 pub(crate) fn default_branch(
     repo: &gix::Repository,
     peel: bool,
-) -> Option<(String, gix::ObjectId)> {
+) -> Option<(DefaultBranch, gix::ObjectId)> {
     let resolve = |r: &mut gix::Reference<'_>| {
         if peel {
             r.peel_to_id().map(gix::Id::detach).ok()
@@ -28,15 +30,18 @@ pub(crate) fn default_branch(
         // The name first: resolving follows the symbolic reference.
         // A symbolic `origin/HEAD` names the remote's branch (`origin/trunk`:
         // `trunk`); one that holds a commit itself names none.
-        let name = match r.target() {
+        let (name, compared) = match r.target() {
             gix::refs::TargetRef::Symbolic(n) => {
                 let n = n.shorten().to_string();
-                n.strip_prefix("origin/").map_or(n.clone(), str::to_owned)
+                (
+                    n.strip_prefix("origin/").map_or(n.clone(), str::to_owned),
+                    n,
+                )
             }
-            gix::refs::TargetRef::Object(_) => "origin/HEAD".to_owned(),
+            gix::refs::TargetRef::Object(_) => ("origin/HEAD".to_owned(), "origin/HEAD".to_owned()),
         };
         if let Some(id) = resolve(&mut r) {
-            return Some((name, id));
+            return Some((DefaultBranch { name, compared }, id));
         }
     }
     // Then `main`, `master`, the branch `init.defaultBranch` names, `trunk`
@@ -53,18 +58,31 @@ pub(crate) fn default_branch(
         .chain(configured)
         .chain(["trunk", "develop"].into_iter().map(str::to_owned));
     for name in names {
-        for full in [
-            format!("refs/heads/{name}"),
-            format!("refs/remotes/origin/{name}"),
+        for (full, compared) in [
+            (format!("refs/heads/{name}"), name.clone()),
+            (
+                format!("refs/remotes/origin/{name}"),
+                format!("origin/{name}"),
+            ),
         ] {
             if let Ok(Some(mut r)) = repo.try_find_reference(full.as_str())
                 && let Some(id) = resolve(&mut r)
             {
-                return Some((name, id));
+                return Some((DefaultBranch { name, compared }, id));
             }
         }
     }
     None
+}
+
+/// The default branch: its name, and the reference the branch's own commits
+/// were compared with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct DefaultBranch {
+    /// The branch's short name (`main`), as a checked-out branch is named.
+    pub(crate) name: String,
+    /// The reference read (`main`, `origin/main`, `origin/HEAD`).
+    pub(crate) compared: String,
 }
 
 /// Whether a commit's id alone says what its parents are as gix reads them:
@@ -95,12 +113,15 @@ pub(crate) fn default_and_own_commits(
     repo: &gix::Repository,
     max: usize,
     cache: Option<&Path>,
-) -> Result<(Option<String>, Vec<OwnCommit>), GitError> {
+) -> Result<(Option<DefaultBranch>, Vec<OwnCommit>), GitError> {
     let head = repo.head().ok().and_then(|h| h.id()).map(gix::Id::detach);
     let cache = cache.filter(|_| ids_say_it_all(repo));
     let kept = match (cache, head) {
         (Some(_), Some(head)) => default_branch(repo, false).map(|(name, tip)| {
-            let key = format!("{COMMITS_MAGIC} {head} {tip} {max} {name}");
+            let key = format!(
+                "{COMMITS_MAGIC} {head} {tip} {max} {} {}",
+                name.name, name.compared
+            );
             (key, head, name, tip)
         }),
         _ => None,

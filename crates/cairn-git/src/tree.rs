@@ -66,6 +66,9 @@ pub struct WorkingTree {
     /// The default branch's short name (`origin/HEAD`'s target, else `main`,
     /// `master`, `init.defaultBranch`'s, `trunk` or `develop`).
     pub default_branch: Option<String>,
+    /// The reference the branch's own commits were compared with: the default
+    /// branch's local reference (`main`), else `origin`'s (`origin/main`).
+    pub default_ref: Option<String>,
     /// Changed files relative to [`Self::workdir`] with `/` separators: most
     /// recently modified first (deleted files last), ties by path, at most
     /// [`ReadOptions::max_changed`].
@@ -260,7 +263,8 @@ impl Repository {
             workdir: self.workdir.clone(),
             main_workdir: self.main_workdir.clone(),
             branch,
-            default_branch: default,
+            default_branch: default.as_ref().map(|d| d.name.clone()),
+            default_ref: default.map(|d| d.compared),
             changed,
             changed_total,
             commits,

@@ -65,3 +65,73 @@ fn explain_never_lists_a_credential_as_a_query_term() {
         assert!(x.query_terms.iter().any(|(t, _)| t == "payout"), "{task:?}");
     }
 }
+
+/// `explain` counts every hidden note in scope, the packet only those it would
+/// have considered (a confidential note past the gate, a pinned secret one: a
+/// secret note's words are not indexed): the text says which of the two the
+/// packet's number is, and the JSON carries both.
+#[test]
+fn explain_says_which_hidden_notes_the_packet_counts() {
+    let vault = tempfile::tempdir().unwrap();
+    let note = |name: &str, head: &str, body: &str| {
+        std::fs::write(
+            vault.path().join(name),
+            format!("---\n{head}\n---\n{body}\n"),
+        )
+        .unwrap();
+    };
+    note(
+        "payout-limits.md",
+        "title: Payout retry limits\nsensitivity: confidential",
+        "Payout retries stop after five tries.",
+    );
+    note(
+        "payout-keys.md",
+        "title: Payout retries signing keys\nsensitivity: secret\npinned: true",
+        "Payout retries sign with the vault key.",
+    );
+    note(
+        "garden.md",
+        "title: Garden plans\nsensitivity: confidential",
+        "Tomatoes by the fence.",
+    );
+    std::fs::write(
+        vault.path().join("payout.md"),
+        "---\ntitle: Payout retries\n---\nPayout retries back off.\n",
+    )
+    .unwrap();
+    let e = Engine::open(
+        Config::for_vault(vault.path()).unwrap(),
+        &OpenOptions::default(),
+    )
+    .unwrap();
+    let req = WakeupRequest {
+        cwd: vault.path().to_path_buf(),
+        project: None,
+        task: "payout retries".into(),
+        files: Vec::new(),
+        profile: None,
+        target: Target::Generic,
+        format: Format::Json,
+        budget: None,
+        now: "2026-11-22T09:00:00Z".parse().unwrap(),
+        ranking: Ranking::Full,
+        source: SessionSource::Startup,
+        limit: None,
+        caps: OutputCaps::NONE,
+    };
+    let packet = e.wakeup(&req).unwrap().packet;
+    let x = e.explain(&req).unwrap();
+    // The confidential note on the task is withheld (named), not hidden; the
+    // unrelated one and the secret one are hidden; the packet counts the pinned
+    // secret one only.
+    assert_eq!(x.suppressed_by_policy, 2);
+    assert_eq!(x.suppressed_relevant, 1);
+    assert_eq!(packet.policy.suppressed_note_count, x.suppressed_relevant);
+    assert!(
+        x.to_text()
+            .contains("2 hidden by policy (the packet counts 1 of them"),
+        "{}",
+        x.to_text()
+    );
+}

@@ -76,6 +76,7 @@ fn branch_changed_files_and_own_commits() {
     assert_eq!(t.main_workdir, None);
     assert_eq!(t.branch.as_deref(), Some("fix/payout-batch-lock-timeouts"));
     assert_eq!(t.default_branch.as_deref(), Some("main"));
+    assert_eq!(t.default_ref.as_deref(), Some("main"));
     assert_eq!(
         t.changed,
         [
@@ -200,6 +201,8 @@ fn origin_head_names_the_default_branch() {
     );
     let t = read_working_tree(&dir, ReadOptions::default()).unwrap();
     assert_eq!(t.default_branch.as_deref(), Some("trunk"));
+    // Compared with the remote's branch, and said so.
+    assert_eq!(t.default_ref.as_deref(), Some("origin/trunk"));
     assert_eq!(t.commits, ["Topic work"]);
     assert_eq!(t.remotes.len(), 1);
     assert_eq!(t.remotes[0].name, "origin");
@@ -219,6 +222,7 @@ fn origin_head_names_the_default_branch() {
     );
     let t = read_working_tree(&dir, ReadOptions::default()).unwrap();
     assert_eq!(t.default_branch.as_deref(), Some("origin/HEAD"));
+    assert_eq!(t.default_ref.as_deref(), Some("origin/HEAD"));
     assert_eq!(t.commits, ["Topic work"]);
 }
 
