@@ -272,6 +272,7 @@ impl Engine {
                 .search_with(&query, &ranker, Some(&roots), crate::wakeup::BM25_DEPTH)?;
         let task_terms: BTreeSet<String> = query.terms.keys().cloned().collect();
         let project_ids: Vec<String> = self.config.projects.iter().map(|p| p.id.clone()).collect();
+        let (project_roots, other_roots) = self.own_and_other_roots(project.as_deref());
         let empty = Vec::new();
         let (prefixes, modules) = route
             .as_ref()
@@ -282,6 +283,8 @@ impl Engine {
             half_life_days: self.config.ranking.half_life_days,
             project_id: project.as_deref(),
             project_ids: &project_ids,
+            project_roots: &project_roots,
+            other_roots: &other_roots,
             files: route.as_ref().map_or(&empty, |r| &r.files),
             module_prefixes: &prefixes,
             modules: &modules,

@@ -108,6 +108,19 @@ impl Engine {
         }
     }
 
+    /// The routed project's note folders, and every other configured one (the
+    /// developer's, the other projects'), for the scorer's project factor.
+    pub(crate) fn own_and_other_roots(&self, project: Option<&str>) -> (Vec<String>, Vec<String>) {
+        let own = self.roots(Origin::Project, project);
+        let mut other = self.config.developer.note_roots.clone();
+        for p in &self.config.projects {
+            if Some(p.id.as_str()) != project {
+                other.extend(p.note_roots.iter().cloned());
+            }
+        }
+        (own, other)
+    }
+
     /// Query terms: the task (or a derived task's parts), the selected modules' and
     /// active scenes' keywords, and the words of `--files` paths; with the names
     /// of the query's parts.
@@ -282,6 +295,7 @@ impl Engine {
             .collect();
 
         let project_ids: Vec<String> = self.config.projects.iter().map(|p| p.id.clone()).collect();
+        let (project_roots, other_roots) = self.own_and_other_roots(project);
         let (module_prefixes, modules) = self.module_info(&route);
         let scene_preferred: Vec<String> = self
             .config
@@ -295,6 +309,8 @@ impl Engine {
             half_life_days: self.config.ranking.half_life_days,
             project_id: project,
             project_ids: &project_ids,
+            project_roots: &project_roots,
+            other_roots: &other_roots,
             files: &route.files,
             module_prefixes: &module_prefixes,
             modules: &modules,

@@ -57,6 +57,9 @@ pub enum Detail {
     Weighted(&'static str, f64),
     /// The routed project's note: the project and its multiplier.
     Project(String, f64),
+    /// A note without `project_id` in one of the routed project's note
+    /// folders: the project and its multiplier.
+    ProjectFolder(String, f64),
     /// The note's date, its age in days and the recency multiplier.
     Recency {
         /// The date the age counts from.
@@ -102,6 +105,9 @@ impl fmt::Display for Detail {
             }
             Self::Weighted(what, w) => write!(f, "{what} ×{w}"),
             Self::Project(id, w) => write!(f, "belongs to project {id} ×{w}"),
+            Self::ProjectFolder(id, w) => {
+                write!(f, "in a note folder of project {id} ×{w}")
+            }
             Self::Recency { date, age, decay } => {
                 write!(f, "dated {date}, {age:.0} days old: recency ×{decay:.2}")
             }

@@ -8,7 +8,8 @@
 //!             + the note is preferred by an active scene      (+0.3)
 //!             + pinned                                        (+0.4)
 //! multipliers = source_of_truth ×1.25 · retrieval_priority high ×1.2 / low ×0.8
-//!             · project_id is the routed project ×1.15
+//!             · project_id is the routed project ×1.15 (without project_id:
+//!               the note is in one of the project's note folders)
 //!             · recency 0.5 + 0.5·2^(−age/half-life) (evergreen: ×1)
 //!             · freshness stale or review_after passed ×0.5
 //! ```
@@ -105,6 +106,13 @@ pub struct ScoreContext<'a> {
     pub project_id: Option<&'a str>,
     /// Every configured project id (to spot notes of other projects).
     pub project_ids: &'a [String],
+    /// The routed project's note folders (vault-relative): a note without a
+    /// `project_id` is the project's too when the deepest folder holding it is
+    /// one of these and not also in [`ScoreContext::other_roots`].
+    pub project_roots: &'a [String],
+    /// The other note folders of the configuration: the developer's and the
+    /// other projects' (a folder shared with the project is nobody's own).
+    pub other_roots: &'a [String],
     /// `--files`, repository-relative.
     pub files: &'a [String],
     /// Path prefixes of the selected modules.
@@ -434,14 +442,20 @@ fn score_one(n: &Note, m: Match, best: f64, ctx: &ScoreContext<'_>) -> Scored {
         ),
         _ => {}
     }
-    if let (Some(p), Some(routed)) = (n.project_id.as_deref(), ctx.project_id)
-        && p == routed
-    {
-        multiply(
+    match (n.project_id.as_deref(), ctx.project_id) {
+        (Some(p), Some(routed)) if p == routed => multiply(
             "project",
             w.project_match,
             Detail::Project(p.to_owned(), w.project_match),
-        );
+        ),
+        (None, Some(routed)) if in_project_folder(&n.path, ctx) => {
+            multiply(
+                "project",
+                w.project_match,
+                Detail::ProjectFolder(routed.to_owned(), w.project_match),
+            );
+        }
+        _ => {}
     }
     if n.freshness == Some(Freshness::Evergreen) {
         // Evergreen notes do not decay.
@@ -632,6 +646,30 @@ pub fn matched_terms(n: &Note, query_terms: &BTreeSet<String>) -> Vec<String> {
     }
     scan(&n.body);
     found.into_iter().collect()
+}
+
+/// Whether the deepest configured note folder holding vault-relative `path` is
+/// the routed project's own ([`ScoreContext::project_roots`]): a folder the
+/// project shares with the developer or another project, or a deeper folder
+/// of theirs inside it, makes no note the project's.
+fn in_project_folder(path: &str, ctx: &ScoreContext<'_>) -> bool {
+    // The depth of the deepest of `roots` holding `path` (1 + its length).
+    let deepest = |roots: &[String]| {
+        roots
+            .iter()
+            .map(|r| r.trim_matches('/'))
+            .filter(|r| {
+                r.is_empty()
+                    || path
+                        .strip_prefix(*r)
+                        .is_some_and(|rest| rest.starts_with('/'))
+            })
+            .map(|r| r.len() + 1)
+            .max()
+            .unwrap_or(0)
+    };
+    let own = deepest(ctx.project_roots);
+    own > 1 && own > deepest(ctx.other_roots)
 }
 
 #[cfg(test)]

@@ -24,6 +24,8 @@ fn hit(path: &str, bm25: f32) -> Hit {
 
 struct Ctx {
     projects: Vec<String>,
+    project_roots: Vec<String>,
+    other_roots: Vec<String>,
     files: Vec<String>,
     prefixes: Vec<String>,
     modules: Vec<String>,
@@ -35,6 +37,12 @@ impl Ctx {
     fn new(task: &str) -> Self {
         Ctx {
             projects: vec!["ledger".into(), "atlas".into()],
+            project_roots: vec!["10-Projects/ledger".into(), "20-Areas".into()],
+            other_roots: vec![
+                String::new(),
+                "20-Areas".into(),
+                "10-Projects/ledger/shared".into(),
+            ],
             files: vec![],
             prefixes: vec![],
             modules: vec![],
@@ -48,6 +56,8 @@ impl Ctx {
             half_life_days: 180.0,
             project_id: Some("ledger"),
             project_ids: &self.projects,
+            project_roots: &self.project_roots,
+            other_roots: &self.other_roots,
             files: &self.files,
             module_prefixes: &self.prefixes,
             modules: &self.modules,
@@ -378,5 +388,56 @@ fn stored_terms_for_other_triggers_are_unknown() {
         cairn_note::TriggerTerms::from_text(&triggers, "a\n".to_owned())
             .get()
             .is_none()
+    );
+}
+
+/// A note in the routed project's note folder is the project's, `project_id`
+/// or not; one elsewhere without it (a developer note), in a folder whose
+/// name only starts like the project's, in a folder the project shares with
+/// the developer (`20-Areas`) or in a deeper folder of someone else's inside
+/// the project's is not; a `project_id` naming another project wins over the
+/// folder. The developer's root is the whole vault (`cairn init`'s).
+#[test]
+fn a_note_in_the_project_s_folder_is_the_project_s() {
+    let notes = vec![
+        note("10-Projects/ledger/locks.md", "freshness: evergreen"),
+        note(
+            "10-Projects/ledger/tagged.md",
+            "project_id: ledger\nfreshness: evergreen",
+        ),
+        note("10-Projects/ledger-old/x.md", "freshness: evergreen"),
+        note("20-Areas/style.md", "freshness: evergreen"),
+        note("10-Projects/ledger/shared/y.md", "freshness: evergreen"),
+        note("top.md", "freshness: evergreen"),
+        note(
+            "10-Projects/ledger/atlas.md",
+            "project_id: atlas\nfreshness: evergreen",
+        ),
+    ];
+    let c = Ctx::new("");
+    let s = score(&notes, &[], &c.ctx());
+    let get = |p: &str| s.iter().find(|x| x.path == p).unwrap();
+    let boost = Weights::default().project_match;
+    let base = get("20-Areas/style.md").score;
+    assert!((get("10-Projects/ledger/locks.md").score - base * boost).abs() < 1e-9);
+    assert_eq!(
+        get("10-Projects/ledger/locks.md").score,
+        get("10-Projects/ledger/tagged.md").score
+    );
+    assert_eq!(get("10-Projects/ledger-old/x.md").score, base);
+    assert_eq!(get("10-Projects/ledger/shared/y.md").score, base);
+    assert_eq!(get("top.md").score, base);
+    assert!(
+        get("10-Projects/ledger/locks.md").factors.iter().any(|f| f
+            .detail
+            .to_string()
+            .contains("in a note folder of project ledger")),
+        "{:?}",
+        get("10-Projects/ledger/locks.md").factors
+    );
+    assert_eq!(get("10-Projects/ledger/atlas.md").score, base);
+    assert_eq!(
+        get("10-Projects/ledger/atlas.md").other_project.as_deref(),
+        Some("atlas")
     );
 }
