@@ -22,8 +22,10 @@
 //!
 //! An entry runs from its heading to the next entry heading, a `---` separator, a
 //! heading of the same or a higher level, or the end of the file. `**Key:** value`
-//! lines right under the heading are its fields: `Category`, `Tags`, and optionally
-//! `Status`, `Supersedes`, `Superseded by`, `Related`. An entry's sensitivity is
+//! lines (or Dataview's `Key:: value`) right under the heading are its fields:
+//! `Category`, `Tags`, and optionally `Status`, `Supersedes`, `Superseded by`,
+//! `Related`, `Related files` (the code the entry is about, as front matter's
+//! `related_files`). An entry's sensitivity is
 //! read from any of its lines by the one line reader (`marks`: `**Sensitivity:**
 //! x`, `Sensitivity:: x`, `> *Sensitivity:* x`, a table row `| Sensitivity | x |`)
 //! by the front matter's rule: a value that is not one known level, or two that
@@ -337,6 +339,7 @@ fn split(file: Note, frontmatter_tags: &[String]) -> (Vec<Note>, Vec<Diagnostic>
         let mut supersedes = Vec::new();
         let mut superseded_by = Vec::new();
         let mut related = Vec::new();
+        let mut related_files = Vec::new();
         for (_, key, value) in &fields {
             let links = || {
                 value
@@ -364,6 +367,12 @@ fn split(file: Note, frontmatter_tags: &[String]) -> (Vec<Note>, Vec<Diagnostic>
                 "supersedes" => supersedes.extend(links()),
                 "superseded_by" => superseded_by.extend(links()),
                 "related" | "related_memory" => related.extend(links()),
+                "related_files" | "files" => related_files.extend(
+                    value
+                        .split(',')
+                        .map(|f| f.trim().trim_matches('`').trim().to_owned())
+                        .filter(|f| !f.is_empty()),
+                ),
                 other => {
                     extra.insert(other.to_owned(), serde_json::Value::String(value.clone()));
                 }
@@ -392,7 +401,7 @@ fn split(file: Note, frontmatter_tags: &[String]) -> (Vec<Note>, Vec<Diagnostic>
             superseded_by,
             triggers: Vec::new(),
             trigger_terms: TriggerTerms::default(),
-            related_files: Vec::new(),
+            related_files,
             related_memory: related,
             tags,
             aliases: Vec::new(),
@@ -456,9 +465,9 @@ fn entry_link(text: &str) -> String {
     t.split('|').next().unwrap_or("").trim().to_owned()
 }
 
-/// The `**Key:** value` lines right under an entry heading (blank lines allowed
-/// between them): (line offset from the first line after the heading, key in
-/// snake case, value).
+/// The `**Key:** value` (or Dataview's `Key:: value`) lines right under an
+/// entry heading (blank lines allowed between them): (line offset from the
+/// first line after the heading, key in snake case, value).
 fn entry_fields(lines: &[&str]) -> Vec<(usize, String, String)> {
     let mut out = Vec::new();
     for (i, line) in lines.iter().enumerate() {
@@ -466,14 +475,15 @@ fn entry_fields(lines: &[&str]) -> Vec<(usize, String, String)> {
         if t.is_empty() {
             continue;
         }
-        let Some(rest) = t.strip_prefix("**") else {
-            break;
-        };
-        // `**Key:** value` or `**Key**: value`.
-        let parsed = rest
-            .split_once(":**")
-            .or_else(|| rest.split_once("**:"))
-            .map(|(k, v)| (k.trim(), v.trim()));
+        // `**Key:** value` or `**Key**: value`; else `Key:: value`.
+        let parsed = match t.strip_prefix("**") {
+            Some(rest) => rest.split_once(":**").or_else(|| rest.split_once("**:")),
+            // Dataview: `::` then a blank or the line's end (not `std::mem`).
+            None => t
+                .split_once(":: ")
+                .or_else(|| t.strip_suffix("::").map(|k| (k, ""))),
+        }
+        .map(|(k, v)| (k.trim(), v.trim()));
         let Some((key, value)) = parsed.filter(|(k, _)| {
             !k.is_empty()
                 && k.len() <= 40

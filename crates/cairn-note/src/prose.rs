@@ -8,7 +8,7 @@
 //! (`![[x.base]]`), so a badge line or an embed line is nothing; a table of
 //! contents (a list most of whose items are only a link to a `#section` of the
 //! same document); a paragraph of links only (`[Source](…)`) or of `#tags`
-//! only; the sentence ending in `:` that introduces a code block (unless the note
+//! only; a paragraph of Dataview inline fields (`status:: accepted`); the sentence ending in `:` that introduces a code block (unless the note
 //! has no other prose: then it is read without its colon); an Obsidian callout's
 //! `[!note]` marker.
 //!
@@ -174,6 +174,19 @@ fn only_urls(text: &str) -> bool {
         })
 }
 
+/// Whether a paragraph is Dataview's inline fields (`status:: accepted`, one
+/// a line): metadata, not prose. It starts with a key (letters, digits, `_`,
+/// `-`) and `:: `; `std::mem::take` does not.
+fn inline_fields(text: &str) -> bool {
+    text.split_once(":: ").is_some_and(|(key, _)| {
+        !key.is_empty()
+            && key.len() <= 40
+            && key
+                .chars()
+                .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-'))
+    })
+}
+
 /// Whether text is nothing but `#tags` (an Obsidian tag line): not prose.
 fn only_tags(text: &str) -> bool {
     let mut words = text.split_whitespace().peekable();
@@ -273,9 +286,9 @@ impl Blocks {
         if self.quote > 0 {
             text = strip_callout(&text);
         }
-        // Links alone (`[Source](…)`, or bare addresses) and a line of `#tags`
-        // alone are not prose.
-        if text.is_empty() || !plain || only_tags(&text) {
+        // Links alone (`[Source](…)`, or bare addresses), a line of `#tags`
+        // alone and Dataview's inline fields are not prose.
+        if text.is_empty() || !plain || only_tags(&text) || inline_fields(&text) {
             return;
         }
         if only_urls(&text) {
@@ -714,6 +727,20 @@ mod tests {
         assert_eq!(
             split_sentences("One (a. B) two. Three ("),
             vec!["One (a. B) two.", "Three ("]
+        );
+    }
+
+    /// Dataview's inline fields are metadata: before, `status:: accepted
+    /// related_files:: src/cache.rs` was a summary's first sentence.
+    #[test]
+    fn dataview_inline_fields_are_not_prose() {
+        let body = "Status:: accepted\nrelated_files:: `src/cache.rs`\n\nEach mode writes its own cache.\n\nstd::mem::take avoids a clone.\n";
+        assert_eq!(
+            prose_sentences(body),
+            vec![
+                "Each mode writes its own cache.",
+                "std::mem::take avoids a clone."
+            ]
         );
     }
 

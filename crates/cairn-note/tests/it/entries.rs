@@ -264,3 +264,30 @@ Replaced by streaming.
     assert_eq!(p.notes[1].status, Status::Superseded);
     assert_eq!(p.notes[1].status_word.as_deref(), Some("superseded"));
 }
+
+/// Fields written as Dataview's inline fields (`Key:: value`) are fields too,
+/// and an entry's `Related files` (either way) are its related files, as front
+/// matter's `related_files`: before, they were neither, and the line was the
+/// entry's first sentence. A `::` inside a word (`std::mem`) is no field.
+#[test]
+fn dataview_fields_and_related_files_in_entries() {
+    let text = "# Decisions\n\n\
+        ## 2025-10-08 — One cache file per mode\n\n\
+        Status:: accepted\n\
+        related_files:: `src/cache.rs`, src/mode/\n\
+        Tags:: cache, modes\n\n\
+        Each mode writes its own cache file.\n\n\
+        ### [2025-10-09] Keep std::mem::take\n\n\
+        **Related files:** src/take.rs\n\
+        std::mem::take avoids a clone.\n";
+    let p = parse_file("decisions.md", text.as_bytes());
+    assert_eq!(p.notes.len(), 2, "{:?}", p.notes);
+    let a = &p.notes[0];
+    assert_eq!(a.related_files, ["src/cache.rs", "src/mode/"]);
+    assert_eq!(a.tags, ["cache", "modes"]);
+    assert_eq!(a.status_word.as_deref(), Some("accepted"));
+    assert!(!a.extra.contains_key("related_files"));
+    let b = &p.notes[1];
+    assert_eq!(b.related_files, ["src/take.rs"]);
+    assert!(!b.extra.contains_key("std"), "{:?}", b.extra);
+}
