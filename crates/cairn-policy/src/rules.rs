@@ -70,158 +70,135 @@ pub(crate) struct Rule {
     pub(crate) also: &'static [&'static str],
 }
 
+/// What a rule is unless it says otherwise: anchors matched ignoring ASCII
+/// case, no tail test, a match on any line, no other word needed. The kind,
+/// anchors, pattern and check are every rule's own (these are placeholders).
+const DEFAULTS: Rule = Rule {
+    kind: CredentialKind::PasswordAssignment,
+    anchors: &[],
+    exact: false,
+    pattern: "",
+    check: Check::Plain,
+    tails: &[],
+    line: Line::Any,
+    also: &[],
+};
+
 pub(crate) const RULES: &[Rule] = &[
     Rule {
         kind: CredentialKind::AwsAccessKey,
         anchors: &[
             "AKIA", "ASIA", "AGPA", "AIDA", "AROA", "AIPA", "ANPA", "ANVA", "ABIA", "ACCA", "A3T",
         ],
-        exact: false,
         // Bounded by its own alphabet, not `\b`: `keyAKIA…`, `_AKIA…_` (emphasis)
         // and `AKIA…_prod` are keys too.
         pattern: r"(?:^|[^A-Z0-9])((?:A3T[A-Z0-9]|AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA)[A-Z0-9]{16})(?:[^A-Z0-9]|$)",
         check: Check::Plain,
-        tails: &[],
-        line: Line::Any,
-        also: &[],
+        ..DEFAULTS
     },
     Rule {
         kind: CredentialKind::AwsSecretKey,
         anchors: &["secret"],
-        exact: false,
         pattern: r#"(?i)aws[ _-]?secret[ _-]?(?:access[ _-]?)?key["'`]?[ \t]*(?:=>|:=|=|:)[ \t]*["'`]?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)"#,
         check: Check::Plain,
-        tails: &[],
         line: Line::After(&["=", ":"]),
         also: &["aws"],
+        ..DEFAULTS
     },
     Rule {
         kind: CredentialKind::GithubToken,
         anchors: &["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"],
-        exact: false,
         pattern: r"(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{22,}",
         check: Check::Plain,
-        tails: &[],
-        line: Line::Any,
-        also: &[],
+        ..DEFAULTS
     },
     Rule {
         kind: CredentialKind::GitlabToken,
         anchors: &["glpat-", "gldt-", "glrt-", "glptt-", "glft-", "glsoat-"],
-        exact: false,
         pattern: r"gl(?:pat|dt|rt|ptt|ft|soat)-[A-Za-z0-9_-]{20,}",
         check: Check::Plain,
-        tails: &[],
-        line: Line::Any,
-        also: &[],
+        ..DEFAULTS
     },
     Rule {
         kind: CredentialKind::SlackToken,
         anchors: &["xox", "xapp-"],
-        exact: false,
         pattern: r"xox[abposre]-[A-Za-z0-9-]{10,}|xapp-[0-9]+-[A-Za-z0-9-]{10,}",
         check: Check::Plain,
-        tails: &[],
-        line: Line::Any,
-        also: &[],
+        ..DEFAULTS
     },
     Rule {
         kind: CredentialKind::SlackToken,
         anchors: &["hooks.slack.com/"],
-        exact: false,
         pattern: r"hooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9/_+-]+)",
         check: Check::Plain,
-        tails: &[],
-        line: Line::Any,
-        also: &[],
+        ..DEFAULTS
     },
     Rule {
         kind: CredentialKind::PrivateKey,
         anchors: &["-----BEGIN "],
-        exact: false,
         pattern: r"-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----",
         check: Check::PemBlock,
-        tails: &[],
-        line: Line::Any,
-        also: &[],
+        ..DEFAULTS
     },
     Rule {
         // age (`age-keygen`): Bech32, 58 characters after the `1` separator.
         kind: CredentialKind::PrivateKey,
         anchors: &["AGE-SECRET-KEY-"],
-        exact: false,
         pattern: r"AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58,}",
         check: Check::Plain,
-        tails: &[],
-        line: Line::Any,
-        also: &[],
+        ..DEFAULTS
     },
     Rule {
         kind: CredentialKind::Jwt,
         anchors: &["eyJ"],
-        exact: false,
         pattern: r"eyJ[A-Za-z0-9_-]+\.eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*",
         check: Check::Plain,
-        tails: &[],
-        line: Line::Any,
-        also: &[],
+        ..DEFAULTS
     },
     Rule {
         kind: CredentialKind::UrlPassword,
         anchors: &["://"],
-        exact: false,
         // A value that starts with `<` or `{`, or holds `<>{}`, is a placeholder
         // or template (`<PASSWORD>`, `${DB_PASS}`, `{{ pw }}`); one that starts
         // with `$` is one when it names a variable (`$DB_PASSWORD`, not `$ctQUy1x…`).
         pattern: r"://[^\s:/@?#\[\]]*:([^\s/?#<>{}][^\s/?#<>{}]*)@",
         check: Check::UrlPassword,
-        tails: &[],
         line: Line::UrlUserinfo,
-        also: &[],
+        ..DEFAULTS
     },
     Rule {
         kind: CredentialKind::KubernetesSecret,
         // The check (`structure.rs`) finds `kind:` and `Secret` with any blanks
         // and quotes between them: the anchor and the word are what it needs.
         anchors: &["kind:"],
-        exact: false,
         pattern: r"(?m)^([ \t]*)(?:data|stringData)[ \t]*:[ \t]*(?:#[^\r\n]*)?\r?$",
         check: Check::KubernetesData,
-        tails: &[],
-        line: Line::Any,
         also: &["secret"],
+        ..DEFAULTS
     },
     Rule {
         kind: CredentialKind::KubernetesSecret,
         // `"kind"` and `"Secret"` with any whitespace between, as the check reads them.
         anchors: &["\"kind\""],
-        exact: false,
         pattern: r#""(?:data|stringData)"[ \t]*:[ \t]*\{"#,
         check: Check::KubernetesJson,
-        tails: &[],
-        line: Line::Any,
         also: &["\"secret\""],
+        ..DEFAULTS
     },
     Rule {
         kind: CredentialKind::KubernetesSecret,
         anchors: &[".dockerconfigjson"],
-        exact: false,
         pattern: r#"\.dockerconfigjson["']?[ \t]*:[ \t]*["']?([A-Za-z0-9+/]{16,}={0,2})"#,
         check: Check::Plain,
-        tails: &[],
-        line: Line::Any,
-        also: &[],
+        ..DEFAULTS
     },
     Rule {
         // `auth` of a Docker `config.json`: base64 of `user:password`.
         kind: CredentialKind::PasswordAssignment,
         anchors: &["\"auth\""],
-        exact: false,
         pattern: r#""auth"[ \t]*:[ \t]*"([A-Za-z0-9+/]{8,}={0,2})""#,
         check: Check::Plain,
-        tails: &[],
-        line: Line::Any,
-        also: &[],
+        ..DEFAULTS
     },
     Rule {
         kind: CredentialKind::PasswordAssignment,
@@ -245,125 +222,107 @@ pub(crate) const RULES: &[Rule] = &[
             "pw",
             "psw",
         ],
-        exact: false,
         pattern: assignment!(
             r"\bps?w|_ps?w|passwd|password|passphrase|passcode|passwort|kennwort|contraseña|contrasena|senha|wachtwoord|lösenord|пароль|hasło|mot de passe|密码|口令|パスワード|비밀번호|pwd|(?-i:(?:SSH|DB|SMTP|MAIL|FTP|LDAP|REDIS|ROOT|ADMIN|USER)PASS)\b|sshpass|\bpass|[_.-]pass|(?-i:[a-z0-9]Pass)|\bpin|\bpuk"
         ),
         check: Check::Assignment,
-        tails: &[],
         line: Line::Key {
             ends: PASSWORD_ASSIGNMENT_ENDS,
             then: Then::Separator,
         },
-        also: &[],
+        ..DEFAULTS
     },
     Rule {
         kind: CredentialKind::PasswordAssignment,
         anchors: &["pass", "kennwort"],
-        exact: false,
         pattern: code_span_after!(r"password|passwd|passphrase|passwort|kennwort"),
         check: Check::Quoted,
-        tails: &[],
         line: Line::Key {
             ends: PASSWORD_ENDS,
             then: Then::CodeSpan,
         },
-        also: &[],
+        ..DEFAULTS
     },
     Rule {
         kind: CredentialKind::PasswordAssignment,
         anchors: &["--pass"],
-        exact: false,
         pattern: cli_flag!("password|passwd|pass"),
         check: Check::Assignment,
-        tails: &[],
-        line: Line::Any,
-        also: &[],
+        ..DEFAULTS
     },
     Rule {
         kind: CredentialKind::PasswordAssignment,
         anchors: &["pass", "pwd", "pin", "kennwort", "contrase", "senha"],
-        exact: false,
         pattern: prose!(
             r"password|passwd|passphrase|passcode|passwort|kennwort|contraseña|contrasena|senha|mot de passe|pwd|pin"
         ),
         check: Check::Prose,
-        tails: &[],
         line: Line::Key {
             ends: PASSWORD_ENDS,
             then: Then::Verb,
         },
-        also: &[],
+        ..DEFAULTS
     },
     Rule {
         // A quoted value right after its key: `use passphrase "x" to unlock`.
         kind: CredentialKind::PasswordAssignment,
         anchors: &["pass", "pwd"],
-        exact: false,
         pattern: r#"(?i)\b(?:password|passwd|passphrase|passcode|pwd)[ \t]+(?:"((?:[^"\\\r\n]|\\.)*)"|'((?:[^'\\\r\n]|\\.)*)')"#,
         check: Check::Prose,
-        tails: &[],
         line: Line::After(&["\"", "'"]),
-        also: &[],
+        ..DEFAULTS
     },
     Rule {
         // The value before its key: `use x as the (root) password`.
         kind: CredentialKind::PasswordAssignment,
         anchors: &["use"],
-        exact: false,
         pattern: concat!(
             r"(?i)\buse[ \t]+",
             prose_value!(),
             r"[ \t]+as[ \t]+(?:[^\s`*|]+[ \t]+){0,3}?(?:password|passwd|passphrase|passcode|pwd|pin)\b"
         ),
         check: Check::Prose,
-        tails: &[],
         line: Line::After(&[" as", "\tas"]),
         // The words the pattern ends with, not `pass`/`pin` (of `passes`,
         // `pinned`): prose such as `use X as Y` must not compile this pattern.
         also: &["password", "passwd", "passphrase", "passcode", "pwd"],
+        ..DEFAULTS
     },
     Rule {
         // After its user: `user admin, pass x`, `login bob / pw x`.
         kind: CredentialKind::PasswordAssignment,
         anchors: &["user", "login"],
-        exact: false,
         pattern: concat!(
             r"(?i)\b(?:user(?:name)?|login)(?:[ \t]*[:=][ \t]*|[ \t]+)[^\s,;/]+[ \t]*[,;/]?[ \t]*(?:and[ \t]+)?",
             r"(?:pass(?:word)?|passwd|pwd|pw)(?:[ \t]*[:=][ \t]*|[ \t]+)",
             prose_value!()
         ),
         check: Check::Prose,
-        tails: &[],
         line: Line::After(&["pass", "pwd", "pw"]),
-        also: &[],
+        ..DEFAULTS
     },
     Rule {
         // An arrow for a separator: `password → x`, `Password -> x`.
         kind: CredentialKind::PasswordAssignment,
         anchors: &["pass", "pwd", "pw"],
-        exact: false,
         pattern: concat!(
             r"(?i)(?:password|passwd|passphrase|passcode|pwd|\bps?w|\bpass)(?:\*\*|__)?[ \t]*(?:->|→|⟶|⇒)[ \t]*(?:\*\*|__)?[ \t]*",
             value!()
         ),
         check: Check::Assignment,
-        tails: &[],
         line: Line::After(&["->", "→", "⟶", "⇒"]),
-        also: &[],
+        ..DEFAULTS
     },
     Rule {
         // The value alone on the line below its key: `password:` ⏎ `x`.
         kind: CredentialKind::PasswordAssignment,
         anchors: &["pass", "pwd", "pw"],
-        exact: false,
         pattern: concat!(
             r"(?im)(?:password|passwd|passphrase|passcode|pwd|\bps?w|_ps?w)(?:\*\*|__)?[ \t]*[:：](?:\*\*|__)?[ \t]*\r?\n[ \t]*",
             prose_value!(),
             r"[ \t]*\r?$"
         ),
         check: Check::Prose,
-        tails: &[],
         line: Line::Key {
             ends: &[
                 "password",
@@ -376,85 +335,85 @@ pub(crate) const RULES: &[Rule] = &[
             ],
             then: Then::Separator,
         },
-        also: &[],
+        ..DEFAULTS
+    },
+    Rule {
+        // A question and its answer: `Q: the staging password?` ⏎ `A: x`, or
+        // on one line (`**Q:** … password? **A:** x`, `Question:`/`Answer:`).
+        kind: CredentialKind::PasswordAssignment,
+        anchors: &["pass", "pwd"],
+        pattern: concat!(
+            r"(?im)(?:password|passwd|passphrase|passcode|pwd)\w*[^\r\n?]*\?(?:\*\*|__)?",
+            r"(?:[ \t]*\r?\n[ \t]*(?:[-*+>][ \t]+)?|[ \t]+)(?:\*\*|__)?(?:a|answer)[ \t]*[:：](?:\*\*|__)?[ \t]*",
+            prose_value!(),
+            r"[ \t]*\r?$"
+        ),
+        check: Check::Prose,
+        line: Line::After(&["?"]),
+        ..DEFAULTS
     },
     Rule {
         // curl's credentials: `curl -u user:x`, `--user=user:x`.
         kind: CredentialKind::PasswordAssignment,
         anchors: &["curl"],
-        exact: false,
         pattern: r#"(?i)\bcurl\b[^\r\n]*?[ \t](?:(?-i:-u)|--user)(?:[ \t]+|=)["']?[^\s:"'@]+:([^\s"'@]+)"#,
         check: Check::Assignment,
-        tails: &[],
         line: Line::After(&[" -u", "\t-u", "--user"]),
-        also: &[],
+        ..DEFAULTS
     },
     Rule {
         kind: CredentialKind::PasswordAssignment,
         anchors: &["pass", "pwd", "kennwort"],
-        exact: false,
         pattern: block_scalar!(r"password|passwd|passphrase|passwort|kennwort|pwd"),
         check: Check::BlockScalar,
-        tails: &[],
-        line: Line::Any,
-        also: &[],
+        ..DEFAULTS
     },
     Rule {
         // netrc: `machine h login u password p`, on one line or several.
         kind: CredentialKind::PasswordAssignment,
         anchors: &["machine", "default"],
-        exact: false,
         pattern: r"(?i)\b(?:machine[ \t]+\S+|default)(?:[ \t\r\n]+(?:login|account|port|protocol)[ \t]+\S+)*[ \t\r\n]+password[ \t]+(\S+)",
         check: Check::Assignment,
-        tails: &[],
-        line: Line::Any,
         also: &["password"],
+        ..DEFAULTS
     },
     Rule {
         // A password on a command line: `sshpass -p x`, `mysql -px`, `redis-cli -a x`.
         kind: CredentialKind::PasswordAssignment,
         anchors: &["sshpass", "mysql", "mariadb", "redis-cli"],
-        exact: false,
         pattern: concat!(
             r"(?i)(?:\bsshpass\b[^\r\n]*?[ \t](?-i:-p)[ \t]*|\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlcheck|mysqlshow|mariadb|mariadb-dump|mariadb-admin)\b[^\r\n]*?[ \t](?-i:-p)|\bredis-cli\b[^\r\n]*?[ \t](?-i:-a)[ \t]+)",
             value!()
         ),
         check: Check::Assignment,
-        tails: &[],
         line: Line::After(&[" -p", "\t-p", " -a", "\t-a"]),
-        also: &[],
+        ..DEFAULTS
     },
     Rule {
         kind: CredentialKind::PasswordAssignment,
         anchors: &["password>", "passwd>", "passphrase>", "pwd>"],
-        exact: false,
         pattern: r"(?i)<(?:[a-z0-9]+[_.-]?)?(?:password|passwd|passphrase|pwd)>([^<\r\n]*)</",
         check: Check::Literal,
-        tails: &[],
         line: Line::After(&["</"]),
-        also: &[],
+        ..DEFAULTS
     },
     Rule {
         // SQL: `CREATE USER app WITH PASSWORD 'x'`, `IDENTIFIED BY 'x'`.
         kind: CredentialKind::PasswordAssignment,
         anchors: &["password", "identified"],
-        exact: false,
         pattern: r"(?i)\b(?:password|identified[ \t]+by)[ \t]+'((?:[^'\\\r\n]|'')*)'",
         check: Check::Literal,
-        tails: &[],
         line: Line::After(&["'"]),
-        also: &[],
+        ..DEFAULTS
     },
     Rule {
         // .NET `appSettings`: `<add key="DbPassword" value="…" />`.
         kind: CredentialKind::PasswordAssignment,
         anchors: &["pass", "pwd"],
-        exact: false,
         pattern: r#"(?i)\bkey="[^"\r\n]*(?:password|passwd|pwd)"[ \t]+value="([^"\r\n]*)""#,
         check: Check::Literal,
-        tails: &[],
         line: Line::After(&["value="]),
-        also: &[],
+        ..DEFAULTS
     },
     Rule {
         // Markdown tables; the check picks each cell's kind from its key.
@@ -463,63 +422,52 @@ pub(crate) const RULES: &[Rule] = &[
             "pass", "pwd", "pin", "kennwort", "token", "secret", "api key", "api_key", "apikey",
             "api-key",
         ],
-        exact: false,
         pattern: r"(?im)^[ \t]*\|[^\r\n]*(?:pass|pwd|pin|kennwort|token|secret|api[ _-]?key)[^\r\n]*\|",
         check: Check::Table,
-        tails: &[],
         line: Line::TableRow,
-        also: &[],
+        ..DEFAULTS
     },
     Rule {
         kind: CredentialKind::ApiKeyAssignment,
         anchors: &["api_key", "api-key", "api key", "apikey", "token"],
-        exact: false,
         pattern: assignment!(
             r"api[ _-]?key|api[ _-]?token|access[ _-]?token|auth[ _-]?token|refresh[ _-]?token|private[ _-]?token|\btoken|[_.-]token|(?-i:[a-z0-9]Token)"
         ),
         check: Check::Assignment,
-        tails: &[],
         line: Line::Key {
             ends: API_KEY_ENDS,
             then: Then::Separator,
         },
-        also: &[],
+        ..DEFAULTS
     },
     Rule {
         kind: CredentialKind::ApiKeyAssignment,
         anchors: &["api_key", "api-key", "api key", "apikey", "token"],
-        exact: false,
         pattern: code_span_after!(r"api[ _-]?key|\btoken"),
         check: Check::Quoted,
-        tails: &[],
         line: Line::Key {
             ends: API_KEY_ENDS,
             then: Then::CodeSpan,
         },
-        also: &[],
+        ..DEFAULTS
     },
     Rule {
         kind: CredentialKind::ApiKeyAssignment,
         anchors: &["api_key", "api-key", "api key", "apikey", "token"],
-        exact: false,
         pattern: prose!(r"api[ _-]?key|api[ _-]?token|access[ _-]?token|auth[ _-]?token|token"),
         check: Check::Prose,
-        tails: &[],
         line: Line::Key {
             ends: API_KEY_ENDS,
             then: Then::Verb,
         },
-        also: &[],
+        ..DEFAULTS
     },
     Rule {
         kind: CredentialKind::ApiKeyAssignment,
         anchors: &["--api", "--token", "--access-token", "--auth-token"],
-        exact: false,
         pattern: cli_flag!("api[_-]?key|token|access-token|auth-token"),
         check: Check::Assignment,
-        tails: &[],
-        line: Line::Any,
-        also: &[],
+        ..DEFAULTS
     },
     Rule {
         // Vendor keys with a distinctive prefix: Stripe, OpenAI/Anthropic, Google,
@@ -558,7 +506,6 @@ pub(crate) const RULES: &[Rule] = &[
             "NRAK-",
             "ATATT3",
         ],
-        exact: false,
         // Not `\b`, which fails between two word characters (`_sk_live_…_` in
         // emphasis, `keyAIza…`): the long, distinctive prefixes stand anywhere;
         // the short ones (`sk-` of `task-…`, `rk_test_` of `risk_test_…`) only
@@ -615,20 +562,17 @@ pub(crate) const RULES: &[Rule] = &[
             ("NRAK-", 27),
             ("ATATT3", 60),
         ],
-        line: Line::Any,
-        also: &[],
+        ..DEFAULTS
     },
     Rule {
         // Mailgun: `key-` + 32 hex, not the tail of a longer name (`cache-key-…`,
         // `cache_key-…`), in emphasis too (`_key-…_`).
         kind: CredentialKind::ApiKeyAssignment,
         anchors: &["key-"],
-        exact: false,
         pattern: r"(?:^|[^A-Za-z0-9_.-])_*(key-[0-9a-f]{32})(?:[^A-Za-z0-9]|$)",
         check: Check::Plain,
         tails: &[("key-", 32)],
-        line: Line::Any,
-        also: &[],
+        ..DEFAULTS
     },
     Rule {
         // Twilio API key sid: `SK` + 32 hex.
@@ -637,9 +581,7 @@ pub(crate) const RULES: &[Rule] = &[
         exact: true,
         pattern: r"(?:^|[^A-Za-z0-9])(SK[0-9a-fA-F]{32})(?:[^A-Za-z0-9]|$)",
         check: Check::Plain,
-        tails: &[],
-        line: Line::Any,
-        also: &[],
+        ..DEFAULTS
     },
     Rule {
         // Discord bot token: base64 of a numeric id (so `[MNO][DTjz]…`), a
@@ -666,60 +608,46 @@ pub(crate) const RULES: &[Rule] = &[
             ("Oj", 56),
             ("Oz", 56),
         ],
-        line: Line::Any,
-        also: &[],
+        ..DEFAULTS
     },
     Rule {
         kind: CredentialKind::ApiKeyAssignment,
         anchors: &["discord.com/api/webhooks/", "discordapp.com/api/webhooks/"],
-        exact: false,
         pattern: r"discord(?:app)?\.com/api/webhooks/([0-9]+/[A-Za-z0-9_-]+)",
         check: Check::Plain,
-        tails: &[],
-        line: Line::Any,
-        also: &[],
+        ..DEFAULTS
     },
     Rule {
         // Telegram bot token: bot id, `:AA`, 33 more (also inside `api.telegram.org/bot…`).
         kind: CredentialKind::ApiKeyAssignment,
         anchors: &[":AA"],
-        exact: false,
         pattern: r"(?:^|[^0-9])([0-9]{8,10}:AA[A-Za-z0-9_-]{33,})",
         check: Check::Plain,
-        tails: &[],
-        line: Line::Any,
-        also: &[],
+        ..DEFAULTS
     },
     Rule {
         // Azure connection strings: storage account keys, Service Bus / Event Hubs keys.
         kind: CredentialKind::ApiKeyAssignment,
         anchors: &["AccountKey", "SharedAccessKey"],
-        exact: false,
         pattern: r"(?i)(?:AccountKey|SharedAccessKey)[ \t]*=[ \t]*([A-Za-z0-9+/]{20,}={0,2})",
         check: Check::Plain,
-        tails: &[],
-        line: Line::Any,
-        also: &[],
+        ..DEFAULTS
     },
     Rule {
         kind: CredentialKind::BearerToken,
         anchors: &["authorization"],
-        exact: false,
         pattern: r#"(?i)\b(?:proxy-)?authorization["'`]?[ \t]*[:=][ \t]*["'`]?(?:bearer|basic|token|bot|apikey)[ \t]+([A-Za-z0-9._~+/=-]*[A-Za-z0-9][A-Za-z0-9._~+/=-]*)"#,
         check: Check::Plain,
-        tails: &[],
         line: Line::After(&[":", "="]),
-        also: &[],
+        ..DEFAULTS
     },
     Rule {
         kind: CredentialKind::BearerToken,
         anchors: &["bearer"],
-        exact: false,
         pattern: r"(?i)\bbearer[ \t]+([A-Za-z0-9._~+/-]{16,}=*)",
         check: Check::RandomLooking,
         tails: &[("bearer", 16)],
-        line: Line::Any,
-        also: &[],
+        ..DEFAULTS
     },
     Rule {
         kind: CredentialKind::GenericSecretAssignment,
@@ -739,31 +667,27 @@ pub(crate) const RULES: &[Rule] = &[
             "master_key",
             "master-key",
         ],
-        exact: false,
         pattern: assignment!(
             r"secret(?:[ _-]?(?:access[ _-]?)?key(?:[_-]?base)?|[ _-]?token)?|credentials?|private[_-]?key|(?:signing|encryption|master)[_-]?key|(?-i:(?:private|signing|encryption|master)Key)"
         ),
         check: Check::Assignment,
-        tails: &[],
         line: Line::Key {
             ends: SECRET_ENDS,
             then: Then::Separator,
         },
-        also: &[],
+        ..DEFAULTS
     },
     Rule {
         // `the webhook secret is x`, `signing secret x`.
         kind: CredentialKind::GenericSecretAssignment,
         anchors: &["webhook", "signing", "client", "shared"],
-        exact: false,
         pattern: concat!(
             r"(?i)\b(?:webhook|signing|client|shared)[ \t_-]?secret(?:\*\*|__)?(?:[ \t]+(?:is|was)(?:[ \t]+now)?)?[ \t]*:?[ \t]+",
             prose_value!()
         ),
         check: Check::Prose,
-        tails: &[],
         line: Line::After(&["secret"]),
-        also: &[],
+        ..DEFAULTS
     },
     Rule {
         kind: CredentialKind::GenericSecretAssignment,
@@ -776,23 +700,18 @@ pub(crate) const RULES: &[Rule] = &[
             "id_ed25519",
             "id_ecdsa",
         ],
-        exact: false,
         pattern: block_scalar!(
             r"secret|token|private[_-]?key|privatekey|api[_-]?key|apikey|credentials?|signing[_-]?key|ssh[_-]?key|id_rsa|id_ed25519|id_ecdsa"
         ),
         check: Check::BlockScalar,
-        tails: &[],
-        line: Line::Any,
-        also: &[],
+        ..DEFAULTS
     },
     Rule {
         kind: CredentialKind::GenericSecretAssignment,
         anchors: &["secret>", "token>", "key>"],
-        exact: false,
         pattern: r"(?i)<(?:[a-z0-9]+[_.-]?)?(?:secret|token|api[_-]?key|apikey|access[_-]?key|secret[_-]?key)>([^<\r\n]*)</",
         check: Check::Literal,
-        tails: &[],
         line: Line::After(&["</"]),
-        also: &[],
+        ..DEFAULTS
     },
 ];

@@ -248,6 +248,10 @@ const PASSWORD_PHRASINGS: &[&str] = &[
     "webhook secret {p}",
     "the webhook secret is {p}",
     "postgresql://app:${p}@db/x",
+    "Q: What is the staging DB password?\nA: {p}",
+    "**Q:** root password?\n**A:** {p}",
+    "- Q: wifi password? A: `{p}`",
+    "Question: what's the admin passphrase?\nAnswer: {p}\n",
 ];
 
 #[test]
@@ -301,6 +305,9 @@ const PASSWORD_PROSE: &[&str] = &[
     "the webhook secret is stored in Vault",
     "webhook secret rotation",
     "pass it to the handler",
+    "Q: Where is the staging password?\nA: In the team vault.",
+    "Q: Who rotates the password?\nA: Priya",
+    "Q: Do we store the password? A: No",
 ];
 
 #[test]
