@@ -7,11 +7,12 @@
 
 use serde_yaml_ng::Value as Yaml;
 
+use crate::marks::fold;
 use crate::model::Sensitivity;
 use crate::sensitivity::{sensitivity_word, yaml_key_text};
 
-/// Keys (lowercase, without `_`, `-` and blanks) whose value, when it is a level
-/// word or a synonym, raises the note to that level.
+/// Keys (folded as the sensitivity marks are: `marks::fold`) whose value, when
+/// it is a level word or a synonym, raises the note to that level.
 const LEVEL_KEYS: &[&str] = &[
     "security",
     "securitylevel",
@@ -44,16 +45,16 @@ pub(crate) fn hinted_level(block: &Yaml) -> Option<Sensitivity> {
     let mut out: Option<Sensitivity> = None;
     let mut raise = |s: Sensitivity| out = Some(out.map_or(s, |o| o.max(s)));
     for (k, v) in m {
-        let Some(key) = yaml_key_text(k).map(folded) else {
+        let Some(key) = yaml_key_text(k).and_then(fold) else {
             continue;
         };
         let v = untagged(v);
         if LEVEL_KEYS.contains(&key.as_str()) {
             // The value, or the highest level word in it (`top-secret`).
             let level = yaml_key_text(v).and_then(|t| {
-                sensitivity_word(t).or_else(|| {
+                level_word(t).or_else(|| {
                     t.split(|c: char| !c.is_alphanumeric())
-                        .filter_map(sensitivity_word)
+                        .filter_map(level_word)
                         .max()
                 })
             });
@@ -76,10 +77,10 @@ pub(crate) fn hinted_level(block: &Yaml) -> Option<Sensitivity> {
                 _ => Vec::new(),
             };
             for t in tags {
-                let t = t.trim().trim_start_matches('#');
-                if let Some(&(_, level)) =
-                    LEVEL_TAGS.iter().find(|(n, _)| t.eq_ignore_ascii_case(n))
-                {
+                let Some(t) = fold(t.trim().trim_start_matches('#')) else {
+                    continue;
+                };
+                if let Some(&(_, level)) = LEVEL_TAGS.iter().find(|(n, _)| t == *n) {
                     raise(level);
                 }
             }
@@ -95,11 +96,10 @@ fn untagged(v: &Yaml) -> &Yaml {
     }
 }
 
-fn folded(key: &str) -> String {
-    key.chars()
-        .filter(|c| !matches!(c, '_' | '-' | ' '))
-        .flat_map(char::to_lowercase)
-        .collect()
+/// A level word or synonym ([`sensitivity_word`]), written with look-alike or
+/// invisible characters or not.
+fn level_word(word: &str) -> Option<Sensitivity> {
+    sensitivity_word(word).or_else(|| fold(word).as_deref().and_then(sensitivity_word))
 }
 
 #[cfg(test)]
@@ -136,5 +136,25 @@ mod tests {
             "classification_note: x\nprivacy: Secret//NOFORN",
             Some(Secret),
         );
+    }
+
+    /// Keys, values and tags are compared as the sensitivity marks are
+    /// (`marks::fold`): an invisible character, a full-width or Cyrillic
+    /// look-alike letter or a `.` does not hide a stated level. Before, each of
+    /// these left the note internal.
+    #[test]
+    fn look_alikes_and_invisible_characters_state_a_level_too() {
+        use Sensitivity::*;
+        check("\u{0455}ecurity: secret", Some(Secret));
+        check("secu\u{200b}rity: secret", Some(Secret));
+        check("security.level: confidential", Some(Confidential));
+        check("ｓｅｃｕｒｉｔｙ: secret", Some(Secret));
+        check("security: \u{0455}ecret", Some(Secret));
+        check("privacy: top-\u{0455}ecret", Some(Secret));
+        check("\u{0455}ecret: true", Some(Secret));
+        check("tags: [ops, \u{0405}ecret]", Some(Secret));
+        // Still nothing they do not say plainly.
+        check("\u{0455}ecurity: high", None);
+        check("tags: [\u{0455}ecrets]", None);
     }
 }

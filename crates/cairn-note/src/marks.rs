@@ -133,7 +133,7 @@ fn latin(c: char) -> char {
 
 /// `key` folded for comparison (see the module header); `None` when it is too long
 /// to be a key.
-fn fold(key: &str) -> Option<String> {
+pub(crate) fn fold(key: &str) -> Option<String> {
     let mut out = String::with_capacity(key.len());
     for c in key.chars() {
         if is_invisible(c) || is_combining(c) || matches!(c, '_' | '-' | '.') || c.is_whitespace() {
