@@ -340,10 +340,13 @@ pub(crate) const RULES: &[Rule] = &[
     Rule {
         // A question and its answer: `Q: the staging password?` ⏎ `A: x`, or
         // on one line (`**Q:** … password? **A:** x`, `Question:`/`Answer:`).
+        // The question asks for the password (it ends there, or goes on with
+        // `for`/`of`/…), not about a kind of one (`password manager?`).
         kind: CredentialKind::PasswordAssignment,
         anchors: &["pass", "pwd"],
         pattern: concat!(
-            r"(?im)(?:password|passwd|passphrase|passcode|pwd)\w*[^\r\n?]*\?(?:\*\*|__)?",
+            r"(?im)(?:password|passwd|passphrase|passcode|pwd)s?(?:\*\*|__|[`'\x22])?",
+            r"(?:[ \t]+(?:for|of|to|on|at|in)\b[^\r\n?]*)?\?(?:\*\*|__)?",
             r"(?:[ \t]*\r?\n[ \t]*(?:[-*+>][ \t]+)?|[ \t]+)(?:\*\*|__)?(?:a|answer)[ \t]*[:：](?:\*\*|__)?[ \t]*",
             prose_value!(),
             r"[ \t]*\r?$"

@@ -251,6 +251,7 @@ const PASSWORD_PHRASINGS: &[&str] = &[
     "Q: What is the staging DB password?\nA: {p}",
     "**Q:** root password?\n**A:** {p}",
     "- Q: wifi password? A: `{p}`",
+    "Q: What's the password for the staging box?\nA: {p}",
     "Question: what's the admin passphrase?\nAnswer: {p}\n",
 ];
 
@@ -308,6 +309,10 @@ const PASSWORD_PROSE: &[&str] = &[
     "Q: Where is the staging password?\nA: In the team vault.",
     "Q: Who rotates the password?\nA: Priya",
     "Q: Do we store the password? A: No",
+    "Q: Password manager?\nA: 1Password",
+    "Q: Which password hash?\nA: argon2id",
+    "Q: What is the password policy?\nA: 12+ chars",
+    "Q: Is there a password for the guest wifi?\nA: N/A",
 ];
 
 #[test]
