@@ -7,24 +7,42 @@ use std::path::Path;
 use crate::GitError;
 use crate::tree::{read_kept, write_kept};
 
-/// The default branch, the branch as compared with and its tip: `origin/HEAD`'s
-/// target, else `main`, else `master`, else `init.defaultBranch`'s, else
-/// `trunk`, else `develop` (each local, else `origin`'s), the first whose
-/// reference resolves. The name is the branch's (`main`); the reference is the
-/// one read (`origin/main` when the branch is the remote's).
+/// The default branch, the references compared with and their tips:
+/// `origin/HEAD`'s target, else `main`, else `master`, else
+/// `init.defaultBranch`'s, else `trunk`, else `develop` (each local, else
+/// `origin`'s), the first whose reference resolves, and its twin (the local
+/// branch of `origin`'s, `origin`'s of a local one) when that resolves too: a
+/// local `main` left behind while `origin/main` moved on (or the other way
+/// round) hides no commit the other has. The name is the branch's (`main`);
+/// the references are the ones read (`main and origin/main`).
 /// With `peel`, the tip is what the reference names peeled to its end (a tag
 /// to its commit: an object read); without, the object id the references
 /// alone name, and a reference resolves when its chain ends in an id.
 pub(crate) fn default_branch(
     repo: &gix::Repository,
     peel: bool,
-) -> Option<(DefaultBranch, gix::ObjectId)> {
+) -> Option<(DefaultBranch, Vec<gix::ObjectId>)> {
     let resolve = |r: &mut gix::Reference<'_>| {
         if peel {
             r.peel_to_id().map(gix::Id::detach).ok()
         } else {
             r.follow_to_object().map(gix::Id::detach).ok()
         }
+    };
+    // The branch found at `compared` with tip `id`, and its twin `twin` (a
+    // full reference name, shown as `shown`) when it resolves.
+    let with_twin = |name: String, compared: String, id, twin: String, shown: String| {
+        let mut tips = vec![id];
+        let mut compared = compared;
+        if let Ok(Some(mut r)) = repo.try_find_reference(twin.as_str())
+            && let Some(other) = resolve(&mut r)
+        {
+            compared = format!("{compared} and {shown}");
+            if other != id {
+                tips.push(other);
+            }
+        }
+        (DefaultBranch { name, compared }, tips)
     };
     if let Ok(Some(mut r)) = repo.try_find_reference("refs/remotes/origin/HEAD") {
         // The name first: resolving follows the symbolic reference.
@@ -41,7 +59,14 @@ pub(crate) fn default_branch(
             gix::refs::TargetRef::Object(_) => ("origin/HEAD".to_owned(), "origin/HEAD".to_owned()),
         };
         if let Some(id) = resolve(&mut r) {
-            return Some((DefaultBranch { name, compared }, id));
+            // The local branch of the remote's default, when there is one.
+            let local = compared
+                .strip_prefix("origin/")
+                .map(|b| (format!("refs/heads/{b}"), b.to_owned()));
+            return Some(match local {
+                Some((twin, shown)) => with_twin(name, compared, id, twin, shown),
+                None => (DefaultBranch { name, compared }, vec![id]),
+            });
         }
     }
     // Then `main`, `master`, the branch `init.defaultBranch` names, `trunk`
@@ -58,18 +83,21 @@ pub(crate) fn default_branch(
         .chain(configured)
         .chain(["trunk", "develop"].into_iter().map(str::to_owned));
     for name in names {
-        for (full, compared) in [
-            (format!("refs/heads/{name}"), name.clone()),
-            (
+        if let Ok(Some(mut r)) = repo.try_find_reference(format!("refs/heads/{name}").as_str())
+            && let Some(id) = resolve(&mut r)
+        {
+            let (twin, shown) = (
                 format!("refs/remotes/origin/{name}"),
                 format!("origin/{name}"),
-            ),
-        ] {
-            if let Ok(Some(mut r)) = repo.try_find_reference(full.as_str())
-                && let Some(id) = resolve(&mut r)
-            {
-                return Some((DefaultBranch { name, compared }, id));
-            }
+            );
+            return Some(with_twin(name.clone(), name, id, twin, shown));
+        }
+        if let Ok(Some(mut r)) =
+            repo.try_find_reference(format!("refs/remotes/origin/{name}").as_str())
+            && let Some(id) = resolve(&mut r)
+        {
+            let compared = format!("origin/{name}");
+            return Some((DefaultBranch { name, compared }, vec![id]));
         }
     }
     None
@@ -117,12 +145,15 @@ pub(crate) fn default_and_own_commits(
     let head = repo.head().ok().and_then(|h| h.id()).map(gix::Id::detach);
     let cache = cache.filter(|_| ids_say_it_all(repo));
     let kept = match (cache, head) {
-        (Some(_), Some(head)) => default_branch(repo, false).map(|(name, tip)| {
+        (Some(_), Some(head)) => default_branch(repo, false).map(|(name, tips)| {
+            let ids: Vec<String> = tips.iter().map(ToString::to_string).collect();
             let key = format!(
-                "{COMMITS_MAGIC} {head} {tip} {max} {} {}",
-                name.name, name.compared
+                "{COMMITS_MAGIC} {head} {} {max} {} {}",
+                ids.join(","),
+                name.name,
+                name.compared.replace(' ', "_")
             );
-            (key, head, name, tip)
+            (key, head, name, tips)
         }),
         _ => None,
     };
@@ -134,12 +165,12 @@ pub(crate) fn default_and_own_commits(
     let default = default_branch(repo, true);
     let peeled_head = repo.head_id().ok().map(gix::Id::detach);
     let commits = match (&default, peeled_head) {
-        (Some((_, tip)), Some(head)) => own_commits(repo, head, *tip, max)?,
+        (Some((_, tips)), Some(head)) => own_commits(repo, head, tips, max)?,
         _ => Vec::new(),
     };
-    if let (Some(file), Some((key, head, name, tip))) = (cache, kept)
+    if let (Some(file), Some((key, head, name, tips))) = (cache, kept)
         && peeled_head == Some(head)
-        && default.as_ref() == Some(&(name, tip))
+        && default.as_ref() == Some(&(name, tips))
     {
         write_kept(file, "git-commits", key, &OwnCommit::to_lines(&commits));
     }
@@ -181,21 +212,21 @@ impl OwnCommit {
     }
 }
 
-/// The commits reachable from `head` and not from `default` (subjects and the
-/// files each changed), newest first, merges left out (`Merge branch 'main'
-/// into ...` says nothing of the task).
+/// The commits reachable from `head` and from none of the default branch's
+/// `tips` (subjects and the files each changed), newest first, merges left out
+/// (`Merge branch 'main' into ...` says nothing of the task).
 fn own_commits(
     repo: &gix::Repository,
     head: gix::ObjectId,
-    default: gix::ObjectId,
+    tips: &[gix::ObjectId],
     max: usize,
 ) -> Result<Vec<OwnCommit>, GitError> {
-    if head == default || max == 0 {
+    if tips.contains(&head) || max == 0 {
         return Ok(Vec::new());
     }
     let walk = repo
         .rev_walk([head])
-        .with_hidden([default])
+        .with_hidden(tips.iter().copied())
         .sorting(gix::revision::walk::Sorting::ByCommitTime(
             gix::traverse::commit::simple::CommitTimeOrder::NewestFirst,
         ))

@@ -202,7 +202,7 @@ fn origin_head_names_the_default_branch() {
     let t = read_working_tree(&dir, ReadOptions::default()).unwrap();
     assert_eq!(t.default_branch.as_deref(), Some("trunk"));
     // Compared with the remote's branch, and said so.
-    assert_eq!(t.default_ref.as_deref(), Some("origin/trunk"));
+    assert_eq!(t.default_ref.as_deref(), Some("origin/trunk and trunk"));
     assert_eq!(t.commits, ["Topic work"]);
     assert_eq!(t.remotes.len(), 1);
     assert_eq!(t.remotes[0].name, "origin");
@@ -557,13 +557,14 @@ fn a_default_branch_whose_commit_is_missing_is_not_kept() {
     let cache = cairn_git::StatusCache::in_dir(cache_dir.path(), "t");
     let read = |cache: Option<&cairn_git::StatusCache>| {
         let t = read_with(&r.path(), cache, ReadOptions::default());
-        (t.default_branch, t.commits)
+        (t.default_branch, t.default_ref, t.commits)
     };
     let before = read(Some(&cache));
     assert_eq!(before, read(None));
     assert_eq!(
         before,
         (
+            Some("main".to_owned()),
             Some("main".to_owned()),
             vec!["Take the batch lock with a timeout".to_owned()]
         )
@@ -576,10 +577,10 @@ fn a_default_branch_whose_commit_is_missing_is_not_kept() {
     std::fs::copy(&from, git_dir.join("objects").join(dir).join(file)).unwrap();
     let after = read(Some(&cache));
     assert_eq!(after, read(None));
-    assert_ne!(
-        after.1, before.1,
-        "the branch's commits now counted from the other tip"
-    );
+    // Counted from `origin/HEAD`'s branch now, and from the local `main` too
+    // (its twin): the branch's own commits are still the one only it has.
+    assert_eq!(after.1.as_deref(), Some("origin/main and main"));
+    assert_eq!(after.2, before.2);
 }
 
 /// The untracked files kept in a cache file answer what git answers after every
@@ -1275,4 +1276,37 @@ fn a_sha256_repository_is_refused_cleanly() {
         e.to_string().contains("cannot open the git repository"),
         "{e}"
     );
+}
+
+/// A local `main` left behind while `origin/main` moved on (no `origin/HEAD`):
+/// the commits only `origin/main` has are not the branch's own. Before, every
+/// one of them was, and their subjects made the derived task.
+#[test]
+fn a_stale_local_main_hides_nothing_origin_main_has() {
+    let upstream = ledger();
+    let clone = tempfile::tempdir().unwrap();
+    let at = "2026-03-01T00:00:00Z";
+    common::git_in(
+        clone.path(),
+        &["clone", "-q", upstream.path().to_str().unwrap(), "c"],
+        at,
+    );
+    let dir = clone.path().join("c");
+    common::git_in(&dir, &["remote", "set-head", "origin", "-d"], at);
+    upstream.commit(
+        "2026-03-02T09:00:00Z",
+        "Upstream work on refunds",
+        &[("u.txt", "u\n")],
+    );
+    common::git_in(&dir, &["fetch", "-q"], at);
+    common::git_in(&dir, &["checkout", "-q", "-b", "topic", "origin/main"], at);
+    common::git_in(
+        &dir,
+        &["commit", "-q", "--allow-empty", "-m", "Topic work"],
+        "2026-03-03T00:00:00Z",
+    );
+    let t = read_working_tree(&dir, ReadOptions::default()).unwrap();
+    assert_eq!(t.default_branch.as_deref(), Some("main"));
+    assert_eq!(t.default_ref.as_deref(), Some("main and origin/main"));
+    assert_eq!(t.commits, ["Topic work"]);
 }
