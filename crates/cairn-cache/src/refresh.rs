@@ -359,8 +359,10 @@ fn build(
             }
             if !content_same && let Some(w) = writer.as_mut() {
                 w.delete_file(&f.path);
+                // No credential's text is indexed: a search could confirm a guess.
                 for n in &r.notes {
-                    w.add(n).map_err(|e| write_err("indexing", e.to_string()))?;
+                    w.add(&cairn_policy::index_view(n))
+                        .map_err(|e| write_err("indexing", e.to_string()))?;
                 }
             }
             let secret = r

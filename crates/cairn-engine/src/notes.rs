@@ -93,7 +93,10 @@ impl NoteSource {
     ) -> Result<Self, IndexError> {
         notes.sort_by(|a, b| a.path.cmp(&b.path));
         retire_by_config(&mut notes, retiring);
-        let index = Box::new(NoteIndex::build_in_ram(&notes)?);
+        // No credential's text is indexed: a search could confirm a guess.
+        let index = Box::new(NoteIndex::build_in_ram(
+            notes.iter().map(cairn_policy::index_view),
+        )?);
         let mut by_path = HashMap::with_capacity(notes.len());
         let mut stubs = HashMap::new();
         for (i, n) in notes.iter().enumerate() {
@@ -367,7 +370,8 @@ impl Cached {
             },
             None => String::new(),
         };
-        let index = NoteIndex::build_in_ram(self.all_full()).map_err(|e| e.to_string())?;
+        let index = NoteIndex::build_in_ram(self.all_full().iter().map(cairn_policy::index_view))
+            .map_err(|e| e.to_string())?;
         let mut w = format!(
             "the index at {} is damaged ({why})",
             self.snap.dir().display()

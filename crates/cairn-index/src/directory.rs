@@ -12,14 +12,17 @@ use crate::verify::FileSums;
 use crate::{ANALYZER, IndexError, NoteIndex, analyzer, rank, verify};
 
 impl NoteIndex {
-    /// Builds an index of `notes` in RAM.
-    pub fn build_in_ram(notes: &[Note]) -> Result<Self, IndexError> {
+    /// Builds an index of `notes` in RAM (each as given: the engine gives
+    /// `cairn_policy::index_view`s, with no credential left in them).
+    pub fn build_in_ram<N: std::borrow::Borrow<Note>>(
+        notes: impl IntoIterator<Item = N>,
+    ) -> Result<Self, IndexError> {
         let (schema, fields) = schema();
         let index = Index::create_in_ram(schema);
         let mut idx = contained(|| Self::wrap(index, fields))?;
         let mut w = idx.writer()?;
         for n in notes {
-            w.add(n)?;
+            w.add(n.borrow())?;
         }
         w.commit()?;
         idx.reload()?;

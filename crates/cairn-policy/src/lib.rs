@@ -29,6 +29,7 @@ mod code_shapes;
 mod counts;
 mod credential;
 mod detect;
+mod indexed;
 mod markdown;
 #[macro_use]
 mod patterns;
@@ -46,6 +47,7 @@ pub use credential::CredentialKind;
 pub use detect::{
     Finding, REDACTION_PREFIX, Redaction, find_credentials, redact, without_credentials,
 };
+pub use indexed::index_view;
 pub use markdown::{find_credentials_markdown, redact_markdown};
 pub use shown::{SafeText, ShownNote};
 pub use untrusted::{is_invisible, is_line_break, normalize, one_line};

@@ -634,3 +634,60 @@ fn a_note_whose_path_looks_like_a_credential_gets_its_body_from_the_cache_too() 
         .rendered;
     assert_eq!(cached, memory);
 }
+
+/// No credential's text is indexed, in RAM or on disk: a search, an explain or
+/// a wake-up for a guessed credential (whole, without its vendor prefix, or a
+/// piece of it) finds nothing, while the note's other words still find it.
+/// Before, the credential was redacted where shown but its words were indexed,
+/// so a search answered yes or no to a guess.
+#[test]
+fn a_search_never_confirms_a_guessed_credential() {
+    let vault = tempfile::tempdir().unwrap();
+    let token = "ghp_5pyzQ0kLm3Nx8RtVw2YbCd4EfGh6IjKlMnOp7";
+    std::fs::write(
+        vault.path().join("runner.md"),
+        format!(
+            "---\ntitle: CI runner notes\n---\nThe staging password is Xk9fakePw2Qz!.\n\n\
+             Q: What is the deploy password?\nA: Tr0ub4dorFake9\n\nPush with {token} when the bot is down.\n"
+        ),
+    )
+    .unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    let config = Config::for_vault(vault.path()).unwrap();
+    for opts in [OpenOptions::default(), persistent(cache.path())] {
+        let e = Engine::open(config.clone(), &opts).unwrap();
+        let search = |q: &str| {
+            e.search(&SearchRequest {
+                query: q.into(),
+                cwd: None,
+                project: None,
+                files: Vec::new(),
+                scope: SearchScope::All,
+                limit: 10,
+                ranking: Ranking::Full,
+                today: "2026-11-22".parse().unwrap(),
+            })
+            .unwrap()
+            .hits
+        };
+        assert_eq!(search("runner staging").len(), 1, "the note is indexed");
+        for guess in [
+            "Xk9fakePw2Qz",
+            "Xk9fake",
+            "Tr0ub4dorFake9",
+            token,
+            &token[4..],
+            "5pyzQ0kLm3Nx8RtVw2YbCd4EfGh6IjKlMnOp7",
+        ] {
+            assert!(search(guess).is_empty(), "{guess} found by search");
+            let x = e.explain(&request_at(
+                vault.path().to_path_buf(),
+                guess,
+                Target::Generic,
+                Format::Json,
+            ));
+            let x = serde_json::to_string(&x.unwrap()).unwrap();
+            assert!(!x.contains("covers 100%"), "{guess}: {x}");
+        }
+    }
+}
