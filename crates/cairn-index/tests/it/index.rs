@@ -38,7 +38,7 @@ fn q(text: &str) -> QueryTerms {
 
 #[test]
 fn ranks_by_bm25_with_stemming() {
-    let idx = NoteIndex::build_in_ram(&corpus()).unwrap();
+    let idx = NoteIndex::build_in_ram(corpus()).unwrap();
     assert_eq!(idx.doc_count(), 4);
     let hits = idx
         .search(
@@ -59,7 +59,7 @@ fn ranks_by_bm25_with_stemming() {
 
 #[test]
 fn folder_filter_restricts() {
-    let idx = NoteIndex::build_in_ram(&corpus()).unwrap();
+    let idx = NoteIndex::build_in_ram(corpus()).unwrap();
     let w = FieldWeights::default();
     let hits = idx
         .search(&q("retry"), &w, Some(&["p/atlas".to_owned()]), 10)
@@ -76,7 +76,7 @@ fn folder_filter_restricts() {
 
 #[test]
 fn explain_names_terms_and_fields() {
-    let idx = NoteIndex::build_in_ram(&corpus()).unwrap();
+    let idx = NoteIndex::build_in_ram(corpus()).unwrap();
     let m = idx
         .explain(
             &q("kafka events"),
