@@ -206,14 +206,26 @@ fn is_developer_folder(name: &str) -> bool {
     lower == "me" || DEVELOPER_WORDS.iter().any(|w| lower.contains(w))
 }
 
-/// Folder names (lowercase, any part of the name) that hold neither one
-/// project's notes nor the developer's: retired notes, unsorted captures and
-/// files attached to notes. Adoption proposes no root for them.
-const NEITHER_WORDS: &[&str] = &["archive", "inbox", "attachment", "asset", "trash"];
+/// Folder names (lowercase, after a leading number such as `40-` or `_`) that
+/// hold neither one project's notes nor the developer's: retired notes,
+/// unsorted captures and files attached to notes. Adoption proposes no root
+/// for them (`asset-tracker` is a project's name, not one of these).
+const NEITHER_NAMES: &[&str] = &[
+    "archive",
+    "archives",
+    "archived",
+    "inbox",
+    "attachment",
+    "attachments",
+    "asset",
+    "assets",
+    "trash",
+];
 
 fn is_neither_folder(name: &str) -> bool {
     let lower = name.to_lowercase();
-    NEITHER_WORDS.iter().any(|w| lower.contains(w))
+    let bare = lower.trim_start_matches(|c: char| c.is_ascii_digit() || " ._-".contains(c));
+    NEITHER_NAMES.contains(&bare)
 }
 
 fn is_project_container(name: &str) -> bool {
@@ -271,7 +283,7 @@ fn propose(found: &Found) -> Proposal {
         } else if is_project_container(top) {
             for (folder, &m) in found.projects.iter().filter(|(f, _)| {
                 f.strip_prefix(top.as_str())
-                    .is_some_and(|r| r.starts_with('/'))
+                    .is_some_and(|r| r.starts_with('/') && !is_neither_folder(&r[1..]))
             }) {
                 let leaf = folder.rsplit('/').next().unwrap_or(folder);
                 projects.push((project_id(leaf), folder.clone(), m));
@@ -504,13 +516,20 @@ mod tests {
         // Neither a project nor the developer's: no root proposed.
         found.top.insert("40-Archive".into(), 3);
         found.top.insert("Inbox".into(), 1);
+        found.top.insert("asset-tracker".into(), 1);
         found.projects.insert("10-Projects/ledger".into(), 2);
+        found.projects.insert("10-Projects/_Archive".into(), 2);
         let p = propose(&found);
         assert_eq!(p.developer, vec!["00-Identity"]);
         let ids: Vec<&str> = p.projects.iter().map(|x| x.0.as_str()).collect();
-        assert_eq!(ids, vec!["ledger", "kep-x"]);
+        assert_eq!(ids, vec!["ledger", "asset-tracker", "kep-x"]);
         let dir = tempfile::tempdir().expect("tempdir");
-        for folder in ["00-Identity", "10-Projects/ledger", "kep \"x\""] {
+        for folder in [
+            "00-Identity",
+            "10-Projects/ledger",
+            "asset-tracker",
+            "kep \"x\"",
+        ] {
             std::fs::create_dir_all(dir.path().join(folder)).expect("mkdir");
         }
         let text = adopted_config(&found, &p);
@@ -530,7 +549,7 @@ mod tests {
             .collect::<Vec<_>>()
             .join("\n");
         let c = Config::parse(&open, &path, None).expect("proposals parse");
-        assert_eq!(c.projects.len(), 2, "{open}");
+        assert_eq!(c.projects.len(), 3, "{open}");
         assert_eq!(c.developer.note_roots, vec!["00-Identity"]);
     }
 }

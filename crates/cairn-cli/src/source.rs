@@ -18,10 +18,13 @@ use clap::Args;
 use crate::error::UsageError;
 use crate::progress::Bar;
 
-/// Where the vault comes from.
+/// Where the vault comes from. (The doc comments are `--help` text, printed as
+/// written: no backticks around variable names.)
+#[allow(clippy::doc_markdown)]
 #[derive(Debug, Clone, Default, Args)]
 pub(crate) struct VaultArgs {
-    /// Configuration file (else $`CAIRN_CONFIG`, else ~/.config/cairn/config.toml).
+    /// Configuration file (else the file $CAIRN_CONFIG names, else
+    /// ~/.config/cairn/config.toml).
     #[arg(long, value_name = "FILE", global = true, conflicts_with = "vault")]
     pub config: Option<PathBuf>,
     /// Use this folder as one vault, without a configuration file.
@@ -30,7 +33,9 @@ pub(crate) struct VaultArgs {
     /// Folder of extra profiles (*.toml) and templates (templates/<format>/<target>.j2).
     #[arg(long, value_name = "DIR", global = true, hide_short_help = true)]
     pub profiles_dir: Option<PathBuf>,
-    /// Folder of the persistent index (default: [index] dir, else $`XDG_CACHE_HOME/cairn`/<vault>).
+    /// Folder of the persistent index (default: [index] dir, else
+    /// $CAIRN_CACHE_DIR/<vault>, else $XDG_CACHE_HOME/cairn/<vault>, else
+    /// ~/.cache/cairn/<vault>).
     #[arg(long, value_name = "DIR", global = true, hide_short_help = true)]
     pub index_dir: Option<PathBuf>,
 }

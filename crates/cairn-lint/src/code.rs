@@ -34,11 +34,22 @@ pub(crate) fn changed_since_note(ctx: &mut Ctx<'_>) {
             .map(|c| format!("{} ({})", c.path, c.count_phrase()))
             .collect();
         let since = changes.first().map(|c| c.since.clone()).unwrap_or_default();
+        // An entry of a decision log is named, at its heading: the file's
+        // other entries share its path.
+        let (line, which) = if n.entry_of.is_some() {
+            let title = cairn_policy::ShownNote::head(n).title.into_string();
+            (
+                Some(n.body_line),
+                format!("the entry \u{201c}{title}\u{201d}: "),
+            )
+        } else {
+            (ctx.key_line(n, "related_files"), String::new())
+        };
         found.push((
             n.file_path().to_owned(),
-            ctx.key_line(n, "related_files"),
+            line,
             format!(
-                "the code it describes changed since {since}: {}; check the note is still true, then update its date",
+                "{which}the code it describes changed since {since}: {}; check the note is still true, then update its date",
                 files.join(", ")
             ),
         ));

@@ -60,7 +60,9 @@ pub struct WakeupParams {
     /// Working directory of the session (routes to the project). Default: the server's directory.
     #[serde(default)]
     pub cwd: Option<String>,
-    /// What the session is about to do, in words. Default: empty (pins, priority and recency decide).
+    /// What the session is about to do, in words. Default: empty (the task is then
+    /// derived from the git working tree of cwd when it belongs to the routed
+    /// project; else pins, priority and recency decide).
     #[serde(default)]
     pub task: Option<String>,
     /// Files about to be touched, relative to cwd or absolute.

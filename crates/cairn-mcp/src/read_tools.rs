@@ -496,7 +496,10 @@ impl CairnServer {
         };
         Ok(self
             .run(move |engine| {
-                let ex = engine.explain(&req).map_err(|e| engine_error(&e))?;
+                // Without a task, the task git derives (as `memory_wakeup` does).
+                let ex = engine
+                    .explain_with_git(&req)
+                    .map_err(|e| engine_error(&e))?;
                 // The same text as `cairn explain`.
                 let text = ex.to_text();
                 let out = ExplainOut {

@@ -367,11 +367,14 @@ fn split(file: Note, frontmatter_tags: &[String]) -> (Vec<Note>, Vec<Diagnostic>
                 "supersedes" => supersedes.extend(links()),
                 "superseded_by" => superseded_by.extend(links()),
                 "related" | "related_memory" => related.extend(links()),
-                "related_files" | "files" => related_files.extend(
+                "related_files" => related_files.extend(
                     value
                         .split(',')
-                        .map(|f| f.trim().trim_matches('`').trim().to_owned())
-                        .filter(|f| !f.is_empty()),
+                        .map(|f| entry_link(f.trim().trim_matches('`')))
+                        .filter(|f| {
+                            !f.is_empty()
+                                && !matches!(f.to_lowercase().as_str(), "none" | "-" | "n/a")
+                        }),
                 ),
                 other => {
                     extra.insert(other.to_owned(), serde_json::Value::String(value.clone()));
@@ -475,31 +478,72 @@ fn entry_fields(lines: &[&str]) -> Vec<(usize, String, String)> {
         if t.is_empty() {
             continue;
         }
-        // `**Key:** value` or `**Key**: value`; else `Key:: value`.
-        let parsed = match t.strip_prefix("**") {
-            Some(rest) => rest.split_once(":**").or_else(|| rest.split_once("**:")),
-            // Dataview: `::` then a blank or the line's end (not `std::mem`).
-            None => t
-                .split_once(":: ")
-                .or_else(|| t.strip_suffix("::").map(|k| (k, ""))),
-        }
-        .map(|(k, v)| (k.trim(), v.trim()));
-        let Some((key, value)) = parsed.filter(|(k, _)| {
-            !k.is_empty()
-                && k.len() <= 40
-                && k.chars().all(|c| c.is_alphanumeric() || " -_".contains(c))
-        }) else {
+        let Some((key, value, _)) = field_line(t) else {
             break;
         };
-        let key: String = key
-            .trim()
+        out.push((i, key, value.to_owned()));
+    }
+    out
+}
+
+/// A field line (trimmed): `**Key:** value`, `**Key**: value`, or Dataview's
+/// `Key:: value` (`::` then a blank or the line's end: not `std::mem`). The key
+/// in snake case, the value, and whether it was written as Dataview's.
+pub(crate) fn field_line(t: &str) -> Option<(String, &str, bool)> {
+    // A list item's field (`- Status:: superseded`) is the same field.
+    let t = ["- ", "* ", "+ "]
+        .iter()
+        .find_map(|m| t.strip_prefix(m))
+        .map_or(t, str::trim_start);
+    let (parsed, dataview) = match t.strip_prefix("**") {
+        Some(rest) => (
+            rest.split_once(":**").or_else(|| rest.split_once("**:")),
+            false,
+        ),
+        None => (
+            t.split_once(":: ")
+                .or_else(|| t.strip_suffix("::").map(|k| (k, ""))),
+            true,
+        ),
+    };
+    let (key, value) = parsed.map(|(k, v)| (k.trim(), v.trim()))?;
+    let ok = key.starts_with(char::is_alphanumeric)
+        && key.len() <= 40
+        && !(dataview && value.is_empty())
+        && key
+            .chars()
+            .all(|c| c.is_alphanumeric() || " -_".contains(c));
+    ok.then(|| {
+        let key = key
             .to_lowercase()
             .chars()
             .map(|c| if c == ' ' || c == '-' { '_' } else { c })
             .collect();
-        out.push((i, key, value.to_owned()));
-    }
-    out
+        (key, value, dataview)
+    })
+}
+
+/// Keys of a field line that are a note's metadata, never its prose: an entry's
+/// fields (`Category`, `Tags`, `Related files`, ...) and sensitivity's keys.
+/// `Status` and `Date` are a record's bookkeeping, read where they are
+/// (`prose.rs`, `in_body.rs`).
+const METADATA_KEYS: &[&str] = &[
+    "category",
+    "tags",
+    "tag",
+    "related",
+    "related_memory",
+    "related_files",
+    "supersedes",
+    "superseded_by",
+];
+
+/// Whether a line (trimmed) is a metadata field: any Dataview inline field,
+/// or a bold one whose key is metadata ([`METADATA_KEYS`], a sensitivity key).
+pub(crate) fn is_metadata_line(t: &str) -> bool {
+    field_line(t).is_some_and(|(key, _, dataview)| {
+        dataview || METADATA_KEYS.contains(&key.as_str()) || sensitivity_key(&key).is_some()
+    })
 }
 
 #[cfg(test)]

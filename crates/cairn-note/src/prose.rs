@@ -8,7 +8,8 @@
 //! (`![[x.base]]`), so a badge line or an embed line is nothing; a table of
 //! contents (a list most of whose items are only a link to a `#section` of the
 //! same document); a paragraph of links only (`[Source](…)`) or of `#tags`
-//! only; a paragraph of Dataview inline fields (`status:: accepted`); the sentence ending in `:` that introduces a code block (unless the note
+//! only; metadata field lines (`**Tags:** x`, `**Category:** x`, `**Related
+//! files:** x`, a sensitivity key, any Dataview `key:: value`); the sentence ending in `:` that introduces a code block (unless the note
 //! has no other prose: then it is read without its colon); an Obsidian callout's
 //! `[!note]` marker.
 //!
@@ -66,7 +67,8 @@ pub fn prose_sentences(body: &str) -> Vec<String> {
 
 /// The body's prose (see [`Prose`]).
 pub fn prose(body: &str) -> Prose {
-    let (text, markers) = protect_markers(body);
+    let body = without_metadata_lines(body);
+    let (text, markers) = protect_markers(&body);
     let units = units(&text);
     let mut out = Prose::default();
     let mut lead: Option<usize> = None;
@@ -174,17 +176,28 @@ fn only_urls(text: &str) -> bool {
         })
 }
 
-/// Whether a paragraph is Dataview's inline fields (`status:: accepted`, one
-/// a line): metadata, not prose. It starts with a key (letters, digits, `_`,
-/// `-`) and `:: `; `std::mem::take` does not.
-fn inline_fields(text: &str) -> bool {
-    text.split_once(":: ").is_some_and(|(key, _)| {
-        !key.is_empty()
-            && key.len() <= 40
-            && key
-                .chars()
-                .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-'))
-    })
+/// `body` without its metadata field lines (`**Tags:** x`, `**Related files:**
+/// x`, any Dataview `key:: value`: `crate::entries::is_metadata_line`), each
+/// left as an empty line: what a note is filed under is not what it says.
+fn without_metadata_lines(body: &str) -> std::borrow::Cow<'_, str> {
+    if !body.contains(":**") && !body.contains("**:") && !body.contains("::") {
+        return std::borrow::Cow::Borrowed(body);
+    }
+    let mut out = String::with_capacity(body.len());
+    let mut changed = false;
+    for line in body.split_inclusive('\n') {
+        if crate::entries::is_metadata_line(line.trim()) {
+            changed = true;
+            out.push('\n');
+        } else {
+            out.push_str(line);
+        }
+    }
+    if changed {
+        std::borrow::Cow::Owned(out)
+    } else {
+        std::borrow::Cow::Borrowed(body)
+    }
 }
 
 /// Whether text is nothing but `#tags` (an Obsidian tag line): not prose.
@@ -286,9 +299,9 @@ impl Blocks {
         if self.quote > 0 {
             text = strip_callout(&text);
         }
-        // Links alone (`[Source](…)`, or bare addresses), a line of `#tags`
-        // alone and Dataview's inline fields are not prose.
-        if text.is_empty() || !plain || only_tags(&text) || inline_fields(&text) {
+        // Links alone (`[Source](…)`, or bare addresses) and a line of `#tags`
+        // alone are not prose.
+        if text.is_empty() || !plain || only_tags(&text) {
             return;
         }
         if only_urls(&text) {
@@ -730,16 +743,27 @@ mod tests {
         );
     }
 
-    /// Dataview's inline fields are metadata: before, `status:: accepted
-    /// related_files:: src/cache.rs` was a summary's first sentence.
+    /// Metadata field lines are not prose: Dataview's inline fields (any key)
+    /// and bold fields with a metadata key (an entry's `Category`, `Tags`,
+    /// `Related files`, a sensitivity key). Before, `status:: accepted
+    /// related_files:: src/cache.rs` or `Related files: src/time.rs Tags: time`
+    /// was a summary's first sentence (as `cairn memory` writes entries, too).
     #[test]
-    fn dataview_inline_fields_are_not_prose() {
+    fn metadata_field_lines_are_not_prose() {
         let body = "Status:: accepted\nrelated_files:: `src/cache.rs`\n\nEach mode writes its own cache.\n\nstd::mem::take avoids a clone.\n";
         assert_eq!(
             prose_sentences(body),
             vec![
                 "Each mode writes its own cache.",
                 "std::mem::take avoids a clone."
+            ]
+        );
+        let entry = "### [2025-03-19] Time filter reads now through a hook\n\n**Category:** testing\n**Tags:** time-filter, testing\n**Related files:** src/filter/time.rs\n**Sensitivity:** internal\n\nTimeFilter calls a hook for now.\n\n**Why:** tests need a fixed clock.\n";
+        assert_eq!(
+            prose_sentences(entry),
+            vec![
+                "TimeFilter calls a hook for now.",
+                "Why: tests need a fixed clock."
             ]
         );
     }

@@ -554,7 +554,7 @@ fn value_span(
             end -= 2;
         }
         // A passphrase: several lowercase words and nothing else on the line.
-        let words = matches!(rule.check, Check::Assignment | Check::Prose)
+        let words = matches!(rule.check, Check::Assignment | Check::Prose | Check::Answer)
             && rule.kind == CredentialKind::PasswordAssignment
             && benign::is_word(&text[start..end]);
         if words {
@@ -596,14 +596,52 @@ fn value_span(
     }
     // A code span after a key names a variable or shows code as often as it
     // gives a value (``the token `NPM_TOKEN` ``, ``a token is `args[i]` ``).
-    let code_span = matches!(rule.check, Check::Quoted | Check::Prose) && quote == Quote::Backtick;
+    let code_span = matches!(rule.check, Check::Quoted | Check::Prose | Check::Answer)
+        && quote == Quote::Backtick;
+    // A question about something else than the password itself: who knows
+    // it, where it is kept, which hash protects it.
+    if rule.check == Check::Answer && asks_about(line_before) {
+        return None;
+    }
     if code_span && (benign::is_constant_name(value) || code_shapes::is_code(value)) {
         return None;
     }
     match rule.check {
-        Check::Prose if unquoted => benign::looks_typed(value).then_some(end),
+        Check::Prose | Check::Answer if unquoted => benign::looks_typed(value).then_some(end),
         _ => Some(end),
     }
+}
+
+/// Whether the question before a password word asks about something else than
+/// the password (`Who knows the`, `Where is the`, `Which hash for the`).
+fn asks_about(question: &str) -> bool {
+    const ABOUT: &[&str] = &[
+        "who",
+        "whom",
+        "whose",
+        "where",
+        "which",
+        "why",
+        "how",
+        "when",
+        "whether",
+        "does",
+        "do",
+        "did",
+        "can",
+        "should",
+        "is there",
+        "are there",
+    ];
+    let q = question.to_ascii_lowercase();
+    let words: Vec<&str> = q
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    ABOUT.iter().any(|a| match a.split_once(' ') {
+        Some((x, y)) => words.windows(2).any(|w| w[0] == x && w[1] == y),
+        None => words.contains(a),
+    })
 }
 
 /// Sorts spans (earliest start, then longest, then the more specific kind) and
@@ -639,6 +677,8 @@ mod tests {
         assert_eq!(m.regexes.len(), RULES.len());
         for rule in RULES {
             assert!(!rule.anchors.is_empty(), "{:?}", rule.pattern);
+            // `DEFAULTS`' placeholder pattern is never a rule's own.
+            assert!(!rule.pattern.is_empty(), "a rule without a pattern");
             assert!(Regex::new(rule.pattern).is_ok(), "{:?}", rule.pattern);
             // The prefilter indexes anchors by two bytes (a shorter one
             // would make its rule run on every text).

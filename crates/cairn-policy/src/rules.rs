@@ -28,6 +28,10 @@ pub(crate) enum Check {
     /// bold values are literals unless they read as prose; a bare word only
     /// when it looks machine-made or typed (a digit, a symbol, mixed case).
     Prose,
+    /// An answer to a question about a password (`Q: the staging password?` ⏎
+    /// `A: x`): as [`Check::Prose`], unless the question asks something else
+    /// than the password itself (who, where, which, why, how, when, whether).
+    Answer,
     /// A URL's password: as is, unless it names a variable (`$DB_PASSWORD`).
     UrlPassword,
     /// A bare bearer token: only when it looks random.
@@ -338,21 +342,25 @@ pub(crate) const RULES: &[Rule] = &[
         ..DEFAULTS
     },
     Rule {
-        // A question and its answer: `Q: the staging password?` ⏎ `A: x`, or
-        // on one line (`**Q:** … password? **A:** x`, `Question:`/`Answer:`).
-        // The question asks for the password (it ends there, or goes on with
-        // `for`/`of`/…), not about a kind of one (`password manager?`).
+        // A question and its answer: `Q: the staging password?` ⏎ `A: x`, on
+        // one line or two (a blank line between, list markers, `Q.`/`Ans:`/
+        // `Answer -`, bold or italic labels, `A:` ⏎ `x`, `it's x`, a note in
+        // brackets after it). The question asks for the password (it ends
+        // there, or goes on with `for`/`of`/…), not about a kind of one
+        // (`password manager?`); `Check::Answer` drops who/where/which/… ones.
         kind: CredentialKind::PasswordAssignment,
-        anchors: &["pass", "pwd"],
+        anchors: &["pass", "pwd", "pw", "pin", "kennwort"],
         pattern: concat!(
-            r"(?im)(?:password|passwd|passphrase|passcode|pwd)s?(?:\*\*|__|[`'\x22])?",
-            r"(?:[ \t]+(?:for|of|to|on|at|in)\b[^\r\n?]*)?\?(?:\*\*|__)?",
-            r"(?:[ \t]*\r?\n[ \t]*(?:[-*+>][ \t]+)?|[ \t]+)(?:\*\*|__)?(?:a|answer)[ \t]*[:：](?:\*\*|__)?[ \t]*",
+            r"(?im)(?:password|passwd|passphrase|passcode|passwort|kennwort|pwd|\bpw|\bpin)s?",
+            r"(?:\*\*|__|[*_`'\x22])?(?:[ \t]+(?:for|of|to|on|at|in)\b[^?？]{0,80}?)?[ \t]*[?？]",
+            r"(?:\*\*|__|[*_])?(?:[ \t]*\([^\r\n)]{0,60}\))?(?:[ \t]*\r?\n(?:[ \t]*\r?\n)?[ \t]*(?:(?:[-*+>]|\d{1,2}[.)])[ \t]+)?|[ \t]+)",
+            r"(?:\*\*|__|[*_])?(?:a|ans|answer)(?:\*\*|__|[*_])?[ \t]*(?:[:：.]|[ \t]-)(?:\*\*|__|[*_])?",
+            r"[ \t]*(?:\r?\n[ \t]*)?(?:it'?s[ \t]+|it[ \t]+is[ \t]+)?",
             prose_value!(),
-            r"[ \t]*\r?$"
+            r"(?:\*\*|__|[*_])?[ \t]*(?:\([^\r\n)]{0,60}\)|[^\w\s`*]{1,4})?[ \t]*\r?$"
         ),
-        check: Check::Prose,
-        line: Line::After(&["?"]),
+        check: Check::Answer,
+        line: Line::After(&["?", "？"]),
         ..DEFAULTS
     },
     Rule {

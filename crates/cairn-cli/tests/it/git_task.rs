@@ -696,6 +696,30 @@ fn notes_whose_code_changed_say_so_after_cairn_index_and_lint_warns() {
         "{}",
         found[0]["message"]
     );
+
+    // An entry of a decision log is named, at its heading's line (its file's
+    // other entries share the path). Before, only the file was.
+    write(
+        &config.parent().unwrap().join("vault/ledger/decisions.md"),
+        "# Decisions\n\n## 2026-01-15 — Lock the batch row\n\nrelated_files:: src/payout/batch.rs\n\nOne row lock per batch.\n",
+    );
+    let report = lint_json(&config);
+    let entry: Vec<&Value> = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["code"] == "code-changed-since-note" && f["path"] == "ledger/decisions.md")
+        .collect();
+    assert_eq!(entry.len(), 1, "{report}");
+    assert_eq!(entry[0]["line"], 3);
+    assert!(
+        entry[0]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("the entry \u{201c}Lock the batch row\u{201d}: the code it describes changed since 2026-01-15"),
+        "{}",
+        entry[0]["message"]
+    );
 }
 
 #[test]

@@ -290,4 +290,16 @@ fn dataview_fields_and_related_files_in_entries() {
     let b = &p.notes[1];
     assert_eq!(b.related_files, ["src/take.rs"]);
     assert!(!b.extra.contains_key("std"), "{:?}", b.extra);
+    // A list item's field is the field; `none` and a wikilink's brackets are
+    // no file; `files` is no alias; a key ends in `::` alone is no field.
+    let text = "# Decisions\n\n## 2025-10-10 — Keep one queue\n\n\
+        - Status:: superseded\n\
+        related_files:: none, [[src/queue.rs]]\n\
+        Files:: 3 changed, none deleted\n\n\
+        One queue is simpler.\n";
+    let p = parse_file("decisions.md", text.as_bytes());
+    let c = &p.notes[0];
+    assert_eq!(c.status_word.as_deref(), Some("superseded"));
+    assert_eq!(c.related_files, ["src/queue.rs"]);
+    assert!(!c.extra.contains_key("__status"), "{:?}", c.extra);
 }
