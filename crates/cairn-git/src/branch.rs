@@ -7,17 +7,19 @@ use std::path::Path;
 use crate::GitError;
 use crate::tree::{read_kept, write_kept};
 
-/// The default branch, the references compared with and their tips:
-/// `origin/HEAD`'s target, else `main`, else `master`, else
+/// The default branch and every mainline reference with their tips. The
+/// default is `origin/HEAD`'s target, else `main`, else `master`, else
 /// `init.defaultBranch`'s, else `trunk`, else `develop` (each local, else
-/// `origin`'s), the first whose reference resolves, and its twin (the local
-/// branch of `origin`'s, `origin`'s of a local one) when that resolves too: a
-/// local `main` left behind while `origin/main` moved on (or the other way
-/// round) hides no commit the other has. The name is the branch's (`main`);
-/// the references are the ones read (`main and origin/main`).
-/// With `peel`, the tip is what the reference names peeled to its end (a tag
-/// to its commit: an object read); without, the object id the references
-/// alone name, and a reference resolves when its chain ends in an id.
+/// `origin`'s), the first whose reference resolves. The references compared
+/// with are the default's and every other of those names that resolves,
+/// locally and on `origin` (and the local branch of `origin/HEAD`'s): a commit
+/// any mainline has is not a branch's own, so a local `main` left behind while
+/// `origin/main` moved on, or a stray `main` where `master` is the mainline,
+/// passes off no merged work as the branch's. The name is the default's
+/// (`main`); the references are the ones read (`main and origin/main`).
+/// With `peel`, a tip is what the reference names peeled to its end (a tag to
+/// its commit: an object read); without, the object id the references alone
+/// name, and a reference resolves when its chain ends in an id.
 pub(crate) fn default_branch(
     repo: &gix::Repository,
     peel: bool,
@@ -29,26 +31,19 @@ pub(crate) fn default_branch(
             r.follow_to_object().map(gix::Id::detach).ok()
         }
     };
-    // The branch found at `compared` with tip `id`, and its twin `twin` (a
-    // full reference name, shown as `shown`) when it resolves.
-    let with_twin = |name: String, compared: String, id, twin: String, shown: String| {
-        let mut tips = vec![id];
-        let mut compared = compared;
-        if let Ok(Some(mut r)) = repo.try_find_reference(twin.as_str())
-            && let Some(other) = resolve(&mut r)
-        {
-            compared = format!("{compared} and {shown}");
-            if other != id {
-                tips.push(other);
-            }
-        }
-        (DefaultBranch { name, compared }, tips)
+    let find = |full: &str| {
+        repo.try_find_reference(full)
+            .ok()
+            .flatten()
+            .and_then(|mut r| resolve(&mut r))
     };
+    // `origin/HEAD`'s branch: (name, reference shown, tip).
+    let mut default: Option<(String, String, gix::ObjectId)> = None;
     if let Ok(Some(mut r)) = repo.try_find_reference("refs/remotes/origin/HEAD") {
         // The name first: resolving follows the symbolic reference.
         // A symbolic `origin/HEAD` names the remote's branch (`origin/trunk`:
         // `trunk`); one that holds a commit itself names none.
-        let (name, compared) = match r.target() {
+        let (name, shown) = match r.target() {
             gix::refs::TargetRef::Symbolic(n) => {
                 let n = n.shorten().to_string();
                 (
@@ -59,48 +54,63 @@ pub(crate) fn default_branch(
             gix::refs::TargetRef::Object(_) => ("origin/HEAD".to_owned(), "origin/HEAD".to_owned()),
         };
         if let Some(id) = resolve(&mut r) {
-            // The local branch of the remote's default, when there is one.
-            let local = compared
-                .strip_prefix("origin/")
-                .map(|b| (format!("refs/heads/{b}"), b.to_owned()));
-            return Some(match local {
-                Some((twin, shown)) => with_twin(name, compared, id, twin, shown),
-                None => (DefaultBranch { name, compared }, vec![id]),
-            });
+            default = Some((name, shown, id));
         }
     }
-    // Then `main`, `master`, the branch `init.defaultBranch` names, `trunk`
-    // and `develop`: a repository whose mainline has another name still has
+    // The local branch of `origin/HEAD`'s, then `main`, `master`, the branch
+    // `init.defaultBranch` names, `trunk` and `develop`, each local and
+    // `origin`'s: a repository whose mainline has another name still has
     // branches of their own.
     let configured = repo
         .config_snapshot()
         .string("init.defaultBranch")
         .map(|n| n.to_string())
         .filter(|n| !n.is_empty() && !n.contains(['/', ' ']));
-    let names = ["main", "master"]
-        .into_iter()
-        .map(str::to_owned)
-        .chain(configured)
-        .chain(["trunk", "develop"].into_iter().map(str::to_owned));
+    let mut names: Vec<String> = Vec::new();
+    if let Some((_, shown, _)) = &default
+        && let Some(b) = shown.strip_prefix("origin/")
+    {
+        names.push(b.to_owned());
+    }
+    names.extend(
+        ["main", "master"]
+            .into_iter()
+            .map(str::to_owned)
+            .chain(configured)
+            .chain(["trunk", "develop"].into_iter().map(str::to_owned)),
+    );
+    let mut found: Vec<(String, String, gix::ObjectId)> = Vec::new();
     for name in names {
-        if let Ok(Some(mut r)) = repo.try_find_reference(format!("refs/heads/{name}").as_str())
-            && let Some(id) = resolve(&mut r)
-        {
-            let (twin, shown) = (
+        for (full, shown) in [
+            (format!("refs/heads/{name}"), name.clone()),
+            (
                 format!("refs/remotes/origin/{name}"),
                 format!("origin/{name}"),
-            );
-            return Some(with_twin(name.clone(), name, id, twin, shown));
-        }
-        if let Ok(Some(mut r)) =
-            repo.try_find_reference(format!("refs/remotes/origin/{name}").as_str())
-            && let Some(id) = resolve(&mut r)
-        {
-            let compared = format!("origin/{name}");
-            return Some((DefaultBranch { name, compared }, vec![id]));
+            ),
+        ] {
+            if !found.iter().any(|f| f.1 == shown)
+                && let Some(id) = find(&full)
+            {
+                found.push((name.clone(), shown, id));
+            }
         }
     }
-    None
+    let (name, first, tip) = default.or_else(|| found.first().cloned())?;
+    let mut shown = vec![first];
+    let mut tips = vec![tip];
+    for (_, s, id) in found {
+        if !shown.contains(&s) {
+            shown.push(s);
+        }
+        if !tips.contains(&id) {
+            tips.push(id);
+        }
+    }
+    let compared = match shown.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => shown.concat(),
+    };
+    Some((DefaultBranch { name, compared }, tips))
 }
 
 /// The default branch: its name, and the reference the branch's own commits

@@ -202,7 +202,11 @@ fn origin_head_names_the_default_branch() {
     let t = read_working_tree(&dir, ReadOptions::default()).unwrap();
     assert_eq!(t.default_branch.as_deref(), Some("trunk"));
     // Compared with the remote's branch, and said so.
-    assert_eq!(t.default_ref.as_deref(), Some("origin/trunk and trunk"));
+    // Compared with every mainline reference: `origin/main` too.
+    assert_eq!(
+        t.default_ref.as_deref(),
+        Some("origin/trunk, trunk and origin/main")
+    );
     assert_eq!(t.commits, ["Topic work"]);
     assert_eq!(t.remotes.len(), 1);
     assert_eq!(t.remotes[0].name, "origin");
@@ -222,7 +226,10 @@ fn origin_head_names_the_default_branch() {
     );
     let t = read_working_tree(&dir, ReadOptions::default()).unwrap();
     assert_eq!(t.default_branch.as_deref(), Some("origin/HEAD"));
-    assert_eq!(t.default_ref.as_deref(), Some("origin/HEAD"));
+    assert_eq!(
+        t.default_ref.as_deref(),
+        Some("origin/HEAD, origin/main, trunk and origin/trunk")
+    );
     assert_eq!(t.commits, ["Topic work"]);
 }
 
@@ -1309,4 +1316,47 @@ fn a_stale_local_main_hides_nothing_origin_main_has() {
     assert_eq!(t.default_branch.as_deref(), Some("main"));
     assert_eq!(t.default_ref.as_deref(), Some("main and origin/main"));
     assert_eq!(t.commits, ["Topic work"]);
+}
+
+/// A stray local `main` where `origin`'s mainline is `master` (no
+/// `origin/HEAD`): `main` is the default by name, but `master`'s commits are
+/// not the branch's own either (a held-out trial's case: before, the commits
+/// `master` had since the stray `main` made the derived task).
+#[test]
+fn a_stray_main_hides_nothing_master_has() {
+    let upstream = ledger();
+    upstream.git(&["branch", "-q", "-m", "main", "master"]);
+    let clone = tempfile::tempdir().unwrap();
+    let at = "2026-03-01T00:00:00Z";
+    common::git_in(
+        clone.path(),
+        &["clone", "-q", upstream.path().to_str().unwrap(), "c"],
+        at,
+    );
+    let dir = clone.path().join("c");
+    common::git_in(&dir, &["remote", "set-head", "origin", "-d"], at);
+    common::git_in(&dir, &["branch", "-q", "main", "master"], at);
+    upstream.commit(
+        "2026-03-02T09:00:00Z",
+        "Bump globset",
+        &[("Cargo.lock", "x\n")],
+    );
+    common::git_in(&dir, &["fetch", "-q"], at);
+    common::git_in(
+        &dir,
+        &["checkout", "-q", "-b", "fix/dst", "origin/master"],
+        at,
+    );
+    common::git_in(
+        &dir,
+        &["commit", "-q", "--allow-empty", "-m", "Resolve DST gaps"],
+        "2026-03-03T00:00:00Z",
+    );
+    let t = read_working_tree(&dir, ReadOptions::default()).unwrap();
+    assert_eq!(t.default_branch.as_deref(), Some("main"));
+    assert_eq!(
+        t.default_ref.as_deref(),
+        Some("main, master and origin/master")
+    );
+    assert_eq!(t.commits, ["Resolve DST gaps"]);
 }
