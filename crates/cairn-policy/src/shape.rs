@@ -121,12 +121,29 @@ pub(crate) fn has_line(line: Line, anchors: &[Finder<'static>], lowered: &mut Lo
     }
     let hay = lowered.get();
     anchors.iter().any(|anchor| {
+        // The line of the last occurrence (its bounds found once, not once per
+        // occurrence: a long line full of an anchor would make this quadratic),
+        // and the line on which an `After` or table test failed: a later
+        // occurrence's rest of that line is a part of the rest it searched.
+        let mut bounds: Option<(usize, usize)> = None;
+        let mut failed_on: Option<usize> = None;
         occurrences(hay, anchor).any(|start| {
             let end = start + anchor.needle().len();
-            let line_start = hay[..start].rfind('\n').map_or(0, |at| at + 1);
-            let line_end = hay[end..].find('\n').map_or(hay.len(), |at| end + at);
+            let (line_start, line_end) = match bounds {
+                Some((s, e)) if start >= s && end <= e => (s, e),
+                _ => {
+                    let s = hay[..start].rfind('\n').map_or(0, |at| at + 1);
+                    let e = hay[end..].find('\n').map_or(hay.len(), |at| end + at);
+                    bounds = Some((s, e));
+                    (s, e)
+                }
+            };
             let after = &hay[end..line_end];
-            match line {
+            let monotone = matches!(line, Line::After(_) | Line::TableRow);
+            if monotone && failed_on == Some(line_start) {
+                return false;
+            }
+            let found = match line {
                 Line::Any => true,
                 Line::After(marks) => marks.iter().any(|mark| after.contains(mark)),
                 Line::Key { then, .. } => follows(then, after),
@@ -146,7 +163,11 @@ pub(crate) fn has_line(line: Line, anchors: &[Finder<'static>], lowered: &mut Lo
                         .starts_with('|')
                         && after.contains('|')
                 }
+            };
+            if monotone && !found {
+                failed_on = Some(line_start);
             }
+            found
         })
     })
 }

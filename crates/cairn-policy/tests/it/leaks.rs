@@ -367,3 +367,30 @@ fn text_cut_into_words_loses_its_credentials() {
         std::borrow::Cow::Borrowed("payout retries")
     ));
 }
+
+/// A long line full of one anchor (`password password …`) is read in time
+/// linear in its length: the line tests found each occurrence's line bounds
+/// anew, so 180 KB took 19 s (found by a review). Compared as a ratio in one
+/// run (never a wall-clock bound): ten times the text may take ten times as
+/// long, not a hundred.
+#[test]
+fn a_line_full_of_an_anchor_is_read_in_linear_time() {
+    let time = |words: usize| {
+        let text = "password ".repeat(words);
+        (0..3)
+            .map(|_| {
+                let t = std::time::Instant::now();
+                let out = redact(&text);
+                assert!(!out.is_redacted());
+                t.elapsed()
+            })
+            .min()
+            .unwrap()
+    };
+    let small = time(2_000).as_secs_f64().max(1e-6);
+    let large = time(20_000).as_secs_f64();
+    assert!(
+        large / small < 40.0,
+        "2,000 words {small:.4} s, 20,000 words {large:.4} s"
+    );
+}
