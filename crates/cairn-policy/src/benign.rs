@@ -479,11 +479,20 @@ fn is_ui_text(value: &str) -> bool {
         })
 }
 
+/// The longest line read as a passphrase: eight words of twenty-odd letters.
+const MAX_PASSPHRASE_BYTES: usize = 200;
+
 /// The byte length of a passphrase at the start of `line` (`correct horse
 /// battery staple`): `min_words` to eight lowercase words, nothing else on the
 /// line, no function word. `None` when the line is a sentence.
 pub(crate) fn passphrase_len(line: &str, min_words: usize) -> Option<usize> {
     let phrase = line.trim_end();
+    // Eight words are short: a longer line is a sentence (and a paragraph read
+    // as one line, as a markdown view reads it, is not split whole for every
+    // match in it: that made a long note's reading quadratic).
+    if phrase.len() > MAX_PASSPHRASE_BYTES {
+        return None;
+    }
     let words: Vec<&str> = phrase.split([' ', '-']).collect();
     let ok = (min_words..=8).contains(&words.len())
         && words.iter().all(|w| {

@@ -539,9 +539,15 @@ fn value_span(
         q => q,
     };
     let unquoted = quote == Quote::None;
-    let line_end = text[start..]
+    // The line's end, 512 bytes on at most (a paragraph read as one line would
+    // make a search to its end per match quadratic).
+    let mut window = (start + 512).min(text.len());
+    while !text.is_char_boundary(window) {
+        window += 1;
+    }
+    let line_end = text[start..window]
         .find(['\n', '\r'])
-        .map_or(text.len(), |i| start + i);
+        .map_or(window, |i| start + i);
     if unquoted {
         // A query parameter (`?token=abc&x=1)`) ends where the URL syntax resumes.
         if text[..match_start].ends_with(['?', '&'])
@@ -581,7 +587,15 @@ fn value_span(
     }
     // `${DB_PASSWORD:?message}`: the key is a shell parameter, the value its
     // error message.
-    let line_before = &text[text[..match_start].rfind('\n').map_or(0, |i| i + 1)..match_start];
+    // The line before the match, its last 256 bytes at most (a paragraph read
+    // as one line would make a search back to its start per match quadratic).
+    let mut from = match_start.saturating_sub(256);
+    while !text.is_char_boundary(from) {
+        from += 1;
+    }
+    let line_before = &text[text[from..match_start]
+        .rfind('\n')
+        .map_or(from, |i| from + i + 1)..match_start];
     if unquoted
         && value.starts_with('?')
         && line_before

@@ -394,3 +394,29 @@ fn a_line_full_of_an_anchor_is_read_in_linear_time() {
         "2,000 words {small:.4} s, 20,000 words {large:.4} s"
     );
 }
+
+/// A long paragraph of one phrasing (`password is required` on every line),
+/// which a markdown view reads as one line, is read in linear time too: each
+/// match searched back to the line's start and on to its end, so 16,000 lines
+/// took 6 s. Ten times the text may take ten times as long, not a hundred.
+#[test]
+fn a_long_paragraph_is_read_in_linear_time() {
+    let time = |lines: usize| {
+        let text = "password is required\n".repeat(lines);
+        (0..3)
+            .map(|_| {
+                let t = std::time::Instant::now();
+                let out = redact_markdown(&text);
+                assert!(!out.is_redacted());
+                t.elapsed()
+            })
+            .min()
+            .unwrap()
+    };
+    let small = time(500).as_secs_f64().max(1e-6);
+    let large = time(5_000).as_secs_f64();
+    assert!(
+        large / small < 40.0,
+        "500 lines {small:.4} s, 5,000 lines {large:.4} s"
+    );
+}
