@@ -127,6 +127,11 @@ impl Engine {
             let (decision, why) = if let Some(d) = derived {
                 let how = match layer.as_deref() {
                     Some("hot") => "hot layer".to_owned(),
+                    // Both: the gate passed on the words, and the files point at it.
+                    _ if s.anchored && s.matches_task(sel.profile.min_coverage) => format!(
+                        "task layer: passed the gate, covers {}, and --files point at it",
+                        covered(s)
+                    ),
                     _ if s.anchored => "task layer: --files point at it".to_owned(),
                     _ if sel.query.is_empty() => "no task: recently edited".to_owned(),
                     _ if !s.matches_task(sel.profile.min_coverage) && s.successor_of.is_some() => {
