@@ -94,16 +94,11 @@ impl Explanation {
         }
         let _ = writeln!(
             s,
-            "\nBudget: {} of {} tokens ({}); {} relevant note{} left out",
+            "\nBudget: {} of {} tokens ({}); {} left out",
             self.budget.used_tokens,
             self.budget.limit_tokens,
             self.budget.format,
-            self.budget.left_out_count,
-            if self.budget.left_out_count == 1 {
-                ""
-            } else {
-                "s"
-            }
+            crate::git_task::plural(self.budget.left_out_count, "relevant note")
         );
         if !self.diagnostics.is_empty() {
             let _ = writeln!(s, "\nScan diagnostics ({}):", self.diagnostics.len());

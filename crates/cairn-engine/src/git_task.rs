@@ -719,7 +719,8 @@ fn clip(text: &str, max: usize) -> String {
     format!("{}…", head.trim_end())
 }
 
-fn plural(n: usize, what: &str) -> String {
+/// `n` and `what`, plural unless `n` is 1: "1 commit", "3 commits".
+pub(crate) fn plural(n: usize, what: &str) -> String {
     if n == 1 {
         format!("1 {what}")
     } else {

@@ -328,13 +328,7 @@ impl Engine {
 }
 
 /// Whether vault-relative `path` lies under root folder `root`.
-pub fn in_root(path: &str, root: &str) -> bool {
-    let root = root.trim_matches('/');
-    root.is_empty()
-        || path
-            .strip_prefix(root)
-            .is_some_and(|rest| rest.starts_with('/'))
-}
+pub use cairn_note::in_root;
 
 /// Built-in profiles and templates, then the overrides found in `dir`:
 /// `dir/*.toml` profiles and `dir/templates/<format>/<target>.j2` templates (`related/`:

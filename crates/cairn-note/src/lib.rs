@@ -40,7 +40,7 @@ pub use frontmatter::{
 pub use markdown::{link_target, options as markdown_options, wikilink_lines, wikilinks};
 pub use model::{
     Diagnostic, Freshness, Heading, MemoryType, Note, Priority, Sensitivity, Severity, Status,
-    TriggerTerms,
+    TriggerTerms, in_root,
 };
 pub use names::{NoteNames, find_named, is_attachment, most_linked};
 pub use parse::{Parsed, body_of, note_id, parse_date, parse_note};

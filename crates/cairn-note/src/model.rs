@@ -290,6 +290,16 @@ impl Default for Status {
     }
 }
 
+/// Whether vault-relative `path` lies under root folder `root` (`""`: the
+/// whole vault).
+pub fn in_root(path: &str, root: &str) -> bool {
+    let root = root.trim_matches('/');
+    root.is_empty()
+        || path
+            .strip_prefix(root)
+            .is_some_and(|rest| rest.starts_with('/'))
+}
+
 impl Note {
     /// Whether one of the folders on the note's path (not its file name) is
     /// called one of `names`, in any case (`archive/`, `sessions/`, ...).

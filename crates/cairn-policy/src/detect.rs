@@ -541,10 +541,7 @@ fn value_span(
     let unquoted = quote == Quote::None;
     // The line's end, 512 bytes on at most (a paragraph read as one line would
     // make a search to its end per match quadratic).
-    let mut window = (start + 512).min(text.len());
-    while !text.is_char_boundary(window) {
-        window += 1;
-    }
+    let window = boundary_at_or_after(text, start + 512);
     let line_end = text[start..window]
         .find(['\n', '\r'])
         .map_or(window, |i| start + i);
@@ -589,10 +586,7 @@ fn value_span(
     // error message.
     // The line before the match, its last 256 bytes at most (a paragraph read
     // as one line would make a search back to its start per match quadratic).
-    let mut from = match_start.saturating_sub(256);
-    while !text.is_char_boundary(from) {
-        from += 1;
-    }
+    let from = boundary_at_or_after(text, match_start.saturating_sub(256));
     let line_before = &text[text[from..match_start]
         .rfind('\n')
         .map_or(from, |i| from + i + 1)..match_start];
@@ -624,6 +618,16 @@ fn value_span(
         Check::Prose | Check::Answer if unquoted => benign::looks_typed(value).then_some(end),
         _ => Some(end),
     }
+}
+
+/// The first character boundary of `text` at or after byte `at` (its length
+/// when `at` is past it): where a bounded look at a line may start or stop.
+fn boundary_at_or_after(text: &str, at: usize) -> usize {
+    let mut at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at += 1;
+    }
+    at
 }
 
 /// Whether the question before a password word asks about something else than

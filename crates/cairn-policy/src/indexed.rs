@@ -19,69 +19,43 @@ pub fn index_view(note: &Note) -> Cow<'_, Note> {
         Cow::Borrowed(_) => None,
         Cow::Owned(o) => Some(o),
     };
-    let list = |items: &[String]| -> Option<Vec<String>> {
-        let scrubbed: Vec<Option<String>> = items.iter().map(|s| short(s)).collect();
-        scrubbed.iter().any(Option::is_some).then(|| {
-            scrubbed
-                .into_iter()
-                .zip(items)
-                .map(|(new, old)| new.unwrap_or_else(|| old.clone()))
-                .collect()
-        })
-    };
-    let body = blank_markdown(&note.body);
-    let title = short(&note.title);
-    let description = note.description.as_deref().and_then(short);
-    let headings: Vec<Option<String>> = note.headings.iter().map(|h| short(&h.text)).collect();
-    let tags = list(&note.tags);
-    let triggers = list(&note.triggers);
-    let aliases = list(&note.aliases);
-    let related_files = list(&note.related_files);
-    let id = short(&note.id);
-    if body.is_none()
-        && title.is_none()
-        && description.is_none()
-        && headings.iter().all(Option::is_none)
-        && tags.is_none()
-        && triggers.is_none()
-        && aliases.is_none()
-        && related_files.is_none()
-        && id.is_none()
-    {
-        return Cow::Borrowed(note);
+    // Cloned at the first credential found, not before.
+    let mut view = Cow::Borrowed(note);
+    if let Some(b) = blank_markdown(&note.body) {
+        view.to_mut().body = b;
     }
-    let mut n = note.clone();
-    if let Some(b) = body {
-        n.body = b;
+    if let Some(t) = short(&note.title) {
+        view.to_mut().title = t;
     }
-    if let Some(t) = title {
-        n.title = t;
+    if let Some(d) = note.description.as_deref().and_then(short) {
+        view.to_mut().description = Some(d);
     }
-    if let Some(d) = description {
-        n.description = Some(d);
+    if let Some(i) = short(&note.id) {
+        view.to_mut().id = i;
     }
-    for (h, new) in n.headings.iter_mut().zip(headings) {
-        if let Some(t) = new {
-            h.text = t;
+    for (at, h) in note.headings.iter().enumerate() {
+        if let Some(t) = short(&h.text) {
+            view.to_mut().headings[at].text = t;
         }
     }
-    if let Some(t) = tags {
-        n.tags = t;
+    let lists: [(&[String], ListField); 4] = [
+        (&note.tags, |n| &mut n.tags),
+        (&note.triggers, |n| &mut n.triggers),
+        (&note.aliases, |n| &mut n.aliases),
+        (&note.related_files, |n| &mut n.related_files),
+    ];
+    for (items, field) in lists {
+        for (at, item) in items.iter().enumerate() {
+            if let Some(t) = short(item) {
+                field(view.to_mut())[at] = t;
+            }
+        }
     }
-    if let Some(t) = triggers {
-        n.triggers = t;
-    }
-    if let Some(a) = aliases {
-        n.aliases = a;
-    }
-    if let Some(r) = related_files {
-        n.related_files = r;
-    }
-    if let Some(i) = id {
-        n.id = i;
-    }
-    Cow::Owned(n)
+    view
 }
+
+/// A list of a note's indexed words (tags, triggers, aliases, related files).
+type ListField = fn(&mut Note) -> &mut Vec<String>;
 
 /// `text` with each credential a reader sees blanked; `None` when there is none.
 fn blank_markdown(text: &str) -> Option<String> {

@@ -657,14 +657,8 @@ fn in_project_folder(path: &str, ctx: &ScoreContext<'_>) -> bool {
     let deepest = |roots: &[String]| {
         roots
             .iter()
-            .map(|r| r.trim_matches('/'))
-            .filter(|r| {
-                r.is_empty()
-                    || path
-                        .strip_prefix(*r)
-                        .is_some_and(|rest| rest.starts_with('/'))
-            })
-            .map(|r| r.len() + 1)
+            .filter(|r| cairn_note::in_root(path, r))
+            .map(|r| r.trim_matches('/').len() + 1)
             .max()
             .unwrap_or(0)
     };

@@ -4,6 +4,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+use std::path::Path;
+
 use cairn_engine::config::Config;
 use cairn_engine::*;
 
@@ -24,6 +26,30 @@ const CASES: &[(&str, &str, &str)] = &[
     ("payout password=Xk9fakePw2Qz retries", "", "xk9fakepw2"),
 ];
 
+/// The engine of the vault in `dir`, its notes read into memory.
+fn engine(dir: &Path) -> Engine {
+    Engine::open(Config::for_vault(dir).unwrap(), &OpenOptions::default()).unwrap()
+}
+
+/// A request from `dir` for `task`, with `files`, in `format`, at a pinned time.
+fn request(dir: &Path, task: &str, files: &[&str], format: Format) -> WakeupRequest {
+    WakeupRequest {
+        cwd: dir.to_path_buf(),
+        project: None,
+        task: task.into(),
+        files: files.iter().map(|f| (*f).to_owned()).collect(),
+        profile: None,
+        target: Target::Generic,
+        format,
+        budget: None,
+        now: "2026-11-22T09:00:00Z".parse().unwrap(),
+        ranking: Ranking::Full,
+        source: SessionSource::Startup,
+        limit: None,
+        caps: OutputCaps::NONE,
+    }
+}
+
 #[test]
 fn explain_never_lists_a_credential_as_a_query_term() {
     let vault = tempfile::tempdir().unwrap();
@@ -32,28 +58,11 @@ fn explain_never_lists_a_credential_as_a_query_term() {
         "---\ntitle: Payout retries\n---\nPayout retries back off.\n",
     )
     .unwrap();
-    let e = Engine::open(
-        Config::for_vault(vault.path()).unwrap(),
-        &OpenOptions::default(),
-    )
-    .unwrap();
+    let e = engine(vault.path());
     for (task, files, secret) in CASES {
+        let files: Vec<&str> = files.split_whitespace().collect();
         let x = e
-            .explain(&WakeupRequest {
-                cwd: vault.path().to_path_buf(),
-                project: None,
-                task: (*task).into(),
-                files: files.split_whitespace().map(str::to_owned).collect(),
-                profile: None,
-                target: Target::Generic,
-                format: Format::Prompt,
-                budget: None,
-                now: "2026-11-22T09:00:00Z".parse().unwrap(),
-                ranking: Ranking::Full,
-                source: SessionSource::Startup,
-                limit: None,
-                caps: OutputCaps::NONE,
-            })
+            .explain(&request(vault.path(), task, &files, Format::Prompt))
             .unwrap();
         for out in [x.to_text(), serde_json::to_string(&x).unwrap()] {
             assert!(
@@ -100,26 +109,8 @@ fn explain_says_which_hidden_notes_the_packet_counts() {
         "---\ntitle: Payout retries\n---\nPayout retries back off.\n",
     )
     .unwrap();
-    let e = Engine::open(
-        Config::for_vault(vault.path()).unwrap(),
-        &OpenOptions::default(),
-    )
-    .unwrap();
-    let req = WakeupRequest {
-        cwd: vault.path().to_path_buf(),
-        project: None,
-        task: "payout retries".into(),
-        files: Vec::new(),
-        profile: None,
-        target: Target::Generic,
-        format: Format::Json,
-        budget: None,
-        now: "2026-11-22T09:00:00Z".parse().unwrap(),
-        ranking: Ranking::Full,
-        source: SessionSource::Startup,
-        limit: None,
-        caps: OutputCaps::NONE,
-    };
+    let e = engine(vault.path());
+    let req = request(vault.path(), "payout retries", &[], Format::Json);
     let packet = e.wakeup(&req).unwrap().packet;
     let x = e.explain(&req).unwrap();
     // The confidential note on the task is withheld (named), not hidden; the
@@ -147,26 +138,8 @@ fn explain_names_both_ways_a_note_entered_the_task_layer() {
         "---\ntitle: Time filter gaps\nrelated_files: [src/filter/time.rs]\n---\nTime filter gaps resolve to the later instant.\n",
     )
     .unwrap();
-    let e = Engine::open(
-        Config::for_vault(vault.path()).unwrap(),
-        &OpenOptions::default(),
-    )
-    .unwrap();
-    let req = |task: &str| WakeupRequest {
-        cwd: vault.path().to_path_buf(),
-        project: None,
-        task: task.into(),
-        files: vec!["src/filter/time.rs".into()],
-        profile: None,
-        target: Target::Generic,
-        format: Format::Prompt,
-        budget: None,
-        now: "2026-11-22T09:00:00Z".parse().unwrap(),
-        ranking: Ranking::Full,
-        source: SessionSource::Startup,
-        limit: None,
-        caps: OutputCaps::NONE,
-    };
+    let e = engine(vault.path());
+    let req = |task: &str| request(vault.path(), task, &["src/filter/time.rs"], Format::Prompt);
     let both = e.explain(&req("time filter gaps")).unwrap().to_text();
     assert!(
         both.contains("passed the gate, covers 100% of the query, and --files point at it"),

@@ -1285,12 +1285,18 @@ fn a_sha256_repository_is_refused_cleanly() {
     );
 }
 
-/// A local `main` left behind while `origin/main` moved on (no `origin/HEAD`):
-/// the commits only `origin/main` has are not the branch's own. Before, every
-/// one of them was, and their subjects made the derived task.
-#[test]
-fn a_stale_local_main_hides_nothing_origin_main_has() {
-    let upstream = ledger();
+/// A clone of `upstream` without `origin/HEAD` (its `setup` commands run in
+/// it), then `upstream`'s new commit `news` fetched, and a branch `branch`
+/// made from `from` with one commit of its own, `own`: a branch whose default
+/// branch the references alone must tell.
+fn clone_behind(
+    upstream: &Repo,
+    setup: &[&[&str]],
+    news: &str,
+    branch: &str,
+    from: &str,
+    own: &str,
+) -> (tempfile::TempDir, std::path::PathBuf) {
     let clone = tempfile::tempdir().unwrap();
     let at = "2026-03-01T00:00:00Z";
     common::git_in(
@@ -1300,17 +1306,33 @@ fn a_stale_local_main_hides_nothing_origin_main_has() {
     );
     let dir = clone.path().join("c");
     common::git_in(&dir, &["remote", "set-head", "origin", "-d"], at);
-    upstream.commit(
-        "2026-03-02T09:00:00Z",
-        "Upstream work on refunds",
-        &[("u.txt", "u\n")],
-    );
+    for args in setup {
+        common::git_in(&dir, args, at);
+    }
+    upstream.commit("2026-03-02T09:00:00Z", news, &[("news.txt", "x\n")]);
     common::git_in(&dir, &["fetch", "-q"], at);
-    common::git_in(&dir, &["checkout", "-q", "-b", "topic", "origin/main"], at);
+    common::git_in(&dir, &["checkout", "-q", "-b", branch, from], at);
     common::git_in(
         &dir,
-        &["commit", "-q", "--allow-empty", "-m", "Topic work"],
+        &["commit", "-q", "--allow-empty", "-m", own],
         "2026-03-03T00:00:00Z",
+    );
+    (clone, dir)
+}
+
+/// A local `main` left behind while `origin/main` moved on (no `origin/HEAD`):
+/// the commits only `origin/main` has are not the branch's own. Before, every
+/// one of them was, and their subjects made the derived task.
+#[test]
+fn a_stale_local_main_hides_nothing_origin_main_has() {
+    let upstream = ledger();
+    let (_clone, dir) = clone_behind(
+        &upstream,
+        &[],
+        "Upstream work on refunds",
+        "topic",
+        "origin/main",
+        "Topic work",
     );
     let t = read_working_tree(&dir, ReadOptions::default()).unwrap();
     assert_eq!(t.default_branch.as_deref(), Some("main"));
@@ -1326,31 +1348,13 @@ fn a_stale_local_main_hides_nothing_origin_main_has() {
 fn a_stray_main_hides_nothing_master_has() {
     let upstream = ledger();
     upstream.git(&["branch", "-q", "-m", "main", "master"]);
-    let clone = tempfile::tempdir().unwrap();
-    let at = "2026-03-01T00:00:00Z";
-    common::git_in(
-        clone.path(),
-        &["clone", "-q", upstream.path().to_str().unwrap(), "c"],
-        at,
-    );
-    let dir = clone.path().join("c");
-    common::git_in(&dir, &["remote", "set-head", "origin", "-d"], at);
-    common::git_in(&dir, &["branch", "-q", "main", "master"], at);
-    upstream.commit(
-        "2026-03-02T09:00:00Z",
+    let (_clone, dir) = clone_behind(
+        &upstream,
+        &[&["branch", "-q", "main", "master"]],
         "Bump globset",
-        &[("Cargo.lock", "x\n")],
-    );
-    common::git_in(&dir, &["fetch", "-q"], at);
-    common::git_in(
-        &dir,
-        &["checkout", "-q", "-b", "fix/dst", "origin/master"],
-        at,
-    );
-    common::git_in(
-        &dir,
-        &["commit", "-q", "--allow-empty", "-m", "Resolve DST gaps"],
-        "2026-03-03T00:00:00Z",
+        "fix/dst",
+        "origin/master",
+        "Resolve DST gaps",
     );
     let t = read_working_tree(&dir, ReadOptions::default()).unwrap();
     assert_eq!(t.default_branch.as_deref(), Some("main"));
