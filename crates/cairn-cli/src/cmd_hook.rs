@@ -98,6 +98,9 @@ pub(crate) fn session_start(a: SessionStartArgs) -> Result<ExitCode> {
     };
     emit(&outcome);
     record_session_start(&outcome, &record_input);
+    if let Some(dir) = &outcome.read_history_in {
+        read_history_in_background(&a.source, dir);
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -120,6 +123,23 @@ fn persistent_opener(
         crate::index_report::report(&engine, &source);
         Ok(engine)
     })
+}
+
+/// Starts the background `cairn index` that reads the git history the packet
+/// went without (after the answer: the hook does not wait for it), and says so
+/// on stderr.
+fn read_history_in_background(source: &VaultArgs, dir: &std::path::Path) {
+    match crate::index_report::spawn_history_read(source, dir) {
+        Ok(()) => eprintln!(
+            "cairn: hook: reading the git history of {} in the background: notes whose code \
+             changed since are marked from the next session",
+            dir.display()
+        ),
+        Err(e) => eprintln!(
+            "cairn: hook: could not start `cairn index` to read the git history of {} ({e})",
+            dir.display()
+        ),
+    }
 }
 
 /// Where sessions' records live: `sessions/` in cairn's cache folder

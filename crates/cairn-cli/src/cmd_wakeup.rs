@@ -27,6 +27,13 @@ pub(crate) fn run(a: WakeupArgs) -> Result<()> {
     index_report::timings(&engine, t, &out.timings);
     index_report::report(&engine, &a.source);
     index_report::report_late(&engine);
+    if let Some(dir) = &out.history_unread_in {
+        eprintln!(
+            "cairn: the git history of {} is not read yet: `cairn index` run there reads it \
+             once, then notes whose code changed since are marked",
+            dir.display()
+        );
+    }
     warn_diagnostics(&engine, a.verbose);
     // The process ends here: freeing thousands of decoded notes one by one
     // would only delay the hook that waits for it.

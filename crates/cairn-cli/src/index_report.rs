@@ -2,6 +2,7 @@
 //! to memory, a partial answer, damage found while answering, timings), and the
 //! background refresh a deadline leaves behind.
 
+use std::path::Path;
 use std::time::Instant;
 
 use cairn_engine::Engine;
@@ -63,15 +64,42 @@ pub(crate) fn timings(engine: &Engine, answer_started: Instant, phases: &[(&str,
 /// (its own process group, no stdio): it takes the writer lock, so it is safe
 /// beside any other cairn process.
 fn spawn_refresh(engine: &Engine, source: &VaultArgs) -> std::io::Result<()> {
+    let mut args: Vec<std::ffi::OsString> = Vec::new();
+    match &engine.config().source {
+        Some(cfg) => args.extend(["--config".into(), cfg.into()]),
+        None => args.extend(["--vault".into(), engine.config().vault.root.clone().into()]),
+    }
+    if let Some(d) = &source.index_dir {
+        args.extend(["--index-dir".into(), d.into()]);
+    }
+    spawn_index(&args, None)
+}
+
+/// Starts `cairn index --quiet` in `dir` for the vault `source` names (its
+/// paths made absolute), detached as [`spawn_refresh`]'s: run in a repository
+/// that belongs to the project it routes to, it reads that repository's git
+/// history, the first time whole (see `cairn index`).
+pub(crate) fn spawn_history_read(source: &VaultArgs, dir: &Path) -> std::io::Result<()> {
+    let mut args: Vec<std::ffi::OsString> = Vec::new();
+    for (flag, path) in [
+        ("--config", &source.config),
+        ("--vault", &source.vault),
+        ("--index-dir", &source.index_dir),
+    ] {
+        if let Some(p) = path {
+            args.extend([flag.into(), std::path::absolute(p)?.into()]);
+        }
+    }
+    spawn_index(&args, Some(dir))
+}
+
+/// `cairn index --quiet ARGS`, in `dir` when given, detached from this process.
+fn spawn_index(args: &[std::ffi::OsString], dir: Option<&Path>) -> std::io::Result<()> {
     let exe = std::env::current_exe()?;
     let mut cmd = std::process::Command::new(exe);
-    cmd.arg("index").arg("--quiet");
-    match &engine.config().source {
-        Some(cfg) => cmd.arg("--config").arg(cfg),
-        None => cmd.arg("--vault").arg(&engine.config().vault.root),
-    };
-    if let Some(d) = &source.index_dir {
-        cmd.arg("--index-dir").arg(d);
+    cmd.arg("index").arg("--quiet").args(args);
+    if let Some(d) = dir {
+        cmd.current_dir(d);
     }
     cmd.stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())

@@ -150,7 +150,37 @@ impl GitTask {
 #[derive(Debug, Clone)]
 pub(crate) struct GitRead {
     pub(crate) task: GitTask,
-    pub(crate) history: Option<Arc<History>>,
+    pub(crate) history: HistoryRead,
+}
+
+/// The routed project's repository history, as the git thread found it.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct HistoryRead {
+    /// The cached history, brought up to `HEAD` (`None`: none to use).
+    pub(crate) cached: Option<Arc<History>>,
+    /// When the history needs the first, whole pass (none cached yet, or
+    /// `HEAD` moved too far from it): the folder `cairn index` reads it in
+    /// (the repository's, or its main checkout's for a linked worktree).
+    pub(crate) unread_in: Option<PathBuf>,
+}
+
+impl HistoryRead {
+    /// What `explain` says of it, when the history was asked for.
+    fn line(&self) -> Option<String> {
+        match (&self.unread_in, &self.cached) {
+            (Some(dir), _) => Some(format!(
+                "history: not read yet, so no note is marked \"code changed since\"; \
+                 `cairn index` run in {} reads it once (the session-start hook starts it \
+                 in the background)",
+                dir.display()
+            )),
+            (None, Some(h)) => Some(format!(
+                "history: {} read (notes whose related files changed after their date are marked)",
+                plural(h.len(), "commit")
+            )),
+            (None, None) => None,
+        }
+    }
 }
 
 /// How long a probe took, for `CAIRN_TIMINGS`: the git thread's own time
@@ -270,7 +300,7 @@ impl GitProbe {
                         GitTask::Failed("reading git stopped unexpectedly".to_owned())
                     }
                 },
-                history: None,
+                history: HistoryRead::default(),
             },
         };
         ((self.key, read), times)
@@ -321,11 +351,13 @@ impl Engine {
     pub fn wakeup_with_git(&self, req: &WakeupRequest) -> Result<WakeupOutput, EngineError> {
         let git = self.git_read(req);
         let echo = git.task.echo();
-        let history = git.history.as_deref();
-        match git.task.request(req) {
+        let history = git.history.cached.as_deref();
+        let mut out = match git.task.request(req) {
             Some((derived, parts)) => self.wakeup_echo(&derived, echo.as_deref(), history, parts),
             None => self.wakeup_echo(req, echo.as_deref(), history, &[]),
-        }
+        }?;
+        out.history_unread_in = git.history.unread_in;
+        Ok(out)
     }
 
     /// Like [`Engine::explain`], for what [`Engine::wakeup_with_git`] would do:
@@ -335,12 +367,13 @@ impl Engine {
     /// Those of [`Engine::explain`].
     pub fn explain_with_git(&self, req: &WakeupRequest) -> Result<Explanation, EngineError> {
         let git = self.git_read(req);
-        let history = git.history.as_deref();
+        let history = git.history.cached.as_deref();
         let mut ex = match git.task.request(req) {
             Some((derived, parts)) => self.explain_from(&derived, history, parts)?,
             None => self.explain_from(req, history, &[])?,
         };
         ex.git = git.task.lines();
+        ex.git.extend(git.history.line());
         Ok(ex)
     }
 
@@ -367,7 +400,7 @@ impl Engine {
             Ok(probe) => probe.finish().0.1,
             Err(task) => GitRead {
                 task,
-                history: None,
+                history: HistoryRead::default(),
             },
         }
     }
@@ -395,7 +428,7 @@ impl Engine {
 fn read(config: &Config, cwd: &Path, asked: &Asked<'_>) -> GitRead {
     let task = |task| GitRead {
         task,
-        history: None,
+        history: HistoryRead::default(),
     };
     let mut input = RouteInput::at(cwd);
     input.project = asked.project;
@@ -435,8 +468,8 @@ fn read(config: &Config, cwd: &Path, asked: &Asked<'_>) -> GitRead {
             (Some(_), Some(dir)) => {
                 let load = move || {
                     cairn_git::open(&workdir)
-                        .ok()
-                        .and_then(|r| history(config, &r, dir))
+                        .map(|r| history(config, &r, dir))
+                        .unwrap_or_default()
                 };
                 match std::thread::Builder::new()
                     .name("cairn-git-history".to_owned())
@@ -446,12 +479,12 @@ fn read(config: &Config, cwd: &Path, asked: &Asked<'_>) -> GitRead {
                     // No thread to be had: load it here.
                     Err(_) => HistoryLoad::Done(
                         cairn_git::open(repo.workdir())
-                            .ok()
-                            .and_then(|r| history(config, &r, dir)),
+                            .map(|r| history(config, &r, dir))
+                            .unwrap_or_default(),
                     ),
                 }
             }
-            _ => HistoryLoad::Done(None),
+            _ => HistoryLoad::Done(HistoryRead::default()),
         };
         read_tree(config, &repo, asked, belongs.as_ref(), project, loading)
     })
@@ -459,15 +492,15 @@ fn read(config: &Config, cwd: &Path, asked: &Asked<'_>) -> GitRead {
 
 /// The history being loaded beside the status, or loaded.
 enum HistoryLoad<'scope> {
-    Loading(std::thread::ScopedJoinHandle<'scope, Option<Arc<History>>>),
-    Done(Option<Arc<History>>),
+    Loading(std::thread::ScopedJoinHandle<'scope, HistoryRead>),
+    Done(HistoryRead),
 }
 
 impl HistoryLoad<'_> {
-    fn wait(self) -> Option<Arc<History>> {
+    fn wait(self) -> HistoryRead {
         match self {
             // A panic on the history thread is a history we go without.
-            HistoryLoad::Loading(h) => h.join().ok().flatten(),
+            HistoryLoad::Loading(h) => h.join().unwrap_or_default(),
             HistoryLoad::Done(h) => h,
         }
     }
@@ -533,11 +566,11 @@ fn read_tree(
 }
 
 /// The repository's history from the cache, brought up to date when only a few
-/// commits are new (never the cold pass: that is `cairn index`'s). A linked
-/// worktree without a history of its own starts from its main checkout's (one
-/// object store; `cairn index` reads the main checkout's) and keeps its own
-/// from then on, its `HEAD`'s line.
-fn history(config: &Config, repo: &cairn_git::Repository, dir: &Path) -> Option<Arc<History>> {
+/// commits are new (never the cold pass: that is `cairn index`'s; when it is
+/// needed, the answer says where). A linked worktree without a history of its
+/// own starts from its main checkout's (one object store; `cairn index` reads
+/// the main checkout's) and keeps its own from then on, its `HEAD`'s line.
+fn history(config: &Config, repo: &cairn_git::Repository, dir: &Path) -> HistoryRead {
     let file = crate::code_changed::history_file(dir, repo.workdir());
     let mut h = History::load(&file);
     if h.head().is_none()
@@ -547,15 +580,22 @@ fn history(config: &Config, repo: &cairn_git::Repository, dir: &Path) -> Option<
     }
     // A history that cannot be brought to `HEAD` is not used: its commits may
     // not be `HEAD`'s.
-    let update = h
-        .update(repo, &crate::code_changed::limits(config), false)
-        .ok()?;
+    let Ok(update) = h.update(repo, &crate::code_changed::limits(config), false) else {
+        return HistoryRead::default();
+    };
     if update.changed() {
         // A cache that cannot be written is read again next time: no failure.
         // Not synced: a wake-up does not wait for the disk.
         let _ = h.save_unsynced(&file);
     }
-    (!h.is_empty()).then(|| Arc::new(h))
+    let unread = matches!(
+        update,
+        cairn_git::HistoryUpdate::Behind | cairn_git::HistoryUpdate::Dropped
+    );
+    HistoryRead {
+        cached: (!h.is_empty()).then(|| Arc::new(h)),
+        unread_in: unread.then(|| repo.main_workdir().unwrap_or(repo.workdir()).to_path_buf()),
+    }
 }
 
 /// Why `repo` belongs to `project`, if it does: its root (or its main

@@ -181,6 +181,10 @@ pub struct HookOutcome {
     /// The ids of the notes the packet gave (none for a notice), for the session's
     /// record ([`crate::record::SessionRecords::session_started`]).
     pub given: Vec<String>,
+    /// When the full packet found the routed project's git history not read
+    /// yet: the folder where a background `cairn index` reads it (so that the
+    /// next sessions mark notes whose code changed since).
+    pub read_history_in: Option<PathBuf>,
 }
 
 /// "Now" for a hook: midnight UTC of today, so output is stable across a day.
@@ -279,7 +283,10 @@ pub fn session_start(req: SessionStart, sources: EngineSources) -> HookOutcome {
                         let r = open()
                             .map_err(|e| e.to_string())
                             .and_then(|engine| build(&engine, &quick_req, limits, false))
-                            .map(|(text, ids)| (format!("{prefix}{text}"), ids));
+                            .map(|b| Built {
+                                context: format!("{prefix}{}", b.context),
+                                ..b
+                            });
                         let _ = quick_tx.send((BuildPath::Quick, r));
                     });
                 }
@@ -337,8 +344,15 @@ pub(crate) fn for_the_user(text: &str) -> String {
     }
 }
 
-/// A built packet: its rendered text and the ids of its notes.
-type Built = (String, Vec<String>);
+/// A built packet.
+struct Built {
+    /// Its rendered text.
+    context: String,
+    /// The ids of its notes.
+    given: Vec<String>,
+    /// See [`HookOutcome::read_history_in`].
+    read_history_in: Option<PathBuf>,
+}
 
 /// Every answer is made here, so no text leaves without [`for_the_user`].
 fn answer(
@@ -348,24 +362,30 @@ fn answer(
     message: Option<String>,
     warnings: Vec<String>,
 ) -> HookOutcome {
-    answer_with(client, (context, Vec::new()), path, message, warnings)
+    let built = Built {
+        context,
+        given: Vec::new(),
+        read_history_in: None,
+    };
+    answer_with(client, built, path, message, warnings)
 }
 
 fn answer_with(
     client: Client,
-    (context, given): Built,
+    built: Built,
     path: BuildPath,
     message: Option<String>,
     warnings: Vec<String>,
 ) -> HookOutcome {
     let message = message.map(|m| for_the_user(&m));
     HookOutcome {
-        stdout: client.envelope_with_message(&context, message.as_deref()),
-        context,
+        stdout: client.envelope_with_message(&built.context, message.as_deref()),
+        context: built.context,
         path,
         message,
         warnings: warnings.iter().map(|w| for_the_user(w)).collect(),
-        given,
+        given: built.given,
+        read_history_in: built.read_history_in,
     }
 }
 
@@ -412,14 +432,15 @@ fn build(
     } else {
         engine.wakeup(&request)
     };
-    out.map(|o| {
-        let ids = o
+    out.map(|o| Built {
+        given: o
             .packet
             .sections()
             .into_iter()
             .flat_map(|(_, items)| items.iter().map(|i| i.id.clone()))
-            .collect();
-        (o.rendered, ids)
+            .collect(),
+        context: o.rendered,
+        read_history_in: o.history_unread_in,
     })
     .map_err(|e| e.to_string())
 }

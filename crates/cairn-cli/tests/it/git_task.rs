@@ -722,6 +722,125 @@ fn notes_whose_code_changed_say_so_after_cairn_index_and_lint_warns() {
     );
 }
 
+/// The standard error of `cairn wakeup` (and its success) for `config`'s
+/// vault and index folder, started in `cwd`.
+fn wakeup_stderr(config: &Path, cwd: &Path) -> String {
+    let out = test_cairn()
+        .current_dir(cwd)
+        .args(["wakeup", "--config"])
+        .arg(config)
+        .arg("--index-dir")
+        .arg(config.parent().unwrap().join("index"))
+        .args(["--now", "2026-03-01T09:00:00Z"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "{err}");
+    err
+}
+
+/// `cairn explain`'s git lines for `config`'s vault and index folder, in `cwd`.
+fn explain_git_lines(config: &Path, cwd: &Path) -> String {
+    let out = test_cairn()
+        .current_dir(cwd)
+        .args(["explain", "--config"])
+        .arg(config)
+        .arg("--index-dir")
+        .arg(config.parent().unwrap().join("index"))
+        .args(["--now", "2026-03-01T09:00:00Z"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .skip_while(|l| *l != "Git:")
+        .take_while(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Before the history is read, "code changed since" marks cannot be made: the
+/// wake-up and explain said nothing of it (trial on a held-out repository).
+/// Now both say how to read it, and stop saying so once it is read.
+#[test]
+fn a_wakeup_without_the_history_says_how_to_read_it() {
+    let (_dir, config, repo) = held_out("");
+    let err = wakeup_stderr(&config, &repo);
+    assert!(
+        err.contains(&format!(
+            "the git history of {} is not read yet: `cairn index` run there reads it once",
+            repo.canonicalize().unwrap().display()
+        )),
+        "{err}"
+    );
+    let git = explain_git_lines(&config, &repo);
+    assert!(git.contains("history: not read yet"), "{git}");
+
+    index(&config, None);
+    let err = wakeup_stderr(&config, &repo);
+    assert!(!err.contains("not read yet"), "{err}");
+    let git = explain_git_lines(&config, &repo);
+    assert!(git.contains("history: 2 commits read"), "{git}");
+}
+
+/// The session-start hook never reads a history cold (it would be a slow hook),
+/// but a user who never runs `cairn index` still gets "code changed since" marks:
+/// the hook that finds the history unread starts a background `cairn index` in
+/// the repository, after its answer.
+#[test]
+fn the_session_start_hook_reads_an_unread_history_in_the_background() {
+    let (_dir, config, repo) = held_out("");
+    let hook = || {
+        let out = test_cairn()
+            .args(["hook", "session-start", "--client", "claude", "--config"])
+            .arg(&config)
+            .arg("--index-dir")
+            .arg(config.parent().unwrap().join("index"))
+            .args(["--now", "2026-03-01T09:00:00Z", "--deadline-ms", "20000"])
+            .write_stdin(format!(
+                "{{\"cwd\":{},\"source\":\"startup\"}}",
+                serde_json::to_string(&repo).unwrap()
+            ))
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let err = hook();
+    assert!(
+        err.contains("reading the git history of") && err.contains("in the background"),
+        "{err}"
+    );
+    // The background `cairn index` writes the history (polled: a process of
+    // its own, on a shared machine).
+    let index_dir = config.parent().unwrap().join("index");
+    let written = || {
+        std::fs::read_dir(&index_dir).is_ok_and(|d| {
+            d.flatten()
+                .any(|e| e.file_name().to_string_lossy().starts_with("git-history-"))
+        })
+    };
+    let waited = std::time::Instant::now();
+    while !written() && waited.elapsed() < std::time::Duration::from_secs(120) {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert!(written(), "no history written in {}", index_dir.display());
+    // The lock is released once the index is written: wait for the writer.
+    let p = loop {
+        let p = wakeup_json(&config, &repo, &["--task", "payout batch lock"]);
+        if p.to_string().contains("code_changed")
+            || waited.elapsed() > std::time::Duration::from_secs(120)
+        {
+            break p;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    };
+    assert!(p.to_string().contains("src/payout/batch.rs"), "{p}");
+    assert!(p.to_string().contains("code_changed"), "{p}");
+    let err = hook();
+    assert!(!err.contains("reading the git history"), "{err}");
+}
+
 #[test]
 fn a_linked_worktree_of_the_project_gives_its_own_task() {
     let (dir, config, repo) = held_out("");
