@@ -442,8 +442,12 @@ impl Engine {
                 && t.strip_prefix(&lower)
                     .is_some_and(|rest| rest.starts_with(|c: char| !c.is_alphanumeric()))
         };
-        let tiers: [&dyn Fn(&Note) -> bool; 4] = [
+        // "fd/decisions.md#raise-msrv" names "10-Projects/fd/decisions.md#raise-msrv":
+        // the end of a path or an id, from a folder's start.
+        let tail_of = |text: &str| ends_at_folder(&text.to_lowercase(), &lower);
+        let tiers: [&dyn Fn(&Note) -> bool; 5] = [
             &|n| n.id == q || n.id.to_lowercase() == lower,
+            &|n| tail_of(&n.path) || tail_of(&n.id),
             &|n| n.stem().to_lowercase() == lower,
             &|n| {
                 n.title.to_lowercase() == lower
@@ -473,14 +477,18 @@ impl Engine {
                 }
             }
         }
-        // An entry file whose every note is an entry: name its entries (never a
-        // secret one: their ids hold their titles).
+        // An entry file whose every note is an entry, named by its path, its id
+        // or their end (`decisions.md`): name its entries (never a secret one:
+        // their ids hold their titles), as the packet shows them.
         let entries: Vec<&Note> = self
             .notes
             .iter_meta()
             .filter(|n| {
                 n.entry_of.as_deref().is_some_and(|f| {
-                    f == q || cairn_note::note_id(f) == q || f.to_lowercase() == lower
+                    f == q
+                        || cairn_note::note_id(f) == q
+                        || tail_of(f)
+                        || tail_of(&cairn_note::note_id(f))
                 })
             })
             .collect();
@@ -502,7 +510,7 @@ impl Engine {
             let mut names: Vec<String> = entries
                 .iter()
                 .take(LISTED)
-                .map(|n| ShownNote::head(n).id.into_string())
+                .map(|n| ShownNote::head(n).path.into_string())
                 .collect();
             if entries.len() > LISTED {
                 names.push(format!("… ({} entries)", entries.len()));
@@ -532,6 +540,16 @@ impl Engine {
             hint,
         })
     }
+}
+
+/// Whether `text` ends with `tail` from the start of a folder or file name
+/// (both lowercase): `10-projects/fd/decisions.md` ends with `fd/decisions.md`
+/// and `decisions.md`, not with `s.md`.
+fn ends_at_folder(text: &str, tail: &str) -> bool {
+    !tail.is_empty()
+        && text
+            .strip_suffix(tail)
+            .is_some_and(|head| head.is_empty() || head.ends_with('/'))
 }
 
 /// A query echoed in a message: redacted as typed, before the message is flattened.

@@ -118,11 +118,28 @@ fn get_fetches_one_entry_and_names_the_entries_of_a_file() {
     let e = engine.get("10-Projects/ledger/decisions.md").unwrap_err();
     let msg = e.to_string();
     assert!(msg.contains("entry file"), "{msg}");
+    // Entries are named as the packet shows them (path and anchor).
     assert!(
-        msg.contains("10-Projects/ledger/decisions#decision-0-on-subsystem0"),
+        msg.contains("10-Projects/ledger/decisions.md#decision-0-on-subsystem0"),
         "{msg}"
     );
     assert!(msg.contains("(50 entries)"), "{msg}");
+    // The file by its name or the end of its path is the same entry file (the
+    // name alone said "no note", and listed three entries; held-out trial).
+    for short in ["decisions.md", "ledger/decisions.md", "LEDGER/decisions"] {
+        let m = engine.get(short).unwrap_err().to_string();
+        assert!(m.contains("it is an entry file"), "{short}: {m}");
+        assert!(m.contains("(50 entries)"), "{short}: {m}");
+    }
+    // An entry by its file's name and its anchor, or any end of its path.
+    for short in [
+        "decisions.md#decision-3-on-subsystem3",
+        "ledger/decisions#decision-3-on-subsystem3",
+    ] {
+        assert_eq!(engine.get(short).unwrap().id, g.id, "{short}");
+    }
+    // The end of a path starts at a folder or file name.
+    assert!(engine.get("gers/decisions.md").is_err());
 
     // A secret entry file is refused, and its entries are never named.
     let e = engine.get("10-Projects/ledger/lessons.md").unwrap_err();
