@@ -29,8 +29,8 @@ pub(crate) fn run(a: WakeupArgs) -> Result<()> {
     index_report::report_late(&engine);
     if let Some(dir) = &out.history_unread_in {
         eprintln!(
-            "cairn: the git history of {} is not read yet: `cairn index` run there reads it \
-             once, then notes whose code changed since are marked",
+            "cairn: the git history of {} is not read for its `HEAD`: `cairn index` run \
+             there reads it, then notes whose code changed since are marked",
             dir.display()
         );
     }

@@ -63,7 +63,9 @@ pub(crate) fn limits(config: &Config) -> cairn_git::HistoryLimits {
 }
 
 /// Brings the history of `repo` up to date in `dir`, the cold pass allowed; what
-/// happened, in words.
+/// happened, in words. A linked worktree without a history of its own starts
+/// from its main checkout's, as a wake-up does (only what its line has that
+/// the main checkout's lacks is walked, unless it is too far from it).
 fn read_history(
     repo: &cairn_git::Repository,
     dir: &Path,
@@ -71,6 +73,11 @@ fn read_history(
 ) -> String {
     let file = history_file(dir, repo.workdir());
     let mut h = History::load(&file);
+    if h.head().is_none()
+        && let Some(main) = repo.main_workdir()
+    {
+        h = History::load(&history_file(dir, main));
+    }
     match h.update(repo, limits, true) {
         Ok(cairn_git::HistoryUpdate::Unchanged) => {
             format!("history up to date ({})", commits(h.len()))
@@ -250,15 +257,13 @@ impl Engine {
 
     /// The repository around `cwd` and the project it belongs to, when routing
     /// gives one (by repo path, worktree or remote) and the repository belongs to
-    /// it; a linked worktree is left to its main checkout (its history starts
-    /// from the main checkout's).
+    /// it. A linked worktree is its own: its history follows its `HEAD`'s line
+    /// (started from its main checkout's, which the repo paths' pass read
+    /// first), so a worktree whose `HEAD` moved far from it is read again there.
     fn cwd_repository(&self, cwd: &Path) -> Option<(String, cairn_git::Repository)> {
         let route = cairn_route::route(&self.config, &cairn_route::RouteInput::at(cwd)).ok()?;
         let project = self.config.project(route.project_id.as_deref()?)?;
         let repo = cairn_git::open(&route.cwd).ok()?;
-        if repo.main_workdir().is_some() {
-            return None;
-        }
         crate::git_task::belongs(project, &repo, route.method)?;
         Some((project.id.clone(), repo))
     }

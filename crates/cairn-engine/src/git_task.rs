@@ -160,7 +160,7 @@ pub(crate) struct HistoryRead {
     pub(crate) cached: Option<Arc<History>>,
     /// When the history needs the first, whole pass (none cached yet, or
     /// `HEAD` moved too far from it): the folder `cairn index` reads it in
-    /// (the repository's, or its main checkout's for a linked worktree).
+    /// (the working tree's own: a linked worktree has a history of its own).
     pub(crate) unread_in: Option<PathBuf>,
 }
 
@@ -169,9 +169,10 @@ impl HistoryRead {
     fn line(&self) -> Option<String> {
         match (&self.unread_in, &self.cached) {
             (Some(dir), _) => Some(format!(
-                "history: not read yet, so no note is marked \"code changed since\"; \
-                 `cairn index` run in {} reads it once (the session-start hook starts it \
-                 in the background)",
+                "history: not read for the checked-out `HEAD` (not yet, or `HEAD` moved \
+                 far from the line read), so no note is marked \"code changed since\"; \
+                 `cairn index` run in {} reads it (the session-start hook starts it in \
+                 the background)",
                 dir.display()
             )),
             (None, Some(h)) => Some(format!(
@@ -594,7 +595,7 @@ fn history(config: &Config, repo: &cairn_git::Repository, dir: &Path) -> History
     );
     HistoryRead {
         cached: (!h.is_empty()).then(|| Arc::new(h)),
-        unread_in: unread.then(|| repo.main_workdir().unwrap_or(repo.workdir()).to_path_buf()),
+        unread_in: unread.then(|| repo.workdir().to_path_buf()),
     }
 }
 

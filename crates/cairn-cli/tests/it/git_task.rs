@@ -768,17 +768,20 @@ fn a_wakeup_without_the_history_says_how_to_read_it() {
     let err = wakeup_stderr(&config, &repo);
     assert!(
         err.contains(&format!(
-            "the git history of {} is not read yet: `cairn index` run there reads it once",
+            "the git history of {} is not read for its `HEAD`: `cairn index` run there reads it",
             repo.canonicalize().unwrap().display()
         )),
         "{err}"
     );
     let git = explain_git_lines(&config, &repo);
-    assert!(git.contains("history: not read yet"), "{git}");
+    assert!(
+        git.contains("history: not read for the checked-out `HEAD`"),
+        "{git}"
+    );
 
     index(&config, None);
     let err = wakeup_stderr(&config, &repo);
-    assert!(!err.contains("not read yet"), "{err}");
+    assert!(!err.contains("not read"), "{err}");
     let git = explain_git_lines(&config, &repo);
     assert!(git.contains("history: 2 commits read"), "{git}");
 }
@@ -896,6 +899,66 @@ fn a_linked_worktree_of_the_project_gives_its_own_task() {
         text.contains("src/payout/batch.rs changed in 2 commits since 2026-01-20"),
         "{text}"
     );
+}
+
+/// A linked worktree whose `HEAD` moved more than 500 commits from the line its
+/// history followed has its history emptied (its counts would be another
+/// line's): `cairn index` run in the worktree reads it again. Before, `cairn
+/// index` left worktrees to their main checkout, so a worktree far from it
+/// never had its marks again, while every wake-up asked for `cairn index`
+/// (held-out trial).
+#[test]
+fn cairn_index_in_a_worktree_far_from_its_main_checkout_reads_its_history() {
+    let (dir, config, repo) = held_out("");
+    index(&config, None);
+    let wt = dir.path().canonicalize().unwrap().join("worktrees/far");
+    git(
+        &repo,
+        &["worktree", "add", "-q", "-b", "far", wt.to_str().unwrap()],
+        "2026-02-05T00:00:00Z",
+    );
+    // The worktree's history starts from the main checkout's ...
+    wakeup_json(&config, &wt, &["--task", "payout batch lock"]);
+    // ... then its branch gets 501 commits (one `git fast-import`).
+    let mut stream = String::from("reset refs/heads/far\nfrom refs/heads/far^0\n");
+    for i in 0..501 {
+        stream.push_str(&format!(
+            "commit refs/heads/far\ncommitter Test <t@example.com> {} +0000\ndata 4\nc{:03}\n\n",
+            1_770_000_000 + i * 60,
+            i % 1000
+        ));
+    }
+    let out = std::process::Command::new("git")
+        .args(["fast-import", "--quiet"])
+        .current_dir(&repo)
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(stream.as_bytes())?;
+            child.wait()
+        })
+        .unwrap();
+    assert!(out.success());
+    git(
+        &wt,
+        &["reset", "-q", "--hard", "far"],
+        "2026-02-06T00:00:00Z",
+    );
+    let err = wakeup_stderr(&config, &wt);
+    assert!(
+        err.contains(&format!(
+            "the git history of {} is not read for its `HEAD`",
+            wt.display()
+        )),
+        "{err}"
+    );
+    let err = index(&config, Some(&wt));
+    assert!(err.contains(&format!("({})", wt.display())), "{err}");
+    let err = wakeup_stderr(&config, &wt);
+    assert!(!err.contains("not read"), "{err}");
+    let git_lines = explain_git_lines(&config, &wt);
+    assert!(git_lines.contains("commits read"), "{git_lines}");
 }
 
 /// A vault of plain notes (no `related_files`, as most vaults are) for a search
