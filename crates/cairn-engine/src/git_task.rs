@@ -629,14 +629,14 @@ fn task_of(tree: &cairn_git::WorkingTree, why: &str, max_files: usize) -> GitTas
     let branch = safe_branch.as_deref().map(|b| clip(b, MAX_BRANCH_CHARS));
     let on_default = tree.branch.is_some() && tree.branch == tree.default_branch;
     let mut words = match safe_branch.as_deref() {
-        Some(b) if !on_default => cairn_git::branch_words(&without_markers(b)),
+        Some(b) if !on_default => cairn_git::branch_words(&cairn_policy::without_markers(b)),
         _ => Vec::new(),
     };
     words.truncate(MAX_BRANCH_WORDS);
     let subjects: Vec<String> = tree
         .commits
         .iter()
-        .map(|s| clip(&without_markers(&safe(s)), MAX_SUBJECT_CHARS))
+        .map(|s| clip(&cairn_policy::without_markers(&safe(s)), MAX_SUBJECT_CHARS))
         .filter(|s| !s.is_empty())
         .collect();
     // The changed files, then those the branch's own commits changed (a
@@ -775,23 +775,9 @@ fn safe(text: &str) -> String {
     cairn_policy::redact(&flat).text.into_owned()
 }
 
-/// `text` without its redaction markers (`[redacted:kind]`): no word of a
-/// credential, and no marker, becomes a query word.
-fn without_markers(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(at) = rest.find(cairn_policy::REDACTION_PREFIX) {
-        out.push_str(&rest[..at]);
-        out.push(' ');
-        rest = rest[at..].split_once(']').map_or("", |(_, after)| after);
-    }
-    out.push_str(rest);
-    out.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{clip, without_markers};
+    use super::clip;
 
     #[test]
     fn long_text_is_clipped_at_a_space() {
@@ -800,15 +786,5 @@ mod tests {
         assert_eq!(clip("one two three four", 12), "one two…");
         assert_eq!(clip("abcdefghijklmnop", 5), "abcde…");
         assert_eq!(clip("ééééé", 3), "ééé…");
-    }
-
-    #[test]
-    fn markers_leave_no_word() {
-        assert_eq!(
-            without_markers("fix/[redacted:github-token]-retry"),
-            "fix/ -retry"
-        );
-        assert_eq!(without_markers("plain words"), "plain words");
-        assert_eq!(without_markers("[redacted:x"), "");
     }
 }

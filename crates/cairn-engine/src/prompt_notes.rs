@@ -49,7 +49,10 @@ impl Engine {
     /// The notes that match `req`'s prompt and were not given yet, rendered for its
     /// target within its caps (see the module's documentation). Never reads git.
     pub fn prompt_notes(&self, req: &PromptNotesRequest) -> Result<PromptNotes, EngineError> {
-        let task = cairn_policy::redact(&req.wakeup.task).text.into_owned();
+        // Redacted, and without the markers: a credential in the prompt is no
+        // query word, and neither is its marker's (`redacted github token`),
+        // which would weigh against every note's share of the query.
+        let task = cairn_policy::without_markers(&cairn_policy::redact(&req.wakeup.task).text);
         // A prompt of filler only ("continue", "yes please", "ok, go ahead") is about
         // nothing: a note that happens to hold those words would pass the gate.
         let chat = cairn_index::analyze(CHAT_WORDS);

@@ -257,6 +257,27 @@ mod tests {
         }
     }
 
+    /// A credential pasted into a prompt is redacted before anything reads it,
+    /// and its marker is no query word either: the marker's words (`redacted
+    /// github token`) weighed against every note, and the matching note fell
+    /// under the gate (held-out trial: nothing was given).
+    #[test]
+    fn a_credential_in_the_prompt_neither_shows_nor_hides_the_matching_note() {
+        let v = vault();
+        let token = "ghp_T3stC4n4ryT0k3nAbCdEfGhIjKlMnOpQrSt9";
+        let key = "AKIAIOSFODNN7TESTKEY";
+        let out = prompt_hook(
+            req(v.path(), &format!("{token} {key} payout backoff"), None),
+            opener(v.path()),
+        );
+        let ctx = Client::Claude
+            .read_prompt_envelope(&out.stdout)
+            .unwrap()
+            .unwrap_or_default();
+        assert!(ctx.contains("Payout retry backoff"), "{ctx}");
+        assert!(!ctx.contains(token) && !ctx.contains(key), "{ctx}");
+    }
+
     #[test]
     fn failures_print_nothing_and_one_line() {
         let v = vault();

@@ -91,9 +91,35 @@ pub fn markers(text: &str) -> impl Iterator<Item = CredentialKind> + '_ {
     })
 }
 
+/// `text` without its redaction markers (`[redacted:kind]`, and an unclosed
+/// one to the end), its words joined by single spaces: for text that becomes
+/// query words, so that neither a credential nor its marker is searched for
+/// (a marker's words would count as words of the task).
+pub fn without_markers(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(REDACTION_PREFIX) {
+        out.push_str(&rest[..at]);
+        out.push(' ');
+        rest = rest[at..].split_once(']').map_or("", |(_, after)| after);
+    }
+    out.push_str(rest);
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn markers_leave_no_word() {
+        assert_eq!(
+            without_markers("fix/[redacted:github-token]-retry"),
+            "fix/ -retry"
+        );
+        assert_eq!(without_markers("plain  words"), "plain words");
+        assert_eq!(without_markers("[redacted:x"), "");
+    }
 
     #[test]
     fn markers_are_counted_once_each() {

@@ -42,7 +42,7 @@ mod untrusted;
 mod visibility;
 
 pub use cairn_note::Sensitivity;
-pub use counts::{PolicyCounts, markers};
+pub use counts::{PolicyCounts, markers, without_markers};
 pub use credential::CredentialKind;
 pub use detect::{
     Finding, REDACTION_PREFIX, Redaction, find_credentials, redact, without_credentials,
