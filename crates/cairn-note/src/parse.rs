@@ -264,11 +264,15 @@ pub(crate) fn parse_with_meta(path: &str, bytes: &[u8]) -> (Parsed, FileMeta) {
         let name = f.quiet_text("name");
         fallback_title(path, &stem, &parts.headings, name)
     });
-    // Another tool's `metadata.type` (`learning`, `insight`) is read when it is
-    // one of cairn's types, quietly otherwise: only `memory_type` is cairn's key.
+    // Another tool's `type` (an Obsidian property: `type: constraint`) or
+    // `metadata.type` (`learning`, `insight`) is read when it is one of cairn's
+    // types, quietly otherwise (`type: article`): only `memory_type` is cairn's key.
     let memory_type = match f.raw_text("memory_type") {
         Some(t) => f.keyword("memory_type", &t, MemoryType::parse),
-        None => metadata_type.as_deref().and_then(MemoryType::parse),
+        None => f
+            .quiet_text("type")
+            .and_then(|t| MemoryType::parse(t.trim_start_matches("[[").trim_end_matches("]]")))
+            .or_else(|| metadata_type.as_deref().and_then(MemoryType::parse)),
     };
     let sensitivity = reading.sensitivity;
     let freshness = f.enum_field("freshness", Freshness::parse);

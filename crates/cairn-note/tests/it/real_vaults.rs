@@ -189,6 +189,26 @@ fn obsidian_properties() {
     assert_eq!((n.memory_type, d.len()), (Some(MemoryType::Decision), 0));
     let (_, d) = parse_at("l/x.md", "---\nmemory_type: learning\n---\nx\n");
     assert_eq!(d.len(), 1, "{d:?}");
+    // A top-level `type` (an Obsidian property) too: it was ignored, and a
+    // `type: constraint` note was a plain note (held-out trial). `memory_type`
+    // wins over it; a type of another kind (`article`) is quietly none.
+    for (front, want) in [
+        ("type: constraint", Some(MemoryType::Constraint)),
+        ("type: Decision", Some(MemoryType::Decision)),
+        ("type: \"[[Incident]]\"", Some(MemoryType::Incident)),
+        ("type: article", None),
+        (
+            "type: constraint\nmemory_type: decision",
+            Some(MemoryType::Decision),
+        ),
+        (
+            "type: article\nmetadata:\n  type: pattern",
+            Some(MemoryType::Pattern),
+        ),
+    ] {
+        let (n, d) = parse_at("l/x.md", &format!("---\n{front}\n---\nx\n"));
+        assert_eq!((n.memory_type, d.len()), (want, 0), "{front}: {d:?}");
+    }
     // Tags as a list with `#`, one tag as a string, the `tag` key.
     check(
         "---\ntags:\n  - \"#Project/Alpha\"\n  - notes\ntag: single\n---\nx\n",
