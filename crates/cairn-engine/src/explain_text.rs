@@ -32,7 +32,7 @@ impl Explanation {
         let terms: Vec<String> = self
             .query_terms
             .iter()
-            .map(|(t, w)| format!("{t}×{w}"))
+            .map(|(t, w)| format!("{t}×{}", short_number(f64::from(*w))))
             .collect();
         let _ = writeln!(
             s,
@@ -107,5 +107,17 @@ impl Explanation {
             }
         }
         s
+    }
+}
+
+/// A weight with at most three decimals, without trailing zeros: `2.9`, not the
+/// float sum's `2.8999999`.
+fn short_number(w: f64) -> String {
+    let s = format!("{w:.3}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    if s == "-0" {
+        "0".to_owned()
+    } else {
+        s.to_owned()
     }
 }

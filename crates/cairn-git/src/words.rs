@@ -55,6 +55,10 @@ const GENERIC_BRANCHES: &[&str] = &[
     "testing",
     "gh",
     "pages",
+    // Throwaway branches.
+    "tmp",
+    "temp",
+    "scratch",
     // GitHub's web editor names its branches `patch-1`, `patch-2`, ...
     "patch",
 ];
@@ -193,6 +197,11 @@ mod tests {
         check("alice/fix/retry-loop", "alice fix retry loop");
         check("feature/123-idempotency-keys", "idempotency keys");
         check("release/2.4", "");
+        // Throwaway names say nothing either (held-out trial), unless with a topic.
+        check("tmp", "");
+        check("wip/temp-2", "");
+        check("scratch", "");
+        check("tmp/dotenv-quoting", "tmp dotenv quoting");
         check("", "");
         check("//--__", "");
         check("Feature/Settlement", "Settlement");

@@ -370,7 +370,8 @@ fn split(file: Note, frontmatter_tags: &[String]) -> (Vec<Note>, Vec<Diagnostic>
                 "related_files" => related_files.extend(
                     value
                         .split(',')
-                        .map(|f| entry_link(f.trim().trim_matches('`')))
+                        // `/`-separated, as a note's `related_files`.
+                        .map(|f| entry_link(f.trim().trim_matches('`')).replace('\\', "/"))
                         .filter(|f| {
                             !f.is_empty()
                                 && !matches!(f.to_lowercase().as_str(), "none" | "-" | "n/a")

@@ -139,6 +139,52 @@ impl Fields<'_> {
         self.items(key, &[','], true)
     }
 
+    /// `related_files`: paths from the repository's root, `/`-separated (a
+    /// Windows `src\\x.rs` is `src/x.rs`; a leading `./` or `/` is the root).
+    /// A glob pattern stands for the folder before its first wildcard
+    /// (`tiles/functions/*.sql` is `tiles/functions/`: all its files, a little
+    /// more than the pattern); a pattern with no such folder (`**/*.rs`), or a
+    /// path from a home folder or a drive (`~/`, `C:/`), can match no
+    /// repository path: it is kept, and a warning says what to write.
+    pub(crate) fn related_files(&mut self) -> Vec<String> {
+        let files = self.list("related_files");
+        files
+            .into_iter()
+            .map(|f| {
+                let f = f.replace('\\', "/");
+                let f = f.trim_start_matches("./");
+                let bytes = f.as_bytes();
+                let from_elsewhere = f.starts_with('~')
+                    || (bytes.len() > 2 && bytes[0].is_ascii_alphabetic() && &bytes[1..3] == b":/");
+                let folder = f
+                    .find(['*', '?', '[', '{'])
+                    .map(|at| f[..at].rfind('/').map_or("", |end| &f[..=end]));
+                let warning = match folder {
+                    Some(folder) if folder.trim_matches('/').is_empty() => Some(
+                        "is a glob pattern with no folder before its wildcard, which matches no \
+                         file: name a file, or a folder for all its files (`src/platform/`)",
+                    ),
+                    _ if from_elsewhere => Some(
+                        "is not a path from the repository's root, which related files are \
+                         (`src/evaluator.rs`)",
+                    ),
+                    _ => None,
+                };
+                if let Some(says) = warning {
+                    let q = self.quote(f);
+                    self.warn(
+                        "related_files",
+                        format!("{q} {says}").trim_start().to_owned(),
+                    );
+                }
+                match folder {
+                    Some(folder) if !folder.trim_matches('/').is_empty() => folder.to_owned(),
+                    _ => f.to_owned(),
+                }
+            })
+            .collect()
+    }
+
     /// Tags: a list, or one string split on commas and blanks; `#` dropped,
     /// lowercase.
     pub(crate) fn tags(&mut self, key: &str, warn: bool) -> Vec<String> {

@@ -349,7 +349,7 @@ pub(crate) fn parse_with_meta(path: &str, bytes: &[u8]) -> (Parsed, FileMeta) {
         },
         triggers: f.list("triggers"),
         trigger_terms: TriggerTerms::default(),
-        related_files: f.list("related_files"),
+        related_files: f.related_files(),
         related_memory: f.links("related_memory"),
         aliases,
         created: f

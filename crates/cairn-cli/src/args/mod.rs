@@ -99,11 +99,19 @@ Examples:
     /// Measure retrieval quality on a suite of notes and graded queries.
     #[command(after_help = eval::EVAL_AFTER_HELP)]
     Eval(EvalArgs),
-    /// Bring the vault's persistent index up to date, rebuild it, or show its state.
+    /// Bring the vault's persistent index up to date, rebuild it, or show its state;
+    /// read the projects' git history.
     #[command(after_help = "\
 Every command keeps the index current by itself (it re-reads only the notes that
 changed since the last run); `cairn index` is for doing it ahead of time, starting
 over, or looking.
+
+It also reads the git history of each project's repositories (its repo paths, and
+the repository it runs in when that belongs to the project routed there), the
+first time whole (at most [git] history_commits commits and history_days days):
+notes whose related files changed since their date are then marked \"code changed
+since\". Later commands only add new commits; the session-start hook starts a
+background `cairn index` when a repository's history is not read yet.
 
 The index lives in $XDG_CACHE_HOME/cairn/<vault> (~/.cache/cairn/<vault>) unless
 [index] dir in cairn.toml or --index-dir says otherwise.

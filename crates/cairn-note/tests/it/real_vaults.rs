@@ -209,6 +209,48 @@ fn obsidian_properties() {
         let (n, d) = parse_at("l/x.md", &format!("---\n{front}\n---\nx\n"));
         assert_eq!((n.memory_type, d.len()), (want, 0), "{front}: {d:?}");
     }
+    // Related files: a Windows path is `/`-separated, a glob its folder; a
+    // glob without one or a path from a home folder or a drive warns (they
+    // matched nothing, silently; held-out trial); a path from the root is a
+    // repository path, quietly.
+    let (n, d) = parse_at(
+        "l/x.md",
+        "---\nrelated_files: ['src\\platform\\windows.rs', ./src/a.rs, /src/b.rs, 'src/platform/*.rs', 'tiles/**/x?.sql']\n---\nx\n",
+    );
+    assert_eq!(
+        n.related_files,
+        [
+            "src/platform/windows.rs",
+            "src/a.rs",
+            "/src/b.rs",
+            "src/platform/",
+            "tiles/"
+        ]
+    );
+    assert!(d.is_empty(), "{d:?}");
+    for (value, says) in [
+        ("'**/*.rs'", "is a glob pattern with no folder"),
+        (
+            "'~/code/just/src/lib.rs'",
+            "is not a path from the repository's root",
+        ),
+        (
+            "'C:\\code\\just\\src\\lib.rs'",
+            "is not a path from the repository's root",
+        ),
+    ] {
+        let (n, d) = parse_at(
+            "l/x.md",
+            &format!("---\nrelated_files: [{value}]\n---\nx\n"),
+        );
+        assert_eq!(n.related_files.len(), 1, "{value}");
+        assert!(
+            d.len() == 1
+                && d[0].message.contains(says)
+                && d[0].message.starts_with("`related_files`"),
+            "{value}: {d:?}"
+        );
+    }
     // Tags as a list with `#`, one tag as a string, the `tag` key.
     check(
         "---\ntags:\n  - \"#Project/Alpha\"\n  - notes\ntag: single\n---\nx\n",
