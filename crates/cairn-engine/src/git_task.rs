@@ -688,10 +688,14 @@ fn task_of(tree: &cairn_git::WorkingTree, why: &str, max_files: usize) -> GitTas
         });
     }
     if !subjects.is_empty() {
-        from.push(plural(subjects.len(), "commit"));
-        if committed_used > 0 {
-            from.push(plural(committed_used, "committed file"));
-        }
+        // The commits' files that are not changed files too ("other" beside
+        // changed files: those counted already are not counted again).
+        let commits = plural(subjects.len(), "commit");
+        from.push(match committed_used {
+            0 => commits,
+            n if changed_used > 0 => format!("{commits} changing {}", plural(n, "other file")),
+            n => format!("{commits} changing {}", plural(n, "file")),
+        });
     }
     if task.is_empty() && files.is_empty() {
         return GitTask::Nothing(format!(

@@ -224,7 +224,7 @@ fn no_task_takes_the_working_tree_as_the_task() {
     let q = &p["query"];
     assert_eq!(
         q["derived"],
-        "derived from git: branch fix/payout-batch-lock-timeouts, 1 changed file, 1 commit, 1 committed file"
+        "derived from git: branch fix/payout-batch-lock-timeouts, 1 changed file, 1 commit changing 1 other file"
     );
     assert_eq!(
         q["task"],
@@ -265,7 +265,7 @@ fn no_task_takes_the_working_tree_as_the_task() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         text.contains(
-            "(derived from git: branch fix/payout-batch-lock-timeouts, 1 changed file, 1 commit, 1 committed file)"
+            "(derived from git: branch fix/payout-batch-lock-timeouts, 1 changed file, 1 commit changing 1 other file)"
         ),
         "{text}"
     );
@@ -283,7 +283,7 @@ fn the_status_caches_do_not_depend_on_the_code_changed_deboost() {
     let p = wakeup_json(&config, &repo, &[]);
     assert_eq!(
         p["query"]["derived"],
-        "derived from git: branch fix/payout-batch-lock-timeouts, 1 changed file, 1 commit, 1 committed file"
+        "derived from git: branch fix/payout-batch-lock-timeouts, 1 changed file, 1 commit changing 1 other file"
     );
     let index = config.parent().unwrap().join("index");
     let mut caches: Vec<String> = std::fs::read_dir(&index)
@@ -1190,7 +1190,7 @@ fn the_files_of_the_branch_s_commits_are_files_of_the_task() {
         );
         assert_eq!(
             q["derived"],
-            "derived from git: branch fix/payout-batch-lock-timeouts, 2 commits, 2 committed files"
+            "derived from git: branch fix/payout-batch-lock-timeouts, 2 commits changing 2 files"
         );
         let got = titles(&p);
         assert!(
