@@ -98,8 +98,8 @@ pub(crate) fn session_start(a: SessionStartArgs) -> Result<ExitCode> {
     };
     emit(&outcome);
     record_session_start(&outcome, &record_input);
-    if let Some(dir) = &outcome.read_history_in {
-        read_history_in_background(&a.source, dir);
+    if let Some(unread) = &outcome.history_unread {
+        read_history_in_background(&a.source, unread);
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -127,17 +127,21 @@ fn persistent_opener(
 
 /// Starts the background `cairn index` that reads the git history the packet
 /// went without (after the answer: the hook does not wait for it), and says so
-/// on stderr.
-fn read_history_in_background(source: &VaultArgs, dir: &std::path::Path) {
-    match crate::index_report::spawn_history_read(source, dir) {
+/// on stderr; at most once in ten minutes per repository (a read that fails, or
+/// is still under way, is not started again at every session).
+fn read_history_in_background(source: &VaultArgs, unread: &cairn_engine::UnreadHistory) {
+    if !unread.claim_background_read(std::time::SystemTime::now()) {
+        return;
+    }
+    let shown = crate::index_report::shown_path(&unread.repo);
+    match crate::index_report::spawn_history_read(source, unread) {
         Ok(()) => eprintln!(
-            "cairn: hook: reading the git history of {} in the background: notes whose code \
-             changed since are marked from the next session",
-            dir.display()
+            "cairn: hook: reading the git history of {shown} in the background: notes whose \
+             code changed since are marked from the next session"
         ),
         Err(e) => eprintln!(
-            "cairn: hook: could not start `cairn index` to read the git history of {} ({e})",
-            dir.display()
+            "cairn: hook: could not start `cairn index` to read the git history of {shown} ({})",
+            crate::error::one_line(&e.to_string())
         ),
     }
 }

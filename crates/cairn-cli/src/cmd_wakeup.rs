@@ -27,11 +27,11 @@ pub(crate) fn run(a: WakeupArgs) -> Result<()> {
     index_report::timings(&engine, t, &out.timings);
     index_report::report(&engine, &a.source);
     index_report::report_late(&engine);
-    if let Some(dir) = &out.history_unread_in {
+    if let Some(unread) = &out.history_unread {
         eprintln!(
             "cairn: the git history of {} is not read for its `HEAD`: `cairn index` run \
              there reads it, then notes whose code changed since are marked",
-            dir.display()
+            crate::index_report::shown_path(&unread.repo)
         );
     }
     warn_diagnostics(&engine, a.verbose);

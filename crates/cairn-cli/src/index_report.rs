@@ -75,22 +75,38 @@ fn spawn_refresh(engine: &Engine, source: &VaultArgs) -> std::io::Result<()> {
     spawn_index(&args, None)
 }
 
-/// Starts `cairn index --quiet` in `dir` for the vault `source` names (its
-/// paths made absolute), detached as [`spawn_refresh`]'s: run in a repository
-/// that belongs to the project it routes to, it reads that repository's git
-/// history, the first time whole (see `cairn index`).
-pub(crate) fn spawn_history_read(source: &VaultArgs, dir: &Path) -> std::io::Result<()> {
+/// Starts `cairn index --quiet` in `unread.repo`, detached as
+/// [`spawn_refresh`]'s, for the configuration `source` resolves to (its path
+/// made absolute: the process runs elsewhere) and the index folder the wake-up
+/// used: run in a repository that belongs to the project it routes to, it reads
+/// that repository's git history, the first time whole (see `cairn index`).
+pub(crate) fn spawn_history_read(
+    source: &VaultArgs,
+    unread: &cairn_engine::UnreadHistory,
+) -> std::io::Result<()> {
     let mut args: Vec<std::ffi::OsString> = Vec::new();
-    for (flag, path) in [
-        ("--config", &source.config),
-        ("--vault", &source.vault),
-        ("--index-dir", &source.index_dir),
-    ] {
-        if let Some(p) = path {
-            args.extend([flag.into(), std::path::absolute(p)?.into()]);
+    if let Some(v) = &source.vault {
+        args.extend(["--vault".into(), std::path::absolute(v)?.into()]);
+    } else {
+        let config =
+            crate::source::load_config(source).map_err(|e| std::io::Error::other(e.to_string()))?;
+        if let Some(path) = &config.source {
+            args.extend(["--config".into(), std::path::absolute(path)?.into()]);
         }
     }
-    spawn_index(&args, Some(dir))
+    args.extend([
+        "--index-dir".into(),
+        std::path::absolute(&unread.index_dir)?.into(),
+    ]);
+    spawn_index(&args, Some(&unread.repo))
+}
+
+/// A path for a line on stderr: redacted and on one line, as every text a hook
+/// prints (a folder's name is text someone else may have chosen).
+pub(crate) fn shown_path(path: &Path) -> String {
+    let text = path.display().to_string();
+    let flat = cairn_engine::policy::one_line(&text);
+    cairn_engine::policy::redact(&flat).text.into_owned()
 }
 
 /// `cairn index --quiet ARGS`, in `dir` when given, detached from this process.

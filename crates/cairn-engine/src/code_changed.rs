@@ -27,6 +27,39 @@ pub(crate) fn history_file(cache_dir: &Path, workdir: &Path) -> PathBuf {
     cache_dir.join(format!("git-history-{key}.txt"))
 }
 
+/// A repository whose history a wake-up found not read for its `HEAD` (so
+/// that no note could be marked "code changed since"), and where `cairn index`
+/// keeps it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnreadHistory {
+    /// The working tree `cairn index` reads it in (a linked worktree's own).
+    pub repo: PathBuf,
+    /// The index folder the history is kept in (the one the wake-up used).
+    pub index_dir: PathBuf,
+}
+
+/// How long a background read that was asked for is waited for before it is
+/// asked again (it may have failed, or still be under way).
+const READ_ASKED_FOR: std::time::Duration = std::time::Duration::from_secs(600);
+
+impl UnreadHistory {
+    /// Whether a background `cairn index` should be started for it now: no
+    /// other was asked for in the last ten minutes (a stamp file beside the
+    /// history's, written here). `false` when the stamp cannot be written, so
+    /// that a read that can never be kept is not started at every session.
+    #[must_use]
+    pub fn claim_background_read(&self, now: std::time::SystemTime) -> bool {
+        let stamp = history_file(&self.index_dir, &self.repo).with_extension("asked");
+        let recent = std::fs::metadata(&stamp)
+            .and_then(|m| m.modified())
+            .is_ok_and(|t| {
+                now.duration_since(t)
+                    .map_or(true, |age| age < READ_ASKED_FOR)
+            });
+        !recent && std::fs::write(&stamp, b"").is_ok()
+    }
+}
+
 /// The cache files of the staged and the untracked files of the repository at
 /// `workdir` (see `cairn_git::Repository::working_tree_with`).
 pub(crate) fn status_cache(cache_dir: &Path, workdir: &Path) -> cairn_git::StatusCache {
@@ -353,4 +386,32 @@ pub struct ChangedCode {
     /// Project repositories whose history no command has read yet (project id,
     /// repo path): their notes cannot be checked until `cairn index` runs.
     pub unread: Vec<(String, PathBuf)>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::UnreadHistory;
+    use std::time::{Duration, SystemTime};
+
+    /// A background read is asked for once in ten minutes per repository, and
+    /// never where its stamp cannot be written (review: a read that could never
+    /// be kept was started at every session).
+    #[test]
+    fn a_background_read_is_claimed_once_in_ten_minutes() {
+        let dir = tempfile::tempdir().unwrap();
+        let unread = |repo: &str| UnreadHistory {
+            repo: repo.into(),
+            index_dir: dir.path().to_path_buf(),
+        };
+        let now = SystemTime::now();
+        assert!(unread("/r/a").claim_background_read(now));
+        assert!(!unread("/r/a").claim_background_read(now + Duration::from_secs(60)));
+        assert!(unread("/r/b").claim_background_read(now));
+        assert!(unread("/r/a").claim_background_read(now + Duration::from_secs(601)));
+        let nowhere = UnreadHistory {
+            repo: "/r/a".into(),
+            index_dir: dir.path().join("missing/folder"),
+        };
+        assert!(!nowhere.claim_background_read(now));
+    }
 }

@@ -171,9 +171,9 @@ impl HistoryRead {
             (Some(dir), _) => Some(format!(
                 "history: not read for the checked-out `HEAD` (not yet, or `HEAD` moved \
                  far from the line read), so no note is marked \"code changed since\"; \
-                 `cairn index` run in {} reads it (the session-start hook starts it in \
-                 the background)",
-                dir.display()
+                 `cairn index` run in {} reads it (cairn's session-start hook, where it is \
+                 installed, starts it in the background)",
+                safe(&dir.display().to_string())
             )),
             (None, Some(h)) => Some(format!(
                 "history: {} read (notes whose related files changed after their date are marked)",
@@ -357,7 +357,13 @@ impl Engine {
             Some((derived, parts)) => self.wakeup_echo(&derived, echo.as_deref(), history, parts),
             None => self.wakeup_echo(req, echo.as_deref(), history, &[]),
         }?;
-        out.history_unread_in = git.history.unread_in;
+        // Only when the index folder is kept (an index in memory this time has
+        // none where a history could be written).
+        out.history_unread = git
+            .history
+            .unread_in
+            .zip(self.index_info().cache_dir.clone())
+            .map(|(repo, index_dir)| crate::UnreadHistory { repo, index_dir });
         Ok(out)
     }
 

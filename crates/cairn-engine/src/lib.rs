@@ -45,7 +45,7 @@ pub use cairn_note::{MemoryType, Sensitivity, Status};
 pub use cairn_policy::WITHHELD_NOTICE;
 pub use cairn_render::{Format, Target};
 pub use cairn_score::{Op as FactorOp, Ranking};
-pub use code_changed::{ChangedCode, HistoryReport};
+pub use code_changed::{ChangedCode, HistoryReport, UnreadHistory};
 pub use explain::{CandidateReport, Explanation};
 pub use fit::OutputCaps;
 pub use git_task::{DerivedTask, GitTask, PartKind, TaskPart};

@@ -69,10 +69,11 @@ pub struct WakeupOutput {
     /// Microseconds per phase (`select`, `layers`, `assemble`, `render`; the last
     /// three summed over fitting attempts), for `CAIRN_TIMINGS`: never in the packet.
     pub timings: Vec<(&'static str, u64)>,
-    /// When the routed project's git history is not read yet (so no note can be
-    /// marked "code changed since"): the folder `cairn index` reads it in. Set
-    /// by [`Engine::wakeup_with_git`]; never in the packet.
-    pub history_unread_in: Option<std::path::PathBuf>,
+    /// When the routed project's git history is not read for its `HEAD` (so no
+    /// note can be marked "code changed since") and the index folder can keep
+    /// it: where `cairn index` reads it. Set by [`Engine::wakeup_with_git`];
+    /// never in the packet.
+    pub history_unread: Option<crate::UnreadHistory>,
 }
 
 /// Everything decided before assembly; shared by wakeup and explain.
@@ -574,7 +575,7 @@ impl Engine {
             packet,
             rendered,
             timings: vec![("assemble", assembled), ("render", crate::micros(started))],
-            history_unread_in: None,
+            history_unread: None,
         })
     }
 

@@ -182,9 +182,9 @@ pub struct HookOutcome {
     /// record ([`crate::record::SessionRecords::session_started`]).
     pub given: Vec<String>,
     /// When the full packet found the routed project's git history not read
-    /// yet: the folder where a background `cairn index` reads it (so that the
+    /// for its `HEAD`: where a background `cairn index` reads it (so that the
     /// next sessions mark notes whose code changed since).
-    pub read_history_in: Option<PathBuf>,
+    pub history_unread: Option<cairn_engine::UnreadHistory>,
 }
 
 /// "Now" for a hook: midnight UTC of today, so output is stable across a day.
@@ -350,8 +350,8 @@ struct Built {
     context: String,
     /// The ids of its notes.
     given: Vec<String>,
-    /// See [`HookOutcome::read_history_in`].
-    read_history_in: Option<PathBuf>,
+    /// See [`HookOutcome::history_unread`].
+    history_unread: Option<cairn_engine::UnreadHistory>,
 }
 
 /// Every answer is made here, so no text leaves without [`for_the_user`].
@@ -365,7 +365,7 @@ fn answer(
     let built = Built {
         context,
         given: Vec::new(),
-        read_history_in: None,
+        history_unread: None,
     };
     answer_with(client, built, path, message, warnings)
 }
@@ -385,7 +385,7 @@ fn answer_with(
         message,
         warnings: warnings.iter().map(|w| for_the_user(w)).collect(),
         given: built.given,
-        read_history_in: built.read_history_in,
+        history_unread: built.history_unread,
     }
 }
 
@@ -440,7 +440,7 @@ fn build(
             .flat_map(|(_, items)| items.iter().map(|i| i.id.clone()))
             .collect(),
         context: o.rendered,
-        read_history_in: o.history_unread_in,
+        history_unread: o.history_unread,
     })
     .map_err(|e| e.to_string())
 }

@@ -370,8 +370,11 @@ fn split(file: Note, frontmatter_tags: &[String]) -> (Vec<Note>, Vec<Diagnostic>
                 "related_files" => related_files.extend(
                     value
                         .split(',')
-                        // `/`-separated, as a note's `related_files`.
-                        .map(|f| entry_link(f.trim().trim_matches('`')).replace('\\', "/"))
+                        // Read as a note's `related_files` are (the warnings are the
+                        // front matter's: an entry's fields are prose).
+                        .map(|f| {
+                            crate::fields::related_file(&entry_link(f.trim().trim_matches('`'))).0
+                        })
                         .filter(|f| {
                             !f.is_empty()
                                 && !matches!(f.to_lowercase().as_str(), "none" | "-" | "n/a")

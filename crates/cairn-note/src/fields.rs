@@ -139,48 +139,22 @@ impl Fields<'_> {
         self.items(key, &[','], true)
     }
 
-    /// `related_files`: paths from the repository's root, `/`-separated (a
-    /// Windows `src\\x.rs` is `src/x.rs`; a leading `./` or `/` is the root).
-    /// A glob pattern stands for the folder before its first wildcard
-    /// (`tiles/functions/*.sql` is `tiles/functions/`: all its files, a little
-    /// more than the pattern); a pattern with no such folder (`**/*.rs`), or a
-    /// path from a home folder or a drive (`~/`, `C:/`), can match no
-    /// repository path: it is kept, and a warning says what to write.
+    /// `related_files`, each read by [`related_file`]; a value that can match
+    /// no repository path is kept, and a warning says what to write.
     pub(crate) fn related_files(&mut self) -> Vec<String> {
         let files = self.list("related_files");
         files
             .into_iter()
-            .map(|f| {
-                let f = f.replace('\\', "/");
-                let f = f.trim_start_matches("./");
-                let bytes = f.as_bytes();
-                let from_elsewhere = f.starts_with('~')
-                    || (bytes.len() > 2 && bytes[0].is_ascii_alphabetic() && &bytes[1..3] == b":/");
-                let folder = f
-                    .find(['*', '?', '[', '{'])
-                    .map(|at| f[..at].rfind('/').map_or("", |end| &f[..=end]));
-                let warning = match folder {
-                    Some(folder) if folder.trim_matches('/').is_empty() => Some(
-                        "is a glob pattern with no folder before its wildcard, which matches no \
-                         file: name a file, or a folder for all its files (`src/platform/`)",
-                    ),
-                    _ if from_elsewhere => Some(
-                        "is not a path from the repository's root, which related files are \
-                         (`src/evaluator.rs`)",
-                    ),
-                    _ => None,
-                };
+            .map(|raw| {
+                let (file, warning) = related_file(&raw);
                 if let Some(says) = warning {
-                    let q = self.quote(f);
+                    let q = self.quote(&raw);
                     self.warn(
                         "related_files",
                         format!("{q} {says}").trim_start().to_owned(),
                     );
                 }
-                match folder {
-                    Some(folder) if !folder.trim_matches('/').is_empty() => folder.to_owned(),
-                    _ => f.to_owned(),
-                }
+                file
             })
             .collect()
     }
@@ -329,6 +303,43 @@ fn flatten_links(v: &Yaml) -> Vec<String> {
 
 /// A scalar's text, or the text of a bare `[[link]]` (a one-element list in a
 /// one-element list: `status: [[Published]]` → `Published`).
+/// One related file as written: a path from the repository's root,
+/// `/`-separated (a Windows `src\\x.rs` is `src/x.rs`; a leading `./` or `/`
+/// is the root). A glob pattern (`*`, `?`: brackets are literal, as in
+/// `app/[id]/page.tsx`) stands for the folder before its first wildcard
+/// (`tiles/functions/*.sql` is `tiles/functions/`: all its files, a little more
+/// than the pattern). With what is wrong when it can match no repository path:
+/// a pattern with no folder before its wildcard (`**/*.rs`), a path from a home
+/// folder or a drive (`~/`, `C:/`).
+pub(crate) fn related_file(raw: &str) -> (String, Option<&'static str>) {
+    let f = raw.replace('\\', "/");
+    let f = f.trim_start_matches("./");
+    let bytes = f.as_bytes();
+    let from_elsewhere = f.starts_with('~')
+        || (bytes.len() > 2 && bytes[0].is_ascii_alphabetic() && &bytes[1..3] == b":/");
+    let folder = f
+        .find(['*', '?'])
+        .map(|at| f[..at].rfind('/').map_or("", |end| &f[..=end]));
+    match folder {
+        Some(folder) if !folder.trim_matches('/').is_empty() => (folder.to_owned(), None),
+        Some(_) => (
+            f.to_owned(),
+            Some(
+                "is a glob pattern with no folder before its wildcard, which matches no \
+                 file: name a file, or a folder for all its files (`src/platform/`)",
+            ),
+        ),
+        None if from_elsewhere => (
+            f.to_owned(),
+            Some(
+                "is not a path from the repository's root, which related files are \
+                 (`src/evaluator.rs`)",
+            ),
+        ),
+        None => (f.to_owned(), None),
+    }
+}
+
 fn scalar_or_link(v: &Yaml) -> Option<String> {
     yaml_scalar_text(v).or_else(|| bare_link(v))
 }

@@ -267,11 +267,21 @@ pub(crate) fn parse_with_meta(path: &str, bytes: &[u8]) -> (Parsed, FileMeta) {
     // Another tool's `type` (an Obsidian property: `type: constraint`) or
     // `metadata.type` (`learning`, `insight`) is read when it is one of cairn's
     // types, quietly otherwise (`type: article`): only `memory_type` is cairn's key.
+    // A `type` property names a kind of knowledge only: `type: person` marks
+    // a contact, not the developer's profile; `project` and `session` mark a
+    // vault's own structure, not an overview or a session log (each has a
+    // place of its own in the packet).
     let memory_type = match f.raw_text("memory_type") {
         Some(t) => f.keyword("memory_type", &t, MemoryType::parse),
         None => f
             .quiet_text("type")
             .and_then(|t| MemoryType::parse(t.trim_start_matches("[[").trim_end_matches("]]")))
+            .filter(|t| {
+                !matches!(
+                    t,
+                    MemoryType::Person | MemoryType::Project | MemoryType::Session
+                )
+            })
             .or_else(|| metadata_type.as_deref().and_then(MemoryType::parse)),
     };
     let sensitivity = reading.sensitivity;

@@ -793,12 +793,14 @@ fn a_wakeup_without_the_history_says_how_to_read_it() {
 #[test]
 fn the_session_start_hook_reads_an_unread_history_in_the_background() {
     let (_dir, config, repo) = held_out("");
+    // Relative paths, started from the configuration's folder: the background
+    // `cairn index` runs in the repository, with them made absolute.
     let hook = || {
         let out = test_cairn()
+            .current_dir(config.parent().unwrap())
             .args(["hook", "session-start", "--client", "claude", "--config"])
-            .arg(&config)
-            .arg("--index-dir")
-            .arg(config.parent().unwrap().join("index"))
+            .arg(config.file_name().unwrap())
+            .args(["--index-dir", "index"])
             .args(["--now", "2026-03-01T09:00:00Z", "--deadline-ms", "20000"])
             .write_stdin(format!(
                 "{{\"cwd\":{},\"source\":\"startup\"}}",
@@ -819,8 +821,10 @@ fn the_session_start_hook_reads_an_unread_history_in_the_background() {
     let index_dir = config.parent().unwrap().join("index");
     let written = || {
         std::fs::read_dir(&index_dir).is_ok_and(|d| {
-            d.flatten()
-                .any(|e| e.file_name().to_string_lossy().starts_with("git-history-"))
+            d.flatten().any(|e| {
+                let name = e.file_name().to_string_lossy().into_owned();
+                name.starts_with("git-history-") && name.ends_with(".txt")
+            })
         })
     };
     let waited = std::time::Instant::now();

@@ -278,7 +278,7 @@ fn dataview_fields_and_related_files_in_entries() {
         Tags:: cache, modes\n\n\
         Each mode writes its own cache file.\n\n\
         ### [2025-10-09] Keep std::mem::take\n\n\
-        **Related files:** src/take.rs\n\
+        **Related files:** src/take.rs, src\\mem\\swap.rs, src/mem/*.rs\n\
         std::mem::take avoids a clone.\n";
     let p = parse_file("decisions.md", text.as_bytes());
     assert_eq!(p.notes.len(), 2, "{:?}", p.notes);
@@ -288,7 +288,11 @@ fn dataview_fields_and_related_files_in_entries() {
     assert_eq!(a.status_word.as_deref(), Some("accepted"));
     assert!(!a.extra.contains_key("related_files"));
     let b = &p.notes[1];
-    assert_eq!(b.related_files, ["src/take.rs"]);
+    // Read as the front matter's are: `/`-separated, a glob its folder (review).
+    assert_eq!(
+        b.related_files,
+        ["src/take.rs", "src/mem/swap.rs", "src/mem/"]
+    );
     assert!(!b.extra.contains_key("std"), "{:?}", b.extra);
     // A list item's field is the field; `none` and a wikilink's brackets are
     // no file; `files` is no alias; a key ends in `::` alone is no field.

@@ -197,6 +197,15 @@ fn obsidian_properties() {
         ("type: Decision", Some(MemoryType::Decision)),
         ("type: \"[[Incident]]\"", Some(MemoryType::Incident)),
         ("type: article", None),
+        // A contact is no profile, and a vault's structure no overview or log
+        // (review: `type: person` contacts became the developer's identity).
+        ("type: person", None),
+        ("type: project", None),
+        ("type: session", None),
+        (
+            "type: person\nmemory_type: person",
+            Some(MemoryType::Person),
+        ),
         (
             "type: constraint\nmemory_type: decision",
             Some(MemoryType::Decision),
@@ -215,8 +224,9 @@ fn obsidian_properties() {
     // repository path, quietly.
     let (n, d) = parse_at(
         "l/x.md",
-        "---\nrelated_files: ['src\\platform\\windows.rs', ./src/a.rs, /src/b.rs, 'src/platform/*.rs', 'tiles/**/x?.sql']\n---\nx\n",
+        "---\nrelated_files: ['src\\platform\\windows.rs', ./src/a.rs, /src/b.rs, 'src/platform/*.rs', 'tiles/**/x?.sql', 'app/[id]/page.tsx', '[slug].tsx']\n---\nx\n",
     );
+    // Brackets are literal (Next.js routes), not a pattern (review).
     assert_eq!(
         n.related_files,
         [
@@ -224,7 +234,9 @@ fn obsidian_properties() {
             "src/a.rs",
             "/src/b.rs",
             "src/platform/",
-            "tiles/"
+            "tiles/",
+            "app/[id]/page.tsx",
+            "[slug].tsx"
         ]
     );
     assert!(d.is_empty(), "{d:?}");
