@@ -4,6 +4,7 @@
 //! content that carries the same text (`output.rs`). The engine applies the policy.
 
 use std::fmt::Write as _;
+use std::sync::Arc;
 
 use cairn_engine::{
     Engine, Format, ListRequest, ListResult, ListScope, MemoryType, Ranking, SearchRequest,
@@ -89,9 +90,43 @@ pub(crate) fn wakeup_ask(server: &CairnServer, p: WakeupParams) -> Result<Wakeup
 
 /// Runs the wake-up (with the working tree's task when none is given).
 pub(crate) fn wakeup_answer(engine: &Engine, ask: &WakeupAsk) -> Answer {
-    let out = engine
-        .wakeup_with_git(&ask.req)
-        .map_err(|e| engine_error(&e))?;
+    wakeup_answer_and_history(engine, ask).0
+}
+
+/// [`wakeup_answer`], and the git history it found not read for its `HEAD`
+/// (see [`read_history_in_background`]).
+fn wakeup_answer_and_history(
+    engine: &Engine,
+    ask: &WakeupAsk,
+) -> (Answer, Option<cairn_engine::UnreadHistory>) {
+    match engine.wakeup_with_git(&ask.req) {
+        Ok(mut out) => {
+            let unread = out.history_unread.take();
+            (wakeup_structured(out, ask), unread)
+        }
+        Err(e) => (Err(engine_error(&e)), None),
+    }
+}
+
+/// Reads, on a thread of its own after the answer, the git history a wake-up
+/// went without, as `cairn index` would (the first time whole): the server
+/// lives on, so the next wake-ups mark notes whose code changed since. At most
+/// once in ten minutes per repository (the claim's stamp); a failure is a
+/// history still unread, and the next wake-ups say so in `memory_explain`.
+fn read_history_in_background(engine: &Arc<Engine>, unread: cairn_engine::UnreadHistory) {
+    if !unread.claim_background_read(std::time::SystemTime::now()) {
+        return;
+    }
+    let engine = Arc::clone(engine);
+    let _ = std::thread::Builder::new()
+        .name("cairn-history".to_owned())
+        .spawn(move || {
+            let _ = engine.index_git_history(Some(&unread.repo));
+        });
+}
+
+/// A wake-up's answer: its text, and its structured content.
+fn wakeup_structured(out: cairn_engine::WakeupOutput, ask: &WakeupAsk) -> Answer {
     let structured = WakeupOut {
         text: out.rendered.clone(),
         project_id: out.packet.identity.project.as_ref().map(|p| p.id.clone()),
@@ -253,7 +288,15 @@ impl CairnServer {
             Ok(ask) => ask,
             Err(e) => return Ok(to_result(Err(e))),
         };
-        Ok(self.run(move |engine| wakeup_answer(engine, &ask)).await)
+        Ok(self
+            .run(move |engine| {
+                let (answer, unread) = wakeup_answer_and_history(engine, &ask);
+                if let Some(unread) = unread {
+                    read_history_in_background(engine, unread);
+                }
+                answer
+            })
+            .await)
     }
 
     /// Search the notes with the same ranking and policy as the wake-up packet. By default

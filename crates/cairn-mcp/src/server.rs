@@ -144,7 +144,7 @@ impl CairnServer {
     /// Runs `f` with the current engine on the blocking pool.
     pub(crate) async fn run(
         &self,
-        f: impl FnOnce(&Engine) -> Answer + Send + 'static,
+        f: impl FnOnce(&Arc<Engine>) -> Answer + Send + 'static,
     ) -> CallToolResult {
         let provider = self.provider.clone();
         let joined = tokio::task::spawn_blocking(move || {

@@ -44,7 +44,7 @@ fn note(title: &str, files: &[&str], body: &str) -> String {
 
 /// A vault with a ledger project whose repository is a real checkout on a fix
 /// branch with changed files. Returns (dir, config, repo).
-fn held_out(extra_config: &str) -> (tempfile::TempDir, PathBuf, PathBuf) {
+pub(crate) fn held_out(extra_config: &str) -> (tempfile::TempDir, PathBuf, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().canonicalize().unwrap();
     let repo = root.join("ledger");

@@ -573,3 +573,60 @@ fn collect_strings(v: &Value, out: &mut Vec<String>) {
         _ => {}
     }
 }
+
+/// An MCP-only setup (no hooks, no `cairn index`) gets "code changed since"
+/// marks too: a `memory_wakeup` that finds the project's git history not read
+/// answers at once, then the server reads the history on a thread of its own,
+/// and later wake-ups mark the notes whose files changed.
+#[test]
+fn an_mcp_server_reads_an_unread_git_history_after_answering() {
+    let (_dir, config, repo) = crate::git_task::held_out("[index]\ndir = \"index\"\n");
+    let index_dir = config.parent().unwrap().join("index");
+    let mut s = Server::start(&config);
+    s.check(&initialize(1), &Expect::Result(1));
+    s.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}).to_string());
+    let cwd = repo.to_str().unwrap();
+    let first = s.check(
+        &call(2, "memory_wakeup", json!({"cwd": cwd})),
+        &Expect::Result(2),
+    );
+    assert!(tool_text(&first).contains("derived from git"), "{first}");
+    // Polled (a generous guard, not a timing assertion): the thread writes
+    // the history beside the index.
+    let written = || {
+        std::fs::read_dir(&index_dir).is_ok_and(|d| {
+            d.flatten().any(|e| {
+                let name = e.file_name().to_string_lossy().into_owned();
+                name.starts_with("git-history-") && name.ends_with(".txt")
+            })
+        })
+    };
+    let waited = std::time::Instant::now();
+    while !written() && waited.elapsed() < Duration::from_secs(120) {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(written(), "no history in {}", index_dir.display());
+    let mut id = 3;
+    let text = loop {
+        let r = s.check(
+            &call(
+                id,
+                "memory_wakeup",
+                json!({"cwd": cwd, "task": "payout batch lock", "format": "json"}),
+            ),
+            &Expect::Result(id),
+        );
+        let text = tool_text(&r);
+        if text.contains("changed in 1 commit since") || waited.elapsed() > Duration::from_secs(120)
+        {
+            break text;
+        }
+        id += 1;
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert!(
+        text.contains("src/payout/batch.rs changed in 1 commit since"),
+        "{text}"
+    );
+    s.finish();
+}
