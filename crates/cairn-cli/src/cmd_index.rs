@@ -25,6 +25,8 @@ struct StatusOut {
     problem: Option<String>,
     writer_active: bool,
     damaged_files: Option<Vec<String>>,
+    /// The git history kept for each project repo path.
+    git_history: Vec<cairn_engine::GitHistoryStatus>,
 }
 
 #[derive(Debug, Serialize)]
@@ -69,6 +71,7 @@ pub(crate) fn run(a: &IndexArgs) -> Result<ExitCode> {
             problem: st.problem.clone(),
             writer_active: st.writer_active,
             damaged_files: damaged.clone(),
+            git_history: cairn_engine::index_git_status(&config, &opts),
         };
         match a.format {
             TextOrJson::Json => print_json(&out)?,
@@ -209,6 +212,20 @@ fn status_text(s: &StatusOut) -> String {
     }
     if let Some(p) = &s.problem {
         let _ = writeln!(out, "problem:        {p} (the next command rebuilds it)");
+    }
+    for h in &s.git_history {
+        let kept = match (h.commits, &h.head) {
+            (Some(n), Some(head)) => {
+                format!("{} up to {head}", count(n, "commit", "commits"))
+            }
+            _ => "not read yet (`cairn index` reads it)".to_owned(),
+        };
+        let _ = writeln!(
+            out,
+            "git history:    project `{}` ({}): {kept}",
+            h.project,
+            h.repo.display()
+        );
     }
     if let Some(d) = &s.damaged_files {
         if d.is_empty() {

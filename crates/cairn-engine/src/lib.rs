@@ -54,7 +54,10 @@ pub use list::{ListRequest, ListResult, ListScope, ListedNote};
 pub use lookup::{GetResult, SearchHit, SearchRequest, SearchResult, SearchScope, SecretLookup};
 pub use measure::{Scan, scan_vault};
 pub use open::OpenDeadline;
-pub use persistent::{IndexInfo, IndexMode, PersistentOptions, index_status, index_verify};
+pub use persistent::{
+    GitHistoryStatus, IndexInfo, IndexMode, PersistentOptions, index_git_status, index_status,
+    index_verify,
+};
 pub use prompt_notes::{PromptNotes, PromptNotesRequest};
 pub use wakeup::{WakeupOutput, WakeupRequest};
 pub use {cairn_cache as cache, cairn_cache::Progress, cairn_policy as policy};

@@ -322,6 +322,47 @@ pub fn index_status(
     Ok(Cache::new(dir, &vault).status(&listed))
 }
 
+/// For `cairn index --status`: the git history kept in the index folder for
+/// each project repo path that is a repository's root, in configuration order.
+/// Reads only the cache files (no repository, no git).
+#[must_use]
+pub fn index_git_status(config: &Config, p: &PersistentOptions) -> Vec<GitHistoryStatus> {
+    let Some(dir) = locate(config, p).1 else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for project in &config.projects {
+        for path in project
+            .repo_paths
+            .iter()
+            .filter(|r| r.join(".git").exists())
+        {
+            let canonical = path.canonicalize().unwrap_or_else(|_| path.clone());
+            let h = cairn_git::History::load(&crate::code_changed::history_file(&dir, &canonical));
+            out.push(GitHistoryStatus {
+                project: project.id.clone(),
+                repo: path.clone(),
+                commits: h.head().map(|_| h.len()),
+                head: h.head().map(|id| id.chars().take(12).collect()),
+            });
+        }
+    }
+    out
+}
+
+/// The git history kept for one project repository (see [`index_git_status`]).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct GitHistoryStatus {
+    /// The project's id.
+    pub project: String,
+    /// The repo path, as configured.
+    pub repo: PathBuf,
+    /// How many commits are kept; `None`: not read yet (`cairn index` reads it).
+    pub commits: Option<usize>,
+    /// The commit it was read up to (12 hex digits).
+    pub head: Option<String>,
+}
+
 /// Checks every file of the published index against its checksum; returns the
 /// damaged ones (empty: sound).
 pub fn index_verify(config: &Config, p: &PersistentOptions) -> Result<Vec<String>, EngineError> {

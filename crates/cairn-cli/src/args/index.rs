@@ -13,7 +13,8 @@ pub(crate) struct IndexArgs {
     /// Throw the index away and build it again from every note.
     #[arg(long, conflicts_with = "status")]
     pub rebuild: bool,
-    /// Show the index's state (notes, size on disk, last refresh, pending changes); change nothing.
+    /// Show the index's state (notes, size on disk, last refresh, pending changes, the git
+    /// history kept per project repository); change nothing.
     #[arg(long)]
     pub status: bool,
     /// With --status: also read every index file and check its checksum.

@@ -118,7 +118,7 @@ The index lives in $XDG_CACHE_HOME/cairn/<vault> (~/.cache/cairn/<vault>) unless
 
 Examples:
   cairn index                  # refresh now
-  cairn index --status         # notes, size on disk, last refresh, pending changes
+  cairn index --status         # notes, size on disk, last refresh, pending changes, git history
   cairn index --rebuild        # start over")]
     Index(IndexArgs),
 }

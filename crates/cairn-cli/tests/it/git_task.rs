@@ -778,8 +778,26 @@ fn a_wakeup_without_the_history_says_how_to_read_it() {
         git.contains("history: not read for the checked-out `HEAD`"),
         "{git}"
     );
+    // `cairn index --status` says it too, per project repository.
+    let status = || {
+        let out = test_cairn()
+            .args(["index", "--status", "--config"])
+            .arg(&config)
+            .arg("--index-dir")
+            .arg(config.parent().unwrap().join("index"))
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let st = status();
+    assert!(
+        st.contains("git history:    project `ledger` (") && st.contains("): not read yet"),
+        "{st}"
+    );
 
     index(&config, None);
+    let st = status();
+    assert!(st.contains("): 2 commits up to "), "{st}");
     let err = wakeup_stderr(&config, &repo);
     assert!(!err.contains("not read"), "{err}");
     let git = explain_git_lines(&config, &repo);
