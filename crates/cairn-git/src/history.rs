@@ -492,7 +492,10 @@ pub fn touch_counts(history: &History, targets: &[String], after_day: i64) -> Ve
             .take_while(|&&id| path_of(id).starts_with(t))
             .filter(|&&id| {
                 let p = path_of(id);
-                p.len() == t.len() || p[t.len()..].starts_with('/')
+                // A folder's generated lock files (`Cargo.lock`, `package-lock.json`)
+                // change with every dependency bump, not with the code a note
+                // describes: they count only when named themselves.
+                p.len() == t.len() || (p[t.len()..].starts_with('/') && !is_lock_file(p))
             })
             .map(|&id| {
                 let list = &index.commits[id as usize];
@@ -519,6 +522,40 @@ pub fn touch_counts(history: &History, targets: &[String], after_day: i64) -> Ve
         }
     }
     out
+}
+
+/// Lock files that package managers write: generated, so a commit that changes
+/// only them changes no code a note describes.
+const LOCK_FILES: &[&str] = &[
+    "Cargo.lock",
+    "package-lock.json",
+    "npm-shrinkwrap.json",
+    "yarn.lock",
+    "pnpm-lock.yaml",
+    "bun.lockb",
+    "bun.lock",
+    "deno.lock",
+    "poetry.lock",
+    "Pipfile.lock",
+    "uv.lock",
+    "pdm.lock",
+    "Gemfile.lock",
+    "composer.lock",
+    "go.sum",
+    "mix.lock",
+    "pubspec.lock",
+    "Podfile.lock",
+    "Package.resolved",
+    "flake.lock",
+    "gradle.lockfile",
+    "packages.lock.json",
+    "conan.lock",
+];
+
+/// Whether the file at `path` is a package manager's lock file (by its name).
+fn is_lock_file(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    LOCK_FILES.contains(&name)
 }
 
 /// `text`'s lines as [`str::lines`] gives them, found with `memchr` (through

@@ -107,6 +107,22 @@ fn commits_after_a_day_are_counted_per_file_and_folder() {
     );
     check(&h, &["src/payout"], "2026-01-10", &[("src/payout", 1)]);
     check(&h, &["src/pay"], "2026-01-01", &[]);
+    // A folder's lock file counts only when named itself: a dependency bump
+    // changes no code a note describes.
+    r.commit(
+        "2026-02-12T09:00:00Z",
+        "Bump dependencies",
+        &[("src/Cargo.lock", "2\n"), ("web/package-lock.json", "2\n")],
+    );
+    let mut h = h.clone();
+    h.update(&repo, &limits, false).unwrap();
+    check(&h, &["src/", "web"], "2026-02-11", &[]);
+    check(
+        &h,
+        &["src/Cargo.lock"],
+        "2026-02-11",
+        &[("src/Cargo.lock", 1)],
+    );
     assert_eq!(
         h.update(&repo, &limits, false).unwrap(),
         HistoryUpdate::Unchanged
