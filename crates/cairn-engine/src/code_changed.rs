@@ -21,6 +21,15 @@ use crate::Engine;
 /// The notes whose related files changed, by path.
 pub(crate) type CodeChanged = HashMap<String, Vec<CodeChange>>;
 
+/// `project`'s repo paths that hold a repository (a `.git` folder or file):
+/// those whose history `cairn index` keeps.
+pub(crate) fn repo_roots(project: &cairn_config::Project) -> impl Iterator<Item = &PathBuf> {
+    project
+        .repo_paths
+        .iter()
+        .filter(|p| p.join(".git").exists())
+}
+
 /// The cache file of the history of the repository at `workdir`.
 pub(crate) fn history_file(cache_dir: &Path, workdir: &Path) -> PathBuf {
     let key = cairn_note::ContentHash::of(workdir.as_os_str().as_encoded_bytes()).short_hex();
@@ -259,10 +268,7 @@ impl Engine {
         let limits = limits(&self.config);
         let mut out = Vec::new();
         for p in &self.config.projects {
-            for path in &p.repo_paths {
-                if !path.join(".git").exists() {
-                    continue;
-                }
+            for path in repo_roots(p) {
                 let outcome = match cairn_git::open(path) {
                     Ok(repo) if repo.workdir() == path => read_history(&repo, &dir, &limits),
                     Ok(_) => continue,
@@ -315,10 +321,7 @@ impl Engine {
         let limits = limits(&self.config);
         let ChangedCode { notes, unread } = &mut out;
         for p in &self.config.projects {
-            let histories: Vec<History> = p
-                .repo_paths
-                .iter()
-                .filter(|path| path.join(".git").exists())
+            let histories: Vec<History> = repo_roots(p)
                 .filter_map(|path| {
                     let repo = cairn_git::open(path).ok()?;
                     if repo.workdir() != path {

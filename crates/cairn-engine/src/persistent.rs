@@ -332,11 +332,7 @@ pub fn index_git_status(config: &Config, p: &PersistentOptions) -> Vec<GitHistor
     };
     let mut out = Vec::new();
     for project in &config.projects {
-        for path in project
-            .repo_paths
-            .iter()
-            .filter(|r| r.join(".git").exists())
-        {
+        for path in crate::code_changed::repo_roots(project) {
             let canonical = path.canonicalize().unwrap_or_else(|_| path.clone());
             let h = cairn_git::History::load(&crate::code_changed::history_file(&dir, &canonical));
             out.push(GitHistoryStatus {

@@ -301,8 +301,6 @@ fn flatten_links(v: &Yaml) -> Vec<String> {
     }
 }
 
-/// A scalar's text, or the text of a bare `[[link]]` (a one-element list in a
-/// one-element list: `status: [[Published]]` → `Published`).
 /// One related file as written: a path from the repository's root,
 /// `/`-separated (a Windows `src\\x.rs` is `src/x.rs`; a leading `./` or `/`
 /// is the root). A glob pattern (`*`, `?`: brackets are literal, as in
@@ -340,6 +338,8 @@ pub(crate) fn related_file(raw: &str) -> (String, Option<&'static str>) {
     }
 }
 
+/// A scalar's text, or the text of a bare `[[link]]` (a one-element list in a
+/// one-element list: `status: [[Published]]` → `Published`).
 fn scalar_or_link(v: &Yaml) -> Option<String> {
     yaml_scalar_text(v).or_else(|| bare_link(v))
 }

@@ -722,41 +722,60 @@ fn notes_whose_code_changed_say_so_after_cairn_index_and_lint_warns() {
     );
 }
 
-/// The standard error of `cairn wakeup` (and its success) for `config`'s
-/// vault and index folder, started in `cwd`.
-fn wakeup_stderr(config: &Path, cwd: &Path) -> String {
+/// `cairn SUBCOMMAND` for `config`'s vault and index folder, started in `cwd`
+/// at the tests' pinned time; it must succeed.
+fn run_in(config: &Path, cwd: &Path, subcommand: &str) -> std::process::Output {
     let out = test_cairn()
         .current_dir(cwd)
-        .args(["wakeup", "--config"])
+        .args([subcommand, "--config"])
         .arg(config)
         .arg("--index-dir")
         .arg(config.parent().unwrap().join("index"))
         .args(["--now", "2026-03-01T09:00:00Z"])
         .output()
         .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(out.status.success(), "{err}");
-    err
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+/// The standard error of `cairn wakeup` for `config`'s vault and index
+/// folder, started in `cwd`.
+fn wakeup_stderr(config: &Path, cwd: &Path) -> String {
+    String::from_utf8_lossy(&run_in(config, cwd, "wakeup").stderr).into_owned()
 }
 
 /// `cairn explain`'s git lines for `config`'s vault and index folder, in `cwd`.
 fn explain_git_lines(config: &Path, cwd: &Path) -> String {
-    let out = test_cairn()
-        .current_dir(cwd)
-        .args(["explain", "--config"])
-        .arg(config)
-        .arg("--index-dir")
-        .arg(config.parent().unwrap().join("index"))
-        .args(["--now", "2026-03-01T09:00:00Z"])
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    String::from_utf8_lossy(&out.stdout)
+    String::from_utf8_lossy(&run_in(config, cwd, "explain").stdout)
         .lines()
         .skip_while(|l| *l != "Git:")
         .take_while(|l| !l.is_empty())
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// Waits (polled, a generous guard rather than a timing assertion: a process
+/// or thread of its own, on a shared machine) until a git history is written
+/// in `index_dir`; when the wait started, for the waits that follow.
+pub(crate) fn await_history(index_dir: &Path) -> std::time::Instant {
+    let written = || {
+        std::fs::read_dir(index_dir).is_ok_and(|d| {
+            d.flatten().any(|e| {
+                let name = e.file_name().to_string_lossy().into_owned();
+                name.starts_with("git-history-") && name.ends_with(".txt")
+            })
+        })
+    };
+    let waited = std::time::Instant::now();
+    while !written() && waited.elapsed() < std::time::Duration::from_secs(120) {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert!(written(), "no history written in {}", index_dir.display());
+    waited
 }
 
 /// Before the history is read, "code changed since" marks cannot be made: the
@@ -834,22 +853,8 @@ fn the_session_start_hook_reads_an_unread_history_in_the_background() {
         err.contains("reading the git history of") && err.contains("in the background"),
         "{err}"
     );
-    // The background `cairn index` writes the history (polled: a process of
-    // its own, on a shared machine).
-    let index_dir = config.parent().unwrap().join("index");
-    let written = || {
-        std::fs::read_dir(&index_dir).is_ok_and(|d| {
-            d.flatten().any(|e| {
-                let name = e.file_name().to_string_lossy().into_owned();
-                name.starts_with("git-history-") && name.ends_with(".txt")
-            })
-        })
-    };
-    let waited = std::time::Instant::now();
-    while !written() && waited.elapsed() < std::time::Duration::from_secs(120) {
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    }
-    assert!(written(), "no history written in {}", index_dir.display());
+    // The background `cairn index` writes the history.
+    let waited = await_history(&config.parent().unwrap().join("index"));
     // The lock is released once the index is written: wait for the writer.
     let p = loop {
         let p = wakeup_json(&config, &repo, &["--task", "payout batch lock"]);

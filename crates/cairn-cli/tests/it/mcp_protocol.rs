@@ -591,21 +591,8 @@ fn an_mcp_server_reads_an_unread_git_history_after_answering() {
         &Expect::Result(2),
     );
     assert!(tool_text(&first).contains("derived from git"), "{first}");
-    // Polled (a generous guard, not a timing assertion): the thread writes
-    // the history beside the index.
-    let written = || {
-        std::fs::read_dir(&index_dir).is_ok_and(|d| {
-            d.flatten().any(|e| {
-                let name = e.file_name().to_string_lossy().into_owned();
-                name.starts_with("git-history-") && name.ends_with(".txt")
-            })
-        })
-    };
-    let waited = std::time::Instant::now();
-    while !written() && waited.elapsed() < Duration::from_secs(120) {
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    assert!(written(), "no history in {}", index_dir.display());
+    // The thread writes the history beside the index.
+    let waited = crate::git_task::await_history(&index_dir);
     let mut id = 3;
     let text = loop {
         let r = s.check(
