@@ -639,10 +639,15 @@ fn task_of(tree: &cairn_git::WorkingTree, why: &str, max_files: usize) -> GitTas
         _ => Vec::new(),
     };
     words.truncate(MAX_BRANCH_WORDS);
+    // What each subject is about: without a Conventional Commits type, in the
+    // task as in its part (`fix: ok` says nothing of debugging).
     let subjects: Vec<String> = tree
         .commits
         .iter()
-        .map(|s| clip(&cairn_policy::without_markers(&safe(s)), MAX_SUBJECT_CHARS))
+        .map(|s| {
+            let topic = cairn_git::subject_topic(&cairn_policy::without_markers(&safe(s)));
+            clip(&topic, MAX_SUBJECT_CHARS)
+        })
         .filter(|s| !s.is_empty())
         .collect();
     // The changed files, then those the branch's own commits changed (a
@@ -671,7 +676,7 @@ fn task_of(tree: &cairn_git::WorkingTree, why: &str, max_files: usize) -> GitTas
     }
     parts.extend(subjects.iter().map(|s| TaskPart {
         kind: PartKind::Commit,
-        text: cairn_git::subject_topic(s),
+        text: s.clone(),
     }));
     let mut said: Vec<&str> = Vec::new();
     if !words.is_empty() {

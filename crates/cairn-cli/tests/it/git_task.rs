@@ -271,6 +271,28 @@ fn no_task_takes_the_working_tree_as_the_task() {
     );
 }
 
+/// A commit's Conventional Commits type is not part of the task: `fix: ok`
+/// once put `fix` in the query and turned on a scene whose keyword it is.
+#[test]
+fn a_commit_type_is_not_part_of_the_task() {
+    let (_dir, config, repo) = held_out(
+        "[[scenes]]\nid = \"debugging\"\nkeywords = [\"fix\", \"bug\", \"crash\"]\n",
+    );
+    write(&repo.join("src/payout/batch.rs"), "fn batch() { lock(); ok() }\n");
+    git(&repo, &["add", "-A"], "2026-02-02T09:00:00Z");
+    git(
+        &repo,
+        &["commit", "-q", "-m", "fix: ok"],
+        "2026-02-02T09:00:00Z",
+    );
+    let p = wakeup_json(&config, &repo, &[]);
+    assert_eq!(
+        p["query"]["task"],
+        "payout batch lock timeouts; ok; Shorter lock timeout for payout batches"
+    );
+    assert_eq!(p["query"]["scenes"], serde_json::json!([]), "{}", p["query"]);
+}
+
 /// The status's caches (staged, untracked, commits) live in the index folder
 /// and serve the derived task whether or not the code-changed deboost (the
 /// history) is on: turning the deboost off once also turned the caches off, and
@@ -1103,7 +1125,7 @@ fn a_branch_of_several_commits_gives_the_notes_of_its_topic() {
     // The merge commit says nothing of the task and is left out.
     assert_eq!(
         p["query"]["task"],
-        "query cache invalidation; Update README; feat(metrics): count cache hits and misses; Drop cached results of an old index generation"
+        "query cache invalidation; Update README; metrics count cache hits and misses; Drop cached results of an old index generation"
     );
     let got = titles(&p);
     let expected = [
