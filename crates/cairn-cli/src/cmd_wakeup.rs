@@ -8,7 +8,7 @@ use cairn_engine::{Engine, OpenDeadline};
 
 use crate::args::WakeupArgs;
 use crate::index_report;
-use crate::output::print_out;
+use crate::output::{count, print_out};
 use crate::source::{load_config, open_options};
 
 /// Runs `cairn wakeup`.
@@ -42,12 +42,16 @@ pub(crate) fn run(a: WakeupArgs) -> Result<()> {
 }
 
 /// One summary line for the scan's warnings, or (`--verbose`) one line each.
+/// Those about secret notes (or notes whose sensitivity is in doubt) are
+/// counted, never listed here: `cairn lint` lists them.
 fn warn_diagnostics(engine: &Engine, verbose: bool) {
+    let warning = cairn_engine::Severity::Warning;
+    let withheld = engine.withheld_diagnostics(warning);
     if verbose {
         for d in engine
             .shown_diagnostics()
             .iter()
-            .filter(|d| d.severity >= cairn_engine::Severity::Warning)
+            .filter(|d| d.severity >= warning)
         {
             let line = d.line.map(|l| format!(":{l}")).unwrap_or_default();
             eprintln!(
@@ -57,16 +61,33 @@ fn warn_diagnostics(engine: &Engine, verbose: bool) {
                 d.code
             );
         }
+        if withheld > 0 {
+            eprintln!(
+                "cairn: {} about secret notes (or notes whose sensitivity is in doubt), not listed here: `cairn lint` lists them",
+                count(withheld, "scan warning", "scan warnings")
+            );
+        }
         return;
     }
     let n = engine
         .diagnostics()
         .iter()
-        .filter(|d| d.severity >= cairn_engine::Severity::Warning)
+        .filter(|d| d.severity >= warning)
         .count();
+    let lists = match withheld {
+        0 => "`cairn wakeup --verbose` or `cairn lint` lists them".to_owned(),
+        w if w == n => format!(
+            "{} about secret notes (or notes whose sensitivity is in doubt): `cairn lint` lists them",
+            if n == 1 { "it is" } else { "all are" }
+        ),
+        w => format!(
+            "{w} of them about secret notes (or notes whose sensitivity is in doubt): `cairn lint` lists them all, `cairn wakeup --verbose` the others"
+        ),
+    };
     if n > 0 {
         eprintln!(
-            "cairn: {n} scan warnings (notes skipped or read with defaults); `cairn wakeup --verbose` or `cairn lint` lists them"
+            "cairn: {} (notes skipped or read with defaults); {lists}",
+            count(n, "scan warning", "scan warnings")
         );
     }
 }

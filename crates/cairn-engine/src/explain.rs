@@ -70,8 +70,12 @@ pub struct Explanation {
     /// `policy.suppressed_note_count`. A secret note is never indexed, so it
     /// is among them only when pinned.
     pub suppressed_relevant: usize,
-    /// Scan diagnostics.
+    /// Scan diagnostics, but those about secret notes.
     pub diagnostics: Vec<Diagnostic>,
+    /// How many scan diagnostics are about secret notes (or notes whose
+    /// sensitivity is in doubt): counted, not listed (`cairn lint` lists them).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub diagnostics_withheld: usize,
     /// The packet's budget line.
     pub budget: cairn_assemble::Budget,
     /// What git gave as the task, or why nothing (only from [`Engine::explain_with_git`]).
@@ -221,10 +225,16 @@ impl Engine {
             suppressed_by_policy: hidden,
             suppressed_relevant: packet.policy.suppressed_note_count,
             diagnostics: self.shown_diagnostics(),
+            diagnostics_withheld: self.withheld_diagnostics(crate::Severity::Info),
             budget: packet.budget.clone(),
             git: Vec::new(),
         })
     }
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's `skip_serializing_if` passes a reference
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 fn redact_factors(f: &[Factor]) -> Vec<Factor> {

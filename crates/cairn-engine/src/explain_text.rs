@@ -106,6 +106,13 @@ impl Explanation {
                 let _ = writeln!(s, "  {}", one_line(&d.to_string()));
             }
         }
+        if self.diagnostics_withheld > 0 {
+            let _ = writeln!(
+                s,
+                "\n{} about secret notes (or notes whose sensitivity is in doubt), not named here: `cairn lint` lists them",
+                crate::git_task::plural(self.diagnostics_withheld, "scan diagnostic")
+            );
+        }
         s
     }
 }

@@ -295,16 +295,28 @@ impl Engine {
     pub fn shown_diagnostics(&self) -> Vec<Diagnostic> {
         self.diagnostics
             .iter()
-            .filter(|d| {
-                self.meta(&d.path)
-                    .is_none_or(|n| n.sensitivity != cairn_note::Sensitivity::Secret)
-            })
+            .filter(|d| !self.about_a_secret_note(d))
             .map(|d| Diagnostic {
                 path: cairn_policy::SafeText::redact(&d.path).into_string(),
                 message: cairn_policy::SafeText::redact(&d.message).into_string(),
                 ..d.clone()
             })
             .collect()
+    }
+
+    /// How many scan diagnostics of `severity` or above are about secret notes
+    /// (or notes whose sensitivity is in doubt): counted, never shown with the
+    /// rest (see [`Engine::shown_diagnostics`]); `cairn lint` lists them.
+    pub fn withheld_diagnostics(&self, severity: Severity) -> usize {
+        self.diagnostics
+            .iter()
+            .filter(|d| d.severity >= severity && self.about_a_secret_note(d))
+            .count()
+    }
+
+    fn about_a_secret_note(&self, d: &Diagnostic) -> bool {
+        self.meta(&d.path)
+            .is_some_and(|n| n.sensitivity == cairn_note::Sensitivity::Secret)
     }
 
     /// Known profile names.

@@ -247,7 +247,8 @@ pub(crate) struct WakeupArgs {
     #[arg(long, value_name = "N")]
     pub deadline_ms: Option<u64>,
     /// List the scan warnings on stderr (notes skipped or read with defaults),
-    /// one per line, instead of their count.
+    /// one per line, instead of their count. Those about secret notes are only
+    /// counted: `cairn lint` lists them.
     #[arg(short, long)]
     pub verbose: bool,
 }

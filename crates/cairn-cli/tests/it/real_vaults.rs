@@ -252,7 +252,14 @@ fn scan_warnings_are_one_line_or_listed_with_verbose() {
     let quiet = run(false);
     let lines: Vec<&str> = quiet.lines().filter(|l| l.contains("warning")).collect();
     assert_eq!(lines.len(), 1, "{quiet}");
-    assert!(lines[0].contains("2 scan warnings"), "{quiet}");
+    // The one about the secret note is counted; the hint says where it is
+    // listed (`--verbose` once said it listed them all and showed one).
+    assert!(
+        lines[0].contains("2 scan warnings")
+            && lines[0].contains("1 of them about secret notes")
+            && lines[0].contains("`cairn lint` lists them all"),
+        "{quiet}"
+    );
     let verbose = run(true);
     assert!(
         verbose.contains("a/bad-date.md:2: `created`") && verbose.contains("[frontmatter-value]"),
@@ -266,7 +273,25 @@ fn scan_warnings_are_one_line_or_listed_with_verbose() {
         !verbose.contains("quiet.md") && !verbose.contains("_template"),
         "{verbose}"
     );
-    assert!(!verbose.contains("scan warnings"), "{verbose}");
+    assert!(
+        verbose.contains(
+            "cairn: 1 scan warning about secret notes (or notes whose sensitivity is in doubt), not listed here: `cairn lint` lists them"
+        ),
+        "{verbose}"
+    );
+    // Explain counts it too, without naming it.
+    let o = cairn(dir.path())
+        .args(["explain", "--vault"])
+        .arg(&v)
+        .output()
+        .unwrap();
+    let explained = String::from_utf8(o.stdout).unwrap();
+    assert!(
+        explained.contains("1 scan diagnostic about secret notes")
+            && !explained.contains("hidden.md")
+            && !explained.contains("SECRETVALUE"),
+        "{explained}"
+    );
 }
 
 /// `[vault] retiring_statuses` decides which `status` words retire a note: a word
