@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use cairn_note::{Diagnostic, Sensitivity};
 use cairn_policy::Visibility;
-use cairn_score::{Detail, Factor};
+use cairn_score::{Detail, Factor, Scored};
 
 use crate::git_task::TaskPart;
 use crate::wakeup::{WakeupRequest, route_method};
@@ -133,10 +133,11 @@ impl Engine {
                     Some("hot") => "hot layer".to_owned(),
                     // Both: the gate passed on the words, and the files point at it.
                     _ if s.anchored && s.matches_task(sel.profile.min_coverage) => format!(
-                        "task layer: passed the gate, covers {}, and --files point at it",
-                        covered(s)
+                        "task layer: passed the gate, covers {}, and {}",
+                        covered(s),
+                        pointed_at(s)
                     ),
-                    _ if s.anchored => "task layer: --files point at it".to_owned(),
+                    _ if s.anchored => format!("task layer: {}", pointed_at(s)),
                     _ if sel.query.is_empty() => "no task: recently edited".to_owned(),
                     _ if !s.matches_task(sel.profile.min_coverage) && s.successor_of.is_some() => {
                         format!(
@@ -229,6 +230,16 @@ impl Engine {
             budget: packet.budget.clone(),
             git: Vec::new(),
         })
+    }
+}
+
+/// How the request's files point at an anchored note: one of its related
+/// files is among them, or it belongs to a module they select (its tag or a
+/// related file in the module's folder: a weaker pointer, said as such).
+fn pointed_at(s: &Scored) -> String {
+    match s.factors.iter().find(|f| f.name == "module") {
+        Some(m) => format!("--files select its module: {}", m.detail),
+        None => "--files point at it".to_owned(),
     }
 }
 

@@ -275,10 +275,12 @@ fn no_task_takes_the_working_tree_as_the_task() {
 /// once put `fix` in the query and turned on a scene whose keyword it is.
 #[test]
 fn a_commit_type_is_not_part_of_the_task() {
-    let (_dir, config, repo) = held_out(
-        "[[scenes]]\nid = \"debugging\"\nkeywords = [\"fix\", \"bug\", \"crash\"]\n",
+    let (_dir, config, repo) =
+        held_out("[[scenes]]\nid = \"debugging\"\nkeywords = [\"fix\", \"bug\", \"crash\"]\n");
+    write(
+        &repo.join("src/payout/batch.rs"),
+        "fn batch() { lock(); ok() }\n",
     );
-    write(&repo.join("src/payout/batch.rs"), "fn batch() { lock(); ok() }\n");
     git(&repo, &["add", "-A"], "2026-02-02T09:00:00Z");
     git(
         &repo,
@@ -290,7 +292,12 @@ fn a_commit_type_is_not_part_of_the_task() {
         p["query"]["task"],
         "payout batch lock timeouts; ok; Shorter lock timeout for payout batches"
     );
-    assert_eq!(p["query"]["scenes"], serde_json::json!([]), "{}", p["query"]);
+    assert_eq!(
+        p["query"]["scenes"],
+        serde_json::json!([]),
+        "{}",
+        p["query"]
+    );
 }
 
 /// The status's caches (staged, untracked, commits) live in the index folder

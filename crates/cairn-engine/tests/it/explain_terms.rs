@@ -151,3 +151,37 @@ fn explain_names_both_ways_a_note_entered_the_task_layer() {
         "{files}"
     );
 }
+
+/// A note that a module the files select points at (by its tag) is said to
+/// enter that way, not as one whose related files are among the files (a
+/// held-out trial found a decision tagged with the module labelled "--files
+/// point at it").
+#[test]
+fn explain_says_when_a_module_the_files_select_points_at_a_note() {
+    let dir = tempfile::tempdir().unwrap();
+    let vault = dir.path().join("vault");
+    std::fs::create_dir_all(&vault).unwrap();
+    std::fs::create_dir_all(dir.path().join("repo")).unwrap();
+    std::fs::write(
+        vault.join("schema.md"),
+        "---\ntitle: JSON schema is append-only\ntags: [export]\nrelated_files: [src/export/json.rs]\n---\nFields are only ever added.\n",
+    )
+    .unwrap();
+    let toml = "[vault]\nroot = \"vault\"\n[[projects]]\nid = \"bench\"\nname = \"Bench\"\nrepo_paths = [\"repo\"]\nnote_roots = [\"\"]\n[[projects.modules]]\nid = \"export\"\npath_prefixes = [\"src/export\"]\n";
+    let config = Config::parse(toml, &dir.path().join("cairn.toml"), None).unwrap();
+    let e = Engine::open(config, &OpenOptions::default()).unwrap();
+    let mut req = request(
+        &dir.path().join("repo"),
+        "bank holidays",
+        &["src/export/markup.rs"],
+        Format::Prompt,
+    );
+    req.project = Some("bench".into());
+    let text = e.explain(&req).unwrap().to_text();
+    assert!(
+        text.contains(
+            "(task layer: --files select its module: tagged with the selected module export)"
+        ),
+        "{text}"
+    );
+}
