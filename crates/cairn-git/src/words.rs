@@ -55,10 +55,32 @@ const GENERIC_BRANCHES: &[&str] = &[
     "testing",
     "gh",
     "pages",
-    // Throwaway branches.
+    // Throwaway branches, and the filler words they are named with
+    // (`wip-stuff`, `my-changes`, `backup`).
     "tmp",
     "temp",
     "scratch",
+    "stuff",
+    "things",
+    "misc",
+    "changes",
+    "updates",
+    "work",
+    "my",
+    "mine",
+    "local",
+    "backup",
+    "old",
+    "new",
+    "experiment",
+    "experiments",
+    "sandbox",
+    "playground",
+    "try",
+    "foo",
+    "bar",
+    "baz",
+    "asdf",
     // GitHub's web editor names its branches `patch-1`, `patch-2`, ...
     "patch",
 ];
@@ -102,10 +124,10 @@ pub fn branch_words(branch: &str) -> Vec<String> {
         }
     }
     if out.iter().all(|w| {
+        // A generic word numbered as throwaway branches are (`tmp2`, `patch1`).
         let w = w.to_lowercase();
-        GENERIC_BRANCHES.contains(&w.as_str())
-            || KIND_PREFIXES.contains(&w.as_str())
-            || AUTHOR_PREFIXES.contains(&w.as_str())
+        let w = w.trim_end_matches(|c: char| c.is_ascii_digit());
+        GENERIC_BRANCHES.contains(&w) || KIND_PREFIXES.contains(&w) || AUTHOR_PREFIXES.contains(&w)
     }) {
         out.clear();
     }
@@ -202,6 +224,15 @@ mod tests {
         check("wip/temp-2", "");
         check("scratch", "");
         check("tmp/dotenv-quoting", "tmp dotenv quoting");
+        // Numbered, or with filler words (held-out trial: `tmp2` and `wip-stuff`
+        // became tasks); a filler word beside a topic stays.
+        check("tmp2", "");
+        check("test1", "");
+        check("wip-stuff", "");
+        check("my-changes", "");
+        check("backup/old-2", "");
+        check("new-parser", "new parser");
+        check("feature/old-api-removal", "old api removal");
         check("", "");
         check("//--__", "");
         check("Feature/Settlement", "Settlement");
