@@ -308,7 +308,7 @@ fn flatten_links(v: &Yaml) -> Vec<String> {
 /// (`tiles/functions/*.sql` is `tiles/functions/`: all its files, a little more
 /// than the pattern). With what is wrong when it can match no repository path:
 /// a pattern with no folder before its wildcard (`**/*.rs`), a path from a home
-/// folder or a drive (`~/`, `C:/`).
+/// folder or a drive (`~/`, `C:/`), the root itself (`.`, `./`, `/`).
 pub(crate) fn related_file(raw: &str) -> (String, Option<&'static str>) {
     let f = raw.replace('\\', "/");
     let f = f.trim_start_matches("./");
@@ -318,6 +318,15 @@ pub(crate) fn related_file(raw: &str) -> (String, Option<&'static str>) {
     let folder = f
         .find(['*', '?'])
         .map(|at| f[..at].rfind('/').map_or("", |end| &f[..=end]));
+    if matches!(f.trim_matches('/'), "" | ".") {
+        return (
+            f.to_owned(),
+            Some(
+                "names the repository's root, which stands for no file in particular \
+                 and matches none: name the files or folders the note is about (`src/platform/`)",
+            ),
+        );
+    }
     match folder {
         Some(folder) if !folder.trim_matches('/').is_empty() => (folder.to_owned(), None),
         Some(_) => (

@@ -250,6 +250,10 @@ fn obsidian_properties() {
             "'C:\\code\\just\\src\\lib.rs'",
             "is not a path from the repository's root",
         ),
+        // The root matched nothing, silently (held-out trial).
+        ("'.'", "names the repository's root"),
+        ("'./'", "names the repository's root"),
+        ("/", "names the repository's root"),
     ] {
         let (n, d) = parse_at(
             "l/x.md",
