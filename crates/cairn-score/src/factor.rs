@@ -109,7 +109,9 @@ impl fmt::Display for Detail {
                 write!(f, "in a note folder of project {id} ×{w}")
             }
             Self::Recency { date, age, decay } => {
-                write!(f, "dated {date}, {age:.0} days old: recency ×{decay:.2}")
+                let days = format!("{age:.0}");
+                let unit = if days == "1" { "day" } else { "days" };
+                write!(f, "dated {date}, {days} {unit} old: recency ×{decay:.2}")
             }
             Self::Stale(Some(due), w) => write!(f, "review was due {due} ×{w}"),
             Self::Stale(None, w) => write!(f, "marked stale ×{w}"),
@@ -165,6 +167,14 @@ mod tests {
                 decay: 0.987,
             },
             "dated 2026-01-22, 12 days old: recency ×0.99",
+        );
+        check(
+            Detail::Recency {
+                date,
+                age: 1.0,
+                decay: 0.999,
+            },
+            "dated 2026-01-22, 1 day old: recency ×1.00",
         );
         check(
             Detail::Stale(Some(date), 0.5),

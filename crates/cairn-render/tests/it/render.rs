@@ -248,6 +248,38 @@ fn a_partial_packet_says_so_in_every_render() {
     }
 }
 
+/// Files changed in as many commits since the same date share one clause: a
+/// note on four files once repeated "changed in 3 commits since 2024-12-01"
+/// four times (held-out trial).
+#[test]
+fn files_with_the_same_count_share_one_clause() {
+    let r = Renderer::builtin().unwrap();
+    let change = |path: &str, commits: usize, at_least: bool| CodeChange {
+        path: path.into(),
+        commits,
+        since: "2024-12-01".into(),
+        at_least,
+    };
+    let mut it = item("Exporters", "One trait for every table format.");
+    it.code_changed = vec![
+        change("src/export/markup.rs", 3, false),
+        change("src/export/markdown.rs", 3, false),
+        change("src/export/asciidoc.rs", 3, false),
+        change("src/export/json.rs", 1, false),
+        change("src/export/csv.rs", 1, true),
+    ];
+    let p = packet(vec![it]);
+    for t in Target::ALL {
+        let out = r.render(&p, t, Format::Prompt).unwrap();
+        assert!(
+            out.contains(
+                "(may be stale: src/export/markup.rs, src/export/markdown.rs, src/export/asciidoc.rs each changed in 3 commits since 2024-12-01; src/export/json.rs changed in 1 commit since 2024-12-01; src/export/csv.rs changed in at least 1 commit since 2024-12-01)"
+            ),
+            "{t}:\n{out}"
+        );
+    }
+}
+
 /// A note whose code moved on says so in what the agent reads (every target's
 /// prompt), not only in the JSON and the markdown handoff (whose reasons carry
 /// it): before, the prompts never showed it.
