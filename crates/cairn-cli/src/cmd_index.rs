@@ -71,7 +71,11 @@ pub(crate) fn run(a: &IndexArgs) -> Result<ExitCode> {
             problem: st.problem.clone(),
             writer_active: st.writer_active,
             damaged_files: damaged.clone(),
-            git_history: cairn_engine::index_git_status(&config, &opts),
+            git_history: cairn_engine::index_git_status(
+                &config,
+                &opts,
+                std::env::current_dir().ok().as_deref(),
+            ),
         };
         match a.format {
             TextOrJson::Json => print_json(&out)?,

@@ -21,6 +21,20 @@ use crate::Engine;
 /// The notes whose related files changed, by path.
 pub(crate) type CodeChanged = HashMap<String, Vec<CodeChange>>;
 
+/// The repository around `cwd` and the project it belongs to, when routing
+/// gives one (by repo path, worktree or remote) and the repository belongs to it
+/// (see [`Engine::index_git_history`]).
+pub(crate) fn cwd_repository(
+    config: &Config,
+    cwd: &Path,
+) -> Option<(String, cairn_git::Repository)> {
+    let route = cairn_route::route(config, &cairn_route::RouteInput::at(cwd)).ok()?;
+    let project = config.project(route.project_id.as_deref()?)?;
+    let repo = cairn_git::open(&route.cwd).ok()?;
+    crate::git_task::belongs(project, &repo, route.method)?;
+    Some((project.id.clone(), repo))
+}
+
 /// `project`'s repo paths that hold a repository (a `.git` folder or file):
 /// those whose history `cairn index` keeps.
 pub(crate) fn repo_roots(project: &cairn_config::Project) -> impl Iterator<Item = &PathBuf> {
@@ -300,11 +314,7 @@ impl Engine {
     /// (started from its main checkout's, which the repo paths' pass read
     /// first), so a worktree whose `HEAD` moved far from it is read again there.
     fn cwd_repository(&self, cwd: &Path) -> Option<(String, cairn_git::Repository)> {
-        let route = cairn_route::route(&self.config, &cairn_route::RouteInput::at(cwd)).ok()?;
-        let project = self.config.project(route.project_id.as_deref()?)?;
-        let repo = cairn_git::open(&route.cwd).ok()?;
-        crate::git_task::belongs(project, &repo, route.method)?;
-        Some((project.id.clone(), repo))
+        cwd_repository(&self.config, cwd)
     }
 
     /// For `cairn lint`: every project note (under a project's note roots) whose

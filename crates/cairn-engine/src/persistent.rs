@@ -10,7 +10,7 @@
 //! [`IndexInfo::partial`] says why.
 
 use std::collections::HashSet;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -323,25 +323,43 @@ pub fn index_status(
 }
 
 /// For `cairn index --status`: the git history kept in the index folder for
-/// each project repo path that is a repository's root, in configuration order.
-/// Reads only the cache files (no repository, no git).
+/// each project repo path that is a repository's root, in configuration order,
+/// then for the repository around `cwd` when it belongs to the project it routes
+/// to without being one of them (as `cairn index` run there reads it). Reads
+/// the cache files, and opens only that repository.
 #[must_use]
-pub fn index_git_status(config: &Config, p: &PersistentOptions) -> Vec<GitHistoryStatus> {
+pub fn index_git_status(
+    config: &Config,
+    p: &PersistentOptions,
+    cwd: Option<&Path>,
+) -> Vec<GitHistoryStatus> {
     let Some(dir) = locate(config, p).1 else {
         return Vec::new();
     };
+    let status = |project: &str, repo: &Path, canonical: &Path| {
+        let h = cairn_git::History::load(&crate::code_changed::history_file(&dir, canonical));
+        GitHistoryStatus {
+            project: project.to_owned(),
+            repo: repo.to_path_buf(),
+            commits: h.head().map(|_| h.len()),
+            head: h.head().map(|id| id.chars().take(12).collect()),
+        }
+    };
     let mut out = Vec::new();
+    let mut seen = Vec::new();
     for project in &config.projects {
         for path in crate::code_changed::repo_roots(project) {
             let canonical = path.canonicalize().unwrap_or_else(|_| path.clone());
-            let h = cairn_git::History::load(&crate::code_changed::history_file(&dir, &canonical));
-            out.push(GitHistoryStatus {
-                project: project.id.clone(),
-                repo: path.clone(),
-                commits: h.head().map(|_| h.len()),
-                head: h.head().map(|id| id.chars().take(12).collect()),
-            });
+            out.push(status(&project.id, path, &canonical));
+            seen.push(canonical);
         }
+    }
+    // The repository `cairn index` run here reads too (a clone routed by its
+    // remote, a linked worktree, a repository in a folder of repositories).
+    if let Some((project, repo)) = cwd.and_then(|c| crate::code_changed::cwd_repository(config, c))
+        && !seen.iter().any(|s| s == repo.workdir())
+    {
+        out.push(status(&project, repo.workdir(), repo.workdir()));
     }
     out
 }

@@ -14,7 +14,8 @@ pub(crate) struct IndexArgs {
     #[arg(long, conflicts_with = "status")]
     pub rebuild: bool,
     /// Show the index's state (notes, size on disk, last refresh, pending changes, the git
-    /// history kept per project repository); change nothing.
+    /// history kept per project repository, and for the repository here when it belongs
+    /// to a project: a clone routed by its remote, a linked worktree); change nothing.
     #[arg(long)]
     pub status: bool,
     /// With --status: also read every index file and check its checksum.

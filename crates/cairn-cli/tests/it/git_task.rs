@@ -636,6 +636,23 @@ fn a_clone_elsewhere_routes_by_its_remote_and_gives_its_task() {
         err.contains(&format!("({}): history read: 1 commit", clone.display())),
         "{err}"
     );
+    // `cairn index --status` run there shows it too (it listed repo paths only).
+    let out = test_cairn()
+        .current_dir(&clone)
+        .args(["index", "--status", "--config"])
+        .arg(&config)
+        .arg("--index-dir")
+        .arg(config.parent().unwrap().join("index"))
+        .output()
+        .unwrap();
+    let st = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        st.contains(&format!(
+            "project `ledger` ({}): 1 commit up to ",
+            clone.display()
+        )),
+        "{st}"
+    );
     let p = wakeup_json(&config, &clone, &["--task", "payout batch lock"]);
     let text = p.to_string();
     assert!(
