@@ -717,7 +717,17 @@ fn task_of(tree: &cairn_git::WorkingTree, why: &str, max_files: usize) -> GitTas
     let summary = format!("derived from git: {}", from.join(", "));
     let mut lines = vec![
         format!("{summary} ({why})"),
-        format!("task: {}", if task.is_empty() { "(none)" } else { &task }),
+        format!(
+            "task: {}",
+            match (task.is_empty(), &branch) {
+                (false, _) => task.as_str(),
+                (true, Some(_)) if on_default => {
+                    "(none: the branch is the default branch, whose name is no task)"
+                }
+                (true, Some(_)) => "(none: the branch's name is generic or throwaway)",
+                (true, None) => "(none)",
+            }
+        ),
     ];
     if let Some(d) = &tree.default_ref {
         lines.push(format!(

@@ -300,6 +300,32 @@ fn a_commit_type_is_not_part_of_the_task() {
     );
 }
 
+/// With no word from the branch, explain says why the task is empty: the
+/// default branch, or a throwaway name (the files are still the task's).
+#[test]
+fn explain_says_why_a_branch_gives_no_task() {
+    let (_dir, config, repo) = held_out("");
+    for (branch, why) in [
+        (
+            "main",
+            "(none: the branch is the default branch, whose name is no task)",
+        ),
+        ("tmp2", "(none: the branch's name is generic or throwaway)"),
+    ] {
+        if branch != "main" {
+            git(
+                &repo,
+                &["checkout", "-q", "-b", branch, "main"],
+                "2026-02-03T00:00:00Z",
+            );
+        } else {
+            git(&repo, &["checkout", "-q", "main"], "2026-02-03T00:00:00Z");
+        }
+        let lines = explain_git_lines(&config, &repo);
+        assert!(lines.contains(&format!("task: {why}")), "{branch}: {lines}");
+    }
+}
+
 /// The status's caches (staged, untracked, commits) live in the index folder
 /// and serve the derived task whether or not the code-changed deboost (the
 /// history) is on: turning the deboost off once also turned the caches off, and
