@@ -7,7 +7,7 @@ use cairn_note::{Diagnostic, Sensitivity};
 use cairn_policy::Visibility;
 use cairn_score::{Detail, Factor, Scored};
 
-use crate::git_task::TaskPart;
+use crate::derived_task::TaskPart;
 use crate::wakeup::{WakeupRequest, route_method};
 use crate::{Engine, EngineError};
 

@@ -5,9 +5,8 @@
 //!
 //! Only a repository that belongs to the routed project is read (its root is one
 //! of the project's repo paths or inside one, or routing matched it by remote),
-//! or any repository with `--derive`. Branch names, commit subjects and file
-//! names are untrusted text: each is put on one line and redacted before it
-//! becomes a query, an echo or an explanation.
+//! or any repository with `--derive`. What the working tree read gives as a
+//! task is `derived_task.rs`'s.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, mpsc};
@@ -17,6 +16,7 @@ use cairn_config::{Config, Derive, Project};
 use cairn_git::History;
 use cairn_route::{RouteInput, RouteMethod};
 
+use crate::derived_task::{DerivedTask, TaskPart, task_of};
 use crate::{Engine, EngineError, Explanation, WakeupOutput, WakeupRequest};
 
 /// What git said about a wake-up's task.
@@ -33,71 +33,6 @@ pub enum GitTask {
     /// The repository of the routed project could not be read (the reason is for
     /// `explain`; the packet only says that nothing was derived).
     Failed(String),
-}
-
-/// A task derived from a working tree.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DerivedTask {
-    /// The query: the branch's words, then the commit subjects (redacted).
-    pub task: String,
-    /// The changed files, absolute, most recently modified first.
-    pub files: Vec<String>,
-    /// What was derived and from where, for the packet's `query.derived`.
-    pub summary: String,
-    /// The details, for `explain`.
-    pub lines: Vec<String>,
-    /// The task's parts: the branch's words, then each commit's subject.
-    pub parts: Vec<TaskPart>,
-}
-
-/// A part of a derived task that states a topic of its own. A branch and the
-/// branch's commits are several small tasks, not one long one: a note that
-/// covers one of them passes the relevance gate, as one covering the whole
-/// task does (see [`cairn_index::QueryTerms::parts`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TaskPart {
-    /// Where it comes from.
-    pub kind: PartKind,
-    /// Its words (redacted, without markers, without a commit type).
-    pub text: String,
-}
-
-/// Where a part of a derived task comes from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PartKind {
-    /// The branch name's words.
-    Branch,
-    /// One commit's subject.
-    Commit,
-}
-
-impl PartKind {
-    /// What a coverage of this part is a share of, in words.
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            PartKind::Branch => "the branch name",
-            PartKind::Commit => "a commit subject",
-        }
-    }
-
-    /// The weight of its words in the query: the branch names the work, a
-    /// commit one step of it.
-    pub(crate) fn weight(self) -> f32 {
-        match self {
-            PartKind::Branch => 1.0,
-            PartKind::Commit => 0.5,
-        }
-    }
-
-    /// The fewest topical words (not filler) that let the part pass the gate on
-    /// its own: a branch is named for its topic (`feature/billing`), while a
-    /// one-word subject (`Fix typo`, `Update README`) says too little.
-    pub(crate) fn min_words(self) -> usize {
-        match self {
-            PartKind::Branch => 1,
-            PartKind::Commit => 2,
-        }
-    }
 }
 
 impl GitTask {
@@ -627,164 +562,6 @@ pub(crate) fn belongs(
         .then(|| format!("the repository's remote routed to project `{}`", project.id))
 }
 
-/// The task a working tree gives, or why it gives none.
-fn task_of(tree: &cairn_git::WorkingTree, why: &str, max_files: usize) -> GitTask {
-    // Redacted whole, then cut: a branch or a subject of any length gives a
-    // task of a bounded size (a long one would not fit the packet's budget).
-    let safe_branch = tree.branch.as_deref().map(safe);
-    let branch = safe_branch.as_deref().map(|b| clip(b, MAX_BRANCH_CHARS));
-    let on_default = tree.branch.is_some() && tree.branch == tree.default_branch;
-    let mut words = match safe_branch.as_deref() {
-        Some(b) if !on_default => cairn_git::branch_words(&cairn_policy::without_markers(b)),
-        _ => Vec::new(),
-    };
-    words.truncate(MAX_BRANCH_WORDS);
-    // What each subject is about: without a Conventional Commits type, in the
-    // task as in its part (`fix: ok` says nothing of debugging).
-    let subjects: Vec<String> = tree
-        .commits
-        .iter()
-        .map(|s| {
-            let topic = cairn_git::subject_topic(&cairn_policy::without_markers(&safe(s)));
-            clip(&topic, MAX_SUBJECT_CHARS)
-        })
-        .filter(|s| !s.is_empty())
-        .collect();
-    // The changed files, then those the branch's own commits changed (a
-    // branch whose work is committed still names its files), each once, at
-    // most as many as the changed files may be.
-    let cap = tree.changed.len().max(max_files);
-    let mut rel: Vec<&String> = tree.changed.iter().filter(|f| safe(f) == **f).collect();
-    let from_commits = tree
-        .committed
-        .iter()
-        .filter(|f| safe(f) == **f && !tree.changed.contains(f))
-        .take(cap.saturating_sub(rel.len()))
-        .collect::<Vec<_>>();
-    let committed_used = from_commits.len();
-    rel.extend(from_commits);
-    let files: Vec<String> = rel
-        .iter()
-        .map(|f| tree.workdir.join(f).display().to_string())
-        .collect();
-    let mut parts = Vec::new();
-    if !words.is_empty() {
-        parts.push(TaskPart {
-            kind: PartKind::Branch,
-            text: words.join(" "),
-        });
-    }
-    parts.extend(subjects.iter().map(|s| TaskPart {
-        kind: PartKind::Commit,
-        text: s.clone(),
-    }));
-    let mut said: Vec<&str> = Vec::new();
-    if !words.is_empty() {
-        said.push(&parts[0].text);
-    }
-    said.extend(subjects.iter().map(String::as_str));
-    let task = said.join("; ");
-    let mut from = Vec::new();
-    match &branch {
-        Some(b) => from.push(format!("branch {b}")),
-        None => from.push("detached HEAD".to_owned()),
-    }
-    let changed_used = files.len() - committed_used;
-    if changed_used > 0 {
-        let n = tree.changed_total;
-        from.push(if n > changed_used {
-            format!("{n} changed files ({changed_used} used)")
-        } else {
-            plural(n, "changed file")
-        });
-    }
-    if !subjects.is_empty() {
-        // The commits' files that are not changed files too ("other" beside
-        // changed files: those counted already are not counted again).
-        let commits = plural(subjects.len(), "commit");
-        from.push(match committed_used {
-            0 => commits,
-            n if changed_used > 0 => format!("{commits} changing {}", plural(n, "other file")),
-            n => format!("{commits} changing {}", plural(n, "file")),
-        });
-    }
-    if task.is_empty() && files.is_empty() {
-        return GitTask::Nothing(format!(
-            "{}: nothing changed and no commit of its own",
-            from.join(", ")
-        ));
-    }
-    let summary = format!("derived from git: {}", from.join(", "));
-    let mut lines = vec![
-        format!("{summary} ({why})"),
-        format!(
-            "task: {}",
-            match (task.is_empty(), &branch) {
-                (false, _) => task.as_str(),
-                (true, Some(_)) if on_default => {
-                    "(none: the branch is the default branch, whose name is no task)"
-                }
-                (true, Some(_)) => "(none: the branch's name is generic or throwaway)",
-                (true, None) => "(none)",
-            }
-        ),
-    ];
-    if let Some(d) = &tree.default_ref {
-        lines.push(format!(
-            "commits: the branch's own, not on the default branch ({})",
-            safe(d)
-        ));
-    }
-    if changed_used > 0 {
-        lines.push(format!(
-            "files (most recently modified first): {}",
-            rel[..changed_used]
-                .iter()
-                .map(|f| f.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ));
-    }
-    if committed_used > 0 {
-        lines.push(format!(
-            "files of the branch's commits (newest first): {}",
-            rel[changed_used..]
-                .iter()
-                .map(|f| f.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ));
-    }
-    GitTask::Derived(DerivedTask {
-        task,
-        files,
-        summary,
-        lines,
-        parts,
-    })
-}
-
-/// Most words of a branch name used as the task's branch part.
-const MAX_BRANCH_WORDS: usize = 12;
-/// Most characters of a branch name shown (in `query.derived`, `explain`).
-const MAX_BRANCH_CHARS: usize = 80;
-/// Most characters of a commit subject used and shown.
-const MAX_SUBJECT_CHARS: usize = 120;
-
-/// `text` cut to at most `max` characters, at the last space before the cut if
-/// there is one in its second half, with `…` where it was cut.
-fn clip(text: &str, max: usize) -> String {
-    let Some((at, _)) = text.char_indices().nth(max) else {
-        return text.to_owned();
-    };
-    let head = &text[..at];
-    let head = match head.rfind(' ') {
-        Some(space) if space >= at / 2 => &head[..space],
-        _ => head,
-    };
-    format!("{}…", head.trim_end())
-}
-
 /// `n` and `what`, plural unless `n` is 1: "1 commit", "3 commits".
 pub(crate) fn plural(n: usize, what: &str) -> String {
     if n == 1 {
@@ -795,21 +572,7 @@ pub(crate) fn plural(n: usize, what: &str) -> String {
 }
 
 /// Untrusted text on one line, credentials redacted.
-fn safe(text: &str) -> String {
+pub(crate) fn safe(text: &str) -> String {
     let flat = cairn_policy::one_line(text);
     cairn_policy::redact(&flat).text.into_owned()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::clip;
-
-    #[test]
-    fn long_text_is_clipped_at_a_space() {
-        assert_eq!(clip("short", 10), "short");
-        assert_eq!(clip("exactly ten", 11), "exactly ten");
-        assert_eq!(clip("one two three four", 12), "one two…");
-        assert_eq!(clip("abcdefghijklmnop", 5), "abcde…");
-        assert_eq!(clip("ééééé", 3), "ééé…");
-    }
 }

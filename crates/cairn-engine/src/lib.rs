@@ -12,6 +12,7 @@
 
 mod bodies;
 mod code_changed;
+mod derived_task;
 mod explain;
 mod explain_text;
 mod fit;
@@ -46,9 +47,10 @@ pub use cairn_policy::WITHHELD_NOTICE;
 pub use cairn_render::{Format, Target};
 pub use cairn_score::{Op as FactorOp, Ranking};
 pub use code_changed::{ChangedCode, HistoryReport, UnreadHistory};
+pub use derived_task::{DerivedTask, PartKind, TaskPart};
 pub use explain::{CandidateReport, Explanation};
 pub use fit::OutputCaps;
-pub use git_task::{DerivedTask, GitTask, PartKind, TaskPart};
+pub use git_task::GitTask;
 pub use hot::SessionSource;
 pub use list::{ListRequest, ListResult, ListScope, ListedNote};
 pub use lookup::{GetResult, SearchHit, SearchRequest, SearchResult, SearchScope, SecretLookup};

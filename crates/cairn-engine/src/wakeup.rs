@@ -17,8 +17,8 @@ use cairn_score::{Ranking, ScoreContext, Scored, Weights};
 use chrono::{DateTime, Utc};
 use rustc_hash::FxHashMap;
 
+use crate::derived_task::TaskPart;
 use crate::fit::{MAX_FIT_ATTEMPTS, OutputCaps, Shrink, shrink};
-use crate::git_task::TaskPart;
 use crate::hot::SessionSource;
 use crate::layers::{Layers, candidates};
 use crate::{Engine, EngineError};
