@@ -354,8 +354,10 @@ impl Engine {
                 redactions: 0,
             });
         }
-        // An entry of a decisions/lessons file is its own section of that file.
-        let text = if n.entry_of.is_some() {
+        // An entry of a decisions/lessons file is its own section of that file,
+        // and the file's own note (its intro, when it has one) is the intro
+        // alone: the whole file holds every entry, the secret ones too.
+        let text = if n.entry_of.is_some() || cairn_note::entry_file_type(&n.path).is_some() {
             // A cached engine resolves metadata; the body is read on demand.
             self.note(&n.path).unwrap_or(n).body.clone()
         } else {

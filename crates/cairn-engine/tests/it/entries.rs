@@ -152,3 +152,54 @@ fn get_fetches_one_entry_and_names_the_entries_of_a_file() {
         EngineError::NotFound { .. }
     ));
 }
+
+/// An entry file that opens with an intro is two things: the intro, a note of
+/// its own, and its entries. `get` of the file gave the whole file, its secret
+/// and confidential entries with it (held-out trial); it gives the intro alone,
+/// from memory and from the persistent index.
+#[test]
+fn get_of_an_entry_file_with_an_intro_gives_the_intro_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let v = dir.path().join("vault");
+    write(
+        &v,
+        "decisions.md",
+        "---\ntitle: Log\n---\n# Log\n\nDecisions I made, newest last.\n\n## 2026-01-02 — Use A\n**Sensitivity:** secret\n\nBody a CANARY-SECRET-ENTRY.\n\n## 2026-02-03 — Use B\n**Sensitivity:** confidential\n\nBody b CANARY-CONFIDENTIAL-ENTRY.\n\n## 2026-03-03 — Use C\n\nBody c CANARY-PUBLIC-ENTRY.\n",
+    );
+    let in_memory = Engine::open(Config::for_vault(&v).unwrap(), &OpenOptions::default()).unwrap();
+    let cached = || {
+        let opts = OpenOptions {
+            index: IndexMode::Persistent(PersistentOptions {
+                dir: Some(dir.path().join("index")),
+                ..PersistentOptions::default()
+            }),
+            ..OpenOptions::default()
+        };
+        Engine::open(Config::for_vault(&v).unwrap(), &opts).unwrap()
+    };
+    let (built, warm) = (cached(), cached());
+    for (how, engine) in [("memory", &in_memory), ("built", &built), ("warm", &warm)] {
+        for name in ["decisions.md", "decisions", "Log"] {
+            let g = engine.get(name).unwrap();
+            assert!(
+                g.content.contains("Decisions I made"),
+                "{how} {name}: {}",
+                g.content
+            );
+            for canary in [
+                "CANARY-SECRET-ENTRY",
+                "CANARY-CONFIDENTIAL-ENTRY",
+                "CANARY-PUBLIC-ENTRY",
+            ] {
+                assert!(!g.content.contains(canary), "{how} {name}: {}", g.content);
+            }
+        }
+        // The public entry is there by its own name.
+        let c = engine.get("decisions.md#use-c").unwrap();
+        assert!(
+            c.content.contains("CANARY-PUBLIC-ENTRY"),
+            "{how}: {}",
+            c.content
+        );
+    }
+}
