@@ -18,7 +18,9 @@ use crate::output::{self, CandidateRef, ExplainOut, GetOut, ListOut, SearchOut, 
 use crate::params::{
     ExplainParams, GetParams, ListParams, RecentParams, SearchParams, WakeupParams,
 };
-use crate::server::{Answer, CairnServer, engine_error, json, line, nonempty, to_result};
+use crate::server::{
+    Answer, CairnServer, engine_error, json, line, nonempty, safe_line, to_result,
+};
 
 /// Most search results per call.
 const MAX_SEARCH: usize = 50;
@@ -378,9 +380,9 @@ impl CairnServer {
                 let mut text = String::new();
                 if page.is_empty() {
                     if offset == 0 {
-                        let _ = writeln!(text, "No notes match `{}`.", line(&query));
+                        let _ = writeln!(text, "No notes match `{}`.", safe_line(&query));
                     } else {
-                        let _ = writeln!(text, "No more notes match `{}`.", line(&query));
+                        let _ = writeln!(text, "No more notes match `{}`.", safe_line(&query));
                     }
                 }
                 for (i, h) in page.iter().enumerate() {

@@ -169,7 +169,7 @@ impl CairnServer {
         tokio::task::spawn_blocking(move || {
             let engine = provider.engine().map_err(|e| {
                 ErrorData::internal_error(
-                    crate::messages::tool_error(&line(&format!(
+                    crate::messages::tool_error(&safe_line(&format!(
                         "cairn cannot open the vault: {e}"
                     ))),
                     None,

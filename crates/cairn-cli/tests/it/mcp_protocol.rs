@@ -233,6 +233,30 @@ fn bad_lines_get_json_rpc_errors_and_the_server_keeps_running() {
     s.finish();
 }
 
+/// A search that finds nothing says so, its query redacted: it echoed the
+/// query as sent, credentials and all (held-out trial).
+#[test]
+fn a_search_that_finds_nothing_echoes_its_query_redacted() {
+    let mut s = Server::start(&demo().join("cairn.toml"));
+    s.check(&initialize(1), &Expect::Result(1));
+    for (offset, id) in [(0, 2), (5, 3)] {
+        let r = s.check(
+            &call(
+                id,
+                "memory_search",
+                json!({"query": "zzqx AKIAIOSFODNN7CANARY4 password=hunter2xyz", "offset": offset}),
+            ),
+            &Expect::Result(id),
+        );
+        let all = r.to_string();
+        assert!(tool_text(&r).contains("match `zzqx"), "{r}");
+        for canary in ["IOSFODNN7CANARY4", "hunter2xyz"] {
+            assert!(!all.contains(canary), "{all}");
+        }
+    }
+    s.finish();
+}
+
 #[test]
 fn unknown_argument_names_are_refused_as_invalid_params() {
     let mut s = Server::start(&demo().join("cairn.toml"));
