@@ -312,14 +312,14 @@ fn explain_says_why_a_branch_gives_no_task() {
         ),
         ("tmp2", "(none: the branch's name is generic or throwaway)"),
     ] {
-        if branch != "main" {
+        if branch == "main" {
+            git(&repo, &["checkout", "-q", "main"], "2026-02-03T00:00:00Z");
+        } else {
             git(
                 &repo,
                 &["checkout", "-q", "-b", branch, "main"],
                 "2026-02-03T00:00:00Z",
             );
-        } else {
-            git(&repo, &["checkout", "-q", "main"], "2026-02-03T00:00:00Z");
         }
         let lines = explain_git_lines(&config, &repo);
         assert!(lines.contains(&format!("task: {why}")), "{branch}: {lines}");
