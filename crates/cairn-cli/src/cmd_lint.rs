@@ -14,7 +14,11 @@ use crate::source::open;
 pub(crate) fn run(a: LintArgs) -> Result<ExitCode> {
     let engine = open(&a.source)?;
     let today = resolve_now(a.now.as_deref())?.date_naive();
-    let report = cairn_lint::lint(&engine, &LintOptions::new(today));
+    let opts = LintOptions {
+        cwd: std::env::current_dir().ok(),
+        ..LintOptions::new(today)
+    };
+    let report = cairn_lint::lint(&engine, &opts);
     crate::index_report::report_late(&engine);
     match a.format {
         TextOrJson::Json => print_json(&report)?,

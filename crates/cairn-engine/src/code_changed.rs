@@ -320,27 +320,50 @@ impl Engine {
     /// For `cairn lint`: every project note (under a project's note roots) whose
     /// related files changed after its date, by the history of each project
     /// repository that `cairn index` (or a wake-up) has cached, brought up to
-    /// date when only a few commits are new. Sorted by note path. Also the
-    /// project repositories whose history is not read yet (no cache: `cairn
-    /// index` reads it), as (project, repo path).
-    pub fn notes_with_changed_code(&self) -> ChangedCode {
+    /// date when only a few commits are new. When `cwd` is in a repository that
+    /// belongs to a project (a linked worktree, a clone routed by its remote, a
+    /// repository in a folder of repositories), that repository's history
+    /// counts for the project, in place of its own checkout's among the repo
+    /// paths (a worktree's `HEAD` is not its main checkout's). Sorted by note
+    /// path. Also the project repositories whose history is not read yet (no
+    /// cache: `cairn index` reads it), as (project, repo path).
+    pub fn notes_with_changed_code(&self, cwd: Option<&Path>) -> ChangedCode {
         let mut out = ChangedCode::default();
         let Some(dir) = self.index_info().cache_dir.clone() else {
             return out;
         };
         let limits = limits(&self.config);
+        let here = cwd.and_then(|c| self.cwd_repository(c));
         let ChangedCode { notes, unread } = &mut out;
         for p in &self.config.projects {
-            let histories: Vec<History> = repo_roots(p)
+            let here = here.as_ref().filter(|(id, _)| *id == p.id).map(|(_, r)| r);
+            // (the path to name it by, the repository)
+            let roots: Vec<(PathBuf, cairn_git::Repository)> = repo_roots(p)
                 .filter_map(|path| {
                     let repo = cairn_git::open(path).ok()?;
-                    if repo.workdir() != path {
-                        return None;
-                    }
+                    (repo.workdir() == path).then(|| (path.clone(), repo))
+                })
+                .filter(|(_, repo)| {
+                    here.is_none_or(|h| {
+                        h.workdir() != repo.workdir() && h.main_workdir() != Some(repo.workdir())
+                    })
+                })
+                .collect();
+            let repos = roots
+                .iter()
+                .map(|(path, repo)| (path.as_path(), repo))
+                .chain(here.map(|h| (h.workdir(), h)));
+            let histories: Vec<History> = repos
+                .filter_map(|(path, repo)| {
                     let file = history_file(&dir, repo.workdir());
                     let mut h = History::load(&file);
+                    if h.head().is_none()
+                        && let Some(main) = repo.main_workdir()
+                    {
+                        h = History::load(&history_file(&dir, main));
+                    }
                     // Not brought to `HEAD`: its commits may not be `HEAD`'s.
-                    if h.update(&repo, &limits, false).ok()?.changed() {
+                    if h.update(repo, &limits, false).ok()?.changed() {
                         let _ = h.save(&file);
                     }
                     // With the deboost off, `cairn index` never reads the
@@ -349,7 +372,7 @@ impl Engine {
                         && h.head().is_none()
                         && self.config.git.code_changed_deboost < 1.0
                     {
-                        unread.push((p.id.clone(), path.clone()));
+                        unread.push((p.id.clone(), path.to_path_buf()));
                     }
                     (!h.is_empty()).then_some(h)
                 })

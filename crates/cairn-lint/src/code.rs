@@ -11,7 +11,7 @@ use crate::{Ctx, Level};
 /// Reports every project note whose related files changed since it was written.
 pub(crate) fn changed_since_note(ctx: &mut Ctx<'_>) {
     let mut found = Vec::new();
-    let changed = ctx.engine.notes_with_changed_code();
+    let changed = ctx.engine.notes_with_changed_code(ctx.opts.cwd.as_deref());
     for (project, repo) in &changed.unread {
         found.push((
             repo.display().to_string(),

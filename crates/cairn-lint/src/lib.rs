@@ -32,6 +32,7 @@ mod links;
 mod vault;
 
 use std::collections::HashMap;
+use std::path::PathBuf;
 
 use cairn_engine::Engine;
 use cairn_note::Note;
@@ -125,6 +126,11 @@ pub struct LintOptions {
     pub today: NaiveDate,
     /// Word 3-gram Jaccard similarity from which two notes are near-duplicates.
     pub duplicate_threshold: f64,
+    /// The folder lint runs in: when it is in a repository that belongs to a
+    /// project (a linked worktree, a clone routed by its remote, a repository in
+    /// a folder of repositories), that repository's git history is the one its
+    /// notes are checked against (`code-changed-since-note`).
+    pub cwd: Option<PathBuf>,
 }
 
 impl LintOptions {
@@ -133,6 +139,7 @@ impl LintOptions {
         LintOptions {
             today,
             duplicate_threshold: duplicates::DEFAULT_THRESHOLD,
+            cwd: None,
         }
     }
 }

@@ -192,7 +192,13 @@ fn index(config: &Path, cwd: Option<&Path>) -> String {
 
 /// `cairn lint --format json` for `config`'s vault and index folder.
 fn lint_json(config: &Path) -> Value {
+    lint_json_in(config, Path::new("."))
+}
+
+/// [`lint_json`], run in `cwd`.
+fn lint_json_in(config: &Path, cwd: &Path) -> Value {
     let out = test_cairn()
+        .current_dir(cwd)
         .args(["lint", "--config"])
         .arg(config)
         .arg("--index-dir")
@@ -685,6 +691,37 @@ fn a_clone_elsewhere_routes_by_its_remote_and_gives_its_task() {
         text.contains("src/payout/batch.rs changed in 1 commit since 2026-01-20"),
         "{text}"
     );
+}
+
+/// A repo path that is a folder of repositories: `cairn index` run in one of
+/// them reads its history, and `cairn lint` run there checks the notes against
+/// it (it read only repo paths that are repositories, and checked nothing).
+#[test]
+fn lint_in_a_repository_of_a_folder_of_repositories_checks_its_notes() {
+    let (dir, config, repo) = held_out("");
+    let text = std::fs::read_to_string(&config).unwrap();
+    std::fs::write(
+        &config,
+        text.replace("repo_paths = [\"ledger\"]", "repo_paths = [\".\"]"),
+    )
+    .unwrap();
+    index(&config, Some(&repo));
+    let report = lint_json_in(&config, &repo);
+    let found: Vec<&Value> = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["code"] == "code-changed-since-note")
+        .collect();
+    assert_eq!(found.len(), 1, "{report}");
+    assert!(
+        found[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("src/payout/batch.rs (1 commit)"),
+        "{report}"
+    );
+    drop(dir);
 }
 
 #[test]
