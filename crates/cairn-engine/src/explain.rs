@@ -122,12 +122,12 @@ impl Engine {
                 .derived_from
                 .iter()
                 .find(|d| d.path == s.path);
-            let layer = packet
+            let item = packet
                 .sections()
-                .iter()
+                .into_iter()
                 .flat_map(|(_, items)| items.iter())
-                .find(|i| i.path == s.path)
-                .map(|i| i.layer.clone());
+                .find(|i| i.path == s.path);
+            let layer = item.map(|i| i.layer.clone());
             let (decision, why) = if let Some(d) = derived {
                 let how = match layer.as_deref() {
                     Some("hot") => "hot layer".to_owned(),
@@ -138,7 +138,14 @@ impl Engine {
                         pointed_at(s)
                     ),
                     _ if s.anchored => format!("task layer: {}", pointed_at(s)),
-                    _ if sel.query.is_empty() => "no task: recently edited".to_owned(),
+                    // With no task, a note is listed as one most linked to
+                    // (its reason says by how many) or as recently edited.
+                    _ if sel.query.is_empty() => item
+                        .and_then(|i| i.reasons.iter().find(|r| r.starts_with("linked from")))
+                        .map_or_else(
+                            || "no task: recently edited".to_owned(),
+                            |r| format!("no task: {r}"),
+                        ),
                     _ if !s.matches_task(sel.profile.min_coverage) && s.successor_of.is_some() => {
                         format!(
                             "task layer: replaces {}, which matches the task",
@@ -168,6 +175,24 @@ impl Engine {
                 )
             } else if let Some(p) = &s.other_project {
                 ("left out".to_owned(), format!("belongs to project {p}"))
+            } else if sel.query.is_empty() && !s.pinned {
+                // With no task, the packet lists the profile's notes shown in
+                // full (its primary folders', and of its secondary types from
+                // elsewhere) most recently edited or most linked to, up to a cap.
+                let p = sel.profile;
+                let typed = n
+                    .memory_type
+                    .is_some_and(|t| p.secondary_types.contains(&t));
+                let excluded = n.memory_type.is_some_and(|t| p.exclude_types.contains(&t));
+                let primary = sel.origin.get(s.path.as_str()) == Some(&p.primary);
+                let why = if v != Visibility::Full {
+                    "no task: a note not shown in full is listed only for a task it matches"
+                } else if excluded || !(primary || typed) {
+                    "no task: this profile lists no note of its kind from this folder without one"
+                } else {
+                    "no task: not among the most recently edited or most linked notes the packet lists"
+                };
+                ("left out".to_owned(), why.to_owned())
             } else if !s.passes_gate(sel.profile.min_coverage) {
                 (
                     "left out".to_owned(),

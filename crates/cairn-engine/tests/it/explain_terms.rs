@@ -185,3 +185,41 @@ fn explain_says_when_a_module_the_files_select_points_at_a_note() {
         "{text}"
     );
 }
+
+/// With no task, explain gives the packet's reasons: a note listed as the
+/// most linked to says so (it said "recently edited"), and one past the list's
+/// cap is not said to fail a relevance gate no task has (held-out trial).
+#[test]
+fn explain_with_no_task_says_how_the_packet_listed_each_note() {
+    let vault = tempfile::tempdir().unwrap();
+    for n in ["a", "b", "c", "d", "e"] {
+        std::fs::write(
+            vault.path().join(format!("{n}.md")),
+            format!(
+                "---\ncreated: 2025-01-01\n---\n# Note {n}\n\nSee [[Plain target]] for more.\n"
+            ),
+        )
+        .unwrap();
+    }
+    std::fs::write(
+        vault.path().join("plain.md"),
+        "---\ncreated: 2024-01-01\n---\n# Plain target\n\nA target note body here.\n",
+    )
+    .unwrap();
+    let e = engine(vault.path());
+    let text = e
+        .explain(&request(vault.path(), "", &[], Format::Json))
+        .unwrap()
+        .to_text();
+    assert!(
+        text.contains(
+            "Plain target [note] included: in recommended_notes (no task: linked from 5 notes)"
+        ),
+        "{text}"
+    );
+    assert!(!text.contains("relevance gate"), "{text}");
+    assert!(
+        text.contains("left out: no task: not among the most recently edited or most linked notes the packet lists"),
+        "{text}"
+    );
+}
