@@ -40,8 +40,8 @@ pub(crate) fn run(a: SearchArgs) -> Result<()> {
     }
     if res.suppressed > 0 {
         eprintln!(
-            "cairn: {} matching notes hidden by policy (secret or confidential)",
-            res.suppressed
+            "cairn: {} hidden by policy (secret or confidential)",
+            crate::output::count(res.suppressed, "matching note", "matching notes")
         );
     }
     if !a.all && has_config {

@@ -193,13 +193,13 @@ pub(crate) fn recent_text(res: &ListResult, offset: usize, days: Option<u32>) ->
     let window = days.map_or(String::new(), |d| format!(" in the last {d} days"));
     let _ = writeln!(
         text,
-        "{} notes under {} dated{window}, newest first (showing {} from {}){}",
-        res.total,
+        "{} under {} dated{window}, newest first (showing {} from {}){}",
+        notes(res.total, "note"),
         roots_text(res),
         res.notes.len(),
         offset + 1,
         if res.hidden > 0 {
-            format!("; {} sensitive notes not listed", res.hidden)
+            format!("; {} not listed", notes(res.hidden, "sensitive note"))
         } else {
             String::new()
         }
@@ -403,7 +403,11 @@ impl CairnServer {
                     );
                 }
                 if res.suppressed > 0 {
-                    let _ = writeln!(text, "{} matching notes hidden by policy.", res.suppressed);
+                    let _ = writeln!(
+                        text,
+                        "{} hidden by policy.",
+                        notes(res.suppressed, "matching note")
+                    );
                 }
                 let next_offset = more.then_some(offset + page.len());
                 if let Some(next) = next_offset {
@@ -614,13 +618,13 @@ impl CairnServer {
                 let mut text = String::new();
                 let _ = writeln!(
                     text,
-                    "{} notes under {} (showing {} from {}){}",
-                    res.total,
+                    "{} under {} (showing {} from {}){}",
+                    notes(res.total, "note"),
                     roots_text(&res),
                     res.notes.len(),
                     offset + 1,
                     if res.hidden > 0 {
-                        format!("; {} sensitive notes not listed", res.hidden)
+                        format!("; {} not listed", notes(res.hidden, "sensitive note"))
                     } else {
                         String::new()
                     }
@@ -677,5 +681,14 @@ impl CairnServer {
         Ok(self
             .run(move |engine| recent_answer(engine, req, days))
             .await)
+    }
+}
+
+/// `n` and `what`, plural unless `n` is 1: "1 sensitive note", "3 sensitive notes".
+fn notes(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
     }
 }
