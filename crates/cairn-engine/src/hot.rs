@@ -258,6 +258,7 @@ pub(crate) fn recent<'e>(
             !hot.contains(n.path.as_str())
                 && !is_session(n)
                 && !is_boilerplate(n, roots)
+                && !is_log_intro(n)
                 && usable(n, project_id, project_ids, visible)
         })
         .collect();
@@ -406,6 +407,14 @@ fn is_root_index(n: &Note, roots: &[String]) -> bool {
     let stem = name.rsplit_once('.').map_or(name, |(s, _)| s);
     ["readme", "index", "_index"].contains(&stem.to_ascii_lowercase().as_str())
         && roots.iter().any(|r| r.trim_matches('/') == folder)
+}
+
+/// The intro of a decision or lesson log (`decisions.md` before its first
+/// entry: "Decisions I made, newest last."): it says how the log is kept, not
+/// what was decided, so no task-less list shows it (its entries are notes of
+/// their own; a task that matches the intro still finds it).
+fn is_log_intro(n: &Note) -> bool {
+    n.entry_of.is_none() && cairn_note::entry_file_type(&n.path).is_some()
 }
 
 /// Repository boilerplate at the vault's root or at one of `roots`: never memory.

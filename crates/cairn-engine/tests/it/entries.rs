@@ -203,3 +203,51 @@ fn get_of_an_entry_file_with_an_intro_gives_the_intro_alone() {
         );
     }
 }
+
+/// A log's intro says how the log is kept, not what was decided: no task-less
+/// packet lists it (a held-out trial found "Decisions I made, newest last." in
+/// "Also relevant" as recently edited); a task it matches still finds it.
+#[test]
+fn a_log_intro_is_not_listed_without_a_task() {
+    let dir = tempfile::tempdir().unwrap();
+    let v = dir.path().join("vault");
+    write(
+        &v,
+        "decisions.md",
+        "---\ntitle: Log\ncreated: 2026-11-20\n---\n# Log\n\nDecisions I made, newest last.\n\n## 2026-01-02 — Use the Postgres queue\n\nOne queue table, polled with SKIP LOCKED.\n",
+    );
+    write(
+        &v,
+        "notes/release.md",
+        "---\ncreated: 2025-06-01\n---\n# Release checklist\n\nTag, build, publish.\n",
+    );
+    let engine = Engine::open(Config::for_vault(&v).unwrap(), &OpenOptions::default()).unwrap();
+    let req = |task: &str| WakeupRequest {
+        cwd: dir.path().to_path_buf(),
+        project: None,
+        task: task.into(),
+        files: Vec::new(),
+        profile: None,
+        target: Target::Generic,
+        format: Format::Json,
+        budget: None,
+        now: "2026-11-29T00:00:00Z".parse().unwrap(),
+        ranking: Ranking::Full,
+        source: cairn_engine::SessionSource::Startup,
+        limit: None,
+        caps: cairn_engine::OutputCaps::NONE,
+    };
+    let paths = |task: &str| -> Vec<String> {
+        let out = engine.wakeup(&req(task)).unwrap();
+        out.packet
+            .sections()
+            .into_iter()
+            .flat_map(|(_, items)| items.iter().map(|i| i.path.clone()))
+            .collect()
+    };
+    let none = paths("");
+    assert!(!none.iter().any(|p| p == "decisions.md"), "{none:?}");
+    assert!(none.iter().any(|p| p == "notes/release.md"), "{none:?}");
+    let asked = paths("how is the decisions log kept, newest last");
+    assert!(asked.iter().any(|p| p == "decisions.md"), "{asked:?}");
+}
