@@ -1,5 +1,5 @@
 //! Links between notes: `[[wikilinks]]` in bodies (code spans and blocks are not
-//! links), `related_memory` / `supersedes` / `superseded_by` references, and
+//! links) and in properties (`related: "[[Payout retries]]"`), `related_memory` / `supersedes` / `superseded_by` references, and
 //! supersession that is missing a side.
 //!
 //! A link target resolves the way cairn resolves `get`: a vault-relative path (with
@@ -23,7 +23,21 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
 
     for (i, n) in notes.iter().enumerate() {
         let secret = n.sensitivity == Sensitivity::Secret;
-        for (target, line) in wikilink_lines(&n.body, n.body_line) {
+        let in_body = wikilink_lines(&n.body, n.body_line);
+        // Links in properties (`related: "[[Payout retries]]"`) are the note's
+        // links too; a `type: "[[Constraint]]"` cairn reads as the note's kind
+        // is a class, not a note.
+        let in_properties: Vec<(String, usize)> = n
+            .wikilinks
+            .iter()
+            .filter(|l| !in_body.iter().any(|(t, _)| t == *l))
+            .filter(|l| {
+                !n.memory_type
+                    .is_some_and(|t| t.as_str().eq_ignore_ascii_case(l))
+            })
+            .map(|l| (l.clone(), property_line(ctx, n, l).unwrap_or(1)))
+            .collect();
+        for (target, line) in in_body.into_iter().chain(in_properties) {
             if is_attachment(&target) || !resolver.resolve(&target, n).is_empty() {
                 continue;
             }
@@ -131,6 +145,21 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
 
 /// The line a reference is on: the frontmatter key, or for an entry the body line
 /// that names the target.
+/// The front-matter line that holds the link `[[target…]]` (the first).
+fn property_line(ctx: &Ctx<'_>, n: &Note, target: &str) -> Option<usize> {
+    if n.entry_of.is_some() {
+        return None;
+    }
+    let text = cairn_note::normalize_line_breaks(ctx.text(n));
+    let front = cairn_note::split_frontmatter(&text).front?;
+    let needle = format!("[[{target}");
+    front
+        .raw
+        .lines()
+        .position(|l| l.contains(&needle))
+        .map(|i| i + front.raw_line)
+}
+
 fn reference_line(ctx: &Ctx<'_>, n: &Note, key: &str, target: &str) -> Option<usize> {
     if n.entry_of.is_some() {
         return n
