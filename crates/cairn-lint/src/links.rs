@@ -1,6 +1,7 @@
 //! Links between notes: `[[wikilinks]]` in bodies (code spans and blocks are not
-//! links) and in properties (`related: "[[Payout retries]]"`), `related_memory` / `supersedes` / `superseded_by` references, and
-//! supersession that is missing a side.
+//! links) and in properties (`related: "[[Payout retries]]"`), `related_memory`
+//! / `supersedes` / `superseded_by` references, and supersession that is
+//! missing a side.
 //!
 //! A link target resolves the way cairn resolves `get`: a vault-relative path (with
 //! or without `.md`, `./` and `../` relative to the linking note), an id, a file
