@@ -601,6 +601,12 @@ pub fn summarize(n: &ShownNote<'_>, query_terms: &BTreeSet<String>) -> SafeText<
                 .take(2)
                 .collect();
         }
+        // A lead-in to a list or a block ("Layout I keep in my head:") as the
+        // last sentence says nothing without what follows it, which the
+        // summary leaves out.
+        if picked.len() > 1 && picked.last().is_some_and(|s| s.trim_end().ends_with(':')) {
+            picked.pop();
+        }
         let mut out = String::new();
         for s in picked {
             if !out.is_empty() {

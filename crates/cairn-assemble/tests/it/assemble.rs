@@ -411,6 +411,29 @@ fn summaries_prefer_description_then_matching_sentences() {
         sum(&n, &terms),
         "We can't scan images until deployed; We can't block images with vulnerabilities"
     );
+    // A lead-in to a list is no summary's last sentence without the list
+    // (held-out trial: "... progress bars. Layout I keep in my head:"), unless
+    // the note says nothing else; followed by what it leads to, it stays.
+    let n = note(
+        "d.md",
+        "title: D",
+        "# D\nClick is a toolkit for command-line interfaces.\n\nLayout I keep in my head:\n\n- `core.py` holds the commands.\n",
+    );
+    assert_eq!(
+        sum(&n, &BTreeSet::new()),
+        "Click is a toolkit for command-line interfaces."
+    );
+    let n = note(
+        "f.md",
+        "title: F",
+        "# F\nInstalled on my machines:\n\nrustup stable, cargo-nextest and bacon.\n",
+    );
+    assert_eq!(
+        sum(&n, &BTreeSet::new()),
+        "Installed on my machines: rustup stable, cargo-nextest and bacon."
+    );
+    let n = note("e.md", "title: E", "# E\nThe steps are:\n");
+    assert_eq!(sum(&n, &BTreeSet::new()), "The steps are:");
 }
 
 #[test]
