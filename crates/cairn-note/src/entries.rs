@@ -500,10 +500,12 @@ pub(crate) fn field_line(t: &str) -> Option<(String, &str, bool)> {
         .find_map(|m| t.strip_prefix(m))
         .map_or(t, str::trim_start);
     let (parsed, dataview) = match t.strip_prefix("**") {
-        Some(rest) => (
-            rest.split_once(":**").or_else(|| rest.split_once("**:")),
-            false,
-        ),
+        // Bold (`**Tags:** x`, `**Tags**: x`), or a Dataview field typed after
+        // a bold mark that was never closed (`**related_files:: x`).
+        Some(rest) => match rest.split_once(":**").or_else(|| rest.split_once("**:")) {
+            Some(kv) => (Some(kv), false),
+            None => (rest.split_once(":: "), true),
+        },
         None => (
             t.split_once(":: ")
                 .or_else(|| t.strip_suffix("::").map(|k| (k, ""))),
@@ -553,6 +555,28 @@ pub(crate) fn is_metadata_line(t: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn field_lines_bold_dataview_and_a_bold_mark_left_open() {
+        let check = |line: &str, expect: Option<(&str, &str, bool)>| {
+            let got = field_line(line);
+            let got = got.as_ref().map(|(k, v, d)| (k.as_str(), *v, *d));
+            assert_eq!(got, expect, "{line:?}");
+        };
+        check("**Tags:** a, b", Some(("tags", "a, b", false)));
+        check(
+            "**Related files**: src/x.rs",
+            Some(("related_files", "src/x.rs", false)),
+        );
+        check("Status:: superseded", Some(("status", "superseded", true)));
+        // Held-out trial: shown as prose in a summary.
+        check(
+            "**related_files:: src/click/_termui_impl.py",
+            Some(("related_files", "src/click/_termui_impl.py", true)),
+        );
+        check("**Bold** prose, not a field.", None);
+        assert!(is_metadata_line("**related_files:: src/a.rs"));
+    }
 
     #[test]
     fn entry_file_names() {
