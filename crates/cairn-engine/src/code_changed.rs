@@ -343,9 +343,14 @@ impl Engine {
                     let repo = cairn_git::open(path).ok()?;
                     (repo.workdir() == path).then(|| (path.clone(), repo))
                 })
+                // The repository here stands for the root that is its checkout
+                // (a worktree's main checkout) or holds it (a repository nested
+                // in a repo path that is itself one): a wake-up there reads
+                // that repository alone.
                 .filter(|(_, repo)| {
                     here.is_none_or(|h| {
-                        h.workdir() != repo.workdir() && h.main_workdir() != Some(repo.workdir())
+                        !h.workdir().starts_with(repo.workdir())
+                            && h.main_workdir() != Some(repo.workdir())
                     })
                 })
                 .collect();

@@ -190,7 +190,9 @@ impl Engine {
                 } else if excluded || !(primary || typed) {
                     "no task: this profile lists no note of its kind from this folder without one"
                 } else {
-                    "no task: not among the most recently edited or most linked notes the packet lists"
+                    "no task: not in the packet's short list of the most recently edited and most \
+                     linked notes (session notes, log intros, repository boilerplate and another \
+                     project's notes never are)"
                 };
                 ("left out".to_owned(), why.to_owned())
             } else if !s.passes_gate(sel.profile.min_coverage) {

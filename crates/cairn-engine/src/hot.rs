@@ -230,6 +230,9 @@ pub(crate) struct RecentInput<'a> {
     pub visible: &'a dyn Fn(&Note) -> bool,
     /// Path → how many notes link to it.
     pub hubs: &'a HashMap<&'a str, u32>,
+    /// Whether the entry file at a path holds entries (its own note is then
+    /// only its intro).
+    pub has_entries: &'a dyn Fn(&str) -> bool,
     /// Most notes chosen.
     pub limit: usize,
 }
@@ -251,6 +254,7 @@ pub(crate) fn recent<'e>(
         project_id,
         visible,
         hubs,
+        has_entries,
         limit,
     } = *input;
     let candidates: Vec<&'e Note> = notes
@@ -258,7 +262,7 @@ pub(crate) fn recent<'e>(
             !hot.contains(n.path.as_str())
                 && !is_session(n)
                 && !is_boilerplate(n, roots)
-                && !is_log_intro(n)
+                && !is_log_intro(n, has_entries)
                 && usable(n, project_id, project_ids, visible)
         })
         .collect();
@@ -413,8 +417,8 @@ fn is_root_index(n: &Note, roots: &[String]) -> bool {
 /// entry: "Decisions I made, newest last."): it says how the log is kept, not
 /// what was decided, so no task-less list shows it (its entries are notes of
 /// their own; a task that matches the intro still finds it).
-fn is_log_intro(n: &Note) -> bool {
-    n.entry_of.is_none() && cairn_note::entry_file_type(&n.path).is_some()
+fn is_log_intro(n: &Note, has_entries: &dyn Fn(&str) -> bool) -> bool {
+    n.entry_of.is_none() && cairn_note::entry_file_type(&n.path).is_some() && has_entries(&n.path)
 }
 
 /// Repository boilerplate at the vault's root or at one of `roots`: never memory.
@@ -482,6 +486,7 @@ mod tests {
             project_id: None,
             visible: &|_| true,
             hubs: &hubs,
+            has_entries: &|_| false,
             limit: 10,
         };
         let order: Vec<&str> = recent(notes.iter(), &input)

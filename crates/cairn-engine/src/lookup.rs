@@ -355,9 +355,16 @@ impl Engine {
             });
         }
         // An entry of a decisions/lessons file is its own section of that file,
-        // and the file's own note (its intro, when it has one) is the intro
-        // alone: the whole file holds every entry, the secret ones too.
-        let text = if n.entry_of.is_some() || cairn_note::entry_file_type(&n.path).is_some() {
+        // and the file's own note, when the file holds entries, is its intro
+        // alone: the whole file holds every entry, the secret ones too. A
+        // file named so without entries is a note like any other.
+        let intro = n.entry_of.is_none()
+            && cairn_note::entry_file_type(&n.path).is_some()
+            && self
+                .notes
+                .iter_meta()
+                .any(|m| m.entry_of.as_deref() == Some(n.path.as_str()));
+        let text = if n.entry_of.is_some() || intro {
             // A cached engine resolves metadata; the body is read on demand.
             self.note(&n.path).unwrap_or(n).body.clone()
         } else {

@@ -326,7 +326,8 @@ pub fn index_status(
 /// each project repo path that is a repository's root, in configuration order,
 /// then for the repository around `cwd` when it belongs to the project it routes
 /// to without being one of them (as `cairn index` run there reads it). Reads
-/// the cache files, and opens only that repository.
+/// the cache files, and opens only that repository (and a repository whose
+/// history is not cached, to find a linked worktree's main checkout).
 #[must_use]
 pub fn index_git_status(
     config: &Config,
@@ -338,6 +339,17 @@ pub fn index_git_status(
     };
     let status = |project: &str, repo: &Path, canonical: &Path| {
         let h = cairn_git::History::load(&crate::code_changed::history_file(&dir, canonical));
+        // A linked worktree without a history of its own starts from its main
+        // checkout's, as a wake-up and lint do.
+        let main = || {
+            cairn_git::open(canonical)
+                .ok()
+                .and_then(|r| r.main_workdir().map(Path::to_path_buf))
+        };
+        let h = match h.head().map_or_else(main, |_| None) {
+            Some(main) => cairn_git::History::load(&crate::code_changed::history_file(&dir, &main)),
+            None => h,
+        };
         GitHistoryStatus {
             project: project.to_owned(),
             repo: repo.to_path_buf(),

@@ -56,7 +56,8 @@ const GENERIC_BRANCHES: &[&str] = &[
     "gh",
     "pages",
     // Throwaway branches, and the filler words they are named with
-    // (`wip-stuff`, `my-changes`, `backup`).
+    // (`wip-stuff`, `my-changes`): words that name no topic in any repository
+    // (`backup`, `sandbox` or `local` may: `feature/backup` keeps its task).
     "tmp",
     "temp",
     "scratch",
@@ -64,19 +65,8 @@ const GENERIC_BRANCHES: &[&str] = &[
     "things",
     "misc",
     "changes",
-    "updates",
-    "work",
     "my",
     "mine",
-    "local",
-    "backup",
-    "old",
-    "new",
-    "experiment",
-    "experiments",
-    "sandbox",
-    "playground",
-    "try",
     "foo",
     "bar",
     "baz",
@@ -230,9 +220,12 @@ mod tests {
         check("test1", "");
         check("wip-stuff", "");
         check("my-changes", "");
-        check("backup/old-2", "");
+        check("tmp/misc-2", "");
         check("new-parser", "new parser");
-        check("feature/old-api-removal", "old api removal");
+        // Words that may name a topic keep it (review).
+        check("feature/backup", "backup");
+        check("feat/sandbox", "sandbox");
+        check("fix/local-backup", "local backup");
         check("", "");
         check("//--__", "");
         check("Feature/Settlement", "Settlement");

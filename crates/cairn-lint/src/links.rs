@@ -144,8 +144,6 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
     }
 }
 
-/// The line a reference is on: the frontmatter key, or for an entry the body line
-/// that names the target.
 /// The front-matter line that holds the link `[[target…]]` (the first).
 fn property_line(ctx: &Ctx<'_>, n: &Note, target: &str) -> Option<usize> {
     if n.entry_of.is_some() {
@@ -161,6 +159,8 @@ fn property_line(ctx: &Ctx<'_>, n: &Note, target: &str) -> Option<usize> {
         .map(|i| i + front.raw_line)
 }
 
+/// The line a reference is on: the frontmatter key, or for an entry the body line
+/// that names the target.
 fn reference_line(ctx: &Ctx<'_>, n: &Note, key: &str, target: &str) -> Option<usize> {
     if n.entry_of.is_some() {
         return n

@@ -85,10 +85,12 @@ fn flags_to_arguments(text: &str) -> String {
     out
 }
 
-/// The text of a tool error as the agent receives it: credentials redacted, CLI
-/// flags worded as tool arguments (an engine or configuration error may name one).
+/// The text of a tool error as the agent receives it: credentials redacted, on
+/// one line, CLI flags worded as tool arguments (an engine or configuration
+/// error may name one).
 pub(crate) fn tool_error(message: &str) -> String {
-    flags_to_arguments(&cairn_policy::redact(message).text)
+    // On one line: an echoed argument cannot start a line of its own.
+    cairn_policy::one_line(&flags_to_arguments(&cairn_policy::redact(message).text)).into_owned()
 }
 
 #[cfg(test)]

@@ -191,8 +191,13 @@ fn entries_summary(n: &ScopeNote) -> Option<String> {
         .filter(|e| e.created.is_some())
         .max_by_key(|e| e.created)?;
     Some(format!(
-        "{} dated entries; latest [{}] {}",
+        "{} dated {}; latest [{}] {}",
         entries.len(),
+        if entries.len() == 1 {
+            "entry"
+        } else {
+            "entries"
+        },
         latest.created.map(|d| d.to_string()).unwrap_or_default(),
         latest.title
     ))

@@ -724,6 +724,51 @@ fn lint_in_a_repository_of_a_folder_of_repositories_checks_its_notes() {
     drop(dir);
 }
 
+/// A repository nested in a repo path that is itself a repository: lint run
+/// in it uses its history alone, as a wake-up there does (review: both counted,
+/// one path's commits twice).
+#[test]
+fn lint_in_a_nested_repository_uses_its_history_alone() {
+    let (_dir, config, repo) = held_out("");
+    let sub = repo.join("vendor/sub");
+    std::fs::create_dir_all(&sub).unwrap();
+    git(&sub, &["init", "-q", "-b", "main"], "2026-01-01T00:00:00Z");
+    write(&sub.join("src/payout/batch.rs"), "fn other() {}\n");
+    git(&sub, &["add", "-A"], "2026-03-01T09:00:00Z");
+    git(
+        &sub,
+        &["commit", "-q", "-m", "Other batch"],
+        "2026-03-01T09:00:00Z",
+    );
+    write(&sub.join("src/payout/batch.rs"), "fn other() { again() }\n");
+    git(&sub, &["add", "-A"], "2026-03-02T09:00:00Z");
+    git(
+        &sub,
+        &["commit", "-q", "-m", "Other batch again"],
+        "2026-03-02T09:00:00Z",
+    );
+    index(&config, None);
+    index(&config, Some(&sub));
+    let report = lint_json_in(&config, &sub);
+    let found: Vec<&Value> = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["code"] == "code-changed-since-note")
+        .collect();
+    assert_eq!(found.len(), 1, "{report}");
+    let message = found[0]["message"].as_str().unwrap();
+    assert_eq!(
+        message.matches("src/payout/batch.rs").count(),
+        1,
+        "{message}"
+    );
+    assert!(
+        message.contains("src/payout/batch.rs (2 commits)"),
+        "{message}"
+    );
+}
+
 #[test]
 fn notes_whose_code_changed_say_so_after_cairn_index_and_lint_warns() {
     let (_dir, config, repo) = held_out("");

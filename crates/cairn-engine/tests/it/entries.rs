@@ -251,3 +251,47 @@ fn a_log_intro_is_not_listed_without_a_task() {
     let asked = paths("how is the decisions log kept, newest last");
     assert!(asked.iter().any(|p| p == "decisions.md"), "{asked:?}");
 }
+
+/// A file named as a log that holds no entry is a note like any other: listed
+/// without a task, and given whole, front matter and all (review: the intro
+/// rules hid it and cut its front matter).
+#[test]
+fn a_log_named_file_without_entries_is_a_whole_note() {
+    let dir = tempfile::tempdir().unwrap();
+    let v = dir.path().join("vault");
+    write(
+        &v,
+        "notes/decisions.md",
+        "---\ncreated: 2026-11-20\n---\n# How we decide\n\nWe write the options down first, then pick one in review.\n",
+    );
+    let engine = Engine::open(Config::for_vault(&v).unwrap(), &OpenOptions::default()).unwrap();
+    let g = engine.get("notes/decisions.md").unwrap();
+    assert!(
+        g.content.starts_with("---\ncreated: 2026-11-20"),
+        "{}",
+        g.content
+    );
+    let req = WakeupRequest {
+        cwd: dir.path().to_path_buf(),
+        project: None,
+        task: String::new(),
+        files: Vec::new(),
+        profile: None,
+        target: Target::Generic,
+        format: Format::Json,
+        budget: None,
+        now: "2026-11-29T00:00:00Z".parse().unwrap(),
+        ranking: Ranking::Full,
+        source: cairn_engine::SessionSource::Startup,
+        limit: None,
+        caps: cairn_engine::OutputCaps::NONE,
+    };
+    let out = engine.wakeup(&req).unwrap();
+    let paths: Vec<&str> = out
+        .packet
+        .sections()
+        .into_iter()
+        .flat_map(|(_, items)| items.iter().map(|i| i.path.as_str()))
+        .collect();
+    assert!(paths.contains(&"notes/decisions.md"), "{paths:?}");
+}

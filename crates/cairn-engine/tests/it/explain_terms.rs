@@ -219,7 +219,7 @@ fn explain_with_no_task_says_how_the_packet_listed_each_note() {
     );
     assert!(!text.contains("relevance gate"), "{text}");
     assert!(
-        text.contains("left out: no task: not among the most recently edited or most linked notes the packet lists"),
+        text.contains("left out: no task: not in the packet's short list of the most recently edited and most linked notes"),
         "{text}"
     );
 }
