@@ -48,8 +48,11 @@ fn mask_entries(rel: &str, text: &str) -> Option<(String, Vec<String>)> {
     if entry_file_type(rel).is_none() {
         return Some((text.to_owned(), Vec::new()));
     }
-    let masked: Vec<_> = parse_file(rel, text.as_bytes())
-        .notes
+    let notes = parse_file(rel, text.as_bytes()).notes;
+    if marked_text_outside_entries(text, &notes) {
+        return None;
+    }
+    let masked: Vec<_> = notes
         .into_iter()
         .filter(|n| n.entry_of.is_some() && n.sensitivity >= Sensitivity::Confidential)
         .collect();
@@ -105,6 +108,38 @@ fn mask_entries(rel: &str, text: &str) -> Option<(String, Vec<String>)> {
     Some((lines.into_iter().flatten().collect(), hidden))
 }
 
+/// Whether text after the first entry that belongs to no entry (under a
+/// heading that reads as none, `## 2026-1-3 — Vendor`) holds a sensitivity
+/// mark: no entry carries its level, so nothing would mask it; fail closed.
+fn marked_text_outside_entries(text: &str, notes: &[cairn_note::Note]) -> bool {
+    let entries: Vec<(usize, usize)> = notes
+        .iter()
+        .filter(|n| n.entry_of.is_some())
+        .map(|e| (e.body_line, e.body_line + e.body.lines().count().max(1)))
+        .collect();
+    let Some(first) = entries.iter().map(|&(start, _)| start).min() else {
+        return false;
+    };
+    text.lines().enumerate().skip(first - 1).any(|(i, line)| {
+        let at = i + 1;
+        !entries.iter().any(|&(start, end)| at >= start && at < end) && looks_like_a_mark(line)
+    })
+}
+
+/// A line that reads as a sensitivity field (`**Sensitivity:** secret`,
+/// `- Classification: restricted`, `Sensitivity:: secret`), whatever its value.
+fn looks_like_a_mark(line: &str) -> bool {
+    let Some((key, _)) = line.split_once(':') else {
+        return false;
+    };
+    let key: String = key
+        .chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect();
+    cairn_note::SENSITIVITY_KEYS.contains(&key.as_str())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -133,6 +168,13 @@ mod tests {
         // The same text under another name is one note, whose head carries the
         // entry's `**Sensitivity:** secret`: the whole note is secret.
         assert_eq!(reveal("m/notes.md", text), Reveal::Secret);
+        // A mark under a heading that reads as no entry (a mistyped date)
+        // belongs to no entry: nothing would mask it, so nothing is shown
+        // (review).
+        let orphan = "# Decisions\n\n## 2026-01-02 — Use A\n\nBody a.\n\n## 2026-1-3 — Vendor price\n**Sensitivity:** secret\n\nSecret CANARY.\n";
+        assert_eq!(reveal("m/decisions.md", orphan), Reveal::Withheld);
+        let plain = orphan.replace("**Sensitivity:** secret\n", "");
+        assert!(matches!(reveal("m/decisions.md", &plain), Reveal::Text(..)));
         // CRLF survives.
         let crlf = text.replace('\n', "\r\n");
         let Reveal::Text(shown, _) = reveal("m/decisions.md", &crlf) else {
