@@ -50,6 +50,25 @@ pub(crate) fn history_file(cache_dir: &Path, workdir: &Path) -> PathBuf {
     cache_dir.join(format!("git-history-{key}.txt"))
 }
 
+/// The history cached in `cache_dir` for the repository at `workdir`, and its
+/// file; when none is (a linked worktree not read yet), the history of the main
+/// checkout `main` names, which a worktree starts from (one object store) and
+/// keeps its own from then on. `main` is asked only then.
+pub(crate) fn cached_history(
+    cache_dir: &Path,
+    workdir: &Path,
+    main: impl FnOnce() -> Option<PathBuf>,
+) -> (History, PathBuf) {
+    let file = history_file(cache_dir, workdir);
+    let h = History::load(&file);
+    if h.head().is_none()
+        && let Some(main) = main()
+    {
+        return (History::load(&history_file(cache_dir, &main)), file);
+    }
+    (h, file)
+}
+
 /// A repository whose history a wake-up found not read for its `HEAD` (so
 /// that no note could be marked "code changed since"), and where `cairn index`
 /// keeps it.
@@ -127,13 +146,9 @@ fn read_history(
     dir: &Path,
     limits: &cairn_git::HistoryLimits,
 ) -> String {
-    let file = history_file(dir, repo.workdir());
-    let mut h = History::load(&file);
-    if h.head().is_none()
-        && let Some(main) = repo.main_workdir()
-    {
-        h = History::load(&history_file(dir, main));
-    }
+    let (mut h, file) = cached_history(dir, repo.workdir(), || {
+        repo.main_workdir().map(Path::to_path_buf)
+    });
     match h.update(repo, limits, true) {
         Ok(cairn_git::HistoryUpdate::Unchanged) => {
             format!("history up to date ({})", commits(h.len()))
@@ -360,13 +375,9 @@ impl Engine {
                 .chain(here.map(|h| (h.workdir(), h)));
             let histories: Vec<History> = repos
                 .filter_map(|(path, repo)| {
-                    let file = history_file(&dir, repo.workdir());
-                    let mut h = History::load(&file);
-                    if h.head().is_none()
-                        && let Some(main) = repo.main_workdir()
-                    {
-                        h = History::load(&history_file(&dir, main));
-                    }
+                    let (mut h, file) = cached_history(&dir, repo.workdir(), || {
+                        repo.main_workdir().map(Path::to_path_buf)
+                    });
                     // Not brought to `HEAD`: its commits may not be `HEAD`'s.
                     if h.update(repo, &limits, false).ok()?.changed() {
                         let _ = h.save(&file);

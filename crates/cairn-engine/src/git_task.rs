@@ -513,13 +513,9 @@ fn read_tree(
 /// own starts from its main checkout's (one object store; `cairn index` reads
 /// the main checkout's) and keeps its own from then on, its `HEAD`'s line.
 fn history(config: &Config, repo: &cairn_git::Repository, dir: &Path) -> HistoryRead {
-    let file = crate::code_changed::history_file(dir, repo.workdir());
-    let mut h = History::load(&file);
-    if h.head().is_none()
-        && let Some(main) = repo.main_workdir()
-    {
-        h = History::load(&crate::code_changed::history_file(dir, main));
-    }
+    let (mut h, file) = crate::code_changed::cached_history(dir, repo.workdir(), || {
+        repo.main_workdir().map(Path::to_path_buf)
+    });
     // A history that cannot be brought to `HEAD` is not used: its commits may
     // not be `HEAD`'s.
     let Ok(update) = h.update(repo, &crate::code_changed::limits(config), false) else {

@@ -338,18 +338,13 @@ pub fn index_git_status(
         return Vec::new();
     };
     let status = |project: &str, repo: &Path, canonical: &Path| {
-        let h = cairn_git::History::load(&crate::code_changed::history_file(&dir, canonical));
-        // A linked worktree without a history of its own starts from its main
-        // checkout's, as a wake-up and lint do.
-        let main = || {
+        // A linked worktree without a history of its own shows its main
+        // checkout's, as a wake-up and lint use.
+        let (h, _) = crate::code_changed::cached_history(&dir, canonical, || {
             cairn_git::open(canonical)
                 .ok()
                 .and_then(|r| r.main_workdir().map(Path::to_path_buf))
-        };
-        let h = match h.head().map_or_else(main, |_| None) {
-            Some(main) => cairn_git::History::load(&crate::code_changed::history_file(&dir, &main)),
-            None => h,
-        };
+        });
         GitHistoryStatus {
             project: project.to_owned(),
             repo: repo.to_path_buf(),
