@@ -230,9 +230,8 @@ pub(crate) struct RecentInput<'a> {
     pub visible: &'a dyn Fn(&Note) -> bool,
     /// Path → how many notes link to it.
     pub hubs: &'a HashMap<&'a str, u32>,
-    /// Whether the entry file at a path holds entries (its own note is then
-    /// only its intro).
-    pub has_entries: &'a dyn Fn(&str) -> bool,
+    /// Whether a note is a log's intro ([`crate::Engine::is_log_intro`]).
+    pub is_log_intro: &'a dyn Fn(&Note) -> bool,
     /// Most notes chosen.
     pub limit: usize,
 }
@@ -254,7 +253,7 @@ pub(crate) fn recent<'e>(
         project_id,
         visible,
         hubs,
-        has_entries,
+        is_log_intro,
         limit,
     } = *input;
     let candidates: Vec<&'e Note> = notes
@@ -262,7 +261,7 @@ pub(crate) fn recent<'e>(
             !hot.contains(n.path.as_str())
                 && !is_session(n)
                 && !is_boilerplate(n, roots)
-                && !is_log_intro(n, has_entries)
+                && !is_log_intro(n)
                 && usable(n, project_id, project_ids, visible)
         })
         .collect();
@@ -413,14 +412,6 @@ fn is_root_index(n: &Note, roots: &[String]) -> bool {
         && roots.iter().any(|r| r.trim_matches('/') == folder)
 }
 
-/// The intro of a decision or lesson log (`decisions.md` before its first
-/// entry: "Decisions I made, newest last."): it says how the log is kept, not
-/// what was decided, so no task-less list shows it (its entries are notes of
-/// their own; a task that matches the intro still finds it).
-fn is_log_intro(n: &Note, has_entries: &dyn Fn(&str) -> bool) -> bool {
-    n.entry_of.is_none() && cairn_note::entry_file_type(&n.path).is_some() && has_entries(&n.path)
-}
-
 /// Repository boilerplate at the vault's root or at one of `roots`: never memory.
 /// A note of the same name deeper in the vault is the user's own.
 fn is_boilerplate(n: &Note, roots: &[String]) -> bool {
@@ -486,7 +477,7 @@ mod tests {
             project_id: None,
             visible: &|_| true,
             hubs: &hubs,
-            has_entries: &|_| false,
+            is_log_intro: &|_| false,
             limit: 10,
         };
         let order: Vec<&str> = recent(notes.iter(), &input)

@@ -57,22 +57,8 @@ impl Engine {
                 .iter()
                 .map(|(p, k)| (p.as_str(), *k))
                 .collect();
-            let in_profile: Vec<&Note> = in_profile.collect();
-            // The entry files that hold entries, looked for only when a
-            // candidate is named as one (rare): their own notes are intros.
-            let logs: HashSet<&str> = if in_profile
-                .iter()
-                .any(|n| n.entry_of.is_none() && cairn_note::entry_file_type(&n.path).is_some())
-            {
-                self.notes
-                    .iter_meta()
-                    .filter_map(|m| m.entry_of.as_deref())
-                    .collect()
-            } else {
-                HashSet::new()
-            };
             let recent = hot::recent(
-                in_profile.into_iter(),
+                in_profile,
                 &hot::RecentInput {
                     hot: &hot_paths,
                     roots: &roots,
@@ -80,7 +66,7 @@ impl Engine {
                     project_id: project,
                     visible: &visible,
                     hubs: &hubs,
-                    has_entries: &|path| logs.contains(path),
+                    is_log_intro: &|n| self.is_log_intro(n),
                     limit,
                 },
             );

@@ -355,16 +355,9 @@ impl Engine {
             });
         }
         // An entry of a decisions/lessons file is its own section of that file,
-        // and the file's own note, when the file holds entries, is its intro
-        // alone: the whole file holds every entry, the secret ones too. A
-        // file named so without entries is a note like any other.
-        let intro = n.entry_of.is_none()
-            && cairn_note::entry_file_type(&n.path).is_some()
-            && self
-                .notes
-                .iter_meta()
-                .any(|m| m.entry_of.as_deref() == Some(n.path.as_str()));
-        let text = if n.entry_of.is_some() || intro {
+        // and a log's intro is the intro alone: the whole file holds every
+        // entry, the secret ones too.
+        let text = if n.entry_of.is_some() || self.is_log_intro(n) {
             // A cached engine resolves metadata; the body is read on demand.
             self.note(&n.path).unwrap_or(n).body.clone()
         } else {
@@ -395,6 +388,22 @@ impl Engine {
             withheld: false,
             redactions: counts.redactions_applied,
         })
+    }
+
+    /// Whether `n` is the intro of a decision or lesson log (`decisions.md`
+    /// before its first entry: "Decisions I made, newest last."): the file's
+    /// own note when it holds entries. It says how the log is kept, not what
+    /// was decided: no task-less list shows it (a task that matches it still
+    /// finds it), and `get` gives it alone. A file named so without entries is
+    /// a note like any other. Looks through the notes only for a file named as
+    /// a log.
+    pub(crate) fn is_log_intro(&self, n: &Note) -> bool {
+        n.entry_of.is_none()
+            && cairn_note::entry_file_type(&n.path).is_some()
+            && self
+                .notes
+                .iter_meta()
+                .any(|m| m.entry_of.as_deref() == Some(n.path.as_str()))
     }
 
     /// Finds the note `query` names: a vault-relative path, an id, a file stem or a
