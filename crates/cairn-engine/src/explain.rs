@@ -177,17 +177,10 @@ impl Engine {
                 ("left out".to_owned(), format!("belongs to project {p}"))
             } else if sel.query.is_empty() && !s.pinned {
                 // With no task, the packet lists the profile's notes shown in
-                // full (its primary folders', and of its secondary types from
-                // elsewhere) most recently edited or most linked to, up to a cap.
-                let p = sel.profile;
-                let typed = n
-                    .memory_type
-                    .is_some_and(|t| p.secondary_types.contains(&t));
-                let excluded = n.memory_type.is_some_and(|t| p.exclude_types.contains(&t));
-                let primary = sel.origin.get(s.path.as_str()) == Some(&p.primary);
+                // full most recently edited or most linked to, up to a cap.
                 let why = if v != Visibility::Full {
                     "no task: a note not shown in full is listed only for a task it matches"
-                } else if excluded || !(primary || typed) {
+                } else if !sel.in_the_no_task_list(n) {
                     "no task: this profile lists no note of its kind from this folder without one"
                 } else {
                     "no task: not in the packet's short list of the most recently edited and most \

@@ -37,14 +37,7 @@ impl Engine {
             roots.extend(sel.secondary_roots.iter().cloned());
             let in_profile = sel.scored.iter().filter_map(|s| {
                 let n = *sel.notes.get(s.path.as_str())?;
-                let origin = *sel.origin.get(s.path.as_str())?;
-                let typed = n
-                    .memory_type
-                    .is_some_and(|t| profile.secondary_types.contains(&t));
-                let excluded = n
-                    .memory_type
-                    .is_some_and(|t| profile.exclude_types.contains(&t));
-                ((origin == profile.primary || typed) && !excluded).then_some(n)
+                sel.in_the_no_task_list(n).then_some(n)
             });
             let limit = req.limit.unwrap_or_else(|| {
                 let default = profile.budget_for(req.format.as_str());
@@ -150,6 +143,21 @@ impl Engine {
             rules: profile.hot,
             visible: &visible,
         })
+    }
+}
+
+impl Selection<'_> {
+    /// Whether the no-task list may hold `n`: the profile's primary folders'
+    /// notes, and those of its secondary types from elsewhere, not of a type it
+    /// excludes (then only the most recent and most linked are listed).
+    pub(crate) fn in_the_no_task_list(&self, n: &Note) -> bool {
+        let p = self.profile;
+        let typed = n
+            .memory_type
+            .is_some_and(|t| p.secondary_types.contains(&t));
+        let excluded = n.memory_type.is_some_and(|t| p.exclude_types.contains(&t));
+        let primary = self.origin.get(n.path.as_str()) == Some(&p.primary);
+        (primary || typed) && !excluded
     }
 }
 
