@@ -127,17 +127,12 @@ fn marked_text_outside_entries(text: &str, notes: &[cairn_note::Note]) -> bool {
 }
 
 /// A line that reads as a sensitivity field (`**Sensitivity:** secret`,
-/// `- Classification: restricted`, `Sensitivity:: secret`), whatever its value.
+/// `- Classification: restricted`, `Sensitivity:: secret`), whatever its value:
+/// its key, without the markup around it, read as the parser reads keys.
 fn looks_like_a_mark(line: &str) -> bool {
-    let Some((key, _)) = line.split_once(':') else {
-        return false;
-    };
-    let key: String = key
-        .chars()
-        .filter(|c| c.is_alphanumeric())
-        .flat_map(char::to_lowercase)
-        .collect();
-    cairn_note::SENSITIVITY_KEYS.contains(&key.as_str())
+    line.split_once(':').is_some_and(|(key, _)| {
+        cairn_note::sensitivity_key(key.trim_matches(|c: char| !c.is_alphanumeric())).is_some()
+    })
 }
 
 #[cfg(test)]
