@@ -209,6 +209,16 @@ fn lint_json_in(config: &Path, cwd: &Path) -> Value {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
+/// A lint report's `code-changed-since-note` findings.
+fn changed_code(report: &Value) -> Vec<&Value> {
+    report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["code"] == "code-changed-since-note")
+        .collect()
+}
+
 fn titles(packet: &Value) -> Vec<String> {
     let mut out = Vec::new();
     for (_, v) in packet.as_object().unwrap() {
@@ -707,12 +717,7 @@ fn lint_in_a_repository_of_a_folder_of_repositories_checks_its_notes() {
     .unwrap();
     index(&config, Some(&repo));
     let report = lint_json_in(&config, &repo);
-    let found: Vec<&Value> = report["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|f| f["code"] == "code-changed-since-note")
-        .collect();
+    let found = changed_code(&report);
     assert_eq!(found.len(), 1, "{report}");
     assert!(
         found[0]["message"]
@@ -750,12 +755,7 @@ fn lint_in_a_nested_repository_uses_its_history_alone() {
     index(&config, None);
     index(&config, Some(&sub));
     let report = lint_json_in(&config, &sub);
-    let found: Vec<&Value> = report["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|f| f["code"] == "code-changed-since-note")
-        .collect();
+    let found = changed_code(&report);
     assert_eq!(found.len(), 1, "{report}");
     let message = found[0]["message"].as_str().unwrap();
     assert_eq!(
@@ -832,12 +832,7 @@ fn notes_whose_code_changed_say_so_after_cairn_index_and_lint_warns() {
         !codes(&report).contains(&"git-history-not-read".to_owned()),
         "{report}"
     );
-    let found: Vec<&Value> = report["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|f| f["code"] == "code-changed-since-note")
-        .collect();
+    let found = changed_code(&report);
     assert_eq!(found.len(), 1, "{report}");
     assert_eq!(found[0]["severity"], "warning");
     assert_eq!(found[0]["path"], "ledger/Payout batch locking.md");
@@ -858,11 +853,9 @@ fn notes_whose_code_changed_say_so_after_cairn_index_and_lint_warns() {
         "# Decisions\n\n## 2026-01-15 — Lock the batch row\n\nrelated_files:: src/payout/batch.rs\n\nOne row lock per batch.\n",
     );
     let report = lint_json(&config);
-    let entry: Vec<&Value> = report["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|f| f["code"] == "code-changed-since-note" && f["path"] == "ledger/decisions.md")
+    let entry: Vec<&Value> = changed_code(&report)
+        .into_iter()
+        .filter(|f| f["path"] == "ledger/decisions.md")
         .collect();
     assert_eq!(entry.len(), 1, "{report}");
     assert_eq!(entry[0]["line"], 3);

@@ -14,6 +14,25 @@ fn write(root: &Path, rel: &str, text: &str) {
     std::fs::write(p, text).unwrap();
 }
 
+/// A JSON wake-up from `cwd` for `task` at `now`.
+fn request(cwd: &Path, task: &str, now: &str) -> WakeupRequest {
+    WakeupRequest {
+        cwd: cwd.to_path_buf(),
+        project: None,
+        task: task.into(),
+        files: Vec::new(),
+        profile: None,
+        target: Target::Generic,
+        format: Format::Json,
+        budget: None,
+        now: now.parse().unwrap(),
+        ranking: Ranking::Full,
+        source: cairn_engine::SessionSource::Startup,
+        limit: None,
+        caps: cairn_engine::OutputCaps::NONE,
+    }
+}
+
 fn vault() -> (tempfile::TempDir, Engine) {
     let dir = tempfile::tempdir().unwrap();
     let v = dir.path().join("vault");
@@ -57,21 +76,11 @@ fn fifty_entries_are_fifty_rankable_decisions() {
         .collect();
     assert_eq!(entries.len(), 50);
 
-    let req = WakeupRequest {
-        cwd: dir.path().join("repo"),
-        project: None,
-        task: "change how subsystem17 works".into(),
-        files: Vec::new(),
-        profile: None,
-        target: Target::Generic,
-        format: Format::Json,
-        budget: None,
-        now: "2026-01-01T00:00:00Z".parse().unwrap(),
-        ranking: Ranking::Full,
-        source: cairn_engine::SessionSource::Startup,
-        limit: None,
-        caps: cairn_engine::OutputCaps::NONE,
-    };
+    let req = request(
+        &dir.path().join("repo"),
+        "change how subsystem17 works",
+        "2026-01-01T00:00:00Z",
+    );
     let out = engine.wakeup(&req).unwrap();
     let top = &out.packet.decisions[0];
     assert_eq!(
@@ -222,21 +231,7 @@ fn a_log_intro_is_not_listed_without_a_task() {
         "---\ncreated: 2025-06-01\n---\n# Release checklist\n\nTag, build, publish.\n",
     );
     let engine = Engine::open(Config::for_vault(&v).unwrap(), &OpenOptions::default()).unwrap();
-    let req = |task: &str| WakeupRequest {
-        cwd: dir.path().to_path_buf(),
-        project: None,
-        task: task.into(),
-        files: Vec::new(),
-        profile: None,
-        target: Target::Generic,
-        format: Format::Json,
-        budget: None,
-        now: "2026-11-29T00:00:00Z".parse().unwrap(),
-        ranking: Ranking::Full,
-        source: cairn_engine::SessionSource::Startup,
-        limit: None,
-        caps: cairn_engine::OutputCaps::NONE,
-    };
+    let req = |task: &str| request(dir.path(), task, "2026-11-29T00:00:00Z");
     let paths = |task: &str| -> Vec<String> {
         let out = engine.wakeup(&req(task)).unwrap();
         out.packet
@@ -271,21 +266,7 @@ fn a_log_named_file_without_entries_is_a_whole_note() {
         "{}",
         g.content
     );
-    let req = WakeupRequest {
-        cwd: dir.path().to_path_buf(),
-        project: None,
-        task: String::new(),
-        files: Vec::new(),
-        profile: None,
-        target: Target::Generic,
-        format: Format::Json,
-        budget: None,
-        now: "2026-11-29T00:00:00Z".parse().unwrap(),
-        ranking: Ranking::Full,
-        source: cairn_engine::SessionSource::Startup,
-        limit: None,
-        caps: cairn_engine::OutputCaps::NONE,
-    };
+    let req = request(dir.path(), "", "2026-11-29T00:00:00Z");
     let out = engine.wakeup(&req).unwrap();
     let paths: Vec<&str> = out
         .packet
