@@ -22,8 +22,10 @@ use crate::Engine;
 pub(crate) type CodeChanged = HashMap<String, Vec<CodeChange>>;
 
 /// The repository around `cwd` and the project it belongs to, when routing
-/// gives one (by repo path, worktree or remote) and the repository belongs to it
-/// (see [`Engine::index_git_history`]).
+/// gives one (by repo path, worktree or remote) and the repository belongs to
+/// it. A linked worktree is its own: its history follows its `HEAD`'s line
+/// (started from its main checkout's), so a worktree whose `HEAD` moved far
+/// from it is read again there (see [`Engine::index_git_history`]).
 pub(crate) fn cwd_repository(
     config: &Config,
     cwd: &Path,
@@ -310,7 +312,7 @@ impl Engine {
                 });
             }
         }
-        if let Some((project, repo)) = cwd.and_then(|c| self.cwd_repository(c))
+        if let Some((project, repo)) = cwd.and_then(|c| cwd_repository(&self.config, c))
             && !out.iter().any(|r| r.repo == repo.workdir())
         {
             let outcome = read_history(&repo, &dir, &limits);
@@ -321,15 +323,6 @@ impl Engine {
             });
         }
         out
-    }
-
-    /// The repository around `cwd` and the project it belongs to, when routing
-    /// gives one (by repo path, worktree or remote) and the repository belongs to
-    /// it. A linked worktree is its own: its history follows its `HEAD`'s line
-    /// (started from its main checkout's, which the repo paths' pass read
-    /// first), so a worktree whose `HEAD` moved far from it is read again there.
-    fn cwd_repository(&self, cwd: &Path) -> Option<(String, cairn_git::Repository)> {
-        cwd_repository(&self.config, cwd)
     }
 
     /// For `cairn lint`: every project note (under a project's note roots) whose
@@ -348,7 +341,7 @@ impl Engine {
             return out;
         };
         let limits = limits(&self.config);
-        let here = cwd.and_then(|c| self.cwd_repository(c));
+        let here = cwd.and_then(|c| cwd_repository(&self.config, c));
         let ChangedCode { notes, unread } = &mut out;
         for p in &self.config.projects {
             let here = here.as_ref().filter(|(id, _)| *id == p.id).map(|(_, r)| r);
