@@ -123,6 +123,9 @@ mod tests {
         let secret_note = "---\ntitle: T\nsensitivity: secret\n---\nbody\n";
         let both = decisions(&format!("{PUBLIC_ENTRY}{SECRET_ENTRY}"));
         let far = decisions(&format!("{}{SECRET_ENTRY}", PUBLIC_ENTRY.repeat(12)));
+        // An entry secret by doubt (its value is no level): past a plain note's
+        // head such a line reads as prose, so the renamed note would be lower.
+        let far_doubt = far.replace("**Sensitivity:** secret", "**Sensitivity:** high");
         let cases: Vec<(&str, &str, String, &str, String, bool)> = vec![
             (
                 "sensitivity key lowered",
@@ -215,12 +218,21 @@ mod tests {
                 false,
             ),
             (
-                // The entry's mark lies past the plain note's head.
+                // The entry's plain mark lies past the plain note's head: it
+                // still marks the whole note secret, so nothing is lowered.
                 "entry file renamed into a plain note, the entry far down",
                 "m/decisions.md",
                 far.clone(),
                 "m/notes.md",
                 far.clone(),
+                false,
+            ),
+            (
+                "entry file renamed into a plain note, a doubtful entry far down",
+                "m/decisions.md",
+                far_doubt.clone(),
+                "m/notes.md",
+                far_doubt.clone(),
                 true,
             ),
             (

@@ -32,10 +32,13 @@
 //! entry heading; a block at its start that was not taken for front matter (`%YAML`
 //! directives, a `---` or `+++` up to its closing line) is read whole and not
 //! counted — and, anywhere in it (same limits), the Dataview fields
-//! (`sensitivity:: secret`). The caller takes the most restrictive of the front
-//! matter's reading and every mark: a mark can raise a note's level, never lower it.
-//! Past the head, inline code spans are blanked first (Dataview reads no field in
-//! code), so a note that documents the syntax is not marked by it.
+//! (`sensitivity:: secret`), and any other mark whose value plainly names a level
+//! that withholds the note (`**Sensitivity:** secret` on the 40th line: a secret
+//! entry of a log cairn does not split into entries); a doubt past the head
+//! (`Sensitivity: high`) is prose there. The caller takes the most restrictive of
+//! the front matter's reading and every mark: a mark can raise a note's level,
+//! never lower it. Past the head, inline code spans are blanked first (Dataview
+//! reads no field in code), so a note that documents the syntax is not marked by it.
 
 use std::borrow::Cow;
 
@@ -433,18 +436,19 @@ pub(crate) fn body_marks(body: &str, first_line: usize, entry_file: bool) -> Vec
             seen += 1;
         }
         let in_head = uncounted || seen <= HEAD_LINES;
-        if !in_head && !t.contains("::") {
+        if !in_head && !t.contains("::") && !names_a_withheld_level(t) {
             continue;
         }
-        // Past the head only Dataview fields count, and Dataview reads none in code.
+        // Past the head marks are read outside inline code, as Dataview reads
+        // its fields.
         let line = if in_head {
             Cow::Borrowed(line)
         } else {
             without_code_spans(line)
         };
         if let Some(mark) = read_mark(&line)
-            .filter(|m| in_head || m.dataview)
             .and_then(|m| if uncounted { Some(m) } else { loose_mark(m) })
+            .filter(|m| in_head || m.dataview || withholds(m))
         {
             out.push(LineMark {
                 line: first_line + i,
@@ -453,6 +457,25 @@ pub(crate) fn body_marks(body: &str, first_line: usize, entry_file: bool) -> Vec
         }
     }
     out
+}
+
+/// Whether a line holds a word naming a level that withholds a note
+/// (`confidential`, `secret`, or a synonym of `confidential`): past the head,
+/// only such a line can hold a mark that counts (see [`withholds`]).
+fn names_a_withheld_level(line: &str) -> bool {
+    line.split(|c: char| !c.is_ascii_alphabetic())
+        .filter(|w| w.len() >= 6)
+        .filter_map(sensitivity_word)
+        .any(|s| s >= Sensitivity::Confidential)
+}
+
+/// Whether a loose mark past the head counts: only when it plainly names a
+/// level that withholds the note (`**Sensitivity:** secret` under the 40th
+/// line, a secret entry in a log cairn does not read as entries). A doubt
+/// there (`Sensitivity: high`) is more often prose than a mark; in the head it
+/// is secret.
+fn withholds(m: &Mark) -> bool {
+    m.level().is_ok_and(|s| s >= Sensitivity::Confidential)
 }
 
 /// A mark on a loose line of a body (not in a block: a line of its head, or a
@@ -608,6 +631,37 @@ mod tests {
     }
 
     #[test]
+    fn past_the_head_only_a_withholding_level_counts() {
+        let past = |line: &str| -> Vec<String> {
+            let body = format!("# T\n\n{}{line}\n", "prose line\n".repeat(40));
+            body_marks(&body, 1, false)
+                .into_iter()
+                .map(|m| m.mark.value)
+                .collect()
+        };
+        for (line, expect) in [
+            ("**Sensitivity:** secret", "secret"),
+            ("- Classification: TOP SECRET", "secret"),
+            ("| Sensitivity | confidential |", "confidential"),
+            ("> *Sensitivity:* restricted", "restricted"),
+            ("Sensitivity: secret, do not share", "secret"),
+        ] {
+            assert_eq!(past(line), [expect], "{line:?}");
+        }
+        for prose in [
+            "Sensitivity: high",
+            "Sensitivity: public",
+            "Sensitivity: internal",
+            "Sensitivity: 0.93 for secretory cells",
+            "Classification: supervised",
+            "Set `sensitivity: secret` in the front matter.",
+            "The secret is kept elsewhere; sensitivity matters.",
+        ] {
+            assert_eq!(past(prose), Vec::<String>::new(), "{prose:?}");
+        }
+    }
+
+    #[test]
     fn head_and_dataview() {
         let mut body = String::from("# T\n\n```\nsensitivity: secret\n```\n");
         for i in 0..40 {
@@ -616,9 +670,11 @@ mod tests {
         body.push_str("Sensitivity: secret\nclassification:: confidential\n");
         body.push_str("Write (`sensitivity:: secret`) or ``a `sensitivity:: x` b``.\n");
         let marks = body_marks(&body, 5, false);
-        assert_eq!(marks.len(), 1, "{marks:?}");
-        assert_eq!(marks[0].mark.key, "classification");
-        assert_eq!(marks[0].line, 5 + 46);
+        assert_eq!(marks.len(), 2, "{marks:?}");
+        assert_eq!(marks[0].mark.key, "sensitivity");
+        assert_eq!(marks[0].line, 5 + 45);
+        assert_eq!(marks[1].mark.key, "classification");
+        assert_eq!(marks[1].line, 5 + 46);
         assert_eq!(without_code_spans("a `b` c ``d`e`` f `g"), "a   c   f `g");
         // A block the splitter did not take, longer than the head, is read whole.
         let long = format!(

@@ -25,9 +25,10 @@
 //!   its value.
 //!
 //! The note's level is then raised by every mark of its body's head (its first
-//! 30 non-blank lines, and Dataview fields `sensitivity:: x` anywhere; see
-//! `marks`): a mark can raise the level, never lower it, and a mark whose value
-//! is not a known level makes the note secret. So a block that is not recognised
+//! 30 non-blank lines, and Dataview fields `sensitivity:: x` anywhere), and by
+//! every mark further down that plainly names `confidential` or `secret` (see
+//! `marks`): a mark can raise the level, never lower it, and a mark in the head
+//! whose value is not a known level makes the note secret. So a block that is not recognised
 //! at all (a blank first line, ` ---`, `%YAML 1.2` before `---`, one-line JSON)
 //! still marks its note.
 //!

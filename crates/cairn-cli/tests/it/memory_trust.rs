@@ -236,16 +236,31 @@ fn no_write_lowers_a_sensitivity_without_declassify() {
         format!("---\ntitle: {CANARY_TITLE}\nsensitivity: secret\n---\nThe {CANARY} shards.\n");
     std::fs::write(v.note("unseal"), &secret).unwrap();
     std::fs::write(v.note("decisions"), decisions_log()).unwrap();
-    // An entry file whose secret entry lies past a plain note's head (30 lines):
-    // renamed into a plain note, nothing would mark that note secret.
-    let far = decisions_log().replace(
-        "### [2026-01-01]",
-        &"### [2026-01-01] Filler\n\nPlain.\n\nMore.\n\n---\n".repeat(10),
-    );
-    std::fs::write(v.note("old-decisions"), far).unwrap();
+    // An entry file whose entry, secret by doubt (`high` is no level),
+    // lies past a plain note's head (30 lines): renamed into a plain note, that
+    // line reads as prose there (a plain `secret` would still mark the note).
+    let far = decisions_log()
+        .replace(
+            "### [2026-01-01]",
+            &"### [2026-01-01] Filler\n\nPlain.\n\nMore.\n\n---\n".repeat(10),
+        )
+        .replace("**Sensitivity:** secret", "**Sensitivity:** high");
+    std::fs::write(v.note("old-decisions"), &far).unwrap();
+    std::fs::write(
+        v.note("old-plain-decisions"),
+        far.replace("**Sensitivity:** high", "**Sensitivity:** secret"),
+    )
+    .unwrap();
+    // A note secret by doubt in its front matter.
+    std::fs::write(
+        v.note("unseal-doubt"),
+        secret.replace("sensitivity: secret", "sensitivity: high"),
+    )
+    .unwrap();
     // (what, args, the level it would lower to)
-    // A new front matter above the old one: the old block, now in the body's head,
-    // still marks the note secret, so 31 lines push it out of the head.
+    // A new front matter above the old one: the old block, now in the body's
+    // head, still marks the note secret; 31 lines push it out of the head, where
+    // a doubtful value reads as prose (a plain `secret` would still count).
     let filler_above = format!("---\nsensitivity: public\n---\n{}", "Line.\n".repeat(31));
     let cases: Vec<(&str, Vec<&str>, &str)> = vec![
         (
@@ -300,7 +315,14 @@ fn no_write_lowers_a_sensitivity_without_declassify() {
         ),
         (
             "insert of a frontmatter above",
-            vec!["insert", "unseal", "--line", "0", "--text", &filler_above],
+            vec![
+                "insert",
+                "unseal-doubt",
+                "--line",
+                "0",
+                "--text",
+                &filler_above,
+            ],
             "from secret to public",
         ),
         (
@@ -330,7 +352,8 @@ fn no_write_lowers_a_sensitivity_without_declassify() {
         (
             "renaming an entry file into a plain note",
             vec!["mv", "old-decisions", "ledger-notes"],
-            "an entry of 10-Projects/ledger/memory/old-decisions.md from secret to internal",
+            // Its confidential entry, a plain mark, still raises the note.
+            "an entry of 10-Projects/ledger/memory/old-decisions.md from secret to confidential",
         ),
     ];
     for (what, args, message) in cases {
@@ -352,10 +375,21 @@ fn no_write_lowers_a_sensitivity_without_declassify() {
             assert_eq!(v.files(), before, "{what}: the vault changed");
         }
     }
-    // Without the filler, the old block in the head keeps the note secret, and a
-    // plain note renamed from an entry file keeps its head's secret mark: nothing
-    // is lowered, so neither write is refused.
+    // Without the filler, the old block in the head keeps the note secret; with
+    // it, a plain `secret` past the head still does; a plain note renamed from
+    // an entry file keeps its head's secret mark, or a plain one far down:
+    // nothing is lowered, so no write is refused.
     for args in [
+        vec![
+            "insert",
+            "unseal",
+            "--line",
+            "0",
+            "--text",
+            &filler_above,
+            "--dry-run",
+        ],
+        vec!["mv", "old-plain-decisions", "ledger-plain", "--dry-run"],
         vec![
             "insert",
             "unseal",

@@ -164,15 +164,47 @@ fn the_head_of_the_body_can_only_raise() {
 }
 
 #[test]
-fn the_head_is_thirty_lines_but_dataview_fields_count_anywhere() {
+fn past_the_head_a_withholding_level_and_dataview_fields_count() {
     let filler = "Line of prose.\n\n".repeat(40);
-    check(&format!("# T\n\n{filler}Sensitivity: secret\n"), Internal);
+    // Past the 30 lines of the head, a mark that names a withholding level
+    // still raises the note; a doubt there is read as prose.
+    check(&format!("# T\n\n{filler}Sensitivity: secret\n"), Secret);
+    check(
+        &format!("# T\n\n{filler}**Classification:** restricted\n"),
+        Confidential,
+    );
+    check(&format!("# T\n\n{filler}Sensitivity: high\n"), Internal);
+    check(&format!("# T\n\n{filler}Sensitivity: public\n"), Internal);
+    check(
+        &format!("# T\n\n{filler}Mark a note with `sensitivity: secret`.\n"),
+        Internal,
+    );
     check(&format!("# T\n\n{filler}sensitivity:: secret\n"), Secret);
     check(
         &format!("# T\n\n{filler}Owner: me [sensitivity:: secret]\n"),
         Secret,
     );
     check(&format!("# T\n\n{filler}Sensitivity:: bogus\n"), Secret);
+}
+
+/// A decision log under a name cairn does not read as entries is one note: a
+/// secret entry far down withholds all of it (it was searchable before).
+#[test]
+fn a_log_under_another_name_is_withheld_by_a_secret_entry() {
+    let mut text = String::from("# Decision log\n\n");
+    for day in 1..=12 {
+        text.push_str(&format!(
+            "### [2026-01-{day:02}] Entry {day}\n\n**Status:** accepted\n\nWhy.\n\n"
+        ));
+    }
+    text.push_str(&format!(
+        "### [2026-01-20] {CANARY}\n\n**Sensitivity:** secret\n\n{CANARY} body.\n"
+    ));
+    for name in ["decision-log.md", "adr-log.md", "notes.md"] {
+        let p = parse_file(name, text.as_bytes());
+        assert_eq!(p.notes.len(), 1, "{name}");
+        assert_eq!(p.notes[0].sensitivity, Secret, "{name}");
+    }
 }
 
 /// An entry file whose one entry carries `field`: the entry's level.
