@@ -86,7 +86,7 @@ pub(crate) fn session_start(a: SessionStartArgs) -> Result<ExitCode> {
         // half the deadline (the developer's notes read first, then the
         // project's) and a background `cairn index` finishes the work.
         let mut sources = EngineSources::scanning(load.clone());
-        let open_by = OpenDeadline::for_hook(started, deadline);
+        let open_by = cairn_hooks::session::open_deadline(started, deadline);
         sources.full = persistent_opener(load, a.source.clone(), req.wakeup_request(), open_by);
         let fallback = req.clone();
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || {
@@ -237,7 +237,7 @@ pub(crate) fn prompt(a: PromptArgs) -> Result<ExitCode> {
         load,
         a.source.clone(),
         routing,
-        OpenDeadline::for_hook(started, deadline),
+        cairn_hooks::prompt::open_deadline(started, deadline),
     );
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || {
         cairn_hooks::prompt_hook(req, open)

@@ -39,9 +39,11 @@ impl OpenDeadline {
         }
     }
 
-    /// For the session-start hook, which answers within `within` of `started`:
-    /// opening may take half of it; the other half is for the quick packet that
-    /// answers when the full one is late.
+    /// For a hook that must have its answer within `within` of `started` (its
+    /// deadline less the time it keeps for writing the answer): opening, and
+    /// git's time box with it, may take half of it; the other half is for the
+    /// answer made after them, or the quick packet that answers when the full
+    /// one is late.
     pub fn for_hook(started: Instant, within: Duration) -> Self {
         Self {
             open_by: started + within / 2,

@@ -105,6 +105,19 @@ impl PromptHook {
     }
 }
 
+/// How long after its start the prompt hook has notes to answer with, for a
+/// `deadline`: the deadline less the time kept for writing the answer and the
+/// record.
+pub fn answer_window(deadline: Duration) -> Duration {
+    deadline.saturating_sub(ANSWER_MARGIN)
+}
+
+/// When the index open must be done for a prompt hook started at `started`
+/// with `deadline`: half of the [`answer_window`], the other half for ranking.
+pub fn open_deadline(started: Instant, deadline: Duration) -> cairn_engine::OpenDeadline {
+    cairn_engine::OpenDeadline::for_hook(started, answer_window(deadline))
+}
+
 /// Runs the prompt hook. Never fails, and returns by `req.started + req.deadline`.
 pub fn prompt_hook(req: PromptHook, open: EngineOpener) -> PromptOutcome {
     let warn = |w: String| PromptOutcome {
@@ -143,10 +156,7 @@ pub fn prompt_hook(req: PromptHook, open: EngineOpener) -> PromptOutcome {
     if let Err(e) = spawned {
         return warn(format!("prompt hook: cannot start a worker: {e}"));
     }
-    let wait = req
-        .deadline
-        .saturating_sub(ANSWER_MARGIN)
-        .saturating_sub(req.started.elapsed());
+    let wait = answer_window(req.deadline).saturating_sub(req.started.elapsed());
     let notes = match rx.recv_timeout(wait) {
         Ok(Ok(notes)) => notes,
         Ok(Err(e)) => return warn(format!("prompt hook: {e}")),

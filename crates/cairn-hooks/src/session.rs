@@ -29,7 +29,7 @@ use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
 use cairn_engine::config::Config;
-use cairn_engine::{Engine, Format, OpenOptions, Ranking, WakeupRequest};
+use cairn_engine::{Engine, Format, OpenDeadline, OpenOptions, Ranking, WakeupRequest};
 use chrono::{DateTime, Utc};
 
 use crate::client::{Client, ContextLimits};
@@ -219,11 +219,26 @@ pub fn read_input(
     }
 }
 
+/// How long after its start the session-start hook has a packet to answer
+/// with, for a `deadline`: the deadline less the time kept for writing the
+/// answer.
+pub fn answer_window(deadline: Duration) -> Duration {
+    deadline.saturating_sub(ANSWER_MARGIN)
+}
+
+/// When the full packet's index open, and git's time box with it, must be
+/// done for a hook started at `started` with `deadline`: half of the
+/// [`answer_window`], so that a packet made after them (git late or not) is
+/// ready before the answer is written.
+pub fn open_deadline(started: Instant, deadline: Duration) -> OpenDeadline {
+    OpenDeadline::for_hook(started, answer_window(deadline))
+}
+
 /// Runs the session-start hook. Never fails, and returns by `req.started + req.deadline`.
 pub fn session_start(req: SessionStart, sources: EngineSources) -> HookOutcome {
     let start = req.started;
     let mut warnings: Vec<String> = req.input.warning.iter().cloned().collect();
-    let answer_by = req.deadline.saturating_sub(ANSWER_MARGIN);
+    let answer_by = answer_window(req.deadline);
     let quick_at = quick_start(req.deadline);
     let (tx, rx) = mpsc::channel::<(BuildPath, Result<Built, String>)>();
 
@@ -303,8 +318,9 @@ pub fn session_start(req: SessionStart, sources: EngineSources) -> HookOutcome {
     }
     let reason = failure.unwrap_or_else(|| {
         format!(
-            "the packet was not ready within {} ms; the vault may be too large to scan at session start",
-            req.deadline.as_millis()
+            "the packet was not ready within {} ms (the last {} ms are kept for writing it): raise --deadline-ms, or run `cairn index` ahead of time if the index is missing or far behind",
+            req.deadline.as_millis(),
+            ANSWER_MARGIN.as_millis()
         )
     });
     notice(&req, &reason, warnings)
@@ -393,9 +409,7 @@ fn answer_with(
 /// [`QUICK_RESERVE`] before the answer (at once when the deadline is that short).
 fn quick_start(deadline: Duration) -> Duration {
     (deadline / 2).min(
-        deadline
-            .saturating_sub(ANSWER_MARGIN)
-            .saturating_sub(QUICK_RESERVE),
+        answer_window(deadline).saturating_sub(QUICK_RESERVE),
     )
 }
 
@@ -518,6 +532,18 @@ mod tests {
         let long = "x".repeat(5_000);
         let out = notice_for(Client::Claude, &long, Vec::new());
         assert!(out.message.unwrap().chars().count() < 1_100);
+    }
+
+    #[test]
+    fn the_open_and_git_leave_half_the_answer_window_for_the_packet() {
+        let t = Instant::now();
+        for (deadline, open) in [(50, 12.5), (60, 17.5), (600, 287.5)] {
+            let by = open_deadline(t, Duration::from_millis(deadline)).open_by();
+            assert_eq!(by - t, Duration::from_secs_f64(open / 1000.0), "{deadline}");
+            // What is left after the open is as long as the open.
+            let left = t + answer_window(Duration::from_millis(deadline)) - by;
+            assert_eq!(left, by - t, "{deadline}");
+        }
     }
 
     #[test]
