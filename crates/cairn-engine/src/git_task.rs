@@ -537,7 +537,8 @@ fn history(config: &Config, repo: &cairn_git::Repository, dir: &Path) -> History
 }
 
 /// Why `repo` belongs to `project`, if it does: its root (or its main
-/// checkout's) is a repo path or inside one, or routing matched its remote.
+/// checkout's) is a repo path or inside one, or routing matched its remote, or
+/// (`--project`) its remote is one of the project's.
 pub(crate) fn belongs(
     project: &Project,
     repo: &cairn_git::Repository,
@@ -554,8 +555,16 @@ pub(crate) fn belongs(
             ));
         }
     }
-    (method == RouteMethod::Remote)
-        .then(|| format!("the repository's remote routed to project `{}`", project.id))
+    match method {
+        RouteMethod::Remote => Some(format!(
+            "the repository's remote routed to project `{}`",
+            project.id
+        )),
+        // `--project` names it: the repository is its clone when its remote
+        // is one of the project's.
+        RouteMethod::Explicit => cairn_route::clone_of(project, repo.workdir()),
+        _ => None,
+    }
 }
 
 /// `n` and `what`, plural unless `n` is 1: "1 commit", "3 commits".

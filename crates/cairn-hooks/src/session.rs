@@ -408,9 +408,7 @@ fn answer_with(
 /// When the quick build starts: at half the deadline, or earlier so that it has
 /// [`QUICK_RESERVE`] before the answer (at once when the deadline is that short).
 fn quick_start(deadline: Duration) -> Duration {
-    (deadline / 2).min(
-        answer_window(deadline).saturating_sub(QUICK_RESERVE),
-    )
+    (deadline / 2).min(answer_window(deadline).saturating_sub(QUICK_RESERVE))
 }
 
 fn quick_prefix(deadline: Duration) -> String {

@@ -8,8 +8,11 @@
 //! which ends up in the packet's `provenance`.
 //!
 //! Routing reads the configuration and, to recognise worktrees, a `.git` file or
-//! two; when no repo path matches, the repository's remotes (through `cairn-git`,
-//! `remote.rs`). It knows nothing of notes.
+//! two; when no repo path matches, or the working directory's repository is
+//! nested inside the matching repo path (a submodule, a clone in a folder of
+//! repositories), the repository's remotes (through `cairn-git`, `remote.rs`):
+//! a nested repository whose remote names another project routes to that one.
+//! It knows nothing of notes.
 
 mod remote;
 
@@ -139,13 +142,26 @@ pub fn route(config: &Config, input: &RouteInput<'_>) -> Result<Route, RouteErro
         reasons.push("no projects configured: the whole vault is one developer-wide scope".into());
         (None, RouteMethod::Unscoped, None)
     } else if let Some((p, repo)) = longest_match(&config.projects, &cwd) {
-        reasons.push(format!(
-            "cwd {} is inside repo path {} of project `{}` (longest match)",
-            cwd.display(),
-            repo.display(),
-            p.id
-        ));
-        (Some(p), RouteMethod::RepoPath, Some(repo))
+        match nearer_by_remote(config, &cwd, git.as_ref(), p, &repo) {
+            Some((q, why)) => {
+                reasons.push(format!(
+                    "cwd {} is in a repository of its own inside repo path {} of project `{}`, and is routed by that repository's remote: {why}",
+                    cwd.display(),
+                    repo.display(),
+                    p.id
+                ));
+                (Some(q), RouteMethod::Remote, None)
+            }
+            None => {
+                reasons.push(format!(
+                    "cwd {} is inside repo path {} of project `{}` (longest match)",
+                    cwd.display(),
+                    repo.display(),
+                    p.id
+                ));
+                (Some(p), RouteMethod::RepoPath, Some(repo))
+            }
+        }
     } else if let Some((p, repo, equivalent)) = git.as_ref().and_then(|g| {
         let main = g.main_checkout.as_ref()?;
         let equivalent = main.join(cwd.strip_prefix(&g.top_level).ok()?);
@@ -253,6 +269,31 @@ pub fn route(config: &Config, input: &RouteInput<'_>) -> Result<Route, RouteErro
         scenes,
         reasons,
     })
+}
+
+/// Another project than `p` that the repository cwd is in names by its remote,
+/// when that repository is nested inside `p`'s repo path `repo` (a submodule, a
+/// clone inside a folder of repositories): the repository's own remote is the
+/// nearer claim. Its root being `repo` itself, or no other project matching,
+/// leaves `p`.
+fn nearer_by_remote<'c>(
+    config: &'c Config,
+    cwd: &Path,
+    git: Option<&GitCheckout>,
+    p: &Project,
+    repo: &Path,
+) -> Option<(&'c Project, String)> {
+    let top = &git?.top_level;
+    if top == repo || !top.starts_with(repo) {
+        return None;
+    }
+    remote::by_remote(&config.projects, cwd).filter(|(q, _)| q.id != p.id)
+}
+
+/// Why the repository at `cwd` is a clone of `project` by its remotes (the
+/// project's `remotes`, or a remote of one of its repo paths' checkouts), if it is.
+pub fn clone_of(project: &Project, cwd: &Path) -> Option<String> {
+    remote::by_remote(std::slice::from_ref(project), cwd).map(|(_, why)| why)
 }
 
 /// The project with the longest `repo_paths` entry containing `path`; ties go to the

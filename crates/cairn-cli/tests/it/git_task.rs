@@ -1380,3 +1380,96 @@ fn the_files_of_the_branch_s_commits_are_files_of_the_task() {
         "{p}"
     );
 }
+
+/// A repository nested inside another project's repo path (a submodule)
+/// whose own remote names a project routes to that project: the repository
+/// is the nearer claim. Before, the holding repo path won, and the ledger's
+/// task was ranked against the app's notes. `--project ledger` there reads it
+/// as the ledger's clone too (before: "does not belong to project `ledger`").
+#[test]
+fn a_submodule_whose_remote_names_a_project_routes_to_it() {
+    let (dir, config, ledger) = held_out("");
+    let root = dir.path().canonicalize().unwrap();
+    let text = std::fs::read_to_string(&config).unwrap();
+    std::fs::write(
+        &config,
+        text.replace(
+            "repo_paths = [\"ledger\"]",
+            "repo_paths = [\"ledger\"]\nremotes = [\"github.com/org/ledger\"]",
+        ) + "[[projects]]\nid = \"app\"\nname = \"App\"\nrepo_paths = [\"app\"]\nnote_roots = [\"app\"]\n",
+    )
+    .unwrap();
+    write(
+        &root.join("vault/app/app-notes.md"),
+        "---\ntitle: App release notes\nproject_id: app\n---\n\nThe app ships weekly.\n",
+    );
+    let app = root.join("app");
+    std::fs::create_dir_all(&app).unwrap();
+    let day = "2026-01-01T00:00:00Z";
+    git(&app, &["init", "-q", "-b", "main"], day);
+    write(&app.join("main.rs"), "fn main() {}\n");
+    git(&app, &["add", "-A"], day);
+    git(&app, &["commit", "-q", "-m", "App"], day);
+    let url = ledger.display().to_string();
+    git(
+        &app,
+        &[
+            "-c",
+            "protocol.file.allow=always",
+            "submodule",
+            "add",
+            "-q",
+            &url,
+            "third_party/ledger",
+        ],
+        day,
+    );
+    let sub = app.join("third_party/ledger");
+    git(
+        &sub,
+        &[
+            "remote",
+            "set-url",
+            "origin",
+            "https://github.com/org/ledger.git",
+        ],
+        day,
+    );
+    git(&sub, &["checkout", "-q", "-b", "fix/posting-reversal"], day);
+
+    let p = wakeup_json(&config, &sub.join("src"), &[]);
+    assert_eq!(p["provenance"]["route"]["project_id"], "ledger", "{p}");
+    assert_eq!(p["provenance"]["route"]["method"], "remote");
+    assert_eq!(p["query"]["task"], "posting reversal");
+    let why = p["provenance"]["route"]["reasons"].to_string();
+    assert!(
+        why.contains("in a repository of its own inside repo path"),
+        "{why}"
+    );
+    assert!(why.contains("github.com/org/ledger"), "{why}");
+    // The app itself stays the app's.
+    let p = wakeup_json(&config, &app, &[]);
+    assert_eq!(p["provenance"]["route"]["project_id"], "app");
+    // A nested repository whose remote names no project stays the holder's.
+    git(
+        &sub,
+        &["remote", "set-url", "origin", "https://example.com/x/y.git"],
+        day,
+    );
+    let p = wakeup_json(&config, &sub, &[]);
+    assert_eq!(p["provenance"]["route"]["project_id"], "app");
+    assert_eq!(p["provenance"]["route"]["method"], "repo_path");
+    // `--project ledger`: the repository is the ledger's clone by its remote.
+    git(
+        &sub,
+        &[
+            "remote",
+            "set-url",
+            "origin",
+            "git@github.com:org/ledger.git",
+        ],
+        day,
+    );
+    let p = wakeup_json(&config, &sub, &["--project", "ledger"]);
+    assert_eq!(p["query"]["task"], "posting reversal", "{}", p["query"]);
+}
