@@ -50,11 +50,16 @@ impl std::fmt::Debug for NoteWriter {
 
 impl NoteWriter {
     /// Adds `note` (call [`NoteWriter::delete`] first to replace one). A secret
-    /// note is not added: no word of it enters the index (returns `false`).
+    /// note is not added: no word of it enters the index (returns `false`). A
+    /// confidential note is added by what may be shown of it and the names it
+    /// is asked for by (its title, id, aliases and triggers), never by its
+    /// content (headings, description, body, tags, related files): a search
+    /// that finds it says nothing of what it holds.
     pub fn add(&mut self, note: &Note) -> Result<bool, IndexError> {
         if note.sensitivity == Sensitivity::Secret {
             return Ok(false);
         }
+        let content = note.sensitivity < Sensitivity::Confidential;
         let f = &self.fields;
         let mut doc = TantivyDocument::default();
         doc.add_text(f.key, &note.path);
@@ -65,29 +70,31 @@ impl NoteWriter {
         }
         let text = |field: TextField| f.text[field as usize];
         doc.add_text(text(TextField::Title), &note.title);
-        for h in &note.headings {
-            doc.add_text(text(TextField::Headings), &h.text);
-        }
         let mut contents = String::with_capacity(note.title.len() + note.body.len() + 64);
         contents.push_str(&note.title);
         contents.push('\n');
-        if let Some(d) = &note.description {
-            contents.push_str(d);
-            contents.push('\n');
+        if content {
+            for h in &note.headings {
+                doc.add_text(text(TextField::Headings), &h.text);
+            }
+            if let Some(d) = &note.description {
+                contents.push_str(d);
+                contents.push('\n');
+            }
+            contents.push_str(&note.body);
+            for t in &note.tags {
+                doc.add_text(text(TextField::Tags), t);
+            }
+            for r in &note.related_files {
+                doc.add_text(text(TextField::RelatedFiles), r);
+            }
         }
-        contents.push_str(&note.body);
         doc.add_text(text(TextField::Contents), &contents);
-        for t in &note.tags {
-            doc.add_text(text(TextField::Tags), t);
-        }
         for t in &note.triggers {
             doc.add_text(text(TextField::Triggers), t);
         }
         for a in &note.aliases {
             doc.add_text(text(TextField::Aliases), a);
-        }
-        for r in &note.related_files {
-            doc.add_text(text(TextField::RelatedFiles), r);
         }
         doc.add_text(text(TextField::Path), &note.id);
         let mut dates: Vec<_> = [note.created, note.updated].into_iter().flatten().collect();

@@ -510,6 +510,56 @@ fn confidential_notes_are_withheld_when_strongly_relevant() {
     assert_clean("wakeup", &out.rendered);
 }
 
+/// A confidential note is found by what a packet shows of it (its title) and
+/// the names it is asked for by (aliases, triggers), never by its content: a
+/// search for words only its body holds must not confirm them. Before, `Brightline
+/// Bank quote walk-away point` found the contract note (withheld, but found).
+#[test]
+fn a_confidential_note_is_never_found_by_its_content() {
+    let e = demo();
+    let search = |query: &str| {
+        e.search(&SearchRequest {
+            query: query.to_owned(),
+            cwd: Some(demo_dir().join("repos").join("ledger")),
+            project: None,
+            files: vec![],
+            scope: SearchScope::All,
+            limit: 100,
+            ranking: Ranking::Full,
+            today: now().date_naive(),
+        })
+        .unwrap()
+    };
+    let contract = "Vendor contract - Northwind Payments renewal";
+    for body_only in [
+        "Brightline Bank quote walk-away point",
+        "CANARY-CONFIDENTIAL-LEDGER-NW9",
+        "Femke de Wit procurement",
+        "acquiring agreement negotiation leverage",
+    ] {
+        let res = search(body_only);
+        assert!(
+            res.hits.iter().all(|h| h.title != contract),
+            "{body_only}: {:?}",
+            res.hits.iter().map(|h| &h.title).collect::<Vec<_>>()
+        );
+        // Nor counted as a match hidden by policy (a path word such as
+        // `ledger` may still match a note's path, which is shown).
+        if !body_only.contains("LEDGER") {
+            assert_eq!(res.suppressed, 0, "{body_only}");
+        }
+    }
+    // By its title: found, withheld.
+    for name in ["Northwind Payments renewal", "vendor contract Northwind"] {
+        let res = search(name);
+        let hit = res.hits.iter().find(|h| h.title == contract);
+        assert!(
+            hit.is_some_and(|h| h.sensitivity == "confidential" && h.tags.is_empty()),
+            "{name}"
+        );
+    }
+}
+
 #[test]
 fn prompt_injection_cannot_close_the_block() {
     let mut req = request(
