@@ -181,6 +181,31 @@ fn epoch_day(d: NaiveDate) -> i64 {
     (d - epoch).num_days()
 }
 
+/// For each folder holding one of `files` (repository-relative), the share of
+/// the repository's files under it, by `history` (see
+/// [`cairn_score::ScoreContext::folder_shares`]); none without a history.
+pub(crate) fn folder_shares(
+    files: &[String],
+    history: Option<&History>,
+) -> std::collections::BTreeMap<String, f64> {
+    let mut out = std::collections::BTreeMap::new();
+    let Some(h) = history.filter(|h| !h.is_empty()) else {
+        return out;
+    };
+    for f in files {
+        let f = f.trim_start_matches("./").trim_matches('/');
+        for (i, _) in f.match_indices('/') {
+            let folder = &f[..i];
+            if !out.contains_key(folder)
+                && let Some(share) = h.share_under(folder)
+            {
+                out.insert(folder.to_owned(), share);
+            }
+        }
+    }
+    out
+}
+
 /// What changed since its date, per project note of `notes` whose related files
 /// commits touched after it (by path). Independent of the notes' scores: a
 /// wake-up counts while its task search runs.

@@ -286,6 +286,8 @@ impl Engine {
             project_roots: &project_roots,
             other_roots: &other_roots,
             files: route.as_ref().map_or(&empty, |r| &r.files),
+            // A search reads no git history: a related folder counts whole.
+            folder_shares: &std::collections::BTreeMap::new(),
             module_prefixes: &prefixes,
             modules: &modules,
             task_terms: &task_terms,

@@ -309,6 +309,7 @@ impl Engine {
             .filter(|s| route.scenes.contains(&s.id))
             .flat_map(|s| s.preferred_notes.iter().cloned())
             .collect();
+        let folder_shares = crate::code_changed::folder_shares(&route.files, history);
         let ctx = ScoreContext {
             today: req.now.date_naive(),
             half_life_days: self.config.ranking.half_life_days,
@@ -317,6 +318,7 @@ impl Engine {
             project_roots: &project_roots,
             other_roots: &other_roots,
             files: &route.files,
+            folder_shares: &folder_shares,
             module_prefixes: &module_prefixes,
             modules: &modules,
             task_terms: &task_terms,

@@ -457,6 +457,26 @@ impl History {
         Ok(())
     }
 
+    /// The share (0..1) of the files the history's commits touched that lie
+    /// under `folder` (repository-relative): how much of the repository's work
+    /// a folder stands for. `None` for an empty history or an empty folder name.
+    #[must_use]
+    pub fn share_under(&self, folder: &str) -> Option<f64> {
+        let t = folder.trim_start_matches("./").trim_matches('/');
+        if t.is_empty() || self.paths.is_empty() {
+            return None;
+        }
+        let index = self.touched_by.0.get_or_init(|| TouchIndex::of(self));
+        let path_of = |id: u32| self.paths[id as usize].as_str();
+        let start = index.sorted.partition_point(|&id| path_of(id) < t);
+        let under = index.sorted[start..]
+            .iter()
+            .take_while(|&&id| path_of(id).starts_with(t))
+            .filter(|&&id| path_of(id)[t.len()..].starts_with('/'))
+            .count();
+        Some(under as f64 / self.paths.len() as f64)
+    }
+
     /// For each of `targets` (repository-relative files or folders), the commits
     /// after `after_day` (UTC days since 1970-01-01) that touched it; targets no
     /// commit touched are left out. In the order of `targets`.

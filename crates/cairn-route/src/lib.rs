@@ -142,25 +142,22 @@ pub fn route(config: &Config, input: &RouteInput<'_>) -> Result<Route, RouteErro
         reasons.push("no projects configured: the whole vault is one developer-wide scope".into());
         (None, RouteMethod::Unscoped, None)
     } else if let Some((p, repo)) = longest_match(&config.projects, &cwd) {
-        match nearer_by_remote(config, &cwd, git.as_ref(), p, &repo) {
-            Some((q, why)) => {
-                reasons.push(format!(
-                    "cwd {} is in a repository of its own inside repo path {} of project `{}`, and is routed by that repository's remote: {why}",
-                    cwd.display(),
-                    repo.display(),
-                    p.id
-                ));
-                (Some(q), RouteMethod::Remote, None)
-            }
-            None => {
-                reasons.push(format!(
-                    "cwd {} is inside repo path {} of project `{}` (longest match)",
-                    cwd.display(),
-                    repo.display(),
-                    p.id
-                ));
-                (Some(p), RouteMethod::RepoPath, Some(repo))
-            }
+        if let Some((q, why)) = nearer_by_remote(config, &cwd, git.as_ref(), p, &repo) {
+            reasons.push(format!(
+                "cwd {} is in a repository of its own inside repo path {} of project `{}`, and is routed by that repository's remote: {why}",
+                cwd.display(),
+                repo.display(),
+                p.id
+            ));
+            (Some(q), RouteMethod::Remote, None)
+        } else {
+            reasons.push(format!(
+                "cwd {} is inside repo path {} of project `{}` (longest match)",
+                cwd.display(),
+                repo.display(),
+                p.id
+            ));
+            (Some(p), RouteMethod::RepoPath, Some(repo))
         }
     } else if let Some((p, repo, equivalent)) = git.as_ref().and_then(|g| {
         let main = g.main_checkout.as_ref()?;

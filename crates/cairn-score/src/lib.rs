@@ -25,7 +25,7 @@
 //! budgets, it only reports facts (retired, belongs to another project) for the
 //! assembler to act on.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use cairn_index::Hit;
 use cairn_note::{Freshness, Note, Priority};
@@ -115,6 +115,11 @@ pub struct ScoreContext<'a> {
     pub other_roots: &'a [String],
     /// `--files`, repository-relative.
     pub files: &'a [String],
+    /// For folders holding a file of [`ScoreContext::files`], the share of the
+    /// repository's files (those its history touched) under each (`crates` →
+    /// 0.95), when its history is known: a related folder that holds much of
+    /// the repository says little about one change ([`BROAD_FOLDER`]).
+    pub folder_shares: &'a BTreeMap<String, f64>,
     /// Path prefixes of the selected modules.
     pub module_prefixes: &'a [String],
     /// Ids of the selected modules (a note tagged with one matches).
@@ -359,13 +364,30 @@ fn score_one(n: &Note, m: Match, best: f64, ctx: &ScoreContext<'_>) -> Scored {
     let mut signals = 0.0;
     let mut anchored = false;
     if let Some((file, related)) = file_match(n, ctx.files) {
-        anchored = true;
-        signals += w.file_match;
+        // A related folder holding the file counts by how specific it is.
+        let share = (norm_path(&related) != norm_path(&file))
+            .then(|| ctx.folder_shares.get(norm_path(&related)).copied())
+            .flatten()
+            .filter(|s| norm_path(&file).starts_with(norm_path(&related)) && *s > 0.0);
+        let value = w.file_match * (1.0 - share.unwrap_or(0.0));
+        anchored = share.is_none_or(|s| s < BROAD_FOLDER);
+        signals += value;
         factors.push(Factor {
             name: "file",
             op: Op::Add,
-            value: w.file_match,
-            detail: Detail::Text(format!("related file {related} matches {file}")),
+            value,
+            detail: Detail::Text(match share {
+                Some(s) => format!(
+                    "related folder {related} holds {file}{}, and {:.0}% of the repository's files",
+                    if anchored {
+                        ""
+                    } else {
+                        " (too broad to point at it alone)"
+                    },
+                    s * 100.0
+                ),
+                None => format!("related file {related} matches {file}"),
+            }),
         });
     } else if let Some(m) = module_match(n, ctx) {
         // A module chosen by `--files` points at the note; one chosen by the
@@ -574,14 +596,25 @@ fn path_covers(a: &str, b: &str) -> bool {
             || a.strip_prefix(b).is_some_and(|r| r.starts_with('/')))
 }
 
-/// A related file equal to, or a folder containing, a `--files` path.
+/// A related folder holding at least this share of the repository's files
+/// (see [`ScoreContext::folder_shares`]) does not point at a note by itself: the
+/// note must match the task's words too (`related_files: [crates/]` in a
+/// repository whose code is all under `crates/`).
+pub const BROAD_FOLDER: f64 = 0.5;
+
+/// A related file equal to, or a folder containing, a `--files` path: the
+/// nearest one (the same path, else the deepest), the first of equals.
 fn file_match(n: &Note, files: &[String]) -> Option<(String, String)> {
-    files.iter().find_map(|f| {
-        n.related_files
-            .iter()
-            .find(|r| path_covers(r, f))
-            .map(|r| (f.clone(), r.clone()))
-    })
+    let mut best: Option<((bool, usize), &String, &String)> = None;
+    for f in files {
+        for r in n.related_files.iter().filter(|r| path_covers(r, f)) {
+            let key = (norm_path(r) == norm_path(f), norm_path(r).len());
+            if best.as_ref().is_none_or(|(k, _, _)| key > *k) {
+                best = Some((key, f, r));
+            }
+        }
+    }
+    best.map(|(_, f, r)| (f.clone(), r.clone()))
 }
 
 fn module_match(n: &Note, ctx: &ScoreContext<'_>) -> Option<String> {

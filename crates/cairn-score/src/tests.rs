@@ -27,6 +27,7 @@ struct Ctx {
     project_roots: Vec<String>,
     other_roots: Vec<String>,
     files: Vec<String>,
+    shares: BTreeMap<String, f64>,
     prefixes: Vec<String>,
     modules: Vec<String>,
     terms: BTreeSet<String>,
@@ -44,6 +45,7 @@ impl Ctx {
                 "10-Projects/ledger/shared".into(),
             ],
             files: vec![],
+            shares: BTreeMap::new(),
             prefixes: vec![],
             modules: vec![],
             terms: cairn_index::analyze(task).into_iter().collect(),
@@ -59,6 +61,7 @@ impl Ctx {
             project_roots: &self.project_roots,
             other_roots: &self.other_roots,
             files: &self.files,
+            folder_shares: &self.shares,
             module_prefixes: &self.prefixes,
             modules: &self.modules,
             task_terms: &self.terms,
@@ -133,6 +136,59 @@ fn recency_and_staleness() {
             .iter()
             .any(|r| r.contains("review was due 2026-01-01"))
     );
+}
+
+/// A related folder counts by how much of the repository it holds: one that
+/// holds most of it neither anchors the note nor adds the whole file credit;
+/// an exact file match of the same note wins over its folder.
+#[test]
+fn a_broad_related_folder_points_at_nothing_alone() {
+    let notes = vec![
+        note("broad.md", "related_files: [crates/]"),
+        note("narrow.md", "related_files: [crates/lint/pytest/]"),
+        note(
+            "both.md",
+            "related_files: [crates/, crates/lint/pytest/raises.rs]",
+        ),
+        note("unknown.md", "related_files: [docs/]"),
+    ];
+    let mut c = Ctx::new("");
+    c.files = vec![
+        "crates/lint/pytest/raises.rs".into(),
+        "docs/rules.md".into(),
+    ];
+    c.shares = [
+        ("crates".to_owned(), 0.95),
+        ("crates/lint".to_owned(), 0.46),
+        ("crates/lint/pytest".to_owned(), 0.01),
+    ]
+    .into_iter()
+    .collect();
+    let s = score(&notes, &[], &c.ctx());
+    let get = |p: &str| s.iter().find(|x| x.path == p).unwrap();
+    let broad = get("broad.md");
+    assert!(!broad.anchored);
+    assert!(
+        (broad.signals - 0.6 * 0.05).abs() < 1e-9,
+        "{}",
+        broad.signals
+    );
+    assert!(
+        broad
+            .reasons()
+            .iter()
+            .any(|r| r.contains("95% of the repository's files") && r.contains("too broad")),
+        "{:?}",
+        broad.reasons()
+    );
+    let narrow = get("narrow.md");
+    assert!(narrow.anchored);
+    assert!((narrow.signals - 0.6 * 0.99).abs() < 1e-9);
+    let both = get("both.md");
+    assert!(both.anchored && (both.signals - 0.6).abs() < 1e-9);
+    // No history, no share: a folder counts as before.
+    let unknown = get("unknown.md");
+    assert!(unknown.anchored && (unknown.signals - 0.6).abs() < 1e-9);
 }
 
 #[test]

@@ -1473,3 +1473,47 @@ fn a_submodule_whose_remote_names_a_project_routes_to_it() {
     let p = wakeup_json(&config, &sub, &["--project", "ledger"]);
     assert_eq!(p["query"]["task"], "posting reversal", "{}", p["query"]);
 }
+
+/// A note whose `related_files` is a folder holding most of the repository
+/// (`src/`: 2 of the 3 files its history touched) does not enter the derived
+/// packet by the folder alone once the history is read: every change is
+/// under it. Before, it was anchored like a note naming the changed file.
+#[test]
+fn a_related_folder_holding_most_of_the_repository_points_at_nothing_alone() {
+    let (dir, config, repo) = held_out("");
+    let root = dir.path().canonicalize().unwrap();
+    write(
+        &root.join("vault/ledger/Source layout.md"),
+        &note(
+            "Source layout",
+            &["src/"],
+            "Modules are grouped by domain; shared helpers live in one crate.",
+        ),
+    );
+    // Without a history the folder counts as it always did.
+    let p = wakeup_json(&config, &repo, &[]);
+    assert!(titles(&p).iter().any(|t| t == "Source layout"), "{p}");
+    index(&config, Some(&repo));
+    let p = wakeup_json(&config, &repo, &[]);
+    let shown = titles(&p);
+    assert!(!shown.iter().any(|t| t == "Source layout"), "{shown:?}");
+    assert!(
+        shown.iter().any(|t| t == "Payout batch locking"),
+        "{shown:?}"
+    );
+    let out = test_cairn()
+        .args(["explain", "--config"])
+        .arg(&config)
+        .arg("--cwd")
+        .arg(&repo)
+        .args(["--now", "2026-03-01T09:00:00Z", "--index-dir"])
+        .arg(root.join("index"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("related folder src/ holds src/")
+            && text.contains("too broad to point at it alone"),
+        "{text}"
+    );
+}

@@ -129,6 +129,40 @@ fn commits_after_a_day_are_counted_per_file_and_folder() {
     );
 }
 
+/// How much of the repository a folder holds: the share of the files the
+/// history touched that lie under it (a folder name, not a prefix of a name).
+#[test]
+fn a_folder_s_share_of_the_files() {
+    let r = ledger();
+    r.commit(
+        "2026-02-11T09:00:00Z",
+        "More",
+        &[
+            (
+                "src/ledgerx.rs",
+                "1
+",
+            ),
+            (
+                "src/ledger/entry.rs",
+                "1
+",
+            ),
+        ],
+    );
+    let repo = open(&r.path()).unwrap();
+    let mut h = History::default();
+    assert_eq!(h.share_under("src"), None);
+    h.update(&repo, &HistoryLimits::default(), true).unwrap();
+    // 5 files: README.md, src/ledger/{posting,entry}.rs, src/ledgerx.rs, src/payout/batch.rs.
+    assert_eq!(h.share_under("src"), Some(0.8));
+    assert_eq!(h.share_under("./src/"), Some(0.8));
+    assert_eq!(h.share_under("src/ledger"), Some(0.4));
+    assert_eq!(h.share_under("src/payout/batch.rs"), Some(0.0));
+    assert_eq!(h.share_under("docs"), Some(0.0));
+    assert_eq!(h.share_under("/"), None);
+}
+
 #[test]
 fn new_commits_are_added_incrementally_and_the_cache_file_round_trips() {
     let r = ledger();
