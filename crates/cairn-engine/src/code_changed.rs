@@ -206,6 +206,16 @@ pub(crate) fn folder_shares(
     out
 }
 
+/// Whether `path` is a folder holding so much of the repository
+/// ([`cairn_score::BROAD_FOLDER`] of the files its history touched) that its
+/// commits say nothing of one note: `crates/` in a workspace whose code is all
+/// there changes in most commits. Such a folder gives no "code changed" count.
+fn too_broad(history: &History, path: &str) -> bool {
+    history
+        .share_under(path)
+        .is_some_and(|s| s >= cairn_score::BROAD_FOLDER)
+}
+
 /// What changed since its date, per project note of `notes` whose related files
 /// commits touched after it (by path). Independent of the notes' scores: a
 /// wake-up counts while its task search runs.
@@ -222,7 +232,8 @@ pub(crate) fn changes(
         let Some(since) = n.updated.or(n.created) else {
             continue;
         };
-        let counts = history.touches(&n.related_files, epoch_day(since));
+        let mut counts = history.touches(&n.related_files, epoch_day(since));
+        counts.retain(|c| !too_broad(history, &c.path));
         if counts.is_empty() {
             continue;
         }
@@ -423,7 +434,11 @@ impl Engine {
                 };
                 let changes: Vec<CodeChange> = histories
                     .iter()
-                    .flat_map(|h| h.touches(&n.related_files, epoch_day(since)))
+                    .flat_map(|h| {
+                        let mut counts = h.touches(&n.related_files, epoch_day(since));
+                        counts.retain(|c| !too_broad(h, &c.path));
+                        counts
+                    })
                     .map(|c| CodeChange {
                         path: c.path,
                         commits: c.commits,

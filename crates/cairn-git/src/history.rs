@@ -468,13 +468,16 @@ impl History {
         }
         let index = self.touched_by.0.get_or_init(|| TouchIndex::of(self));
         let path_of = |id: u32| self.paths[id as usize].as_str();
-        let start = index.sorted.partition_point(|&id| path_of(id) < t);
-        let under = index.sorted[start..]
-            .iter()
-            .take_while(|&&id| path_of(id).starts_with(t))
-            .filter(|&&id| path_of(id)[t.len()..].starts_with('/'))
-            .count();
-        Some(under as f64 / self.paths.len() as f64)
+        // The paths under `t/` sort together, from `t/` up to `t0` ('0' is
+        // the character after '/').
+        let (from, to) = (format!("{t}/"), format!("{t}0"));
+        let start = index
+            .sorted
+            .partition_point(|&id| path_of(id) < from.as_str());
+        let end = index
+            .sorted
+            .partition_point(|&id| path_of(id) < to.as_str());
+        Some(end.saturating_sub(start) as f64 / self.paths.len() as f64)
     }
 
     /// For each of `targets` (repository-relative files or folders), the commits

@@ -1516,4 +1516,9 @@ fn a_related_folder_holding_most_of_the_repository_points_at_nothing_alone() {
             && text.contains("too broad to point at it alone"),
         "{text}"
     );
+    // Nor is the folder's churn a "code changed" count: only the file's is.
+    let report = lint_json(&config);
+    let found = changed_code(&report);
+    assert_eq!(found.len(), 1, "{report}");
+    assert_eq!(found[0]["path"], "ledger/Payout batch locking.md");
 }
