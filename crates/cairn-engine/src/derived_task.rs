@@ -158,7 +158,21 @@ pub(crate) fn task_of(tree: &cairn_git::WorkingTree, why: &str, max_files: usize
             from.join(", ")
         ));
     }
-    let summary = format!("derived from git: {}", from.join(", "));
+    // A credential in a commit subject or a file name is left out of the task
+    // (a subject without it, a file not at all): said by its marker, so that it
+    // is seen, and counted with the packet's redactions.
+    let left_out: Vec<String> = tree
+        .commits
+        .iter()
+        .chain(&tree.changed)
+        .chain(&tree.committed)
+        .flat_map(|t| cairn_policy::redact(&cairn_policy::one_line(t)).kinds)
+        .map(cairn_policy::CredentialKind::marker)
+        .collect();
+    let mut summary = format!("derived from git: {}", from.join(", "));
+    if !left_out.is_empty() {
+        summary.push_str(&format!("; left out: {}", left_out.join(", ")));
+    }
     let mut lines = vec![
         format!("{summary} ({why})"),
         format!(

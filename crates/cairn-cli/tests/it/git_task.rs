@@ -551,6 +551,13 @@ fn secret_looking_git_text_is_redacted_everywhere() {
     let derived = p["query"]["derived"].as_str().unwrap();
     assert!(derived.contains("[redacted:"), "{derived}");
     assert!(!p["query"]["task"].as_str().unwrap().contains("redacted"));
+    // The subject's token, left out of the task, is said and counted with the
+    // branch's (before: the branch's alone, 1).
+    assert!(
+        derived.ends_with("; left out: [redacted:github-token]"),
+        "{derived}"
+    );
+    assert_eq!(p["policy"]["redactions_applied"], 2, "{}", p["policy"]);
     let ex = test_cairn()
         .args(["explain", "--config"])
         .arg(&config)
