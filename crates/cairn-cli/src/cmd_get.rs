@@ -30,6 +30,13 @@ pub(crate) fn run(a: GetArgs) -> Result<()> {
             print_out(&c)?;
         }
     }
+    if !g.entries.is_empty() && a.format == TextOrJson::Text {
+        eprintln!(
+            "cairn: this is the intro of a log whose {} are notes of their own; name one: {}",
+            crate::output::count(g.entries.len(), "entry", "entries"),
+            g.entries.join(", ")
+        );
+    }
     if g.redactions > 0 {
         eprintln!(
             "cairn: {} redacted",

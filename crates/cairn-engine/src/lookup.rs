@@ -112,6 +112,10 @@ pub struct GetResult {
     pub withheld: bool,
     /// Credentials redacted.
     pub redactions: usize,
+    /// For a decision or lesson log's intro: the paths of the file's entries
+    /// (notes of their own, to name one; secret ones left out), in file order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub entries: Vec<String>,
 }
 
 impl GetResult {
@@ -147,6 +151,10 @@ impl GetResult {
                 .collect::<Vec<_>>()
                 .join("\n");
             kept.push('\n');
+            // The credentials redacted in the lines kept, not in the whole note.
+            let mut counts = cairn_policy::PolicyCounts::default();
+            counts.add_markers(&kept);
+            self.redactions = counts.redactions_applied;
             self.content = kept;
         }
         Ok(total)
@@ -354,12 +362,14 @@ impl Engine {
                 content: String::new(),
                 withheld: true,
                 redactions: 0,
+                entries: Vec::new(),
             });
         }
         // An entry of a decisions/lessons file is its own section of that file,
         // and a log's intro is the intro alone: the whole file holds every
         // entry, the secret ones too.
-        let text = if n.entry_of.is_some() || self.is_log_intro(n) {
+        let intro = self.is_log_intro(n);
+        let text = if n.entry_of.is_some() || intro {
             // A cached engine resolves metadata; the body is read on demand.
             self.note(&n.path).unwrap_or(n).body.clone()
         } else {
@@ -389,7 +399,28 @@ impl Engine {
             content,
             withheld: false,
             redactions: counts.redactions_applied,
+            entries: if intro {
+                self.entries_of(&n.path)
+            } else {
+                Vec::new()
+            },
         })
+    }
+
+    /// The paths of the entries of the log at `path` that may be named (not
+    /// secret), in file order.
+    fn entries_of(&self, path: &str) -> Vec<String> {
+        let mut entries: Vec<&Note> = self
+            .notes
+            .iter_meta()
+            .filter(|m| m.entry_of.as_deref() == Some(path))
+            .filter(|m| m.sensitivity != Sensitivity::Secret)
+            .collect();
+        entries.sort_by_key(|m| m.body_line);
+        entries
+            .into_iter()
+            .map(|m| ShownNote::head(m).path.into_string())
+            .collect()
     }
 
     /// Whether `n` is the intro of a decision or lesson log (`decisions.md`

@@ -85,6 +85,10 @@ pub(crate) struct GetOut {
     pub start_line: usize,
     /// How many lines the whole note has.
     pub total_lines: usize,
+    /// For a decision or lesson log's intro: the paths of the file's entries,
+    /// notes of their own to get by path (secret ones left out).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub entries: Vec<String>,
 }
 
 /// An explained candidate.

@@ -486,6 +486,7 @@ impl CairnServer {
                     redactions: g.redactions,
                     start_line: if g.withheld { 1 } else { start },
                     total_lines: total,
+                    entries: g.entries,
                 };
                 Ok((text, json(&out)?))
             })

@@ -202,7 +202,15 @@ fn get_of_an_entry_file_with_an_intro_gives_the_intro_alone() {
             ] {
                 assert!(!g.content.contains(canary), "{how} {name}: {}", g.content);
             }
+            // It names the entries to get by name, the secret one left out.
+            assert_eq!(
+                g.entries,
+                ["decisions.md#use-b", "decisions.md#use-c"],
+                "{how} {name}"
+            );
         }
+        // An entry has no entries of its own.
+        assert!(engine.get("decisions.md#use-c").unwrap().entries.is_empty());
         // The public entry is there by its own name.
         let c = engine.get("decisions.md#use-c").unwrap();
         assert!(

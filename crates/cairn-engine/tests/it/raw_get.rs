@@ -68,3 +68,30 @@ fn get_and_every_line_slice_hide_what_the_rendered_text_shows() {
         }
     }
 }
+
+/// A line slice counts the credentials redacted in the lines it keeps, not the
+/// note's: before, `--lines 1..2` of a note whose token is on its last line
+/// said "1 credential redacted".
+#[test]
+fn a_line_slice_counts_its_own_redactions() {
+    let vault = tempfile::tempdir().unwrap();
+    std::fs::write(
+        vault.path().join("n.md"),
+        "---\ntitle: Release notes\n---\nOne.\nTwo.\nGH_TOKEN=ghp_5pyzQ0kLm3Nx8RtVw2YbCd4EfGh6IjKlMnOp7\n",
+    )
+    .unwrap();
+    let e = Engine::open(
+        Config::for_vault(vault.path()).unwrap(),
+        &OpenOptions::default(),
+    )
+    .unwrap();
+    let whole = e.get("n.md").unwrap();
+    assert_eq!(whole.redactions, 1);
+    let last = whole.content.lines().count();
+    let mut g = e.get("n.md").unwrap();
+    g.keep_lines(1, Some(last - 1)).unwrap();
+    assert_eq!(g.redactions, 0, "{}", g.content);
+    let mut g = e.get("n.md").unwrap();
+    g.keep_lines(last, Some(last)).unwrap();
+    assert_eq!(g.redactions, 1, "{}", g.content);
+}
