@@ -377,13 +377,12 @@ fn score_one(n: &Note, m: Match, best: f64, ctx: &ScoreContext<'_>) -> Scored {
             op: Op::Add,
             value,
             detail: Detail::Text(match share {
+                Some(s) if anchored => format!(
+                    "related folder {related} holds {file} ({:.0}% of the repository's files)",
+                    s * 100.0
+                ),
                 Some(s) => format!(
-                    "related folder {related} holds {file}{}, and {:.0}% of the repository's files",
-                    if anchored {
-                        ""
-                    } else {
-                        " (too broad to point at it alone)"
-                    },
+                    "related folder {related} holds {file}, but also {:.0}% of the repository's files: too broad to point at the note alone",
                     s * 100.0
                 ),
                 None => format!("related file {related} matches {file}"),

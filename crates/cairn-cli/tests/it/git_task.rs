@@ -1520,7 +1520,7 @@ fn a_related_folder_holding_most_of_the_repository_points_at_nothing_alone() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         text.contains("related folder src/ holds src/")
-            && text.contains("too broad to point at it alone"),
+            && text.contains("too broad to point at the note alone"),
         "{text}"
     );
     // Nor is the folder's churn a "code changed" count: only the file's is.
