@@ -107,7 +107,7 @@ pub(crate) fn run(a: &IndexArgs) -> Result<ExitCode> {
     // ... and of the repository cairn runs in, when it belongs to the project it
     // routes to (a clone routed by its remote, a repository in a folder of them).
     let cwd = std::env::current_dir().ok();
-    for h in engine.index_git_history(cwd.as_deref()) {
+    for h in engine.index_git_history(cwd.as_deref(), a.rebuild) {
         if !a.quiet {
             eprintln!(
                 "cairn: git history of project `{}` ({}): {}",

@@ -147,10 +147,15 @@ fn read_history(
     repo: &cairn_git::Repository,
     dir: &Path,
     limits: &cairn_git::HistoryLimits,
+    fresh: bool,
 ) -> String {
-    let (mut h, file) = cached_history(dir, repo.workdir(), || {
-        repo.main_workdir().map(Path::to_path_buf)
-    });
+    let (mut h, file) = if fresh {
+        (History::default(), history_file(dir, repo.workdir()))
+    } else {
+        cached_history(dir, repo.workdir(), || {
+            repo.main_workdir().map(Path::to_path_buf)
+        })
+    };
     match h.update(repo, limits, true) {
         Ok(cairn_git::HistoryUpdate::Unchanged) => {
             format!("history up to date ({})", commits(h.len()))
@@ -323,9 +328,10 @@ impl Engine {
     /// first time; and, when `cwd` is in a repository that belongs to the project
     /// it routes to without being one of its repo paths (a repository inside a
     /// repo path that is a folder of repositories, a clone routed by its remote),
-    /// that repository's too. A missing or broken repository is reported, never
-    /// an error.
-    pub fn index_git_history(&self, cwd: Option<&Path>) -> Vec<HistoryReport> {
+    /// that repository's too. With `fresh` (`cairn index --rebuild`) each is
+    /// read again whole, whatever is cached (limits raised since are then
+    /// used). A missing or broken repository is reported, never an error.
+    pub fn index_git_history(&self, cwd: Option<&Path>, fresh: bool) -> Vec<HistoryReport> {
         let Some(dir) = self.index_info().cache_dir.clone() else {
             return Vec::new();
         };
@@ -337,7 +343,7 @@ impl Engine {
         for p in &self.config.projects {
             for path in repo_roots(p) {
                 let outcome = match cairn_git::open(path) {
-                    Ok(repo) if repo.workdir() == path => read_history(&repo, &dir, &limits),
+                    Ok(repo) if repo.workdir() == path => read_history(&repo, &dir, &limits, fresh),
                     Ok(_) => continue,
                     Err(e) => e.to_string(),
                 };
@@ -351,7 +357,7 @@ impl Engine {
         if let Some((project, repo)) = cwd.and_then(|c| cwd_repository(&self.config, c))
             && !out.iter().any(|r| r.repo == repo.workdir())
         {
-            let outcome = read_history(&repo, &dir, &limits);
+            let outcome = read_history(&repo, &dir, &limits, fresh);
             out.push(HistoryReport {
                 project,
                 repo: repo.workdir().to_path_buf(),

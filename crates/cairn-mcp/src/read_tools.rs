@@ -123,7 +123,7 @@ fn read_history_in_background(engine: &Arc<Engine>, unread: cairn_engine::Unread
     let _ = std::thread::Builder::new()
         .name("cairn-history".to_owned())
         .spawn(move || {
-            let _ = engine.index_git_history(Some(&unread.repo));
+            let _ = engine.index_git_history(Some(&unread.repo), false);
         });
 }
 

@@ -10,7 +10,8 @@ use crate::source::VaultArgs;
 pub(crate) struct IndexArgs {
     #[command(flatten)]
     pub source: VaultArgs,
-    /// Throw the index away and build it again from every note.
+    /// Throw the index away and build it again from every note, and read every project
+    /// repository's git history again, whole (after raising `[git] history_days`).
     #[arg(long, conflicts_with = "status")]
     pub rebuild: bool,
     /// Show the index's state (notes, size on disk, last refresh, pending changes, the git

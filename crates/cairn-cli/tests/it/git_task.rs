@@ -1529,3 +1529,32 @@ fn a_related_folder_holding_most_of_the_repository_points_at_nothing_alone() {
     assert_eq!(found.len(), 1, "{report}");
     assert_eq!(found[0]["path"], "ledger/Payout batch locking.md");
 }
+
+/// `cairn index --rebuild` starts over the git history too, so that limits
+/// raised since (`history_days`) look further back. Before, it said "history
+/// up to date" and kept the old, narrower read.
+#[test]
+fn index_rebuild_reads_the_history_again() {
+    let (_dir, config, repo) = held_out("[git]\nhistory_commits = 1\n");
+    let err = index(&config, Some(&repo));
+    assert!(err.contains("history read: 1 commit"), "{err}");
+    let text = std::fs::read_to_string(&config).unwrap();
+    std::fs::write(
+        &config,
+        text.replace("history_commits = 1", "history_commits = 100"),
+    )
+    .unwrap();
+    let err = index(&config, Some(&repo));
+    assert!(err.contains("history up to date (1 commit)"), "{err}");
+    let out = test_cairn()
+        .current_dir(&repo)
+        .args(["index", "--rebuild", "--config"])
+        .arg(&config)
+        .arg("--index-dir")
+        .arg(config.parent().unwrap().join("index"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("history read: 2 commits"), "{err}");
+}
