@@ -219,6 +219,20 @@ fn changed_code(report: &Value) -> Vec<&Value> {
         .collect()
 }
 
+/// Gives [`held_out`]'s ledger project the remote `github.com/org/ledger`, and
+/// appends `more` to the configuration.
+fn add_ledger_remote(config: &Path, more: &str) {
+    let text = std::fs::read_to_string(config).unwrap();
+    std::fs::write(
+        config,
+        text.replace(
+            "repo_paths = [\"ledger\"]",
+            "repo_paths = [\"ledger\"]\nremotes = [\"github.com/org/ledger\"]",
+        ) + more,
+    )
+    .unwrap();
+}
+
 fn titles(packet: &Value) -> Vec<String> {
     let mut out = Vec::new();
     for (_, v) in packet.as_object().unwrap() {
@@ -623,15 +637,7 @@ fn the_session_start_hook_derives_the_same_task() {
 fn a_clone_elsewhere_routes_by_its_remote_and_gives_its_task() {
     let (dir, config, _repo) = held_out("");
     let root = dir.path().canonicalize().unwrap();
-    let text = std::fs::read_to_string(&config).unwrap();
-    std::fs::write(
-        &config,
-        text.replace(
-            "repo_paths = [\"ledger\"]",
-            "repo_paths = [\"ledger\"]\nremotes = [\"github.com/org/ledger\"]",
-        ),
-    )
-    .unwrap();
+    add_ledger_remote(&config, "");
     let clone = root.join("clones/ledger-2");
     std::fs::create_dir_all(&clone).unwrap();
     git(
@@ -1397,15 +1403,10 @@ fn the_files_of_the_branch_s_commits_are_files_of_the_task() {
 fn a_submodule_whose_remote_names_a_project_routes_to_it() {
     let (dir, config, ledger) = held_out("");
     let root = dir.path().canonicalize().unwrap();
-    let text = std::fs::read_to_string(&config).unwrap();
-    std::fs::write(
+    add_ledger_remote(
         &config,
-        text.replace(
-            "repo_paths = [\"ledger\"]",
-            "repo_paths = [\"ledger\"]\nremotes = [\"github.com/org/ledger\"]",
-        ) + "[[projects]]\nid = \"app\"\nname = \"App\"\nrepo_paths = [\"app\"]\nnote_roots = [\"app\"]\n",
-    )
-    .unwrap();
+        "[[projects]]\nid = \"app\"\nname = \"App\"\nrepo_paths = [\"app\"]\nnote_roots = [\"app\"]\n",
+    );
     write(
         &root.join("vault/app/app-notes.md"),
         "---\ntitle: App release notes\nproject_id: app\n---\n\nThe app ships weekly.\n",
