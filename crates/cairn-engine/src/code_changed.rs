@@ -295,7 +295,9 @@ pub(crate) fn annotate(packet: &mut Packet, changed: &CodeChanged) {
         return;
     }
     for (_, items) in packet.sections_mut() {
-        for it in items.iter_mut() {
+        // A withheld (confidential) item shows its title alone: its related
+        // files and its date are its content too.
+        for it in items.iter_mut().filter(|it| !it.withheld) {
             let Some(c) = changed.get(&it.path) else {
                 continue;
             };

@@ -53,7 +53,7 @@ fn mask_entries(rel: &str, text: &str) -> Option<(String, Vec<String>)> {
         return None;
     }
     let masked: Vec<_> = notes
-        .into_iter()
+        .iter()
         .filter(|n| n.entry_of.is_some() && n.sensitivity >= Sensitivity::Confidential)
         .collect();
     if masked.is_empty() {
@@ -64,9 +64,30 @@ fn mask_entries(rel: &str, text: &str) -> Option<(String, Vec<String>)> {
         .split_inclusive('\n')
         .map(|l| Some(l.to_owned()))
         .collect();
+    let mut headings: Vec<usize> = notes
+        .iter()
+        .filter(|n| n.entry_of.is_some())
+        .filter_map(|n| n.body_line.checked_sub(1))
+        .collect();
+    headings.sort_unstable();
     for e in &masked {
         let start = e.body_line.checked_sub(1)?;
-        let count = e.body.lines().count().max(1);
+        let mut count = e.body.lines().count().max(1);
+        // Text after the entry's end (a rule, a heading of its own level) up to
+        // the next entry belongs to no entry, but was written under this one:
+        // masked with it (a separator alone stays).
+        let next = headings
+            .iter()
+            .copied()
+            .find(|&h| h > start)
+            .unwrap_or(lines.len());
+        let tail = lines.get(start + count..next).unwrap_or_default();
+        if tail.iter().flatten().any(|l| {
+            let t = l.trim();
+            !t.is_empty() && !matches!(t, "---" | "***" | "___")
+        }) {
+            count = next - start;
+        }
         let heading = lines.get(start)?.clone()?;
         if start + count > lines.len() {
             return None;
@@ -170,6 +191,28 @@ mod tests {
         assert_eq!(reveal("m/decisions.md", orphan), Reveal::Withheld);
         let plain = orphan.replace("**Sensitivity:** secret\n", "");
         assert!(matches!(reveal("m/decisions.md", &plain), Reveal::Text(..)));
+        // Text after a secret entry's rule, or under a heading of its own
+        // level, up to the next entry, was written under it: masked with it
+        // (red team: `memory show` and dry-run diffs printed it).
+        for tail in [
+            "---\n\nContinuation CANARY.\n",
+            "### Notes\n\nContinuation CANARY.\n",
+        ] {
+            let text = format!(
+                "# Decisions\n\n### [2025-02-01] A\n\n**Sensitivity:** secret\n\nBody.\n\n{tail}\n### [2025-02-02] B\n\nPlain.\n"
+            );
+            let Reveal::Text(shown, _) = reveal("m/decisions.md", &text) else {
+                panic!("shown");
+            };
+            assert!(
+                !shown.contains("CANARY") && shown.contains("Plain."),
+                "{shown}"
+            );
+        }
+        // A rule alone after a secret entry stays.
+        assert!(
+            matches!(reveal("m/decisions.md", text), Reveal::Text(ref t, _) if t.matches("---\n").count() == 5)
+        );
         // CRLF survives.
         let crlf = text.replace('\n', "\r\n");
         let Reveal::Text(shown, _) = reveal("m/decisions.md", &crlf) else {

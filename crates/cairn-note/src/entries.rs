@@ -224,11 +224,11 @@ struct RawEntry {
 fn split(file: Note, frontmatter_tags: &[String]) -> (Vec<Note>, Vec<Diagnostic>) {
     let lines: Vec<&str> = file.body.split_inclusive('\n').collect();
     let mut entries: Vec<RawEntry> = Vec::new();
-    let mut fences = Fences::default();
+    let fences = Fences::of(&file.body);
     let mut preamble_end = lines.len();
     for (i, line) in lines.iter().enumerate() {
         let trimmed = line.trim();
-        if fences.is_code(trimmed) {
+        if fences.is_code(i) {
             continue;
         }
         if let Some(h) = entry_heading(trimmed) {
@@ -261,6 +261,7 @@ fn split(file: Note, frontmatter_tags: &[String]) -> (Vec<Note>, Vec<Diagnostic>
     if entries.is_empty() {
         return (vec![file], Vec::new());
     }
+    let spans = mark_spans(&entries, &lines, &fences);
 
     let mut diags = Vec::new();
     let mut notes = Vec::new();
@@ -270,7 +271,8 @@ fn split(file: Note, frontmatter_tags: &[String]) -> (Vec<Note>, Vec<Diagnostic>
         .any(|s| s.chars().any(char::is_alphanumeric));
     let default_type = entry_file_type(&file.path);
     let mut used: HashSet<String> = HashSet::new();
-    for e in &entries {
+    let mut levels: Vec<Sensitivity> = Vec::with_capacity(entries.len());
+    for (k, e) in entries.iter().enumerate() {
         let line = file.body_line + e.start;
         let text: String = lines[e.start..e.end].concat();
         let text = text.trim_end().to_owned() + "\n";
@@ -287,7 +289,7 @@ fn split(file: Note, frontmatter_tags: &[String]) -> (Vec<Note>, Vec<Diagnostic>
         // line reader knows (`**Sensitivity:** x`, `Sensitivity:: x`, a table row),
         // follow the front matter's rule (unknown → secret) and can only raise the
         // file's level.
-        let marks = entry_marks(&lines[e.start + 1..e.end], line + 1);
+        let marks = entry_marks(&lines[e.start + 1..spans[k].end], line + 1);
         let occurrences: Vec<Occurrence<'_>> = marks
             .iter()
             .map(|m| Occurrence {
@@ -306,7 +308,14 @@ fn split(file: Note, frontmatter_tags: &[String]) -> (Vec<Note>, Vec<Diagnostic>
                 message: doubt.reason.message(),
             });
         }
-        let sensitivity = file.sensitivity.max(reading.sensitivity);
+        // An entry nested under another (a `###` dated heading inside a `##`
+        // entry's section) is part of it: at least its level.
+        let parent = spans[k].parent.and_then(|p| levels.get(p).copied());
+        let sensitivity = file
+            .sensitivity
+            .max(reading.sensitivity)
+            .max(parent.unwrap_or(Sensitivity::Public));
+        levels.push(sensitivity);
         // A secret entry's diagnostics never quote its text.
         let quiet = sensitivity == Sensitivity::Secret;
         let created = parse_date(&e.heading.date_text).filter(|_| e.heading.date_text.len() == 10);
@@ -442,13 +451,51 @@ fn split(file: Note, frontmatter_tags: &[String]) -> (Vec<Note>, Vec<Diagnostic>
     (notes, diags)
 }
 
+/// Where an entry's sensitivity marks are read, beyond its own text.
+struct MarkSpan {
+    /// One past the last line whose marks count for the entry: up to the next
+    /// entry heading, or a heading above the entry's level. Text after a rule
+    /// (`---`) or under a heading of the entry's own level (`### Metadata`)
+    /// belongs to no entry, yet a mark there was written for the entry above.
+    end: usize,
+    /// The entry whose section holds this one's heading: a lower level, and no
+    /// heading at or above that level in between.
+    parent: Option<usize>,
+}
+
+/// The [`MarkSpan`] of each of `entries`.
+fn mark_spans(entries: &[RawEntry], lines: &[&str], fences: &Fences) -> Vec<MarkSpan> {
+    let level_of = |i: usize| -> Option<usize> {
+        let t = lines[i].trim();
+        (!fences.is_code(i) && is_heading_marker(t))
+            .then(|| t.chars().take_while(|&c| c == '#').count())
+    };
+    let entry_at: HashSet<usize> = entries.iter().map(|e| e.start).collect();
+    entries
+        .iter()
+        .enumerate()
+        .map(|(k, e)| {
+            let level = usize::from(e.heading.level);
+            let end = (e.start + 1..lines.len())
+                .find(|&i| entry_at.contains(&i) || level_of(i).is_some_and(|l| l < level))
+                .unwrap_or(lines.len());
+            let parent = (0..k).rev().find(|&p| {
+                let pl = usize::from(entries[p].heading.level);
+                pl < level
+                    && (entries[p].start + 1..e.start).all(|i| level_of(i).is_none_or(|l| l > pl))
+            });
+            MarkSpan { end, parent }
+        })
+        .collect()
+}
+
 /// The sensitivity marks of an entry's lines (after its heading; `first_line` is
 /// the file line of the first), outside fenced code.
 fn entry_marks(lines: &[&str], first_line: usize) -> Vec<LineMark> {
     let mut out = Vec::new();
-    let mut fences = Fences::default();
+    let fences = Fences::of(&lines.concat());
     for (i, line) in lines.iter().enumerate() {
-        if fences.is_code(line.trim()) {
+        if fences.is_code(i) {
             continue;
         }
         if let Some(mark) = read_mark(line) {

@@ -26,7 +26,7 @@ pub(crate) struct Fields<'a> {
     pub path: &'a str,
     /// The frontmatter block, for key lines.
     pub block: Option<&'a Block<'a>>,
-    /// The note is secret: messages never quote a value.
+    /// The note is confidential or secret: messages never quote a value.
     pub quiet: bool,
     pub diags: &'a mut Vec<Diagnostic>,
 }
@@ -43,7 +43,7 @@ impl Fields<'_> {
     }
 
     /// The value in backticks, after a space, to quote in a message; nothing for a
-    /// secret note.
+    /// confidential or secret note.
     fn quote(&self, value: &str) -> String {
         if self.quiet {
             String::new()

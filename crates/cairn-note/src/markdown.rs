@@ -164,30 +164,69 @@ pub(crate) fn is_heading_marker(t: &str) -> bool {
             .is_none_or(|c| c == ' ' || c == '\t')
 }
 
-/// Fenced code, line by line: which lines are code (a fence, or a line inside
-/// one; a fence closes with its own character, at least as many of them, and
-/// nothing else on the line).
+/// Fenced code, line by line, as `CommonMark` reads it (pulldown-cmark): which
+/// lines of a text are a closed fenced code block (its fences included),
+/// wherever it opens (a list item, a block quote). A fence that never closes is
+/// not counted as code: a line a sensitivity mark may be on is read unless the
+/// text surely shows it as code. Lines are the text's `\n`-separated lines.
 #[derive(Debug, Default)]
-pub(crate) struct Fences(Option<(char, usize)>);
+pub(crate) struct Fences(Vec<bool>);
 
 impl Fences {
-    /// Whether `t` (a trimmed line, the next of the text) is fenced code.
-    pub(crate) fn is_code(&mut self, t: &str) -> bool {
-        if let Some((ch, n)) = fence_marker(t) {
-            match self.0 {
-                None => {
-                    self.0 = Some((ch, n));
-                    return true;
+    /// The fenced lines of `text`.
+    pub(crate) fn of(text: &str) -> Self {
+        if !text.contains("```") && !text.contains("~~~") {
+            return Self(Vec::new());
+        }
+        let starts: Vec<usize> = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
+        let line_of = |at: usize| starts.partition_point(|&s| s <= at).saturating_sub(1);
+        let mut code = vec![false; starts.len()];
+        for (event, range) in Parser::new_ext(text, Options::empty()).into_offset_iter() {
+            let Event::Start(Tag::CodeBlock(pulldown_cmark::CodeBlockKind::Fenced(_))) = event
+            else {
+                continue;
+            };
+            let block = &text[range.clone()];
+            let first = line_of(range.start);
+            let last = line_of(range.end.saturating_sub(1).max(range.start));
+            if closes_its_fence(block) {
+                for c in &mut code[first..=last] {
+                    *c = true;
                 }
-                Some((open, len)) if open == ch && n >= len && t.chars().all(|c| c == ch) => {
-                    self.0 = None;
-                    return true;
-                }
-                Some(_) => {}
             }
         }
-        self.0.is_some()
+        Self(code)
     }
+
+    /// Whether line `i` (0-based) is fenced code.
+    pub(crate) fn is_code(&self, i: usize) -> bool {
+        self.0.get(i).copied().unwrap_or(false)
+    }
+}
+
+/// Whether a fenced block's text ends with a closing fence: its last line,
+/// without a container's prefix (`>`, blanks), is a run of the opening fence's
+/// character at least as long.
+fn closes_its_fence(block: &str) -> bool {
+    let mut lines = block
+        .lines()
+        .map(|l| l.trim_start_matches(['>', ' ', '\t']).trim());
+    let Some((ch, n)) = lines.next().and_then(|first| {
+        let first = first.trim_start_matches(['-', '*', '+', ' ']);
+        let first = first.trim_start_matches(|c: char| c.is_ascii_digit());
+        let first = first.trim_start_matches(['.', ')', ' ']);
+        fence_marker(first)
+    }) else {
+        return false;
+    };
+    block
+        .lines()
+        .skip(1)
+        .last()
+        .map(|l| l.trim_start_matches(['>', ' ', '\t']).trim())
+        .is_some_and(|l| l.len() >= n && l.chars().all(|c| c == ch))
 }
 
 /// A fence opener/closer: three or more backticks or tildes.

@@ -216,6 +216,30 @@ fn strip_lead(s: &str) -> &str {
     loop {
         let next = s
             .strip_prefix("<!--")
+            // An Obsidian callout `[!warning]`, a footnote `[^1]:`, a task box
+            // `[x]`, a markdown comment `[//]: # (`.
+            .or_else(|| {
+                ["[!", "[^"].iter().find_map(|open| {
+                    let rest = s.strip_prefix(open)?;
+                    let (_, after) = rest.split_once(']')?;
+                    Some(
+                        after
+                            .strip_prefix(':')
+                            .unwrap_or(after)
+                            .trim_start_matches(['+', '-']),
+                    )
+                })
+            })
+            .or_else(|| {
+                ["[ ]", "[x]", "[X]", "[//]: #"]
+                    .iter()
+                    .find_map(|p| s.strip_prefix(p))
+            })
+            // A symbol before the key (`🔒 Classification: SECRET`).
+            .or_else(|| {
+                let c = s.chars().next()?;
+                (!c.is_ascii() && !c.is_alphanumeric()).then(|| &s[c.len_utf8()..])
+            })
             .or_else(|| s.strip_prefix(['>', '-', '*', '+', '|', '#', '_', '{', '(', '[']))
             .or_else(|| {
                 // An ordered-list marker: `1.` or `1)`.
@@ -261,12 +285,71 @@ fn separator(s: &str) -> Option<(usize, usize, bool)> {
             '=' if next == Some('>') => return Some((i, 2, true)),
             '=' => return Some((i, 1, true)),
             '-' if next == Some('>') => return Some((i, 2, true)),
-            '→' => return Some((i, c.len_utf8(), true)),
+            '→' | '—' | '–' => return Some((i, c.len_utf8(), true)),
             '|' => return Some((i, 1, false)),
             _ => {}
         }
     }
     None
+}
+
+/// `text` without invisible characters and combining marks, its look-alike and
+/// full-width letters as their Latin letter (`sеcret` with a Cyrillic е).
+pub(crate) fn latin_text(text: &str) -> Cow<'_, str> {
+    if text.is_ascii() {
+        return Cow::Borrowed(text);
+    }
+    Cow::Owned(
+        text.chars()
+            .filter(|&c| !is_invisible(c) && !is_combining(c))
+            .map(latin)
+            .collect(),
+    )
+}
+
+/// A key of a few words whose first or last word is a sensitivity key as such
+/// (`Data sensitivity`, `Document classification`, `Sensitivity level for
+/// this entry`); its value is then read as any mark's.
+fn qualified_key(key: &str) -> Option<&'static str> {
+    let words: Vec<&str> = key.split_whitespace().collect();
+    if words.len() < 2 || words.len() > 5 {
+        return None;
+    }
+    [words[0], words[words.len() - 1]]
+        .into_iter()
+        .filter_map(fold)
+        .find_map(|w| SENSITIVITY_KEYS.iter().copied().find(|k| *k == w))
+}
+
+/// `line` with its HTML tags (`<b>`, `</td>`, `<span class="x">`) made blanks,
+/// a table cell's end a `|`; comments (`<!--`) stay.
+fn without_html_tags(line: Cow<'_, str>) -> Cow<'_, str> {
+    if !line.contains('<') {
+        return line;
+    }
+    let mut out = String::with_capacity(line.len());
+    let mut rest: &str = &line;
+    while let Some(open) = rest.find('<') {
+        let after = &rest[open + 1..];
+        let is_tag = after
+            .trim_start_matches('/')
+            .starts_with(|c: char| c.is_ascii_alphabetic());
+        if let Some(close) = after.find('>').filter(|_| is_tag) {
+            out.push_str(&rest[..open]);
+            let tag = after[..close].to_ascii_lowercase();
+            out.push_str(if tag.starts_with("/td") || tag.starts_with("/th") {
+                " | "
+            } else {
+                " "
+            });
+            rest = &after[close + 1..];
+        } else {
+            out.push_str(&rest[..=open]);
+            rest = after;
+        }
+    }
+    out.push_str(rest);
+    Cow::Owned(out)
 }
 
 /// The most restrictive level word among at most three words, for a weak separator.
@@ -287,7 +370,7 @@ fn keyed(s: &str) -> Option<Mark> {
     if let Some((at, len, strong)) = separator(s) {
         let key_text = s[..at].trim_matches(is_decoration);
         if !key_text.is_empty()
-            && let Some(key) = key_of(key_text)
+            && let Some(key) = key_of(key_text).or_else(|| qualified_key(key_text))
         {
             let rest = &s[at + len..];
             let dataview = rest.starts_with(':') && s[at..].starts_with(':');
@@ -297,6 +380,17 @@ fn keyed(s: &str) -> Option<Mark> {
             } else {
                 weak_value(rest.trim_end().trim_end_matches('|'))
             };
+            // A key of several words is prose unless its value is a level, of
+            // a few words at most (`Data sensitivity: secret`, not
+            // `sensitivity policy: secret notes sit next to the queries`).
+            let value = value.filter(|v| {
+                key_of(key_text).is_some() || {
+                    let mut words = v
+                        .split(|c: char| !c.is_alphanumeric())
+                        .filter(|w| !w.is_empty());
+                    words.next().is_some_and(|w| sensitivity_word(w).is_some()) && words.count() < 4
+                }
+            });
             return value.map(|value| Mark {
                 key,
                 value,
@@ -316,16 +410,29 @@ fn keyed(s: &str) -> Option<Mark> {
 
 /// The sensitivity mark one line holds, if any (see the module header).
 pub(crate) fn read_mark(line: &str) -> Option<Mark> {
-    let clean: Cow<'_, str> = if line.is_ascii() {
-        Cow::Borrowed(line)
-    } else {
-        Cow::Owned(line.chars().filter(|&c| !is_invisible(c)).collect())
-    };
+    let clean = without_html_tags(latin_text(line));
     let s = strip_lead(&clean);
     if s.is_empty() {
         return None;
     }
     if let Some(m) = keyed(s) {
+        return Some(m);
+    }
+    // Several fields on one line (`**Owner:** Bob · **Sensitivity:** secret`),
+    // or a lead-in before the key (`NOTE: sensitivity: secret`).
+    if let Some(m) = s
+        .split(['·', '•', ';', '|'])
+        .skip(1)
+        .chain(s.split_once([':', '：']).map(|(_, rest)| rest))
+        .find_map(|seg| {
+            // Only a plain level: a title `Sensitivity: a guide` is no mark.
+            keyed(strip_lead(seg)).filter(|m| {
+                m.value
+                    .split(|c: char| !c.is_alphanumeric())
+                    .any(|w| sensitivity_word(w).is_some())
+            })
+        })
+    {
         return Some(m);
     }
     if s.contains('{') || clean.trim_start().starts_with('{') {
@@ -363,50 +470,26 @@ enum Lead {
 /// At most this many lines of a block at a body's start are read uncounted.
 const MAX_LEAD_BLOCK: usize = 200;
 
-/// `line` with each inline code span (`` `x` ``, ``` ``x`` ```) made one blank.
-fn without_code_spans(line: &str) -> Cow<'_, str> {
-    if !line.contains('`') {
-        return Cow::Borrowed(line);
-    }
-    let mut out = String::with_capacity(line.len());
-    let mut rest = line;
-    while let Some(open) = rest.find('`') {
-        let run = rest[open..].len() - rest[open..].trim_start_matches('`').len();
-        let fence = &rest[open..open + run];
-        let after = &rest[open + run..];
-        // The closing run has the same length, not part of a longer run.
-        let close = after.match_indices(fence).find(|&(i, _)| {
-            !after[i + run..].starts_with('`') && (i == 0 || !after[..i].ends_with('`'))
-        });
-        out.push_str(&rest[..open]);
-        if let Some((i, _)) = close {
-            out.push(' ');
-            rest = &after[i + run..];
-        } else {
-            out.push_str(fence);
-            rest = after;
-        }
-    }
-    out.push_str(rest);
-    Cow::Owned(out)
-}
-
 /// The marks of a note's body (see the module header): its head's, and its
 /// Dataview fields'. `first_line` is the body's 1-based file line; in an entry
 /// file (`entry_file`) the body is read up to its first entry heading.
 pub(crate) fn body_marks(body: &str, first_line: usize, entry_file: bool) -> Vec<LineMark> {
     let mut out = Vec::new();
-    let mut fences = Fences::default();
+    let fences = Fences::of(body);
     let mut seen = 0usize;
     let mut lead = Lead::Before;
+    // The last non-blank line read: a key alone on it (`**Sensitivity:**`, a
+    // definition list's term) takes its value from the next.
+    let mut prev: Option<&str> = None;
     for (i, line) in body.lines().enumerate() {
         let t = line.trim();
         if t.is_empty() {
             continue;
         }
-        if fences.is_code(t) {
+        if fences.is_code(i) {
             continue;
         }
+        let before = prev.replace(line);
         if entry_file && crate::entries::entry_heading(t).is_some() {
             break;
         }
@@ -439,14 +522,21 @@ pub(crate) fn body_marks(body: &str, first_line: usize, entry_file: bool) -> Vec
         if !in_head && !t.contains("::") && !names_a_withheld_level(t) {
             continue;
         }
-        // Past the head marks are read outside inline code, as Dataview reads
-        // its fields.
+        // Past the head a code span that holds a whole field documents the
+        // syntax (Dataview reads no field in code); any other is read as text
+        // (`**Sensitivity:** `secret``).
         let line = if in_head {
             Cow::Borrowed(line)
         } else {
-            without_code_spans(line)
+            code_spans_for_marks(line)
         };
         if let Some(mark) = read_mark(&line)
+            .filter(|m| !m.value.trim().is_empty())
+            .or_else(|| before.and_then(|b| value_below_key(b, &line)))
+            .or_else(|| read_mark(&line))
+            // Past the head, a value naming several levels describes them
+            // (`sensitivity: internal 105, public 31, secret 5`).
+            .filter(|m| in_head || m.dataview || levels_named(&m.value) <= 1)
             .and_then(|m| if uncounted { Some(m) } else { loose_mark(m) })
             .filter(|m| in_head || m.dataview || withholds(m))
         {
@@ -459,11 +549,73 @@ pub(crate) fn body_marks(body: &str, first_line: usize, entry_file: bool) -> Vec
     out
 }
 
+/// How many different levels the words of `value` name.
+fn levels_named(value: &str) -> usize {
+    let mut levels: Vec<Sensitivity> = value
+        .split(|c: char| !c.is_alphanumeric())
+        .filter_map(sensitivity_word)
+        .collect();
+    levels.sort_unstable();
+    levels.dedup();
+    levels.len()
+}
+
+/// A mark written over two lines: `key` a key alone (`**Sensitivity:**`, a
+/// definition list's term `Sensitivity`), `line` its value (`secret`, `- secret`,
+/// `: secret`), at most three words of which one is a level.
+fn value_below_key(key: &str, line: &str) -> Option<Mark> {
+    let k = latin_text(key);
+    let k = strip_lead(&k).trim_matches(|c: char| is_decoration(c) || matches!(c, ':' | '：'));
+    let key = key_of(k)?;
+    let v = latin_text(line);
+    let v = strip_lead(v.trim_start().trim_start_matches([':', '：']));
+    Some(Mark {
+        key,
+        value: weak_value(v.trim_end_matches('|'))?,
+        dataview: false,
+    })
+}
+
+/// `line` with each code span that reads as a mark on its own (`` `sensitivity::
+/// secret` ``: the syntax shown) made one blank, and the others' backticks
+/// dropped (`` `secret` `` is the value `secret`).
+fn code_spans_for_marks(line: &str) -> Cow<'_, str> {
+    if !line.contains('`') {
+        return Cow::Borrowed(line);
+    }
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(open) = rest.find('`') {
+        let run = rest[open..].len() - rest[open..].trim_start_matches('`').len();
+        let fence = &rest[open..open + run];
+        let after = &rest[open + run..];
+        let close = after.match_indices(fence).find(|&(i, _)| {
+            !after[i + run..].starts_with('`') && (i == 0 || !after[..i].ends_with('`'))
+        });
+        out.push_str(&rest[..open]);
+        if let Some((i, _)) = close {
+            let inner = &after[..i];
+            if read_mark(inner).is_some() {
+                out.push(' ');
+            } else {
+                out.push_str(inner);
+            }
+            rest = &after[i + run..];
+        } else {
+            out.push_str(fence);
+            rest = after;
+        }
+    }
+    out.push_str(rest);
+    Cow::Owned(out)
+}
+
 /// Whether a line holds a word naming a level that withholds a note
 /// (`confidential`, `secret`, or a synonym of `confidential`): past the head,
 /// only such a line can hold a mark that counts (see [`withholds`]).
 fn names_a_withheld_level(line: &str) -> bool {
-    line.split(|c: char| !c.is_ascii_alphabetic())
+    latin_text(line)
+        .split(|c: char| !c.is_ascii_alphabetic())
         .filter(|w| w.len() >= 6)
         .filter_map(sensitivity_word)
         .any(|s| s >= Sensitivity::Confidential)
@@ -675,7 +827,10 @@ mod tests {
         assert_eq!(marks[0].line, 5 + 45);
         assert_eq!(marks[1].mark.key, "classification");
         assert_eq!(marks[1].line, 5 + 46);
-        assert_eq!(without_code_spans("a `b` c ``d`e`` f `g"), "a   c   f `g");
+        assert_eq!(
+            code_spans_for_marks("a `b` c ``d`e`` f `sensitivity:: x` g `h"),
+            "a b c d`e f   g `h"
+        );
         // A block the splitter did not take, longer than the head, is read whole.
         let long = format!(
             " ---\n{}sensitivity: secret\n---\n# T\n",

@@ -187,7 +187,9 @@ pub(crate) fn parse_with_meta(path: &str, bytes: &[u8]) -> (Parsed, FileMeta) {
         parsed.as_ref().and_then(|r| r.as_ref().ok()),
         entry_file,
     );
-    let quiet = reading.sensitivity == Sensitivity::Secret;
+    // A diagnostic never quotes a value of a note whose content is not shown
+    // (confidential or secret): an agent reads diagnostics (explain, MCP).
+    let quiet = reading.sensitivity >= Sensitivity::Confidential;
     if let Some(doubt) = &reading.doubt {
         diags.push(diag(
             doubt.line,

@@ -1559,3 +1559,41 @@ fn index_rebuild_reads_the_history_again() {
     assert!(out.status.success(), "{err}");
     assert!(err.contains("history read: 2 commits"), "{err}");
 }
+
+/// A confidential item shows its title alone: not which of its related files
+/// changed since its date (red team: the withheld line said "may be stale:
+/// src/billing/zeta-….rs changed in 3 commits since 2025-01-01").
+#[test]
+fn a_withheld_item_says_nothing_of_its_code() {
+    let (dir, config, repo) = held_out("");
+    let root = dir.path().canonicalize().unwrap();
+    write(
+        &root.join("vault/ledger/Payout batch vendor terms.md"),
+        "---\ntitle: Payout batch vendor terms\nproject_id: ledger\nsensitivity: confidential\nrelated_files: [\"src/payout/batch.rs\"]\nupdated: 2026-01-05\n---\n\nTerms.\n",
+    );
+    index(&config, Some(&repo));
+    let p = wakeup_json(
+        &config,
+        &repo,
+        &["--task", "payout batch vendor terms", "--no-derive"],
+    );
+    let text = p.to_string();
+    let items: Vec<&Value> = ["constraints", "decisions", "incidents", "recommended_notes"]
+        .iter()
+        .filter_map(|s| p[*s].as_array())
+        .flatten()
+        .filter(|i| i["title"] == "Payout batch vendor terms")
+        .collect();
+    assert_eq!(items.len(), 1, "{text}");
+    assert_eq!(items[0]["withheld"], true);
+    assert!(
+        items[0]["code_changed"]
+            .as_array()
+            .is_none_or(Vec::is_empty),
+        "{text}"
+    );
+    assert!(
+        !items[0]["reasons"].to_string().contains("changed in"),
+        "{text}"
+    );
+}

@@ -267,3 +267,155 @@ proptest! {
         prop_assert_eq!(p.note.map(|n| n.sensitivity), Some(Secret), "{:?}", text);
     }
 }
+
+/// Red-team marks (seventeenth session): written past the 30-line head and in
+/// it, each must withhold its note. Before, each of these let the note's text
+/// through, past the head at least: a value in a code span or on the next line,
+/// invisible or look-alike letters, a callout, a symbol, HTML, several fields
+/// on one line, a lead-in, a qualified key, an em dash, a definition list.
+#[test]
+fn marks_written_any_common_way_withhold_the_note_anywhere() {
+    let pad = "Line of prose.\n\n".repeat(40);
+    for mark in [
+        "**Sensitivity:** `secret`",
+        "`Sensitivity`: secret",
+        "**Sensitivity:**\nsecret",
+        "**Sensitivity:**\n- secret",
+        "Sensitivity: se\u{200B}cret",
+        "Sensitivity: SE\u{AD}CRET",
+        "Sensitivity: s\u{0435}cret",
+        "Sensitivity: \u{FF53}\u{FF45}\u{FF43}\u{FF52}\u{FF45}\u{FF54}",
+        "> [!warning] Sensitivity: secret",
+        "> [!secret]- Classification: Secret",
+        "\u{1F512} Classification: SECRET",
+        "<b>Sensitivity:</b> secret",
+        "<td>Sensitivity</td><td>Secret</td>",
+        "<details><summary>Sensitivity: secret</summary>",
+        "**Owner:** Bob \u{B7} **Sensitivity:** Secret",
+        "NOTE: sensitivity: secret",
+        "[//]: # (sensitivity: secret)",
+        "[^1]: Sensitivity: secret",
+        "- [x] Sensitivity: secret",
+        "Data sensitivity: secret",
+        "Document classification: SECRET",
+        "Classification\u{2014}SECRET",
+        "Sensitivity\n: secret",
+    ] {
+        for text in [
+            format!("# T\n\n{pad}{mark}\n\n{CANARY} body.\n"),
+            format!("# T\n\n{mark}\n\n{CANARY} body.\n"),
+        ] {
+            check(&text, Secret);
+        }
+    }
+    // Prose stays prose, past the head.
+    for prose in [
+        "Sensitivity: high",
+        "Model sensitivity: 0.93",
+        "Classification: supervised",
+        "Set `sensitivity: secret` in the front matter.",
+        "Write `**Sensitivity:** secret` under an entry's heading.",
+        "The secret is kept elsewhere; sensitivity matters.",
+        "Note: the classification: see below",
+        "> [!tip] Keep it short.",
+        "- **sensitivity**: internal 105, public 31, confidential 5, secret 5.",
+        "- sensitivity policy: secret notes sit next to the queries, and leaks show",
+    ] {
+        check(&format!("# T\n\n{pad}{prose}\n"), Internal);
+    }
+    check(
+        "# T\n\n- sensitivity policy: secret notes sit next to the queries\n",
+        Internal,
+    );
+}
+
+/// Fenced code as `CommonMark` reads it: a fence opened in a list item, an
+/// indented block that only looks like a fence, a line of inline code with
+/// three backticks, and a fence that never closes no longer hide the marks
+/// after them (each put every later line "in code"); a mark inside a closed
+/// fence still documents the syntax.
+#[test]
+fn fenced_code_is_read_as_markdown_reads_it() {
+    for text in [
+        "# D\n\n- ```sh\n  make\n  ```\n\n**Sensitivity:** secret\n\nQz9CANARY\n",
+        "# D\n\n1. ```js\n   x()\n   ```\n\n**Sensitivity:** secret\n\nQz9CANARY\n",
+        "# D\n\n    ```\n    indented\n\n**Sensitivity:** secret\n\nQz9CANARY\n",
+        "# D\n\n```a`b```\n\n**Sensitivity:** secret\n\nQz9CANARY\n",
+        "# D\n\n```\nnever closed\n\n**Sensitivity:** secret\n\nQz9CANARY\n",
+    ] {
+        check(text, Secret);
+    }
+    check(
+        "# D\n\n```yaml\nsensitivity: secret\n```\n\nProse.\n",
+        Internal,
+    );
+    check(
+        "# D\n\n> ```\n> sensitivity: secret\n> ```\n\nProse.\n",
+        Internal,
+    );
+}
+
+/// The level of each entry of a `decisions.md` holding `text`, by slug.
+fn entry_levels(text: &str) -> Vec<(String, Sensitivity)> {
+    parse_file("decisions.md", text.as_bytes())
+        .notes
+        .into_iter()
+        .filter(|n| n.entry_of.is_some())
+        .map(|n| (n.id.rsplit_once('#').unwrap().1.to_owned(), n.sensitivity))
+        .collect()
+}
+
+/// An entry nested under a secret one is secret; a mark under a heading of the
+/// entry's own level (`### Metadata`) or after its rule counts for it; a fence
+/// opened in a list item does not swallow the next entry's mark.
+#[test]
+fn an_entry_s_marks_reach_to_the_next_entry() {
+    let nested = "# Log\n\n## 2025-02-01 \u{2014} Vendor negotiation\n\n**Sensitivity:** secret\n\nTerms.\n\n### 2025-02-03 \u{2014} Follow-up call\n\nWe agreed price Qz9CANARY.\n\n## 2025-03-01 \u{2014} Use redis\n\nPlain.\n";
+    assert_eq!(
+        entry_levels(nested),
+        [
+            ("vendor-negotiation".to_owned(), Secret),
+            ("follow-up-call".to_owned(), Secret),
+            ("use-redis".to_owned(), Internal),
+        ]
+    );
+    let metadata = "# Log\n\n### [2025-02-01] Vendor pricing\n\nPrice Qz9CANARY agreed.\n\n### Metadata\n\n**Sensitivity:** secret\n\n### [2025-02-02] Use redis\n\nPlain.\n";
+    assert_eq!(
+        entry_levels(metadata),
+        [
+            ("vendor-pricing".to_owned(), Secret),
+            ("use-redis".to_owned(), Internal),
+        ]
+    );
+    let after_rule = "# Log\n\n### [2025-02-01] A\n\nText.\n\n---\n\nSensitivity: confidential\n\n### [2025-02-02] B\n\nPlain.\n";
+    assert_eq!(
+        entry_levels(after_rule),
+        [("a".to_owned(), Confidential), ("b".to_owned(), Internal)]
+    );
+    let list_fence = "# Log\n\n### [2025-02-01] Build\n\n- ```sh\n  make\n  ```\n\n**Sensitivity:** secret\n\nPrice Qz9CANARY.\n\n### [2025-02-02] Use redis\n\nPlain.\n";
+    assert_eq!(
+        entry_levels(list_fence),
+        [
+            ("build".to_owned(), Secret),
+            ("use-redis".to_owned(), Internal),
+        ]
+    );
+}
+
+/// A confidential note's diagnostics quote none of its values: an agent reads
+/// diagnostics (explain, MCP), and its content is not to be shown. Before,
+/// `freshness: <value>` was quoted in the warning.
+#[test]
+fn a_confidential_note_s_diagnostics_quote_no_value() {
+    let text = format!(
+        "---\ntitle: Vendor\nsensitivity: confidential\nfreshness: {CANARY}1\nmemory_type: {CANARY}2\nreview_after: {CANARY}3\nretrieval_priority: {CANARY}4\n---\nBody.\n"
+    );
+    let p = parse_note("n.md", text.as_bytes());
+    assert!(p.diagnostics.len() >= 3, "{:?}", p.diagnostics);
+    for d in &p.diagnostics {
+        assert!(!d.message.contains(CANARY), "{d}");
+    }
+    // An internal note's are quoted, to be fixed.
+    let p = parse_note("n.md", text.replace("confidential", "internal").as_bytes());
+    assert!(p.diagnostics.iter().any(|d| d.message.contains(CANARY)));
+}
