@@ -40,7 +40,7 @@
 use std::collections::{BTreeMap, HashSet};
 
 use crate::markdown::{Fences, is_heading_marker, scan_body};
-use crate::marks::{LineMark, read_mark};
+use crate::marks::{LineMark, TableColumn, read_mark};
 use crate::model::{Diagnostic, MemoryType, Note, Sensitivity, Severity, Status, TriggerTerms};
 use crate::parse::{Parsed, parse_date, parse_with_meta};
 use crate::prose::prose_sentences;
@@ -494,10 +494,15 @@ fn mark_spans(entries: &[RawEntry], lines: &[&str], fences: &Fences) -> Vec<Mark
 fn entry_marks(lines: &[&str], first_line: usize) -> Vec<LineMark> {
     let mut out = Vec::new();
     let fences = Fences::of(&lines.concat());
+    let mut table = TableColumn::default();
     for (i, line) in lines.iter().enumerate() {
         if fences.is_code(i) {
             continue;
         }
+        out.extend(table.push(i, line).into_iter().map(|(at, mark)| LineMark {
+            line: first_line + at,
+            mark,
+        }));
         if let Some(mark) = read_mark(line) {
             out.push(LineMark {
                 line: first_line + i,
@@ -505,6 +510,10 @@ fn entry_marks(lines: &[&str], first_line: usize) -> Vec<LineMark> {
             });
         }
     }
+    out.extend(table.finish().into_iter().map(|(at, mark)| LineMark {
+        line: first_line + at,
+        mark,
+    }));
     out
 }
 

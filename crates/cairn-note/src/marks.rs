@@ -258,7 +258,9 @@ fn strip_lead(s: &str) -> &str {
 
 /// Characters trimmed around a key or a value.
 fn is_decoration(c: char) -> bool {
-    c.is_whitespace() || is_invisible(c) || matches!(c, '*' | '_' | '`' | '"' | '\'' | '|' | '~')
+    c.is_whitespace()
+        || is_invisible(c)
+        || matches!(c, '*' | '_' | '`' | '"' | '\'' | '|' | '~' | ']')
 }
 
 /// A value without its decoration and trailing punctuation; a `[[link]]` is its text.
@@ -296,8 +298,13 @@ fn separator(s: &str) -> Option<(usize, usize, bool)> {
 /// `text` without invisible characters and combining marks, its look-alike and
 /// full-width letters as their Latin letter (`sеcret` with a Cyrillic е).
 pub(crate) fn latin_text(text: &str) -> Cow<'_, str> {
+    let text = if text.contains("&#") {
+        Cow::Owned(numeric_references(text))
+    } else {
+        Cow::Borrowed(text)
+    };
     if text.is_ascii() {
-        return Cow::Borrowed(text);
+        return text;
     }
     Cow::Owned(
         text.chars()
@@ -305,6 +312,33 @@ pub(crate) fn latin_text(text: &str) -> Cow<'_, str> {
             .map(latin)
             .collect(),
     )
+}
+
+/// `text` with its numeric character references (`&#101;`, `&#x65;`) as the
+/// characters they stand for, as a renderer shows them.
+fn numeric_references(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("&#") {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 2..];
+        let decoded = after.split_once(';').and_then(|(num, tail)| {
+            let code = match num.strip_prefix(['x', 'X']) {
+                Some(hex) => u32::from_str_radix(hex, 16).ok(),
+                None => num.parse().ok(),
+            }?;
+            (num.len() <= 8).then_some((char::from_u32(code)?, tail))
+        });
+        if let Some((c, tail)) = decoded {
+            out.push(c);
+            rest = tail;
+        } else {
+            out.push_str("&#");
+            rest = after;
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// A key of a few words whose first or last word is a sensitivity key as such
@@ -481,6 +515,7 @@ pub(crate) fn body_marks(body: &str, first_line: usize, entry_file: bool) -> Vec
     // The last non-blank line read: a key alone on it (`**Sensitivity:**`, a
     // definition list's term) takes its value from the next.
     let mut prev: Option<&str> = None;
+    let mut table = TableColumn::default();
     for (i, line) in body.lines().enumerate() {
         let t = line.trim();
         if t.is_empty() {
@@ -519,6 +554,15 @@ pub(crate) fn body_marks(body: &str, first_line: usize, entry_file: bool) -> Vec
             seen += 1;
         }
         let in_head = uncounted || seen <= HEAD_LINES;
+        let rows = table.push(i, line);
+        out.extend(
+            rows.into_iter()
+                .filter(|(_, m)| in_head || withholds(m))
+                .map(|(at, mark)| LineMark {
+                    line: first_line + at,
+                    mark,
+                }),
+        );
         if !in_head && !t.contains("::") && !names_a_withheld_level(t) {
             continue;
         }
@@ -534,9 +578,10 @@ pub(crate) fn body_marks(body: &str, first_line: usize, entry_file: bool) -> Vec
             .filter(|m| !m.value.trim().is_empty())
             .or_else(|| before.and_then(|b| value_below_key(b, &line)))
             .or_else(|| read_mark(&line))
-            // Past the head, a value naming several levels describes them
-            // (`sensitivity: internal 105, public 31, secret 5`).
-            .filter(|m| in_head || m.dataview || levels_named(&m.value) <= 1)
+            // Past the head, a value naming three levels or more describes them
+            // (`sensitivity: internal 105, public 31, secret 5`); two may be a
+            // correction (`~~internal~~ **secret**`), read as the higher.
+            .filter(|m| in_head || m.dataview || levels_named(&m.value) <= 2)
             .and_then(|m| if uncounted { Some(m) } else { loose_mark(m) })
             .filter(|m| in_head || m.dataview || withholds(m))
         {
@@ -546,7 +591,61 @@ pub(crate) fn body_marks(body: &str, first_line: usize, entry_file: bool) -> Vec
             });
         }
     }
+    // A table at the end of the text.
+    out.extend(table.finish().into_iter().map(|(at, mark)| LineMark {
+        line: first_line + at,
+        mark,
+    }));
     out
+}
+
+/// A markdown table whose header names a sensitivity column (`| Date | Entry |
+/// Sensitivity |`): each row's cell in that column is that row's mark, unless
+/// the rows name three levels or more (a list of notes and their levels, not a
+/// mark of this one).
+#[derive(Debug, Default)]
+pub(crate) struct TableColumn {
+    column: Option<(usize, &'static str)>,
+    rows: Vec<(usize, Mark)>,
+}
+
+impl TableColumn {
+    /// Reads line `i` (the next of the text); gives the marks of a table that
+    /// `line` ends.
+    pub(crate) fn push(&mut self, i: usize, line: &str) -> Vec<(usize, Mark)> {
+        let t = line.trim();
+        if !t.starts_with('|') {
+            return self.finish();
+        }
+        let cells: Vec<&str> = t.trim_matches('|').split('|').map(str::trim).collect();
+        let Some((col, key)) = self.column else {
+            self.column = cells
+                .iter()
+                .enumerate()
+                .find_map(|(i, c)| Some((i, key_of(c.trim_matches(is_decoration))?)));
+            return Vec::new();
+        };
+        if let Some(value) = cells.get(col).and_then(|c| weak_value(&latin_text(c))) {
+            let mark = Mark {
+                key,
+                value,
+                dataview: false,
+            };
+            self.rows.push((i, mark));
+        }
+        Vec::new()
+    }
+
+    /// The marks of the table read so far; the table ends.
+    pub(crate) fn finish(&mut self) -> Vec<(usize, Mark)> {
+        self.column = None;
+        let rows = std::mem::take(&mut self.rows);
+        let values: Vec<&str> = rows.iter().map(|(_, m)| m.value.as_str()).collect();
+        if levels_named(&values.join(" ")) >= 3 {
+            return Vec::new();
+        }
+        rows
+    }
 }
 
 /// How many different levels the words of `value` name.

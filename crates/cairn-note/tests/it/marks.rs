@@ -300,6 +300,10 @@ fn marks_written_any_common_way_withhold_the_note_anywhere() {
         "Document classification: SECRET",
         "Classification\u{2014}SECRET",
         "Sensitivity\n: secret",
+        "[sensitivity]: secret",
+        "Sensitivity: s&#101;cret",
+        "Sensitivity: ~~internal~~ **secret**",
+        "| Date | Entry | Sensitivity |\n|---|---|---|\n| 2025-01-01 | public thing | internal |\n| 2025-02-01 | vendor price | secret |",
     ] {
         for text in [
             format!("# T\n\n{pad}{mark}\n\n{CANARY} body.\n"),
@@ -318,6 +322,8 @@ fn marks_written_any_common_way_withhold_the_note_anywhere() {
         "The secret is kept elsewhere; sensitivity matters.",
         "Note: the classification: see below",
         "> [!tip] Keep it short.",
+        "| Test | Sensitivity | Specificity |\n|---|---|---|\n| PCR | 0.93 | 0.88 |",
+        "| Note | sensitivity |\n|---|---|\n| a | public |\n| b | internal |\n| c | secret |",
         "- **sensitivity**: internal 105, public 31, confidential 5, secret 5.",
         "- sensitivity policy: secret notes sit next to the queries, and leaks show",
     ] {
