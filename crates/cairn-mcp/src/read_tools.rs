@@ -371,8 +371,10 @@ impl CairnServer {
                         let Some(n) = engine.note(&h.path) else {
                             return false;
                         };
+                        // By the tags the hit shows: a withheld (confidential)
+                        // note shows none, so a tag filter cannot confirm its tags.
                         (types.is_empty() || n.memory_type.is_some_and(|t| types.contains(&t)))
-                            && (tags.is_empty() || n.tags.iter().any(|t| tags.contains(t)))
+                            && (tags.is_empty() || h.tags.iter().any(|t| tags.contains(t)))
                     });
                 }
                 let more = res.hits.len() > offset.saturating_add(limit);

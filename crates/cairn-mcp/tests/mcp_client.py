@@ -176,6 +176,13 @@ async def run_tests(rec, args, init, tools):
     hits = [l for l in text.splitlines() if re.match(r"\d+\. ", l)]
     check(res["ids"] and len(hits) == len(res["ids"]) and all("(incident" in l for l in hits),
           f"type filter: {text}")
+    # A confidential note shows no tags: a tag filter cannot confirm them.
+    contract = "10-Projects/ledger/Vendor contract - Northwind Payments renewal"
+    _, res = await rec.call("memory_search", {"query": "Northwind Payments renewal", "all": True})
+    check(any(contract in i for i in res["ids"]), f"contract not found by its title: {res['ids']}")
+    _, res = await rec.call("memory_search", {"query": "Northwind Payments renewal", "all": True,
+                                              "tags": ["vendor"]})
+    check(not any(contract in i for i in res["ids"]), f"tag filter confirmed a confidential tag: {res['ids']}")
     text, res = await rec.call("memory_search", {"query": "database access production", "all": True, "limit": 50})
     check("Production database access" not in text, "secret note in search")
     # Paging: two pages of three are the first six of one page of six.

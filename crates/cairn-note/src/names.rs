@@ -58,6 +58,11 @@ pub fn most_linked(notes: &[&Note], top: usize) -> Vec<(String, u32)> {
     let names = NoteNames::new(notes.iter().copied());
     let mut linked_from: Vec<FxHashSet<usize>> = vec![FxHashSet::default(); notes.len()];
     for (i, n) in notes.iter().enumerate() {
+        // A confidential or secret note's links are its content: they give
+        // no other note credit (a hub's count would confirm what it links to).
+        if n.sensitivity >= crate::Sensitivity::Confidential {
+            continue;
+        }
         for target in n.wikilinks.iter().chain(&n.related_memory) {
             if is_attachment(target) {
                 continue;
@@ -354,5 +359,15 @@ mod tests {
             ]
         );
         assert_eq!(most_linked(&refs, 1).len(), 1);
+        // A confidential note's links count for nobody (red team: a link in
+        // its body raised another note's "linked from" count).
+        let notes = [
+            note("c1.md", "---\nsensitivity: confidential\n---\n[[a]]\n"),
+            note("p1.md", "[[a]]\n"),
+            note("p2.md", "[[a]]\n"),
+            note("a.md", "# A\n"),
+        ];
+        let refs: Vec<&Note> = notes.iter().collect();
+        assert_eq!(most_linked(&refs, 10), [("a.md".to_owned(), 2)]);
     }
 }

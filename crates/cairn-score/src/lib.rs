@@ -604,6 +604,11 @@ pub const BROAD_FOLDER: f64 = 0.5;
 /// A related file equal to, or a folder containing, a `--files` path: the
 /// nearest one (the same path, else the deepest), the first of equals.
 fn file_match(n: &Note, files: &[String]) -> Option<(String, String)> {
+    // A confidential note's related files are its content: they point at it
+    // for nobody (a `--files` guess would confirm them).
+    if n.sensitivity >= cairn_note::Sensitivity::Confidential {
+        return None;
+    }
     let mut best: Option<((bool, usize), &String, &String)> = None;
     for f in files {
         for r in n.related_files.iter().filter(|r| path_covers(r, f)) {
@@ -617,6 +622,10 @@ fn file_match(n: &Note, files: &[String]) -> Option<(String, String)> {
 }
 
 fn module_match(n: &Note, ctx: &ScoreContext<'_>) -> Option<String> {
+    // As for files: a confidential note's tags and related files select nothing.
+    if n.sensitivity >= cairn_note::Sensitivity::Confidential {
+        return None;
+    }
     if let Some(m) = ctx
         .modules
         .iter()

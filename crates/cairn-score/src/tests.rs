@@ -191,6 +191,29 @@ fn a_broad_related_folder_points_at_nothing_alone() {
     assert!(unknown.anchored && (unknown.signals - 0.6).abs() < 1e-9);
 }
 
+/// A confidential note's related files and tags are its content: `--files` or
+/// a module never point at it (red team: `--files` on its related file made it
+/// appear, withheld, and so confirmed the path).
+#[test]
+fn files_and_modules_never_point_at_a_confidential_note() {
+    let notes = vec![
+        note(
+            "conf.md",
+            "sensitivity: confidential\nrelated_files: [src/billing/zeta.rs]\ntags: [billing]",
+        ),
+        note("open.md", "related_files: [src/billing/zeta.rs]"),
+    ];
+    let mut c = Ctx::new("");
+    c.files = vec!["src/billing/zeta.rs".into()];
+    c.modules = vec!["billing".into()];
+    c.prefixes = vec!["src/billing".into()];
+    let s = score(&notes, &[], &c.ctx());
+    let get = |p: &str| s.iter().find(|x| x.path == p).unwrap();
+    assert!(!get("conf.md").anchored);
+    assert!(get("conf.md").signals.abs() < 1e-9);
+    assert!(get("open.md").anchored);
+}
+
 #[test]
 fn files_triggers_scenes_add_signals() {
     let notes = vec![
