@@ -296,14 +296,31 @@ impl Planner<'_> {
         let crlf = text.contains("\r\n");
         let norm = text.replace("\r\n", "\n");
         let old_n = old.replace("\r\n", "\n");
-        let starts: Vec<usize> = norm.match_indices(&old_n).map(|(i, _)| i).collect();
+        // Whether `old` occurs, and where, is answered from the text `cairn
+        // memory show` shows, never from what it withholds: a guess of a
+        // withheld text's words would otherwise be confirmed by the answer.
+        let shown = match crate::mask::reveal(&cur.rel, &text) {
+            crate::mask::Reveal::Text(shown, _) => shown.replace("\r\n", "\n"),
+            crate::mask::Reveal::Withheld | crate::mask::Reveal::Secret => {
+                return Err(MemoryError::Refused(format!(
+                    "{} is secret or confidential: `edit` finds text only in what `cairn memory show` shows; change it in your editor",
+                    cur.rel
+                )));
+            }
+        };
+        let starts: Vec<usize> = shown.match_indices(&old_n).map(|(i, _)| i).collect();
+        if starts.len() == 1 && norm.matches(&old_n).count() != 1 {
+            // Once in what is shown, again in a withheld entry: said as if
+            // it did not occur.
+            return Err(MemoryError::NoMatch { path: cur.rel });
+        }
         match starts.len() {
             0 => return Err(MemoryError::NoMatch { path: cur.rel }),
             1 => {}
             n => {
                 let lines: Vec<String> = starts
                     .iter()
-                    .map(|&i| (norm[..i].matches('\n').count() + 1).to_string())
+                    .map(|&i| (shown[..i].matches('\n').count() + 1).to_string())
                     .collect();
                 return Err(MemoryError::AmbiguousMatch {
                     path: cur.rel,

@@ -114,6 +114,14 @@ impl Vault {
     }
 }
 
+fn stdout_and_stderr_of(out: &std::process::Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
 fn stdout_and_stderr(mut c: Command) -> String {
     let out = c.output().unwrap();
     String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr)
@@ -160,20 +168,25 @@ fn secret_entries_never_show_on_any_output() {
         "--dry-run",
     ]);
     assert!(dry.contains("+### [2026-11-22] Use cents"), "{dry}");
-    // And one that changes only the secret entry: withheld whole.
-    let inside = v.ok(&[
-        "edit",
-        "decisions",
-        "--old",
-        "three people",
-        "--new",
-        "four people",
-        "--dry-run",
-    ]);
-    assert!(
-        inside.contains("inside withheld entries are not shown"),
-        "{inside}"
-    );
+    // And one that would change only the secret entry: its text is not in
+    // what `show` shows, so `edit` does not find it (a found text would
+    // confirm a guess of what the entry says).
+    let out = v
+        .memory(&[
+            "edit",
+            "decisions",
+            "--old",
+            "three people",
+            "--new",
+            "four people",
+            "--dry-run",
+        ])
+        .assert()
+        .code(3)
+        .get_output()
+        .clone();
+    let inside = stdout_and_stderr_of(&out);
+    assert!(inside.contains("does not occur"), "{inside}");
     let index = std::fs::read_to_string(v.scope_dir().join("MEMORY.md")).unwrap();
     let search = stdout_and_stderr(v.cairn(&["search", "unseal shards ceremony vendor", "--all"]));
     let wake = stdout_and_stderr(v.cairn(&[
@@ -299,7 +312,8 @@ fn no_write_lowers_a_sensitivity_without_declassify() {
                 "--new",
                 "sensitivity: public",
             ],
-            "from secret to public",
+            // `edit` finds text only in what `show` shows (a secret note: none).
+            "is secret or confidential",
         ),
         (
             "edit deleting the key",
@@ -311,7 +325,7 @@ fn no_write_lowers_a_sensitivity_without_declassify() {
                 "--new",
                 "",
             ],
-            "from secret to internal",
+            "is secret or confidential",
         ),
         (
             "insert of a frontmatter above",
@@ -335,7 +349,8 @@ fn no_write_lowers_a_sensitivity_without_declassify() {
                 "--new",
                 "",
             ],
-            "an entry of 10-Projects/ledger/memory/decisions.md from secret to internal",
+            // A withheld entry's lines are not in what `show` shows.
+            "does not occur",
         ),
         (
             "lowering an entry's sensitivity line",
@@ -347,7 +362,7 @@ fn no_write_lowers_a_sensitivity_without_declassify() {
                 "--new",
                 "**Sensitivity:** public",
             ],
-            "from confidential to internal",
+            "does not occur",
         ),
         (
             "renaming an entry file into a plain note",
@@ -365,9 +380,11 @@ fn no_write_lowers_a_sensitivity_without_declassify() {
             }
             let out = v.memory(&args).assert().code(3).get_output().clone();
             let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-            assert!(stderr.contains("lower the sensitivity"), "{what}: {stderr}");
             assert!(stderr.contains(message), "{what}: {stderr}");
-            assert!(stderr.contains("--declassify"), "{what}: {stderr}");
+            if message.contains(" from ") {
+                assert!(stderr.contains("lower the sensitivity"), "{what}: {stderr}");
+                assert!(stderr.contains("--declassify"), "{what}: {stderr}");
+            }
             for canary in [CANARY, CANARY_TITLE, CONF_CANARY] {
                 assert!(!stderr.contains(canary), "{what}: {stderr}");
             }
@@ -708,4 +725,41 @@ fn a_slug_holding_a_credential_is_refused_without_echoing_it() {
             assert_eq!(v.files(), before, "{slug}");
         }
     }
+}
+
+/// `memory edit --old` answers from the text `memory show` shows: a guess of a
+/// secret or confidential note's words, or of a withheld entry's, gets the same
+/// answer right or wrong (red team: a right guess of a secret note's text gave
+/// exit 0, a wrong one "does not occur", so an agent could read it by guesses).
+#[test]
+fn edit_never_confirms_withheld_text() {
+    let v = Vault::new();
+    let secret =
+        format!("---\ntitle: {CANARY_TITLE}\nsensitivity: secret\n---\nThe {CANARY} shards.\n");
+    std::fs::write(v.note("unseal"), &secret).unwrap();
+    std::fs::write(v.note("decisions"), decisions_log()).unwrap();
+    let answer = |slug: &str, old: &str| {
+        let out = v
+            .memory(&["edit", slug, "--old", old, "--new", "x", "--dry-run"])
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    // A secret note: refused whatever the guess.
+    let right = answer("unseal", &format!("The {CANARY}"));
+    let wrong = answer("unseal", "The nothing");
+    assert_eq!(right, wrong);
+    assert_eq!(right.0, Some(3), "{}", right.1);
+    assert!(!right.1.contains(CANARY), "{}", right.1);
+    // A secret entry's words: as if they did not occur.
+    let right = answer("decisions", &format!("The {CANARY} shards"));
+    let wrong = answer("decisions", "The nothing shards");
+    assert_eq!(right, wrong);
+    assert!(right.1.contains("does not occur"), "{}", right.1);
+    // Text that is shown is edited as before.
+    let out = answer("decisions", "Simpler to run than Kafka.");
+    assert_eq!(out.0, Some(0), "{}", out.1);
 }
