@@ -32,7 +32,7 @@ const FLAG_KEYS: &[(&str, Sensitivity)] = &[
 ];
 
 /// Tags (any case, without `#`) that raise the note to a level.
-const LEVEL_TAGS: &[(&str, Sensitivity)] = &[
+pub(crate) const LEVEL_TAGS: &[(&str, Sensitivity)] = &[
     ("secret", Sensitivity::Secret),
     ("confidential", Sensitivity::Confidential),
 ];
@@ -87,6 +87,16 @@ pub(crate) fn hinted_level(block: &Yaml) -> Option<Sensitivity> {
         }
     }
     out
+}
+
+/// The level the body's own tags state (`#secret`, `#confidential`, written in
+/// the text as Obsidian users tag): as a `secret` tag in the front matter, it
+/// can only raise a note's level.
+pub(crate) fn tags_level<'t>(tags: impl IntoIterator<Item = &'t String>) -> Option<Sensitivity> {
+    tags.into_iter()
+        .filter_map(|t| fold(t.trim_start_matches('#')))
+        .filter_map(|t| LEVEL_TAGS.iter().find(|(n, _)| t == *n).map(|&(_, l)| l))
+        .max()
 }
 
 fn untagged(v: &Yaml) -> &Yaml {

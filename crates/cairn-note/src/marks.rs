@@ -298,10 +298,20 @@ fn separator(s: &str) -> Option<(usize, usize, bool)> {
 /// `text` without invisible characters and combining marks, its look-alike and
 /// full-width letters as their Latin letter (`sеcret` with a Cyrillic е).
 pub(crate) fn latin_text(text: &str) -> Cow<'_, str> {
-    let text = if text.contains("&#") {
+    let text = if text.contains('&') {
         Cow::Owned(numeric_references(text))
     } else {
         Cow::Borrowed(text)
+    };
+    // A backslash escape shows the character it escapes (`Sensitivity\: secret`).
+    let text = if text.contains('\\') {
+        Cow::Owned(
+            text.replace("\\:", ":")
+                .replace("\\*", "*")
+                .replace("\\_", "_"),
+        )
+    } else {
+        text
     };
     if text.is_ascii() {
         return text;
@@ -314,9 +324,26 @@ pub(crate) fn latin_text(text: &str) -> Cow<'_, str> {
     )
 }
 
-/// `text` with its numeric character references (`&#101;`, `&#x65;`) as the
-/// characters they stand for, as a renderer shows them.
+/// `text` with its numeric character references (`&#101;`, `&#x65;`) and a few
+/// named ones (`&colon;`, `&shy;`, `&nbsp;`…) as the characters they stand for,
+/// as a renderer shows them.
 fn numeric_references(text: &str) -> String {
+    let mut named = text.to_owned();
+    for (entity, c) in [
+        ("&colon;", ":"),
+        ("&shy;", ""),
+        ("&nbsp;", " "),
+        ("&ZeroWidthSpace;", ""),
+        ("&lowbar;", "_"),
+        ("&ast;", "*"),
+        ("&vert;", "|"),
+        ("&equals;", "="),
+    ] {
+        if named.contains(entity) {
+            named = named.replace(entity, c);
+        }
+    }
+    let text = named.as_str();
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(at) = rest.find("&#") {
@@ -356,10 +383,19 @@ fn qualified_key(key: &str) -> Option<&'static str> {
 }
 
 /// `line` with its HTML tags (`<b>`, `</td>`, `<span class="x">`) made blanks,
-/// a table cell's end a `|`; comments (`<!--`) stay.
+/// a table cell's end a `|`; a comment closed on the line and followed by text
+/// (`<!-- a --> sensitivity: secret`) is dropped, any other stays (`<!--
+/// sensitivity: secret -->` is a mark).
 fn without_html_tags(line: Cow<'_, str>) -> Cow<'_, str> {
     if !line.contains('<') {
         return line;
+    }
+    if let Some(open) = line.find("<!--")
+        && let Some(close) = line[open..].find("-->")
+        && !line[open + close + 3..].trim().is_empty()
+    {
+        let rest = format!("{} {}", &line[..open], &line[open + close + 3..]);
+        return without_html_tags(Cow::Owned(rest));
     }
     let mut out = String::with_capacity(line.len());
     let mut rest: &str = &line;
@@ -581,7 +617,9 @@ pub(crate) fn body_marks(body: &str, first_line: usize, entry_file: bool) -> Vec
             // Past the head, a value naming three levels or more describes them
             // (`sensitivity: internal 105, public 31, secret 5`); two may be a
             // correction (`~~internal~~ **secret**`), read as the higher.
-            .filter(|m| in_head || m.dataview || levels_named(&m.value) <= 2)
+            .filter(|m| {
+                in_head || m.dataview || (levels_named(&m.value) <= 2 && plain_level(&m.value))
+            })
             .and_then(|m| if uncounted { Some(m) } else { loose_mark(m) })
             .filter(|m| in_head || m.dataview || withholds(m))
         {
@@ -646,6 +684,23 @@ impl TableColumn {
         }
         rows
     }
+}
+
+/// Whether `value` (past the head) plainly states a withholding level: one in
+/// its first two words that ends there (`secret`, `TOP SECRET`, `secret, do not
+/// share`, `Secret//NOFORN`), not one that starts a phrase (`secret keys rotate
+/// monthly`, `secret sharing scheme`, `keys are kept secret in Vault`).
+fn plain_level(value: &str) -> bool {
+    let words: Vec<&str> = value.split_whitespace().collect();
+    words.iter().take(2).enumerate().any(|(k, w)| {
+        let w = w.trim_start_matches(|c: char| !c.is_alphanumeric());
+        let run = w.split(|c: char| !c.is_alphanumeric()).next().unwrap_or("");
+        sensitivity_word(run).is_some_and(|l| l >= Sensitivity::Confidential)
+            && (run.len() < w.len()
+                || words
+                    .get(k + 1)
+                    .is_none_or(|next| !next.starts_with(char::is_alphanumeric)))
+    })
 }
 
 /// How many different levels the words of `value` name.

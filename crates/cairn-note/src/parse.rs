@@ -249,6 +249,9 @@ pub(crate) fn parse_with_meta(path: &str, bytes: &[u8]) -> (Parsed, FileMeta) {
     let id = note_id(path);
     let stem = id.rsplit('/').next().unwrap_or(&id).to_owned();
     let parts = scan_body(body, body_line);
+    // A `#secret` tag in the text raises the note as one in the front matter does.
+    let tagged = crate::hints::tags_level(&parts.tags);
+    let quiet = quiet || tagged.is_some_and(|l| l >= Sensitivity::Confidential);
     let mut f = Fields {
         map: &fields,
         path,
@@ -286,7 +289,9 @@ pub(crate) fn parse_with_meta(path: &str, bytes: &[u8]) -> (Parsed, FileMeta) {
             })
             .or_else(|| metadata_type.as_deref().and_then(MemoryType::parse)),
     };
-    let sensitivity = reading.sensitivity;
+    let sensitivity = reading
+        .sensitivity
+        .max(tagged.unwrap_or(Sensitivity::Public));
     let freshness = f.enum_field("freshness", Freshness::parse);
     let retrieval_priority = f.enum_field("retrieval_priority", Priority::parse);
     // Other tools' lifecycle words (`implementable`, `draft`, `published`) are

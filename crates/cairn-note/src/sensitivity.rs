@@ -220,7 +220,13 @@ pub fn read_sensitivity(text: &str) -> SensitivityReading {
         .as_ref()
         .and_then(crate::formats::parse_block)
         .and_then(Result::ok);
-    read_note(&split, parsed.as_ref(), false)
+    let mut reading = read_note(&split, parsed.as_ref(), false);
+    // The body's `#secret` tags, as the parser reads them.
+    let tags = crate::markdown::scan_body(split.body, split.body_line).tags;
+    if let Some(level) = crate::hints::tags_level(&tags) {
+        reading.sensitivity = reading.sensitivity.max(level);
+    }
+    reading
 }
 
 /// The sensitivity of a split note: its block's (`parsed` is the block's value

@@ -303,6 +303,12 @@ fn marks_written_any_common_way_withhold_the_note_anywhere() {
         "[sensitivity]: secret",
         "Sensitivity: s&#101;cret",
         "Sensitivity: ~~internal~~ **secret**",
+        "#secret",
+        "Tags: #ops #secret",
+        "Sensitivity&colon; secret",
+        "Sens&shy;itivity: secret",
+        "Sensitivity\\: secret",
+        "<!-- a --> sensitivity: secret",
         "| Date | Entry | Sensitivity |\n|---|---|---|\n| 2025-01-01 | public thing | internal |\n| 2025-02-01 | vendor price | secret |",
     ] {
         for text in [
@@ -326,6 +332,13 @@ fn marks_written_any_common_way_withhold_the_note_anywhere() {
         "| Note | sensitivity |\n|---|---|\n| a | public |\n| b | internal |\n| c | secret |",
         "- **sensitivity**: internal 105, public 31, confidential 5, secret 5.",
         "- sensitivity policy: secret notes sit next to the queries, and leaks show",
+        "- **Confidentiality:** uploads are encrypted; keys are kept secret in Vault.",
+        "Data classification: customer PII is confidential, payment data is secret.",
+        "Classification \u{2014} secret sharing scheme (Shamir)",
+        "Sensitivity: secret keys rotate monthly",
+        "- Sensitivity: secret notes are never shown to the agent.",
+        "Note: sensitivity: secret hides a note from agents.",
+        "Sensitivity: private beta feature flag",
     ] {
         check(&format!("# T\n\n{pad}{prose}\n"), Internal);
     }
