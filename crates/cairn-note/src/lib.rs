@@ -26,6 +26,7 @@ mod marks;
 mod model;
 mod names;
 mod parse;
+mod plain_text;
 mod prose;
 mod sensitivity;
 mod title;

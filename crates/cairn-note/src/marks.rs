@@ -44,6 +44,7 @@ use std::borrow::Cow;
 
 use crate::markdown::Fences;
 use crate::model::Sensitivity;
+use crate::plain_text::{code_spans_for_marks, latin_text, without_html_tags};
 use crate::sensitivity::{DoubtReason, SENSITIVITY_KEYS, sensitivity_word};
 
 /// How many non-blank lines of a body its head holds.
@@ -101,7 +102,7 @@ pub(crate) fn is_invisible(c: char) -> bool {
         | '\u{E0000}'..='\u{E0FFF}')
 }
 
-fn is_combining(c: char) -> bool {
+pub(crate) fn is_combining(c: char) -> bool {
     matches!(c,
         '\u{0300}'..='\u{036F}'
         | '\u{1AB0}'..='\u{1AFF}'
@@ -111,7 +112,7 @@ fn is_combining(c: char) -> bool {
 }
 
 /// A Latin letter for a full-width form or a common Cyrillic/Greek look-alike.
-fn latin(c: char) -> char {
+pub(crate) fn latin(c: char) -> char {
     match c {
         '\u{FF01}'..='\u{FF5E}' => char::from_u32(u32::from(c) - 0xFEE0).unwrap_or(c),
         'а' | 'А' | 'α' | 'Α' => 'a',
@@ -295,79 +296,6 @@ fn separator(s: &str) -> Option<(usize, usize, bool)> {
     None
 }
 
-/// `text` without invisible characters and combining marks, its look-alike and
-/// full-width letters as their Latin letter (`sеcret` with a Cyrillic е).
-pub(crate) fn latin_text(text: &str) -> Cow<'_, str> {
-    let text = if text.contains('&') {
-        Cow::Owned(numeric_references(text))
-    } else {
-        Cow::Borrowed(text)
-    };
-    // A backslash escape shows the character it escapes (`Sensitivity\: secret`).
-    let text = if text.contains('\\') {
-        Cow::Owned(
-            text.replace("\\:", ":")
-                .replace("\\*", "*")
-                .replace("\\_", "_"),
-        )
-    } else {
-        text
-    };
-    if text.is_ascii() {
-        return text;
-    }
-    Cow::Owned(
-        text.chars()
-            .filter(|&c| !is_invisible(c) && !is_combining(c))
-            .map(latin)
-            .collect(),
-    )
-}
-
-/// `text` with its numeric character references (`&#101;`, `&#x65;`) and a few
-/// named ones (`&colon;`, `&shy;`, `&nbsp;`…) as the characters they stand for,
-/// as a renderer shows them.
-fn numeric_references(text: &str) -> String {
-    let mut named = text.to_owned();
-    for (entity, c) in [
-        ("&colon;", ":"),
-        ("&shy;", ""),
-        ("&nbsp;", " "),
-        ("&ZeroWidthSpace;", ""),
-        ("&lowbar;", "_"),
-        ("&ast;", "*"),
-        ("&vert;", "|"),
-        ("&equals;", "="),
-    ] {
-        if named.contains(entity) {
-            named = named.replace(entity, c);
-        }
-    }
-    let text = named.as_str();
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(at) = rest.find("&#") {
-        out.push_str(&rest[..at]);
-        let after = &rest[at + 2..];
-        let decoded = after.split_once(';').and_then(|(num, tail)| {
-            let code = match num.strip_prefix(['x', 'X']) {
-                Some(hex) => u32::from_str_radix(hex, 16).ok(),
-                None => num.parse().ok(),
-            }?;
-            (num.len() <= 8).then_some((char::from_u32(code)?, tail))
-        });
-        if let Some((c, tail)) = decoded {
-            out.push(c);
-            rest = tail;
-        } else {
-            out.push_str("&#");
-            rest = after;
-        }
-    }
-    out.push_str(rest);
-    out
-}
-
 /// A key of a few words whose first or last word is a sensitivity key as such
 /// (`Data sensitivity`, `Document classification`, `Sensitivity level for
 /// this entry`); its value is then read as any mark's.
@@ -380,46 +308,6 @@ fn qualified_key(key: &str) -> Option<&'static str> {
         .into_iter()
         .filter_map(fold)
         .find_map(|w| SENSITIVITY_KEYS.iter().copied().find(|k| *k == w))
-}
-
-/// `line` with its HTML tags (`<b>`, `</td>`, `<span class="x">`) made blanks,
-/// a table cell's end a `|`; a comment closed on the line and followed by text
-/// (`<!-- a --> sensitivity: secret`) is dropped, any other stays (`<!--
-/// sensitivity: secret -->` is a mark).
-fn without_html_tags(line: Cow<'_, str>) -> Cow<'_, str> {
-    if !line.contains('<') {
-        return line;
-    }
-    if let Some(open) = line.find("<!--")
-        && let Some(close) = line[open..].find("-->")
-        && !line[open + close + 3..].trim().is_empty()
-    {
-        let rest = format!("{} {}", &line[..open], &line[open + close + 3..]);
-        return without_html_tags(Cow::Owned(rest));
-    }
-    let mut out = String::with_capacity(line.len());
-    let mut rest: &str = &line;
-    while let Some(open) = rest.find('<') {
-        let after = &rest[open + 1..];
-        let is_tag = after
-            .trim_start_matches('/')
-            .starts_with(|c: char| c.is_ascii_alphabetic());
-        if let Some(close) = after.find('>').filter(|_| is_tag) {
-            out.push_str(&rest[..open]);
-            let tag = after[..close].to_ascii_lowercase();
-            out.push_str(if tag.starts_with("/td") || tag.starts_with("/th") {
-                " | "
-            } else {
-                " "
-            });
-            rest = &after[close + 1..];
-        } else {
-            out.push_str(&rest[..=open]);
-            rest = after;
-        }
-    }
-    out.push_str(rest);
-    Cow::Owned(out)
 }
 
 /// The most restrictive level word among at most three words, for a weak separator.
@@ -728,40 +616,6 @@ fn value_below_key(key: &str, line: &str) -> Option<Mark> {
         value: weak_value(v.trim_end_matches('|'))?,
         dataview: false,
     })
-}
-
-/// `line` with each code span that reads as a mark on its own (`` `sensitivity::
-/// secret` ``: the syntax shown) made one blank, and the others' backticks
-/// dropped (`` `secret` `` is the value `secret`).
-fn code_spans_for_marks(line: &str) -> Cow<'_, str> {
-    if !line.contains('`') {
-        return Cow::Borrowed(line);
-    }
-    let mut out = String::with_capacity(line.len());
-    let mut rest = line;
-    while let Some(open) = rest.find('`') {
-        let run = rest[open..].len() - rest[open..].trim_start_matches('`').len();
-        let fence = &rest[open..open + run];
-        let after = &rest[open + run..];
-        let close = after.match_indices(fence).find(|&(i, _)| {
-            !after[i + run..].starts_with('`') && (i == 0 || !after[..i].ends_with('`'))
-        });
-        out.push_str(&rest[..open]);
-        if let Some((i, _)) = close {
-            let inner = &after[..i];
-            if read_mark(inner).is_some() {
-                out.push(' ');
-            } else {
-                out.push_str(inner);
-            }
-            rest = &after[i + run..];
-        } else {
-            out.push_str(fence);
-            rest = after;
-        }
-    }
-    out.push_str(rest);
-    Cow::Owned(out)
 }
 
 /// Whether a line holds a word naming a level that withholds a note
