@@ -289,7 +289,9 @@ fn split(file: Note, frontmatter_tags: &[String]) -> (Vec<Note>, Vec<Diagnostic>
         // line reader knows (`**Sensitivity:** x`, `Sensitivity:: x`, a table row),
         // follow the front matter's rule (unknown → secret) and can only raise the
         // file's level.
-        let marks = entry_marks(&lines[e.start + 1..spans[k].end], line + 1);
+        let marks = entry_marks(&lines[e.start + 1..spans[k].end], line + 1, |i| {
+            fences.is_code(e.start + 1 + i)
+        });
         let occurrences: Vec<Occurrence<'_>> = marks
             .iter()
             .map(|m| Occurrence {
@@ -490,13 +492,17 @@ fn mark_spans(entries: &[RawEntry], lines: &[&str], fences: &Fences) -> Vec<Mark
 }
 
 /// The sensitivity marks of an entry's lines (after its heading; `first_line` is
-/// the file line of the first), outside fenced code.
-fn entry_marks(lines: &[&str], first_line: usize) -> Vec<LineMark> {
+/// the file line of the first), outside fenced code (`is_code`, by the index of
+/// a line in `lines`: the file's fences, read once for the whole body).
+fn entry_marks(
+    lines: &[&str],
+    first_line: usize,
+    is_code: impl Fn(usize) -> bool,
+) -> Vec<LineMark> {
     let mut out = Vec::new();
-    let fences = Fences::of(&lines.concat());
     let mut table = TableColumn::default();
     for (i, line) in lines.iter().enumerate() {
-        if fences.is_code(i) {
+        if is_code(i) {
             continue;
         }
         out.extend(table.push(i, line).into_iter().map(|(at, mark)| LineMark {

@@ -498,10 +498,12 @@ pub(crate) fn body_marks(body: &str, first_line: usize, entry_file: bool) -> Vec
         } else {
             code_spans_for_marks(line)
         };
-        if let Some(mark) = read_mark(&line)
-            .filter(|m| !m.value.trim().is_empty())
-            .or_else(|| before.and_then(|b| value_below_key(b, &line)))
-            .or_else(|| read_mark(&line))
+        // A mark without a value may take it from the line below its key.
+        let read = match read_mark(&line) {
+            Some(m) if !m.value.trim().is_empty() => Some(m),
+            other => before.and_then(|b| value_below_key(b, &line)).or(other),
+        };
+        if let Some(mark) = read
             // Past the head, a value naming three levels or more describes them
             // (`sensitivity: internal 105, public 31, secret 5`); two may be a
             // correction (`~~internal~~ **secret**`), read as the higher.

@@ -174,20 +174,27 @@ fn wakeup_json_from(
 /// `cairn index` for `config`'s vault and index folder, run in `cwd` (else
 /// where the test runs): it must succeed; its standard error.
 fn index(config: &Path, cwd: Option<&Path>) -> String {
+    let out = run_index(config, cwd, &[]);
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "{err}");
+    err
+}
+
+/// `cairn index FLAGS` for `config`'s vault and index folder, run in `cwd`
+/// (else where the test runs).
+fn run_index(config: &Path, cwd: Option<&Path>, flags: &[&str]) -> std::process::Output {
     let mut cmd = test_cairn();
     if let Some(dir) = cwd {
         cmd.current_dir(dir);
     }
-    let out = cmd
-        .args(["index", "--config"])
+    cmd.arg("index")
+        .args(flags)
+        .arg("--config")
         .arg(config)
         .arg("--index-dir")
         .arg(config.parent().unwrap().join("index"))
         .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(out.status.success(), "{err}");
-    err
+        .unwrap()
 }
 
 /// `cairn lint --format json` for `config`'s vault and index folder.
@@ -692,14 +699,7 @@ fn a_clone_elsewhere_routes_by_its_remote_and_gives_its_task() {
         "{err}"
     );
     // `cairn index --status` run there shows it too (it listed repo paths only).
-    let out = test_cairn()
-        .current_dir(&clone)
-        .args(["index", "--status", "--config"])
-        .arg(&config)
-        .arg("--index-dir")
-        .arg(config.parent().unwrap().join("index"))
-        .output()
-        .unwrap();
+    let out = run_index(&config, Some(&clone), &["--status"]);
     let st = String::from_utf8_lossy(&out.stdout);
     assert!(
         st.contains(&format!(
@@ -959,13 +959,7 @@ fn a_wakeup_without_the_history_says_how_to_read_it() {
     );
     // `cairn index --status` says it too, per project repository.
     let status = || {
-        let out = test_cairn()
-            .args(["index", "--status", "--config"])
-            .arg(&config)
-            .arg("--index-dir")
-            .arg(config.parent().unwrap().join("index"))
-            .output()
-            .unwrap();
+        let out = run_index(&config, None, &["--status"]);
         String::from_utf8_lossy(&out.stdout).into_owned()
     };
     let st = status();
@@ -1547,14 +1541,7 @@ fn index_rebuild_reads_the_history_again() {
     .unwrap();
     let err = index(&config, Some(&repo));
     assert!(err.contains("history up to date (1 commit)"), "{err}");
-    let out = test_cairn()
-        .current_dir(&repo)
-        .args(["index", "--rebuild", "--config"])
-        .arg(&config)
-        .arg("--index-dir")
-        .arg(config.parent().unwrap().join("index"))
-        .output()
-        .unwrap();
+    let out = run_index(&config, Some(&repo), &["--rebuild"]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{err}");
     assert!(err.contains("history read: 2 commits"), "{err}");

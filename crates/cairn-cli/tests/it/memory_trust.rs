@@ -129,6 +129,15 @@ fn stdout_and_stderr(mut c: Command) -> String {
 
 /// A decisions log with a public, a secret and a confidential entry, written as a
 /// person would (not through cairn).
+/// Writes the secret note `unseal` and the decisions log into `v`; the note's text.
+fn secret_and_log(v: &Vault) -> String {
+    let secret =
+        format!("---\ntitle: {CANARY_TITLE}\nsensitivity: secret\n---\nThe {CANARY} shards.\n");
+    std::fs::write(v.note("unseal"), &secret).unwrap();
+    std::fs::write(v.note("decisions"), decisions_log()).unwrap();
+    secret
+}
+
 fn decisions_log() -> String {
     format!(
         "---\ntitle: Ledger decisions\n---\n# Ledger decisions\n\n\
@@ -245,10 +254,7 @@ fn secret_entries_never_show_on_any_output() {
 #[test]
 fn no_write_lowers_a_sensitivity_without_declassify() {
     let v = Vault::new();
-    let secret =
-        format!("---\ntitle: {CANARY_TITLE}\nsensitivity: secret\n---\nThe {CANARY} shards.\n");
-    std::fs::write(v.note("unseal"), &secret).unwrap();
-    std::fs::write(v.note("decisions"), decisions_log()).unwrap();
+    let secret = secret_and_log(&v);
     // An entry file whose entry, secret by doubt (`high` is no level),
     // lies past a plain note's head (30 lines): renamed into a plain note, that
     // line reads as prose there (a plain `secret` would still mark the note).
@@ -734,10 +740,7 @@ fn a_slug_holding_a_credential_is_refused_without_echoing_it() {
 #[test]
 fn edit_never_confirms_withheld_text() {
     let v = Vault::new();
-    let secret =
-        format!("---\ntitle: {CANARY_TITLE}\nsensitivity: secret\n---\nThe {CANARY} shards.\n");
-    std::fs::write(v.note("unseal"), &secret).unwrap();
-    std::fs::write(v.note("decisions"), decisions_log()).unwrap();
+    secret_and_log(&v);
     let answer = |slug: &str, old: &str| {
         let out = v
             .memory(&["edit", slug, "--old", old, "--new", "x", "--dry-run"])
