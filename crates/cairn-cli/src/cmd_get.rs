@@ -31,9 +31,16 @@ pub(crate) fn run(a: GetArgs) -> Result<()> {
         }
     }
     if !g.entries.is_empty() && a.format == TextOrJson::Text {
+        let whose = if g.entries.len() == 1 {
+            "1 entry is a note of its own; name it".to_owned()
+        } else {
+            format!(
+                "{} entries are notes of their own; name one",
+                g.entries.len()
+            )
+        };
         eprintln!(
-            "cairn: this is the intro of a log whose {} are notes of their own; name one: {}",
-            crate::output::count(g.entries.len(), "entry", "entries"),
+            "cairn: this is the intro of a log whose {whose}: {}",
             g.entries.join(", ")
         );
     }

@@ -111,26 +111,46 @@ pub(crate) fn is_combining(c: char) -> bool {
         | '\u{FE20}'..='\u{FE2F}')
 }
 
-/// A Latin letter for a full-width form or a common Cyrillic/Greek look-alike.
+/// A Latin letter for a full-width form or a common Cyrillic/Greek look-alike,
+/// in the case it looks (`Е` → `E`, `е` → `e`, `Η` → `H`, `η` → `n`).
 pub(crate) fn latin(c: char) -> char {
     match c {
         '\u{FF01}'..='\u{FF5E}' => char::from_u32(u32::from(c) - 0xFEE0).unwrap_or(c),
-        'а' | 'А' | 'α' | 'Α' => 'a',
-        'с' | 'С' | 'ϲ' => 'c',
-        'е' | 'Е' | 'ε' | 'Ε' => 'e',
-        'і' | 'І' | 'ı' | 'ι' | 'Ι' | 'ӏ' | 'Ӏ' => 'i',
-        'о' | 'О' | 'ο' | 'Ο' => 'o',
-        'р' | 'Р' | 'ρ' | 'Ρ' => 'p',
-        'ѕ' | 'Ѕ' => 's',
-        'т' | 'Т' | 'τ' | 'Τ' => 't',
-        'у' | 'У' | 'υ' | 'Υ' => 'y',
-        'ν' | 'Ν' => 'v',
-        'η' | 'Η' | 'п' => 'n',
-        'к' | 'К' | 'κ' | 'Κ' => 'k',
-        'ј' | 'Ј' => 'j',
-        'һ' | 'Һ' => 'h',
+        'а' | 'α' => 'a',
+        'А' | 'Α' => 'A',
+        'Β' | 'В' => 'B',
+        'с' | 'ϲ' => 'c',
+        'С' | 'Ϲ' => 'C',
+        'е' | 'ε' => 'e',
+        'Е' | 'Ε' => 'E',
+        'Η' | 'Н' | 'Һ' => 'H',
+        'і' | 'ı' | 'ι' => 'i',
+        'І' | 'Ι' | 'Ӏ' => 'I',
+        'ӏ' => 'l',
+        'ј' => 'j',
+        'Ј' => 'J',
+        'κ' | 'к' => 'k',
+        'Κ' | 'К' => 'K',
+        'ⅼ' => 'l',
+        'Ⅼ' => 'L',
+        'Μ' | 'М' => 'M',
+        'Ν' => 'N',
+        'η' | 'п' => 'n',
+        'о' | 'ο' => 'o',
+        'О' | 'Ο' => 'O',
+        'р' | 'ρ' => 'p',
+        'Р' | 'Ρ' => 'P',
+        'ѕ' => 's',
+        'Ѕ' => 'S',
+        'т' | 'τ' => 't',
+        'Т' | 'Τ' => 'T',
+        'у' | 'υ' => 'y',
+        'У' | 'Υ' => 'Y',
+        'ν' => 'v',
+        'Χ' | 'Х' => 'X',
+        'Ζ' => 'Z',
+        'һ' => 'h',
         'ԁ' => 'd',
-        'ⅼ' | 'Ⅼ' => 'l',
         _ => c,
     }
 }
@@ -366,13 +386,30 @@ fn keyed(s: &str) -> Option<Mark> {
     })
 }
 
-/// The sensitivity mark one line holds, if any (see the module header).
+/// The sensitivity mark one line holds, if any (see the module header): a
+/// keyed one, else a banner (`CONFIDENTIAL — do not share`, see `banners`).
 pub(crate) fn read_mark(line: &str) -> Option<Mark> {
     let clean = without_html_tags(latin_text(line));
     let s = strip_lead(&clean);
     if s.is_empty() {
         return None;
     }
+    keyed_mark(&clean, s).or_else(|| crate::banners::banner(&clean, s))
+}
+
+/// The mark with a key one line holds, if any: what a front-matter block's line
+/// scan reads (a banner there is a value's text, not a key YAML missed).
+pub(crate) fn read_keyed_mark(line: &str) -> Option<Mark> {
+    let clean = without_html_tags(latin_text(line));
+    let s = strip_lead(&clean);
+    if s.is_empty() {
+        return None;
+    }
+    keyed_mark(&clean, s)
+}
+
+/// A keyed mark in `clean` (the line's plain text), `s` being it without its lead.
+fn keyed_mark(clean: &str, s: &str) -> Option<Mark> {
     if let Some(m) = keyed(s) {
         return Some(m);
     }

@@ -58,6 +58,8 @@ pub const SENSITIVITY_KEYS: &[&str] = &[
     "informationclassification",
     "confidentiality",
     "confidentialitylevel",
+    "securitylevel",
+    "classificationlevel",
 ];
 
 /// Documented synonyms (any ASCII case) and the level they stand for. None is
@@ -385,7 +387,7 @@ pub(crate) fn scan_lines(
         // `sensitivity：x`); comment lines are not.
         let key = scan(line).or_else(|| {
             (!line.trim_start().starts_with('#'))
-                .then(|| crate::marks::read_mark(line).map(|m| m.key))
+                .then(|| crate::marks::read_keyed_mark(line).map(|m| m.key))
                 .flatten()
         });
         if let Some(key) = key {

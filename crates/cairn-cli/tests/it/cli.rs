@@ -569,3 +569,34 @@ fn search_json_carries_type_tags_and_date_and_a_query_may_start_with_a_dash() {
     assert!(h["memory_type"].is_string(), "{h}");
     assert!(h["date"].as_str().is_some_and(|d| d.len() == 10), "{h}");
 }
+
+/// `get` of a decision log's intro names its entries on stderr, in a sentence
+/// that agrees with their number (it said "whose 1 entry are notes of their
+/// own").
+#[test]
+fn get_of_a_log_intro_names_its_entries() {
+    let home = tempfile::tempdir().unwrap();
+    let vault = home.path().join("vault");
+    std::fs::create_dir_all(&vault).unwrap();
+    let one = "# Decisions\n\nIntro.\n\n### [2025-02-01] Use redis\n\nRedis.\n";
+    let two = format!("{one}\n### [2025-02-02] Use kafka\n\nKafka.\n");
+    for (text, said) in [
+        (
+            one.to_owned(),
+            "whose 1 entry is a note of its own; name it: decisions.md#use-redis\n",
+        ),
+        (
+            two,
+            "whose 2 entries are notes of their own; name one: decisions.md#use-redis, decisions.md#use-kafka\n",
+        ),
+    ] {
+        std::fs::write(vault.join("decisions.md"), text).unwrap();
+        cairn(home.path())
+            .args(["get", "decisions.md", "--vault"])
+            .arg(&vault)
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("Intro."))
+            .stderr(predicate::str::ends_with(said));
+    }
+}

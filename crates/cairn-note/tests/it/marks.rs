@@ -438,3 +438,69 @@ fn a_confidential_note_s_diagnostics_quote_no_value() {
     let p = parse_note("n.md", text.replace("confidential", "internal").as_bytes());
     assert!(p.diagnostics.iter().any(|d| d.message.contains(CANARY)));
 }
+
+/// Banners: a level stamped on a note without a key (red team: `CONFIDENTIAL —
+/// do not share` as the first line, `TOP SECRET` alone, `This note is classified
+/// secret.`, `TS//SCI`, `S E C R E T` and `Security level: secret` left the note
+/// `internal`). In the head, past it, and in an entry of a decisions file; the
+/// names and prose that only look like one stay `internal`.
+#[test]
+fn banners_without_a_key_withhold_the_note() {
+    let pad = "Line of prose.\n\n".repeat(40);
+    for (banner, level) in [
+        ("CONFIDENTIAL \u{2014} do not share", Confidential),
+        ("**TOP SECRET**", Secret),
+        ("# SECRET", Secret),
+        ("> [!danger] STRICTLY CONFIDENTIAL", Confidential),
+        ("Confidential \u{2014} do not share", Confidential),
+        ("Secret (not for distribution)", Secret),
+        ("This note is classified secret.", Secret),
+        (
+            "This document is confidential and must not leave the team.",
+            Confidential,
+        ),
+        ("Security level: secret", Secret),
+    ] {
+        for text in [
+            format!("{banner}\n\n# T\n\n{CANARY} body.\n"),
+            format!("# T\n\n{pad}{banner}\n\n{CANARY} body.\n"),
+        ] {
+            check(&text, level);
+        }
+    }
+    // Forms read in the head only (no level word of six letters for the line
+    // filter past it).
+    for banner in [
+        "S E C R E T",
+        "TS//SCI",
+        "(S//NF) Relay",
+        "For your eyes only.",
+    ] {
+        check(&format!("{banner}\n\n# T\n\n{CANARY} body.\n"), Secret);
+    }
+    let log = "# Log\n\n### [2025-02-01] Vendor pricing\n\nCONFIDENTIAL \u{2014} do not share\n\nPrice Qz9CANARY.\n\n### [2025-02-02] Use redis\n\nPlain.\n";
+    assert_eq!(
+        entry_levels(log),
+        [
+            ("vendor-pricing".to_owned(), Confidential),
+            ("use-redis".to_owned(), Internal),
+        ]
+    );
+    for prose in [
+        "## Secret\n\nA Kubernetes Secret holds a token.",
+        "- Secret\n- ConfigMap\n- Service",
+        "- PUBLIC\n- INTERNAL\n- SECRET",
+        "### Secret Rotation",
+        "## PRIVATE API",
+        "Secret: do not commit it to git.",
+        "| Level | Meaning |\n|---|---|\n| SECRET | never shown |",
+        "The FPGA is reset because its configuration was\n  confidential.",
+        "This file is secret-free.",
+        "Is this document confidential? Ask the owner.",
+        "Security level: high",
+        "Private\n\nMethods that start with an underscore.",
+    ] {
+        check(&format!("# T\n\n{prose}\n"), Internal);
+        check(&format!("# T\n\n{pad}{prose}\n"), Internal);
+    }
+}
