@@ -58,8 +58,9 @@ use crate::schema::Fields;
 pub const ANALYZER: &str = "cairn_en";
 /// Bumped whenever the schema, the analyzer or what of a note is indexed changes
 /// (5: no credential's text; 6: a confidential note by its names only, not its
-/// content); persisted indexes of another version are rebuilt.
-pub const SCHEMA_VERSION: u32 = 6;
+/// content; 7: no camelCase part of two letters starting a word but an acronym);
+/// persisted indexes of another version are rebuilt.
+pub const SCHEMA_VERSION: u32 = 7;
 
 /// A query: weighted analysed terms.
 #[derive(Debug, Clone, Default, PartialEq)]

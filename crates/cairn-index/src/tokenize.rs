@@ -4,7 +4,9 @@
 //!   `snake_case`, `kebab-case` and `a/b/c.rs` split into their words.
 //! - A `camelCase` or `PascalCase` word is kept whole and its parts are added at the
 //!   same position (`RollupPlanner` → `RollupPlanner`, `Rollup`, `Planner`;
-//!   `HTTPServer` → `HTTPServer`, `HTTP`, `Server`), so either spelling matches.
+//!   `HTTPServer` → `HTTPServer`, `HTTP`, `Server`), so either spelling matches;
+//!   a part of two letters starting the word only when it is an acronym
+//!   (`IOError` → `IO`, `Error`; `reStructuredText` → no `re`; `userId` → `Id`).
 //! - English contractions and possessives lose their tail (`Caroline's` →
 //!   `Caroline`, `don't` → `don`), as Lucene's possessive filter does.
 //! - Ordinals become their number (`8th` → `8`), so "8th December" matches a date.
@@ -119,7 +121,7 @@ fn tokens(text: &str) -> Vec<Token> {
         let parts = camel_parts(word);
         if parts.len() > 1 {
             for (a, b) in parts {
-                if b - a >= 2 {
+                if is_word_part(&word[a..b], a == 0) {
                     out.push(token(start + a, start + b));
                 }
             }
@@ -150,6 +152,20 @@ fn tokens(text: &str) -> Vec<Token> {
     }
     out.sort_by_key(|t| t.position);
     out
+}
+
+/// Whether a camelCase part is indexed on its own: three characters or more
+/// (`Rollup`, `get`); two when it ends the word or stands inside it (`Id` of
+/// `userId`, `Db` of `MongoDb`) or is an acronym (`IO` of `IOError`). Two letters
+/// starting a word otherwise are a prefix (`re` of `reStructuredText`, `Re` of
+/// `ReDoS`, `si` of `siRNA`): indexed alone, they made `ReDoS` and
+/// `reStructuredText` meet. One letter is never a word of its own.
+fn is_word_part(part: &str, first: bool) -> bool {
+    match part.chars().count() {
+        0 | 1 => false,
+        2 => !first || part.chars().all(char::is_uppercase),
+        _ => true,
+    }
 }
 
 /// `8th` → `8`; anything else unchanged.
@@ -247,6 +263,14 @@ mod tests {
                 &[(0, "HTTPServer"), (0, "HTTP"), (0, "Server")],
             ),
             ("GOMEMLIMIT", &[(0, "GOMEMLIMIT")]),
+            // A prefix is no word: `ReDoS` and `reStructuredText` met on `re`.
+            ("ReDoS", &[(0, "ReDoS"), (0, "Do")]),
+            ("userId", &[(0, "userId"), (0, "user"), (0, "Id")]),
+            (
+                "reStructuredText",
+                &[(0, "reStructuredText"), (0, "Structured"), (0, "Text")],
+            ),
+            ("IOError", &[(0, "IOError"), (0, "IO"), (0, "Error")]),
             ("nRF52840", &[(0, "nRF52840"), (0, "RF52840")]),
             (
                 "Caroline's plans, don't",
