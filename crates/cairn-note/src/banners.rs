@@ -8,32 +8,37 @@
 //!
 //! A banner is one of:
 //!
-//! - **A stamp in capitals**: a level phrase written in capitals
-//!   (`CONFIDENTIAL`, `STRICTLY CONFIDENTIAL`, `SECRET`, `TOP SECRET`,
-//!   `CLASSIFIED`, `RESTRICTED`, `PRIVATE`, `EYES ONLY`, `DO NOT SHARE`), maybe
-//!   with a noun (`CONFIDENTIAL INFORMATION`), alone or before a separator
-//!   (`—`, `:`, `/`, `(`…) and anything (`SECRET//NOFORN`, `CONFIDENTIAL: Q3
-//!   plan`). A list item that is only the stamp (`- SECRET`) is an enumeration's
-//!   value, not a banner.
-//! - **A stamp in any case with a handling warning**: `Confidential — do not
-//!   share`, `Secret (not for distribution)`, `Private: internal use only`.
-//!   Written alone and not in capitals only the unambiguous phrases count, as a
-//!   label (`Confidential`, `Strictly confidential`, `Top Secret`, `Eyes only`;
-//!   not `confidential.` ending a wrapped sentence): a heading `Secret` or
-//!   `Private` names a Kubernetes kind or a section as often.
-//! - **Spaced letters**: `S E C R E T`, `C O N F I D E N T I A L`.
-//! - **A classification marking**: `TS//SCI`, `S//NF`, `C//REL TO USA` at the
-//!   start of a line, bare or in parentheses.
-//! - **A statement**: `This note is confidential`, `this document is classified
-//!   secret`, `This page is to be treated as strictly confidential` — a level that
-//!   ends the statement (`This file is secret-free`, `this note is secret sauce`
-//!   are not marks).
+//! - **A stamp in capitals**: a level phrase of [`STAMPS`] written in capitals
+//!   (`CONFIDENTIAL`, `TOP SECRET`, `TOP-SECRET`, `CLASSIFIED`, `UNDER NDA`,
+//!   `PROPRIETARY AND CONFIDENTIAL`, `DO NOT SHARE`), maybe with a noun or two
+//!   (`CONFIDENTIAL DRAFT`), alone, bracketed or before a separator (`—`, `:`,
+//!   `/`, `(`…: `SECRET//NOFORN`, `CONFIDENTIAL: Q3 plan`); in a line all in
+//!   capitals also after another word (`DRAFT — CONFIDENTIAL`). Not: a list
+//!   item that is only the stamp (`- SECRET`, an enumeration's value), a field
+//!   (`PRIVATE: true`, `CLASSIFIED: 1203 rows`, `SECRET: ${{ secrets.KEY }}`),
+//!   `PRIVATE` without a handling warning (a `## PRIVATE` section of a build file).
+//! - **A stamp in ordinary case**: any stamp before a handling warning
+//!   (`Secret — do not share`, `Private: internal use only`); the unambiguous
+//!   ones ([`PLAIN_STAMPS`]: `Confidential`, `Top Secret`, `Do not share`) also
+//!   as a label, alone or before a separator (`Confidential: Q3 numbers`). It
+//!   starts with a capital (`confidential.` ending a wrapped sentence is prose);
+//!   `Secret`, `Private` or `Sensitive` alone name a Kubernetes kind or a section
+//!   as often.
+//! - **Spaced letters** (`S E C R E T`), **a classification marking** at a
+//!   line's start (`TS//SCI`, `(S//NF)`, `C//REL TO USA`), **a callout or
+//!   admonition** of that kind (`> [!confidential]`, `!!! danger "Confidential"`).
+//! - **A statement**: `This note is confidential`, `these notes are
+//!   confidential`, `everything below is secret`, `this document is classified
+//!   as confidential`, `keep this confidential`, `this note contains secrets` — a
+//!   level that ends the statement (`This file is secret-free`, `this note is
+//!   secret sauce`, `this page is private to the crate` are not marks).
 //!
-//! A table row is never a banner (its cells are read by the table's column).
-//! Level: `SECRET`, `TOP SECRET`, `CLASSIFIED`, eyes-only and `TS`/`S`
-//! markings are secret; the rest confidential.
+//! Code spans and table rows are never banners. Lines that head three levels
+//! or more describe the levels and mark nothing (`marks::body_marks` drops
+//! them, see [`level_label`]). Level: `SECRET`, `TOP SECRET`, `CLASSIFIED`,
+//! eyes-only and `TS`/`S` markings are secret; the rest confidential.
 
-use crate::marks::Mark;
+use crate::marks::{BANNER_KEY, Mark};
 use crate::model::Sensitivity;
 
 /// Stamps: the words (lowercase) and the level they give.
@@ -56,14 +61,43 @@ const STAMPS: &[(&[&str], Sensitivity)] = &[
         Sensitivity::Confidential,
     ),
     (&["private", "&", "confidential"], Sensitivity::Confidential),
+    (
+        &["internal", "and", "confidential"],
+        Sensitivity::Confidential,
+    ),
+    (
+        &["internal", "&", "confidential"],
+        Sensitivity::Confidential,
+    ),
+    (
+        &["proprietary", "and", "confidential"],
+        Sensitivity::Confidential,
+    ),
+    (
+        &["proprietary", "&", "confidential"],
+        Sensitivity::Confidential,
+    ),
+    (
+        &["confidential", "and", "proprietary"],
+        Sensitivity::Confidential,
+    ),
+    (
+        &["confidential", "&", "proprietary"],
+        Sensitivity::Confidential,
+    ),
     (&["restricted"], Sensitivity::Confidential),
+    (&["sensitive"], Sensitivity::Confidential),
     (&["private"], Sensitivity::Confidential),
+    (&["under", "nda"], Sensitivity::Confidential),
     (&["do", "not", "share"], Sensitivity::Confidential),
     (&["do", "not", "distribute"], Sensitivity::Confidential),
     (&["not", "for", "distribution"], Sensitivity::Confidential),
 ];
 
-/// Stamps that count alone when not written in capitals.
+/// Stamps that count not written in capitals without a handling warning (alone
+/// as a label, or before a separator: `Confidential: Q3 plan`). `Secret`,
+/// `Private`, `Restricted`, `Sensitive` or `Classified` alone name a Kubernetes
+/// kind, a section or an outcome as often.
 const PLAIN_STAMPS: &[&[&str]] = &[
     &["top", "secret"],
     &["eyes", "only"],
@@ -75,19 +109,40 @@ const PLAIN_STAMPS: &[&[&str]] = &[
     &["personal", "and", "confidential"],
     &["private", "and", "confidential"],
     &["private", "&", "confidential"],
+    &["internal", "and", "confidential"],
+    &["internal", "&", "confidential"],
+    &["proprietary", "and", "confidential"],
+    &["proprietary", "&", "confidential"],
+    &["confidential", "and", "proprietary"],
+    &["confidential", "&", "proprietary"],
+    &["do", "not", "share"],
+    &["do", "not", "distribute"],
+    &["not", "for", "distribution"],
 ];
 
-/// A noun that may follow a stamp (`CONFIDENTIAL INFORMATION`).
+/// Stamps that count in capitals only with a handling warning: `PRIVATE` heads
+/// build files' sections (`## PRIVATE`) as often as it marks a note.
+const WARNED_ONLY: &[&[&str]] = &[&["private"]];
+
+/// Words that may follow a stamp (`CONFIDENTIAL INFORMATION`, `Confidential
+/// draft`, `Confidential info below`): at most two.
 const STAMP_NOUNS: &[&str] = &[
     "information",
+    "info",
     "document",
     "documents",
+    "doc",
     "note",
     "notes",
     "material",
     "data",
     "memo",
+    "draft",
     "only",
+    "below",
+    "inside",
+    "content",
+    "contents",
 ];
 
 /// Handling warnings after a stamp (lowercase, at the start of what follows it).
@@ -125,13 +180,33 @@ const WARNINGS: &[&str] = &[
     "need-to-know",
 ];
 
-/// What a statement may name: `this <noun> is …`.
-const STATEMENT_NOUNS: &[&str] = &[
-    "note", "document", "doc", "page", "file", "memo", "entry", "section", "message", "email",
+/// A value after `STAMP:` that makes the line a field, not a banner
+/// (`PRIVATE: true`, `RESTRICTED: none`).
+const FIELD_VALUES: &[&str] = &[
+    "true", "false", "yes", "no", "none", "null", "on", "off", "n/a",
 ];
 
-/// Words between `is` and the level in a statement (`is to be treated as
-/// strictly confidential`).
+/// What a statement may name: `this [whole] <noun> is …`.
+const STATEMENT_NOUNS: &[&str] = &[
+    "note",
+    "notes",
+    "document",
+    "documents",
+    "doc",
+    "page",
+    "file",
+    "memo",
+    "entry",
+    "section",
+    "message",
+    "email",
+    "content",
+    "contents",
+    "information",
+];
+
+/// Words between the verb and the level in a statement (`is to be treated as
+/// strictly confidential`, `is classified as secret`).
 const STATEMENT_FILLERS: &[&str] = &[
     "strictly",
     "highly",
@@ -145,6 +220,8 @@ const STATEMENT_FILLERS: &[&str] = &[
     "as",
     "to",
     "be",
+    "for",
+    "your",
 ];
 
 /// Words that may follow a statement's level (`is confidential and must not…`).
@@ -153,42 +230,131 @@ const STATEMENT_ENDS: &[&str] = &[
 ];
 
 /// The banner `s` is, if any: `line` is the whole line after the plain-text pass,
-/// `s` the same after its lead (`#`, `>`, list markers, emphasis…) was stripped.
+/// `s` the same after its lead (`#`, `>`, list markers, emphasis, a callout's
+/// `[!type]`…) was stripped.
 pub(crate) fn banner(line: &str, s: &str) -> Option<Mark> {
-    if !worth_reading(s) || line.trim_start().starts_with('|') {
+    if !worth_reading(line) || line.trim_start().starts_with('|') {
         return None;
     }
-    let level = marking(s)
-        .or_else(|| stamp(line, &spaced_letters(s)))
-        .or_else(|| statement(s))?;
+    let s = without_code_spans(s);
+    let level = callout(line)
+        .or_else(|| marking(&s))
+        .or_else(|| stamp(line, &spaced_letters(&s)))
+        .or_else(|| statement(&s))?;
     Some(Mark {
-        key: "classification",
+        key: BANNER_KEY,
         value: level.as_str().to_owned(),
         dataview: false,
     })
 }
 
-/// A quick test that `s` may hold a banner: most lines hold no level word at all.
-fn worth_reading(s: &str) -> bool {
-    if s.len() > 400 {
+/// The level a line names first, as a label before a separator (`SECRET:
+/// never shown`, `- **Confidential** — listed, withheld`, `PUBLIC`): what a
+/// note describing the levels writes, line by line.
+pub(crate) fn level_label(line: &str) -> Option<Sensitivity> {
+    let plain = crate::plain_text::without_html_tags(crate::plain_text::latin_text(line));
+    let s = crate::marks::strip_lead(&plain);
+    let (head, _) = segments(s.trim_matches(is_trim))[0];
+    match words_of(head)[..] {
+        [ref w] => crate::sensitivity::sensitivity_word(w).filter(|_| {
+            // One of the four levels, not a synonym (`Private: …`).
+            Sensitivity::ALL.iter().any(|l| l.as_str() == w)
+        }),
+        _ => None,
+    }
+}
+
+/// A quick test that `line` (its plain text: look-alikes read) may hold a
+/// banner or a mark that withholds (every level word that does, `secret`,
+/// `confidential` and their synonyms, is a trigger): one pass over its bytes,
+/// no allocation. Most lines hold none; past a note's head only a line that
+/// does is read for a mark.
+pub(crate) fn worth_reading(line: &str) -> bool {
+    let b = line.as_bytes();
+    if b.len() > 400 {
         return false;
     }
-    if s.contains("//") || s.as_bytes().get(1) == Some(&b' ') {
+    // Spaced letters at the start (`S E C R E T`, `**S E C R E T**`).
+    let t = line
+        .trim_start()
+        .trim_start_matches(['*', '_', '#', '>', ' '])
+        .as_bytes();
+    if t.len() >= 9
+        && (0..5).all(|k| t[2 * k].is_ascii_alphabetic() && (k == 4 || t[2 * k + 1] == b' '))
+    {
         return true;
     }
-    let lower = s.to_ascii_lowercase();
-    [
-        "secret",
-        "confiden",
-        "classified",
-        "restricted",
-        "private",
-        "eyes only",
-        "do not",
-        "not for",
-    ]
-    .iter()
-    .any(|w| lower.contains(w))
+    // A classification marking (`TS//SCI`, `C//REL`).
+    if line.contains("S//") || line.contains("C//") {
+        return true;
+    }
+    // One of the words every banner holds, in any case, at a word's start: each
+    // word is looked at once, by its first letter.
+    let mut i = 0;
+    while i < b.len() {
+        if !b[i].is_ascii_alphabetic() {
+            i += 1;
+            continue;
+        }
+        let at = |w: &[u8]| b.len() - i >= w.len() && b[i..i + w.len()].eq_ignore_ascii_case(w);
+        let found = match b[i] | 0x20 {
+            b's' => at(b"secret") || at(b"sensitive"),
+            b'c' => at(b"confiden") || at(b"classified"),
+            b'r' => at(b"restricted"),
+            b'p' => at(b"private"),
+            b'e' => at(b"eyes only"),
+            b'd' => at(b"do not share") || at(b"do not distribute"),
+            b'n' => at(b"not for distribution"),
+            b'u' => at(b"under nda"),
+            _ => false,
+        };
+        if found {
+            return true;
+        }
+        while i < b.len() && b[i].is_ascii_alphabetic() {
+            i += 1;
+        }
+    }
+    false
+}
+
+/// `s` with its code spans blanked: a stamp or a statement in code is shown, not
+/// declared (`` `This note is confidential.` is the form we detect ``).
+fn without_code_spans(s: &str) -> std::borrow::Cow<'_, str> {
+    if !s.contains('`') {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut in_code = false;
+    for c in s.chars() {
+        if c == '`' {
+            in_code = !in_code;
+            out.push(' ');
+        } else {
+            out.push(if in_code { ' ' } else { c });
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// An Obsidian callout or an `MkDocs` admonition whose type or title is a stamp:
+/// `> [!confidential]`, `> [!top-secret] Vendor`, `!!! danger "Confidential"`.
+fn callout(line: &str) -> Option<Sensitivity> {
+    let t = line.trim_start().trim_start_matches(['>', ' ']);
+    if let Some(rest) = t.strip_prefix("[!") {
+        let (kind, _) = rest.split_once(']')?;
+        return stamp_words(&words_of(kind)).map(|(_, l)| l);
+    }
+    let rest = t
+        .strip_prefix("!!!")
+        .or_else(|| t.strip_prefix("???+"))
+        .or_else(|| t.strip_prefix("???"))?;
+    let mut parts = rest.trim().splitn(2, char::is_whitespace);
+    let kind = parts.next().unwrap_or("");
+    let title = parts.next().unwrap_or("").trim().trim_matches('"');
+    stamp_words(&words_of(kind))
+        .or_else(|| stamp_words(&words_of(title)))
+        .map(|(_, l)| l)
 }
 
 /// A classification marking at the start: `TS//SCI`, `(S//NF)`, `C//REL TO USA`.
@@ -226,123 +392,281 @@ fn spaced_letters(s: &str) -> String {
     out
 }
 
-/// Characters around a stamp that do not count: emphasis, quotes, marks.
+/// Characters around a stamp that do not count: emphasis, quotes, brackets.
 fn is_trim(c: char) -> bool {
     c.is_whitespace()
         || matches!(
             c,
-            '*' | '_' | '~' | '=' | '"' | '\'' | '“' | '”' | '‘' | '’'
+            '*' | '_'
+                | '~'
+                | '='
+                | '"'
+                | '\''
+                | '“'
+                | '”'
+                | '‘'
+                | '’'
+                | '«'
+                | '»'
+                | '['
+                | '('
+                | '{'
         )
 }
 
-/// Where a stamp ends and what follows it begins: the first separator.
-fn split_stamp(s: &str) -> (&str, &str) {
-    let mut at = s.len();
-    for (i, c) in s.char_indices() {
-        let sep = matches!(
-            c,
-            '—' | '–' | ':' | '/' | '|' | '·' | ',' | ';' | '(' | '[' | '.' | '!' | '?'
-        ) || (c == '-' && (s[i + 1..].starts_with([' ', '-']) || s[..i].ends_with(' ')));
-        if sep {
-            at = i;
-            break;
-        }
-    }
-    (&s[..at], &s[at..])
+/// Whether `c` separates a stamp from what follows it.
+fn is_separator(c: char) -> bool {
+    matches!(
+        c,
+        '—' | '–'
+            | ':'
+            | '/'
+            | '|'
+            | '·'
+            | ','
+            | ';'
+            | '('
+            | ')'
+            | '['
+            | ']'
+            | '{'
+            | '}'
+            | '«'
+            | '»'
+            | '.'
+            | '!'
+            | '?'
+    )
 }
 
-/// A stamp (see the module header); `line` tells whether it is a list item.
-fn stamp(line: &str, s: &str) -> Option<Sensitivity> {
-    let (head, tail) = split_stamp(s.trim_matches(is_trim));
-    let words: Vec<&str> = head
-        .split_whitespace()
-        .map(|w| w.trim_matches(is_trim))
-        .filter(|w| !w.is_empty())
-        .collect();
-    if words.is_empty() || words.len() > 6 {
-        return None;
+/// `s` cut at its separators (`-` counts only with a blank beside it):
+/// the segments and, for each, the separator after it (if any).
+fn segments(s: &str) -> Vec<(&str, Option<char>)> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    for (i, c) in s.char_indices() {
+        let sep = is_separator(c)
+            || (c == '-' && (s[i + 1..].starts_with([' ', '-']) || s[..i].ends_with(' ')));
+        if sep {
+            out.push((&s[from..i], Some(c)));
+            from = i + c.len_utf8();
+        }
     }
-    let lower: Vec<String> = words.iter().map(|w| w.to_lowercase()).collect();
-    // The stamp, then at most one noun.
+    out.push((&s[from..], None));
+    out
+}
+
+/// The lowercase words of a stamp's text: split at blanks and hyphens
+/// (`Top-Secret`), without emphasis, quotes or symbols (`CONFIDENTIAL 🔒`).
+fn words_of(text: &str) -> Vec<String> {
+    text.split(|c: char| c.is_whitespace() || c == '-')
+        .map(|w| w.trim_matches(|c: char| is_trim(c) || !(c.is_alphanumeric() || c == '&')))
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
+/// The stamp `words` are (with at most two nouns after it), and its level.
+fn stamp_words(words: &[String]) -> Option<(&'static [&'static str], Sensitivity)> {
     let find = |phrase: &[String]| {
         STAMPS
             .iter()
             .find(|(w, _)| w.len() == phrase.len() && w.iter().zip(phrase).all(|(a, b)| a == b))
+            .copied()
     };
-    let (words_of, level) = find(&lower).or_else(|| match lower.split_last() {
-        Some((noun, phrase)) if !phrase.is_empty() && STAMP_NOUNS.contains(&noun.as_str()) => {
-            find(phrase)
-        }
-        _ => None,
-    })?;
-    let tail = tail
+    let nouns = words
+        .iter()
+        .rev()
+        .take(2)
+        .take_while(|w| STAMP_NOUNS.contains(&w.as_str()))
+        .count();
+    (0..=nouns)
+        .filter(|&n| n < words.len())
+        .find_map(|n| find(&words[..words.len() - n]))
+}
+
+/// Whether `text` (a line, lowercase or not) is a list item.
+fn is_list_item(line: &str) -> bool {
+    let t = line.trim_start().trim_start_matches('>').trim_start();
+    (t.starts_with(['-', '*', '+']) && t[1..].starts_with(' '))
+        || t.split_once(['.', ')']).is_some_and(|(n, r)| {
+            !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) && r.starts_with(' ')
+        })
+}
+
+/// A stamp (see the module header); `line` tells whether it is a list item.
+fn stamp(line: &str, s: &str) -> Option<Sensitivity> {
+    let s = s.trim_matches(|c: char| is_trim(c) || (!c.is_ascii() && !c.is_alphanumeric()));
+    let segs = segments(s);
+    let (head, sep) = segs[0];
+    let tail: String = segs[1..]
+        .iter()
+        .map(|(t, _)| *t)
+        .collect::<Vec<_>>()
+        .join(" ")
         .trim_start_matches(|c: char| is_trim(c) || !c.is_alphanumeric())
         .to_lowercase()
         .replace('’', "'");
+    let words = words_of(head);
+    if words.is_empty() || words.len() > 6 {
+        return None;
+    }
+    let capitals =
+        |t: &str| t.chars().any(char::is_alphabetic) && !t.chars().any(char::is_lowercase);
+    let Some((stamp_is, level)) = stamp_words(&words) else {
+        // In a line written in capitals, a stamp after another word (`DRAFT —
+        // CONFIDENTIAL`, `INTERNAL / CONFIDENTIAL`), unless the line lists
+        // levels (`PUBLIC / INTERNAL / CONFIDENTIAL / SECRET`).
+        if !capitals(s) || segs.len() > 4 {
+            return None;
+        }
+        let found: Vec<Sensitivity> = segs[1..]
+            .iter()
+            .filter_map(|(t, _)| stamp_words(&words_of(t)).map(|(_, l)| l))
+            .collect();
+        let levels = segs
+            .iter()
+            .filter(|(t, _)| crate::sensitivity::sensitivity_word(t.trim()).is_some())
+            .count();
+        return found.into_iter().max().filter(|_| levels < 3);
+    };
     let warned = WARNINGS.iter().any(|w| tail.starts_with(w));
-    let capitals = head.chars().any(char::is_alphabetic) && !head.chars().any(char::is_lowercase);
-    let list_item = {
-        let t = line.trim_start().trim_start_matches('>').trim_start();
-        t.starts_with(['-', '*', '+']) && t[1..].starts_with(' ')
-            || t.split_once(['.', ')']).is_some_and(|(n, r)| {
-                !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) && r.starts_with(' ')
-            })
-    };
     let alone = tail.trim().is_empty();
-    let counts = if capitals {
-        !(list_item && alone)
-    } else {
-        // Alone, a label (`Confidential`), not the end of a wrapped sentence
-        // (`…because its configuration was\n  confidential.`).
-        let label = words[0].starts_with(char::is_uppercase);
-        warned || (alone && label && !list_item && PLAIN_STAMPS.contains(words_of))
+    // `STAMP: value` is a field when the value is one (`PRIVATE: true`,
+    // `CLASSIFIED: 1203 rows`, `SECRET: ${{ secrets.KEY }}`).
+    let field = sep == Some(':') && {
+        let after = s[head.len() + 1..].trim_start();
+        let first = after.split_whitespace().next().unwrap_or("").to_lowercase();
+        !after.starts_with(char::is_alphabetic)
+            || FIELD_VALUES.contains(&first.trim_end_matches(['.', ',']))
     };
-    counts.then_some(*level)
+    let list_item = is_list_item(line);
+    let counts = if capitals(head) {
+        if WARNED_ONLY.contains(&stamp_is) {
+            warned
+        } else {
+            !(field || list_item && alone)
+        }
+    } else {
+        // Not in capitals: a label (`Confidential`, not the end of a wrapped
+        // sentence `…its configuration was\n  confidential.`).
+        let label = head
+            .trim_start_matches(is_trim)
+            .starts_with(char::is_uppercase);
+        label && (warned || (PLAIN_STAMPS.contains(&stamp_is) && !field && !(alone && list_item)))
+    };
+    counts.then_some(level)
 }
 
-/// A statement `this <noun> is [fillers] <level>` among the first words of `s`.
+/// A statement among the first words of `s`: `this [whole] [<noun>] is [fillers]
+/// <level>`, `these notes are confidential`, `everything below is secret`, `keep
+/// this confidential`, `this note contains secrets`.
 fn statement(s: &str) -> Option<Sensitivity> {
     let lower = s.to_lowercase().replace('’', "'");
     let words: Vec<&str> = lower.split_whitespace().take(16).collect();
-    let start = words.windows(3).position(|w| {
-        w[0].trim_start_matches(|c: char| !c.is_alphanumeric()) == "this"
-            && STATEMENT_NOUNS.contains(&w[1])
-            && matches!(w[2], "is" | "are")
-    })?;
-    let mut rest = words[start + 3..]
-        .iter()
-        .copied()
-        .skip_while(|w| STATEMENT_FILLERS.contains(w))
-        .peekable();
-    let first = rest.next()?;
-    let (word, next) = match first {
-        // `classified secret`: the level named after it; `classified.` alone.
-        "classified" => match rest.peek() {
-            Some(w) if level_word(w.trim_end_matches(|c: char| !c.is_alphanumeric())).is_some() => {
-                (rest.next()?, rest.next())
+    (0..words.len()).find_map(|i| {
+        let w = bare(words[i]);
+        let mut k = i + 1;
+        match w {
+            "this" | "these" => {
+                if words
+                    .get(k)
+                    .is_some_and(|w| matches!(bare(w), "whole" | "entire"))
+                {
+                    k += 1;
+                }
+                if words
+                    .get(k)
+                    .is_some_and(|w| STATEMENT_NOUNS.contains(&bare(w)))
+                {
+                    k += 1;
+                }
             }
-            _ => (first, rest.next()),
-        },
-        "top" => (rest.next()?, rest.next()),
-        _ => (first, rest.next()),
-    };
-    let bare = word.trim_end_matches(|c: char| !c.is_alphanumeric());
-    let level = level_word(bare)?;
-    // The level ends the statement: punctuation after it, nothing more, or a
-    // word that goes on to another clause.
-    let ends = bare.len() < word.len()
-        || next
-            .is_none_or(|n| STATEMENT_ENDS.contains(&n) || !n.starts_with(char::is_alphanumeric));
-    ends.then_some(level)
+            "everything" => {
+                if words
+                    .get(k)
+                    .is_some_and(|w| matches!(bare(w), "below" | "here" | "above"))
+                {
+                    k += 1;
+                }
+            }
+            "keep" => {
+                if words.get(k).map(|w| bare(w)) != Some("this") {
+                    return None;
+                }
+                k += 1;
+                if words
+                    .get(k)
+                    .is_some_and(|w| STATEMENT_NOUNS.contains(&bare(w)))
+                {
+                    k += 1;
+                }
+                return level_after(&words[k..], true);
+            }
+            _ => return None,
+        }
+        match words.get(k).map(|w| bare(w)) {
+            Some("is" | "are") => level_after(&words[k + 1..], false),
+            Some("contains" | "contain") => {
+                let next = words.get(k + 1).copied()?;
+                let ends = bare(next).len() < next.len()
+                    || words
+                        .get(k + 2)
+                        .is_none_or(|n| STATEMENT_ENDS.contains(&bare(n)));
+                match bare(next) {
+                    "secrets" if ends => Some(Sensitivity::Secret),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    })
 }
 
-/// The level a statement's word names.
-fn level_word(w: &str) -> Option<Sensitivity> {
-    match w {
-        "secret" | "classified" => Some(Sensitivity::Secret),
-        "confidential" => Some(Sensitivity::Confidential),
-        _ => None,
+/// A word without the punctuation around it (an apostrophe stays: `don't`).
+fn bare(w: &str) -> &str {
+    w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'')
+}
+
+/// The level `words` state after a statement's verb: fillers, then a level
+/// that ends the statement. `private` counts only qualified (`strictly
+/// private`) or ending the sentence.
+fn level_after(words: &[&str], kept: bool) -> Option<Sensitivity> {
+    let mut i = 0;
+    let mut qualified = false;
+    while i < words.len() && STATEMENT_FILLERS.contains(&bare(words[i])) {
+        qualified |= matches!(bare(words[i]), "strictly" | "highly");
+        // `for your eyes only` is a level, not fillers.
+        if bare(words[i]) == "for" && words.get(i + 1).is_some_and(|w| bare(w) == "your") {
+            break;
+        }
+        i += 1;
     }
+    let rest = &words[i..];
+    let first = bare(rest.first()?);
+    let (level, used) = match first {
+        "secret" => (Sensitivity::Secret, 1),
+        "top" if rest.get(1).is_some_and(|w| bare(w) == "secret") => (Sensitivity::Secret, 2),
+        "classified" => match rest.get(1).map(|w| bare(w)) {
+            Some("as" | "secret" | "confidential") => {
+                return level_after(&rest[1..], kept).or(Some(Sensitivity::Secret));
+            }
+            _ => (Sensitivity::Secret, 1),
+        },
+        "confidential" => (Sensitivity::Confidential, 1),
+        "private" => (Sensitivity::Confidential, 1),
+        "for" if rest.len() >= 4 && bare(rest[1]) == "your" && bare(rest[2]) == "eyes" => {
+            (Sensitivity::Secret, 4)
+        }
+        "eyes" if rest.get(1).is_some_and(|w| bare(w) == "only") => (Sensitivity::Secret, 2),
+        _ => return None,
+    };
+    let last = rest[used - 1];
+    let punctuated = bare(last).len() < last.trim_end_matches('\'').len();
+    let next = rest.get(used).map(|w| bare(w));
+    let ends = punctuated || next.is_none_or(|n| STATEMENT_ENDS.contains(&n));
+    let private_ok = qualified || kept || punctuated || next.is_none();
+    (ends && (first != "private" || private_ok)).then_some(level)
 }
 
 #[cfg(test)]
@@ -376,6 +700,22 @@ mod tests {
             ("<b>CLASSIFIED</b>", Secret),
             ("ＳＥＣＲＥＴ", Secret),
             ("SΕCRET", Secret),
+            ("ᴄᴏɴꜰɪᴅᴇɴᴛɪᴀʟ", Confidential),
+            ("𝐂𝐎𝐍𝐅𝐈𝐃𝐄𝐍𝐓𝐈𝐀𝐋", Confidential),
+            ("𝖳𝖮𝖯 𝖲𝖤𝖢𝖱𝖤𝖳", Secret),
+            ("[CONFIDENTIAL]", Confidential),
+            ("(CONFIDENTIAL)", Confidential),
+            ("«CONFIDENTIAL»", Confidential),
+            ("CONFIDENTIAL DRAFT", Confidential),
+            ("CONFIDENTIAL 🔒", Confidential),
+            ("🔒 CONFIDENTIAL 🔒", Confidential),
+            ("DRAFT — CONFIDENTIAL", Confidential),
+            ("INTERNAL / CONFIDENTIAL", Confidential),
+            ("PROPRIETARY AND CONFIDENTIAL", Confidential),
+            ("TOP-SECRET", Secret),
+            ("SENSITIVE — internal only", Confidential),
+            ("UNDER NDA", Confidential),
+            ("PRIVATE — do not share", Confidential),
         ] {
             check(line, Some(level));
         }
@@ -394,6 +734,28 @@ mod tests {
             ("Top Secret", Secret),
             ("For your eyes only.", Secret),
             ("## Private and Confidential", Confidential),
+            ("Confidential: Q3 payout numbers", Confidential),
+            ("Confidential — payout ledger vendor rates", Confidential),
+            ("Confidential (internal)", Confidential),
+            ("Strictly Confidential - Q3 plan", Confidential),
+            ("Top Secret: payout ledger keys", Secret),
+            ("# Confidential: payout ledger migration plan", Confidential),
+            ("[Confidential] Q3 plan", Confidential),
+            ("Confidential//Internal", Confidential),
+            ("Confidential draft", Confidential),
+            ("Confidential info — do not share", Confidential),
+            ("> [!warning] Confidential info below", Confidential),
+            ("Confidential 🤫", Confidential),
+            ("Internal & Confidential", Confidential),
+            ("Confidential and proprietary", Confidential),
+            ("Top-Secret", Secret),
+            ("Not for distribution", Confidential),
+            ("Do not share", Confidential),
+            ("Do not distribute.", Confidential),
+            ("Under NDA — do not share", Confidential),
+            ("> [!confidential]", Confidential),
+            ("> [!top-secret] Vendor", Secret),
+            ("!!! danger \"Confidential\"", Confidential),
         ] {
             check(line, Some(level));
         }
@@ -431,6 +793,16 @@ mod tests {
             ),
             ("This memo is marked secret", Secret),
             ("This entry is top secret!", Secret),
+            ("This is confidential, please don't share.", Confidential),
+            ("These notes are confidential.", Confidential),
+            ("This whole note is confidential.", Confidential),
+            ("This entire document is confidential.", Confidential),
+            ("Everything below is confidential.", Confidential),
+            ("Keep this confidential.", Confidential),
+            ("This document is classified as confidential.", Confidential),
+            ("This note is strictly private.", Confidential),
+            ("This note is for your eyes only.", Secret),
+            ("This note contains secrets.", Secret),
         ] {
             check(line, Some(level));
         }
@@ -464,6 +836,22 @@ mod tests {
             "top secret",
             "S/MIME keys",
             "https://example.com//path",
+            "SECRET: ${{ secrets.PAYOUT_KEY }}",
+            "PRIVATE: true",
+            "CLASSIFIED: 1203 payout ledger rows",
+            "RESTRICTED: 12",
+            "## PRIVATE",
+            "Confidential: no",
+            "confidential: do not share them outside finance, per policy.",
+            "`This note is confidential.` is the statement form we detect.",
+            "CONFIDENTIAL CLIENT",
+            "PUBLIC / INTERNAL / CONFIDENTIAL / SECRET",
+            "Keep it secret.",
+            "This doc contains secrets management tips",
+            "Sensitive",
+            "Do not share your screen during demos.",
+            "Secret Santa 2025 — do not share the list",
+            "Private beta — do not share the link",
         ] {
             check(line, None);
         }

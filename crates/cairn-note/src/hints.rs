@@ -1,5 +1,5 @@
 //! Front-matter keys that are not sensitivity keys but state a level plainly:
-//! `security: secret`, `visibility: confidential`, `secret: true`,
+//! `security: secret`, `visibility: confidential`, `status: confidential`, `secret: true`,
 //! `tags: [secret]`. They can only **raise** a note's level (to what they say),
 //! never lower it and never make doubt: `visibility: public` or `access: team`
 //! change nothing, while a person who wrote `privacy: secret` meant the note to
@@ -21,6 +21,21 @@ const LEVEL_KEYS: &[&str] = &[
     "accesslevel",
     "privacy",
     "privacylevel",
+    "status",
+];
+
+/// Keys that state a level in a body's line (`Status: confidential`,
+/// `**Security level:** secret`): the level keys and `status`; only a plain
+/// `confidential` or `secret` counts there (see `marks`).
+pub(crate) const STATED_KEYS: &[&str] = &[
+    "security",
+    "securitylevel",
+    "visibility",
+    "access",
+    "accesslevel",
+    "privacy",
+    "privacylevel",
+    "status",
 ];
 
 /// Keys that, set to true (`true`, `yes`), raise the note to a level.
@@ -135,6 +150,9 @@ mod tests {
         check("tags: [ops, Secret]", Some(Secret));
         check("tags: '#confidential, ops'", Some(Confidential));
         check("visibility: public", Some(Public));
+        // Red team: a status that states a level.
+        check("status: confidential", Some(Confidential));
+        check("status: draft", None);
         // Nothing they do not say plainly.
         check("access: team", None);
         check("secret: false", None);

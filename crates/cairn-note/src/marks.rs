@@ -59,10 +59,15 @@ const NOT_KEYS: &[&str] = &[
     "insensitively",
 ];
 
+/// The key of a mark written without one: a banner (see `banners`).
+pub(crate) const BANNER_KEY: &str = "banner";
+
 /// One sensitivity mark found in a line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Mark {
-    /// The entry of [`SENSITIVITY_KEYS`] the line names.
+    /// The entry of [`SENSITIVITY_KEYS`] the line names; for a key that only
+    /// states a level (`Status: confidential`), that key (`status`); for a
+    /// banner, [`BANNER_KEY`].
     pub key: &'static str,
     /// The value, without decoration (for a weak separator: the level word found).
     pub value: String,
@@ -116,6 +121,46 @@ pub(crate) fn is_combining(c: char) -> bool {
 pub(crate) fn latin(c: char) -> char {
     match c {
         '\u{FF01}'..='\u{FF5E}' => char::from_u32(u32::from(c) - 0xFEE0).unwrap_or(c),
+        // Mathematical letters (bold, italic, script, fraktur, double-struck,
+        // sans-serif, monospace: `𝐂𝐎𝐍𝐅𝐈𝐃𝐄𝐍𝐓𝐈𝐀𝐋`), 52 to a style, capitals
+        // first; and their digits, 10 to a style.
+        '\u{1D400}'..='\u{1D6A3}' => {
+            let k = (u32::from(c) - 0x1D400) % 52;
+            let base = if k < 26 {
+                u32::from(b'A')
+            } else {
+                u32::from(b'a') - 26
+            };
+            char::from_u32(base + k).unwrap_or(c)
+        }
+        '\u{1D7CE}'..='\u{1D7FF}' => {
+            char::from_u32(u32::from(b'0') + (u32::from(c) - 0x1D7CE) % 10).unwrap_or(c)
+        }
+        // Small capitals (`ᴄᴏɴꜰɪᴅᴇɴᴛɪᴀʟ`) read as the capitals they show.
+        'ᴀ' => 'A',
+        'ʙ' => 'B',
+        'ᴄ' => 'C',
+        'ᴅ' => 'D',
+        'ᴇ' => 'E',
+        'ꜰ' => 'F',
+        'ɢ' => 'G',
+        'ʜ' => 'H',
+        'ɪ' => 'I',
+        'ᴊ' => 'J',
+        'ᴋ' => 'K',
+        'ʟ' => 'L',
+        'ᴍ' => 'M',
+        'ɴ' => 'N',
+        'ᴏ' => 'O',
+        'ᴘ' => 'P',
+        'ʀ' => 'R',
+        'ꜱ' => 'S',
+        'ᴛ' => 'T',
+        'ᴜ' => 'U',
+        'ᴠ' => 'V',
+        'ᴡ' => 'W',
+        'ʏ' => 'Y',
+        'ᴢ' => 'Z',
         'а' | 'α' => 'a',
         'А' | 'Α' => 'A',
         'Β' | 'В' => 'B',
@@ -232,7 +277,7 @@ pub(crate) fn key_of(key: &str) -> Option<&'static str> {
 
 /// Decoration that may stand before a key: blanks, quote and list markers,
 /// headings, table pipes, emphasis, an HTML comment, a brace.
-fn strip_lead(s: &str) -> &str {
+pub(crate) fn strip_lead(s: &str) -> &str {
     let mut s = s.trim_start();
     loop {
         let next = s
@@ -376,6 +421,9 @@ fn keyed(s: &str) -> Option<Mark> {
             });
         }
     }
+    if let Some(m) = stated(s) {
+        return Some(m);
+    }
     // Blanks only between key and value.
     let (word, rest) = s.split_once(char::is_whitespace)?;
     let key = key_of(word.trim_matches(is_decoration))?;
@@ -386,26 +434,60 @@ fn keyed(s: &str) -> Option<Mark> {
     })
 }
 
+/// A key that is no sensitivity key but states a level (`Status:
+/// confidential`, `**Security level:** secret`, `Privacy: Secret`: the front
+/// matter's hint keys, see `hints`), when its value is plainly `confidential`
+/// or `secret` (`top secret`, `strictly confidential`): a mark that can only
+/// raise. Any other value is no mark (`Status: draft`, `Visibility: private`).
+fn stated(s: &str) -> Option<Mark> {
+    let (at, len, true) = separator(s)? else {
+        return None;
+    };
+    // The value first: it is rarely a level word.
+    if !crate::banners::worth_reading(&s[at + len..]) {
+        return None;
+    }
+    let key = fold(s[..at].trim_matches(is_decoration))?;
+    let key = crate::hints::STATED_KEYS
+        .iter()
+        .copied()
+        .find(|k| *k == key)?;
+    let value = clean_value(&s[at + len..]).to_lowercase().replace('-', " ");
+    let level = match value.split_whitespace().collect::<Vec<_>>()[..] {
+        ["secret"] | ["top", "secret"] => Sensitivity::Secret,
+        ["confidential"] | ["strictly" | "highly", "confidential"] => Sensitivity::Confidential,
+        _ => return None,
+    };
+    Some(Mark {
+        key,
+        value: level.as_str().to_owned(),
+        dataview: false,
+    })
+}
+
 /// The sensitivity mark one line holds, if any (see the module header): a
 /// keyed one, else a banner (`CONFIDENTIAL — do not share`, see `banners`).
 pub(crate) fn read_mark(line: &str) -> Option<Mark> {
     let clean = without_html_tags(latin_text(line));
     let s = strip_lead(&clean);
     if s.is_empty() {
-        return None;
+        // A callout's type may be the banner (`> [!confidential]`).
+        return crate::banners::banner(&clean, s);
     }
     keyed_mark(&clean, s).or_else(|| crate::banners::banner(&clean, s))
 }
 
-/// The mark with a key one line holds, if any: what a front-matter block's line
-/// scan reads (a banner there is a value's text, not a key YAML missed).
+/// The mark with a sensitivity key one line holds, if any: what a front-matter
+/// block's line scan reads (a banner there is a value's text, and a key that
+/// only states a level, `security: secret`, the block's own hint: neither is a
+/// key YAML missed).
 pub(crate) fn read_keyed_mark(line: &str) -> Option<Mark> {
     let clean = without_html_tags(latin_text(line));
     let s = strip_lead(&clean);
     if s.is_empty() {
         return None;
     }
-    keyed_mark(&clean, s)
+    keyed_mark(&clean, s).filter(|m| SENSITIVITY_KEYS.contains(&m.key))
 }
 
 /// A keyed mark in `clean` (the line's plain text), `s` being it without its lead.
@@ -524,7 +606,9 @@ pub(crate) fn body_marks(body: &str, first_line: usize, entry_file: bool) -> Vec
                     mark,
                 }),
         );
-        if !in_head && !t.contains("::") && !names_a_withheld_level(t) {
+        // Past the head only a line holding a level word (or a banner's word:
+        // `classified`, `eyes only`) can hold a mark that counts.
+        if !in_head && !t.contains("::") && !crate::banners::worth_reading(&latin_text(t)) {
             continue;
         }
         // Past the head a code span that holds a whole field documents the
@@ -561,6 +645,23 @@ pub(crate) fn body_marks(body: &str, first_line: usize, entry_file: bool) -> Vec
         line: first_line + at,
         mark,
     }));
+    // Banners that head lines naming three levels or more describe the levels
+    // (`PUBLIC: shown`, `CONFIDENTIAL: listed, withheld`, `SECRET: never
+    // shown`), as a table's column does: they mark nothing.
+    if out.iter().any(|m| m.mark.key == BANNER_KEY) {
+        let labels: Vec<(usize, Sensitivity)> = body
+            .lines()
+            .enumerate()
+            .filter(|&(i, _)| !fences.is_code(i))
+            .filter_map(|(i, l)| Some((first_line + i, crate::banners::level_label(l)?)))
+            .collect();
+        let mut levels: Vec<Sensitivity> = labels.iter().map(|&(_, l)| l).collect();
+        levels.sort_unstable();
+        levels.dedup();
+        if levels.len() >= 3 {
+            out.retain(|m| m.mark.key != BANNER_KEY || labels.iter().all(|&(l, _)| l != m.line));
+        }
+    }
     out
 }
 
@@ -655,17 +756,6 @@ fn value_below_key(key: &str, line: &str) -> Option<Mark> {
         value: weak_value(v.trim_end_matches('|'))?,
         dataview: false,
     })
-}
-
-/// Whether a line holds a word naming a level that withholds a note
-/// (`confidential`, `secret`, or a synonym of `confidential`): past the head,
-/// only such a line can hold a mark that counts (see [`withholds`]).
-fn names_a_withheld_level(line: &str) -> bool {
-    latin_text(line)
-        .split(|c: char| !c.is_ascii_alphabetic())
-        .filter(|w| w.len() >= 6)
-        .filter_map(sensitivity_word)
-        .any(|s| s >= Sensitivity::Confidential)
 }
 
 /// Whether a loose mark past the head counts: only when it plainly names a

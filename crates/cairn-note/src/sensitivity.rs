@@ -58,8 +58,6 @@ pub const SENSITIVITY_KEYS: &[&str] = &[
     "informationclassification",
     "confidentiality",
     "confidentialitylevel",
-    "securitylevel",
-    "classificationlevel",
 ];
 
 /// Documented synonyms (any ASCII case) and the level they stand for. None is

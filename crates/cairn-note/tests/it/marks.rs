@@ -468,15 +468,31 @@ fn banners_without_a_key_withhold_the_note() {
             check(&text, level);
         }
     }
-    // Forms read in the head only (no level word of six letters for the line
-    // filter past it).
-    for banner in [
-        "S E C R E T",
-        "TS//SCI",
-        "(S//NF) Relay",
-        "For your eyes only.",
+    // Second red team: forms that were missed, in the head and past it.
+    for (banner, level) in [
+        ("S E C R E T", Secret),
+        ("TS//SCI", Secret),
+        ("(S//NF) Relay", Secret),
+        ("For your eyes only.", Secret),
+        ("DO NOT SHARE", Confidential),
+        ("CLASSIFIED", Secret),
+        ("EYES ONLY", Secret),
+        ("Confidential: Q3 payout numbers", Confidential),
+        ("[CONFIDENTIAL]", Confidential),
+        ("DRAFT \u{2014} CONFIDENTIAL", Confidential),
+        ("Top-Secret", Secret),
+        ("These notes are confidential.", Confidential),
+        ("Everything below is confidential.", Confidential),
+        ("> [!confidential]", Confidential),
+        ("**Status:** Confidential", Confidential),
+        ("Security level: secret", Secret),
     ] {
-        check(&format!("{banner}\n\n# T\n\n{CANARY} body.\n"), Secret);
+        for text in [
+            format!("{banner}\n\n# T\n\n{CANARY} body.\n"),
+            format!("# T\n\n{pad}{banner}\n\n{CANARY} body.\n"),
+        ] {
+            check(&text, level);
+        }
     }
     let log = "# Log\n\n### [2025-02-01] Vendor pricing\n\nCONFIDENTIAL \u{2014} do not share\n\nPrice Qz9CANARY.\n\n### [2025-02-02] Use redis\n\nPlain.\n";
     assert_eq!(
@@ -499,6 +515,16 @@ fn banners_without_a_key_withhold_the_note() {
         "Is this document confidential? Ask the owner.",
         "Security level: high",
         "Private\n\nMethods that start with an underscore.",
+        "SECRET: ${{ secrets.PAYOUT_KEY }}",
+        "PRIVATE: true",
+        "CLASSIFIED: 1203 payout ledger rows",
+        "## PUBLIC\n\nx\n\n## PRIVATE\n\ny\n\n## INTERFACE\n\nz",
+        "`This note is confidential.` is the statement form we detect.",
+        "Exports tagged with the level\nconfidential: do not share them outside finance.",
+        "PUBLIC: shown.\n\nINTERNAL: shown.\n\nCONFIDENTIAL: listed, content withheld.\n\nSECRET: never shown.",
+        "- PUBLIC: shown\n- INTERNAL: shown\n- CONFIDENTIAL: listed, withheld\n- SECRET: never shown",
+        "Status: draft",
+        "Visibility: private",
     ] {
         check(&format!("# T\n\n{prose}\n"), Internal);
         check(&format!("# T\n\n{pad}{prose}\n"), Internal);
