@@ -265,10 +265,35 @@ fn split(file: Note, frontmatter_tags: &[String]) -> (Vec<Note>, Vec<Diagnostic>
 
     let mut diags = Vec::new();
     let mut notes = Vec::new();
+    // Text after the first entry that no entry holds, not even for its marks: a
+    // section above the entries' level (`## Notes` after `### [date]` entries).
+    // It belongs to the file's own note, the intro, with its marks.
+    let has_prose = |text: &str| {
+        prose_sentences(text)
+            .iter()
+            .any(|s| s.chars().any(char::is_alphanumeric))
+    };
     let preamble: String = lines[..preamble_end].concat();
-    let has_prose = prose_sentences(&preamble)
-        .iter()
-        .any(|s| s.chars().any(char::is_alphanumeric));
+    let orphans: Vec<(usize, String)> = orphan_runs(&entries, &spans, preamble_end, lines.len())
+        .into_iter()
+        .map(|(from, to)| (from, lines[from..to].concat()))
+        .filter(|(_, text)| has_prose(text))
+        .collect();
+    let mut intro_marks = Vec::new();
+    for (from, text) in &orphans {
+        let run: Vec<&str> = text.split_inclusive('\n').collect();
+        intro_marks.extend(entry_marks(&run, file.body_line + from, |i| {
+            fences.is_code(from + i)
+        }));
+    }
+    let mut intro = preamble.clone();
+    for (_, text) in &orphans {
+        if !intro.is_empty() && !intro.ends_with("\n\n") {
+            intro.push('\n');
+        }
+        intro.push_str(text);
+    }
+    let intro_has_prose = has_prose(&intro);
     let default_type = entry_file_type(&file.path);
     let mut used: HashSet<String> = HashSet::new();
     let mut levels: Vec<Sensitivity> = Vec::with_capacity(entries.len());
@@ -436,10 +461,37 @@ fn split(file: Note, frontmatter_tags: &[String]) -> (Vec<Note>, Vec<Diagnostic>
             entry_of: Some(file.path.clone()),
         });
     }
-    if has_prose {
+    if intro_has_prose {
         let mut head = file;
-        head.size = preamble.len() as u64;
-        let parts = scan_body(&preamble, head.body_line);
+        // The orphans' marks raise the intro (unknown → secret), as an entry's
+        // raise the entry.
+        let occurrences: Vec<Occurrence<'_>> = intro_marks
+            .iter()
+            .map(|m| Occurrence {
+                key: m.mark.key,
+                line: Some(m.line),
+                value: SensValue::Word(&m.mark.value),
+            })
+            .collect();
+        let reading = resolve(&occurrences);
+        if let Some(doubt) = &reading.doubt {
+            diags.push(Diagnostic {
+                path: head.path.clone(),
+                line: doubt.line,
+                severity: Severity::Error,
+                code: DoubtReason::CODE.into(),
+                message: doubt.reason.message(),
+            });
+        }
+        head.sensitivity = head.sensitivity.max(reading.sensitivity);
+        head.size = intro.len() as u64;
+        let mut parts = scan_body(&preamble, head.body_line);
+        for (from, text) in &orphans {
+            let more = scan_body(text, head.body_line + from);
+            parts.headings.extend(more.headings);
+            parts.wikilinks.extend(more.wikilinks);
+            parts.tags.extend(more.tags);
+        }
         head.headings = parts.headings;
         head.wikilinks = parts.wikilinks;
         let mut tags: Vec<String> = frontmatter_tags.to_vec();
@@ -447,10 +499,41 @@ fn split(file: Note, frontmatter_tags: &[String]) -> (Vec<Note>, Vec<Diagnostic>
         tags.sort();
         tags.dedup();
         head.tags = tags;
-        head.body = preamble;
+        head.body = intro;
         notes.insert(0, head);
     }
     (notes, diags)
+}
+
+/// The runs of lines (`from..to`, body lines) after the first entry that no
+/// entry's text or marks reach (see [`MarkSpan`]): a section above the
+/// entries' level, after them or between them (`## Notes`, `## 2024`).
+fn orphan_runs(
+    entries: &[RawEntry],
+    spans: &[MarkSpan],
+    preamble_end: usize,
+    len: usize,
+) -> Vec<(usize, usize)> {
+    let mut covered = vec![false; len];
+    for (e, span) in entries.iter().zip(spans) {
+        for c in &mut covered[e.start..span.end.min(len)] {
+            *c = true;
+        }
+    }
+    let mut runs = Vec::new();
+    let mut i = preamble_end;
+    while i < len {
+        if covered[i] {
+            i += 1;
+            continue;
+        }
+        let from = i;
+        while i < len && !covered[i] {
+            i += 1;
+        }
+        runs.push((from, i));
+    }
+    runs
 }
 
 /// Where an entry's sensitivity marks are read, beyond its own text.

@@ -530,3 +530,43 @@ fn banners_without_a_key_withhold_the_note() {
         check(&format!("# T\n\n{pad}{prose}\n"), Internal);
     }
 }
+
+/// A section above the entries' level (`## Notes` after `### [date]` entries)
+/// belonged to no note: its text was never shown nor found, and a mark in it
+/// applied to nothing. It is now the intro's (the file's own note), with its
+/// marks; grouping headings alone (`## 2024`) add nothing.
+#[test]
+fn a_section_after_the_entries_belongs_to_the_intro() {
+    let file = |notes: &str| {
+        format!(
+            "# Decisions\n\n## 2025\n\n### [2025-02-01] Use redis\n\nRedis for the cache.\n\n## 2024\n\n### [2024-05-01] Use kafka\n\nKafka for events.\n\n{notes}"
+        )
+    };
+    let parsed = |text: &str| parse_file("decisions.md", text.as_bytes()).notes;
+    // Plain notes: found in the intro, entries unchanged.
+    let notes = parsed(&file("## Notes\n\nThe zebra ledger keeps its own clock.\n"));
+    let intro = notes
+        .iter()
+        .find(|n| n.entry_of.is_none())
+        .expect("an intro");
+    assert!(intro.body.contains("zebra ledger keeps"), "{}", intro.body);
+    assert!(!intro.body.contains("## 2024"), "{}", intro.body);
+    assert_eq!(intro.sensitivity, Internal);
+    assert_eq!(notes.iter().filter(|n| n.entry_of.is_some()).count(), 2);
+    // A mark there raises the intro, not the entries.
+    let notes = parsed(&file(&format!(
+        "## Notes\n\n**Sensitivity:** secret\n\nVendor price {CANARY}.\n"
+    )));
+    let intro = notes
+        .iter()
+        .find(|n| n.entry_of.is_none())
+        .expect("an intro");
+    assert_eq!(intro.sensitivity, Secret);
+    for e in notes.iter().filter(|n| n.entry_of.is_some()) {
+        assert_eq!(e.sensitivity, Internal, "{}", e.id);
+        assert!(!e.body.contains(CANARY));
+    }
+    // Grouping headings only: no intro (the preamble is a title).
+    let notes = parsed(&file(""));
+    assert!(notes.iter().all(|n| n.entry_of.is_some()), "{notes:#?}");
+}
