@@ -198,6 +198,24 @@ pub(crate) fn parse_with_meta(path: &str, bytes: &[u8]) -> (Parsed, FileMeta) {
             doubt.reason.message(),
         ));
     }
+    // A level read from words without a sensitivity key: said, so that a line
+    // not meant as a mark can be reworded (a mark can only raise a level).
+    if let Some(r) = &reading.raised_by {
+        let what = if r.banner {
+            "a banner (a level stamped without a key)"
+        } else {
+            "a key that states a level"
+        };
+        diags.push(diag(
+            Some(r.line),
+            Severity::Info,
+            "sensitivity-mark",
+            format!(
+                "this line reads as {what} and makes the note {}; if it is not meant as a mark, reword it (a mark can only raise a level)",
+                r.level.as_str()
+            ),
+        ));
+    }
     let mut fields = Map::new();
     match (&block, parsed) {
         (None, _) => {}

@@ -76,6 +76,23 @@ pub struct SensitivityReading {
     pub sensitivity: Sensitivity,
     /// Why the level could not be read with certainty.
     pub doubt: Option<Doubt>,
+    /// A line of the body that raised the level and that holds no
+    /// sensitivity key (a banner, `Status: confidential`): cairn's reading of
+    /// the author's words, which `cairn lint` names so that a line not meant
+    /// as a mark can be reworded (a mark can only raise a level).
+    pub raised_by: Option<Raise>,
+}
+
+/// A line that raised a note's level without a sensitivity key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Raise {
+    /// 1-based file line.
+    pub line: usize,
+    /// The level it gave.
+    pub level: Sensitivity,
+    /// Whether it was a banner (`CONFIDENTIAL — do not share`); else a key
+    /// that only states a level (`Status: confidential`).
+    pub banner: bool,
 }
 
 /// Why a sensitivity is in doubt, and where.
@@ -183,6 +200,7 @@ pub(crate) fn resolve(occurrences: &[Occurrence<'_>]) -> SensitivityReading {
     let doubt = |line, reason| SensitivityReading {
         sensitivity: Sensitivity::Secret,
         doubt: Some(Doubt { line, reason }),
+        raised_by: None,
     };
     let mut found: Option<(Sensitivity, &'static str)> = None;
     for o in occurrences {
@@ -205,6 +223,7 @@ pub(crate) fn resolve(occurrences: &[Occurrence<'_>]) -> SensitivityReading {
     SensitivityReading {
         sensitivity: found.map_or_else(Sensitivity::default, |(s, _)| s),
         doubt: None,
+        raised_by: None,
     }
 }
 
@@ -243,10 +262,23 @@ pub(crate) fn read_note(
         None => SensitivityReading {
             sensitivity: Sensitivity::default(),
             doubt: None,
+            raised_by: None,
         },
     };
     let marks = crate::marks::body_marks(split.body, split.body_line, entry_file);
+    let before = reading.sensitivity;
     raise(&mut reading, &marks);
+    if reading.doubt.is_none() && reading.sensitivity > before {
+        reading.raised_by = marks
+            .iter()
+            .find(|m| m.mark.level().ok() == Some(reading.sensitivity))
+            .filter(|m| !SENSITIVITY_KEYS.contains(&m.mark.key))
+            .map(|m| Raise {
+                line: m.line,
+                level: reading.sensitivity,
+                banner: m.mark.key == crate::marks::BANNER_KEY,
+            });
+    }
     reading
 }
 
@@ -282,10 +314,12 @@ pub(crate) fn read_block(block: &Block<'_>, parsed: Option<&Yaml>) -> Sensitivit
                     line: Some(line),
                     reason: DoubtReason::Unparsed(key),
                 }),
+                raised_by: None,
             },
             None => SensitivityReading {
                 sensitivity: Sensitivity::default(),
                 doubt: None,
+                raised_by: None,
             },
         };
     };
@@ -303,6 +337,7 @@ pub(crate) fn read_block(block: &Block<'_>, parsed: Option<&Yaml>) -> Sensitivit
                     line: Some(line),
                     reason: DoubtReason::Ambiguous(key),
                 }),
+                raised_by: None,
             };
         }
     }

@@ -570,3 +570,30 @@ fn a_section_after_the_entries_belongs_to_the_intro() {
     let notes = parsed(&file(""));
     assert!(notes.iter().all(|n| n.entry_of.is_some()), "{notes:#?}");
 }
+
+/// A level read from words without a sensitivity key is said (info
+/// `sensitivity-mark`, with its line), so that a line not meant as a mark can
+/// be found and reworded; a sensitivity key written in the body is the author's
+/// plain statement and says nothing more.
+#[test]
+fn a_level_read_without_a_key_is_said_with_its_line() {
+    let said = |text: &str| {
+        parse_note("n.md", text.as_bytes())
+            .diagnostics
+            .into_iter()
+            .filter(|d| d.code == "sensitivity-mark")
+            .map(|d| (d.line, d.severity, d.message.contains("banner")))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        said("# T\n\nCONFIDENTIAL \u{2014} do not share\n\nBody.\n"),
+        [(Some(3), cairn_note::Severity::Info, true)]
+    );
+    assert_eq!(
+        said("---\ntitle: T\n---\n# T\n\n**Status:** Confidential\n"),
+        [(Some(6), cairn_note::Severity::Info, false)]
+    );
+    assert!(said("# T\n\nSensitivity: secret\n").is_empty());
+    assert!(said("---\nsensitivity: secret\n---\n# T\n\nCONFIDENTIAL\n").is_empty());
+    assert!(said("# T\n\nPlain.\n").is_empty());
+}
