@@ -1,4 +1,7 @@
-//! Near-duplicate notes: two notes whose prose shares most of its word 3-grams.
+//! Near-duplicate notes: two notes whose prose shares most of its word 3-grams,
+//! or a group of them joined by such pairs (one finding per group: a template
+//! copied a thousand times is one finding, listing five of its notes, not half a
+//! million pairs).
 //!
 //! Similarity is the Jaccard index of the two notes' sets of word 3-grams
 //! ("shingles") over their prose (lowercased letters and digits; code blocks,
@@ -10,7 +13,7 @@
 //! secret, superseded and archived notes, and pairs linked by supersession, are
 //! skipped. Everything is deterministic: same vault, same report.
 
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
 
 use cairn_note::{Note, Sensitivity, prose_sentences};
 
@@ -110,9 +113,15 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
         };
         names(a, bi) || names(b, ai)
     };
-    let mut seen: HashSet<(String, String)> = HashSet::new();
-    let mut found = Vec::new();
+    // Pairs at the threshold join their notes into groups (a template copied
+    // a thousand times is one finding, not half a million pairs). A pair whose
+    // notes are already in one group is not measured again.
+    let mut group = Groups::new(eligible.len());
+    let mut sims: Vec<(usize, usize, f64)> = Vec::new();
     for (sa, sb) in pairs {
+        if group.find(sa) == group.find(sb) {
+            continue;
+        }
         let (ia, set_a) = &eligible[sa];
         let (ib, set_b) = &eligible[sb];
         let sim = jaccard(set_a, set_b);
@@ -123,20 +132,65 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
         if linked(a, *ia, b, *ib) {
             continue;
         }
-        let (first, second) = if a.path <= b.path { (a, b) } else { (b, a) };
-        if !seen.insert((first.path.clone(), second.path.clone())) {
-            continue;
-        }
-        found.push((first, second, (sim * 100.0).round() / 100.0));
+        group.join(sa, sb);
+        sims.push((sa, sb, (sim * 100.0).round() / 100.0));
     }
-    for (first, second, sim) in found {
+    // Each group's notes (by path) and the lowest and highest similarity of
+    // its measured pairs.
+    let mut by_root: BTreeMap<usize, (Vec<&Note>, f64, f64)> = BTreeMap::new();
+    for &(sa, sb, sim) in &sims {
+        let entry = by_root
+            .entry(group.find(sa))
+            .or_insert_with(|| (Vec::new(), 1.0, 0.0));
+        entry.0.push(&notes[eligible[sa].0]);
+        entry.0.push(&notes[eligible[sb].0]);
+        entry.1 = entry.1.min(sim);
+        entry.2 = entry.2.max(sim);
+    }
+    let mut found: Vec<(Vec<&Note>, f64, f64)> = by_root
+        .into_values()
+        .map(|(mut list, low, high)| {
+            list.sort_by(|a, b| a.path.cmp(&b.path));
+            list.dedup_by(|a, b| a.path == b.path);
+            (list, low, high)
+        })
+        .collect();
+    found.sort_by(|a, b| a.0[0].path.cmp(&b.0[0].path));
+    for (list, low, high) in found {
+        let (first, second) = (list[0], list[1]);
         let line = first.entry_of.as_ref().map(|_| first.body_line);
-        let message = format!(
-            "`{}` and `{}` are {:.0}% alike (word 3-gram Jaccard); merge them, or mark one superseded",
-            first.path,
-            second.path,
-            sim * 100.0
-        );
+        let message = if list.len() == 2 {
+            format!(
+                "`{}` and `{}` are {:.0}% alike (word 3-gram Jaccard); merge them, or mark one superseded",
+                first.path,
+                second.path,
+                high * 100.0
+            )
+        } else {
+            const LISTED: usize = 5;
+            let others: Vec<String> = list[1..]
+                .iter()
+                .take(LISTED)
+                .map(|n| format!("`{}`", n.path))
+                .collect();
+            let more = list.len() - 1 - others.len();
+            let alike = if (high - low).abs() < f64::EPSILON {
+                format!("{:.0}%", high * 100.0)
+            } else {
+                format!("{:.0}-{:.0}%", low * 100.0, high * 100.0)
+            };
+            format!(
+                "`{}` and {} other notes share most of their wording (pairs {alike} alike, word 3-gram Jaccard): {}{}; merge them, or keep one and mark the others superseded",
+                first.path,
+                list.len() - 1,
+                others.join(", "),
+                if more > 0 {
+                    format!(" and {more} more")
+                } else {
+                    String::new()
+                }
+            )
+        };
         ctx.push(
             Level::Warning,
             "near-duplicate",
@@ -146,8 +200,37 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
         );
         if let Some(last) = ctx.findings.last_mut() {
             last.related = Some(second.file_path().to_owned());
-            last.similarity = Some(sim);
+            last.similarity = Some(high);
         }
+    }
+}
+
+/// Groups of notes joined by near-duplicate pairs (union-find by slot).
+struct Groups {
+    parent: Vec<usize>,
+}
+
+impl Groups {
+    fn new(n: usize) -> Self {
+        Self {
+            parent: (0..n).collect(),
+        }
+    }
+
+    fn find(&mut self, mut x: usize) -> usize {
+        while self.parent[x] != x {
+            self.parent[x] = self.parent[self.parent[x]];
+            x = self.parent[x];
+        }
+        x
+    }
+
+    /// Joins the groups of `a` and `b`; the smaller slot is the root, so the
+    /// grouping does not depend on the order pairs come in.
+    fn join(&mut self, a: usize, b: usize) {
+        let (ra, rb) = (self.find(a), self.find(b));
+        let (lo, hi) = (ra.min(rb), ra.max(rb));
+        self.parent[hi] = lo;
     }
 }
 
