@@ -33,6 +33,11 @@
 //!   level that ends the statement (`This file is secret-free`, `this note is
 //!   secret sauce`, `this page is private to the crate` are not marks).
 //!
+//! The stamps are read in German, French, Spanish, Portuguese, Italian and Dutch
+//! too (`STRENG VERTRAULICH`, `Confidentiel`, `SECRETO`, `Vertrouwelijk`; the
+//! words for secret only in capitals, as `SECRET`). Statements and warnings are
+//! read in English only.
+//!
 //! Code spans and table rows are never banners. Lines that head three levels
 //! or more describe the levels and mark nothing (`marks::body_marks` drops
 //! them, see [`level_label`]). Level: `SECRET`, `TOP SECRET`, `CLASSIFIED`,
@@ -92,6 +97,29 @@ const STAMPS: &[(&[&str], Sensitivity)] = &[
     (&["do", "not", "share"], Sensitivity::Confidential),
     (&["do", "not", "distribute"], Sensitivity::Confidential),
     (&["not", "for", "distribution"], Sensitivity::Confidential),
+    // German, French, Spanish and Portuguese, Italian, Dutch.
+    (&["vertraulich"], Sensitivity::Confidential),
+    (&["streng", "vertraulich"], Sensitivity::Confidential),
+    (&["geheim"], Sensitivity::Secret),
+    (&["streng", "geheim"], Sensitivity::Secret),
+    (&["confidentiel"], Sensitivity::Confidential),
+    (&["strictement", "confidentiel"], Sensitivity::Confidential),
+    (&["confidencial"], Sensitivity::Confidential),
+    (
+        &["estrictamente", "confidencial"],
+        Sensitivity::Confidential,
+    ),
+    (&["estritamente", "confidencial"], Sensitivity::Confidential),
+    (&["secreto"], Sensitivity::Secret),
+    (&["sigiloso"], Sensitivity::Confidential),
+    (&["confidenziale"], Sensitivity::Confidential),
+    (
+        &["strettamente", "confidenziale"],
+        Sensitivity::Confidential,
+    ),
+    (&["segreto"], Sensitivity::Secret),
+    (&["vertrouwelijk"], Sensitivity::Confidential),
+    (&["strikt", "vertrouwelijk"], Sensitivity::Confidential),
 ];
 
 /// Stamps that count not written in capitals without a handling warning (alone
@@ -118,6 +146,17 @@ const PLAIN_STAMPS: &[&[&str]] = &[
     &["do", "not", "share"],
     &["do", "not", "distribute"],
     &["not", "for", "distribution"],
+    &["vertraulich"],
+    &["streng", "vertraulich"],
+    &["confidentiel"],
+    &["strictement", "confidentiel"],
+    &["confidencial"],
+    &["estrictamente", "confidencial"],
+    &["estritamente", "confidencial"],
+    &["confidenziale"],
+    &["strettamente", "confidenziale"],
+    &["vertrouwelijk"],
+    &["strikt", "vertrouwelijk"],
 ];
 
 /// Stamps that count in capitals only with a handling warning: `PRIVATE` heads
@@ -298,7 +337,9 @@ pub(crate) fn worth_reading(line: &str) -> bool {
         }
         let at = |w: &[u8]| b.len() - i >= w.len() && b[i..i + w.len()].eq_ignore_ascii_case(w);
         let found = match b[i] | 0x20 {
-            b's' => at(b"secret") || at(b"sensitive"),
+            b's' => at(b"secret") || at(b"sensitive") || at(b"segreto") || at(b"sigiloso"),
+            b'v' => at(b"vertraulich") || at(b"vertrouwelijk"),
+            b'g' => at(b"geheim"),
             b'c' => at(b"confiden") || at(b"classified"),
             b'r' => at(b"restricted"),
             b'p' => at(b"private"),
@@ -715,6 +756,12 @@ mod tests {
             ("TOP-SECRET", Secret),
             ("SENSITIVE — internal only", Confidential),
             ("UNDER NDA", Confidential),
+            ("STRENG VERTRAULICH", Confidential),
+            ("GEHEIM", Secret),
+            ("CONFIDENTIEL — ne pas diffuser", Confidential),
+            ("SECRETO", Secret),
+            ("Vertrouwelijk", Confidential),
+            ("Strictement confidentiel", Confidential),
             ("PRIVATE — do not share", Confidential),
         ] {
             check(line, Some(level));
@@ -852,6 +899,9 @@ mod tests {
             "Do not share your screen during demos.",
             "Secret Santa 2025 — do not share the list",
             "Private beta — do not share the link",
+            "Geheim",
+            "secreto de prod",
+            "Geheimnis hinzuzufügen.",
         ] {
             check(line, None);
         }
