@@ -49,7 +49,13 @@ fn mask_entries(rel: &str, text: &str) -> Option<(String, Vec<String>)> {
         return Some((text.to_owned(), Vec::new()));
     }
     let notes = parse_file(rel, text.as_bytes()).notes;
-    if marked_text_outside_entries(text, &notes) {
+    // The log's intro holds its head and any section after the entries above
+    // their level, with their marks (a banner under `## Notes`): when it is
+    // withheld, so is the text, whose intro parts are not located line by line.
+    let intro_withheld = notes
+        .iter()
+        .any(|n| n.entry_of.is_none() && n.sensitivity >= Sensitivity::Confidential);
+    if intro_withheld || marked_text_outside_entries(text, &notes) {
         return None;
     }
     let masked: Vec<_> = notes

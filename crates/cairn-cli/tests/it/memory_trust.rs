@@ -766,3 +766,21 @@ fn edit_never_confirms_withheld_text() {
     let out = answer("decisions", "Simpler to run than Kafka.");
     assert_eq!(out.0, Some(0), "{}", out.1);
 }
+
+/// A section after a log's entries that a banner marks (`## Notes` then
+/// `CONFIDENTIAL — do not share`) was shown whole by `memory show`: the write
+/// path looked only for keyed marks outside entries. The reader gives such a
+/// section to the log's intro, with its level; the write path withholds it.
+#[test]
+fn a_banner_after_the_entries_withholds_the_log_in_memory_show() {
+    let v = Vault::new();
+    let log = format!(
+        "---\ntitle: Ledger decisions\n---\n# Ledger decisions\n\n\
+### [2026-01-01] Use NATS for events\n\n**Category:** architecture\n\nSimpler to run than Kafka.\n\n\
+## Notes\n\nCONFIDENTIAL \u{2014} do not share\n\nThe {CONF_CANARY} is forty percent.\n"
+    );
+    std::fs::write(v.note("decisions"), log).unwrap();
+    v.memory(&["reindex"]).assert().success();
+    let shown = stdout_and_stderr(v.memory(&["show", "decisions"]));
+    assert!(!shown.contains(CONF_CANARY), "{shown}");
+}
