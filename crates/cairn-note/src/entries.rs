@@ -40,11 +40,12 @@
 use std::collections::{BTreeMap, HashSet};
 
 use crate::markdown::{Fences, is_heading_marker, scan_body};
-use crate::marks::{LineMark, TableColumn, read_mark};
+use crate::marks::{LineMark, read_mark};
 use crate::model::{Diagnostic, MemoryType, Note, Sensitivity, Severity, Status, TriggerTerms};
 use crate::parse::{Parsed, parse_date, parse_with_meta};
 use crate::prose::prose_sentences;
 use crate::sensitivity::{DoubtReason, Occurrence, Value as SensValue, resolve, sensitivity_key};
+use crate::table_marks::TableColumn;
 
 /// The outcome of [`parse_file`]: every note one file yields.
 #[derive(Debug, Clone, PartialEq)]

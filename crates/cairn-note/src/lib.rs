@@ -30,6 +30,7 @@ mod parse;
 mod plain_text;
 mod prose;
 mod sensitivity;
+mod table_marks;
 mod title;
 
 pub use content_hash::ContentHash;

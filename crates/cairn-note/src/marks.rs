@@ -46,6 +46,7 @@ use crate::markdown::Fences;
 use crate::model::Sensitivity;
 use crate::plain_text::{code_spans_for_marks, latin_text, without_html_tags};
 use crate::sensitivity::{DoubtReason, SENSITIVITY_KEYS, sensitivity_word};
+use crate::table_marks::TableColumn;
 
 /// How many non-blank lines of a body its head holds.
 pub(crate) const HEAD_LINES: usize = 30;
@@ -323,7 +324,7 @@ pub(crate) fn strip_lead(s: &str) -> &str {
 }
 
 /// Characters trimmed around a key or a value.
-fn is_decoration(c: char) -> bool {
+pub(crate) fn is_decoration(c: char) -> bool {
     c.is_whitespace()
         || is_invisible(c)
         || matches!(c, '*' | '_' | '`' | '"' | '\'' | '|' | '~' | ']')
@@ -376,7 +377,7 @@ fn qualified_key(key: &str) -> Option<&'static str> {
 }
 
 /// The most restrictive level word among at most three words, for a weak separator.
-fn weak_value(v: &str) -> Option<String> {
+pub(crate) fn weak_value(v: &str) -> Option<String> {
     let words: Vec<&str> = v.split_whitespace().collect();
     if words.is_empty() || words.len() > 3 {
         return None;
@@ -665,55 +666,6 @@ pub(crate) fn body_marks(body: &str, first_line: usize, entry_file: bool) -> Vec
     out
 }
 
-/// A markdown table whose header names a sensitivity column (`| Date | Entry |
-/// Sensitivity |`): each row's cell in that column is that row's mark, unless
-/// the rows name three levels or more (a list of notes and their levels, not a
-/// mark of this one).
-#[derive(Debug, Default)]
-pub(crate) struct TableColumn {
-    column: Option<(usize, &'static str)>,
-    rows: Vec<(usize, Mark)>,
-}
-
-impl TableColumn {
-    /// Reads line `i` (the next of the text); gives the marks of a table that
-    /// `line` ends.
-    pub(crate) fn push(&mut self, i: usize, line: &str) -> Vec<(usize, Mark)> {
-        let t = line.trim();
-        if !t.starts_with('|') {
-            return self.finish();
-        }
-        let cells: Vec<&str> = t.trim_matches('|').split('|').map(str::trim).collect();
-        let Some((col, key)) = self.column else {
-            self.column = cells
-                .iter()
-                .enumerate()
-                .find_map(|(i, c)| Some((i, key_of(c.trim_matches(is_decoration))?)));
-            return Vec::new();
-        };
-        if let Some(value) = cells.get(col).and_then(|c| weak_value(&latin_text(c))) {
-            let mark = Mark {
-                key,
-                value,
-                dataview: false,
-            };
-            self.rows.push((i, mark));
-        }
-        Vec::new()
-    }
-
-    /// The marks of the table read so far; the table ends.
-    pub(crate) fn finish(&mut self) -> Vec<(usize, Mark)> {
-        self.column = None;
-        let rows = std::mem::take(&mut self.rows);
-        let values: Vec<&str> = rows.iter().map(|(_, m)| m.value.as_str()).collect();
-        if levels_named(&values.join(" ")) >= 3 {
-            return Vec::new();
-        }
-        rows
-    }
-}
-
 /// Whether `value` (past the head) plainly states a withholding level: one in
 /// its first two words that ends there (`secret`, `TOP SECRET`, `secret, do not
 /// share`, `Secret//NOFORN`), not one that starts a phrase (`secret keys rotate
@@ -732,7 +684,7 @@ fn plain_level(value: &str) -> bool {
 }
 
 /// How many different levels the words of `value` name.
-fn levels_named(value: &str) -> usize {
+pub(crate) fn levels_named(value: &str) -> usize {
     let mut levels: Vec<Sensitivity> = value
         .split(|c: char| !c.is_alphanumeric())
         .filter_map(sensitivity_word)
