@@ -157,7 +157,10 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
         .collect();
     found.sort_by(|a, b| a.0[0].path.cmp(&b.0[0].path));
     for (list, low, high) in found {
-        let (first, second) = (list[0], list[1]);
+        // Two notes at least (one path twice would be one note).
+        let [first, second, ..] = list[..] else {
+            continue;
+        };
         let line = first.entry_of.as_ref().map(|_| first.body_line);
         let message = if list.len() == 2 {
             format!(
