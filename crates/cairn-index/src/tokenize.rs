@@ -5,8 +5,8 @@
 //! - A `camelCase` or `PascalCase` word is kept whole and its parts are added at the
 //!   same position (`RollupPlanner` → `RollupPlanner`, `Rollup`, `Planner`;
 //!   `HTTPServer` → `HTTPServer`, `HTTP`, `Server`), so either spelling matches;
-//!   a part of two letters starting the word only when it is an acronym
-//!   (`IOError` → `IO`, `Error`; `reStructuredText` → no `re`; `userId` → `Id`).
+//!   not a two-letter prefix starting the word (`reStructuredText` → no `re`;
+//!   `dbPool` → `db`, `Pool`; `userId` → `Id`).
 //! - English contractions and possessives lose their tail (`Caroline's` →
 //!   `Caroline`, `don't` → `don`), as Lucene's possessive filter does.
 //! - Ordinals become their number (`8th` → `8`), so "8th December" matches a date.
@@ -154,16 +154,18 @@ fn tokens(text: &str) -> Vec<Token> {
     out
 }
 
-/// Whether a camelCase part is indexed on its own: three characters or more
-/// (`Rollup`, `get`); two when it ends the word or stands inside it (`Id` of
-/// `userId`, `Db` of `MongoDb`) or is an acronym (`IO` of `IOError`). Two letters
-/// starting a word otherwise are a prefix (`re` of `reStructuredText`, `Re` of
-/// `ReDoS`, `si` of `siRNA`): indexed alone, they made `ReDoS` and
-/// `reStructuredText` meet. One letter is never a word of its own.
+/// Two-letter prefixes that start camelCase words without being words (`re`
+/// of `reStructuredText`, `Re` of `ReDoS`, `un` of `unRegister`).
+const PREFIXES: &[&str] = &["re", "un", "de", "ex", "co"];
+
+/// Whether a camelCase part is indexed on its own: two characters or more,
+/// except a prefix starting the word ([`PREFIXES`]): indexed alone, `re` made
+/// `ReDoS` and `reStructuredText` meet. `id` of `idToken`, `db` of `dbPool`,
+/// `IO` of `IOError` and `Id` of `userId` stay. One letter is never a word.
 fn is_word_part(part: &str, first: bool) -> bool {
     match part.chars().count() {
         0 | 1 => false,
-        2 => !first || part.chars().all(char::is_uppercase),
+        2 => !(first && PREFIXES.iter().any(|p| part.eq_ignore_ascii_case(p))),
         _ => true,
     }
 }
@@ -266,6 +268,7 @@ mod tests {
             // A prefix is no word: `ReDoS` and `reStructuredText` met on `re`.
             ("ReDoS", &[(0, "ReDoS"), (0, "Do")]),
             ("userId", &[(0, "userId"), (0, "user"), (0, "Id")]),
+            ("dbPool", &[(0, "dbPool"), (0, "db"), (0, "Pool")]),
             (
                 "reStructuredText",
                 &[(0, "reStructuredText"), (0, "Structured"), (0, "Text")],

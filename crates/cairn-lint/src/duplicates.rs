@@ -183,7 +183,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
                 format!("{:.0}-{:.0}%", low * 100.0, high * 100.0)
             };
             format!(
-                "`{}` and {} other notes share most of their wording (pairs {alike} alike, word 3-gram Jaccard): {}{}; merge them, or keep one and mark the others superseded",
+                "`{}` and {} other notes share most of their wording (joined by pairs {alike} alike, word 3-gram Jaccard): {}{}; merge them, or keep one and mark the others superseded",
                 first.path,
                 list.len() - 1,
                 others.join(", "),

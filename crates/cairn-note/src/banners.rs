@@ -219,6 +219,13 @@ const WARNINGS: &[&str] = &[
     "need-to-know",
 ];
 
+/// Whether `line` holds a handling warning (`do not share`, `internal use
+/// only`…), in any case.
+pub(crate) fn warned(line: &str) -> bool {
+    let lower = line.to_lowercase().replace('’', "'");
+    WARNINGS.iter().any(|w| lower.contains(w))
+}
+
 /// A value after `STAMP:` that makes the line a field, not a banner
 /// (`PRIVATE: true`, `RESTRICTED: none`).
 const FIELD_VALUES: &[&str] = &[
@@ -261,6 +268,8 @@ const STATEMENT_FILLERS: &[&str] = &[
     "be",
     "for",
     "your",
+    "a",
+    "an",
 ];
 
 /// Words that may follow a statement's level (`is confidential and must not…`).
@@ -309,10 +318,14 @@ pub(crate) fn level_label(line: &str) -> Option<Sensitivity> {
 /// no allocation. Most lines hold none; past a note's head only a line that
 /// does is read for a mark.
 pub(crate) fn worth_reading(line: &str) -> bool {
-    let b = line.as_bytes();
-    if b.len() > 400 {
-        return false;
+    // A banner opens its line: the first 400 bytes are enough, however long
+    // the paragraph written on it.
+    let mut end = line.len().min(400);
+    while !line.is_char_boundary(end) {
+        end -= 1;
     }
+    let line = &line[..end];
+    let b = line.as_bytes();
     // Spaced letters at the start (`S E C R E T`, `**S E C R E T**`).
     let t = line
         .trim_start()
@@ -576,7 +589,9 @@ fn stamp(line: &str, s: &str) -> Option<Sensitivity> {
     // `STAMP: value` is a field when the value is one (`PRIVATE: true`,
     // `CLASSIFIED: 1203 rows`, `SECRET: ${{ secrets.KEY }}`).
     let field = sep == Some(':') && {
-        let after = s[head.len() + 1..].trim_start();
+        // Past the emphasis that closes a bold label (`**Confidential:** Q3`).
+        let after = s[head.len() + 1..]
+            .trim_start_matches(|c: char| c.is_whitespace() || matches!(c, '*' | '_'));
         let first = after.split_whitespace().next().unwrap_or("").to_lowercase();
         !after.starts_with(char::is_alphabetic)
             || FIELD_VALUES.contains(&first.trim_end_matches(['.', ',']))
@@ -605,25 +620,41 @@ fn stamp(line: &str, s: &str) -> Option<Sensitivity> {
 fn statement(s: &str) -> Option<Sensitivity> {
     let lower = s.to_lowercase().replace('’', "'");
     let words: Vec<&str> = lower.split_whitespace().take(16).collect();
+    let noun = |w: Option<&&str>| w.is_some_and(|w| STATEMENT_NOUNS.contains(&bare(w)));
     (0..words.len()).find_map(|i| {
-        let w = bare(words[i]);
-        let mut k = i + 1;
-        match w {
+        // At a sentence's start (or after a lead-in, `NOTE:`), not inside one
+        // (`…, so this is private`, `this file contains secrets` after `;`).
+        if i > 0 && !words[i - 1].ends_with(['.', '!', '?', ':']) {
+            return None;
+        }
+        let mut k = i + usize::from(bare(words[i]) == "please");
+        match words.get(k).map(|w| bare(w))? {
             "this" | "these" => {
+                k += 1;
                 if words
                     .get(k)
                     .is_some_and(|w| matches!(bare(w), "whole" | "entire"))
                 {
                     k += 1;
                 }
-                if words
-                    .get(k)
-                    .is_some_and(|w| STATEMENT_NOUNS.contains(&bare(w)))
+                // `this note's contents are…`
+                if let Some(w) = words.get(k)
+                    && let Some(stem) = bare(w).strip_suffix("'s")
+                    && STATEMENT_NOUNS.contains(&stem)
                 {
+                    k += 1;
+                    if words
+                        .get(k)
+                        .is_some_and(|w| matches!(bare(w), "contents" | "content"))
+                    {
+                        k += 1;
+                    }
+                } else if noun(words.get(k)) {
                     k += 1;
                 }
             }
             "everything" => {
+                k += 1;
                 if words
                     .get(k)
                     .is_some_and(|w| matches!(bare(w), "below" | "here" | "above"))
@@ -631,15 +662,13 @@ fn statement(s: &str) -> Option<Sensitivity> {
                     k += 1;
                 }
             }
-            "keep" => {
-                if words.get(k).map(|w| bare(w)) != Some("this") {
+            // `keep this confidential`, `treat this note as confidential`.
+            "keep" | "treat" => {
+                if words.get(k + 1).map(|w| bare(w)) != Some("this") {
                     return None;
                 }
-                k += 1;
-                if words
-                    .get(k)
-                    .is_some_and(|w| STATEMENT_NOUNS.contains(&bare(w)))
-                {
+                k += 2;
+                if noun(words.get(k)) {
                     k += 1;
                 }
                 return level_after(&words[k..], true);
@@ -650,12 +679,19 @@ fn statement(s: &str) -> Option<Sensitivity> {
             Some("is" | "are") => level_after(&words[k + 1..], false),
             Some("contains" | "contain") => {
                 let next = words.get(k + 1).copied()?;
+                let after = words.get(k + 2).map(|w| bare(w));
                 let ends = bare(next).len() < next.len()
-                    || words
-                        .get(k + 2)
-                        .is_none_or(|n| STATEMENT_ENDS.contains(&bare(n)));
+                    || after.is_none_or(|n| STATEMENT_ENDS.contains(&n));
                 match bare(next) {
                     "secrets" if ends => Some(Sensitivity::Secret),
+                    // `contains confidential information`, `… sensitive data`.
+                    "confidential" | "sensitive"
+                        if after.is_some_and(|n| {
+                            matches!(n, "information" | "data" | "details" | "material")
+                        }) =>
+                    {
+                        Some(Sensitivity::Confidential)
+                    }
                     _ => None,
                 }
             }
@@ -705,7 +741,12 @@ fn level_after(words: &[&str], kept: bool) -> Option<Sensitivity> {
     let last = rest[used - 1];
     let punctuated = bare(last).len() < last.trim_end_matches('\'').len();
     let next = rest.get(used).map(|w| bare(w));
-    let ends = punctuated || next.is_none_or(|n| STATEMENT_ENDS.contains(&n));
+    // The level ends the statement, or names what the note is (`a
+    // confidential document`).
+    let ends = punctuated
+        || next.is_none_or(|n| {
+            STATEMENT_ENDS.contains(&n) || STATEMENT_NOUNS.contains(&n) || STAMP_NOUNS.contains(&n)
+        });
     let private_ok = qualified || kept || punctuated || next.is_none();
     (ends && (first != "private" || private_ok)).then_some(level)
 }
@@ -793,6 +834,10 @@ mod tests {
             ("Confidential info — do not share", Confidential),
             ("> [!warning] Confidential info below", Confidential),
             ("Confidential 🤫", Confidential),
+            ("**Confidential:** Q3 acquisition plan", Confidential),
+            ("> **Confidential:** internal numbers", Confidential),
+            ("**TOP SECRET:** launch codes", Secret),
+            ("𝕊𝔼ℂℝ𝔼𝕋", Secret),
             ("Internal & Confidential", Confidential),
             ("Confidential and proprietary", Confidential),
             ("Top-Secret", Secret),
@@ -850,6 +895,14 @@ mod tests {
             ("This note is strictly private.", Confidential),
             ("This note is for your eyes only.", Secret),
             ("This note contains secrets.", Secret),
+            ("This is a confidential document.", Confidential),
+            (
+                "This document contains confidential information.",
+                Confidential,
+            ),
+            ("This note contains sensitive information.", Confidential),
+            ("Please treat this note as confidential.", Confidential),
+            ("This note's contents are confidential.", Confidential),
         ] {
             check(line, Some(level));
         }
@@ -900,6 +953,10 @@ mod tests {
             "Secret Santa 2025 — do not share the list",
             "Private beta — do not share the link",
             "Geheim",
+            "Put the token in .env; this file contains secrets and is gitignored.",
+            "Copy the API token and keep this secret.",
+            "The field is set, so this is private.",
+            "Not everything is secret, but the API keys are.",
             "secreto de prod",
             "Geheimnis hinzuzufügen.",
         ] {

@@ -275,18 +275,20 @@ fn split(file: Note, frontmatter_tags: &[String]) -> (Vec<Note>, Vec<Diagnostic>
             .any(|s| s.chars().any(char::is_alphanumeric))
     };
     let preamble: String = lines[..preamble_end].concat();
-    let orphans: Vec<(usize, String)> = orphan_runs(&entries, &spans, preamble_end, lines.len())
+    let runs = orphan_runs(&entries, &spans, preamble_end, lines.len());
+    // Every run's marks count, prose or not (a table whose Sensitivity column
+    // says `secret`); the text of the runs with prose is the intro's.
+    let mut intro_marks = Vec::new();
+    for &(from, to) in &runs {
+        intro_marks.extend(entry_marks(&lines[from..to], file.body_line + from, |i| {
+            fences.is_code(from + i)
+        }));
+    }
+    let orphans: Vec<(usize, String)> = runs
         .into_iter()
         .map(|(from, to)| (from, lines[from..to].concat()))
         .filter(|(_, text)| has_prose(text))
         .collect();
-    let mut intro_marks = Vec::new();
-    for (from, text) in &orphans {
-        let run: Vec<&str> = text.split_inclusive('\n').collect();
-        intro_marks.extend(entry_marks(&run, file.body_line + from, |i| {
-            fences.is_code(from + i)
-        }));
-    }
     let mut intro = preamble.clone();
     for (_, text) in &orphans {
         if !intro.is_empty() && !intro.ends_with("\n\n") {
@@ -294,7 +296,9 @@ fn split(file: Note, frontmatter_tags: &[String]) -> (Vec<Note>, Vec<Diagnostic>
         }
         intro.push_str(text);
     }
-    let intro_has_prose = has_prose(&intro);
+    // A marked section makes an intro even without prose: its level is what
+    // withholds the file's text from the write path's `memory show`.
+    let intro_has_prose = has_prose(&intro) || !intro_marks.is_empty();
     let default_type = entry_file_type(&file.path);
     let mut used: HashSet<String> = HashSet::new();
     let mut levels: Vec<Sensitivity> = Vec::with_capacity(entries.len());

@@ -137,6 +137,25 @@ pub(crate) fn latin(c: char) -> char {
         '\u{1D7CE}'..='\u{1D7FF}' => {
             char::from_u32(u32::from(b'0') + (u32::from(c) - 0x1D7CE) % 10).unwrap_or(c)
         }
+        // Letterlike symbols (`ℂ`, `ℝ`: the double-struck and script letters the
+        // mathematical block leaves out).
+        'ℂ' | 'ℭ' => 'C',
+        'ℍ' | 'ℋ' | 'ℌ' => 'H',
+        'ℕ' => 'N',
+        'ℙ' => 'P',
+        'ℚ' => 'Q',
+        'ℝ' | 'ℛ' | 'ℜ' => 'R',
+        'ℤ' | 'ℨ' => 'Z',
+        'ℰ' => 'E',
+        'ℱ' => 'F',
+        'ℐ' | 'ℑ' => 'I',
+        'ℒ' => 'L',
+        'ℳ' => 'M',
+        'ℬ' => 'B',
+        'ℯ' => 'e',
+        'ℊ' => 'g',
+        'ℴ' => 'o',
+        'ℎ' => 'h',
         // Small capitals (`ᴄᴏɴꜰɪᴅᴇɴᴛɪᴀʟ`) read as the capitals they show.
         'ᴀ' => 'A',
         'ʙ' => 'B',
@@ -453,7 +472,11 @@ fn stated(s: &str) -> Option<Mark> {
         .iter()
         .copied()
         .find(|k| *k == key)?;
-    let value = clean_value(&s[at + len..]).to_lowercase().replace('-', " ");
+    // The value up to a separator (`Status: Confidential — do not share`,
+    // `Status: confidential (until launch)`).
+    let rest = &s[at + len..];
+    let rest = rest.split(['—', '–', '(', ',', ';']).next().unwrap_or(rest);
+    let value = clean_value(rest).to_lowercase().replace('-', " ");
     let level = match value.split_whitespace().collect::<Vec<_>>()[..] {
         ["secret"] | ["top", "secret"] => Sensitivity::Secret,
         ["confidential"] | ["strictly" | "highly", "confidential"] => Sensitivity::Confidential,
@@ -646,22 +669,40 @@ pub(crate) fn body_marks(body: &str, first_line: usize, entry_file: bool) -> Vec
         line: first_line + at,
         mark,
     }));
-    // Banners that head lines naming three levels or more describe the levels
-    // (`PUBLIC: shown`, `CONFIDENTIAL: listed, withheld`, `SECRET: never
-    // shown`), as a table's column does: they mark nothing.
+    // Banners inside a run of lines that each head with a level, naming three
+    // levels or more, describe the levels (`PUBLIC: shown`, `CONFIDENTIAL:
+    // listed, withheld`, `SECRET: never shown`), as a table's column does: they
+    // mark nothing. Not the run's first line (a banner above a list of
+    // visibilities: `CONFIDENTIAL` then `- Public: /v1/pay`, `- Internal:
+    // /admin`), nor a banner with a handling warning.
     if out.iter().any(|m| m.mark.key == BANNER_KEY) {
-        let labels: Vec<(usize, Sensitivity)> = body
-            .lines()
+        let text: Vec<&str> = body.lines().collect();
+        let labels: Vec<(usize, Sensitivity)> = text
+            .iter()
             .enumerate()
             .filter(|&(i, _)| !fences.is_code(i))
             .filter_map(|(i, l)| Some((first_line + i, crate::banners::level_label(l)?)))
             .collect();
-        let mut levels: Vec<Sensitivity> = labels.iter().map(|&(_, l)| l).collect();
-        levels.sort_unstable();
-        levels.dedup();
-        if levels.len() >= 3 {
-            out.retain(|m| m.mark.key != BANNER_KEY || labels.iter().all(|&(l, _)| l != m.line));
+        // Runs: label lines at most two lines apart (a blank line between).
+        let mut runs: Vec<&[(usize, Sensitivity)]> = Vec::new();
+        let mut from = 0;
+        for k in 1..=labels.len() {
+            if k == labels.len() || labels[k].0 > labels[k - 1].0 + 2 {
+                runs.push(&labels[from..k]);
+                from = k;
+            }
         }
+        let describes = |line: usize| {
+            runs.iter().any(|run| {
+                let mut levels: Vec<Sensitivity> = run.iter().map(|&(_, l)| l).collect();
+                levels.sort_unstable();
+                levels.dedup();
+                levels.len() >= 3 && run.iter().skip(1).any(|&(l, _)| l == line)
+            }) && !text
+                .get(line - first_line)
+                .is_some_and(|t| crate::banners::warned(t))
+        };
+        out.retain(|m| m.mark.key != BANNER_KEY || !describes(m.line));
     }
     out
 }

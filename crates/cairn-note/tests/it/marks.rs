@@ -597,3 +597,43 @@ fn a_level_read_without_a_key_is_said_with_its_line() {
     assert!(said("---\nsensitivity: secret\n---\n# T\n\nCONFIDENTIAL\n").is_empty());
     assert!(said("# T\n\nPlain.\n").is_empty());
 }
+
+/// The session's review: a banner on a long line (a paragraph written on one
+/// line: the quick test read only lines under 400 bytes), a banner above a
+/// list of visibilities (taken for a list of levels), a stated level with a
+/// clause after it, and a section after a log's entries marked by a table
+/// alone (no prose: its marks were dropped with it).
+#[test]
+fn banners_on_long_lines_above_lists_and_in_tables_after_entries() {
+    let long = "word ".repeat(120);
+    let pad = "Line of prose.\n\n".repeat(40);
+    check(
+        &format!("CONFIDENTIAL \u{2014} {long}\n\n# T\n"),
+        Confidential,
+    );
+    check(
+        &format!("This note is confidential: {long}\n\n# T\n"),
+        Confidential,
+    );
+    check(
+        &format!("# T\n\n{pad}**Sensitivity:** secret. {long}\n"),
+        Secret,
+    );
+    check(
+        "CONFIDENTIAL\n\n- Public: /v1/pay\n- Internal: /admin\n",
+        Confidential,
+    );
+    check(
+        "# T\n\nStatus: Confidential \u{2014} do not share\n",
+        Confidential,
+    );
+    let log = format!(
+        "# Decisions\n\n### [2025-02-01] Use redis\n\nRedis.\n\n## Vendor pricing\n\n| Item | Sensitivity |\n|---|---|\n| price {CANARY} | secret |\n"
+    );
+    let notes = parse_file("decisions.md", log.as_bytes()).notes;
+    let intro = notes
+        .iter()
+        .find(|n| n.entry_of.is_none())
+        .expect("an intro");
+    assert_eq!(intro.sensitivity, Secret);
+}
