@@ -783,4 +783,15 @@ fn a_banner_after_the_entries_withholds_the_log_in_memory_show() {
     v.memory(&["reindex"]).assert().success();
     let shown = stdout_and_stderr(v.memory(&["show", "decisions"]));
     assert!(!shown.contains(CONF_CANARY), "{shown}");
+    // A section of a table alone, whose Sensitivity column marks a row (review:
+    // a section without prose lost its marks, and the table was shown).
+    let log = format!(
+        "---\ntitle: Ledger decisions\n---\n# Ledger decisions\n\n\
+### [2026-01-01] Use NATS for events\n\nSimpler to run than Kafka.\n\n\
+## Vendor pricing\n\n| Item | Sensitivity |\n|---|---|\n| {CONF_CANARY} | secret |\n"
+    );
+    std::fs::write(v.note("decisions"), log).unwrap();
+    v.memory(&["reindex"]).assert().success();
+    let shown = stdout_and_stderr(v.memory(&["show", "decisions"]));
+    assert!(!shown.contains(CONF_CANARY), "{shown}");
 }
