@@ -609,7 +609,9 @@ fn stamp(line: &str, s: &str) -> Option<Sensitivity> {
         let label = head
             .trim_start_matches(is_trim)
             .starts_with(char::is_uppercase);
-        label && (warned || (PLAIN_STAMPS.contains(&stamp_is) && !field && !(alone && list_item)))
+        // In a list, a label is a glossary's term (`- **Confidential:** a
+        // server-side app`) unless it carries a handling warning.
+        label && (warned || (PLAIN_STAMPS.contains(&stamp_is) && !field && !list_item))
     };
     counts.then_some(level)
 }
@@ -624,7 +626,11 @@ fn statement(s: &str) -> Option<Sensitivity> {
     (0..words.len()).find_map(|i| {
         // At a sentence's start (or after a lead-in, `NOTE:`), not inside one
         // (`…, so this is private`, `this file contains secrets` after `;`).
-        if i > 0 && !words[i - 1].ends_with(['.', '!', '?', ':']) {
+        if i > 0
+            && !words[i - 1]
+                .trim_end_matches(['*', '_'])
+                .ends_with(['.', '!', '?', ':'])
+        {
             return None;
         }
         let mut k = i + usize::from(bare(words[i]) == "please");
@@ -903,6 +909,7 @@ mod tests {
             ("This note contains sensitive information.", Confidential),
             ("Please treat this note as confidential.", Confidential),
             ("This note's contents are confidential.", Confidential),
+            ("> **Note:** this page is confidential.", Confidential),
         ] {
             check(line, Some(level));
         }
@@ -953,6 +960,7 @@ mod tests {
             "Secret Santa 2025 — do not share the list",
             "Private beta — do not share the link",
             "Geheim",
+            "- **Confidential:** a server-side app that can keep a client secret.",
             "Put the token in .env; this file contains secrets and is gitignored.",
             "Copy the API token and keep this secret.",
             "The field is set, so this is private.",
