@@ -322,24 +322,7 @@ fn split(file: Note, frontmatter_tags: &[String]) -> (Vec<Note>, Vec<Diagnostic>
         let marks = entry_marks(&lines[e.start + 1..spans[k].end], line + 1, |i| {
             fences.is_code(e.start + 1 + i)
         });
-        let occurrences: Vec<Occurrence<'_>> = marks
-            .iter()
-            .map(|m| Occurrence {
-                key: m.mark.key,
-                line: Some(m.line),
-                value: SensValue::Word(&m.mark.value),
-            })
-            .collect();
-        let reading = resolve(&occurrences);
-        if let Some(doubt) = &reading.doubt {
-            diags.push(Diagnostic {
-                path: file.path.clone(),
-                line: doubt.line,
-                severity: Severity::Error,
-                code: DoubtReason::CODE.into(),
-                message: doubt.reason.message(),
-            });
-        }
+        let reading = marks_reading(&marks, &file.path, &mut diags);
         // An entry nested under another (a `###` dated heading inside a `##`
         // entry's section) is part of it: at least its level.
         let parent = spans[k].parent.and_then(|p| levels.get(p).copied());
@@ -470,24 +453,7 @@ fn split(file: Note, frontmatter_tags: &[String]) -> (Vec<Note>, Vec<Diagnostic>
         let mut head = file;
         // The orphans' marks raise the intro (unknown → secret), as an entry's
         // raise the entry.
-        let occurrences: Vec<Occurrence<'_>> = intro_marks
-            .iter()
-            .map(|m| Occurrence {
-                key: m.mark.key,
-                line: Some(m.line),
-                value: SensValue::Word(&m.mark.value),
-            })
-            .collect();
-        let reading = resolve(&occurrences);
-        if let Some(doubt) = &reading.doubt {
-            diags.push(Diagnostic {
-                path: head.path.clone(),
-                line: doubt.line,
-                severity: Severity::Error,
-                code: DoubtReason::CODE.into(),
-                message: doubt.reason.message(),
-            });
-        }
+        let reading = marks_reading(&intro_marks, &head.path, &mut diags);
         head.sensitivity = head.sensitivity.max(reading.sensitivity);
         head.size = intro.len() as u64;
         let mut parts = scan_body(&preamble, head.body_line);
@@ -508,6 +474,35 @@ fn split(file: Note, frontmatter_tags: &[String]) -> (Vec<Note>, Vec<Diagnostic>
         notes.insert(0, head);
     }
     (notes, diags)
+}
+
+/// The level `marks` give by the front matter's rule (two that disagree, or an
+/// unknown value: secret), with a `sensitivity-doubt` error for `path` when in
+/// doubt.
+fn marks_reading(
+    marks: &[LineMark],
+    path: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> crate::sensitivity::SensitivityReading {
+    let occurrences: Vec<Occurrence<'_>> = marks
+        .iter()
+        .map(|m| Occurrence {
+            key: m.mark.key,
+            line: Some(m.line),
+            value: SensValue::Word(&m.mark.value),
+        })
+        .collect();
+    let reading = resolve(&occurrences);
+    if let Some(doubt) = &reading.doubt {
+        diags.push(Diagnostic {
+            path: path.to_owned(),
+            line: doubt.line,
+            severity: Severity::Error,
+            code: DoubtReason::CODE.into(),
+            message: doubt.reason.message(),
+        });
+    }
+    reading
 }
 
 /// The runs of lines (`from..to`, body lines) after the first entry that no
