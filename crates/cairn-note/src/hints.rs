@@ -12,22 +12,10 @@ use crate::model::Sensitivity;
 use crate::sensitivity::{sensitivity_word, yaml_key_text};
 
 /// Keys (folded as the sensitivity marks are: `marks::fold`) whose value, when
-/// it is a level word or a synonym, raises the note to that level.
-const LEVEL_KEYS: &[&str] = &[
-    "security",
-    "securitylevel",
-    "visibility",
-    "access",
-    "accesslevel",
-    "privacy",
-    "privacylevel",
-    "status",
-];
-
-/// Keys that state a level in a body's line (`Status: confidential`,
-/// `**Security level:** secret`): the level keys and `status`; only a plain
-/// `confidential` or `secret` counts there (see `marks`).
-pub(crate) const STATED_KEYS: &[&str] = &[
+/// it is a level word or a synonym, raises the note to that level. In a body's
+/// line (`Status: confidential`, `**Security level:** secret`) only a plain
+/// `confidential` or `secret` counts (see `marks`).
+pub(crate) const LEVEL_KEYS: &[&str] = &[
     "security",
     "securitylevel",
     "visibility",

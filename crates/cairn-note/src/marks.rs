@@ -468,7 +468,7 @@ fn stated(s: &str) -> Option<Mark> {
         return None;
     }
     let key = fold(s[..at].trim_matches(is_decoration))?;
-    let key = crate::hints::STATED_KEYS
+    let key = crate::hints::LEVEL_KEYS
         .iter()
         .copied()
         .find(|k| *k == key)?;
