@@ -300,16 +300,14 @@ pub(crate) fn banner(line: &str, s: &str) -> Option<Mark> {
 /// never shown`, `- **Confidential** — listed, withheld`, `PUBLIC`): what a
 /// note describing the levels writes, line by line.
 pub(crate) fn level_label(line: &str) -> Option<Sensitivity> {
-    let plain = crate::plain_text::without_html_tags(crate::plain_text::latin_text(line));
-    let s = crate::marks::strip_lead(&plain);
-    let (head, _) = segments(s.trim_matches(is_trim))[0];
-    match words_of(head)[..] {
-        [ref w] => crate::sensitivity::sensitivity_word(w).filter(|_| {
-            // One of the four levels, not a synonym (`Private: …`).
-            Sensitivity::ALL.iter().any(|l| l.as_str() == w)
-        }),
-        _ => None,
-    }
+    crate::marks::with_plain_line(line, |_, s| {
+        let (head, _) = segments(s.trim_matches(is_trim))[0];
+        // One of the four levels, not a synonym (`Private: …`).
+        match words_of(head)[..] {
+            [ref w] => Sensitivity::ALL.iter().copied().find(|l| l.as_str() == w),
+            _ => None,
+        }
+    })
 }
 
 /// A quick test that `line` (its plain text: look-alikes read) may hold a

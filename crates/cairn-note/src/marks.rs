@@ -297,7 +297,7 @@ pub(crate) fn key_of(key: &str) -> Option<&'static str> {
 
 /// Decoration that may stand before a key: blanks, quote and list markers,
 /// headings, table pipes, emphasis, an HTML comment, a brace.
-pub(crate) fn strip_lead(s: &str) -> &str {
+fn strip_lead(s: &str) -> &str {
     let mut s = s.trim_start();
     loop {
         let next = s
@@ -492,13 +492,21 @@ fn stated(s: &str) -> Option<Mark> {
 /// The sensitivity mark one line holds, if any (see the module header): a
 /// keyed one, else a banner (`CONFIDENTIAL — do not share`, see `banners`).
 pub(crate) fn read_mark(line: &str) -> Option<Mark> {
+    with_plain_line(line, |clean, s| {
+        if s.is_empty() {
+            // A callout's type may be the banner (`> [!confidential]`).
+            return crate::banners::banner(clean, s);
+        }
+        keyed_mark(clean, s).or_else(|| crate::banners::banner(clean, s))
+    })
+}
+
+/// `f` of `line`'s plain text as a reader sees it (look-alikes, references,
+/// HTML tags: `plain_text`) and of the same without its lead (`strip_lead`):
+/// what every line reader of marks reads.
+pub(crate) fn with_plain_line<T>(line: &str, f: impl FnOnce(&str, &str) -> T) -> T {
     let clean = without_html_tags(latin_text(line));
-    let s = strip_lead(&clean);
-    if s.is_empty() {
-        // A callout's type may be the banner (`> [!confidential]`).
-        return crate::banners::banner(&clean, s);
-    }
-    keyed_mark(&clean, s).or_else(|| crate::banners::banner(&clean, s))
+    f(&clean, strip_lead(&clean))
 }
 
 /// The mark with a sensitivity key one line holds, if any: what a front-matter
@@ -506,12 +514,12 @@ pub(crate) fn read_mark(line: &str) -> Option<Mark> {
 /// only states a level, `security: secret`, the block's own hint: neither is a
 /// key YAML missed).
 pub(crate) fn read_keyed_mark(line: &str) -> Option<Mark> {
-    let clean = without_html_tags(latin_text(line));
-    let s = strip_lead(&clean);
-    if s.is_empty() {
-        return None;
-    }
-    keyed_mark(&clean, s).filter(|m| SENSITIVITY_KEYS.contains(&m.key))
+    with_plain_line(line, |clean, s| {
+        (!s.is_empty())
+            .then(|| keyed_mark(clean, s))
+            .flatten()
+            .filter(|m| SENSITIVITY_KEYS.contains(&m.key))
+    })
 }
 
 /// A keyed mark in `clean` (the line's plain text), `s` being it without its lead.
