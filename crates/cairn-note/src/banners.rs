@@ -38,6 +38,9 @@
 //! words for secret only in capitals, as `SECRET`). Statements and warnings are
 //! read in English only.
 //!
+//! Struck words are read both with and without them, the higher level
+//! counting (`~~draft~~ CONFIDENTIAL`, and a struck stamp still counts).
+//!
 //! Code spans and table rows are never banners. Lines that head three levels
 //! or more describe the levels and mark nothing (`marks::body_marks` drops
 //! them, see [`level_label`]). Level: `SECRET`, `TOP SECRET`, `CLASSIFIED`,
@@ -285,10 +288,18 @@ pub(crate) fn banner(line: &str, s: &str) -> Option<Mark> {
         return None;
     }
     let s = without_code_spans(s);
-    let level = callout(line)
-        .or_else(|| marking(&s))
-        .or_else(|| stamp(line, &spaced_letters(&s)))
-        .or_else(|| statement(&s))?;
+    let read = |s: &str| {
+        callout(line)
+            .or_else(|| marking(s))
+            .or_else(|| stamp(line, &spaced_letters(s)))
+            .or_else(|| statement(s))
+    };
+    // Struck words (`~~draft~~ CONFIDENTIAL`) are read without them too, and the
+    // higher level counts: a struck stamp may still be the note's.
+    let level = match without_struck(&s) {
+        Some(unstruck) => read(&s).max(read(&unstruck)),
+        None => read(&s),
+    }?;
     Some(Mark {
         key: BANNER_KEY,
         value: level.as_str().to_owned(),
@@ -387,6 +398,30 @@ fn without_code_spans(s: &str) -> std::borrow::Cow<'_, str> {
         }
     }
     std::borrow::Cow::Owned(out)
+}
+
+/// `s` without its struck spans (`~~draft~~`), when it has any (an opening
+/// `~~` without a closing one strikes nothing).
+fn without_struck(s: &str) -> Option<String> {
+    if !s.contains("~~") {
+        return None;
+    }
+    let parts: Vec<&str> = s.split("~~").collect();
+    if parts.len() < 3 {
+        return None;
+    }
+    let mut out = String::with_capacity(s.len());
+    for (i, part) in parts.iter().enumerate() {
+        if i % 2 == 1 && i + 1 < parts.len() {
+            out.push(' ');
+        } else {
+            if i % 2 == 1 {
+                out.push_str("~~");
+            }
+            out.push_str(part);
+        }
+    }
+    Some(out)
 }
 
 /// An Obsidian callout or an `MkDocs` admonition whose type or title is a stamp:

@@ -222,7 +222,7 @@ struct RawEntry {
 
 /// Splits an entry file's note into its entries. Returns the note unchanged when
 /// it holds no entry heading.
-fn split(file: Note, frontmatter_tags: &[String]) -> (Vec<Note>, Vec<Diagnostic>) {
+fn split(mut file: Note, frontmatter_tags: &[String]) -> (Vec<Note>, Vec<Diagnostic>) {
     let lines: Vec<&str> = file.body.split_inclusive('\n').collect();
     let mut entries: Vec<RawEntry> = Vec::new();
     let fences = Fences::of(&file.body);
@@ -277,13 +277,37 @@ fn split(file: Note, frontmatter_tags: &[String]) -> (Vec<Note>, Vec<Diagnostic>
     let preamble: String = lines[..preamble_end].concat();
     let runs = orphan_runs(&entries, &spans, preamble_end, lines.len());
     // Every run's marks count, prose or not (a table whose Sensitivity column
-    // says `secret`); the text of the runs with prose is the intro's.
+    // says `secret`); the text of the runs with prose is the intro's. A banner
+    // there is the file's, as the preamble's are (a stamp has no scope:
+    // `CONFIDENTIAL` as a footer), and so is one below a `---` that closed the
+    // last entry (whose marks that text also raises): they raise every entry.
+    // A keyed mark under a section's own heading (`## Notes`) is the intro's.
     let mut intro_marks = Vec::new();
+    let mut file_marks = Vec::new();
     for &(from, to) in &runs {
-        intro_marks.extend(entry_marks(&lines[from..to], file.body_line + from, |i| {
+        let marks = entry_marks(&lines[from..to], file.body_line + from, |i| {
             fences.is_code(from + i)
-        }));
+        });
+        let (banners, keyed) = marks
+            .into_iter()
+            .partition::<Vec<_>, _>(|m| m.mark.key == crate::marks::BANNER_KEY);
+        file_marks.extend(banners);
+        intro_marks.extend(keyed);
     }
+    if let (Some(last), Some(span)) = (entries.last(), spans.last()) {
+        let (from, to) = (last.end, span.end.min(lines.len()));
+        if to == lines.len() && from < to {
+            file_marks.extend(
+                entry_marks(&lines[from..to], file.body_line + from, |i| {
+                    fences.is_code(from + i)
+                })
+                .into_iter()
+                .filter(|m| m.mark.key == crate::marks::BANNER_KEY),
+            );
+        }
+    }
+    let file_reading = marks_reading(&file_marks, &file.path, &mut diags);
+    file.sensitivity = file.sensitivity.max(file_reading.sensitivity);
     let orphans: Vec<(usize, String)> = runs
         .into_iter()
         .map(|(from, to)| (from, lines[from..to].concat()))
@@ -298,7 +322,7 @@ fn split(file: Note, frontmatter_tags: &[String]) -> (Vec<Note>, Vec<Diagnostic>
     }
     // A marked section makes an intro even without prose: its level is what
     // withholds the file's text from the write path's `memory show`.
-    let intro_has_prose = has_prose(&intro) || !intro_marks.is_empty();
+    let intro_has_prose = has_prose(&intro) || !intro_marks.is_empty() || !file_marks.is_empty();
     let default_type = entry_file_type(&file.path);
     let mut used: HashSet<String> = HashSet::new();
     let mut levels: Vec<Sensitivity> = Vec::with_capacity(entries.len());

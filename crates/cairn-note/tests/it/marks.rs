@@ -486,6 +486,10 @@ fn banners_without_a_key_withhold_the_note() {
         ("> [!confidential]", Confidential),
         ("**Status:** Confidential", Confidential),
         ("Security level: secret", Secret),
+        // Struck words are read without them too (a struck stamp still counts).
+        ("~~draft~~ CONFIDENTIAL", Confidential),
+        ("~~Draft~~ ~~v2~~ TOP SECRET \u{2014} vendor keys", Secret),
+        ("~~CONFIDENTIAL~~ \u{2014} public now", Confidential),
     ] {
         for text in [
             format!("{banner}\n\n# T\n\n{CANARY} body.\n"),
@@ -569,6 +573,60 @@ fn a_section_after_the_entries_belongs_to_the_intro() {
     // Grouping headings only: no intro (the preamble is a title).
     let notes = parsed(&file(""));
     assert!(notes.iter().all(|n| n.entry_of.is_some()), "{notes:#?}");
+}
+
+/// A banner after a log's entries (a footer: `CONFIDENTIAL — do not share`
+/// under `## Notes`, or below a `---` that closes the last entry) is the
+/// file's, as the preamble's is: it withheld only the intro or the last entry,
+/// and every other entry's text was shown. A keyed mark stays where it was
+/// written: under a section's own heading, that section's (the intro's);
+/// below a rule, the entry above's.
+#[test]
+fn a_banner_or_footer_after_the_entries_marks_every_entry() {
+    let log = |tail: &str| {
+        format!(
+            "# Decisions\n\n### [2025-02-01] Use redis\n\nRedis for {CANARY}.\n\n### [2024-05-01] Use kafka\n\nKafka for events.\n\n{tail}"
+        )
+    };
+    let levels = |text: &str| {
+        let notes = parse_file("decisions.md", text.as_bytes()).notes;
+        let intro = notes
+            .iter()
+            .find(|n| n.entry_of.is_none())
+            .map(|n| n.sensitivity);
+        let entries: Vec<_> = notes
+            .iter()
+            .filter(|n| n.entry_of.is_some())
+            .map(|n| n.sensitivity)
+            .collect();
+        (intro, entries)
+    };
+    for tail in [
+        "## Notes\n\nCONFIDENTIAL \u{2014} do not share\n",
+        "## Notes\n\nThe zebra ledger.\n\nThis note is confidential.\n",
+        "---\n\nCONFIDENTIAL\n",
+        "---\n\n*Internal & Confidential*\n",
+    ] {
+        let (intro, entries) = levels(&log(tail));
+        assert_eq!(intro, Some(Confidential), "{tail:?}");
+        assert_eq!(entries, [Confidential, Confidential], "{tail:?}");
+    }
+    // A keyed mark below a rule is the last entry's, as it was.
+    let (_, entries) = levels(&log("---\n\nSensitivity: confidential\n"));
+    assert_eq!(entries, [Internal, Confidential]);
+    // Under a section's own heading, a keyed mark or a table's column is that
+    // section's: the intro's only.
+    for tail in [
+        "## Notes\n\n**Sensitivity:** confidential\n\nVendor terms.\n",
+        "## Vendor pricing\n\n| Item | Sensitivity |\n|---|---|\n| price | confidential |\n",
+    ] {
+        let (intro, entries) = levels(&log(tail));
+        assert_eq!(intro, Some(Confidential), "{tail:?}");
+        assert_eq!(entries, [Internal, Internal], "{tail:?}");
+    }
+    // A footer without a mark changes nothing.
+    let (_, entries) = levels(&log("---\n\nWritten by the platform team.\n"));
+    assert_eq!(entries, [Internal, Internal]);
 }
 
 /// A level read from words without a sensitivity key is said (info
