@@ -515,10 +515,11 @@ pub fn touch_counts(history: &History, targets: &[String], after_day: i64) -> Ve
             .take_while(|&&id| path_of(id).starts_with(t))
             .filter(|&&id| {
                 let p = path_of(id);
-                // A folder's generated lock files (`Cargo.lock`, `package-lock.json`)
-                // change with every dependency bump, not with the code a note
-                // describes: they count only when named themselves.
-                p.len() == t.len() || (p[t.len()..].starts_with('/') && !is_lock_file(p))
+                // A folder's lock files, manifests and changelogs (`Cargo.lock`,
+                // `package.json`, `CHANGELOG.md`) change with every dependency
+                // bump and release, not with the code a note describes: they
+                // count only when named themselves.
+                p.len() == t.len() || (p[t.len()..].starts_with('/') && !is_bookkeeping_file(p))
             })
             .map(|&id| {
                 let list = &index.commits[id as usize];
@@ -575,10 +576,27 @@ const LOCK_FILES: &[&str] = &[
     "conan.lock",
 ];
 
-/// Whether the file at `path` is a package manager's lock file (by its name).
-fn is_lock_file(path: &str) -> bool {
+/// Manifests whose changes in a commit that touches no other file of a folder
+/// are dependency bumps and version numbers (a release bumps every package's),
+/// and the changelogs a release writes.
+const BOOKKEEPING_FILES: &[&str] = &[
+    "Cargo.toml",
+    "package.json",
+    "pyproject.toml",
+    "go.mod",
+    "composer.json",
+    "Gemfile",
+    "pubspec.yaml",
+    "CHANGELOG.md",
+    "CHANGELOG",
+    "CHANGES.md",
+];
+
+/// Whether the file at `path` is a package manager's lock file, a manifest or a
+/// changelog (by its name): what dependency bumps and releases change.
+fn is_bookkeeping_file(path: &str) -> bool {
     let name = path.rsplit('/').next().unwrap_or(path);
-    LOCK_FILES.contains(&name)
+    LOCK_FILES.contains(&name) || BOOKKEEPING_FILES.contains(&name)
 }
 
 /// `text`'s lines as [`str::lines`] gives them, found with `memchr` (through

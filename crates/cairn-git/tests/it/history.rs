@@ -123,6 +123,34 @@ fn commits_after_a_day_are_counted_per_file_and_folder() {
         "2026-02-11",
         &[("src/Cargo.lock", 1)],
     );
+    // So do its manifests and changelog: a release bumps every package's
+    // version and writes its changelog; a commit that also changes code
+    // counts by that code.
+    r.commit(
+        "2026-02-13T09:00:00Z",
+        "Release 1.4.0",
+        &[
+            ("src/Cargo.toml", "version = \"1.4.0\"\n"),
+            ("src/CHANGELOG.md", "## 1.4.0\n"),
+            ("web/package.json", "{\"version\": \"1.4.0\"}\n"),
+        ],
+    );
+    r.commit(
+        "2026-02-14T09:00:00Z",
+        "Add a posting feature",
+        &[
+            ("src/Cargo.toml", "version = \"1.4.0\"\n[features]\n"),
+            ("src/ledger/posting.rs", "fn post() { 2 }\n"),
+        ],
+    );
+    h.update(&repo, &limits, false).unwrap();
+    check(&h, &["src/", "web"], "2026-02-11", &[("src/", 1)]);
+    check(
+        &h,
+        &["web/package.json", "src/CHANGELOG.md"],
+        "2026-02-11",
+        &[("web/package.json", 1), ("src/CHANGELOG.md", 1)],
+    );
     assert_eq!(
         h.update(&repo, &limits, false).unwrap(),
         HistoryUpdate::Unchanged
