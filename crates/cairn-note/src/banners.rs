@@ -43,7 +43,7 @@
 //!
 //! Code spans and table rows are never banners. Lines that head three levels
 //! or more describe the levels and mark nothing (`marks::body_marks` drops
-//! them, see [`level_label`]). Level: `SECRET`, `TOP SECRET`, `CLASSIFIED`,
+//! them, see [`crate::level_lists`]). Level: `SECRET`, `TOP SECRET`, `CLASSIFIED`,
 //! eyes-only and `TS`/`S` markings are secret; the rest confidential.
 
 use crate::marks::{BANNER_KEY, Mark};
@@ -307,20 +307,6 @@ pub(crate) fn banner(line: &str, s: &str) -> Option<Mark> {
     })
 }
 
-/// The level a line names first, as a label before a separator (`SECRET:
-/// never shown`, `- **Confidential** — listed, withheld`, `PUBLIC`): what a
-/// note describing the levels writes, line by line.
-pub(crate) fn level_label(line: &str) -> Option<Sensitivity> {
-    crate::marks::with_plain_line(line, |_, s| {
-        let (head, _) = segments(s.trim_matches(is_trim))[0];
-        // One of the four levels, not a synonym (`Private: …`).
-        match words_of(head)[..] {
-            [ref w] => Sensitivity::ALL.iter().copied().find(|l| l.as_str() == w),
-            _ => None,
-        }
-    })
-}
-
 /// A quick test that `line` (its plain text: look-alikes read) may hold a
 /// banner or a mark that withholds (every level word that does, `secret`,
 /// `confidential` and their synonyms, is a trigger): one pass over its bytes,
@@ -480,7 +466,7 @@ fn spaced_letters(s: &str) -> String {
 }
 
 /// Characters around a stamp that do not count: emphasis, quotes, brackets.
-fn is_trim(c: char) -> bool {
+pub(crate) fn is_trim(c: char) -> bool {
     c.is_whitespace()
         || matches!(
             c,
@@ -528,7 +514,7 @@ fn is_separator(c: char) -> bool {
 
 /// `s` cut at its separators (`-` counts only with a blank beside it):
 /// the segments and, for each, the separator after it (if any).
-fn segments(s: &str) -> Vec<(&str, Option<char>)> {
+pub(crate) fn segments(s: &str) -> Vec<(&str, Option<char>)> {
     let mut out = Vec::new();
     let mut from = 0;
     for (i, c) in s.char_indices() {
@@ -545,7 +531,7 @@ fn segments(s: &str) -> Vec<(&str, Option<char>)> {
 
 /// The lowercase words of a stamp's text: split at blanks and hyphens
 /// (`Top-Secret`), without emphasis, quotes or symbols (`CONFIDENTIAL 🔒`).
-fn words_of(text: &str) -> Vec<String> {
+pub(crate) fn words_of(text: &str) -> Vec<String> {
     text.split(|c: char| c.is_whitespace() || c == '-')
         .map(|w| w.trim_matches(|c: char| is_trim(c) || !(c.is_alphanumeric() || c == '&')))
         .filter(|w| !w.is_empty())

@@ -600,7 +600,8 @@ fn mark_spans(entries: &[RawEntry], lines: &[&str], fences: &Fences) -> Vec<Mark
 
 /// The sensitivity marks of an entry's lines (after its heading; `first_line` is
 /// the file line of the first), outside fenced code (`is_code`, by the index of
-/// a line in `lines`: the file's fences, read once for the whole body).
+/// a line in `lines`: the file's fences, read once for the whole body), without
+/// banners that describe the levels.
 fn entry_marks(
     lines: &[&str],
     first_line: usize,
@@ -627,6 +628,9 @@ fn entry_marks(
         line: first_line + at,
         mark,
     }));
+    // Lines heading three levels or more describe them (a `## Sensitivity
+    // levels` section), as in a note's body.
+    crate::level_lists::drop_level_descriptions(&mut out, lines, first_line, is_code);
     out
 }
 

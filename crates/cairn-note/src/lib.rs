@@ -22,6 +22,7 @@ mod formats;
 mod frontmatter;
 mod hints;
 mod in_body;
+mod level_lists;
 mod markdown;
 mod marks;
 mod model;

@@ -677,41 +677,12 @@ pub(crate) fn body_marks(body: &str, first_line: usize, entry_file: bool) -> Vec
         line: first_line + at,
         mark,
     }));
-    // Banners inside a run of lines that each head with a level, naming three
-    // levels or more, describe the levels (`PUBLIC: shown`, `CONFIDENTIAL:
-    // listed, withheld`, `SECRET: never shown`), as a table's column does: they
-    // mark nothing. Not the run's first line (a banner above a list of
-    // visibilities: `CONFIDENTIAL` then `- Public: /v1/pay`, `- Internal:
-    // /admin`), nor a banner with a handling warning.
-    if out.iter().any(|m| m.mark.key == BANNER_KEY) {
-        let text: Vec<&str> = body.lines().collect();
-        let labels: Vec<(usize, Sensitivity)> = text
-            .iter()
-            .enumerate()
-            .filter(|&(i, _)| !fences.is_code(i))
-            .filter_map(|(i, l)| Some((first_line + i, crate::banners::level_label(l)?)))
-            .collect();
-        // Runs: label lines at most two lines apart (a blank line between).
-        let mut runs: Vec<&[(usize, Sensitivity)]> = Vec::new();
-        let mut from = 0;
-        for k in 1..=labels.len() {
-            if k == labels.len() || labels[k].0 > labels[k - 1].0 + 2 {
-                runs.push(&labels[from..k]);
-                from = k;
-            }
-        }
-        let describes = |line: usize| {
-            runs.iter().any(|run| {
-                let mut levels: Vec<Sensitivity> = run.iter().map(|&(_, l)| l).collect();
-                levels.sort_unstable();
-                levels.dedup();
-                levels.len() >= 3 && run.iter().skip(1).any(|&(l, _)| l == line)
-            }) && !text
-                .get(line - first_line)
-                .is_some_and(|t| crate::banners::warned(t))
-        };
-        out.retain(|m| m.mark.key != BANNER_KEY || !describes(m.line));
-    }
+    let text: Vec<&str> = if out.iter().any(|m| m.mark.key == BANNER_KEY) {
+        body.lines().collect()
+    } else {
+        Vec::new()
+    };
+    crate::level_lists::drop_level_descriptions(&mut out, &text, first_line, |i| fences.is_code(i));
     out
 }
 

@@ -624,9 +624,27 @@ fn a_banner_or_footer_after_the_entries_marks_every_entry() {
         assert_eq!(intro, Some(Confidential), "{tail:?}");
         assert_eq!(entries, [Internal, Internal], "{tail:?}");
     }
-    // A footer without a mark changes nothing.
-    let (_, entries) = levels(&log("---\n\nWritten by the platform team.\n"));
-    assert_eq!(entries, [Internal, Internal]);
+    // A footer without a mark changes nothing, nor does a section describing
+    // the levels (lines heading three levels or more, as in a note's body): it
+    // made the intro secret, and with banners the file's, every entry.
+    for tail in [
+        "---\n\nWritten by the platform team.\n",
+        "## Sensitivity levels\n\nPUBLIC: shown.\n\nINTERNAL: shown.\n\nCONFIDENTIAL: listed, content withheld.\n\nSECRET: never shown.\n",
+    ] {
+        let (intro, entries) = levels(&log(tail));
+        assert_ne!(intro, Some(Secret), "{tail:?}");
+        assert_ne!(intro, Some(Confidential), "{tail:?}");
+        assert_eq!(entries, [Internal, Internal], "{tail:?}");
+    }
+    // Nor inside an entry; a banner above a list of visibilities still counts.
+    let (_, entries) = levels(&log(
+        "### [2025-06-01] Levels\n\n- PUBLIC: shown\n- INTERNAL: shown\n- CONFIDENTIAL: withheld\n- SECRET: never shown\n",
+    ));
+    assert_eq!(entries, [Internal, Internal, Internal]);
+    let (_, entries) = levels(&log(
+        "### [2025-06-01] Pay API\n\nCONFIDENTIAL\n\n- Public: /v1/pay\n- Internal: /admin\n",
+    ));
+    assert_eq!(entries, [Internal, Internal, Confidential]);
 }
 
 /// A level read from words without a sensitivity key is said (info
