@@ -132,13 +132,16 @@ pub(crate) fn hot_layer<'e>(input: &HotInput<'_, 'e>) -> (Vec<(&'e Note, HotKind
         take(&mut out, &mut taken, n, HotKind::Identity);
     }
 
-    // Working style: pinned, high-priority and evergreen preferences and workflows.
+    // Working style: pinned, high-priority and evergreen preferences and
+    // workflows, then the developer's own preferences (in the developer's
+    // roots: how they work, however plainly written).
     let mut style: Vec<&'e Note> = input
         .developer
         .iter()
-        .chain(input.project.iter())
         .copied()
-        .filter(|n| is_working_style(n) && usable(n))
+        .filter(|n| is_marked_style(n) || is_preference(n))
+        .chain(input.project.iter().copied().filter(|n| is_marked_style(n)))
+        .filter(|n| usable(n))
         .collect();
     style.sort_by(|a, b| {
         style_key(a)
@@ -344,21 +347,32 @@ fn is_identity(n: &Note, identity_roots: &[String]) -> bool {
                 || identity_roots.iter().any(|r| crate::in_root(&n.path, r))))
 }
 
-fn is_working_style(n: &Note) -> bool {
+/// A preference or workflow marked to be always shown: pinned, high priority
+/// or evergreen.
+fn is_marked_style(n: &Note) -> bool {
     matches!(
         n.memory_type,
         Some(MemoryType::Preference | MemoryType::Workflow)
-    ) && (n.pinned
-        || n.retrieval_priority == Some(Priority::High)
-        || n.freshness == Some(Freshness::Evergreen))
+    ) && is_marked(n)
 }
 
-/// Lower sorts first: pinned, then preferences before workflows, then high
-/// priority, then evergreen.
-fn style_key(n: &Note) -> (bool, bool, u8, bool) {
+fn is_marked(n: &Note) -> bool {
+    n.pinned
+        || n.retrieval_priority == Some(Priority::High)
+        || n.freshness == Some(Freshness::Evergreen)
+}
+
+fn is_preference(n: &Note) -> bool {
+    n.memory_type == Some(MemoryType::Preference)
+}
+
+/// Lower sorts first: marked (see [`is_marked_style`]), pinned, then
+/// preferences before workflows, then high priority, then evergreen.
+fn style_key(n: &Note) -> (bool, bool, bool, u8, bool) {
     (
+        !is_marked(n),
         !n.pinned,
-        n.memory_type != Some(MemoryType::Preference),
+        !is_preference(n),
         priority_rank(n),
         n.freshness != Some(Freshness::Evergreen),
     )

@@ -165,3 +165,56 @@ fn with_no_task_the_notes_most_linked_to_come_before_the_recent_ones() {
     );
     assert!(recommended.iter().any(|i| i.path == "notes/leaf-2.md"));
 }
+
+/// The developer's own preferences are their working style however plainly
+/// written (`cairn init`'s starter note has no pin, priority or freshness, and
+/// was never in the section): marked ones (pinned, high priority, evergreen)
+/// come first within the cap; a project's preference or a workflow still needs
+/// the mark.
+#[test]
+fn the_developer_s_own_preferences_are_the_working_style() {
+    let (dir, _) = vault("note_roots=['me']");
+    let v = dir.path().join("vault");
+    write(
+        &v,
+        "me/style.md",
+        "---\nmemory_type: preference\n---\n# Working style\nSmall PRs, tests first.\n",
+    );
+    write(
+        &v,
+        "me/release.md",
+        "---\nmemory_type: workflow\n---\n# Release checklist\nTag, then publish.\n",
+    );
+    write(
+        &v,
+        "projects/ledger/code-style.md",
+        "---\nmemory_type: preference\n---\n# Ledger code style\nNo floats for money.\n",
+    );
+    let style = |dir: &Path| {
+        let config = Config::load(&dir.join("cairn.toml"), None).unwrap();
+        let engine = Engine::open(config, &OpenOptions::default()).unwrap();
+        engine
+            .wakeup(&request(dir, SessionSource::Startup))
+            .unwrap()
+            .packet
+            .working_style
+            .iter()
+            .map(|i| i.path.clone())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(style(dir.path()), ["me/style.md"]);
+    // Three marked ones fill the cap (3) before it.
+    for k in 0..3 {
+        write(
+            &v,
+            &format!("me/marked-{k}.md"),
+            &format!(
+                "---\nmemory_type: preference\nfreshness: evergreen\n---\n# Rule {k}\nAlways {k}.\n"
+            ),
+        );
+    }
+    assert_eq!(
+        style(dir.path()),
+        ["me/marked-0.md", "me/marked-1.md", "me/marked-2.md"]
+    );
+}
