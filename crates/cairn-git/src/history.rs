@@ -577,8 +577,7 @@ const LOCK_FILES: &[&str] = &[
 ];
 
 /// Manifests whose changes in a commit that touches no other file of a folder
-/// are dependency bumps and version numbers (a release bumps every package's),
-/// and the changelogs a release writes.
+/// are dependency bumps and version numbers (a release bumps every package's).
 const BOOKKEEPING_FILES: &[&str] = &[
     "Cargo.toml",
     "package.json",
@@ -587,16 +586,32 @@ const BOOKKEEPING_FILES: &[&str] = &[
     "composer.json",
     "Gemfile",
     "pubspec.yaml",
-    "CHANGELOG.md",
-    "CHANGELOG",
-    "CHANGES.md",
+];
+
+/// Names of changelogs (any case), as text: `CHANGELOG.md`, `changes.rst`,
+/// `NEWS`, `HISTORY.txt` (never `history.rs`).
+const CHANGELOG_NAMES: &[&str] = &[
+    "changelog",
+    "changes",
+    "history",
+    "news",
+    "release-notes",
+    "release_notes",
+    "releasenotes",
 ];
 
 /// Whether the file at `path` is a package manager's lock file, a manifest or a
 /// changelog (by its name): what dependency bumps and releases change.
 fn is_bookkeeping_file(path: &str) -> bool {
     let name = path.rsplit('/').next().unwrap_or(path);
-    LOCK_FILES.contains(&name) || BOOKKEEPING_FILES.contains(&name)
+    if LOCK_FILES.contains(&name) || BOOKKEEPING_FILES.contains(&name) {
+        return true;
+    }
+    let (stem, ext) = name.split_once('.').unwrap_or((name, ""));
+    CHANGELOG_NAMES.iter().any(|c| stem.eq_ignore_ascii_case(c))
+        && ["", "md", "markdown", "rst", "txt", "adoc"]
+            .iter()
+            .any(|e| ext.eq_ignore_ascii_case(e))
 }
 
 /// `text`'s lines as [`str::lines`] gives them, found with `memchr` (through
@@ -753,7 +768,34 @@ pub(crate) fn files_changed(
 
 #[cfg(test)]
 mod tests {
-    use super::{lines, path_ids};
+    use super::{is_bookkeeping_file, lines, path_ids};
+
+    /// Lock files, manifests and changelogs by name; changelogs in any case and
+    /// as text only (`history.rs` is code).
+    #[test]
+    fn bookkeeping_files_by_name() {
+        for yes in [
+            "web/package-lock.json",
+            "crates/a/Cargo.toml",
+            "CHANGELOG.md",
+            "pkg/changelog.md",
+            "HISTORY.rst",
+            "NEWS",
+            "docs/Release-Notes.txt",
+        ] {
+            assert!(is_bookkeeping_file(yes), "{yes}");
+        }
+        for no in [
+            "src/history.rs",
+            "src/changes.py",
+            "news/feed.go",
+            "crates/a/src/lib.rs",
+            "Cargo.toml.orig",
+            "changelog.json",
+        ] {
+            assert!(!is_bookkeeping_file(no), "{no}");
+        }
+    }
 
     #[test]
     fn lines_are_str_lines() {

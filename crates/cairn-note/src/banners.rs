@@ -41,8 +41,8 @@
 //! Struck words are read both with and without them, the higher level
 //! counting (`~~draft~~ CONFIDENTIAL`, and a struck stamp still counts).
 //!
-//! Code spans and table rows are never banners. Lines that head three levels
-//! or more describe the levels and mark nothing (`marks::body_marks` drops
+//! Code spans and table rows are never banners. Lines that head all four
+//! levels describe them and mark nothing (`marks::body_marks` drops
 //! them, see [`crate::level_lists`]). Level: `SECRET`, `TOP SECRET`, `CLASSIFIED`,
 //! eyes-only and `TS`/`S` markings are secret; the rest confidential.
 

@@ -277,37 +277,42 @@ fn split(mut file: Note, frontmatter_tags: &[String]) -> (Vec<Note>, Vec<Diagnos
     let preamble: String = lines[..preamble_end].concat();
     let runs = orphan_runs(&entries, &spans, preamble_end, lines.len());
     // Every run's marks count, prose or not (a table whose Sensitivity column
-    // says `secret`); the text of the runs with prose is the intro's. A banner
-    // there is the file's, as the preamble's are (a stamp has no scope:
-    // `CONFIDENTIAL` as a footer), and so is one below a `---` that closed the
-    // last entry (whose marks that text also raises): they raise every entry.
-    // A keyed mark under a section's own heading (`## Notes`) is the intro's.
+    // says `secret`), for the intro; the text of the runs with prose is the
+    // intro's. The banners among them, and those below a rule that closed the
+    // last entry (a footer: `---` then `CONFIDENTIAL`; that text's marks also
+    // raise the last entry), are the file's too, as the preamble's are, when
+    // they agree on one level: a stamp has no scope. Banners naming two levels
+    // (a `## Classification` section) describe them: the intro's only, in doubt.
     let mut intro_marks = Vec::new();
-    let mut file_marks = Vec::new();
+    let mut banners = Vec::new();
+    let is_banner = |m: &LineMark| m.mark.key == crate::marks::BANNER_KEY;
     for &(from, to) in &runs {
         let marks = entry_marks(&lines[from..to], file.body_line + from, |i| {
             fences.is_code(from + i)
         });
-        let (banners, keyed) = marks
-            .into_iter()
-            .partition::<Vec<_>, _>(|m| m.mark.key == crate::marks::BANNER_KEY);
-        file_marks.extend(banners);
-        intro_marks.extend(keyed);
+        banners.extend(marks.iter().filter(|m| is_banner(m)).cloned());
+        intro_marks.extend(marks);
     }
     if let (Some(last), Some(span)) = (entries.last(), spans.last()) {
         let (from, to) = (last.end, span.end.min(lines.len()));
-        if to == lines.len() && from < to {
-            file_marks.extend(
+        let after_rule = lines
+            .get(from)
+            .is_some_and(|l| matches!(l.trim(), "---" | "***" | "___"));
+        if after_rule && from < to {
+            banners.extend(
                 entry_marks(&lines[from..to], file.body_line + from, |i| {
                     fences.is_code(from + i)
                 })
                 .into_iter()
-                .filter(|m| m.mark.key == crate::marks::BANNER_KEY),
+                .filter(|m| is_banner(m)),
             );
         }
     }
-    let file_reading = marks_reading(&file_marks, &file.path, &mut diags);
-    file.sensitivity = file.sensitivity.max(file_reading.sensitivity);
+    // Their doubt (two levels) is said by the intro's reading, not here.
+    let stamped = marks_reading(&banners, &file.path, &mut Vec::new());
+    if stamped.doubt.is_none() {
+        file.sensitivity = file.sensitivity.max(stamped.sensitivity);
+    }
     let orphans: Vec<(usize, String)> = runs
         .into_iter()
         .map(|(from, to)| (from, lines[from..to].concat()))
@@ -322,7 +327,7 @@ fn split(mut file: Note, frontmatter_tags: &[String]) -> (Vec<Note>, Vec<Diagnos
     }
     // A marked section makes an intro even without prose: its level is what
     // withholds the file's text from the write path's `memory show`.
-    let intro_has_prose = has_prose(&intro) || !intro_marks.is_empty() || !file_marks.is_empty();
+    let intro_has_prose = has_prose(&intro) || !intro_marks.is_empty();
     let default_type = entry_file_type(&file.path);
     let mut used: HashSet<String> = HashSet::new();
     let mut levels: Vec<Sensitivity> = Vec::with_capacity(entries.len());
@@ -628,8 +633,8 @@ fn entry_marks(
         line: first_line + at,
         mark,
     }));
-    // Lines heading three levels or more describe them (a `## Sensitivity
-    // levels` section), as in a note's body.
+    // Lines heading all four levels describe them (a `## Sensitivity levels`
+    // section), as in a note's body.
     crate::level_lists::drop_level_descriptions(&mut out, lines, first_line, is_code);
     out
 }

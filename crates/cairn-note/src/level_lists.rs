@@ -1,7 +1,9 @@
 //! Lines that describe the sensitivity levels rather than mark a note: a run of
-//! lines each heading with a level, naming three levels or more (`PUBLIC:
-//! shown`, `CONFIDENTIAL: listed, withheld`, `SECRET: never shown`), as a
-//! note about the policy or a log's `## Sensitivity levels` section writes.
+//! lines each heading with a level, naming all four (`PUBLIC: shown`,
+//! `INTERNAL: shown`, `CONFIDENTIAL: listed, withheld`, `SECRET: never shown`),
+//! as a note about the policy or a log's `## Sensitivity levels` section
+//! writes. Fewer levels may be marks with their content (`Public: list prices`,
+//! `Internal: discount bands`, `SECRET: the signing key is …`): they count.
 //! The banners among them mark nothing; the mark readers (`marks::body_marks`,
 //! an entry's marks) drop them here.
 
@@ -23,7 +25,7 @@ fn level_label(line: &str) -> Option<Sensitivity> {
 }
 
 /// Drops the banners inside a run of lines that each head with a level, naming
-/// three levels or more: they describe the levels (`PUBLIC: shown`,
+/// all four levels: they describe the levels (`PUBLIC: shown`,
 /// `CONFIDENTIAL: listed, withheld`, `SECRET: never shown`), as a table's
 /// column does, and mark nothing. Not the run's first line (a banner above a
 /// list of visibilities: `CONFIDENTIAL` then `- Public: /v1/pay`, `- Internal:
@@ -58,7 +60,7 @@ pub(crate) fn drop_level_descriptions(
             let mut levels: Vec<Sensitivity> = run.iter().map(|&(_, l)| l).collect();
             levels.sort_unstable();
             levels.dedup();
-            levels.len() >= 3 && run.iter().skip(1).any(|&(l, _)| l == line)
+            levels.len() == Sensitivity::ALL.len() && run.iter().skip(1).any(|&(l, _)| l == line)
         }) && !text
             .get(line - first_line)
             .is_some_and(|t| crate::banners::warned(t))

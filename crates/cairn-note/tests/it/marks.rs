@@ -604,13 +604,40 @@ fn a_banner_or_footer_after_the_entries_marks_every_entry() {
     for tail in [
         "## Notes\n\nCONFIDENTIAL \u{2014} do not share\n",
         "## Notes\n\nThe zebra ledger.\n\nThis note is confidential.\n",
-        "---\n\nCONFIDENTIAL\n",
-        "---\n\n*Internal & Confidential*\n",
     ] {
         let (intro, entries) = levels(&log(tail));
         assert_eq!(intro, Some(Confidential), "{tail:?}");
         assert_eq!(entries, [Confidential, Confidential], "{tail:?}");
     }
+    // A footer below the last entry's rule: no intro of its own (the file's
+    // note holds nothing else), every entry raised, whatever follows it.
+    for tail in [
+        "---\n\nCONFIDENTIAL\n",
+        "---\n\n*Internal & Confidential*\n",
+        "---\n\nCONFIDENTIAL \u{2014} do not share\n\n## Appendix\n\nThe zebra ledger.\n",
+    ] {
+        let (intro, entries) = levels(&log(tail));
+        assert_ne!(intro, Some(Internal), "{tail:?}");
+        assert_eq!(entries, [Confidential, Confidential], "{tail:?}");
+    }
+    assert_eq!(levels(&log("---\n\nCONFIDENTIAL\n")).0, None);
+    // The last entry's own section (`### Metadata`, its level) is its own, as
+    // under any other entry: not a footer.
+    let (_, entries) = levels(&log("### Metadata\n\nCONFIDENTIAL\n"));
+    assert_eq!(entries, [Internal, Confidential]);
+    // A banner and a keyed mark that disagree there: the intro in doubt
+    // (secret), the entries at the banner's level.
+    let (intro, entries) = levels(&log(
+        "## Notes\n\n**Sensitivity:** internal\n\nCONFIDENTIAL\n",
+    ));
+    assert_eq!(intro, Some(Secret));
+    assert_eq!(entries, [Confidential, Confidential]);
+    // Banners naming two levels describe them: the intro's only (in doubt).
+    let (intro, entries) = levels(&log(
+        "## Classification\n\nCONFIDENTIAL: entries about customers\n\nSECRET: entries about keys\n",
+    ));
+    assert_eq!(intro, Some(Secret));
+    assert_eq!(entries, [Internal, Internal]);
     // A keyed mark below a rule is the last entry's, as it was.
     let (_, entries) = levels(&log("---\n\nSensitivity: confidential\n"));
     assert_eq!(entries, [Internal, Confidential]);
@@ -625,8 +652,8 @@ fn a_banner_or_footer_after_the_entries_marks_every_entry() {
         assert_eq!(entries, [Internal, Internal], "{tail:?}");
     }
     // A footer without a mark changes nothing, nor does a section describing
-    // the levels (lines heading three levels or more, as in a note's body): it
-    // made the intro secret, and with banners the file's, every entry.
+    // the levels (lines heading all four, as in a note's body): it made the
+    // intro secret, and with banners the file's, every entry.
     for tail in [
         "---\n\nWritten by the platform team.\n",
         "## Sensitivity levels\n\nPUBLIC: shown.\n\nINTERNAL: shown.\n\nCONFIDENTIAL: listed, content withheld.\n\nSECRET: never shown.\n",
@@ -645,6 +672,25 @@ fn a_banner_or_footer_after_the_entries_marks_every_entry() {
         "### [2025-06-01] Pay API\n\nCONFIDENTIAL\n\n- Public: /v1/pay\n- Internal: /admin\n",
     ));
     assert_eq!(entries, [Internal, Internal, Confidential]);
+    // Fewer than four levels may be marks with their content (the review: a
+    // secret line beside two others was dropped, and its passphrase shown),
+    // and a stamp below a list of visibilities counts.
+    for (entry, level) in [
+        (
+            "Public: list prices\nInternal: discount bands\nSECRET: the signing key passphrase tulip-42\n",
+            Secret,
+        ),
+        (
+            "- Public: /metrics\n- Internal: /debug/pprof\n\nCONFIDENTIAL\n",
+            Confidential,
+        ),
+    ] {
+        let (_, entries) = levels(&log(&format!("### [2025-06-01] Tiers\n\n{entry}")));
+        assert_eq!(entries, [Internal, Internal, level], "{entry:?}");
+        check(&format!("# Tiers\n\n{entry}"), level);
+        let pad = "Line of prose.\n\n".repeat(40);
+        check(&format!("# Tiers\n\n{pad}{entry}"), level);
+    }
 }
 
 /// A level read from words without a sensitivity key is said (info
