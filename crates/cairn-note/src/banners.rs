@@ -35,8 +35,9 @@
 //!
 //! The stamps are read in German, French, Spanish, Portuguese, Italian and Dutch
 //! too (`STRENG VERTRAULICH`, `Confidentiel`, `SECRETO`, `Vertrouwelijk`; the
-//! words for secret only in capitals, as `SECRET`). Statements and warnings are
-//! read in English only.
+//! words for secret only in capitals, as `SECRET`), and so are statements
+//! (`Dieses Dokument ist vertraulich.`: `crate::foreign_statements`); handling
+//! warnings in English only.
 //!
 //! Struck words are read both with and without them, the higher level
 //! counting (`~~draft~~ CONFIDENTIAL`, and a struck stamp still counts).
@@ -293,6 +294,7 @@ pub(crate) fn banner(line: &str, s: &str) -> Option<Mark> {
             .or_else(|| marking(s))
             .or_else(|| stamp(line, &spaced_letters(s)))
             .or_else(|| statement(s))
+            .or_else(|| crate::foreign_statements::statement(s))
     };
     // Struck words (`~~draft~~ CONFIDENTIAL`) are read without them too, and the
     // higher level counts: a struck stamp may still be the note's.
@@ -345,11 +347,17 @@ pub(crate) fn worth_reading(line: &str) -> bool {
         }
         let at = |w: &[u8]| b.len() - i >= w.len() && b[i..i + w.len()].eq_ignore_ascii_case(w);
         let found = match b[i] | 0x20 {
-            b's' => at(b"secret") || at(b"sensitive") || at(b"segreto") || at(b"sigiloso"),
+            b's' => {
+                at(b"secret")
+                    || at(b"sensitive")
+                    || at(b"segret")
+                    || at(b"sigilos")
+                    || at("secrète".as_bytes())
+            }
             b'v' => at(b"vertraulich") || at(b"vertrouwelijk"),
             b'g' => at(b"geheim"),
             b'c' => at(b"confiden") || at(b"classified"),
-            b'r' => at(b"restricted"),
+            b'r' => at(b"restricted") || at(b"riservat"),
             b'p' => at(b"private"),
             b'e' => at(b"eyes only"),
             b'd' => at(b"do not share") || at(b"do not distribute"),

@@ -18,6 +18,7 @@ mod banners;
 mod content_hash;
 mod entries;
 mod fields;
+mod foreign_statements;
 mod formats;
 mod frontmatter;
 mod hints;

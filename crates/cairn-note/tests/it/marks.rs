@@ -490,6 +490,10 @@ fn banners_without_a_key_withhold_the_note() {
         ("~~draft~~ CONFIDENTIAL", Confidential),
         ("~~Draft~~ ~~v2~~ TOP SECRET \u{2014} vendor keys", Secret),
         ("~~CONFIDENTIAL~~ \u{2014} public now", Confidential),
+        // Statements in the six other languages, in the head and past it.
+        ("Dieses Dokument ist streng vertraulich.", Confidential),
+        ("Cette note est secrète.", Secret),
+        ("Questo documento è riservato.", Confidential),
     ] {
         for text in [
             format!("{banner}\n\n# T\n\n{CANARY} body.\n"),
