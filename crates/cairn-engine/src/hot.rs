@@ -139,7 +139,7 @@ pub(crate) fn hot_layer<'e>(input: &HotInput<'_, 'e>) -> (Vec<(&'e Note, HotKind
         .developer
         .iter()
         .copied()
-        .filter(|n| is_marked_style(n) || is_preference(n))
+        .filter(|n| is_marked_style(n) || is_preference(n) || says(n, &UNTYPED_PREFERENCES))
         .chain(input.project.iter().copied().filter(|n| is_marked_style(n)))
         .filter(|n| usable(n))
         .collect();
@@ -168,14 +168,31 @@ pub(crate) fn hot_layer<'e>(input: &HotInput<'_, 'e>) -> (Vec<(&'e Note, HotKind
                 .then_with(|| date_of(b).cmp(&date_of(a)))
                 .then_with(|| a.path.cmp(&b.path))
         });
-        let overview = overviews.first().copied().or_else(|| {
-            input
-                .project
-                .iter()
-                .copied()
-                .filter(|n| is_root_index(n, input.project_roots) && usable(n))
-                .min_by(|a, b| a.path.cmp(&b.path))
-        });
+        // Then an untyped note that says it is the overview (`type: project`,
+        // an `#overview` tag, `Ledger overview.md`), then the root's index.
+        let overview = overviews
+            .first()
+            .copied()
+            .or_else(|| {
+                input
+                    .project
+                    .iter()
+                    .copied()
+                    .filter(|n| says(n, &UNTYPED_OVERVIEW) && usable(n))
+                    .min_by(|a, b| {
+                        date_of(b)
+                            .cmp(&date_of(a))
+                            .then_with(|| a.path.cmp(&b.path))
+                    })
+            })
+            .or_else(|| {
+                input
+                    .project
+                    .iter()
+                    .copied()
+                    .filter(|n| is_root_index(n, input.project_roots) && usable(n))
+                    .min_by(|a, b| a.path.cmp(&b.path))
+            });
         if let Some(n) = overview {
             take(&mut out, &mut taken, n, HotKind::Overview);
         }
@@ -334,17 +351,105 @@ pub(crate) fn default_identity_roots(developer_roots: &[String]) -> Vec<String> 
 }
 
 /// A note about the developer: `scope: user` (or self, me), or a `person` note
-/// under an identity root (any `person` note when there is no identity root).
+/// under an identity root (any `person` note when there is no identity root),
+/// or an untyped note under an identity root that says it is the developer's
+/// profile as an Obsidian vault does (see [`says`]: `type: person`, a `#me` or
+/// `#person` tag, a file named `About me`).
 fn is_identity(n: &Note, identity_roots: &[String]) -> bool {
     let self_scope = n
         .scope
         .as_deref()
         .is_some_and(|s| SELF_SCOPES.iter().any(|x| x.eq_ignore_ascii_case(s)));
     let person = n.memory_type == Some(MemoryType::Person);
+    let in_identity_root = identity_roots.iter().any(|r| crate::in_root(&n.path, r));
     (self_scope && (person || n.memory_type.is_none()))
-        || (person
-            && (identity_roots.is_empty()
-                || identity_roots.iter().any(|r| crate::in_root(&n.path, r))))
+        || (person && (identity_roots.is_empty() || in_identity_root))
+        || (in_identity_root && says(n, &UNTYPED_PROFILE) && !says(n, &UNTYPED_PREFERENCES))
+}
+
+/// How an untyped note says what it is, the way a vault without cairn's keys
+/// does: a `type` property (which cairn reads as a memory type only for kinds
+/// of knowledge), a tag, or its file name.
+struct Untyped {
+    types: &'static [&'static str],
+    tags: &'static [&'static str],
+    names: &'static [&'static str],
+    /// Whether a file name ending with one of `names` counts (`Ledger
+    /// overview`; not `Group Policy Preferences`, a page about Windows).
+    name_ends: bool,
+}
+
+/// The developer's own profile note.
+const UNTYPED_PROFILE: Untyped = Untyped {
+    types: &["person", "me", "profile"],
+    tags: &["person", "me", "about-me", "aboutme", "profile", "whoami"],
+    names: &[
+        "me", "about me", "about-me", "about_me", "aboutme", "profile", "whoami",
+    ],
+    name_ends: false,
+};
+
+/// The developer's preferences: how they like to work.
+const UNTYPED_PREFERENCES: Untyped = Untyped {
+    types: &[],
+    tags: &[
+        "preference",
+        "preferences",
+        "working-style",
+        "workingstyle",
+        "how-i-work",
+    ],
+    names: &[
+        "preferences",
+        "my preferences",
+        "working style",
+        "working-style",
+        "how i work",
+        "how-i-work",
+    ],
+    name_ends: false,
+};
+
+/// A project's overview note.
+const UNTYPED_OVERVIEW: Untyped = Untyped {
+    types: &["project", "overview"],
+    tags: &["overview", "project-overview"],
+    names: &["overview"],
+    name_ends: true,
+};
+
+/// Whether `n`, a note without a memory type, says it is what `what` names: by
+/// its `type` property, a tag, or its file name.
+fn says(n: &Note, what: &Untyped) -> bool {
+    if n.memory_type.is_some() || n.entry_of.is_some() {
+        return false;
+    }
+    let typed = n
+        .extra
+        .get("type")
+        .and_then(|v| v.as_str())
+        .map(|t| {
+            t.trim_start_matches("[[")
+                .trim_end_matches("]]")
+                .to_lowercase()
+        })
+        .is_some_and(|t| what.types.contains(&t.as_str()));
+    let tagged = n.tags.iter().any(|t| {
+        let t = t.rsplit('/').next().unwrap_or(t);
+        what.tags.iter().any(|w| w.eq_ignore_ascii_case(t))
+    });
+    // The name, or (see `name_ends`) a name ending with it, or for a phrase a
+    // name starting with it (`How I work with agents`).
+    let name = n.stem().to_lowercase();
+    let named = what.names.iter().any(|w| {
+        name == *w
+            || (what.name_ends
+                && name
+                    .strip_suffix(w)
+                    .is_some_and(|h| h.ends_with([' ', '-', '_'])))
+            || (w.contains(' ') && name.strip_prefix(w).is_some_and(|t| t.starts_with(' ')))
+    });
+    typed || tagged || named
 }
 
 /// A preference or workflow marked to be always shown: pinned, high priority

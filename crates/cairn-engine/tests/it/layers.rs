@@ -218,3 +218,104 @@ fn the_developer_s_own_preferences_are_the_working_style() {
         ["me/marked-0.md", "me/marked-1.md", "me/marked-2.md"]
     );
 }
+
+/// A vault without cairn's keys (an Obsidian vault: tags, properties, names)
+/// still fills the hot layer: the profile note under an identity root (`#me`,
+/// `type: person`, `About me.md`), the developer's preferences (`#preferences`,
+/// `How I work with agents.md`), the project's overview (`Ledger overview.md`,
+/// `#overview`). A tagged colleague elsewhere is no identity, a page that only
+/// ends with "Preferences" is no working style, and a typed overview wins.
+#[test]
+fn an_untyped_vault_says_who_the_developer_is_how_they_work_and_the_overview() {
+    let dir = tempfile::tempdir().unwrap();
+    let v = dir.path().join("vault");
+    write(
+        &v,
+        "00-Identity/Maya.md",
+        "---\ntags: [person, me]\n---\n# Maya\nBackend developer.\n",
+    );
+    write(
+        &v,
+        "00-Identity/Preferences.md",
+        "# Preferences\n\n#preferences #me\n\nSmall PRs.\n",
+    );
+    write(
+        &v,
+        "00-Identity/How I work with agents.md",
+        "# How I work with agents\n\nRead tests first.\n",
+    );
+    write(&v, "00-Identity/Tooling.md", "# Tooling\n\nNeovim.\n");
+    write(
+        &v,
+        "People/Bruno.md",
+        "---\ntags: [person]\n---\n# Bruno\nA colleague.\n",
+    );
+    write(
+        &v,
+        "Areas/Group Policy Preferences.md",
+        "# Group Policy Preferences\n\nWindows GPP.\n",
+    );
+    write(
+        &v,
+        "Projects/ledger/Ledger overview.md",
+        "# Ledger overview\n\nPayments ledger.\n",
+    );
+    write(
+        &v,
+        "Projects/ledger/Payout batches.md",
+        "# Payout batches\n\nNightly.\n",
+    );
+    std::fs::create_dir_all(dir.path().join("repo")).unwrap();
+    write(
+        dir.path(),
+        "cairn.toml",
+        "[vault]\nroot='vault'\n[developer]\nnote_roots=['00-Identity', 'People', 'Areas']\n[[projects]]\nid='ledger'\nrepo_paths=['repo']\nnote_roots=['Projects/ledger']\n",
+    );
+    let hot = |dir: &Path| {
+        let config = Config::load(&dir.join("cairn.toml"), None).unwrap();
+        let engine = Engine::open(config, &OpenOptions::default()).unwrap();
+        let p = engine
+            .wakeup(&request(dir, SessionSource::Startup))
+            .unwrap()
+            .packet;
+        (
+            p.identity
+                .notes
+                .iter()
+                .map(|i| i.path.clone())
+                .collect::<Vec<_>>(),
+            p.working_style
+                .iter()
+                .map(|i| i.path.clone())
+                .collect::<Vec<_>>(),
+            p.active_context
+                .iter()
+                .map(|i| i.path.clone())
+                .collect::<Vec<_>>(),
+        )
+    };
+    let (identity, style, context) = hot(dir.path());
+    assert_eq!(identity, ["00-Identity/Maya.md"]);
+    assert_eq!(
+        style,
+        [
+            "00-Identity/How I work with agents.md",
+            "00-Identity/Preferences.md"
+        ]
+    );
+    assert_eq!(context, ["Projects/ledger/Ledger overview.md"]);
+    // A typed overview comes first; `type: person` names the profile too.
+    write(
+        &v,
+        "Projects/ledger/Ledger.md",
+        "---\nmemory_type: project\n---\n# Ledger\nThe service.\n",
+    );
+    write(
+        &v,
+        "00-Identity/Maya.md",
+        "---\ntype: person\n---\n# Maya\nBackend developer.\n",
+    );
+    let (identity, _, context) = hot(dir.path());
+    assert_eq!(identity, ["00-Identity/Maya.md"]);
+    assert_eq!(context, ["Projects/ledger/Ledger.md"]);
+}
