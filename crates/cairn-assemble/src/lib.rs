@@ -271,11 +271,7 @@ pub fn assemble_reusing(
             Layer::Task => {}
         }
         let relevant = s.passes_gate(profile.min_coverage);
-        if c.origin != profile.primary
-            && !n
-                .memory_type
-                .is_some_and(|t| profile.secondary_types.contains(&t))
-        {
+        if c.origin != profile.primary && !profile.admits_secondary(n.memory_type) {
             continue;
         }
         if s.other_project.is_some() {

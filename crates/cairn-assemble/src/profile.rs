@@ -177,6 +177,15 @@ fn default_confidential() -> f64 {
 }
 
 impl Profile {
+    /// Whether a note of the secondary scope with memory type `t` may be a
+    /// task-layer candidate: one of `secondary_types`, or no type at all (a
+    /// vault without cairn's keys: its notes still need the task's words to
+    /// pass the gate). The no-task list takes the typed ones only.
+    #[must_use]
+    pub fn admits_secondary(&self, t: Option<MemoryType>) -> bool {
+        t.is_none_or(|t| self.secondary_types.contains(&t))
+    }
+
     /// Parses a profile file's text; `origin` names it in errors.
     pub fn parse(origin: &str, text: &str) -> Result<Self, ProfileError> {
         let err = |message: String| ProfileError {

@@ -246,9 +246,7 @@ impl Engine {
         }
         if let Some(secondary) = profile.secondary {
             for &n in &secondary_notes {
-                if !origin.contains_key(n.path.as_str())
-                    && n.memory_type
-                        .is_some_and(|t| profile.secondary_types.contains(&t))
+                if !origin.contains_key(n.path.as_str()) && profile.admits_secondary(n.memory_type)
                 {
                     origin.insert(n.path.as_str(), secondary);
                     in_scope.push(n);
@@ -607,7 +605,7 @@ impl Engine {
         if p.secondary.is_some() && !sel.secondary_roots.is_empty() {
             let types: Vec<&str> = p.secondary_types.iter().map(|t| t.as_str()).collect();
             out.push(format!(
-                "plus {} notes under {}",
+                "plus {} notes, and notes without a memory type for a task, under {}",
                 types.join("/"),
                 roots(&sel.secondary_roots)
             ));

@@ -319,3 +319,36 @@ fn an_untyped_vault_says_who_the_developer_is_how_they_work_and_the_overview() {
     assert_eq!(identity, ["00-Identity/Maya.md"]);
     assert_eq!(context, ["Projects/ledger/Ledger.md"]);
 }
+
+/// A developer-root note without a memory type (a daily note) is a task-layer
+/// candidate in a project session, and passes by the task's words like any
+/// note; it was never one (only the profile's kinds were). A typed kind the
+/// profile leaves out (a developer-root `reference`) still is not, and without
+/// a task the untyped note is not listed.
+#[test]
+fn an_untyped_developer_note_is_a_task_candidate() {
+    let (dir, _) = vault("note_roots=['me', 'Daily']");
+    let v = dir.path().join("vault");
+    write(
+        &v,
+        "Daily/2026-11-16.md",
+        "# 2026-11-16\n\nStarted the payout batch lock timeout fix; retry the lock with jitter.\n",
+    );
+    write(
+        &v,
+        "me/lock-reference.md",
+        "---\nmemory_type: reference\n---\n# Lock reference\n\nPayout batch lock timeout tables.\n",
+    );
+    let config = Config::load(&dir.path().join("cairn.toml"), None).unwrap();
+    let engine = Engine::open(config, &OpenOptions::default()).unwrap();
+    let shown = |task: &str| {
+        let mut req = request(dir.path(), SessionSource::Startup);
+        req.task = task.to_owned();
+        let p = engine.wakeup(&req).unwrap().packet;
+        serde_json::to_value(&p).unwrap().to_string()
+    };
+    let with_task = shown("payout batch lock timeout");
+    assert!(with_task.contains("Daily/2026-11-16.md"), "{with_task}");
+    assert!(!with_task.contains("me/lock-reference.md"), "{with_task}");
+    assert!(!shown("").contains("Daily/2026-11-16.md"));
+}
