@@ -29,7 +29,8 @@ pub use packet::{
     ProjectInfo, Provenance, QueryEcho, RouteInfo, VERSION,
 };
 pub use profile::{
-    DEFAULT_MIN_COVERAGE, HotRules, Origin, Profile, ProfileError, SECTION_NAMES, SectionRule,
+    DEFAULT_MIN_COVERAGE, HUB_LINKS, HotRules, Origin, Profile, ProfileError, SECTION_NAMES,
+    SectionRule,
 };
 
 /// The built-in profiles (`crates/cairn-assemble/profiles/*.toml`), compiled in.
@@ -271,7 +272,7 @@ pub fn assemble_reusing(
             Layer::Task => {}
         }
         let relevant = s.passes_gate(profile.min_coverage);
-        if c.origin != profile.primary && !profile.admits_secondary(n.memory_type) {
+        if c.origin != profile.primary && !profile.admits_secondary(n) {
             continue;
         }
         if s.other_project.is_some() {

@@ -16,6 +16,10 @@ pub enum Origin {
     Developer,
 }
 
+/// How many notes an untyped note of the secondary scope links to at most and
+/// still be a task candidate (see [`Profile::admits_secondary`]).
+pub const HUB_LINKS: usize = 25;
+
 /// A parsed profile.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Profile {
@@ -177,13 +181,18 @@ fn default_confidential() -> f64 {
 }
 
 impl Profile {
-    /// Whether a note of the secondary scope with memory type `t` may be a
-    /// task-layer candidate: one of `secondary_types`, or no type at all (a
-    /// vault without cairn's keys: its notes still need the task's words to
-    /// pass the gate). The no-task list takes the typed ones only.
+    /// Whether a note of the secondary scope may be a task-layer candidate: one
+    /// of `secondary_types`, or without a type (a vault without cairn's keys:
+    /// its notes still need the task's words to pass the gate) unless it is a
+    /// hub, linking to [`HUB_LINKS`] notes or more (a dashboard or a map of
+    /// content holds most words of any task). The no-task list takes the typed
+    /// ones only.
     #[must_use]
-    pub fn admits_secondary(&self, t: Option<MemoryType>) -> bool {
-        t.is_none_or(|t| self.secondary_types.contains(&t))
+    pub fn admits_secondary(&self, n: &cairn_note::Note) -> bool {
+        match n.memory_type {
+            Some(t) => self.secondary_types.contains(&t),
+            None => n.wikilinks.len() < HUB_LINKS,
+        }
     }
 
     /// Parses a profile file's text; `origin` names it in errors.

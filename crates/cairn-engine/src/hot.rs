@@ -134,13 +134,20 @@ pub(crate) fn hot_layer<'e>(input: &HotInput<'_, 'e>) -> (Vec<(&'e Note, HotKind
     }
 
     // Working style: pinned, high-priority and evergreen preferences and
-    // workflows, then the developer's own preferences (in the developer's
-    // roots: how they work, however plainly written).
+    // workflows, then the developer's own preferences however plainly
+    // written: those in the identity roots, and those that say they are
+    // preferences (a tag, a name) in any developer root. Another tool's
+    // `feedback` notes elsewhere are lessons as often (`learnings/`).
     let mut style: Vec<&'e Note> = input
         .developer
         .iter()
         .copied()
-        .filter(|n| is_marked_style(n) || is_preference(n) || says(n, &UNTYPED_PREFERENCES))
+        .filter(|n| {
+            is_marked_style(n)
+                || (is_preference(n)
+                    && (in_roots(n, input.identity_roots) || declares(n, &UNTYPED_PREFERENCES)))
+                || says(n, &UNTYPED_PREFERENCES)
+        })
         .chain(input.project.iter().copied().filter(|n| is_marked_style(n)))
         .filter(|n| usable(n))
         .collect();
@@ -179,7 +186,16 @@ pub(crate) fn hot_layer<'e>(input: &HotInput<'_, 'e>) -> (Vec<(&'e Note, HotKind
                     .project
                     .iter()
                     .copied()
-                    .filter(|n| says(n, &UNTYPED_OVERVIEW) && usable(n))
+                    .filter(|n| says(n, &UNTYPED_OVERVIEW) || named_after(n, input.project_id))
+                    // A hub named after the project among the developer's notes.
+                    .chain(
+                        input
+                            .developer
+                            .iter()
+                            .copied()
+                            .filter(|n| named_after(n, input.project_id)),
+                    )
+                    .filter(|n| usable(n))
                     .min_by(|a, b| {
                         date_of(b)
                             .cmp(&date_of(a))
@@ -392,7 +408,7 @@ const UNTYPED_PROFILE: Untyped = Untyped {
 
 /// The developer's preferences: how they like to work.
 const UNTYPED_PREFERENCES: Untyped = Untyped {
-    types: &[],
+    types: &["preference", "preferences"],
     tags: &[
         "preference",
         "preferences",
@@ -419,22 +435,25 @@ const UNTYPED_OVERVIEW: Untyped = Untyped {
     name_ends: true,
 };
 
-/// Whether `n`, a note without a memory type, says it is what `what` names: by
-/// its `type` property, a tag, or its file name.
+/// Whether `n`, a note without a memory type, says it is what `what` names
+/// (see [`declares`]).
 fn says(n: &Note, what: &Untyped) -> bool {
-    if n.memory_type.is_some() || n.entry_of.is_some() {
-        return false;
+    n.memory_type.is_none() && n.entry_of.is_none() && declares(n, what)
+}
+
+/// Whether `n` declares itself what `what` names: by its `type` property,
+/// which decides alone when it is there (`type: command` on `Introduction and
+/// Overview.md` is a command), else by a tag or its file name.
+fn declares(n: &Note, what: &Untyped) -> bool {
+    let declared = n.extra.get("type").and_then(|v| v.as_str()).map(|t| {
+        t.trim_start_matches("[[")
+            .trim_end_matches("]]")
+            .trim()
+            .to_lowercase()
+    });
+    if let Some(t) = declared.filter(|t| !t.is_empty()) {
+        return what.types.contains(&t.as_str());
     }
-    let typed = n
-        .extra
-        .get("type")
-        .and_then(|v| v.as_str())
-        .map(|t| {
-            t.trim_start_matches("[[")
-                .trim_end_matches("]]")
-                .to_lowercase()
-        })
-        .is_some_and(|t| what.types.contains(&t.as_str()));
     let tagged = n.tags.iter().any(|t| {
         let t = t.rsplit('/').next().unwrap_or(t);
         what.tags.iter().any(|w| w.eq_ignore_ascii_case(t))
@@ -450,7 +469,20 @@ fn says(n: &Note, what: &Untyped) -> bool {
                     .is_some_and(|h| h.ends_with([' ', '-', '_'])))
             || (w.contains(' ') && name.strip_prefix(w).is_some_and(|t| t.starts_with(' ')))
     });
-    typed || tagged || named
+    tagged || named
+}
+
+/// Whether `n`, without a memory type, is named after project `id` (a hub
+/// note `facturaia.md`, `Ledger.md`).
+fn named_after(n: &Note, id: Option<&str>) -> bool {
+    n.memory_type.is_none()
+        && n.entry_of.is_none()
+        && id.is_some_and(|id| n.stem().eq_ignore_ascii_case(id))
+}
+
+/// Whether `n` lies under one of `roots`.
+fn in_roots(n: &Note, roots: &[String]) -> bool {
+    roots.iter().any(|r| crate::in_root(&n.path, r))
 }
 
 /// A preference or workflow marked to be always shown: pinned, high priority

@@ -246,8 +246,7 @@ impl Engine {
         }
         if let Some(secondary) = profile.secondary {
             for &n in &secondary_notes {
-                if !origin.contains_key(n.path.as_str()) && profile.admits_secondary(n.memory_type)
-                {
+                if !origin.contains_key(n.path.as_str()) && profile.admits_secondary(n) {
                     origin.insert(n.path.as_str(), secondary);
                     in_scope.push(n);
                 }

@@ -168,17 +168,24 @@ fn with_no_task_the_notes_most_linked_to_come_before_the_recent_ones() {
 
 /// The developer's own preferences are their working style however plainly
 /// written (`cairn init`'s starter note has no pin, priority or freshness, and
-/// was never in the section): marked ones (pinned, high priority, evergreen)
-/// come first within the cap; a project's preference or a workflow still needs
-/// the mark.
+/// was never in the section): those in an identity root, and those named or
+/// tagged as preferences in any developer root. Marked ones (pinned, high
+/// priority, evergreen) come first within the cap; a project's preference, a
+/// workflow, or a preference elsewhere that says nothing more (another tool's
+/// `feedback` lesson under `learnings/`) still needs the mark.
 #[test]
 fn the_developer_s_own_preferences_are_the_working_style() {
-    let (dir, _) = vault("note_roots=['me']");
+    let (dir, _) = vault("note_roots=['me', 'learnings']\nidentity_roots=['me']");
     let v = dir.path().join("vault");
     write(
         &v,
         "me/style.md",
         "---\nmemory_type: preference\n---\n# Working style\nSmall PRs, tests first.\n",
+    );
+    write(
+        &v,
+        "learnings/dokploy-webhook.md",
+        "---\nmetadata:\n  type: feedback\n---\n# Dokploy deploys on push\nIt does not wait for CI.\n",
     );
     write(
         &v,
@@ -203,7 +210,17 @@ fn the_developer_s_own_preferences_are_the_working_style() {
             .collect::<Vec<_>>()
     };
     assert_eq!(style(dir.path()), ["me/style.md"]);
-    // Three marked ones fill the cap (3) before it.
+    // Named as preferences (`cairn init`'s `30-Workflows/working-style.md`).
+    write(
+        &v,
+        "learnings/working-style.md",
+        "---\nmemory_type: preference\n---\n# Working style\nTerse replies.\n",
+    );
+    assert_eq!(
+        style(dir.path()),
+        ["learnings/working-style.md", "me/style.md"]
+    );
+    // Three marked ones fill the cap (3) before them.
     for k in 0..3 {
         write(
             &v,
@@ -304,6 +321,22 @@ fn an_untyped_vault_says_who_the_developer_is_how_they_work_and_the_overview() {
         ]
     );
     assert_eq!(context, ["Projects/ledger/Ledger overview.md"]);
+    // A note that declares another kind is not one (`type: command` on a page
+    // named `Introduction and Overview`); a hub named after the project is,
+    // in a developer root too.
+    std::fs::remove_file(v.join("Projects/ledger/Ledger overview.md")).unwrap();
+    write(
+        &v,
+        "Projects/ledger/Introduction and Overview.md",
+        "---\ntype: command\n---\n# Introduction and Overview\nAzure CLI.\n",
+    );
+    assert_eq!(hot(dir.path()).2, Vec::<String>::new());
+    write(
+        &v,
+        "Areas/ledger.md",
+        "# Ledger hub\n\nEverything about the ledger.\n",
+    );
+    assert_eq!(hot(dir.path()).2, ["Areas/ledger.md"]);
     // A typed overview comes first; `type: person` names the profile too.
     write(
         &v,
@@ -351,4 +384,24 @@ fn an_untyped_developer_note_is_a_task_candidate() {
     assert!(with_task.contains("Daily/2026-11-16.md"), "{with_task}");
     assert!(!with_task.contains("me/lock-reference.md"), "{with_task}");
     assert!(!shown("").contains("Daily/2026-11-16.md"));
+    // A hub (a dashboard linking to many notes) holds most words of any task:
+    // not a candidate.
+    let links = (0..30).fold(String::new(), |mut s, k| {
+        s.push_str(&format!("- [[note {k}]]\n"));
+        s
+    });
+    write(
+        &v,
+        "Daily/top-of-mind.md",
+        &format!("# Top of mind\n\nPayout batch lock timeout, and the rest.\n\n{links}"),
+    );
+    let config = Config::load(&dir.path().join("cairn.toml"), None).unwrap();
+    let engine = Engine::open(config, &OpenOptions::default()).unwrap();
+    let mut req = request(dir.path(), SessionSource::Startup);
+    req.task = "payout batch lock timeout".to_owned();
+    let p = serde_json::to_value(engine.wakeup(&req).unwrap().packet)
+        .unwrap()
+        .to_string();
+    assert!(!p.contains("Daily/top-of-mind.md"), "{p}");
+    assert!(p.contains("Daily/2026-11-16.md"), "{p}");
 }
