@@ -135,9 +135,9 @@ pub(crate) fn hot_layer<'e>(input: &HotInput<'_, 'e>) -> (Vec<(&'e Note, HotKind
 
     // Working style: pinned, high-priority and evergreen preferences and
     // workflows, then the developer's own preferences however plainly
-    // written: those in the identity roots, and those that say they are
-    // preferences (a tag, a name) in any developer root. Another tool's
-    // `feedback` notes elsewhere are lessons as often (`learnings/`).
+    // written, and untyped notes that say they are preferences (a tag, a
+    // name). Another tool's `feedback` notes are lessons as often
+    // (`learnings/`): they count in an identity root, or named or tagged so.
     let mut style: Vec<&'e Note> = input
         .developer
         .iter()
@@ -145,7 +145,9 @@ pub(crate) fn hot_layer<'e>(input: &HotInput<'_, 'e>) -> (Vec<(&'e Note, HotKind
         .filter(|n| {
             is_marked_style(n)
                 || (is_preference(n)
-                    && (in_roots(n, input.identity_roots) || declares(n, &UNTYPED_PREFERENCES)))
+                    && (!is_feedback(n)
+                        || in_roots(n, input.identity_roots)
+                        || declares(n, &UNTYPED_PREFERENCES)))
                 || says(n, &UNTYPED_PREFERENCES)
         })
         .chain(input.project.iter().copied().filter(|n| is_marked_style(n)))
@@ -478,6 +480,17 @@ fn named_after(n: &Note, id: Option<&str>) -> bool {
     n.memory_type.is_none()
         && n.entry_of.is_none()
         && id.is_some_and(|id| n.stem().eq_ignore_ascii_case(id))
+}
+
+/// Whether `n` is a preference because another tool typed it `feedback`
+/// (`type: feedback`, `metadata.type: feedback`: Claude Code's memory files and
+/// the like), not by cairn's own `memory_type`.
+fn is_feedback(n: &Note) -> bool {
+    let feedback = |v: Option<&serde_json::Value>| {
+        v.and_then(|v| v.as_str())
+            .is_some_and(|t| t.trim().eq_ignore_ascii_case("feedback"))
+    };
+    feedback(n.extra.get("type")) || feedback(n.extra.get("metadata").and_then(|m| m.get("type")))
 }
 
 /// Whether `n` lies under one of `roots`.

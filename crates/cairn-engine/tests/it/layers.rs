@@ -168,11 +168,10 @@ fn with_no_task_the_notes_most_linked_to_come_before_the_recent_ones() {
 
 /// The developer's own preferences are their working style however plainly
 /// written (`cairn init`'s starter note has no pin, priority or freshness, and
-/// was never in the section): those in an identity root, and those named or
-/// tagged as preferences in any developer root. Marked ones (pinned, high
-/// priority, evergreen) come first within the cap; a project's preference, a
-/// workflow, or a preference elsewhere that says nothing more (another tool's
-/// `feedback` lesson under `learnings/`) still needs the mark.
+/// was never in the section). Marked ones (pinned, high priority, evergreen)
+/// come first within the cap; a project's preference, a workflow, or another
+/// tool's `feedback` note outside the identity roots that says nothing more (a
+/// lesson under `learnings/`) still needs the mark.
 #[test]
 fn the_developer_s_own_preferences_are_the_working_style() {
     let (dir, _) = vault("note_roots=['me', 'learnings']\nidentity_roots=['me']");
@@ -210,6 +209,14 @@ fn the_developer_s_own_preferences_are_the_working_style() {
             .collect::<Vec<_>>()
     };
     assert_eq!(style(dir.path()), ["me/style.md"]);
+    // Typed by cairn's own key in any developer root, not by another tool's.
+    write(
+        &v,
+        "learnings/typing.md",
+        "---\nmemory_type: preference\n---\n# Typing\nPEP 604 unions.\n",
+    );
+    assert_eq!(style(dir.path()), ["learnings/typing.md", "me/style.md"]);
+    std::fs::remove_file(v.join("learnings/typing.md")).unwrap();
     // Named as preferences (`cairn init`'s `30-Workflows/working-style.md`).
     write(
         &v,
