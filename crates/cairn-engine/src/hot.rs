@@ -6,8 +6,9 @@
 //!
 //! Only facts about notes decide here: type, scope, folder, pin, priority,
 //! freshness, dates, and for a note without a type what its tags, `type`
-//! property or file name say it is. Policy still applies (a secret or confidential note is never
-//! hot), and nothing retired or belonging to another project is.
+//! property or file name say it is. Policy still applies (a secret or
+//! confidential note is never hot), and nothing retired or belonging to another
+//! project is.
 
 use std::collections::{HashMap, HashSet};
 
