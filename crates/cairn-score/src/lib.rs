@@ -308,7 +308,8 @@ fn score_one(n: &Note, m: Match, best: f64, ctx: &ScoreContext<'_>) -> Scored {
         .project_id
         .as_deref()
         .filter(|p| Some(*p) != ctx.project_id && ctx.project_ids.iter().any(|id| id == p))
-        .map(str::to_owned);
+        .map(str::to_owned)
+        .or_else(|| named_for_another(n, ctx));
 
     if ctx.ranking == Ranking::Bm25 {
         let relevance = if best > 0.0 { bm25 / best } else { 0.0 };
@@ -687,6 +688,28 @@ pub fn matched_terms(n: &Note, query_terms: &BTreeSet<String>) -> Vec<String> {
     }
     scan(&n.body);
     found.into_iter().collect()
+}
+
+/// The other configured project an untyped note without a `project_id` names
+/// by its file name or a tag, when it names not the routed one and lies outside
+/// the routed project's own folders (a client hub `facturaia.md`, a note tagged
+/// `#facturaia` among the developer's notes, in a session of project
+/// `simarro`): a vault without cairn's keys says whose a note is that way.
+fn named_for_another(n: &Note, ctx: &ScoreContext<'_>) -> Option<String> {
+    let here = ctx.project_id?;
+    if n.project_id.is_some() || n.memory_type.is_some() || in_project_folder(&n.path, ctx) {
+        return None;
+    }
+    let names = |id: &str| {
+        n.stem().eq_ignore_ascii_case(id) || n.tags.iter().any(|t| t.eq_ignore_ascii_case(id))
+    };
+    if names(here) {
+        return None;
+    }
+    ctx.project_ids
+        .iter()
+        .find(|id| id.as_str() != here && names(id))
+        .cloned()
 }
 
 /// Whether the deepest configured note folder holding vault-relative `path` is

@@ -520,3 +520,39 @@ fn a_note_in_the_project_s_folder_is_the_project_s() {
         Some("atlas")
     );
 }
+
+/// An untyped note without a `project_id` that names another configured
+/// project by its file name or a tag (a client hub, a note tagged with the
+/// other client among the developer's notes) is that project's; one that
+/// names the routed project too, a typed one, or one in the routed project's
+/// own folders is not.
+#[test]
+fn an_untyped_note_named_after_another_project_is_that_project_s() {
+    let notes = vec![
+        note("00-home/atlas.md", "tags: [hub]"),
+        note("00-home/clients.md", "tags: [atlas]"),
+        note("00-home/both.md", "tags: [atlas, ledger]"),
+        note("00-home/typed.md", "memory_type: pattern\ntags: [atlas]"),
+        note("10-Projects/ledger/atlas-notes.md", "tags: [atlas]"),
+        note("00-home/other.md", "tags: [misc]"),
+    ];
+    let c = Ctx::new("x");
+    let s = score(&notes, &[], &c.ctx());
+    let other = |p: &str| {
+        s.iter()
+            .find(|x| x.path == p)
+            .unwrap()
+            .other_project
+            .clone()
+    };
+    assert_eq!(other("00-home/atlas.md").as_deref(), Some("atlas"));
+    assert_eq!(other("00-home/clients.md").as_deref(), Some("atlas"));
+    for p in [
+        "00-home/both.md",
+        "00-home/typed.md",
+        "10-Projects/ledger/atlas-notes.md",
+        "00-home/other.md",
+    ] {
+        assert_eq!(other(p), None, "{p}");
+    }
+}
