@@ -604,7 +604,7 @@ impl Engine {
         if p.secondary.is_some() && !sel.secondary_roots.is_empty() {
             let types: Vec<&str> = p.secondary_types.iter().map(|t| t.as_str()).collect();
             out.push(format!(
-                "plus {} notes, and notes without a memory type for a task, under {}",
+                "plus {} notes (untyped ones too, for a task) under {}",
                 types.join("/"),
                 roots(&sel.secondary_roots)
             ));
