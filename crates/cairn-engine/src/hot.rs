@@ -381,7 +381,7 @@ fn is_identity(n: &Note, identity_roots: &[String]) -> bool {
         .as_deref()
         .is_some_and(|s| SELF_SCOPES.iter().any(|x| x.eq_ignore_ascii_case(s)));
     let person = n.memory_type == Some(MemoryType::Person);
-    let in_identity_root = identity_roots.iter().any(|r| crate::in_root(&n.path, r));
+    let in_identity_root = in_roots(n, identity_roots);
     (self_scope && (person || n.memory_type.is_none()))
         || (person && (identity_roots.is_empty() || in_identity_root))
         || (in_identity_root && says(n, &UNTYPED_PROFILE) && !says(n, &UNTYPED_PREFERENCES))

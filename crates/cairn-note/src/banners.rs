@@ -643,23 +643,32 @@ fn stamp(line: &str, s: &str) -> Option<Sensitivity> {
     counts.then_some(level)
 }
 
+/// The first answer `read` gives at a sentence's start among the first 16
+/// words of `s` (lowercase, `’` as `'`), given the words and the start's index:
+/// at a sentence's start or after a lead-in (`NOTE:`), not inside one (`…, so
+/// this is private`, `this file contains secrets` after `;`). What a
+/// statement, in English or another language, is read from.
+pub(crate) fn at_sentence_starts(
+    s: &str,
+    read: impl Fn(&[&str], usize) -> Option<Sensitivity>,
+) -> Option<Sensitivity> {
+    let lower = s.to_lowercase().replace('’', "'");
+    let words: Vec<&str> = lower.split_whitespace().take(16).collect();
+    (0..words.len()).find_map(|i| {
+        let starts = i == 0
+            || words[i - 1]
+                .trim_end_matches(['*', '_'])
+                .ends_with(['.', '!', '?', ':']);
+        if starts { read(&words, i) } else { None }
+    })
+}
+
 /// A statement among the first words of `s`: `this [whole] [<noun>] is [fillers]
 /// <level>`, `these notes are confidential`, `everything below is secret`, `keep
 /// this confidential`, `this note contains secrets`.
 fn statement(s: &str) -> Option<Sensitivity> {
-    let lower = s.to_lowercase().replace('’', "'");
-    let words: Vec<&str> = lower.split_whitespace().take(16).collect();
     let noun = |w: Option<&&str>| w.is_some_and(|w| STATEMENT_NOUNS.contains(&bare(w)));
-    (0..words.len()).find_map(|i| {
-        // At a sentence's start (or after a lead-in, `NOTE:`), not inside one
-        // (`…, so this is private`, `this file contains secrets` after `;`).
-        if i > 0
-            && !words[i - 1]
-                .trim_end_matches(['*', '_'])
-                .ends_with(['.', '!', '?', ':'])
-        {
-            return None;
-        }
+    at_sentence_starts(s, |words, i| {
         let mut k = i + usize::from(bare(words[i]) == "please");
         match words.get(k).map(|w| bare(w))? {
             "this" | "these" => {

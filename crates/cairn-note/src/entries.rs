@@ -249,7 +249,7 @@ fn split(mut file: Note, frontmatter_tags: &[String]) -> (Vec<Note>, Vec<Diagnos
         let Some(open) = entries.last_mut().filter(|e| e.end == usize::MAX) else {
             continue;
         };
-        let is_separator = matches!(trimmed, "---" | "***" | "___");
+        let is_separator = is_rule(trimmed);
         let closes = is_heading_marker(trimmed)
             && trimmed.chars().take_while(|&c| c == '#').count() <= usize::from(open.heading.level);
         if is_separator || closes {
@@ -295,9 +295,7 @@ fn split(mut file: Note, frontmatter_tags: &[String]) -> (Vec<Note>, Vec<Diagnos
     }
     if let (Some(last), Some(span)) = (entries.last(), spans.last()) {
         let (from, to) = (last.end, span.end.min(lines.len()));
-        let after_rule = lines
-            .get(from)
-            .is_some_and(|l| matches!(l.trim(), "---" | "***" | "___"));
+        let after_rule = lines.get(from).is_some_and(|l| is_rule(l.trim()));
         if after_rule && from < to {
             banners.extend(
                 entry_marks(&lines[from..to], file.body_line + from, |i| {
@@ -503,6 +501,11 @@ fn split(mut file: Note, frontmatter_tags: &[String]) -> (Vec<Note>, Vec<Diagnos
         notes.insert(0, head);
     }
     (notes, diags)
+}
+
+/// Whether trimmed line `t` is a thematic break that closes an entry (`---`).
+fn is_rule(t: &str) -> bool {
+    matches!(t, "---" | "***" | "___")
 }
 
 /// The level `marks` give by the front matter's rule (two that disagree, or an

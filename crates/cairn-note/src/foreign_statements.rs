@@ -81,7 +81,6 @@ const INTENSIFIERS: &[&str] = &[
     "altamente",
     "estritamente",
     "strettamente",
-    "altamente",
     "strikt",
     "zeer",
     "als",
@@ -123,21 +122,12 @@ const LEVELS: &[(&str, Sensitivity)] = &[
 
 /// Words that may follow the level in the same sentence (`… vertraulich und
 /// darf nicht …`, `… confidentiel et ne doit pas …`).
-const ENDS: &[&str] = &["und", "et", "y", "e", "en", "und", "bitte", "merci"];
+const ENDS: &[&str] = &["und", "et", "y", "e", "en", "bitte", "merci"];
 
 /// The level a statement among the first words of `s` gives (see the module
 /// header).
 pub(crate) fn statement(s: &str) -> Option<Sensitivity> {
-    let lower = s.to_lowercase().replace('’', "'");
-    let words: Vec<&str> = lower.split_whitespace().take(16).collect();
-    (0..words.len()).find_map(|i| {
-        if i > 0
-            && !words[i - 1]
-                .trim_end_matches(['*', '_'])
-                .ends_with(['.', '!', '?', ':'])
-        {
-            return None;
-        }
+    crate::banners::at_sentence_starts(s, |words, i| {
         if !DEMONSTRATIVES.contains(&bare(words[i])) {
             return None;
         }
