@@ -185,7 +185,8 @@ impl Engine {
                 } else {
                     "no task: not in the packet's short list of the most recently edited and most \
                      linked notes (session notes, log intros, repository boilerplate and another \
-                     project's notes never are)"
+                     project's notes never are; notes from outside the profile's own folders take \
+                     a third of it at most)"
                 };
                 ("left out".to_owned(), why.to_owned())
             } else if !s.passes_gate(sel.profile.min_coverage) {

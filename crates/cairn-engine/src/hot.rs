@@ -272,6 +272,10 @@ pub(crate) struct RecentInput<'a> {
     pub hubs: &'a HashMap<&'a str, u32>,
     /// Whether a note is a log's intro ([`crate::Engine::is_log_intro`]).
     pub is_log_intro: &'a dyn Fn(&Note) -> bool,
+    /// Whether a note is of the profile's own scope (the project's, in a project
+    /// session); the others (the developer's) take at most a third of the list
+    /// while the own ones last.
+    pub own: &'a dyn Fn(&Note) -> bool,
     /// Most notes chosen.
     pub limit: usize,
 }
@@ -282,6 +286,9 @@ pub(crate) struct RecentInput<'a> {
 /// notes link to it), a third of `limit` at most, then the most recently edited
 /// (`updated`, else `created`, else the file time's day, newest first; within a
 /// day by `created`, newest first, then by path). A hub comes with its link count.
+/// Notes not of the profile's own scope (`own`: the developer's lessons in a
+/// project session) take at most a third of the list, unless the own ones are too
+/// few to fill it: a session without a task is about the project first.
 pub(crate) fn recent<'e>(
     notes: impl Iterator<Item = &'e Note>,
     input: &RecentInput<'_>,
@@ -294,6 +301,7 @@ pub(crate) fn recent<'e>(
         visible,
         hubs,
         is_log_intro,
+        own,
         limit,
     } = *input;
     let candidates: Vec<&'e Note> = notes
@@ -335,9 +343,41 @@ pub(crate) fn recent<'e>(
             .then_with(|| b.created.cmp(&a.created))
             .then_with(|| a.path.cmp(&b.path))
     });
-    let rest = limit.saturating_sub(out.len());
-    out.extend(edited_list.into_iter().take(rest).map(|(_, n)| (n, None)));
-    out
+    out.extend(edited_list.into_iter().map(|(_, n)| (n, None)));
+    own_first(out, own, limit)
+}
+
+/// The first `limit` of `ranked`, in its order, where notes not `own` take at
+/// most a third of the places (rounded up) while `own` ones remain to take the
+/// others; if too few are own, the others fill what is left, in order.
+fn own_first<'e>(
+    ranked: Vec<(&'e Note, Option<u32>)>,
+    own: &dyn Fn(&Note) -> bool,
+    limit: usize,
+) -> Vec<(&'e Note, Option<u32>)> {
+    let owned = ranked.iter().filter(|(n, _)| own(n)).count();
+    let others_cap = limit.div_ceil(3).max(limit.saturating_sub(owned));
+    let mut others = 0;
+    let mut keep = vec![false; ranked.len()];
+    let mut kept = 0;
+    for (i, (n, _)) in ranked.iter().enumerate() {
+        if kept == limit {
+            break;
+        }
+        if own(n) {
+            keep[i] = true;
+            kept += 1;
+        } else if others < others_cap {
+            keep[i] = true;
+            kept += 1;
+            others += 1;
+        }
+    }
+    ranked
+        .into_iter()
+        .zip(keep)
+        .filter_map(|(pick, k)| k.then_some(pick))
+        .collect()
 }
 
 /// Whether a note may be in either layer at all: not retired, fully visible, and
@@ -644,6 +684,7 @@ mod tests {
             visible: &|_| true,
             hubs: &hubs,
             is_log_intro: &|_| false,
+            own: &|_| true,
             limit: 10,
         };
         let order: Vec<&str> = recent(notes.iter(), &input)
@@ -651,6 +692,63 @@ mod tests {
             .map(|(n, _)| n.path.as_str())
             .collect();
         assert_eq!(order, ["p/a.md", "p/b.md", "p/d.md", "p/c.md"]);
+    }
+
+    /// Without a task, a project session lists the project's notes first: the
+    /// developer's (newer, or hubs) take at most a third of the places while the
+    /// project's last, and fill the list when the project has too few. The
+    /// review's vault listed five developer lessons and none of the project's.
+    #[test]
+    fn the_no_task_list_is_the_projects_first() {
+        let make = |path: &str, date: &str| {
+            let text = format!("---\ntitle: T\nupdated: {date}\n---\n# T\n\nbody\n");
+            cairn_note::parse_note(path, text.as_bytes()).note.unwrap()
+        };
+        let notes = [
+            make("dev/a.md", "2026-11-20"),
+            make("dev/b.md", "2026-11-19"),
+            make("dev/c.md", "2026-11-18"),
+            make("dev/d.md", "2026-11-17"),
+            make("proj/w.md", "2026-08-01"),
+            make("proj/x.md", "2026-07-01"),
+            make("proj/y.md", "2026-06-01"),
+            make("proj/z.md", "2026-05-01"),
+        ];
+        let hubs = HashMap::from([("dev/d.md", 9)]);
+        let run = |notes: &[Note], limit: usize| -> Vec<String> {
+            let input = RecentInput {
+                hot: &HashSet::new(),
+                roots: &[],
+                project_ids: &[],
+                project_id: None,
+                visible: &|_| true,
+                hubs: &hubs,
+                is_log_intro: &|_| false,
+                own: &|n| n.path.starts_with("proj/"),
+                limit,
+            };
+            recent(notes.iter(), &input)
+                .into_iter()
+                .map(|(n, _)| n.path.clone())
+                .collect()
+        };
+        // Six places: two for the developer's (the hub, then the newest).
+        assert_eq!(
+            run(&notes, 6),
+            [
+                "dev/d.md",
+                "dev/a.md",
+                "proj/w.md",
+                "proj/x.md",
+                "proj/y.md",
+                "proj/z.md"
+            ]
+        );
+        // One project note: the developer's fill the rest, in their order.
+        assert_eq!(
+            run(&notes[..5], 4),
+            ["dev/d.md", "dev/a.md", "dev/b.md", "proj/w.md"]
+        );
     }
 
     #[test]

@@ -60,6 +60,7 @@ impl Engine {
                     visible: &visible,
                     hubs: &hubs,
                     is_log_intro: &|n| self.is_log_intro(n),
+                    own: &|n| sel.origin.get(n.path.as_str()) == Some(&profile.primary),
                     limit,
                 },
             );
