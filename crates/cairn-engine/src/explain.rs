@@ -174,7 +174,13 @@ impl Engine {
                     },
                 )
             } else if let Some(p) = &s.other_project {
-                ("left out".to_owned(), format!("belongs to project {p}"))
+                let whose = match sel.owners.declared.get(p) {
+                    Some(hub) => {
+                        format!("belongs to {p}, a client or project its hub note declares ({hub})")
+                    }
+                    None => format!("belongs to project {p}"),
+                };
+                ("left out".to_owned(), whose)
             } else if sel.query.is_empty() && !s.pinned {
                 // With no task, the packet lists the profile's notes shown in
                 // full most recently edited or most linked to, up to a cap.

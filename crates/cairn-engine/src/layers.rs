@@ -25,7 +25,6 @@ impl Engine {
     ) -> Layers<'e> {
         let profile = sel.profile;
         let project = sel.route.project_id.as_deref();
-        let project_ids: Vec<String> = self.config.projects.iter().map(|p| p.id.clone()).collect();
         let mut picks: Vec<(&'e Note, Layer)> = sel
             .hot
             .iter()
@@ -35,10 +34,15 @@ impl Engine {
             let hot_paths: HashSet<&str> = picks.iter().map(|(n, _)| n.path.as_str()).collect();
             let mut roots = sel.primary_roots.clone();
             roots.extend(sel.secondary_roots.iter().cloned());
-            let in_profile = sel.scored.iter().filter_map(|s| {
-                let n = *sel.notes.get(s.path.as_str())?;
-                sel.in_the_no_task_list(n).then_some(n)
-            });
+            // Another project's notes, by their `project_id` or by name, never.
+            let in_profile = sel
+                .scored
+                .iter()
+                .filter(|s| s.other_project.is_none())
+                .filter_map(|s| {
+                    let n = *sel.notes.get(s.path.as_str())?;
+                    sel.in_the_no_task_list(n).then_some(n)
+                });
             let limit = req.limit.unwrap_or_else(|| {
                 let default = profile.budget_for(req.format.as_str());
                 let budget = budget.or(default).unwrap_or_default();
@@ -55,7 +59,7 @@ impl Engine {
                 &hot::RecentInput {
                     hot: &hot_paths,
                     roots: &roots,
-                    project_ids: &project_ids,
+                    project_ids: &sel.owners.ids,
                     project_id: project,
                     visible: &visible,
                     hubs: &hubs,
@@ -110,6 +114,7 @@ impl Engine {
         &'e self,
         profile: &Profile,
         project: Option<&str>,
+        project_ids: &[String],
         primary: &[&'e Note],
         secondary: &[&'e Note],
         req: &WakeupRequest,
@@ -131,14 +136,13 @@ impl Engine {
             Some(roots) => roots.clone(),
             None => hot::default_identity_roots(developer_roots),
         };
-        let project_ids: Vec<String> = self.config.projects.iter().map(|p| p.id.clone()).collect();
         hot::hot_layer(&HotInput {
             developer: &developer,
             project: &project_notes,
             identity_roots: &identity_roots,
             project_roots: &project_roots,
             project_id: project,
-            project_ids: &project_ids,
+            project_ids,
             today: req.now.date_naive(),
             source: req.source,
             rules: profile.hot,

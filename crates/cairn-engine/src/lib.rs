@@ -24,6 +24,7 @@ mod lookup;
 mod measure;
 mod notes;
 mod open;
+mod owners;
 mod persistent;
 mod prompt_notes;
 mod wakeup;

@@ -21,6 +21,7 @@ use crate::derived_task::TaskPart;
 use crate::fit::{MAX_FIT_ATTEMPTS, OutputCaps, Shrink, shrink};
 use crate::hot::SessionSource;
 use crate::layers::{Layers, candidates};
+use crate::owners::Owners;
 use crate::{Engine, EngineError};
 
 /// How many BM25 hits feed the scorer (notes below get relevance 0).
@@ -100,6 +101,9 @@ pub(crate) struct Selection<'e> {
     pub code_changed: crate::code_changed::CodeChanged,
     /// What each part of `query` is, in words (a derived task's branch and commits).
     pub part_names: Vec<&'static str>,
+    /// Who the notes may belong to: configured projects and the clients or
+    /// projects hub notes declare.
+    pub owners: Owners,
 }
 
 impl Engine {
@@ -253,6 +257,13 @@ impl Engine {
             }
         }
 
+        let (project_roots, other_roots) = self.own_and_other_roots(project);
+        let owners = Owners::find(
+            &self.config.projects,
+            project.and_then(|id| self.config.project(id)),
+            &project_roots,
+            primary_notes.iter().chain(&secondary_notes).copied(),
+        );
         let (query, part_names) = self.query_terms(&req.task, &route, parts);
         let task_terms: BTreeSet<String> = cairn_index::analyze(&req.task).into_iter().collect();
         let mut folders = primary_roots.clone();
@@ -279,7 +290,14 @@ impl Engine {
         // the note cache (the notes a packet shows whatever the task; assembly
         // reads them there).
         let (hits, (code_changed, (hot, pins_over))) = rayon::join(search, || {
-            let hot = self.hot_picks(profile, project, &primary_notes, &secondary_notes, req);
+            let hot = self.hot_picks(
+                profile,
+                project,
+                &owners.ids,
+                &primary_notes,
+                &secondary_notes,
+                req,
+            );
             if read_hot_bodies && self.notes.lazy_bodies() {
                 for (n, _) in &hot.0 {
                     let _ = self.note(&n.path);
@@ -296,8 +314,6 @@ impl Engine {
             .filter(|h| origin.contains_key(h.path.as_str()))
             .collect();
 
-        let project_ids: Vec<String> = self.config.projects.iter().map(|p| p.id.clone()).collect();
-        let (project_roots, other_roots) = self.own_and_other_roots(project);
         let (module_prefixes, modules) = self.module_info(&route);
         let scene_preferred: Vec<String> = self
             .config
@@ -311,7 +327,8 @@ impl Engine {
             today: req.now.date_naive(),
             half_life_days: self.config.ranking.half_life_days,
             project_id: project,
-            project_ids: &project_ids,
+            project_ids: &owners.ids,
+            own_names: &owners.own_names,
             project_roots: &project_roots,
             other_roots: &other_roots,
             files: &route.files,
@@ -379,6 +396,7 @@ impl Engine {
             pins_over,
             code_changed,
             part_names,
+            owners,
         })
     }
 

@@ -104,8 +104,12 @@ pub struct ScoreContext<'a> {
     pub half_life_days: f64,
     /// The routed project.
     pub project_id: Option<&'a str>,
-    /// Every configured project id (to spot notes of other projects).
+    /// Every configured project id (to spot notes of other projects), and any
+    /// other client or project the caller knows of (a vault's hub notes).
     pub project_ids: &'a [String],
+    /// The routed project's names besides its id, lowercased (its name, default
+    /// tags, folders): an untyped note naming one is never another's.
+    pub own_names: &'a [String],
     /// The routed project's note folders (vault-relative): a note without a
     /// `project_id` is the project's too when the deepest folder holding it is
     /// one of these and not also in [`ScoreContext::other_roots`].
@@ -690,7 +694,8 @@ pub fn matched_terms(n: &Note, query_terms: &BTreeSet<String>) -> Vec<String> {
     found.into_iter().collect()
 }
 
-/// The other configured project an untyped note without a `project_id` names
+/// The other project (configured, or one [`ScoreContext::project_ids`] adds) an
+/// untyped note without a `project_id` names
 /// by its file name or a tag, when it names not the routed one and lies outside
 /// the routed project's own folders (a client hub `facturaia.md`, a note tagged
 /// `#facturaia` among the developer's notes, in a session of project
@@ -703,7 +708,7 @@ fn named_for_another(n: &Note, ctx: &ScoreContext<'_>) -> Option<String> {
     let names = |id: &str| {
         n.stem().eq_ignore_ascii_case(id) || n.tags.iter().any(|t| t.eq_ignore_ascii_case(id))
     };
-    if names(here) {
+    if names(here) || ctx.own_names.iter().any(|own| names(own)) {
         return None;
     }
     ctx.project_ids

@@ -58,6 +58,7 @@ impl Ctx {
             half_life_days: 180.0,
             project_id: Some("ledger"),
             project_ids: &self.projects,
+            own_names: &[],
             project_roots: &self.project_roots,
             other_roots: &self.other_roots,
             files: &self.files,

@@ -412,3 +412,58 @@ fn an_untyped_developer_note_is_a_task_candidate() {
     assert!(!p.contains("Daily/top-of-mind.md"), "{p}");
     assert!(p.contains("Daily/2026-11-16.md"), "{p}");
 }
+
+/// A client the configuration does not name still owns its notes when a hub
+/// note declares it (`acme.md` tagged `#client` and `#acme`, as the configured
+/// project's `ledger.md` is tagged `#client` and `#ledger`): the developer's
+/// lesson tagged `#acme`, and the hub itself, stay out of a ledger session
+/// whatever the task's words, and explain says whose they are. A lesson
+/// tagged with both, or with the project's own tag, stays. The review's
+/// vault showed a 2,400-word history of an unconfigured client in another
+/// client's session.
+#[test]
+fn a_hub_note_declares_an_unconfigured_clients_notes() {
+    let (dir, _) = vault("note_roots=['me', 'Home']");
+    let v = dir.path().join("vault");
+    write(
+        &v,
+        "Home/acme.md",
+        "---\ntags: [client, acme]\n---\n# Acme\n\nPayout batch lock timeout history of the Acme client.\n",
+    );
+    write(
+        &v,
+        "Home/ledger.md",
+        "---\ntags: [client, ledger]\n---\n# Ledger hub\n\nThe ledger client.\n",
+    );
+    write(
+        &v,
+        "Home/acme-lessons.md",
+        "---\ntags: [acme]\n---\n# Acme payout lessons\n\nThe payout batch lock timeout at Acme: retry with jitter.\n",
+    );
+    write(
+        &v,
+        "Home/shared-lessons.md",
+        "---\ntags: [acme, ledger]\n---\n# Shared payout lessons\n\nPayout batch lock timeout: retry with jitter.\n",
+    );
+    write(
+        &v,
+        "Home/general-lessons.md",
+        "---\ntags: [locks]\n---\n# Lock lessons\n\nA payout batch lock timeout wants a retry with jitter.\n",
+    );
+    let config = Config::load(&dir.path().join("cairn.toml"), None).unwrap();
+    let engine = Engine::open(config, &OpenOptions::default()).unwrap();
+    let mut req = request(dir.path(), SessionSource::Startup);
+    req.task = "payout batch lock timeout".to_owned();
+    let p = serde_json::to_value(engine.wakeup(&req).unwrap().packet)
+        .unwrap()
+        .to_string();
+    assert!(!p.contains("Home/acme.md"), "{p}");
+    assert!(!p.contains("Home/acme-lessons.md"), "{p}");
+    assert!(p.contains("Home/shared-lessons.md"), "{p}");
+    assert!(p.contains("Home/general-lessons.md"), "{p}");
+    let why = engine.explain(&req).unwrap().to_text();
+    assert!(
+        why.contains("belongs to acme, a client or project its hub note declares (Home/acme.md)"),
+        "{why}"
+    );
+}
