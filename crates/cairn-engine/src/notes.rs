@@ -306,6 +306,23 @@ impl NoteSource {
         }
     }
 
+    /// The vault-relative paths of the files under folder `root`, in path order,
+    /// without reading any note (a cached source lists its manifest).
+    pub(crate) fn file_paths_under<'a>(&'a self, root: &str) -> Vec<&'a str> {
+        match self {
+            Self::Memory { notes, .. } => {
+                let mut paths: Vec<&str> = notes
+                    .iter()
+                    .map(Note::file_path)
+                    .filter(|p| crate::in_root(p, root))
+                    .collect();
+                paths.dedup();
+                paths
+            }
+            Self::Cached(c) => c.snap.range_under(root).map(|i| c.snap.path(i)).collect(),
+        }
+    }
+
     /// Every note with its body (a cached source reads every file the first time).
     pub(crate) fn all_full(&self) -> &[Note] {
         match self {

@@ -3,24 +3,29 @@
 //!
 //! A developer who works for many clients often configures only the projects
 //! they open sessions in, while the vault keeps a hub note for every client:
-//! `clinica-zen.md` tagged `#cliente` and `#clinica-zen`, as the configured
-//! `simarro.md` is tagged `#cliente` and `#simarro`. A note whose file name is one
-//! of its own tags, and which another tag says is a client's or a project's (in
-//! one of a few languages), is such a hub; its name then says whose a note is, as
-//! a configured project's id does (`cairn_score`'s `named_for_another`): a lesson
-//! tagged `#clinica-zen` among the developer's notes is that client's, not the
-//! routed project's. Names of the routed project (its id, name, tags and folders)
-//! are never another's, and neither is a hub inside the routed project's folders.
+//! `Bramble Coffee.md` with `type: client`, or `clinica-zen.md` tagged `#cliente`
+//! and `#clinica-zen`. Such a hub says its client's names (its file name, title
+//! and aliases), and those names then say whose a note is, as a configured
+//! project's id does (`cairn_score`'s `named_for_another`): a lesson tagged
+//! `#bramble`, or an inbox note `Bramble - check webhooks.md`, among the
+//! developer's notes is that client's, not the routed project's. Hubs are read
+//! among the session's notes and, beside a configured project's folder
+//! (`Clients/Larkspur Health`), in its sibling folders (`Clients/Bramble
+//! Coffee/Bramble Coffee.md`, a folder note). Names of the routed project (its
+//! id, name, tags and folders) are never another's, and neither is a hub inside
+//! the routed project's folders.
 
 use std::collections::BTreeMap;
 
 use cairn_config::Project;
 use cairn_note::Note;
 
-/// Tags that say a note is about a client or a project: `#client`, `#project`,
-/// singular and plural, in English, Spanish, Portuguese, French, German, Italian
-/// and Dutch.
-const KIND_TAGS: &[&str] = &[
+use crate::Engine;
+
+/// Words that say a note is about a client or a project, as its `type` or a tag:
+/// singular and plural, in English, Spanish, Portuguese, French, German,
+/// Italian and Dutch.
+const KIND_WORDS: &[&str] = &[
     "client",
     "clients",
     "customer",
@@ -50,9 +55,12 @@ const KIND_TAGS: &[&str] = &[
 #[derive(Debug, Default)]
 pub(crate) struct Owners {
     /// Every configured project's id, then each client or project a hub note
-    /// declares (sorted): the ids a note may be another's by.
+    /// declares (sorted).
     pub ids: Vec<String>,
-    /// The declared ones: name → its hub's path.
+    /// Every name a note may be another's by, lowercased, with its owner's id
+    /// (`bramble` → `bramble coffee`; a configured project's id and name too).
+    pub names: Vec<(String, String)>,
+    /// The declared ones: id → its hub's path.
     pub declared: BTreeMap<String, String>,
     /// The routed project's own names besides its id (its name as one word,
     /// its default tags, its folders' and checkouts' names), lowercased.
@@ -77,11 +85,27 @@ impl Owners {
             };
         };
         let own_names = own_names(project);
-        let mut declared = BTreeMap::new();
+        let mut names: Vec<(String, String)> = Vec::new();
+        for p in projects.iter().filter(|p| p.id != project.id) {
+            for name in variants(&p.id).chain(variants(&p.name)) {
+                if !own_names.contains(&name) {
+                    names.push((name, p.id.clone()));
+                }
+            }
+        }
+        let configured = |name: &str| {
+            projects
+                .iter()
+                .any(|p| p.id.eq_ignore_ascii_case(name) || variants(&p.name).any(|v| v == name))
+        };
+        let mut declared: BTreeMap<String, (String, Vec<String>)> = BTreeMap::new();
         for n in notes {
-            let Some(name) = hub_name(n) else { continue };
-            if ids.iter().any(|id| id.eq_ignore_ascii_case(&name))
-                || own_names.contains(&name)
+            let Some(hub_names) = hub_names(n) else {
+                continue;
+            };
+            let id = n.stem().to_lowercase();
+            if configured(&id)
+                || own_names.contains(&id)
                 || project_roots
                     .iter()
                     .any(|r| cairn_note::in_root(&n.path, r))
@@ -89,38 +113,113 @@ impl Owners {
                 continue;
             }
             // The first hub by path names it (the notes come in any order).
-            declared
-                .entry(name)
-                .and_modify(|p: &mut String| {
-                    if n.path < *p {
-                        p.clone_from(&n.path);
-                    }
-                })
-                .or_insert_with(|| n.path.clone());
+            if declared.get(&id).is_some_and(|(path, _)| *path <= n.path) {
+                continue;
+            }
+            declared.insert(id, (n.path.clone(), hub_names));
         }
+        for (id, (_, hub_names)) in &declared {
+            for name in hub_names {
+                if !own_names.contains(name) && !configured(name) {
+                    names.push((name.clone(), id.clone()));
+                }
+            }
+        }
+        names.sort();
+        names.dedup();
         ids.extend(declared.keys().cloned());
         Self {
             ids,
-            declared,
+            names,
+            declared: declared
+                .into_iter()
+                .map(|(id, (path, _))| (id, path))
+                .collect(),
             own_names,
         }
     }
 }
 
-/// The client or project `n` is the hub of: its file name, lowercased, when one
-/// of its tags is that name and another is a [`KIND_TAGS`] word.
-fn hub_name(n: &Note) -> Option<String> {
-    if n.tags.len() < 2 || n.project_id.is_some() {
+impl Engine {
+    /// The folder notes of the folders beside each configured project's note
+    /// folders (`Clients/Bramble Coffee/Bramble Coffee.md` beside
+    /// `Clients/Larkspur Health`), read from the file list and then one note
+    /// each: the hubs of clients or projects the configuration does not name
+    /// ([`Owners::find`] keeps those that say they are one).
+    pub(crate) fn sibling_hubs(&self) -> Vec<&Note> {
+        let roots: Vec<&str> = self
+            .config
+            .projects
+            .iter()
+            .flat_map(|p| p.note_roots.iter())
+            .map(|r| r.trim_matches('/'))
+            .collect();
+        let mut parents: Vec<&str> = roots
+            .iter()
+            .filter_map(|r| r.rsplit_once('/').map(|(parent, _)| parent))
+            .collect();
+        parents.sort_unstable();
+        parents.dedup();
+        let mut hubs = Vec::new();
+        for parent in parents {
+            for path in self.notes.file_paths_under(parent) {
+                let rest = &path[parent.len() + 1..];
+                let Some((folder, file)) = rest.split_once('/') else {
+                    continue;
+                };
+                let stem = file.strip_suffix(".md").unwrap_or(file);
+                let sibling = &path[..parent.len() + 1 + folder.len()];
+                if stem.eq_ignore_ascii_case(folder) && !roots.contains(&sibling) {
+                    hubs.extend(self.notes.meta(path));
+                }
+            }
+        }
+        hubs
+    }
+}
+
+/// The names of the client or project `n` is the hub of (its file name, title
+/// and aliases, lowercased, each also with hyphens for spaces), when it says it
+/// is one: a `type` property that is a [`KIND_WORDS`] word, or a tag that is one
+/// and another tag that is one of its names.
+fn hub_names(n: &Note) -> Option<Vec<String>> {
+    if n.project_id.is_some() || n.entry_of.is_some() {
         return None;
     }
+    let kind = |s: &str| KIND_WORDS.iter().any(|k| k.eq_ignore_ascii_case(s.trim()));
     let stem = n.stem();
-    let named = n.tags.iter().any(|t| t.eq_ignore_ascii_case(stem));
-    let kind = n
-        .tags
-        .iter()
-        .any(|t| KIND_TAGS.iter().any(|k| t.eq_ignore_ascii_case(k)));
-    (named && kind && !KIND_TAGS.iter().any(|k| stem.eq_ignore_ascii_case(k)))
-        .then(|| stem.to_lowercase())
+    if kind(stem) {
+        return None;
+    }
+    let mut names: Vec<String> = variants(stem)
+        .chain(variants(&n.title))
+        .chain(n.aliases.iter().flat_map(|a| variants(a)))
+        .filter(|v| !kind(v))
+        .collect();
+    names.sort();
+    names.dedup();
+    let typed = n
+        .extra
+        .get("type")
+        .and_then(|v| v.as_str())
+        .is_some_and(|t| kind(t.trim_start_matches("[[").trim_end_matches("]]")));
+    let tagged = n.tags.iter().any(|t| kind(t))
+        && n.tags
+            .iter()
+            .any(|t| names.iter().any(|v| v.eq_ignore_ascii_case(t)));
+    (typed || tagged).then_some(names)
+}
+
+/// `s` lowercased and trimmed, and with hyphens for its spaces when it has any
+/// (a tag cannot hold a space: `Bramble Coffee` → `bramble-coffee`).
+fn variants(s: &str) -> impl Iterator<Item = String> {
+    let lower = s.trim().to_lowercase();
+    let hyphened = lower
+        .contains(char::is_whitespace)
+        .then(|| lower.split_whitespace().collect::<Vec<_>>().join("-"));
+    std::iter::once(lower)
+        .chain(hyphened)
+        .filter(|v| !v.is_empty())
 }
 
 /// The routed project's names besides its id, lowercased: its name with spaces
@@ -128,9 +227,8 @@ fn hub_name(n: &Note) -> Option<String> {
 /// root and each checkout, and its modules' ids.
 fn own_names(p: &Project) -> Vec<String> {
     let mut names = vec![p.id.to_lowercase()];
-    let name = p.name.trim().to_lowercase();
-    names.push(name.split_whitespace().collect::<Vec<_>>().join("-"));
-    names.push(name.split_whitespace().collect());
+    names.extend(variants(&p.name));
+    names.push(p.name.to_lowercase().split_whitespace().collect());
     names.extend(
         p.default_tags
             .iter()
@@ -174,26 +272,42 @@ mod tests {
     }
 
     #[test]
-    fn hubs_declare_clients_and_projects_named_by_their_own_tag() {
-        let check = |path: &str, tags: &str, expect: Option<&str>| {
-            assert_eq!(
-                hub_name(&note(path, tags)).as_deref(),
-                expect,
-                "{path} {tags}"
-            );
+    fn hubs_declare_clients_and_projects_named_by_their_own_tag_or_type() {
+        let check = |path: &str, front: &str, expect: Option<&[&str]>| {
+            let stem = path.rsplit('/').next().unwrap().trim_end_matches(".md");
+            let text = format!("---\n{front}\n---\n# {stem}\n\nbody\n");
+            let n = cairn_note::parse_note(path, text.as_bytes()).note.unwrap();
+            let got = hub_names(&n);
+            let want = expect.map(|e| e.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>());
+            assert_eq!(got, want, "{path} {front}");
         };
         check(
             "home/clinica-zen.md",
-            "cliente, clinica-zen",
-            Some("clinica-zen"),
+            "tags: [cliente, clinica-zen]",
+            Some(&["clinica-zen"]),
         );
-        check("home/Acme.md", "Project, acme, hub", Some("acme"));
-        check("home/iet.md", "client, IET", Some("iet"));
-        // A topic hub, a kind tag alone, a name tag alone: none.
-        check("home/rust.md", "hub, rust", None);
-        check("home/aula.md", "proyecto, aprendizaje", None);
-        check("home/tucrmia.md", "hub, tucrmia, crm", None);
-        check("home/projects.md", "projects, project", None);
+        check(
+            "home/Acme.md",
+            "tags: [Project, acme, hub]",
+            Some(&["acme"]),
+        );
+        check(
+            "Clients/Bramble Coffee/Bramble Coffee.md",
+            "title: Bramble Coffee\ntype: client\naliases: [Bramble]",
+            Some(&["bramble", "bramble coffee", "bramble-coffee"]),
+        );
+        // A tag naming it by an alias.
+        check(
+            "home/Larkspur Health.md",
+            "tags: [client, larkspur]\naliases: [Larkspur]",
+            Some(&["larkspur", "larkspur health", "larkspur-health"]),
+        );
+        // A topic hub, a kind tag alone, a name tag alone, another type: none.
+        check("home/rust.md", "tags: [hub, rust]", None);
+        check("home/aula.md", "tags: [proyecto, aprendizaje]", None);
+        check("home/tucrmia.md", "tags: [hub, tucrmia, crm]", None);
+        check("home/projects.md", "tags: [projects, project]", None);
+        check("home/Kafka.md", "type: tool\ntags: [kafka]", None);
     }
 
     #[test]
@@ -220,17 +334,22 @@ mod tests {
             &projects[1].note_roots,
             notes.iter(),
         );
+        // `tufacturaia.md` is the configured facturaia's, by its name.
         assert_eq!(
             owners.ids,
-            [
-                "facturaia",
-                "simarro",
-                "agentesia",
-                "clinica-zen",
-                "tufacturaia"
-            ]
+            ["facturaia", "simarro", "agentesia", "clinica-zen"]
         );
         assert_eq!(owners.declared["clinica-zen"], "home/clinica-zen.md");
+        assert!(
+            owners
+                .names
+                .contains(&("tufacturaia".into(), "facturaia".into()))
+        );
+        assert!(
+            owners
+                .names
+                .contains(&("clinica-zen".into(), "clinica-zen".into()))
+        );
         // In a session of facturaia: its folder's name and its name are its own.
         let owners = Owners::find(
             &projects,

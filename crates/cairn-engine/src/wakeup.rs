@@ -262,7 +262,11 @@ impl Engine {
             &self.config.projects,
             project.and_then(|id| self.config.project(id)),
             &project_roots,
-            primary_notes.iter().chain(&secondary_notes).copied(),
+            primary_notes
+                .iter()
+                .chain(&secondary_notes)
+                .copied()
+                .chain(self.sibling_hubs()),
         );
         let (query, part_names) = self.query_terms(&req.task, &route, parts);
         let task_terms: BTreeSet<String> = cairn_index::analyze(&req.task).into_iter().collect();
@@ -328,6 +332,7 @@ impl Engine {
             half_life_days: self.config.ranking.half_life_days,
             project_id: project,
             project_ids: &owners.ids,
+            owner_names: &owners.names,
             own_names: &owners.own_names,
             project_roots: &project_roots,
             other_roots: &other_roots,

@@ -107,6 +107,10 @@ pub struct ScoreContext<'a> {
     /// Every configured project id (to spot notes of other projects), and any
     /// other client or project the caller knows of (a vault's hub notes).
     pub project_ids: &'a [String],
+    /// The names an untyped note may be another project's by, lowercased, each
+    /// with that project's id: configured projects' ids and names, and the
+    /// clients or projects the caller found declared (a vault's hub notes).
+    pub owner_names: &'a [(String, String)],
     /// The routed project's names besides its id, lowercased (its name, default
     /// tags, folders): an untyped note naming one is never another's.
     pub own_names: &'a [String],
@@ -694,28 +698,40 @@ pub fn matched_terms(n: &Note, query_terms: &BTreeSet<String>) -> Vec<String> {
     found.into_iter().collect()
 }
 
-/// The other project (configured, or one [`ScoreContext::project_ids`] adds) an
-/// untyped note without a `project_id` names
-/// by its file name or a tag, when it names not the routed one and lies outside
-/// the routed project's own folders (a client hub `facturaia.md`, a note tagged
-/// `#facturaia` among the developer's notes, in a session of project
-/// `simarro`): a vault without cairn's keys says whose a note is that way.
+/// The other project an untyped note without a `project_id` names
+/// ([`ScoreContext::owner_names`]), when it names not the routed one and lies outside
+/// the routed project's own folders: by its file name (`facturaia.md`), a file
+/// name that starts with the name and a separator (`Bramble - check webhooks.md`,
+/// `Bramble: ...`), or a tag (`#facturaia`, `#client/bramble`), in a session of
+/// project `simarro`: a vault without cairn's keys says whose a note is that way.
 fn named_for_another(n: &Note, ctx: &ScoreContext<'_>) -> Option<String> {
     let here = ctx.project_id?;
     if n.project_id.is_some() || n.memory_type.is_some() || in_project_folder(&n.path, ctx) {
         return None;
     }
-    let names = |id: &str| {
-        n.stem().eq_ignore_ascii_case(id) || n.tags.iter().any(|t| t.eq_ignore_ascii_case(id))
+    let stem = n.stem().to_lowercase();
+    let names = |name: &str| {
+        stem == name
+            || stem
+                .strip_prefix(name)
+                .is_some_and(|rest| NAME_SEPARATORS.iter().any(|s| rest.starts_with(s)))
+            || n.tags.iter().any(|t| {
+                t.eq_ignore_ascii_case(name)
+                    || t.rsplit_once('/')
+                        .is_some_and(|(_, last)| last.eq_ignore_ascii_case(name))
+            })
     };
-    if names(here) || ctx.own_names.iter().any(|own| names(own)) {
+    if names(&here.to_lowercase()) || ctx.own_names.iter().any(|own| names(own)) {
         return None;
     }
-    ctx.project_ids
+    ctx.owner_names
         .iter()
-        .find(|id| id.as_str() != here && names(id))
-        .cloned()
+        .find(|(name, owner)| owner != here && names(name))
+        .map(|(_, owner)| owner.clone())
 }
+
+/// What separates a name at a file name's start from the rest (`Bramble - …`).
+const NAME_SEPARATORS: &[&str] = &[" - ", " – ", " — ", ": "];
 
 /// Whether the deepest configured note folder holding vault-relative `path` is
 /// the routed project's own ([`ScoreContext::project_roots`]): a folder the

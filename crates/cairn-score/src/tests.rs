@@ -24,6 +24,7 @@ fn hit(path: &str, bm25: f32) -> Hit {
 
 struct Ctx {
     projects: Vec<String>,
+    owner_names: Vec<(String, String)>,
     project_roots: Vec<String>,
     other_roots: Vec<String>,
     files: Vec<String>,
@@ -38,6 +39,10 @@ impl Ctx {
     fn new(task: &str) -> Self {
         Ctx {
             projects: vec!["ledger".into(), "atlas".into()],
+            owner_names: vec![
+                ("atlas".into(), "atlas".into()),
+                ("ledger".into(), "ledger".into()),
+            ],
             project_roots: vec!["10-Projects/ledger".into(), "20-Areas".into()],
             other_roots: vec![
                 String::new(),
@@ -58,6 +63,7 @@ impl Ctx {
             half_life_days: 180.0,
             project_id: Some("ledger"),
             project_ids: &self.projects,
+            owner_names: &self.owner_names,
             own_names: &[],
             project_roots: &self.project_roots,
             other_roots: &self.other_roots,

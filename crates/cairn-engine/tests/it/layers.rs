@@ -467,3 +467,67 @@ fn a_hub_note_declares_an_unconfigured_clients_notes() {
         "{why}"
     );
 }
+
+/// A client's hub may live in its own folder beside the configured project's
+/// (`Clients/Bramble Coffee/Bramble Coffee.md`, `type: client`, aliases
+/// `Bramble`), outside every note folder of the configuration: it still says
+/// whose the developer's notes are. An inbox note named `Bramble - …` and a
+/// daily note tagged `#bramble` stay out of another client's session, in the
+/// packet and in the prompt hook's notes; the project's own notes named after
+/// it stay in. The freelancer trial's prompt hook gave three notes of
+/// unconfigured Bramble for a Tidewater question.
+#[test]
+fn a_clients_folder_note_beside_the_project_declares_its_notes() {
+    let dir = tempfile::tempdir().unwrap();
+    let v = dir.path().join("vault");
+    write(
+        &v,
+        "Clients/Bramble Coffee/Bramble Coffee.md",
+        "---\ntype: client\ntags: [client]\naliases: [Bramble]\n---\n# Bramble Coffee\n\nShopify store; webhook replay from the dead letter queue.\n",
+    );
+    write(
+        &v,
+        "Clients/Tidewater/Tidewater - replay runbook.md",
+        "---\ndate: 2026-11-01\n---\n# Replay runbook\n\nReplay dead letter webhook deliveries with the replay script.\n",
+    );
+    write(
+        &v,
+        "Inbox/Bramble - replay webhooks.md",
+        "---\ndate: 2026-11-20\n---\nBramble: replay dead letter webhook deliveries after the API bump.\n",
+    );
+    write(
+        &v,
+        "Daily/2026-11-28.md",
+        "---\ndate: 2026-11-28\n---\n# 2026-11-28\n\n- Webhook storm, dead letter replay at 3/s. #bramble\n",
+    );
+    write(
+        &v,
+        "Inbox/Tidewater - replay note.md",
+        "---\ndate: 2026-11-21\n---\nTidewater: replay dead letter webhook deliveries slowly.\n",
+    );
+    std::fs::create_dir_all(dir.path().join("repo")).unwrap();
+    write(
+        dir.path(),
+        "cairn.toml",
+        "[vault]\nroot='vault'\n[developer]\nnote_roots=['Inbox', 'Daily']\n[[projects]]\nid='tidewater'\nname='Tidewater Freight'\nrepo_paths=['repo']\nnote_roots=['Clients/Tidewater']\n",
+    );
+    let config = Config::load(&dir.path().join("cairn.toml"), None).unwrap();
+    let engine = Engine::open(config, &OpenOptions::default()).unwrap();
+    let mut req = request(dir.path(), SessionSource::Startup);
+    req.task = "replay dead letter webhook deliveries".to_owned();
+    let p = serde_json::to_value(engine.wakeup(&req).unwrap().packet)
+        .unwrap()
+        .to_string();
+    assert!(!p.contains("Bramble - replay webhooks.md"), "{p}");
+    assert!(!p.contains("Daily/2026-11-28.md"), "{p}");
+    assert!(p.contains("Tidewater - replay runbook.md"), "{p}");
+    assert!(p.contains("Inbox/Tidewater - replay note.md"), "{p}");
+    let why = engine.explain(&req).unwrap().to_text();
+    assert!(
+        why.contains(
+            "belongs to bramble coffee, a client or project its hub note declares \
+             (Clients/Bramble Coffee/Bramble Coffee.md)"
+        ),
+        "{why}"
+    );
+}
