@@ -93,6 +93,9 @@ pub(crate) struct HotInput<'a, 'e> {
     pub project_roots: &'a [String],
     /// The routed project.
     pub project_id: Option<&'a str>,
+    /// The names a hub of the routed project has, lowercased (its id, its name,
+    /// its folders' names: `owners::project_names`).
+    pub project_names: &'a [String],
     /// Every configured project (a note of another one is never hot).
     pub project_ids: &'a [String],
     /// "Today".
@@ -189,14 +192,14 @@ pub(crate) fn hot_layer<'e>(input: &HotInput<'_, 'e>) -> (Vec<(&'e Note, HotKind
                     .project
                     .iter()
                     .copied()
-                    .filter(|n| says(n, &UNTYPED_OVERVIEW) || named_after(n, input.project_id))
+                    .filter(|n| says(n, &UNTYPED_OVERVIEW) || named_after(n, input.project_names))
                     // A hub named after the project among the developer's notes.
                     .chain(
                         input
                             .developer
                             .iter()
                             .copied()
-                            .filter(|n| named_after(n, input.project_id)),
+                            .filter(|n| named_after(n, input.project_names)),
                     )
                     .filter(|n| usable(n))
                     .min_by(|a, b| {
@@ -425,6 +428,7 @@ fn is_identity(n: &Note, identity_roots: &[String]) -> bool {
     (self_scope && (person || n.memory_type.is_none()))
         || (person && (identity_roots.is_empty() || in_identity_root))
         || (in_identity_root && says(n, &UNTYPED_PROFILE) && !says(n, &UNTYPED_PREFERENCES))
+        || (identity_roots.is_empty() && says(n, &UNTYPED_SELF))
 }
 
 /// How an untyped note says what it is, the way a vault without cairn's keys
@@ -445,6 +449,25 @@ const UNTYPED_PROFILE: Untyped = Untyped {
     tags: &["person", "me", "about-me", "aboutme", "profile", "whoami"],
     names: &[
         "me", "about me", "about-me", "about_me", "aboutme", "profile", "whoami",
+    ],
+    name_ends: false,
+};
+
+/// The developer's profile where no folder is the identity's: only what names
+/// the developer alone (`About me.md`, `#whoami`, `type: me`), not `#me`, which
+/// a vault may give every note of the developer's own area, nor `#person`, which
+/// a colleague's note has too.
+const UNTYPED_SELF: Untyped = Untyped {
+    types: &["me", "profile"],
+    tags: &["about-me", "aboutme", "whoami"],
+    names: &[
+        "me",
+        "about me",
+        "about-me",
+        "about_me",
+        "aboutme",
+        "whoami",
+        "my profile",
     ],
     name_ends: false,
 };
@@ -472,7 +495,8 @@ const UNTYPED_PREFERENCES: Untyped = Untyped {
 
 /// A project's overview note.
 const UNTYPED_OVERVIEW: Untyped = Untyped {
-    types: &["project", "overview"],
+    // In the project's folders, a client's hub is its overview.
+    types: &["project", "overview", "client", "customer"],
     tags: &["overview", "project-overview"],
     names: &["overview"],
     name_ends: true,
@@ -515,12 +539,14 @@ fn declares(n: &Note, what: &Untyped) -> bool {
     tagged || named
 }
 
-/// Whether `n`, without a memory type, is named after project `id` (a hub
-/// note `facturaia.md`, `Ledger.md`).
-fn named_after(n: &Note, id: Option<&str>) -> bool {
-    n.memory_type.is_none()
-        && n.entry_of.is_none()
-        && id.is_some_and(|id| n.stem().eq_ignore_ascii_case(id))
+/// Whether `n`, without a memory type, is named after the project (a hub note
+/// `facturaia.md`, `Ledger.md`, `Larkspur Health.md`): its file name is one of
+/// `names` (lowercased).
+fn named_after(n: &Note, names: &[String]) -> bool {
+    n.memory_type.is_none() && n.entry_of.is_none() && {
+        let stem = n.stem().to_lowercase();
+        names.contains(&stem)
+    }
 }
 
 /// Whether `n` is a preference because another tool typed it `feedback`
@@ -585,28 +611,51 @@ fn date_of(n: &Note) -> Option<NaiveDate> {
 /// A session or handoff note: `memory_type: session`, or kept in a `sessions/`
 /// (or `handoffs/`) folder.
 pub(crate) fn is_session(n: &Note) -> bool {
-    n.memory_type == Some(MemoryType::Session) || n.in_folder(SESSION_FOLDERS)
+    n.memory_type == Some(MemoryType::Session)
+        || n.in_folder(SESSION_FOLDERS)
+        || (n.memory_type.is_none() && n.entry_of.is_none() && named_session(n))
+}
+
+/// Whether an untyped note says it is a session log: a `#session` or
+/// `#handoff` tag, or a file name holding the word `session` or `handoff` and
+/// a date (`Larkspur - session 2026-11-25.md`, `2026-11-18 Session - payout
+/// retry spike.md`; not `Session cookies.md`).
+fn named_session(n: &Note) -> bool {
+    let tagged = n.tags.iter().any(|t| {
+        let t = t.rsplit('/').next().unwrap_or(t);
+        SESSION_FOLDERS.iter().any(|w| w.eq_ignore_ascii_case(t))
+    });
+    tagged || {
+        let name = n.stem().to_lowercase();
+        let worded = name
+            .split(|c: char| !c.is_alphanumeric())
+            .any(|w| SESSION_FOLDERS.contains(&w));
+        worded && date_in_name(n).is_some()
+    }
 }
 
 /// A session's date: its front-matter date (`date`, `created`, `updated`), else a
 /// `YYYY-MM-DD` in its file name; never the file time (a checkout or a sync
 /// rewrites it).
 pub(crate) fn session_date(n: &Note) -> Option<NaiveDate> {
-    n.created.or(n.updated).or_else(|| {
-        let name = n.path.rsplit('/').next().unwrap_or(&n.path);
-        let bytes = name.as_bytes();
-        (0..bytes.len().saturating_sub(9)).find_map(|i| {
-            let s = name.get(i..i + 10)?;
-            let b = s.as_bytes();
-            let shape = b.iter().enumerate().all(|(j, c)| match j {
-                4 | 7 => *c == b'-',
-                _ => c.is_ascii_digit(),
-            });
-            let bounded = i == 0 || !bytes[i - 1].is_ascii_digit();
-            (shape && bounded)
-                .then(|| NaiveDate::parse_from_str(s, "%Y-%m-%d").ok())
-                .flatten()
-        })
+    n.created.or(n.updated).or_else(|| date_in_name(n))
+}
+
+/// The first `YYYY-MM-DD` date in the note's file name.
+fn date_in_name(n: &Note) -> Option<NaiveDate> {
+    let name = n.path.rsplit('/').next().unwrap_or(&n.path);
+    let bytes = name.as_bytes();
+    (0..bytes.len().saturating_sub(9)).find_map(|i| {
+        let s = name.get(i..i + 10)?;
+        let b = s.as_bytes();
+        let shape = b.iter().enumerate().all(|(j, c)| match j {
+            4 | 7 => *c == b'-',
+            _ => c.is_ascii_digit(),
+        });
+        let bounded = i == 0 || !bytes[i - 1].is_ascii_digit();
+        (shape && bounded)
+            .then(|| NaiveDate::parse_from_str(s, "%Y-%m-%d").ok())
+            .flatten()
     })
 }
 

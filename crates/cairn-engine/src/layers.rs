@@ -136,12 +136,17 @@ impl Engine {
             Some(roots) => roots.clone(),
             None => hot::default_identity_roots(developer_roots),
         };
+        let project_names = project
+            .and_then(|id| self.config.project(id))
+            .map(crate::owners::project_names)
+            .unwrap_or_default();
         hot::hot_layer(&HotInput {
             developer: &developer,
             project: &project_notes,
             identity_roots: &identity_roots,
             project_roots: &project_roots,
             project_id: project,
+            project_names: &project_names,
             project_ids,
             today: req.now.date_naive(),
             source: req.source,

@@ -222,32 +222,49 @@ fn variants(s: &str) -> impl Iterator<Item = String> {
         .filter(|v| !v.is_empty())
 }
 
-/// The routed project's names besides its id, lowercased: its name with spaces
-/// as hyphens and without them, its default tags, the last folder of each note
-/// root and each checkout, and its modules' ids.
-fn own_names(p: &Project) -> Vec<String> {
+/// The names a project's own hub note may have, lowercased: its id, its name
+/// (with hyphens or nothing for its spaces too) and the last folder of each of
+/// its note roots (a folder note).
+pub(crate) fn project_names(p: &Project) -> Vec<String> {
     let mut names = vec![p.id.to_lowercase()];
     names.extend(variants(&p.name));
     names.push(p.name.to_lowercase().split_whitespace().collect());
+    names.extend(p.note_roots.iter().map(|r| last_folder(r)));
+    names.retain(|n| !n.is_empty());
+    names.sort();
+    names.dedup();
+    names
+}
+
+/// The routed project's names besides its id, lowercased: [`project_names`],
+/// its default tags, the last folder of each checkout, and its modules' ids.
+fn own_names(p: &Project) -> Vec<String> {
+    let mut names = project_names(p);
     names.extend(
         p.default_tags
             .iter()
             .map(|t| t.trim_start_matches('#').to_lowercase()),
     );
-    let last = |s: &str| {
-        s.trim_end_matches(['/', '\\'])
-            .rsplit(['/', '\\'])
-            .next()
-            .unwrap_or_default()
-            .to_lowercase()
-    };
-    names.extend(p.note_roots.iter().map(|r| last(r)));
-    names.extend(p.repo_paths.iter().map(|r| last(&r.to_string_lossy())));
+    names.extend(
+        p.repo_paths
+            .iter()
+            .map(|r| last_folder(&r.to_string_lossy())),
+    );
     names.extend(p.modules.iter().map(|m| m.id.to_lowercase()));
     names.retain(|n| !n.is_empty());
     names.sort();
     names.dedup();
     names
+}
+
+/// The last folder of a path, lowercased (`Clients/Larkspur Health` →
+/// `larkspur health`).
+fn last_folder(s: &str) -> String {
+    s.trim_end_matches(['/', '\\'])
+        .rsplit(['/', '\\'])
+        .next()
+        .unwrap_or_default()
+        .to_lowercase()
 }
 
 #[cfg(test)]

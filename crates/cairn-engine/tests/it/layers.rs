@@ -531,3 +531,63 @@ fn a_clients_folder_note_beside_the_project_declares_its_notes() {
         "{why}"
     );
 }
+
+/// A freelancer's vault without cairn's keys and without an identity folder
+/// (the trial's `Areas/Me`): the profile is the note named `About me`, not
+/// every note tagged `#me` (the area's tag: a finances note, a setup note); the
+/// overview is the client's hub named after the project's name (`Larkspur
+/// Health.md`, `type: client`); the latest session is `Larkspur - session
+/// 2026-11-25.md`, a session by its name and date. The trial's plain session
+/// start had none of the three.
+#[test]
+fn a_vault_without_keys_gives_its_profile_overview_and_session_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let v = dir.path().join("vault");
+    write(
+        &v,
+        "Areas/Me/About me.md",
+        "---\ntags: [me, profile]\n---\n# About me\n\nI'm Maya, an independent developer.\n",
+    );
+    write(
+        &v,
+        "Areas/Me/Dev setup.md",
+        "---\ntags: [me, tools]\n---\n# Dev setup\n\nNeovim and tmux.\n",
+    );
+    write(
+        &v,
+        "Clients/Larkspur Health/Larkspur Health.md",
+        "---\ntype: client\ntags: [client, larkspur]\n---\n# Larkspur Health\n\nClinics; a Django app for appointments.\n",
+    );
+    write(
+        &v,
+        "Clients/Larkspur Health/Larkspur - session 2026-11-25.md",
+        "---\ntags: [larkspur]\n---\n# Larkspur session\n\nWorked on the DST reminder fix.\n",
+    );
+    write(
+        &v,
+        "Clients/Larkspur Health/Session cookies.md",
+        "---\ndate: 2026-11-27\n---\n# Session cookies\n\nSameSite=Lax.\n",
+    );
+    std::fs::create_dir_all(dir.path().join("repo")).unwrap();
+    write(
+        dir.path(),
+        "cairn.toml",
+        "[vault]\nroot='vault'\n[developer]\nnote_roots=['Areas']\n[[projects]]\nid='larkspur'\nname='Larkspur Health'\nrepo_paths=['repo']\nnote_roots=['Clients/Larkspur Health']\n",
+    );
+    let config = Config::load(&dir.path().join("cairn.toml"), None).unwrap();
+    let engine = Engine::open(config, &OpenOptions::default()).unwrap();
+    let p = engine
+        .wakeup(&request(dir.path(), SessionSource::Startup))
+        .unwrap()
+        .packet;
+    let identity: Vec<&str> = p.identity.notes.iter().map(|i| i.path.as_str()).collect();
+    assert_eq!(identity, ["Areas/Me/About me.md"]);
+    let context: Vec<&str> = p.active_context.iter().map(|i| i.path.as_str()).collect();
+    assert_eq!(
+        context,
+        [
+            "Clients/Larkspur Health/Larkspur Health.md",
+            "Clients/Larkspur Health/Larkspur - session 2026-11-25.md"
+        ]
+    );
+}
