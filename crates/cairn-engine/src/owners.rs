@@ -141,6 +141,26 @@ impl Owners {
 }
 
 impl Engine {
+    /// The owners of a session of `project` ([`Owners::find`]) whose notes are
+    /// `scopes` and whose note folders are `project_roots`: the hubs among those
+    /// notes and the [`Engine::sibling_hubs`].
+    pub(crate) fn owners(
+        &self,
+        project: Option<&str>,
+        project_roots: &[String],
+        scopes: &[&[&Note]],
+    ) -> Owners {
+        Owners::find(
+            &self.config.projects,
+            project.and_then(|id| self.config.project(id)),
+            project_roots,
+            scopes
+                .iter()
+                .flat_map(|s| s.iter().copied())
+                .chain(self.sibling_hubs()),
+        )
+    }
+
     /// The folder notes of the folders beside each configured project's note
     /// folders (`Clients/Bramble Coffee/Bramble Coffee.md` beside
     /// `Clients/Larkspur Health`), read from the file list and then one note

@@ -258,16 +258,7 @@ impl Engine {
         }
 
         let (project_roots, other_roots) = self.own_and_other_roots(project);
-        let owners = Owners::find(
-            &self.config.projects,
-            project.and_then(|id| self.config.project(id)),
-            &project_roots,
-            primary_notes
-                .iter()
-                .chain(&secondary_notes)
-                .copied()
-                .chain(self.sibling_hubs()),
-        );
+        let owners = self.owners(project, &project_roots, &[&primary_notes, &secondary_notes]);
         let (query, part_names) = self.query_terms(&req.task, &route, parts);
         let task_terms: BTreeSet<String> = cairn_index::analyze(&req.task).into_iter().collect();
         let mut folders = primary_roots.clone();

@@ -726,10 +726,20 @@ const METADATA_KEYS: &[&str] = &[
 ];
 
 /// Whether a line (trimmed) is a metadata field: any Dataview inline field,
-/// or a bold one whose key is metadata ([`METADATA_KEYS`], a sensitivity key).
+/// a bold one whose key is metadata ([`METADATA_KEYS`], a sensitivity key), or
+/// a plain `Tags: [[__Data_Engineering]]` line (a vault's own way to file a note
+/// at its top: never what it says).
 pub(crate) fn is_metadata_line(t: &str) -> bool {
     field_line(t).is_some_and(|(key, _, dataview)| {
         dataview || METADATA_KEYS.contains(&key.as_str()) || sensitivity_key(&key).is_some()
+    }) || is_plain_tags_line(t)
+}
+
+/// `Tags: x` or `Tag: x` (any case) with a value: a plain field line of tags.
+fn is_plain_tags_line(t: &str) -> bool {
+    t.split_once(':').is_some_and(|(key, value)| {
+        (key.eq_ignore_ascii_case("tags") || key.eq_ignore_ascii_case("tag"))
+            && !value.trim().is_empty()
     })
 }
 
@@ -757,6 +767,11 @@ mod tests {
         );
         check("**Bold** prose, not a field.", None);
         assert!(is_metadata_line("**related_files:: src/a.rs"));
+        // A real vault files every note with a plain first line so.
+        assert!(is_metadata_line("Tags: [[__Data_Engineering]]"));
+        assert!(is_metadata_line("tags: #python, #ray"));
+        assert!(!is_metadata_line("Tags:"));
+        assert!(!is_metadata_line("Tagging: a sentence about tags."));
     }
 
     #[test]

@@ -180,7 +180,10 @@ fn only_urls(text: &str) -> bool {
 /// x`, any Dataview `key:: value`: `crate::entries::is_metadata_line`), each
 /// left as an empty line: what a note is filed under is not what it says.
 fn without_metadata_lines(body: &str) -> std::borrow::Cow<'_, str> {
-    if !body.contains(":**") && !body.contains("**:") && !body.contains("::") {
+    let plain_tags = ["ag:", "ags:", "AG:", "AGS:"]
+        .iter()
+        .any(|k| body.contains(k));
+    if !body.contains(":**") && !body.contains("**:") && !body.contains("::") && !plain_tags {
         return std::borrow::Cow::Borrowed(body);
     }
     let mut out = String::with_capacity(body.len());

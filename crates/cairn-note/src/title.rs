@@ -18,6 +18,9 @@ const SECTION_WORDS: &[&str] = &[
     "contents",
     "table of contents",
     "toc",
+    "notes",
+    "details",
+    "description",
 ];
 
 /// File names (any case) that stand for their folder.
@@ -43,7 +46,13 @@ pub(crate) fn fallback_title(
         let t = t.trim().trim_end_matches(':').to_lowercase();
         SECTION_WORDS.contains(&t.as_str())
     };
-    if let Some(h) = headings.iter().find(|h| h.level == 1 && !section(&h.text)) {
+    // A first H1 that names a section says the note's H1s are its sections
+    // (`# Introduction`, then `# Code repository`): none names the note.
+    if let Some(h) = headings
+        .iter()
+        .find(|h| h.level == 1)
+        .filter(|h| !section(&h.text))
+    {
         return h.text.clone();
     }
     if let Some(n) = name {
@@ -107,7 +116,14 @@ mod tests {
             fallback_title("rfcs/0042-x.md", "0042-x", &rfc, None),
             "0042-x"
         );
-        let doc = [h1("Summary:", 1), h1("Scoped threads", 4)];
+        // A note whose first H1 is a section's: its next H1 is another section
+        // (a real vault: `# Introduction`, `# Code repository`), not its title.
+        let doc = [h1("Introduction", 3), h1("Code repository", 9)];
+        assert_eq!(
+            fallback_title("n/RAG on Kubernetes.md", "RAG on Kubernetes", &doc, None),
+            "RAG on Kubernetes"
+        );
+        let doc = [h1("Scoped threads", 1), h1("Summary", 4)];
         assert_eq!(fallback_title("d.md", "d", &doc, None), "Scoped threads");
     }
 }
