@@ -44,7 +44,8 @@ pub(crate) fn run(a: SearchArgs) -> Result<()> {
             crate::output::count(res.suppressed, "matching note", "matching notes")
         );
     }
-    if !a.all && has_config {
+    // Roots that already cover the whole vault need no hint to search it.
+    if !a.all && has_config && !res.roots.iter().any(String::is_empty) {
         eprintln!(
             "cairn: searched {}; use --all for the whole vault",
             roots_text(&res.roots)

@@ -41,17 +41,28 @@ pub(crate) fn run(a: WakeupArgs) -> Result<()> {
     Ok(())
 }
 
-/// One summary line for the scan's warnings, or (`--verbose`) one line each.
+/// The scan's code for a configured note root that is not a folder.
+const MISSING_ROOT: &str = "missing-root";
+
+/// One line per note root that is not a folder, then one summary line for the
+/// scan's other warnings, or (`--verbose`) one line each.
 /// Those about secret notes (or notes whose sensitivity is in doubt) are
 /// counted, never listed here: `cairn lint` lists them.
 fn warn_diagnostics(engine: &Engine, verbose: bool) {
     let warning = cairn_engine::Severity::Warning;
     let withheld = engine.withheld_diagnostics(warning);
+    // A note root that is not a folder is the configuration's mistake, not a
+    // note's: always said, one line each (a project read from it has no notes).
+    for root in engine.missing_note_roots() {
+        eprintln!(
+            "cairn: note root `{root}` (cairn.toml) is not a folder of the vault; nothing is read from it"
+        );
+    }
     if verbose {
         for d in engine
             .shown_diagnostics()
             .iter()
-            .filter(|d| d.severity >= warning)
+            .filter(|d| d.severity >= warning && d.code != MISSING_ROOT)
         {
             let line = d.line.map(|l| format!(":{l}")).unwrap_or_default();
             eprintln!(
@@ -72,7 +83,7 @@ fn warn_diagnostics(engine: &Engine, verbose: bool) {
     let n = engine
         .diagnostics()
         .iter()
-        .filter(|d| d.severity >= warning)
+        .filter(|d| d.severity >= warning && d.code != MISSING_ROOT)
         .count();
     let lists = match withheld {
         0 => "`cairn wakeup --verbose` or `cairn lint` lists them".to_owned(),

@@ -615,6 +615,13 @@ impl Engine {
             p.name,
             roots(&sel.primary_roots)
         )];
+        for r in sel.primary_roots.iter().chain(&sel.secondary_roots) {
+            if !r.is_empty() && !self.config.vault.root.join(r).is_dir() {
+                out.push(format!(
+                    "note root {r} is not a folder of the vault: nothing is read from it"
+                ));
+            }
+        }
         if p.secondary.is_some() && !sel.secondary_roots.is_empty() {
             let types: Vec<&str> = p.secondary_types.iter().map(|t| t.as_str()).collect();
             out.push(format!(

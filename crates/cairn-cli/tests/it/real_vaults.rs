@@ -413,3 +413,70 @@ fn cairn_cache_dir_holds_the_index_too() {
     );
     assert!(!home.path().join(".cache").exists(), "nothing in ~/.cache");
 }
+
+/// A project whose note root is not a folder (a real vault keeps every note in
+/// one folder, `3 - Notes/RAG project - Helm charts.md`, and a new user gave the
+/// file names' start as the root): `wakeup` says so on stderr, one line per
+/// root, and `explain` says so under the profile. It was one "scan warning
+/// (notes skipped or read with defaults)" and an empty packet.
+#[test]
+fn a_note_root_that_is_not_a_folder_is_said() {
+    let dir = tempfile::tempdir().unwrap();
+    let v = dir.path().join("vault");
+    write(
+        &v,
+        "3 - Notes/RAG project - Helm charts.md",
+        "# Helm charts\n\nThe RayService chart.\n",
+    );
+    std::fs::create_dir_all(dir.path().join("repo")).unwrap();
+    write(
+        dir.path(),
+        "cairn.toml",
+        "[vault]\nroot='vault'\n[developer]\nnote_roots=['3 - Notes']\n[[projects]]\nid='rag'\nrepo_paths=['repo']\nnote_roots=['3 - Notes/RAG project']\n",
+    );
+    let run = |cmd: &str| {
+        let o = cairn(dir.path())
+            .current_dir(dir.path().join("repo"))
+            .args([cmd, "--config"])
+            .arg(dir.path().join("cairn.toml"))
+            .output()
+            .unwrap();
+        assert!(o.status.success());
+        (
+            String::from_utf8(o.stdout).unwrap(),
+            String::from_utf8(o.stderr).unwrap(),
+        )
+    };
+    let (_, err) = run("wakeup");
+    assert!(
+        err.contains(
+            "cairn: note root `3 - Notes/RAG project` (cairn.toml) is not a folder of the vault; nothing is read from it"
+        ),
+        "{err}"
+    );
+    assert!(
+        !err.contains("notes skipped or read with defaults"),
+        "{err}"
+    );
+    let (why, _) = run("explain");
+    assert!(
+        why.contains(
+            "note root 3 - Notes/RAG project is not a folder of the vault: nothing is read from it"
+        ),
+        "{why}"
+    );
+    // A search over roots that hold the whole vault does not offer `--all` (it
+    // said "searched the whole vault; use --all for the whole vault").
+    write(
+        dir.path(),
+        "cairn.toml",
+        "[vault]\nroot='vault'\n[developer]\nnote_roots=['']\n",
+    );
+    let o = cairn(dir.path())
+        .args(["search", "helm", "--config"])
+        .arg(dir.path().join("cairn.toml"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8(o.stderr).unwrap();
+    assert!(o.status.success() && !err.contains("--all"), "{err}");
+}
