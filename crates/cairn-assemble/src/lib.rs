@@ -17,6 +17,7 @@
 
 mod packet;
 mod profile;
+mod rules;
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -32,6 +33,7 @@ pub use profile::{
     DEFAULT_MIN_COVERAGE, HUB_LINKS, HotRules, Origin, Profile, ProfileError, SECTION_NAMES,
     SectionRule,
 };
+pub use rules::{RULES_CHARS, summarize_rules};
 
 /// The built-in profiles (`crates/cairn-assemble/profiles/*.toml`), compiled in.
 pub const BUILTIN_PROFILES: &[(&str, &str)] = &[
@@ -481,6 +483,10 @@ fn make_item(n: &Note, s: &Scored, c: &Candidate<'_>, req: &Request<'_>) -> Item
             vec!["strongly relevant to the task".to_owned()],
         ),
         // Task-independent: the same words whatever the task.
+        Layer::Hot(HotKind::WorkingStyle) => (
+            rules::summarize_rules(&shown).into_string(),
+            vec![HotKind::WorkingStyle.reason()],
+        ),
         Layer::Hot(kind) => (
             summarize(&shown, &no_terms).into_string(),
             vec![kind.reason()],
@@ -625,14 +631,14 @@ pub fn summarize(n: &ShownNote<'_>, query_terms: &BTreeSet<String>) -> SafeText<
 
 /// Whether `s` ends as a sentence does (an end mark, a colon or semicolon, perhaps
 /// inside a closing bracket or quote).
-fn ends_sentence(s: &str) -> bool {
+pub(crate) fn ends_sentence(s: &str) -> bool {
     s.trim_end()
         .trim_end_matches([')', ']', '"', '\'', '’', '”'])
         .ends_with(['.', '!', '?', '…', ':', ';'])
 }
 
 /// Untrusted text as one line (see [`cairn_policy::one_line`]), runs of spaces collapsed.
-fn one_line(s: &str) -> String {
+pub(crate) fn one_line(s: &str) -> String {
     cairn_policy::one_line(s)
         .split_whitespace()
         .collect::<Vec<_>>()
@@ -644,7 +650,7 @@ pub fn clip(s: &SafeText<'_>, max: usize) -> SafeText<'static> {
     s.reshape(|s| clip_str(s, max))
 }
 
-fn clip_str(s: &str, max: usize) -> String {
+pub(crate) fn clip_str(s: &str, max: usize) -> String {
     if s.chars().count() <= max {
         return s.to_owned();
     }

@@ -27,6 +27,7 @@ mod open;
 mod owners;
 mod persistent;
 mod prompt_notes;
+mod scope;
 mod wakeup;
 
 use std::collections::BTreeMap;
@@ -285,23 +286,6 @@ impl Engine {
     /// A note's metadata (on a cached engine, without its body): what ranking uses.
     pub(crate) fn meta(&self, path: &str) -> Option<&Note> {
         self.notes.meta(path)
-    }
-
-    /// The configured note roots (the developer's and every project's) that are
-    /// not folders of the vault, sorted: nothing is read from them.
-    pub fn missing_note_roots(&self) -> Vec<&str> {
-        let mut roots: Vec<&str> = self
-            .config
-            .developer
-            .note_roots
-            .iter()
-            .chain(self.config.projects.iter().flat_map(|p| &p.note_roots))
-            .map(String::as_str)
-            .filter(|r| !r.is_empty() && !self.config.vault.root.join(r).is_dir())
-            .collect();
-        roots.sort_unstable();
-        roots.dedup();
-        roots
     }
 
     /// Scan diagnostics, sorted.

@@ -107,29 +107,6 @@ pub(crate) struct Selection<'e> {
 }
 
 impl Engine {
-    pub(crate) fn roots(&self, source: Origin, project: Option<&str>) -> Vec<String> {
-        match source {
-            Origin::Developer => self.config.developer.note_roots.clone(),
-            Origin::Project => project
-                .and_then(|id| self.config.project(id))
-                .map(|p| p.note_roots.clone())
-                .unwrap_or_default(),
-        }
-    }
-
-    /// The routed project's note folders, and every other configured one (the
-    /// developer's, the other projects'), for the scorer's project factor.
-    pub(crate) fn own_and_other_roots(&self, project: Option<&str>) -> (Vec<String>, Vec<String>) {
-        let own = self.roots(Origin::Project, project);
-        let mut other = self.config.developer.note_roots.clone();
-        for p in &self.config.projects {
-            if Some(p.id.as_str()) != project {
-                other.extend(p.note_roots.iter().cloned());
-            }
-        }
-        (own, other)
-    }
-
     /// Query terms: the task (or a derived task's parts), the selected modules' and
     /// active scenes' keywords, and the words of `--files` paths; with the names
     /// of the query's parts.
@@ -396,20 +373,6 @@ impl Engine {
         })
     }
 
-    pub(crate) fn module_info(&self, route: &Route) -> (Vec<String>, Vec<String>) {
-        let project = route
-            .project_id
-            .as_deref()
-            .and_then(|id| self.config.project(id));
-        let mut prefixes = Vec::new();
-        if let Some(p) = project {
-            for m in p.modules.iter().filter(|m| route.modules.contains(&m.id)) {
-                prefixes.extend(m.path_prefixes.iter().cloned());
-            }
-        }
-        (prefixes, route.modules.clone())
-    }
-
     /// Builds, redacts, renders and fits the wake-up packet: within the token
     /// budget, then within `req.caps`. Routing and ranking run once;
     /// when the text is over a character or byte cap, only the layers, assembly and
@@ -615,13 +578,14 @@ impl Engine {
             p.name,
             roots(&sel.primary_roots)
         )];
-        for r in sel.primary_roots.iter().chain(&sel.secondary_roots) {
-            if !r.is_empty() && !self.config.vault.root.join(r).is_dir() {
-                out.push(format!(
-                    "note root {r} is not a folder of the vault: nothing is read from it"
-                ));
-            }
-        }
+        let missing = self.missing_note_roots();
+        out.extend(
+            (sel.primary_roots.iter().chain(&sel.secondary_roots))
+                .filter(|r| missing.contains(&r.as_str()))
+                .map(|r| {
+                    format!("note root {r} is not a folder of the vault: nothing is read from it")
+                }),
+        );
         if p.secondary.is_some() && !sel.secondary_roots.is_empty() {
             let types: Vec<&str> = p.secondary_types.iter().map(|t| t.as_str()).collect();
             out.push(format!(

@@ -35,6 +35,9 @@ pub struct Prose {
     /// decision records open) or a pointer (a short label and a web address:
     /// `Link to this ADR: https://…`), else 0.
     pub lead: usize,
+    /// The indices in `sentences` of each list item's first sentence, in order
+    /// (the rules of a `How I work` note are its list).
+    pub item_starts: Vec<usize>,
 }
 
 impl Prose {
@@ -87,7 +90,10 @@ pub fn prose(body: &str) -> Prose {
                 in_record_field = is_record_field(h.trim().trim_end_matches(':'));
             }
             Unit::Prose(p, in_list) => {
-                let mut sentences = split_sentences(&restore_markers(p, markers));
+                let mut sentences: Vec<String> = split_sentences(&restore_markers(p, markers))
+                    .into_iter()
+                    .filter_map(without_trailing_tags)
+                    .collect();
                 let introduces_code = matches!(units.get(i + 1), Some(Unit::Code));
                 if introduces_code && sentences.last().is_some_and(|s| s.ends_with(':')) {
                     intros.extend(sentences.pop());
@@ -105,6 +111,9 @@ pub fn prose(body: &str) -> Prose {
                 if !in_list && !bookkeeping && first_paragraph.is_none() {
                     first_paragraph = Some(out.sentences.len());
                 }
+                if *in_list {
+                    out.item_starts.push(out.sentences.len());
+                }
                 out.sentences.extend(sentences);
             }
             Unit::Addresses(a) => addresses.push(a.clone()),
@@ -115,6 +124,7 @@ pub fn prose(body: &str) -> Prose {
     if out.sentences.is_empty() {
         // A note that is an introduction and its code (a TIL): the introduction,
         // without the colon that pointed at the code.
+        out.item_starts.clear();
         out.sentences = intros
             .into_iter()
             .map(|s| s.trim_end_matches(':').trim_end().to_owned())
@@ -123,6 +133,7 @@ pub fn prose(body: &str) -> Prose {
     }
     if out.sentences.is_empty() {
         // A bookmark: its address is all there is to say.
+        out.item_starts.clear();
         out.sentences = addresses;
     }
     out
@@ -201,6 +212,27 @@ fn without_metadata_lines(body: &str) -> std::borrow::Cow<'_, str> {
     } else {
         std::borrow::Cow::Borrowed(body)
     }
+}
+
+/// A sentence without the `#tags` that end it (`…to follow. #ai`: how the note
+/// is filed, not what it says); `None` when nothing else is left.
+fn without_trailing_tags(sentence: String) -> Option<String> {
+    let mut end = sentence.len();
+    while let Some((head, last)) = sentence[..end].trim_end().rsplit_once(char::is_whitespace) {
+        if last.starts_with('#') && inline_tags(last).len() == 1 {
+            end = head.len();
+        } else {
+            break;
+        }
+    }
+    let kept = sentence[..end].trim_end();
+    if only_tags(kept) {
+        return None;
+    }
+    if end == sentence.len() {
+        return Some(sentence);
+    }
+    (!kept.is_empty()).then(|| kept.to_owned())
 }
 
 /// Whether text is nothing but `#tags` (an Obsidian tag line): not prose.
@@ -751,6 +783,20 @@ mod tests {
     /// `Related files`, a sensitivity key). Before, `status:: accepted
     /// related_files:: src/cache.rs` or `Related files: src/time.rs Tags: time`
     /// was a summary's first sentence (as `cairn memory` writes entries, too).
+    #[test]
+    fn tags_ending_a_sentence_are_not_prose() {
+        assert_eq!(
+            prose_sentences("I use Codex. These are my rules. #ai #workflow\n"),
+            ["I use Codex.", "These are my rules."]
+        );
+        assert_eq!(prose_sentences("Done.\n\n- #ai #workflow\n"), ["Done."]);
+        // A tag inside a sentence, an issue number, a lone word: kept.
+        assert_eq!(
+            prose_sentences("The #rust build broke in #123.\n"),
+            ["The #rust build broke in #123."]
+        );
+    }
+
     #[test]
     fn metadata_field_lines_are_not_prose() {
         let body = "Status:: accepted\nrelated_files:: `src/cache.rs`\n\nEach mode writes its own cache.\n\nstd::mem::take avoids a clone.\n";

@@ -489,3 +489,51 @@ fn profiles_parse_and_reject_unknowns() {
     let bad = PROJECT.replace("types = [\"constraint\"]", "types = [\"musing\"]");
     assert!(Profile::parse("x", &bad).is_err());
 }
+
+/// A working-style note that lists its rules shows them, not its lead alone
+/// (the freelancer trial: "These are the rules I want any agent to follow." and
+/// none of the eight rules); the first sentence of each item, within
+/// `RULES_CHARS`; a note without a list, or with a description, reads as any
+/// summary; a secret pasted in a rule is redacted.
+#[test]
+fn a_working_style_note_shows_its_rules() {
+    let rules = |front: &str, body: &str| {
+        let n = note("me/how.md", front, body);
+        summarize_rules(&ShownNote::of(&n)).into_string()
+    };
+    assert_eq!(
+        rules(
+            "title: How I work with AI agents",
+            "# How I work with AI agents\n\nI use Claude Code on client repos. These are the rules. #ai\n\n\
+             1. **Never commit or push.** Stage changes, show me the diff.\n\
+             2. **Ask before adding dependencies** (pip, npm). Each client differs.\n\
+             3. Run the tests with token `ghp_aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5z` set.\n"
+        ),
+        "I use Claude Code on client repos. These are the rules. Never commit or push. \
+         Ask before adding dependencies (pip, npm). Run the tests with token \
+         [redacted:github-token] set."
+    );
+    assert_eq!(
+        rules(
+            "title: Terse",
+            "# Terse\n\nKeep replies short. Lead with the answer.\n"
+        ),
+        "Keep replies short. Lead with the answer."
+    );
+    assert_eq!(
+        rules(
+            "title: T\ndescription: Rules for agents.",
+            "# T\n\n- One rule.\n- Two rules.\n"
+        ),
+        "Rules for agents."
+    );
+    let long = (0..40).fold(String::from("# L\n\n"), |mut s, k| {
+        s.push_str(&format!(
+            "- Rule number {k} says something worth keeping.\n"
+        ));
+        s
+    });
+    let out = rules("title: L", &long);
+    assert!(out.chars().count() <= RULES_CHARS, "{out}");
+    assert!(out.starts_with("Rule number 0 says"), "{out}");
+}
