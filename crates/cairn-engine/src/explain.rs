@@ -175,9 +175,13 @@ impl Engine {
                 )
             } else if let Some(p) = &s.other_project {
                 let whose = match sel.owners.declared.get(p) {
-                    Some(hub) => {
+                    Some(Some(hub)) => {
                         format!("belongs to {p}, a client or project its hub note declares ({hub})")
                     }
+                    // A confidential hub is not named, nor is what it names.
+                    Some(None) => "belongs to another client or project, which a withheld \
+                                   hub note declares"
+                        .to_owned(),
                     None => format!("belongs to project {p}"),
                 };
                 ("left out".to_owned(), whose)

@@ -351,15 +351,16 @@ pub(crate) fn recent<'e>(
 }
 
 /// The first `limit` of `ranked`, in its order, where notes not `own` take at
-/// most a third of the places (rounded up) while `own` ones remain to take the
-/// others; if too few are own, the others fill what is left, in order.
+/// most a third of the places (rounded down: none of one place) while `own` ones
+/// remain to take the others; if too few are own, the others fill what is left,
+/// in order.
 fn own_first<'e>(
     ranked: Vec<(&'e Note, Option<u32>)>,
     own: &dyn Fn(&Note) -> bool,
     limit: usize,
 ) -> Vec<(&'e Note, Option<u32>)> {
     let owned = ranked.iter().filter(|(n, _)| own(n)).count();
-    let others_cap = limit.div_ceil(3).max(limit.saturating_sub(owned));
+    let others_cap = (limit / 3).max(limit.saturating_sub(owned));
     let mut others = 0;
     let mut keep = vec![false; ranked.len()];
     let mut kept = 0;
@@ -458,7 +459,7 @@ const UNTYPED_PROFILE: Untyped = Untyped {
 /// a vault may give every note of the developer's own area, nor `#person`, which
 /// a colleague's note has too.
 const UNTYPED_SELF: Untyped = Untyped {
-    types: &["me", "profile"],
+    types: &["me"],
     tags: &["about-me", "aboutme", "whoami"],
     names: &[
         "me",
@@ -621,10 +622,11 @@ pub(crate) fn is_session(n: &Note) -> bool {
 /// a date (`Larkspur - session 2026-11-25.md`, `2026-11-18 Session - payout
 /// retry spike.md`; not `Session cookies.md`).
 fn named_session(n: &Note) -> bool {
-    let tagged = n.tags.iter().any(|t| {
-        let t = t.rsplit('/').next().unwrap_or(t);
-        SESSION_FOLDERS.iter().any(|w| w.eq_ignore_ascii_case(t))
-    });
+    // The tag itself, not a nested tag's last part (`#auth/session` is a topic).
+    let tagged = n
+        .tags
+        .iter()
+        .any(|t| SESSION_FOLDERS.iter().any(|w| w.eq_ignore_ascii_case(t)));
     tagged || {
         let name = n.stem().to_lowercase();
         let worded = name

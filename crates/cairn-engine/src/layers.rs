@@ -136,9 +136,10 @@ impl Engine {
             Some(roots) => roots.clone(),
             None => hot::default_identity_roots(developer_roots),
         };
+        let (_, shared) = self.own_and_other_roots(project);
         let project_names = project
             .and_then(|id| self.config.project(id))
-            .map(crate::owners::project_names)
+            .map(|p| crate::owners::project_names(p, &shared))
             .unwrap_or_default();
         hot::hot_layer(&HotInput {
             developer: &developer,

@@ -291,7 +291,7 @@ impl Engine {
             half_life_days: self.config.ranking.half_life_days,
             project_id: project.as_deref(),
             project_ids: &project_ids,
-            owner_names: &[],
+            owner_names: &std::collections::BTreeMap::new(),
             own_names: &[],
             project_roots: &project_roots,
             other_roots: &other_roots,

@@ -58,10 +58,12 @@ pub(crate) struct Owners {
     /// declares (sorted).
     pub ids: Vec<String>,
     /// Every name a note may be another's by, lowercased, with its owner's id
-    /// (`bramble` → `bramble coffee`; a configured project's id and name too).
-    pub names: Vec<(String, String)>,
-    /// The declared ones: id → its hub's path.
-    pub declared: BTreeMap<String, String>,
+    /// (`bramble` → `bramble coffee`; a configured project's id, and its name
+    /// when it has two words or more, too).
+    pub names: BTreeMap<String, String>,
+    /// The declared ones: id → its hub's path, or `None` when the hub may not
+    /// be named (a confidential hub: `explain` says a hub declared it, not which).
+    pub declared: BTreeMap<String, Option<String>>,
     /// The routed project's own names besides its id (its name as one word,
     /// its default tags, its folders' and checkouts' names), lowercased.
     pub own_names: Vec<String>,
@@ -85,11 +87,20 @@ impl Owners {
             };
         };
         let own_names = own_names(project);
-        let mut names: Vec<(String, String)> = Vec::new();
+        // A configured project's name counts when it is distinctive: two words
+        // or more (`Tidewater Freight`; not `API`, `Website`, whose tag many a
+        // general note has).
+        let configured_names = |p: &Project| -> Vec<String> {
+            let multi = p.name.split_whitespace().count() > 1;
+            variants(&p.id)
+                .chain(variants(&p.name).filter(|_| multi))
+                .collect()
+        };
+        let mut names: BTreeMap<String, String> = BTreeMap::new();
         for p in projects.iter().filter(|p| p.id != project.id) {
-            for name in variants(&p.id).chain(variants(&p.name)) {
+            for name in configured_names(p) {
                 if !own_names.contains(&name) {
-                    names.push((name, p.id.clone()));
+                    names.entry(name).or_insert_with(|| p.id.clone());
                 }
             }
         }
@@ -98,42 +109,45 @@ impl Owners {
                 .iter()
                 .any(|p| p.id.eq_ignore_ascii_case(name) || variants(&p.name).any(|v| v == name))
         };
-        let mut declared: BTreeMap<String, (String, Vec<String>)> = BTreeMap::new();
+        let mut declared: BTreeMap<String, (&Note, Vec<String>)> = BTreeMap::new();
         for n in notes {
             let Some(hub_names) = hub_names(n) else {
                 continue;
             };
-            let id = n.stem().to_lowercase();
-            if configured(&id)
-                || own_names.contains(&id)
+            // A hub that any of whose names is the routed project's, or a
+            // configured one's, is theirs (`Ledger Rewrite.md` with `aliases:
+            // [Ledger]` in a ledger session).
+            if hub_names
+                .iter()
+                .any(|h| configured(h) || own_names.contains(h))
                 || project_roots
                     .iter()
                     .any(|r| cairn_note::in_root(&n.path, r))
             {
                 continue;
             }
+            let id = n.stem().to_lowercase();
             // The first hub by path names it (the notes come in any order).
-            if declared.get(&id).is_some_and(|(path, _)| *path <= n.path) {
+            if declared.get(&id).is_some_and(|(hub, _)| hub.path <= n.path) {
                 continue;
             }
-            declared.insert(id, (n.path.clone(), hub_names));
+            declared.insert(id, (n, hub_names));
         }
         for (id, (_, hub_names)) in &declared {
             for name in hub_names {
-                if !own_names.contains(name) && !configured(name) {
-                    names.push((name.clone(), id.clone()));
-                }
+                names.entry(name.clone()).or_insert_with(|| id.clone());
             }
         }
-        names.sort();
-        names.dedup();
         ids.extend(declared.keys().cloned());
         Self {
             ids,
             names,
             declared: declared
                 .into_iter()
-                .map(|(id, (path, _))| (id, path))
+                .map(|(id, (hub, _))| {
+                    let nameable = hub.sensitivity <= cairn_note::Sensitivity::Internal;
+                    (id, nameable.then(|| hub.path.clone()))
+                })
                 .collect(),
             own_names,
         }
@@ -176,20 +190,26 @@ impl Engine {
             .collect();
         let mut parents: Vec<&str> = roots
             .iter()
-            .filter_map(|r| r.rsplit_once('/').map(|(parent, _)| parent))
+            .filter_map(|r| {
+                r.rsplit_once('/')
+                    .map(|(parent, _)| parent.trim_end_matches('/'))
+            })
+            .filter(|p| !p.is_empty())
             .collect();
         parents.sort_unstable();
         parents.dedup();
         let mut hubs = Vec::new();
         for parent in parents {
             for path in self.notes.file_paths_under(parent) {
-                let rest = &path[parent.len() + 1..];
+                let Some(rest) = path.strip_prefix(parent).and_then(|r| r.strip_prefix('/')) else {
+                    continue;
+                };
                 let Some((folder, file)) = rest.split_once('/') else {
                     continue;
                 };
                 let stem = file.strip_suffix(".md").unwrap_or(file);
-                let sibling = &path[..parent.len() + 1 + folder.len()];
-                if stem.eq_ignore_ascii_case(folder) && !roots.contains(&sibling) {
+                let sibling = format!("{parent}/{folder}");
+                if stem.eq_ignore_ascii_case(folder) && !roots.contains(&sibling.as_str()) {
                     hubs.extend(self.notes.meta(path));
                 }
             }
@@ -198,36 +218,37 @@ impl Engine {
     }
 }
 
-/// The names of the client or project `n` is the hub of (its file name, title
-/// and aliases, lowercased, each also with hyphens for spaces), when it says it
-/// is one: a `type` property that is a [`KIND_WORDS`] word, or a tag that is one
-/// and another tag that is one of its names.
+/// The names of the client or project `n` is the hub of (its file name and
+/// aliases, lowercased, each also with hyphens for spaces; not its title, which
+/// may be its first heading, `# Contacts`), when it says it is one: a `type`
+/// property that is a [`KIND_WORDS`] word, or a tag that is one and another tag
+/// that is one of its names.
 fn hub_names(n: &Note) -> Option<Vec<String>> {
     if n.project_id.is_some() || n.entry_of.is_some() {
         return None;
     }
     let kind = |s: &str| KIND_WORDS.iter().any(|k| k.eq_ignore_ascii_case(s.trim()));
-    let stem = n.stem();
-    if kind(stem) {
-        return None;
-    }
-    let mut names: Vec<String> = variants(stem)
-        .chain(variants(&n.title))
-        .chain(n.aliases.iter().flat_map(|a| variants(a)))
-        .filter(|v| !kind(v))
-        .collect();
-    names.sort();
-    names.dedup();
     let typed = n
         .extra
         .get("type")
         .and_then(|v| v.as_str())
         .is_some_and(|t| kind(t.trim_start_matches("[[").trim_end_matches("]]")));
-    let tagged = n.tags.iter().any(|t| kind(t))
-        && n.tags
-            .iter()
-            .any(|t| names.iter().any(|v| v.eq_ignore_ascii_case(t)));
-    (typed || tagged).then_some(names)
+    let kind_tagged = n.tags.iter().any(|t| kind(t));
+    let stem = n.stem();
+    if !(typed || kind_tagged) || kind(stem) {
+        return None;
+    }
+    let mut names: Vec<String> = variants(stem)
+        .chain(n.aliases.iter().flat_map(|a| variants(a)))
+        .filter(|v| !kind(v))
+        .collect();
+    names.sort();
+    names.dedup();
+    let name_tagged = n
+        .tags
+        .iter()
+        .any(|t| names.iter().any(|v| v.eq_ignore_ascii_case(t)));
+    (typed || name_tagged).then_some(names)
 }
 
 /// `s` lowercased and trimmed, and with hyphens for its spaces when it has any
@@ -244,12 +265,18 @@ fn variants(s: &str) -> impl Iterator<Item = String> {
 
 /// The names a project's own hub note may have, lowercased: its id, its name
 /// (with hyphens or nothing for its spaces too) and the last folder of each of
-/// its note roots (a folder note).
-pub(crate) fn project_names(p: &Project) -> Vec<String> {
+/// its note roots not in `shared` (a folder note; not `20-Areas`, which the
+/// developer's notes share).
+pub(crate) fn project_names(p: &Project, shared: &[String]) -> Vec<String> {
     let mut names = vec![p.id.to_lowercase()];
     names.extend(variants(&p.name));
     names.push(p.name.to_lowercase().split_whitespace().collect());
-    names.extend(p.note_roots.iter().map(|r| last_folder(r)));
+    names.extend(
+        p.note_roots
+            .iter()
+            .filter(|r| !shared.contains(r))
+            .map(|r| last_folder(r)),
+    );
     names.retain(|n| !n.is_empty());
     names.sort();
     names.dedup();
@@ -259,7 +286,7 @@ pub(crate) fn project_names(p: &Project) -> Vec<String> {
 /// The routed project's names besides its id, lowercased: [`project_names`],
 /// its default tags, the last folder of each checkout, and its modules' ids.
 fn own_names(p: &Project) -> Vec<String> {
-    let mut names = project_names(p);
+    let mut names = project_names(p, &[]);
     names.extend(
         p.default_tags
             .iter()
@@ -371,22 +398,19 @@ mod tests {
             &projects[1].note_roots,
             notes.iter(),
         );
-        // `tufacturaia.md` is the configured facturaia's, by its name.
+        // `tufacturaia.md` is the configured facturaia's, by its name; a
+        // one-word name is no owner's name (`API`, `Website` would hide notes).
         assert_eq!(
             owners.ids,
             ["facturaia", "simarro", "agentesia", "clinica-zen"]
         );
-        assert_eq!(owners.declared["clinica-zen"], "home/clinica-zen.md");
-        assert!(
-            owners
-                .names
-                .contains(&("tufacturaia".into(), "facturaia".into()))
+        assert_eq!(
+            owners.declared["clinica-zen"].as_deref(),
+            Some("home/clinica-zen.md")
         );
-        assert!(
-            owners
-                .names
-                .contains(&("clinica-zen".into(), "clinica-zen".into()))
-        );
+        assert!(!owners.names.contains_key("tufacturaia"));
+        assert_eq!(owners.names["clinica-zen"], "clinica-zen");
+        assert_eq!(owners.names["facturaia"], "facturaia");
         // In a session of facturaia: its folder's name and its name are its own.
         let owners = Owners::find(
             &projects,
@@ -395,5 +419,34 @@ mod tests {
             notes.iter(),
         );
         assert_eq!(owners.ids, ["facturaia", "simarro", "clinica-zen", "kommo"]);
+    }
+
+    /// From the review: a hub any of whose names is the routed project's is the
+    /// project's own (`Ledger Rewrite.md`, `aliases: [Ledger]`); a confidential
+    /// hub declares its client, but its path is never given (explain says a
+    /// withheld hub declared it).
+    #[test]
+    fn an_own_alias_keeps_a_hub_and_a_confidential_hub_is_not_named() {
+        let projects = vec![project("ledger", "Ledger", &["Projects/ledger"])];
+        let parse = |path: &str, front: &str| {
+            let text = format!("---\n{front}\n---\n# X\n\nbody\n");
+            cairn_note::parse_note(path, text.as_bytes()).note.unwrap()
+        };
+        let notes = [
+            parse("Home/Ledger Rewrite.md", "type: project\naliases: [Ledger]"),
+            parse(
+                "Home/Nightingale.md",
+                "type: client\nsensitivity: confidential",
+            ),
+        ];
+        let owners = Owners::find(
+            &projects,
+            Some(&projects[0]),
+            &projects[0].note_roots,
+            notes.iter(),
+        );
+        assert_eq!(owners.ids, ["ledger", "nightingale"]);
+        assert_eq!(owners.declared["nightingale"], None);
+        assert_eq!(owners.names["nightingale"], "nightingale");
     }
 }

@@ -578,10 +578,14 @@ impl Engine {
             p.name,
             roots(&sel.primary_roots)
         )];
-        let missing = self.missing_note_roots();
+        let mut missing = self.missing_note_roots();
         out.extend(
             (sel.primary_roots.iter().chain(&sel.secondary_roots))
-                .filter(|r| missing.contains(&r.as_str()))
+                .filter(|r| {
+                    // Each once, a root both primary and secondary too.
+                    let at = missing.iter().position(|m| *m == r.as_str());
+                    at.map(|i| missing.remove(i)).is_some()
+                })
                 .map(|r| {
                     format!("note root {r} is not a folder of the vault: nothing is read from it")
                 }),

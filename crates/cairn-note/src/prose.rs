@@ -229,10 +229,13 @@ fn without_trailing_tags(sentence: String) -> Option<String> {
     if only_tags(kept) {
         return None;
     }
-    if end == sentence.len() {
+    // Tags after the sentence ended (`…to follow. #ai`), not a sentence's last
+    // word (`Report incidents in #incidents.`).
+    let ended = kept.ends_with(['.', '!', '?', '…', ':', ';', ')']);
+    if end == sentence.len() || !ended {
         return Some(sentence);
     }
-    (!kept.is_empty()).then(|| kept.to_owned())
+    Some(kept.to_owned())
 }
 
 /// Whether text is nothing but `#tags` (an Obsidian tag line): not prose.
@@ -790,6 +793,11 @@ mod tests {
             ["I use Codex.", "These are my rules."]
         );
         assert_eq!(prose_sentences("Done.\n\n- #ai #workflow\n"), ["Done."]);
+        // A tag that is the sentence's last word stays (the review's case).
+        assert_eq!(
+            prose_sentences("Report incidents in #incidents.\n"),
+            ["Report incidents in #incidents."]
+        );
         // A tag inside a sentence, an issue number, a lone word: kept.
         assert_eq!(
             prose_sentences("The #rust build broke in #123.\n"),

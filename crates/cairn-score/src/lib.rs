@@ -110,7 +110,7 @@ pub struct ScoreContext<'a> {
     /// The names an untyped note may be another project's by, lowercased, each
     /// with that project's id: configured projects' ids and names, and the
     /// clients or projects the caller found declared (a vault's hub notes).
-    pub owner_names: &'a [(String, String)],
+    pub owner_names: &'a BTreeMap<String, String>,
     /// The routed project's names besides its id, lowercased (its name, default
     /// tags, folders): an untyped note naming one is never another's.
     pub own_names: &'a [String],
@@ -709,25 +709,33 @@ fn named_for_another(n: &Note, ctx: &ScoreContext<'_>) -> Option<String> {
     if n.project_id.is_some() || n.memory_type.is_some() || in_project_folder(&n.path, ctx) {
         return None;
     }
+    // What the note is named by: its file name, the start of its file name
+    // before a separator, its tags and a nested tag's last part; each looked up
+    // (a vault may declare hundreds of owners).
     let stem = n.stem().to_lowercase();
-    let names = |name: &str| {
-        stem == name
-            || stem
-                .strip_prefix(name)
-                .is_some_and(|rest| NAME_SEPARATORS.iter().any(|s| rest.starts_with(s)))
-            || n.tags.iter().any(|t| {
-                t.eq_ignore_ascii_case(name)
-                    || t.rsplit_once('/')
-                        .is_some_and(|(_, last)| last.eq_ignore_ascii_case(name))
-            })
-    };
-    if names(&here.to_lowercase()) || ctx.own_names.iter().any(|own| names(own)) {
+    let mut said: Vec<String> = vec![stem.clone()];
+    for sep in NAME_SEPARATORS {
+        let mut at = 0;
+        while let Some(i) = stem[at..].find(sep) {
+            said.push(stem[..at + i].to_owned());
+            at += i + sep.len();
+        }
+    }
+    for t in &n.tags {
+        let t = t.to_lowercase();
+        if let Some((_, last)) = t.rsplit_once('/') {
+            said.push(last.to_owned());
+        }
+        said.push(t);
+    }
+    let here = here.to_lowercase();
+    if said.iter().any(|w| *w == here || ctx.own_names.contains(w)) {
         return None;
     }
-    ctx.owner_names
-        .iter()
-        .find(|(name, owner)| owner != here && names(name))
-        .map(|(_, owner)| owner.clone())
+    said.iter()
+        .filter_map(|w| ctx.owner_names.get(w))
+        .find(|owner| **owner != here)
+        .cloned()
 }
 
 /// What separates a name at a file name's start from the rest (`Bramble - …`).

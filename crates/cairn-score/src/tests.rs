@@ -24,7 +24,7 @@ fn hit(path: &str, bm25: f32) -> Hit {
 
 struct Ctx {
     projects: Vec<String>,
-    owner_names: Vec<(String, String)>,
+    owner_names: BTreeMap<String, String>,
     project_roots: Vec<String>,
     other_roots: Vec<String>,
     files: Vec<String>,
@@ -39,10 +39,10 @@ impl Ctx {
     fn new(task: &str) -> Self {
         Ctx {
             projects: vec!["ledger".into(), "atlas".into()],
-            owner_names: vec![
+            owner_names: BTreeMap::from([
                 ("atlas".into(), "atlas".into()),
                 ("ledger".into(), "ledger".into()),
-            ],
+            ]),
             project_roots: vec!["10-Projects/ledger".into(), "20-Areas".into()],
             other_roots: vec![
                 String::new(),
@@ -562,4 +562,40 @@ fn an_untyped_note_named_after_another_project_is_that_project_s() {
     ] {
         assert_eq!(other(p), None, "{p}");
     }
+}
+
+/// The other ways a note names another project: a file name that starts with
+/// its name and a separator (`Atlas - invoices.md`, `atlas: notes.md`), a
+/// nested tag's last part (`#client/atlas`); not a name inside another word
+/// (`Atlassian tips.md`) nor a note that also names one of the routed
+/// project's own names (its default tag `payments`).
+#[test]
+fn a_file_name_start_or_a_nested_tag_names_another_project() {
+    let notes = vec![
+        note("00-home/Atlas - invoices.md", "tags: [misc]"),
+        note("00-home/atlas: notes.md", "tags: [misc]"),
+        note("00-home/n.md", "tags: [client/atlas]"),
+        note("00-home/Atlassian tips.md", "tags: [misc]"),
+        note("00-home/shared.md", "tags: [atlas, payments]"),
+    ];
+    let c = Ctx::new("x");
+    let own = vec!["payments".to_owned()];
+    let mut ctx = c.ctx();
+    ctx.own_names = &own;
+    let s = score(&notes, &[], &ctx);
+    let other = |p: &str| {
+        s.iter()
+            .find(|x| x.path == p)
+            .unwrap()
+            .other_project
+            .clone()
+    };
+    assert_eq!(
+        other("00-home/Atlas - invoices.md").as_deref(),
+        Some("atlas")
+    );
+    assert_eq!(other("00-home/atlas: notes.md").as_deref(), Some("atlas"));
+    assert_eq!(other("00-home/n.md").as_deref(), Some("atlas"));
+    assert_eq!(other("00-home/Atlassian tips.md"), None);
+    assert_eq!(other("00-home/shared.md"), None);
 }

@@ -591,3 +591,42 @@ fn a_vault_without_keys_gives_its_profile_overview_and_session_by_name() {
         ]
     );
 }
+
+/// A note root written with a doubled slash and a sibling folder named in
+/// non-ASCII letters (the review: the folder list was cut at a byte that fell
+/// inside `Ñ`, a panic in the session-start hook): the hub is read, its
+/// client's notes stay out, nothing panics.
+#[test]
+fn sibling_folders_with_non_ascii_names_and_odd_roots() {
+    let dir = tempfile::tempdir().unwrap();
+    let v = dir.path().join("vault");
+    write(
+        &v,
+        "Clients/Ñandú Café/Ñandú Café.md",
+        "---\ntype: client\naliases: [Ñandú]\n---\n# Ñandú Café\n\nCoffee webhooks.\n",
+    );
+    write(
+        &v,
+        "Clients/Tidewater/replay.md",
+        "# Replay\n\nReplay webhook deliveries.\n",
+    );
+    write(
+        &v,
+        "Inbox/Ñandú - webhooks.md",
+        "# Ñandú webhooks\n\nReplay webhook deliveries for them.\n",
+    );
+    std::fs::create_dir_all(dir.path().join("repo")).unwrap();
+    write(
+        dir.path(),
+        "cairn.toml",
+        "[vault]\nroot='vault'\n[developer]\nnote_roots=['Inbox']\n[[projects]]\nid='tidewater'\nrepo_paths=['repo']\nnote_roots=['Clients//Tidewater']\n",
+    );
+    let config = Config::load(&dir.path().join("cairn.toml"), None).unwrap();
+    let engine = Engine::open(config, &OpenOptions::default()).unwrap();
+    let mut req = request(dir.path(), SessionSource::Startup);
+    req.task = "replay webhook deliveries".to_owned();
+    let p = serde_json::to_value(engine.wakeup(&req).unwrap().packet)
+        .unwrap()
+        .to_string();
+    assert!(!p.contains("Inbox/Ñandú - webhooks.md"), "{p}");
+}
