@@ -630,3 +630,48 @@ fn sibling_folders_with_non_ascii_names_and_odd_roots() {
         .to_string();
     assert!(!p.contains("Inbox/Ñandú - webhooks.md"), "{p}");
 }
+
+/// A confidential hub beside the project's folder still declares its client
+/// (the developer's note tagged with it stays out), but `explain` never names
+/// the hub's path nor the client it names: only that a withheld hub declared
+/// it (the review: the hidden note's path was printed).
+#[test]
+fn a_confidential_hub_declares_without_being_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let v = dir.path().join("vault");
+    write(
+        &v,
+        "Clients/Nightingale/Nightingale.md",
+        "---\ntype: client\nsensitivity: confidential\n---\n# Nightingale\n\nA hospital group.\n",
+    );
+    write(
+        &v,
+        "Clients/Tidewater/replay.md",
+        "# Replay\n\nReplay webhook deliveries.\n",
+    );
+    write(
+        &v,
+        "Inbox/replay ideas.md",
+        "---\ntags: [nightingale]\n---\n# Replay ideas\n\nReplay webhook deliveries in batches.\n",
+    );
+    std::fs::create_dir_all(dir.path().join("repo")).unwrap();
+    write(
+        dir.path(),
+        "cairn.toml",
+        "[vault]\nroot='vault'\n[developer]\nnote_roots=['Inbox']\n[[projects]]\nid='tidewater'\nrepo_paths=['repo']\nnote_roots=['Clients/Tidewater']\n",
+    );
+    let config = Config::load(&dir.path().join("cairn.toml"), None).unwrap();
+    let engine = Engine::open(config, &OpenOptions::default()).unwrap();
+    let mut req = request(dir.path(), SessionSource::Startup);
+    req.task = "replay webhook deliveries".to_owned();
+    let p = serde_json::to_value(engine.wakeup(&req).unwrap().packet)
+        .unwrap()
+        .to_string();
+    assert!(!p.contains("Inbox/replay ideas.md"), "{p}");
+    let why = engine.explain(&req).unwrap().to_text();
+    assert!(
+        why.contains("belongs to another client or project, which a withheld hub note declares"),
+        "{why}"
+    );
+    assert!(!why.contains("Clients/Nightingale"), "{why}");
+}
