@@ -72,7 +72,18 @@ impl PartKind {
 }
 
 /// The task a working tree gives, or why it gives none.
-pub(crate) fn task_of(tree: &cairn_git::WorkingTree, why: &str, max_files: usize) -> GitTask {
+pub(crate) fn task_of(
+    tree: &cairn_git::WorkingTree,
+    why: &str,
+    max_files: usize,
+    note_dirs: &[std::path::PathBuf],
+) -> GitTask {
+    // A note of the vault edited in the working tree (a repository that keeps
+    // its notes in `docs/`) is memory, not the code the task is about.
+    let is_note = |f: &String| {
+        let abs = tree.workdir.join(f);
+        cairn_scan::is_note_file(f) && note_dirs.iter().any(|d| abs.starts_with(d))
+    };
     // Redacted whole, then cut: a branch or a subject of any length gives a
     // task of a bounded size (a long one would not fit the packet's budget).
     let safe_branch = tree.branch.as_deref().map(safe);
@@ -98,11 +109,15 @@ pub(crate) fn task_of(tree: &cairn_git::WorkingTree, why: &str, max_files: usize
     // branch whose work is committed still names its files), each once, at
     // most as many as the changed files may be.
     let cap = tree.changed.len().max(max_files);
-    let mut rel: Vec<&String> = tree.changed.iter().filter(|f| safe(f) == **f).collect();
+    let mut rel: Vec<&String> = tree
+        .changed
+        .iter()
+        .filter(|f| safe(f) == **f && !is_note(f))
+        .collect();
     let from_commits = tree
         .committed
         .iter()
-        .filter(|f| safe(f) == **f && !tree.changed.contains(f))
+        .filter(|f| safe(f) == **f && !tree.changed.contains(f) && !is_note(f))
         .take(cap.saturating_sub(rel.len()))
         .collect::<Vec<_>>();
     let committed_used = from_commits.len();

@@ -500,7 +500,7 @@ fn read_tree(
     );
     GitRead {
         task: match tree {
-            Ok(t) => task_of(&t, &why, config.git.changed_files),
+            Ok(t) => task_of(&t, &why, config.git.changed_files, &note_dirs(config)),
             Err(e) => GitTask::Failed(safe(&e.to_string())),
         },
         history: loading.wait(),
@@ -580,4 +580,15 @@ pub(crate) fn plural(n: usize, what: &str) -> String {
 pub(crate) fn safe(text: &str) -> String {
     let flat = cairn_policy::one_line(text);
     cairn_policy::redact(&flat).text.into_owned()
+}
+
+/// The folders of the vault's notes (every configured note root), absolute.
+fn note_dirs(config: &cairn_config::Config) -> Vec<std::path::PathBuf> {
+    config
+        .developer
+        .note_roots
+        .iter()
+        .chain(config.projects.iter().flat_map(|p| &p.note_roots))
+        .map(|r| config.vault.root.join(r))
+        .collect()
 }

@@ -527,8 +527,10 @@ fn declares(n: &Note, what: &Untyped) -> bool {
         what.tags.iter().any(|w| w.eq_ignore_ascii_case(t))
     });
     // The name, or (see `name_ends`) a name ending with it, or for a phrase a
-    // name starting with it (`How I work with agents`).
-    let name = n.stem().to_lowercase();
+    // name starting with it (`How I work with agents`); a file name's hyphens
+    // and underscores read as spaces (`how-i-work-with-ai-agents.md`, as a
+    // repository names its files).
+    let name = n.stem().to_lowercase().replace(['-', '_'], " ");
     let named = what.names.iter().any(|w| {
         name == *w
             || (what.name_ends
@@ -800,6 +802,24 @@ mod tests {
             run(&notes[..5], 4),
             ["dev/d.md", "dev/a.md", "dev/b.md", "proj/w.md"]
         );
+    }
+
+    /// A repository names its files with hyphens: `how-i-work-with-ai-agents.md`
+    /// says it is preferences as `How I work with AI agents.md` does (the in-repo
+    /// trial's rules never reached the agent); `about_me.md` is the profile.
+    #[test]
+    fn hyphenated_file_names_say_what_a_note_is() {
+        assert!(says(
+            &note("me/how-i-work-with-ai-agents.md"),
+            &UNTYPED_PREFERENCES
+        ));
+        assert!(says(&note("me/working_style.md"), &UNTYPED_PREFERENCES));
+        assert!(says(&note("me/about_me.md"), &UNTYPED_SELF));
+        assert!(says(&note("p/ledger-overview.md"), &UNTYPED_OVERVIEW));
+        assert!(!says(
+            &note("p/group-policy-preferences.md"),
+            &UNTYPED_PREFERENCES
+        ));
     }
 
     #[test]

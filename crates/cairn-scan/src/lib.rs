@@ -134,11 +134,16 @@ pub fn list(vault: &Path, roots: &[String], limits: &Limits) -> Listing {
             missing.push(dir);
             continue;
         }
-        // A root inside another root adds nothing.
-        if root_dirs.iter().any(|d| dir.starts_with(d)) {
+        // A root inside another root adds nothing, unless the outer walk skips
+        // it: a hidden folder on the way (`shipyard/.notes` inside `shipyard`:
+        // a folder named as a root is read, hidden or not).
+        if root_dirs
+            .iter()
+            .any(|d| dir.starts_with(d) && !hidden_between(d, &dir))
+        {
             continue;
         }
-        root_dirs.retain(|d| !d.starts_with(&dir));
+        root_dirs.retain(|d| !d.starts_with(&dir) || hidden_between(&dir, d));
         root_dirs.push(dir);
     }
     if root_dirs.is_empty() {
@@ -289,6 +294,15 @@ pub fn list(vault: &Path, roots: &[String], limits: &Limits) -> Listing {
         walk.distrust();
     }
     finish(found, problems, limits, walk)
+}
+
+/// Whether a folder on the way from `outer` down to `inner` (inside it) is
+/// hidden (its name starts with `.`): a walk from `outer` never reaches `inner`.
+fn hidden_between(outer: &Path, inner: &Path) -> bool {
+    inner.strip_prefix(outer).is_ok_and(|rest| {
+        rest.components()
+            .any(|c| c.as_os_str().to_string_lossy().starts_with('.'))
+    })
 }
 
 /// The listing of the note files `found` by a walk (sorted by path), with the

@@ -136,6 +136,35 @@ fn roots_overlap_and_missing_roots() {
     assert!(codes(&s).contains(&("missing".into(), "missing-root".into())));
 }
 
+/// A hidden folder named as a root is read, inside another root or alone (a
+/// repository's `.notes/` beside its `docs/`: the in-repo trial's five notes,
+/// its session log among them, were never read); a hidden folder no root names
+/// stays unread.
+#[test]
+fn a_hidden_folder_named_as_a_root_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let v = dir.path();
+    write(v, "repo/README.md", b"# R");
+    write(v, "repo/.notes/session-2026-11-24.md", b"# S");
+    write(v, "repo/.cache/x.md", b"# X");
+    write(v, ".me/about.md", b"# A");
+    let roots = vec![
+        "repo".to_owned(),
+        "repo/.notes".to_owned(),
+        ".me".to_owned(),
+    ];
+    let s = scan(v, &roots, &Limits::default());
+    let paths: Vec<_> = s.notes.iter().map(|n| n.path.as_str()).collect();
+    assert_eq!(
+        paths,
+        vec![
+            ".me/about.md",
+            "repo/.notes/session-2026-11-24.md",
+            "repo/README.md"
+        ]
+    );
+}
+
 #[test]
 fn entry_files_yield_one_note_per_entry_and_temp_files_none() {
     let dir = tempfile::tempdir().unwrap();

@@ -1584,3 +1584,71 @@ fn a_withheld_item_says_nothing_of_its_code() {
         "{text}"
     );
 }
+
+/// A repository that keeps its notes in `docs/` (the vault's note root): a
+/// note edited in the working tree, or committed on the branch, is memory, not
+/// the code the task is about; it is no file of the derived task (the in-repo
+/// trial's edited ADR put `0005 adr doc rollback` into the query).
+#[test]
+fn notes_kept_in_the_repository_are_not_the_tasks_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let repo = root.join("shipyard");
+    write(&repo.join("src/registry/auth.go"), "package registry\n");
+    write(&repo.join("src/deploy/rollout.go"), "package deploy\n");
+    write(
+        &repo.join("docs/adr/0005-rollback.md"),
+        "# ADR 0005: automatic rollback\n\nRoll back when health gates fail.\n",
+    );
+    git(&repo, &["init", "-q"], "2026-01-05T10:00:00Z");
+    git(&repo, &["add", "."], "2026-01-05T10:00:00Z");
+    git(
+        &repo,
+        &["commit", "-q", "-m", "Initial"],
+        "2026-01-05T10:00:00Z",
+    );
+    git(
+        &repo,
+        &["checkout", "-q", "-b", "feature/ecr-pull-through-cache"],
+        "2026-02-01T10:00:00Z",
+    );
+    write(
+        &repo.join("src/registry/auth.go"),
+        "package registry\n// ecr\n",
+    );
+    write(
+        &repo.join("docs/notes/ecr-cache.md"),
+        "# ECR pull-through cache\n\nPlan for the registry cache.\n",
+    );
+    git(&repo, &["add", "."], "2026-02-02T10:00:00Z");
+    git(
+        &repo,
+        &["commit", "-q", "-m", "Add ECR pull-through cache auth"],
+        "2026-02-02T10:00:00Z",
+    );
+    // In the working tree: a code file and a note, both modified.
+    write(
+        &repo.join("src/deploy/rollout.go"),
+        "package deploy\n// wip\n",
+    );
+    write(
+        &repo.join("docs/adr/0005-rollback.md"),
+        "# ADR 0005: automatic rollback\n\nRoll back when health gates fail. Edited.\n",
+    );
+    let config = root.join("cairn.toml");
+    write(
+        &config,
+        &format!(
+            "[vault]\nroot = '{}'\n[developer]\nnote_roots = []\n[[projects]]\nid = 'shipyard'\nrepo_paths = ['{}']\nnote_roots = ['docs']\n",
+            repo.display(),
+            repo.display()
+        ),
+    );
+    let p = wakeup_json(&config, &repo, &[]);
+    assert_eq!(
+        p["query"]["files"],
+        serde_json::json!(["src/deploy/rollout.go", "src/registry/auth.go"]),
+        "{}",
+        p["query"]
+    );
+}
