@@ -122,6 +122,11 @@ pub struct Limits {
     /// of scans like every folder named `templates`, `Templates` or `_templates`.
     #[serde(skip)]
     pub templates: Option<String>,
+    /// The configured note roots with a hidden folder on their way (`repo/.notes`),
+    /// sorted: a walk of the whole vault skips hidden folders, so a listing walks
+    /// these too (a folder named as a root is read, hidden or not).
+    #[serde(skip)]
+    pub hidden_roots: Vec<String>,
 }
 
 impl Default for Limits {
@@ -132,6 +137,7 @@ impl Default for Limits {
             max_total_bytes: DEFAULT_MAX_TOTAL_BYTES,
             max_depth: DEFAULT_MAX_DEPTH,
             templates: None,
+            hidden_roots: Vec::new(),
         }
     }
 }

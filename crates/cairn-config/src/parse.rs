@@ -229,6 +229,19 @@ impl Config {
             },
         };
 
+        // Note roots behind a hidden folder: walked besides the vault.
+        limits.hidden_roots = developer_roots
+            .iter()
+            .chain(projects.iter().flat_map(|p| &p.note_roots))
+            .filter(|r| {
+                r.split('/')
+                    .any(|part| part.starts_with('.') && part != ".")
+            })
+            .cloned()
+            .collect();
+        limits.hidden_roots.sort();
+        limits.hidden_roots.dedup();
+
         let memory = memory_config(raw.memory, &developer_roots, &projects)
             .map_err(|(span, key, msg)| err(span, &key, msg))?;
         let git = git_config(raw.git).map_err(|(span, key, msg)| err(span, &key, msg))?;

@@ -118,7 +118,8 @@ pub fn list(vault: &Path, roots: &[String], limits: &Limits) -> Listing {
     // Where the vault really is: a symlink is followed only if it resolves under it.
     let real_vault = vault.canonicalize().unwrap_or_else(|_| vault.to_path_buf());
     let real_vault = real_vault.as_path();
-    let mut sorted_roots: Vec<&String> = roots.iter().collect();
+    // The configured roots a walk of the vault would skip (hidden) are walked too.
+    let mut sorted_roots: Vec<&String> = roots.iter().chain(&limits.hidden_roots).collect();
     sorted_roots.sort();
     sorted_roots.dedup();
     for r in sorted_roots {

@@ -69,6 +69,7 @@ fn limits_skip_and_report() {
         max_total_bytes: 1000,
         max_depth: 2,
         templates: None,
+        hidden_roots: Vec::new(),
     };
     let s = scan(v, &[String::new()], &limits);
     let paths: Vec<_> = s.notes.iter().map(|n| n.path.as_str()).collect();

@@ -480,3 +480,43 @@ fn a_note_root_that_is_not_a_folder_is_said() {
     let err = String::from_utf8(o.stderr).unwrap();
     assert!(o.status.success() && !err.contains("--all"), "{err}");
 }
+
+/// A hidden folder named as a note root is read by the persistent index too,
+/// which lists the whole vault (hidden folders skipped) and so walks such roots
+/// besides it (the in-repo trial: `shipyard/.notes`, its session log among its
+/// five notes, never reached any answer).
+#[test]
+fn a_hidden_note_root_is_in_the_persistent_index() {
+    let dir = tempfile::tempdir().unwrap();
+    let v = dir.path().join("vault");
+    write(&v, "repo/README.md", "# Repo\n\nThe deploy tool.\n");
+    write(
+        &v,
+        "repo/.notes/scratch.md",
+        "# Scratch\n\nPull-through cache pinned digests question.\n",
+    );
+    write(
+        &v,
+        "repo/.cache/junk.md",
+        "# Junk\n\nPull-through cache junk.\n",
+    );
+    write(
+        dir.path(),
+        "cairn.toml",
+        "[vault]\nroot='vault'\n[developer]\nnote_roots=['repo', 'repo/.notes']\n",
+    );
+    let run = |args: &[&str]| {
+        let o = cairn(dir.path())
+            .args(args)
+            .arg("--config")
+            .arg(dir.path().join("cairn.toml"))
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8(o.stdout).unwrap()
+    };
+    run(&["index"]);
+    let found = run(&["search", "pull-through cache"]);
+    assert!(found.contains("repo/.notes/scratch.md"), "{found}");
+    assert!(!found.contains("repo/.cache/junk.md"), "{found}");
+}
