@@ -530,7 +530,46 @@ fn make_item(n: &Note, s: &Scored, c: &Candidate<'_>, req: &Request<'_>) -> Item
                 .collect()
         },
         code_changed: Vec::new(),
+        status: shown
+            .status_word
+            .as_ref()
+            .and_then(|w| status_label(w.as_str())),
     }
+}
+
+/// Status words that say a note is in force: no label.
+const IN_FORCE: &[&str] = &[
+    "active",
+    "accepted",
+    "approved",
+    "adopted",
+    "agreed",
+    "decided",
+    "done",
+    "complete",
+    "completed",
+    "implemented",
+    "current",
+    "final",
+    "stable",
+    "published",
+    "live",
+    "in force",
+    "in-force",
+    "ok",
+    "valid",
+    "enacted",
+    "ratified",
+    "merged",
+];
+
+/// The label of a note's status word (already redacted): the word itself when
+/// it says something other than in force, short (three words and 24
+/// characters at most: a status, not a sentence).
+fn status_label(word: &str) -> Option<String> {
+    let w = one_line(word.trim()).to_lowercase();
+    let short = !w.is_empty() && w.chars().count() <= 24 && w.split_whitespace().count() <= 3;
+    (short && !IN_FORCE.contains(&w.as_str())).then_some(w)
 }
 
 fn round3(x: f64) -> f64 {

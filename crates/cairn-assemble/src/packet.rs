@@ -123,6 +123,10 @@ pub struct Item {
     /// `created`), from the routed project's git history.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub code_changed: Vec<CodeChange>,
+    /// Its status when it states one other than in force (`rejected`,
+    /// `proposed`, `draft`, `open`): a decision an agent must not take as made.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<String>,
 }
 
 /// A related file (or folder) of a note that changed after the note's date.

@@ -537,3 +537,56 @@ fn a_working_style_note_shows_its_rules() {
     assert!(out.chars().count() <= RULES_CHARS, "{out}");
     assert!(out.starts_with("Rule number 0 says"), "{out}");
 }
+
+/// A note in force whose status says it is not a decision made (`rejected`,
+/// `proposed`) carries that status, for the templates to show after its
+/// title (the in-repo trial: a rejected ADR read as one more decision); a status
+/// that says in force, or a sentence in the status field, carries none.
+#[test]
+fn a_status_other_than_in_force_is_carried() {
+    let terms: BTreeSet<String> = cairn_index::analyze("rollouts").into_iter().collect();
+    let p = build(
+        &[
+            (
+                note(
+                    "a.md",
+                    "title: A\nmemory_type: decision\nstatus: Rejected",
+                    "Rollouts A.",
+                ),
+                1.0,
+                1.0,
+            ),
+            (
+                note(
+                    "b.md",
+                    "title: B\nmemory_type: decision\nstatus: accepted",
+                    "Rollouts B.",
+                ),
+                0.9,
+                1.0,
+            ),
+            (
+                note(
+                    "c.md",
+                    "title: C\nmemory_type: decision\nstatus: we never agreed on this one at all",
+                    "Rollouts C.",
+                ),
+                0.8,
+                1.0,
+            ),
+        ],
+        &terms,
+    );
+    let status = |title: &str| {
+        p.sections()
+            .iter()
+            .flat_map(|(_, items)| items.iter())
+            .find(|i| i.title == title)
+            .unwrap_or_else(|| panic!("{title} not shown"))
+            .status
+            .clone()
+    };
+    assert_eq!(status("A").as_deref(), Some("rejected"));
+    assert_eq!(status("B"), None);
+    assert_eq!(status("C"), None);
+}

@@ -22,6 +22,7 @@ pub(crate) fn item(title: &str, summary: &str) -> Item {
         layer: "task".into(),
         supersedes: vec![],
         code_changed: vec![],
+        status: None,
     }
 }
 
@@ -330,4 +331,48 @@ fn a_note_whose_code_changed_says_so_in_every_render() {
         )
         .unwrap();
     assert!(!plain.contains("may be stale"), "{plain}");
+}
+
+/// A note's status other than in force follows its title in every section of
+/// every render and in the prompt hook's block (`ADR-9 Argo Rollouts
+/// (rejected)`); without one, nothing is added.
+#[test]
+fn a_status_follows_the_title_everywhere() {
+    let r = Renderer::builtin().unwrap();
+    let mut it = item("ADR-9 Argo Rollouts", "Use Argo Rollouts for canaries.");
+    it.status = Some("rejected".into());
+    let sections = packet(vec![]).sections().len();
+    for at in 0..sections {
+        let mut p = packet(vec![]);
+        let (name, items) = p.sections_mut().into_iter().nth(at).unwrap();
+        items.push(it.clone());
+        for t in Target::ALL {
+            for f in [Format::Prompt, Format::Markdown] {
+                let out = r.render(&p, t, f).unwrap();
+                assert!(
+                    out.contains("ADR-9 Argo Rollouts (rejected)")
+                        || out.contains("**ADR-9 Argo Rollouts** (rejected)"),
+                    "{t}/{f}, {name}:\n{out}"
+                );
+            }
+        }
+    }
+    for t in Target::ALL {
+        let out = r.render_related(std::slice::from_ref(&it), t).unwrap();
+        assert!(
+            out.contains("ADR-9 Argo Rollouts (rejected)"),
+            "{t}:\n{out}"
+        );
+    }
+    let plain = r
+        .render(
+            &packet(vec![item("ADR-9 Argo Rollouts", "x")]),
+            Target::Claude,
+            Format::Prompt,
+        )
+        .unwrap();
+    assert!(
+        !plain.contains("(rejected)") && plain.contains("ADR-9 Argo Rollouts: x"),
+        "{plain}"
+    );
 }

@@ -65,6 +65,7 @@ fn item(text: &str) -> Item {
         layer: "task".into(),
         supersedes: vec![text.into()],
         code_changed: vec![],
+        status: None,
     }
 }
 
