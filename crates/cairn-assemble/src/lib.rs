@@ -458,7 +458,7 @@ fn takes(profile: &Profile, r: &SectionRule, n: &Note) -> bool {
     if r.fill {
         return !excluded_type;
     }
-    let type_ok = r.types.is_empty() || n.memory_type.is_some_and(|t| r.types.contains(&t));
+    let type_ok = r.types.is_empty() || section_type(n).is_some_and(|t| r.types.contains(&t));
     let tag_ok = r.tags.is_empty() || n.tags.iter().any(|t| r.tags.contains(t));
     let scope_ok = r.scopes.is_empty()
         || n.scope
@@ -466,6 +466,44 @@ fn takes(profile: &Profile, r: &SectionRule, n: &Note) -> bool {
             .is_some_and(|s| r.scopes.iter().any(|x| x.eq_ignore_ascii_case(s)));
     // A tag-only rule must not swallow excluded types.
     type_ok && tag_ok && scope_ok && !(r.types.is_empty() && excluded_type)
+}
+
+/// Folders whose notes are decisions, and whose are incidents, when a note says
+/// no memory type (a repository's `docs/adr/`, a vault's `Incidents/`).
+const DECISION_FOLDERS: &[&str] = &[
+    "adr",
+    "adrs",
+    "decisions",
+    "decision-records",
+    "decision_records",
+    "architecture-decisions",
+    "architecture-decision-records",
+];
+const INCIDENT_FOLDERS: &[&str] = &[
+    "incidents",
+    "postmortems",
+    "post-mortems",
+    "postmortem",
+    "incident-reports",
+];
+
+/// The type a note is placed by: its memory type, else for a note (not a
+/// folder's `README.md` or `index.md`, an index) under a folder of decision
+/// records or of incidents, that kind. Only placement: ranking, scope and the
+/// item's `memory_type` keep what the note says.
+fn section_type(n: &Note) -> Option<cairn_note::MemoryType> {
+    n.memory_type.or_else(|| {
+        if n.entry_of.is_some() || cairn_note::is_index_file(&n.path) {
+            return None;
+        }
+        if n.in_folder(DECISION_FOLDERS) {
+            Some(cairn_note::MemoryType::Decision)
+        } else if n.in_folder(INCIDENT_FOLDERS) {
+            Some(cairn_note::MemoryType::Incident)
+        } else {
+            None
+        }
+    })
 }
 
 fn make_item(n: &Note, s: &Scored, c: &Candidate<'_>, req: &Request<'_>) -> Item {

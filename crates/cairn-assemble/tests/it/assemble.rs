@@ -590,3 +590,55 @@ fn a_status_other_than_in_force_is_carried() {
     assert_eq!(status("B"), None);
     assert_eq!(status("C"), None);
 }
+
+/// A note without a memory type under a folder of decision records or of
+/// incidents is placed as one (a repository's `docs/adr/0005-….md` in
+/// decisions, `docs/postmortems/….md` in incidents: the in-repo trial's
+/// sections were always empty); a folder's index (`docs/adr/README.md`) and a
+/// note elsewhere go to the notes worth opening; its `memory_type` stays
+/// unsaid.
+#[test]
+fn a_folder_of_decision_records_places_untyped_notes() {
+    let terms: BTreeSet<String> = cairn_index::analyze("rollback").into_iter().collect();
+    let p = build(
+        &[
+            (
+                note("docs/adr/0005-rollback.md", "title: ADR 5", "Rollback."),
+                1.0,
+                1.0,
+            ),
+            (
+                note("docs/postmortems/canary.md", "title: PM", "Rollback."),
+                0.9,
+                1.0,
+            ),
+            (
+                note("docs/adr/README.md", "title: ADR index", "Rollback."),
+                0.8,
+                1.0,
+            ),
+            (
+                note("docs/notes/design.md", "title: Design", "Rollback."),
+                0.7,
+                1.0,
+            ),
+        ],
+        &terms,
+    );
+    let section = |title: &str| {
+        let Some((name, items)) = p
+            .sections()
+            .into_iter()
+            .find(|(_, items)| items.iter().any(|i| i.title == title))
+        else {
+            panic!("{title} not shown");
+        };
+        let it = items.iter().find(|i| i.title == title).unwrap();
+        assert_eq!(it.memory_type, None, "{title}");
+        name.to_owned()
+    };
+    assert_eq!(section("ADR 5"), "decisions");
+    assert_eq!(section("PM"), "incidents");
+    assert_eq!(section("ADR index"), "recommended_notes");
+    assert_eq!(section("Design"), "recommended_notes");
+}
