@@ -496,9 +496,14 @@ fn section_type(n: &Note) -> Option<cairn_note::MemoryType> {
         if n.entry_of.is_some() || cairn_note::is_index_file(&n.path) {
             return None;
         }
-        if n.in_folder(DECISION_FOLDERS) {
+        // The folder the note is in, not any on its path (a repository named
+        // `incidents` holds more than incidents).
+        let parent = n.path.rsplit_once('/')?.0;
+        let parent = parent.rsplit('/').next().unwrap_or(parent);
+        let is = |names: &[&str]| names.iter().any(|f| f.eq_ignore_ascii_case(parent));
+        if is(DECISION_FOLDERS) {
             Some(cairn_note::MemoryType::Decision)
-        } else if n.in_folder(INCIDENT_FOLDERS) {
+        } else if is(INCIDENT_FOLDERS) {
             Some(cairn_note::MemoryType::Incident)
         } else {
             None
@@ -568,10 +573,15 @@ fn make_item(n: &Note, s: &Scored, c: &Candidate<'_>, req: &Request<'_>) -> Item
                 .collect()
         },
         code_changed: Vec::new(),
-        status: shown
-            .status_word
-            .as_ref()
-            .and_then(|w| status_label(w.as_str())),
+        // A withheld note shows its name only: not even its status.
+        status: if withheld {
+            None
+        } else {
+            shown
+                .status_word
+                .as_ref()
+                .and_then(|w| status_label(w.as_str()))
+        },
     }
 }
 
@@ -603,11 +613,19 @@ const IN_FORCE: &[&str] = &[
 
 /// The label of a note's status word (already redacted): the word itself when
 /// it says something other than in force, short (three words and 24
-/// characters at most: a status, not a sentence).
+/// characters at most: a status, not a sentence). A status whose first word
+/// says in force (`Accepted (2024-05-01)`) or names a sensitivity (`status:
+/// confidential` raises the note's level; it is no status) has none.
 fn status_label(word: &str) -> Option<String> {
     let w = one_line(word.trim()).to_lowercase();
     let short = !w.is_empty() && w.chars().count() <= 24 && w.split_whitespace().count() <= 3;
-    (short && !IN_FORCE.contains(&w.as_str())).then_some(w)
+    let first = w
+        .split(|c: char| !c.is_alphanumeric() && c != '-')
+        .find(|p| !p.is_empty())
+        .unwrap_or_default();
+    let in_force = IN_FORCE.contains(&w.as_str()) || IN_FORCE.contains(&first);
+    let level = cairn_note::Sensitivity::parse(first).is_some();
+    (short && !in_force && !level).then_some(w)
 }
 
 fn round3(x: f64) -> f64 {

@@ -107,6 +107,18 @@ enabled = false
         assert!(!shown.contains('\n'));
     }
 
+    /// Note roots behind a hidden folder are the walk's extra roots (a walk of
+    /// the vault skips hidden folders), sorted, once each.
+    #[test]
+    fn hidden_note_roots_are_collected() {
+        let text = "[vault]\nroot = \"vault\"\n[developer]\nnote_roots = [\"me\", \".me\"]\n\
+                    [[projects]]\nid = \"a\"\nnote_roots = [\"repo/.notes\", \"repo\", \".me\"]\n";
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("vault")).unwrap();
+        let c = Config::load(&write(dir.path(), "c.toml", text), None).unwrap();
+        assert_eq!(c.vault.limits.hidden_roots, [".me", "repo/.notes"]);
+    }
+
     #[test]
     fn a_templates_folder_is_read_and_checked() {
         let dir = tempfile::tempdir().unwrap();

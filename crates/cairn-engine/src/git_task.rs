@@ -589,6 +589,11 @@ fn note_dirs(config: &cairn_config::Config) -> Vec<std::path::PathBuf> {
         .note_roots
         .iter()
         .chain(config.projects.iter().flat_map(|p| &p.note_roots))
-        .map(|r| config.vault.root.join(r))
+        .map(|r| {
+            // As the repository's working folder is: canonical (a vault reached
+            // through a symlink names the same folders).
+            let dir = config.vault.root.join(r);
+            dir.canonicalize().unwrap_or(dir)
+        })
         .collect()
 }

@@ -118,8 +118,17 @@ pub fn list(vault: &Path, roots: &[String], limits: &Limits) -> Listing {
     // Where the vault really is: a symlink is followed only if it resolves under it.
     let real_vault = vault.canonicalize().unwrap_or_else(|_| vault.to_path_buf());
     let real_vault = real_vault.as_path();
-    // The configured roots a walk of the vault would skip (hidden) are walked too.
-    let mut sorted_roots: Vec<&String> = roots.iter().chain(&limits.hidden_roots).collect();
+    // The configured roots a walk of these roots would skip (hidden) are walked
+    // too: those under one of them (`""` holds every one).
+    let under_a_root = |h: &&String| {
+        roots
+            .iter()
+            .any(|r| r.is_empty() || cairn_note::in_root(h, r))
+    };
+    let mut sorted_roots: Vec<&String> = roots
+        .iter()
+        .chain(limits.hidden_roots.iter().filter(under_a_root))
+        .collect();
     sorted_roots.sort();
     sorted_roots.dedup();
     for r in sorted_roots {

@@ -166,6 +166,37 @@ fn a_hidden_folder_named_as_a_root_is_read() {
     );
 }
 
+/// The configured hidden roots (`Limits::hidden_roots`) are walked with a
+/// listing of the whole vault, and with a listing of roots that hold them, but
+/// not with one of other roots (the session-start hook's quick read of the
+/// developer's folders: another project's `.notes` would take its places).
+#[test]
+fn hidden_roots_are_walked_under_the_roots_asked_for() {
+    let dir = tempfile::tempdir().unwrap();
+    let v = dir.path();
+    write(v, "repo/.notes/s.md", b"# S");
+    write(v, "repo/README.md", b"# R");
+    write(v, "me/a.md", b"# A");
+    let limits = Limits {
+        hidden_roots: vec!["repo/.notes".to_owned()],
+        ..Limits::default()
+    };
+    let paths = |roots: &[&str]| -> Vec<String> {
+        let roots: Vec<String> = roots.iter().map(|r| (*r).to_owned()).collect();
+        scan(v, &roots, &limits)
+            .notes
+            .iter()
+            .map(|n| n.path.clone())
+            .collect()
+    };
+    assert_eq!(
+        paths(&[""]),
+        ["me/a.md", "repo/.notes/s.md", "repo/README.md"]
+    );
+    assert_eq!(paths(&["repo"]), ["repo/.notes/s.md", "repo/README.md"]);
+    assert_eq!(paths(&["me"]), ["me/a.md"]);
+}
+
 #[test]
 fn entry_files_yield_one_note_per_entry_and_temp_files_none() {
     let dir = tempfile::tempdir().unwrap();

@@ -574,6 +574,24 @@ fn a_status_other_than_in_force_is_carried() {
                 0.8,
                 1.0,
             ),
+            (
+                note(
+                    "d.md",
+                    "title: D\nmemory_type: decision\nstatus: Accepted (2024-05-01)",
+                    "Rollouts D.",
+                ),
+                0.7,
+                1.0,
+            ),
+            (
+                note(
+                    "e.md",
+                    "title: E\nmemory_type: decision\nstatus: proposed\nsensitivity: confidential",
+                    "Rollouts E.",
+                ),
+                0.6,
+                1.0,
+            ),
         ],
         &terms,
     );
@@ -589,6 +607,10 @@ fn a_status_other_than_in_force_is_carried() {
     assert_eq!(status("A").as_deref(), Some("rejected"));
     assert_eq!(status("B"), None);
     assert_eq!(status("C"), None);
+    // In force by its first word; a withheld note shows its name only, not
+    // even its status (the review: a confidential note's status was printed).
+    assert_eq!(status("D"), None);
+    assert_eq!(status("E"), None);
 }
 
 /// A note without a memory type under a folder of decision records or of
@@ -622,6 +644,11 @@ fn a_folder_of_decision_records_places_untyped_notes() {
                 0.7,
                 1.0,
             ),
+            (
+                note("incidents/app/notes/x.md", "title: Deep", "Rollback."),
+                0.6,
+                1.0,
+            ),
         ],
         &terms,
     );
@@ -641,4 +668,6 @@ fn a_folder_of_decision_records_places_untyped_notes() {
     assert_eq!(section("PM"), "incidents");
     assert_eq!(section("ADR index"), "recommended_notes");
     assert_eq!(section("Design"), "recommended_notes");
+    // The folder it is in, not one further up (a repository named `incidents`).
+    assert_eq!(section("Deep"), "recommended_notes");
 }

@@ -65,7 +65,7 @@ fn item(text: &str) -> Item {
         layer: "task".into(),
         supersedes: vec![text.into()],
         code_changed: vec![],
-        status: None,
+        status: Some(text.into()),
     }
 }
 
