@@ -643,6 +643,14 @@ fn max_sensitivity(p: &Packet) -> String {
         .to_owned()
 }
 
+/// The note's description when it says something: not empty, and not only
+/// its title again.
+pub(crate) fn telling_description<'n>(n: &'n ShownNote<'_>) -> Option<&'n SafeText<'n>> {
+    n.description
+        .as_ref()
+        .filter(|d| !d.trim().is_empty() && !d.trim().eq_ignore_ascii_case(n.title.trim()))
+}
+
 /// The note's description (unless it only repeats the title), else up to two of
 /// its sentences that share the most terms
 /// with the task (in document order), else its lead (the first sentences of its
@@ -651,12 +659,7 @@ fn max_sensitivity(p: &Packet) -> String {
 /// [`cairn_note::prose`] reads: never a heading, code, HTML, a table, a table of
 /// contents, a badge or an embed. It reads the redacted view only.
 pub fn summarize(n: &ShownNote<'_>, query_terms: &BTreeSet<String>) -> SafeText<'static> {
-    // A description that only repeats the title says nothing more.
-    if let Some(d) = n
-        .description
-        .as_ref()
-        .filter(|d| !d.trim().is_empty() && !d.trim().eq_ignore_ascii_case(n.title.trim()))
-    {
+    if let Some(d) = telling_description(n) {
         return d.reshape(|d| clip_str(&one_line(d.trim()), SUMMARY_CHARS));
     }
     n.body.reshape(|body| {

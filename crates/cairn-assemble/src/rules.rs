@@ -21,11 +21,7 @@ pub const RULES_CHARS: usize = 400;
 /// (at most two sentences) and each item's first sentence, in order, within
 /// [`RULES_CHARS`]; else [`summarize`]'s line.
 pub fn summarize_rules(n: &ShownNote<'_>) -> SafeText<'static> {
-    let described = n
-        .description
-        .as_ref()
-        .is_some_and(|d| !d.trim().is_empty() && !d.trim().eq_ignore_ascii_case(n.title.trim()));
-    if described {
+    if crate::telling_description(n).is_some() {
         return summarize(n, &BTreeSet::new());
     }
     n.body.reshape(|body| {

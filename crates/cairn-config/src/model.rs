@@ -287,4 +287,13 @@ impl Config {
     pub fn project(&self, id: &str) -> Option<&Project> {
         self.projects.iter().find(|p| p.id == id)
     }
+
+    /// Every configured note root: the developer's, then each project's, in
+    /// order (a root two of them name comes twice).
+    pub fn note_roots(&self) -> impl Iterator<Item = &String> {
+        self.developer
+            .note_roots
+            .iter()
+            .chain(self.projects.iter().flat_map(|p| &p.note_roots))
+    }
 }

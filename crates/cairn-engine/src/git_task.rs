@@ -585,10 +585,7 @@ pub(crate) fn safe(text: &str) -> String {
 /// The folders of the vault's notes (every configured note root), absolute.
 fn note_dirs(config: &cairn_config::Config) -> Vec<std::path::PathBuf> {
     config
-        .developer
-        .note_roots
-        .iter()
-        .chain(config.projects.iter().flat_map(|p| &p.note_roots))
+        .note_roots()
         .map(|r| {
             // As the repository's working folder is: canonical (a vault reached
             // through a symlink names the same folders).

@@ -513,13 +513,7 @@ fn says(n: &Note, what: &Untyped) -> bool {
 /// which decides alone when it is there (`type: command` on `Introduction and
 /// Overview.md` is a command), else by a tag or its file name.
 fn declares(n: &Note, what: &Untyped) -> bool {
-    let declared = n.extra.get("type").and_then(|v| v.as_str()).map(|t| {
-        t.trim_start_matches("[[")
-            .trim_end_matches("]]")
-            .trim()
-            .to_lowercase()
-    });
-    if let Some(t) = declared.filter(|t| !t.is_empty()) {
+    if let Some(t) = type_property(n) {
         return what.types.contains(&t.as_str());
     }
     let tagged = n.tags.iter().any(|t| {
@@ -540,6 +534,18 @@ fn declares(n: &Note, what: &Untyped) -> bool {
             || (w.contains(' ') && name.strip_prefix(w).is_some_and(|t| t.starts_with(' ')))
     });
     tagged || named
+}
+
+/// What a note's `type` property says, lowercased, without a link's brackets
+/// (`type: "[[Client]]"` → `client`); `None` when absent or empty.
+pub(crate) fn type_property(n: &Note) -> Option<String> {
+    let t = n.extra.get("type")?.as_str()?;
+    let t = t
+        .trim_start_matches("[[")
+        .trim_end_matches("]]")
+        .trim()
+        .to_lowercase();
+    (!t.is_empty()).then_some(t)
 }
 
 /// Whether `n`, without a memory type, is named after the project (a hub note

@@ -228,11 +228,7 @@ fn hub_names(n: &Note) -> Option<Vec<String>> {
         return None;
     }
     let kind = |s: &str| KIND_WORDS.iter().any(|k| k.eq_ignore_ascii_case(s.trim()));
-    let typed = n
-        .extra
-        .get("type")
-        .and_then(|v| v.as_str())
-        .is_some_and(|t| kind(t.trim_start_matches("[[").trim_end_matches("]]")));
+    let typed = crate::hot::type_property(n).is_some_and(|t| kind(&t));
     let kind_tagged = n.tags.iter().any(|t| kind(t));
     let stem = n.stem();
     if !(typed || kind_tagged) || kind(stem) {

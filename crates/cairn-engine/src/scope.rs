@@ -12,10 +12,7 @@ impl Engine {
     pub fn missing_note_roots(&self) -> Vec<&str> {
         let mut roots: Vec<&str> = self
             .config
-            .developer
-            .note_roots
-            .iter()
-            .chain(self.config.projects.iter().flat_map(|p| &p.note_roots))
+            .note_roots()
             .map(String::as_str)
             .filter(|r| !r.is_empty() && !self.config.vault.root.join(r).is_dir())
             .collect();

@@ -44,22 +44,21 @@ pub(crate) fn diagnostics(ctx: &mut Ctx<'_>) {
         }
         ctx.push(level, &d.code, &d.path, d.line, message);
     }
-    let config = ctx.engine.config();
-    let mut roots: BTreeSet<String> = config.developer.note_roots.iter().cloned().collect();
-    for p in &config.projects {
-        roots.extend(p.note_roots.iter().cloned());
-    }
-    for r in roots {
-        if !config.vault.root.join(&r).is_dir() {
-            ctx.push(
-                Level::Warning,
-                "missing-root",
-                &r,
-                None,
-                "this note root (cairn.toml) is not a folder of the vault; nothing is read from it"
-                    .into(),
-            );
-        }
+    let missing: Vec<String> = ctx
+        .engine
+        .missing_note_roots()
+        .into_iter()
+        .map(str::to_owned)
+        .collect();
+    for r in missing {
+        ctx.push(
+            Level::Warning,
+            "missing-root",
+            &r,
+            None,
+            "this note root (cairn.toml) is not a folder of the vault; nothing is read from it"
+                .into(),
+        );
     }
 }
 
