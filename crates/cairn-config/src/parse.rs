@@ -234,8 +234,12 @@ impl Config {
             .iter()
             .chain(projects.iter().flat_map(|p| &p.note_roots))
             .filter(|r| {
-                r.split('/')
-                    .any(|part| part.starts_with('.') && part != ".")
+                // By the platform's path components, as the walk tells a
+                // hidden folder on the way (`repo\.notes` on Windows).
+                std::path::Path::new(r.as_str()).components().any(|c| {
+                    matches!(c, std::path::Component::Normal(part)
+                        if part.to_string_lossy().starts_with('.'))
+                })
             })
             .cloned()
             .collect();

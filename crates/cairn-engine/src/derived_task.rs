@@ -4,6 +4,8 @@
 //! size, and what was derived and from where, for the packet and `explain`.
 //! Reading git is `git_task.rs`'s; this knows only the working tree it read.
 
+use std::path::{Path, PathBuf};
+
 use crate::git_task::{GitTask, plural, safe};
 
 /// A task derived from a working tree.
@@ -71,19 +73,24 @@ impl PartKind {
     }
 }
 
+/// Whether `file` (relative to the working tree `workdir`) is a note of the
+/// vault: a note edited in the working tree (a repository that keeps its notes
+/// in `docs/`) is memory, not the code the task is about.
+pub(crate) fn is_vault_note(workdir: &Path, file: &str, note_dirs: &[PathBuf]) -> bool {
+    cairn_scan::is_note_file(file) && {
+        let abs = workdir.join(file);
+        note_dirs.iter().any(|d| abs.starts_with(d))
+    }
+}
+
 /// The task a working tree gives, or why it gives none.
 pub(crate) fn task_of(
     tree: &cairn_git::WorkingTree,
     why: &str,
     max_files: usize,
-    note_dirs: &[std::path::PathBuf],
+    note_dirs: &[PathBuf],
 ) -> GitTask {
-    // A note of the vault edited in the working tree (a repository that keeps
-    // its notes in `docs/`) is memory, not the code the task is about.
-    let is_note = |f: &String| {
-        let abs = tree.workdir.join(f);
-        cairn_scan::is_note_file(f) && note_dirs.iter().any(|d| abs.starts_with(d))
-    };
+    let is_note = |f: &String| is_vault_note(&tree.workdir, f, note_dirs);
     // Redacted whole, then cut: a branch or a subject of any length gives a
     // task of a bounded size (a long one would not fit the packet's budget).
     let safe_branch = tree.branch.as_deref().map(safe);

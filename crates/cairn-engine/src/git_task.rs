@@ -491,16 +491,19 @@ fn read_tree(
     let status_cache = asked
         .cache_dir
         .map(|dir| crate::code_changed::status_cache(dir, repo.workdir()));
-    let tree = repo.working_tree_with(
+    let note_dirs = note_dirs(config);
+    let workdir = repo.workdir().to_path_buf();
+    let tree = repo.working_tree_leaving_out(
         cairn_git::ReadOptions {
             max_changed: config.git.changed_files,
             max_commits: config.git.commits,
         },
         status_cache.as_ref(),
+        &|f| crate::derived_task::is_vault_note(&workdir, f, &note_dirs),
     );
     GitRead {
         task: match tree {
-            Ok(t) => task_of(&t, &why, config.git.changed_files, &note_dirs(config)),
+            Ok(t) => task_of(&t, &why, config.git.changed_files, &note_dirs),
             Err(e) => GitTask::Failed(safe(&e.to_string())),
         },
         history: loading.wait(),

@@ -73,7 +73,7 @@ pub struct WorkingTree {
     /// recently modified first (deleted files last), ties by path, at most
     /// [`ReadOptions::max_changed`].
     pub changed: Vec<String>,
-    /// How many files changed in all (before the cap).
+    /// How many files changed in all (before the cap; those left out not counted).
     pub changed_total: usize,
     /// Subjects of the branch's commits not on the default branch, newest first,
     /// at most [`ReadOptions::max_commits`], merge commits left out. Empty on the
@@ -238,12 +238,29 @@ impl Repository {
         opts: ReadOptions,
         cache: Option<&StatusCache>,
     ) -> Result<WorkingTree, GitError> {
+        self.working_tree_leaving_out(opts, cache, &|_| false)
+    }
+
+    /// [`Repository::working_tree_with`], where the changed and committed files
+    /// `leave_out` names (by their path relative to the working tree: notes kept
+    /// in the repository, which are memory and not the work) are left out before
+    /// the cap, so that they never take a place of the code's.
+    ///
+    /// # Errors
+    /// Those of [`Repository::working_tree`].
+    pub fn working_tree_leaving_out(
+        &self,
+        opts: ReadOptions,
+        cache: Option<&StatusCache>,
+        leave_out: &dyn Fn(&str) -> bool,
+    ) -> Result<WorkingTree, GitError> {
         let repo = &self.repo;
         let branch = repo
             .head_name()
             .map_err(|e| GitError::read("HEAD", &e))?
             .map(|n| n.shorten().to_string());
-        let (changed, changed_total) = changed_files(repo, &self.workdir, opts.max_changed, cache)?;
+        let (changed, changed_total) =
+            changed_files(repo, &self.workdir, opts.max_changed, cache, leave_out)?;
         let (default, own) = crate::branch::default_and_own_commits(
             repo,
             opts.max_commits,
@@ -254,7 +271,7 @@ impl Repository {
             if committed.len() >= opts.max_changed {
                 break;
             }
-            if !committed.contains(f) {
+            if !leave_out(f) && !committed.contains(f) {
                 committed.push(f.clone());
             }
         }
@@ -293,12 +310,14 @@ fn main_workdir(repo: &gix::Repository) -> Option<PathBuf> {
 }
 
 /// The changed files (staged, unstaged, untracked) of the working tree, most
-/// recently modified first, ties by path; at most `max`, and how many in all.
+/// recently modified first, ties by path, those `leave_out` names left out;
+/// at most `max`, and how many in all.
 fn changed_files(
     repo: &gix::Repository,
     workdir: &Path,
     max: usize,
     cache: Option<&StatusCache>,
+    leave_out: &dyn Fn(&str) -> bool,
 ) -> Result<(Vec<String>, usize), GitError> {
     let mut index = own_index(repo)?;
     // The index against the working tree (unstaged), after a stat pass that
@@ -339,7 +358,7 @@ fn changed_files(
     )?);
     let mut dated: Vec<(Option<std::time::SystemTime>, String)> = paths
         .into_iter()
-        .filter(|p| !p.is_empty() && !p.ends_with('/'))
+        .filter(|p| !p.is_empty() && !p.ends_with('/') && !leave_out(p))
         .map(|p| {
             let mtime = std::fs::symlink_metadata(workdir.join(&p))
                 .and_then(|m| m.modified())

@@ -105,7 +105,7 @@ fn seeded() -> (tempfile::TempDir, Engine) {
     write(
         root,
         "cairn.toml",
-        "[vault]\nroot = \"vault\"\n[developer]\nnote_roots = [\"I\"]\n[[projects]]\nid = \"p\"\nrepo_paths = [\"repo\"]\nnote_roots = [\"P\", \"Missing\"]\n[memory]\nglobal = \"Shared/global\"\nindex_budget_lines = 2\n",
+        "[vault]\nroot = \"vault\"\n[developer]\nnote_roots = [\"I\"]\n[[projects]]\nid = \"p\"\nrepo_paths = [\"repo\"]\nnote_roots = [\"P\", \"Missing\", \".gone\"]\n[memory]\nglobal = \"Shared/global\"\nindex_budget_lines = 2\n",
     );
     let config = Config::load(&root.join("cairn.toml"), None).unwrap();
     // The global scope's index is current (so only its budget is reported).
@@ -194,6 +194,16 @@ fn each_seeded_problem_is_found_where_it_is() {
             r.findings
         );
     }
+    // Each missing root said once (a hidden one, which the walk adds to the
+    // roots it reads, was said by the walk and by lint).
+    let mut missing: Vec<&str> = r
+        .findings
+        .iter()
+        .filter(|f| f.code == "missing-root")
+        .map(|f| f.path.as_str())
+        .collect();
+    missing.sort_unstable();
+    assert_eq!(missing, [".gone", "Missing"]);
     let decoys: Vec<(&str, &str)> = vec![
         ("contradicting-decisions", "P/kafka-events.md"),
         ("contradicting-decisions", "P/kafka-tests.md"),

@@ -134,6 +134,12 @@ pub fn list(vault: &Path, roots: &[String], limits: &Limits) -> Listing {
     for r in sorted_roots {
         let dir = vault.join(r);
         if !dir.is_dir() {
+            // A hidden root the walk added (not asked) is the configuration's:
+            // its reader says it is missing, once (lint said it twice).
+            if !roots.contains(r) {
+                missing.push(dir);
+                continue;
+            }
             problems.push(diag(
                 r,
                 None,

@@ -1652,3 +1652,53 @@ fn notes_kept_in_the_repository_are_not_the_tasks_files() {
         p["query"]
     );
 }
+
+/// The notes edited last in such a repository take no place of the code's: the
+/// changed files are capped after the notes are left out (three notes edited
+/// after the code file, with room for two files, gave a task without files).
+#[test]
+fn notes_edited_last_leave_the_changed_files_their_places() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let repo = root.join("shipyard");
+    write(&repo.join("src/deploy/rollout.go"), "package deploy\n");
+    for n in 1..=3 {
+        write(
+            &repo.join(format!("docs/note-{n}.md")),
+            "# A note\n\nText.\n",
+        );
+    }
+    git(&repo, &["init", "-q"], "2026-01-05T10:00:00Z");
+    git(&repo, &["add", "."], "2026-01-05T10:00:00Z");
+    git(
+        &repo,
+        &["commit", "-q", "-m", "Initial"],
+        "2026-01-05T10:00:00Z",
+    );
+    write(
+        &repo.join("src/deploy/rollout.go"),
+        "package deploy\n// wip\n",
+    );
+    set_mtime(&repo.join("src/deploy/rollout.go"), 1_780_000_000);
+    for n in 1..=3 {
+        let note = repo.join(format!("docs/note-{n}.md"));
+        write(&note, "# A note\n\nText, edited.\n");
+        set_mtime(&note, 1_780_000_100 + n);
+    }
+    let config = root.join("cairn.toml");
+    write(
+        &config,
+        &format!(
+            "[vault]\nroot = '{}'\n[developer]\nnote_roots = []\n[git]\nchanged_files = 2\n[[projects]]\nid = 'shipyard'\nrepo_paths = ['{}']\nnote_roots = ['docs']\n",
+            repo.display(),
+            repo.display()
+        ),
+    );
+    let p = wakeup_json(&config, &repo, &[]);
+    assert_eq!(
+        p["query"]["files"],
+        serde_json::json!(["src/deploy/rollout.go"]),
+        "{}",
+        p["query"]
+    );
+}
