@@ -491,7 +491,7 @@ const INCIDENT_FOLDERS: &[&str] = &[
 /// folder's `README.md` or `index.md`, an index) under a folder of decision
 /// records or of incidents, that kind. Only placement: ranking, scope and the
 /// item's `memory_type` keep what the note says.
-fn section_type(n: &Note) -> Option<cairn_note::MemoryType> {
+pub(crate) fn section_type(n: &Note) -> Option<cairn_note::MemoryType> {
     n.memory_type.or_else(|| {
         if n.entry_of.is_some() || cairn_note::is_index_file(&n.path) {
             return None;

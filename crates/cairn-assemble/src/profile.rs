@@ -185,11 +185,13 @@ impl Profile {
     /// of `secondary_types`, or without a type (a vault without cairn's keys:
     /// its notes still need the task's words to pass the gate) unless it is a
     /// hub, linking to [`HUB_LINKS`] notes or more (a dashboard or a map of
-    /// content holds most words of any task). The no-task list takes the typed
-    /// ones only.
+    /// content holds most words of any task). A note without a type in a folder
+    /// of decision records or incidents is of that kind here, as where it is
+    /// placed (an untyped ADR of the project is no developer's preference). The
+    /// no-task list takes the typed ones only.
     #[must_use]
     pub fn admits_secondary(&self, n: &cairn_note::Note) -> bool {
-        match n.memory_type {
+        match crate::section_type(n) {
             Some(t) => self.secondary_types.contains(&t),
             None => n.wikilinks.len() < HUB_LINKS,
         }

@@ -671,3 +671,21 @@ fn a_folder_of_decision_records_places_untyped_notes() {
     // The folder it is in, not one further up (a repository named `incidents`).
     assert_eq!(section("Deep"), "recommended_notes");
 }
+
+/// The developer profile takes the project's preferences, constraints and
+/// workflows: an untyped note in a folder of decision records or incidents is
+/// of that kind there too (an untyped ADR of the project was admitted, and then
+/// shown in the decisions section, where no typed decision of the project may
+/// go), while an untyped note elsewhere still may be a task candidate.
+#[test]
+fn the_developer_profile_leaves_out_the_projects_untyped_decision_records() {
+    let developer =
+        Profile::parse("developer", include_str!("../../profiles/developer.toml")).unwrap();
+    let admits = |path: &str, front: &str| developer.admits_secondary(&note(path, front, "Text."));
+    assert!(!admits("docs/adr/0005-rollback.md", "title: ADR 5"));
+    assert!(!admits("docs/postmortems/canary.md", "title: PM"));
+    assert!(!admits("docs/notes/x.md", "type: decision"));
+    assert!(admits("docs/notes/design.md", "title: Design"));
+    assert!(admits("docs/adr/README.md", "title: ADR index"));
+    assert!(admits("docs/adr/style.md", "type: preference"));
+}
