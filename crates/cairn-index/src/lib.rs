@@ -58,9 +58,10 @@ use crate::schema::Fields;
 pub const ANALYZER: &str = "cairn_en";
 /// Bumped whenever the schema, the analyzer or what of a note is indexed changes
 /// (5: no credential's text; 6: a confidential note by its names only, not its
-/// content; 7: no two-letter prefix of a camelCase word as a word; 8: only `re`, `un`, `de`, `ex`, `co`);
+/// content; 7: no two-letter prefix of a camelCase word as a word; 8: only `re`, `un`, `de`, `ex`, `co`; 9: no
+/// `data:` URI's payload);
 /// persisted indexes of another version are rebuilt.
-pub const SCHEMA_VERSION: u32 = 8;
+pub const SCHEMA_VERSION: u32 = 9;
 
 /// A query: weighted analysed terms.
 #[derive(Debug, Clone, Default, PartialEq)]

@@ -1,6 +1,8 @@
 //! Writing an index: a [`NoteWriter`] adds, replaces and deletes notes (never a
 //! secret one) and commits; its size follows how many notes a refresh touches.
 
+use std::borrow::Cow;
+
 use cairn_note::{Note, Sensitivity};
 use tantivy::{IndexWriter, TantivyDocument, Term};
 
@@ -34,6 +36,39 @@ impl NoteIndex {
             fields: self.fields,
         })
     }
+}
+
+/// `body` without the payloads of its `data:` URIs (an image pasted into the
+/// note as `![](data:image/png;base64,iVBORw0…)`): encoded bytes, not words. A
+/// real vault's pasted diagrams gave thousands of base64 pieces a note, words of
+/// no language that only lengthened its text for BM25.
+fn without_data_uris(body: &str) -> Cow<'_, str> {
+    const MARK: &str = ";base64,";
+    if !body.contains(MARK) {
+        return Cow::Borrowed(body);
+    }
+    let mut out = String::with_capacity(body.len());
+    let mut rest = body;
+    while let Some(at) = rest.find(MARK) {
+        // The URI's start: `data:` and its media type just before the mark.
+        let head = &rest[..at];
+        let Some(start) = head
+            .rfind("data:")
+            .filter(|&d| !head[d..].contains(char::is_whitespace))
+        else {
+            out.push_str(&rest[..at + MARK.len()]);
+            rest = &rest[at + MARK.len()..];
+            continue;
+        };
+        out.push_str(&rest[..start]);
+        let payload = &rest[at + MARK.len()..];
+        let end = payload
+            .find(|c: char| !(c.is_ascii_alphanumeric() || "+/=%".contains(c)))
+            .unwrap_or(payload.len());
+        rest = &payload[end..];
+    }
+    out.push_str(rest);
+    Cow::Owned(out)
 }
 
 /// Adds, replaces and deletes notes; changes become visible after `commit` and `reload`.
@@ -81,7 +116,7 @@ impl NoteWriter {
                 contents.push_str(d);
                 contents.push('\n');
             }
-            contents.push_str(&note.body);
+            contents.push_str(&without_data_uris(&note.body));
             for t in &note.tags {
                 doc.add_text(text(TextField::Tags), t);
             }
@@ -148,5 +183,22 @@ mod tests {
     fn ancestors_of_a_path() {
         assert_eq!(ancestors("a/b/c.md").collect::<Vec<_>>(), vec!["a", "a/b"]);
         assert_eq!(ancestors("c.md").count(), 0);
+    }
+
+    #[test]
+    fn data_uri_payloads_are_left_out_and_the_rest_kept() {
+        let body = "Before ![](data:image/png;base64,iVBORw0KGgo+AAAA/NSUhE==) after.\n<img src=\"data:image/svg+xml;base64,PHN2Zz4=\"> end";
+        assert_eq!(
+            without_data_uris(body),
+            "Before ![]() after.\n<img src=\"\"> end"
+        );
+        // No URI before the mark, or a blank between: text, kept.
+        for kept in [
+            "A note on the `;base64,` suffix.",
+            "data: is the scheme; see ;base64,x",
+            "plain text",
+        ] {
+            assert_eq!(without_data_uris(kept), kept);
+        }
     }
 }

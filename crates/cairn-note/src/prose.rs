@@ -199,8 +199,14 @@ fn without_metadata_lines(body: &str) -> std::borrow::Cow<'_, str> {
     }
     let mut out = String::with_capacity(body.len());
     let mut changed = false;
+    // After a bare `Tags:` line, its list (`- [[Distributed Systems]]`, one
+    // item a line): the tags of a vault that files notes so.
+    let mut in_tag_list = false;
     for line in body.split_inclusive('\n') {
-        if crate::entries::is_metadata_line(line.trim()) {
+        let t = line.trim();
+        in_tag_list = in_tag_list && is_tag_item(t);
+        if in_tag_list || crate::entries::is_metadata_line(t) || is_bare_tags_label(t) {
+            in_tag_list = in_tag_list || is_bare_tags_label(t);
             changed = true;
             out.push('\n');
         } else {
@@ -212,6 +218,28 @@ fn without_metadata_lines(body: &str) -> std::borrow::Cow<'_, str> {
     } else {
         std::borrow::Cow::Borrowed(body)
     }
+}
+
+/// `Tags:` or `Tag:` (any case, bold or not) alone on its line: a label whose
+/// list follows.
+fn is_bare_tags_label(t: &str) -> bool {
+    t.trim_matches('*').strip_suffix(':').is_some_and(|k| {
+        let k = k.trim_matches('*');
+        k.eq_ignore_ascii_case("tags") || k.eq_ignore_ascii_case("tag")
+    })
+}
+
+/// A list item that can be a tag: a wikilink, a `#tag` or a few words
+/// (`- [[Distributed Systems]]`, `- #python`, `- data engineering`), not a
+/// sentence.
+fn is_tag_item(t: &str) -> bool {
+    let Some(item) = ["- ", "* ", "+ "].iter().find_map(|m| t.strip_prefix(m)) else {
+        return false;
+    };
+    let item = item.trim();
+    !item.is_empty()
+        && item.split_whitespace().count() <= 4
+        && !item.ends_with(['.', '!', '?', ':'])
 }
 
 /// A sentence without the `#tags` that end it (`…to follow. #ai`: how the note
@@ -708,6 +736,37 @@ mod tests {
             enclosed(b"a (b) c"),
             [false, false, false, true, false, false, false]
         );
+    }
+
+    /// A real vault files each note under a bare `Tags:` line and a list of
+    /// links to its tag notes, then a rule: the summary was "Tags:", or "Tags:
+    /// == checks for equal VALUE".
+    #[test]
+    fn a_tags_label_and_its_list_are_not_prose() {
+        let body = "Tags:\n- [[Python]]\n- [[Data Structures]]\n---\n== checks for equal VALUE\n\n`is` checks if 2 things are at the same memory location\n";
+        let p = prose(body);
+        assert_eq!(
+            p.lead_first().next().map(String::as_str),
+            Some("== checks for equal VALUE")
+        );
+        assert!(
+            !p.sentences.iter().any(|s| s.contains("Tags")),
+            "{:?}",
+            p.sentences
+        );
+        let only = prose("Tags:\n- [[Distributed Systems]]\n---\n![](x.png)\n");
+        assert!(only.sentences.is_empty(), "{:?}", only.sentences);
+        // A list after `Tags:` ends at the first line that is not an item; a
+        // sentence in a list is prose; a label with a value is one line only.
+        let body =
+            "**Tags:**\n- rust\n\nThe cache keeps a day of reads.\n- Items stay listed here.\n";
+        let p = prose(body);
+        assert_eq!(
+            p.sentences,
+            ["The cache keeps a day of reads.", "Items stay listed here."]
+        );
+        let kept = prose("Tags: rust\n- the first point stays\n");
+        assert_eq!(kept.sentences, ["the first point stays"]);
     }
 
     #[test]
