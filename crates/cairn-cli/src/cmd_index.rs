@@ -102,13 +102,23 @@ pub(crate) fn run(a: &IndexArgs) -> Result<ExitCode> {
         // The warnings said why; the index could not be kept.
         return Ok(ExitCode::from(1));
     }
-    // The git history of the projects' repositories (notes whose code changed):
-    // the first, capped pass runs here, never in a hook.
+    // The git history of the vault's repository (its undated notes' days) and
+    // the projects' (notes whose code changed): the first, capped pass runs
+    // here, never in a hook.
     // ... and of the repository cairn runs in, when it belongs to the project it
     // routes to (a clone routed by its remote, a repository in a folder of them).
     let cwd = std::env::current_dir().ok();
     for h in engine.index_git_history(cwd.as_deref(), a.rebuild) {
-        if !a.quiet {
+        if a.quiet {
+            continue;
+        }
+        if h.project.is_empty() {
+            eprintln!(
+                "cairn: git history of the vault's repository ({}): {}",
+                h.repo.display(),
+                h.outcome
+            );
+        } else {
             eprintln!(
                 "cairn: git history of project `{}` ({}): {}",
                 h.project,

@@ -336,7 +336,7 @@ enabled = false
             ["github.com/org/ledger", "git@gitlab.com:org/ledger.git"]
         );
         let ok = format!(
-            "{base}[git]\nderive=false\ncommits=2\nchanged_files=3\ntimeout_ms=50\ncode_changed_deboost=1.0\nhistory_commits=10\nhistory_days=30\n"
+            "{base}[git]\nderive=false\ncommits=2\nchanged_files=3\ntimeout_ms=50\ncode_changed_deboost=1.0\nhistory_commits=10\nhistory_days=30\ndate_notes=false\n"
         );
         let c = Config::load(&write(dir.path(), "ok.toml", &ok), None).unwrap();
         assert_eq!(
@@ -349,6 +349,7 @@ enabled = false
                 code_changed_deboost: 1.0,
                 history_commits: 10,
                 history_days: 30,
+                date_notes: false,
             }
         );
         let cases = [

@@ -65,6 +65,10 @@ pub struct GitConfig {
     pub history_commits: usize,
     /// ... and none older than this many days (`history_days`).
     pub history_days: u32,
+    /// Whether a note without a date of its own, in a vault kept in git, is
+    /// dated by the last commit of its file when the file is as git wrote it
+    /// (`date_notes`): a clone gives every file the day it was made.
+    pub date_notes: bool,
 }
 
 /// When a wake-up without a task takes one from the working tree.
@@ -88,6 +92,7 @@ impl Default for GitConfig {
             code_changed_deboost: 0.9,
             history_commits: 20_000,
             history_days: 730,
+            date_notes: true,
         }
     }
 }

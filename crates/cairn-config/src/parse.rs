@@ -293,6 +293,9 @@ fn git_config(raw: RawGit) -> Result<GitConfig, (Range<usize>, String, String)> 
     if let Some(n) = positive(raw.history_days, "git.history_days")? {
         g.history_days = n;
     }
+    if let Some(b) = raw.date_notes {
+        g.date_notes = b;
+    }
     if let Some(d) = raw.code_changed_deboost {
         let v = *d.get_ref();
         if v.is_nan() || v <= 0.0 || v > 1.0 {

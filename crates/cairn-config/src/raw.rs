@@ -37,6 +37,7 @@ pub(crate) struct RawGit {
     pub(crate) code_changed_deboost: Option<Spanned<f64>>,
     pub(crate) history_commits: Option<Spanned<usize>>,
     pub(crate) history_days: Option<Spanned<u32>>,
+    pub(crate) date_notes: Option<bool>,
 }
 
 #[derive(Debug, Default, Deserialize)]

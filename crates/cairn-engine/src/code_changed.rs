@@ -315,7 +315,7 @@ pub(crate) fn annotate(packet: &mut Packet, changed: &CodeChanged) {
 /// What `cairn index` did to one repository's history.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HistoryReport {
-    /// The project.
+    /// The project; empty for the repository the vault is kept in.
     pub project: String,
     /// The repository root.
     pub repo: PathBuf,
@@ -337,13 +337,27 @@ impl Engine {
         let Some(dir) = self.index_info().cache_dir.clone() else {
             return Vec::new();
         };
-        if self.config.git.code_changed_deboost >= 1.0 {
-            return Vec::new();
-        }
         let limits = limits(&self.config);
         let mut out = Vec::new();
+        // The vault's own repository, whose history dates its undated notes
+        // (`crate::note_dates`).
+        if let Some(repo) = crate::note_dates::vault_repository(&self.config) {
+            out.push(HistoryReport {
+                project: String::new(),
+                repo: repo.workdir().to_path_buf(),
+                outcome: cairn_policy::redact(&read_history(&repo, &dir, &limits, fresh))
+                    .text
+                    .into_owned(),
+            });
+        }
+        if self.config.git.code_changed_deboost >= 1.0 {
+            return out;
+        }
         for p in &self.config.projects {
             for path in repo_roots(p) {
+                if out.iter().any(|r| r.repo == *path) {
+                    continue;
+                }
                 let outcome = match cairn_git::open(path) {
                     Ok(repo) if repo.workdir() == path => read_history(&repo, &dir, &limits, fresh),
                     Ok(_) => continue,

@@ -22,6 +22,7 @@ mod layers;
 mod list;
 mod lookup;
 mod measure;
+mod note_dates;
 mod notes;
 mod open;
 mod owners;

@@ -79,6 +79,8 @@ pub(crate) struct Cached {
     all: OnceLock<Vec<Note>>,
     /// `[vault] retiring_statuses`, applied to each note as it is decoded.
     retiring: Option<Vec<String>>,
+    /// Undated notes dated by git, as each is decoded.
+    dates: Option<crate::note_dates::NoteDates>,
     recovery: Option<Recovery>,
     replacement: OnceLock<Result<Replacement, String>>,
     warnings: Mutex<Vec<String>>,
@@ -130,6 +132,7 @@ impl NoteSource {
         hidden: HashSet<usize>,
         recovery: Option<Recovery>,
         retiring: Option<Vec<String>>,
+        dates: Option<crate::note_dates::NoteDates>,
     ) -> Self {
         let n = snap.len();
         let real_vault = vault.canonicalize().unwrap_or_else(|_| vault.clone());
@@ -142,6 +145,7 @@ impl NoteSource {
             hidden,
             all: OnceLock::new(),
             retiring,
+            dates,
             recovery,
             replacement: OnceLock::new(),
             warnings: Mutex::new(Vec::new()),
@@ -419,12 +423,17 @@ impl Cached {
         if self.hidden.contains(&i) || i >= self.meta.len() {
             return &[];
         }
-        self.meta[i].get_or_init(|| self.retired_by_config(self.snap.notes(i).unwrap_or_default()))
+        self.meta[i].get_or_init(|| self.by_config(i, self.snap.notes(i).unwrap_or_default()))
     }
 
-    /// `notes` with their status decided by the configured retiring words, if any.
-    fn retired_by_config(&self, mut notes: Vec<Note>) -> Vec<Note> {
+    /// `notes` of file `i` with their status decided by the configured retiring
+    /// words, if any, and those undated dated by git ([`crate::note_dates`]).
+    fn by_config(&self, i: usize, mut notes: Vec<Note>) -> Vec<Note> {
         retire_by_config(&mut notes, self.retiring.as_deref());
+        if let Some(dates) = &self.dates {
+            let info = self.snap.info(i);
+            dates.date(&mut notes, self.snap.path(i), info.mtime_ns, info.size);
+        }
         notes
     }
 
@@ -453,7 +462,7 @@ impl Cached {
         if meta.is_empty() {
             return &[];
         }
-        self.full[i].get_or_init(|| self.retired_by_config(self.read_full(i, meta)))
+        self.full[i].get_or_init(|| self.by_config(i, self.read_full(i, meta)))
     }
 
     /// [`Cached::full_at`]'s reading of the file (before the configured statuses).

@@ -181,6 +181,7 @@ pub(crate) fn open(
     };
     let mut diagnostics = listed.listing.diagnostics.clone();
     diagnostics.extend(stored);
+    let dates = crate::note_dates::NoteDates::new(&config, &dir);
     let mut info = IndexInfo {
         cache_dir: Some(dir),
         generation: Some(snapshot.generation()),
@@ -206,6 +207,7 @@ pub(crate) fn open(
         hidden,
         Some(recovery),
         config.vault.retiring_statuses.clone(),
+        dates,
     );
     Ok(Engine::assemble_engine(config, source, diagnostics, opts, info)?.built_from(listed))
 }

@@ -173,6 +173,27 @@ impl History {
         self.head.as_deref()
     }
 
+    /// When the first pass stopped at a cap: the day (UTC days since 1970) of
+    /// the oldest commit read; older ones exist.
+    #[must_use]
+    pub fn cut(&self) -> Option<i64> {
+        self.cut
+    }
+
+    /// The day (UTC days since 1970) of the newest commit held that touched the
+    /// file `path` (relative to the repository's root).
+    #[must_use]
+    pub fn last_touched(&self, path: &str) -> Option<i64> {
+        let index = self.touched_by.0.get_or_init(|| TouchIndex::of(self));
+        let at = index
+            .sorted
+            .binary_search_by(|&id| self.paths[id as usize].as_str().cmp(path))
+            .ok()?;
+        let id = index.sorted[at] as usize;
+        let newest = *index.commits.get(id)?.first()?;
+        self.commits.get(newest as usize).map(|c| c.day)
+    }
+
     /// Number of commits held.
     #[must_use]
     pub fn len(&self) -> usize {

@@ -9,6 +9,7 @@
 //! its own. Nothing here prints.
 
 mod branch;
+mod committed;
 mod error;
 mod history;
 mod preload;
@@ -17,6 +18,7 @@ mod tree;
 mod untracked;
 mod words;
 
+pub use committed::CommittedDays;
 pub use error::GitError;
 pub use history::{History, HistoryLimits, HistoryUpdate, TouchCount, touch_counts};
 pub use remote::{Remote, normalize_remote, remotes_at};

@@ -376,7 +376,7 @@ fn changed_files(
 /// is no index file, known from the open's own error, as gix's `try_index`
 /// knows it: no separate look first): the stat pass marks its entries in
 /// place, where gix's shared snapshot would need a copy.
-fn own_index(repo: &gix::Repository) -> Result<gix::index::File, GitError> {
+pub(crate) fn own_index(repo: &gix::Repository) -> Result<gix::index::File, GitError> {
     match repo.open_index() {
         Ok(index) => Ok(index),
         Err(e)

@@ -1702,3 +1702,97 @@ fn notes_edited_last_leave_the_changed_files_their_places() {
         p["query"]
     );
 }
+
+/// A vault kept in git and cloned: every file carries the clone's day, so every
+/// note without a date of its own read "edited today" and the no-task list was
+/// in path order. After `cairn index` reads the vault's history, such a note is
+/// dated by its file's last commit (newest first), a note edited since keeps
+/// its own time, and a note's own date stands; `[git] date_notes = false`
+/// turns it off.
+#[test]
+fn a_cloned_vaults_undated_notes_take_their_last_commits_day() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let origin = root.join("origin");
+    let notes = [
+        ("alpha.md", "2025-01-05T10:00:00Z"),
+        ("bravo.md", "2025-09-20T10:00:00Z"),
+        ("charlie.md", "2025-05-11T10:00:00Z"),
+        ("delta.md", "2025-02-02T10:00:00Z"),
+    ];
+    git(&root, &["init", "-q", "origin"], "2025-01-01T10:00:00Z");
+    for (name, date) in notes {
+        write(
+            &origin.join(name),
+            &format!("# {name}\n\nA note about {name}.\n"),
+        );
+        git(&origin, &["add", "."], date);
+        git(&origin, &["commit", "-q", "-m", name], date);
+    }
+    // A note with a date of its own, committed last.
+    write(
+        &origin.join("echo.md"),
+        "---\nupdated: 2024-06-01\n---\n# echo\n\nA note about echo.\n",
+    );
+    git(&origin, &["add", "."], "2025-10-01T10:00:00Z");
+    git(
+        &origin,
+        &["commit", "-q", "-m", "echo"],
+        "2025-10-01T10:00:00Z",
+    );
+    git(
+        &root,
+        &["clone", "-q", "origin", "vault"],
+        "2026-02-01T10:00:00Z",
+    );
+    let config = root.join("cairn.toml");
+    let toml = format!(
+        "[vault]\nroot = '{}'\n[developer]\nnote_roots = ['']\n",
+        root.join("vault").display()
+    );
+    write(&config, &toml);
+    let order = |p: &Value| -> Vec<String> {
+        p["recommended_notes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i["path"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    // Before the history is read: the clone's day for all, so path order.
+    let before = wakeup_json(&config, &root, &[]);
+    assert_eq!(
+        order(&before),
+        ["alpha.md", "bravo.md", "charlie.md", "delta.md", "echo.md"],
+        "{before}"
+    );
+    let err = index(&config, None);
+    assert!(
+        err.contains("git history of the vault's repository"),
+        "{err}"
+    );
+    let after = wakeup_json(&config, &root, &[]);
+    assert_eq!(
+        order(&after),
+        ["bravo.md", "charlie.md", "delta.md", "alpha.md", "echo.md"],
+        "{after}"
+    );
+    // Edited since the clone: its own time (the newest).
+    let edited = root.join("vault/delta.md");
+    write(&edited, "# delta.md\n\nA note about delta.md, edited.\n");
+    set_mtime(&edited, 1_772_000_000); // 2026-02-25
+    let edited_first = wakeup_json(&config, &root, &[]);
+    assert_eq!(
+        order(&edited_first),
+        ["delta.md", "bravo.md", "charlie.md", "alpha.md", "echo.md"],
+        "{edited_first}"
+    );
+    write(&config, &format!("{toml}[git]\ndate_notes = false\n"));
+    // Off: the clone's day again (the edited note's time is older than it).
+    let off = wakeup_json(&config, &root, &[]);
+    assert_eq!(
+        order(&off),
+        ["alpha.md", "bravo.md", "charlie.md", "delta.md", "echo.md"],
+        "{off}"
+    );
+}

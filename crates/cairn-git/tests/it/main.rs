@@ -3,5 +3,6 @@
 
 mod common;
 
+mod committed;
 mod history;
 mod working_tree;

@@ -1,0 +1,99 @@
+//! The day each file of a working tree was last committed, for the files that
+//! are as git wrote them: what dates a note that says no date of its own in a
+//! vault kept in git, whose clone gave every file the day of the clone.
+//!
+//! A file counts when the index records it (stage 0) with the size and
+//! modification time it has now, as git's own status tells an unchanged file;
+//! its day is the newest commit of the history that touched it, or, when the
+//! history was capped and none did, the oldest day read (it is older still). A
+//! file edited since, or staged and never committed, has no day here.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use crate::{GitError, History, Repository};
+
+/// The files of one folder of a working tree with the day each was last
+/// committed (see the module's header).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CommittedDays {
+    /// By path relative to the folder: the index's modification time (seconds,
+    /// nanoseconds: 0 when git did not record them), its size (32 bits, as git
+    /// keeps it) and the day.
+    files: HashMap<String, (u32, u32, u32, i64)>,
+}
+
+impl CommittedDays {
+    /// The day (UTC days since 1970) the file `path` (relative to the folder)
+    /// was last committed, when its size and modification time (nanoseconds
+    /// since 1970) are those git recorded.
+    #[must_use]
+    pub fn day_of(&self, path: &str, mtime_ns: i64, size: u64) -> Option<i64> {
+        let &(secs, nsecs, git_size, day) = self.files.get(path)?;
+        let same_secs = mtime_ns.div_euclid(1_000_000_000) == i64::from(secs);
+        let nanos = u32::try_from(mtime_ns.rem_euclid(1_000_000_000)).ok()?;
+        // Git keeps the low 32 bits of a size.
+        #[allow(clippy::cast_possible_truncation)]
+        let same_size = size as u32 == git_size;
+        (same_secs && (nsecs == 0 || nsecs == nanos) && same_size).then_some(day)
+    }
+
+    /// How many files have a day.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.files.len()
+    }
+
+    /// Whether no file has one.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+}
+
+impl Repository {
+    /// The files under `folder` (a folder of the working tree) with the day
+    /// `history` (of this repository's `HEAD`) says each was last committed.
+    ///
+    /// # Errors
+    /// [`GitError::Read`] when the index cannot be read.
+    pub fn committed_days(
+        &self,
+        history: &History,
+        folder: &Path,
+    ) -> Result<CommittedDays, GitError> {
+        let Ok(rel) = folder.strip_prefix(self.workdir()) else {
+            return Ok(CommittedDays::default());
+        };
+        let mut prefix = rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy())
+            .collect::<Vec<_>>()
+            .join("/");
+        if !prefix.is_empty() {
+            prefix.push('/');
+        }
+        let index = crate::tree::own_index(self.gix())?;
+        let mut files = HashMap::new();
+        for entry in index.entries() {
+            if entry.stage_raw() != 0 || entry.mode.is_submodule() || entry.mode.is_sparse() {
+                continue;
+            }
+            let Ok(path) = std::str::from_utf8(entry.path(&index)) else {
+                continue;
+            };
+            let Some(inside) = path.strip_prefix(prefix.as_str()) else {
+                continue;
+            };
+            let Some(day) = history.last_touched(path).or_else(|| history.cut()) else {
+                continue;
+            };
+            let s = &entry.stat;
+            files.insert(
+                inside.to_owned(),
+                (s.mtime.secs, s.mtime.nsecs, s.size, day),
+            );
+        }
+        Ok(CommittedDays { files })
+    }
+}

@@ -1,0 +1,91 @@
+//! The day each file of a working tree was last committed, for the files as
+//! git wrote them: a fresh clone's files (all written the day of the clone), a
+//! file edited since, one only touched, one staged and never committed, an
+//! untracked one, and a folder of the working tree.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::os::unix::fs::MetadataExt;
+
+use crate::common::{Repo, git_in};
+use cairn_git::{History, HistoryLimits, open};
+
+fn stat(path: &std::path::Path) -> (i64, u64) {
+    let m = std::fs::metadata(path).unwrap();
+    (m.mtime() * 1_000_000_000 + m.mtime_nsec(), m.size())
+}
+
+#[test]
+fn a_clones_files_take_the_day_of_their_last_commit_until_edited() {
+    let origin = Repo::new();
+    origin.commit(
+        "2025-03-01T09:00:00Z",
+        "Initial",
+        &[
+            ("notes/a.md", "# A\n"),
+            ("notes/b.md", "# B\n"),
+            ("notes/c.md", "# C\n"),
+            ("notes/d.md", "# D\n"),
+            ("README.md", "r\n"),
+        ],
+    );
+    origin.commit(
+        "2025-06-15T23:30:00Z",
+        "B again",
+        &[("notes/b.md", "# B\n\nMore.\n")],
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let clone = dir.path().join("clone");
+    git_in(
+        dir.path(),
+        &[
+            "clone",
+            "-q",
+            origin.path().to_str().unwrap(),
+            clone.to_str().unwrap(),
+        ],
+        "2026-11-29T10:00:00Z",
+    );
+    let clone = clone.canonicalize().unwrap();
+    let repo = open(&clone).unwrap();
+    let mut h = History::default();
+    h.update(&repo, &HistoryLimits::default(), true).unwrap();
+    assert_eq!(h.last_touched("notes/b.md"), Some(20_254)); // 2025-06-15
+    assert_eq!(h.last_touched("notes/a.md"), Some(20_148)); // 2025-03-01
+    assert_eq!(h.last_touched("notes"), None);
+
+    // Edited (content and time), touched (time only), staged and never
+    // committed, and a new file nobody added.
+    std::fs::write(clone.join("notes/c.md"), "# C\n\nEdited.\n").unwrap();
+    let d = std::fs::File::options()
+        .append(true)
+        .open(clone.join("notes/d.md"))
+        .unwrap();
+    d.set_modified(std::time::SystemTime::now() + std::time::Duration::from_secs(5))
+        .unwrap();
+    std::fs::write(clone.join("notes/e.md"), "# E\n").unwrap();
+    git_in(&clone, &["add", "notes/e.md"], "2026-11-29T10:00:00Z");
+    std::fs::write(clone.join("notes/f.md"), "# F\n").unwrap();
+
+    let days = repo.committed_days(&h, &clone.join("notes")).unwrap();
+    let day = |name: &str| {
+        let (mtime, size) = stat(&clone.join("notes").join(name));
+        days.day_of(name, mtime, size)
+    };
+    assert_eq!(day("a.md"), Some(20_148));
+    assert_eq!(day("b.md"), Some(20_254));
+    assert_eq!(day("c.md"), None, "edited since");
+    assert_eq!(day("d.md"), None, "touched since");
+    assert_eq!(day("e.md"), None, "staged, never committed");
+    assert_eq!(day("f.md"), None, "untracked");
+    // Paths are the folder's own; a folder outside the working tree has none.
+    assert_eq!(
+        days.day_of("notes/a.md", stat(&clone.join("notes/a.md")).0, 4),
+        None
+    );
+    let (mtime, size) = stat(&clone.join("README.md"));
+    let whole = repo.committed_days(&h, &clone).unwrap();
+    assert_eq!(whole.day_of("README.md", mtime, size), Some(20_148));
+    let elsewhere = repo.committed_days(&h, dir.path()).unwrap();
+    assert!(elsewhere.is_empty());
+}
