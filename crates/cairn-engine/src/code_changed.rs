@@ -341,13 +341,13 @@ impl Engine {
         let mut out = Vec::new();
         // The vault's own repository, whose history dates its undated notes
         // (`crate::note_dates`).
-        if let Some(repo) = crate::note_dates::vault_repository(&self.config) {
+        if let Some((repo, outcome)) =
+            crate::note_dates::index_vault_history(&self.config, &dir, fresh)
+        {
             out.push(HistoryReport {
                 project: String::new(),
-                repo: repo.workdir().to_path_buf(),
-                outcome: cairn_policy::redact(&read_history(&repo, &dir, &limits, fresh))
-                    .text
-                    .into_owned(),
+                repo,
+                outcome: cairn_policy::redact(&outcome).text.into_owned(),
             });
         }
         if self.config.git.code_changed_deboost >= 1.0 {
@@ -355,9 +355,6 @@ impl Engine {
         }
         for p in &self.config.projects {
             for path in repo_roots(p) {
-                if out.iter().any(|r| r.repo == *path) {
-                    continue;
-                }
                 let outcome = match cairn_git::open(path) {
                     Ok(repo) if repo.workdir() == path => read_history(&repo, &dir, &limits, fresh),
                     Ok(_) => continue,
@@ -371,7 +368,9 @@ impl Engine {
             }
         }
         if let Some((project, repo)) = cwd.and_then(|c| cwd_repository(&self.config, c))
-            && !out.iter().any(|r| r.repo == repo.workdir())
+            && !out
+                .iter()
+                .any(|r| !r.project.is_empty() && r.repo == repo.workdir())
         {
             let outcome = read_history(&repo, &dir, &limits, fresh);
             out.push(HistoryReport {

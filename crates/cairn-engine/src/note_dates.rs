@@ -3,16 +3,17 @@
 //! file, when the file is as git wrote it, instead of by the file's time (a
 //! clone, a checkout or a pull gives every file the day it ran, so every undated
 //! note read "edited today" and took the freshest recency). A file edited since
-//! keeps its own time. The history is the one `cairn index` keeps for the
-//! vault's repository in the cache folder; a wake-up only brings it up to date
-//! when a few commits are new (never the cold pass). `[git] date_notes = false`
+//! keeps its own time. The history is the one `cairn index` keeps of the
+//! vault's folder of its repository (only the commits that touched it) in the
+//! cache folder; a wake-up only brings it up to date when a few commits are new
+//! (never the cold pass). `[git] date_notes = false`
 //! turns it off.
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use cairn_config::Config;
-use cairn_git::{CommittedDays, HistoryLimits};
+use cairn_git::{CommittedDays, History, HistoryLimits};
 use cairn_note::Note;
 
 /// The committed days of the vault's files, read on first need.
@@ -63,27 +64,86 @@ impl NoteDates {
     fn read(&self) -> Option<CommittedDays> {
         let vault = self.vault.canonicalize().ok()?;
         let repo = cairn_git::open(&vault).ok()?;
-        let (mut history, file) =
-            crate::code_changed::cached_history(&self.cache_dir, repo.workdir(), || {
-                repo.main_workdir().map(Path::to_path_buf)
-            });
-        let update = history.update(&repo, &self.limits, false).ok()?;
+        let under = folder_in(&repo, &vault)?;
+        let file = history_file(&self.cache_dir, repo.workdir(), &under);
+        let mut history = History::load(&file);
+        // Never the cold pass (`cairn index`'s): no history, no days.
+        history.head()?;
+        let update = history
+            .update_under(&repo, &self.limits, false, &under)
+            .ok()?;
         if update.changed() {
             // Not synced, and a failed write is read again next time.
             let _ = history.save_unsynced(&file);
         }
-        if history.is_empty() {
-            return None;
-        }
+        history.head()?;
         repo.committed_days(&history, &vault).ok()
     }
 }
 
-/// The repository the vault is kept in, when `[git] date_notes` is on: its
-/// history is what dates the undated notes (`cairn index` reads it).
-pub(crate) fn vault_repository(config: &Config) -> Option<cairn_git::Repository> {
+/// The vault's folder in `repo`'s working tree (`""`: its root), `/`-separated.
+fn folder_in(repo: &cairn_git::Repository, vault: &Path) -> Option<String> {
+    let rel = vault.strip_prefix(repo.workdir()).ok()?;
+    Some(
+        rel.components()
+            .map(|c| c.as_os_str().to_string_lossy())
+            .collect::<Vec<_>>()
+            .join("/"),
+    )
+}
+
+/// The cache file of the history of the folder `under` of the repository at
+/// `workdir`: only the commits that touched the vault's files (a vault kept in
+/// a large repository loads a fraction of its history).
+fn history_file(cache_dir: &Path, workdir: &Path, under: &str) -> PathBuf {
+    let mut key = workdir.as_os_str().as_encoded_bytes().to_vec();
+    key.push(0);
+    key.extend_from_slice(under.as_bytes());
+    let key = cairn_note::ContentHash::of(&key).short_hex();
+    cache_dir.join(format!("git-vault-history-{key}.txt"))
+}
+
+/// `cairn index`: brings the history of the vault's files up to date in
+/// `cache_dir` (the first time, the capped cold pass; with `fresh`, read again
+/// whole), when `[git] date_notes` is on and the vault is kept in a repository.
+/// The repository's root and what was done, in words.
+pub(crate) fn index_vault_history(
+    config: &Config,
+    cache_dir: &Path,
+    fresh: bool,
+) -> Option<(PathBuf, String)> {
     if !config.git.date_notes {
         return None;
     }
-    cairn_git::open(&config.vault.root.canonicalize().ok()?).ok()
+    let vault = config.vault.root.canonicalize().ok()?;
+    let repo = cairn_git::open(&vault).ok()?;
+    let under = folder_in(&repo, &vault)?;
+    let file = history_file(cache_dir, repo.workdir(), &under);
+    let mut history = if fresh {
+        History::default()
+    } else {
+        History::load(&file)
+    };
+    let limits = crate::code_changed::limits(config);
+    let outcome = match history.update_under(&repo, &limits, true, &under) {
+        Ok(cairn_git::HistoryUpdate::Unchanged) => {
+            format!("up to date ({} touching its notes)", commits(history.len()))
+        }
+        Ok(u) => match history.save(&file) {
+            Ok(()) => match u {
+                cairn_git::HistoryUpdate::Rebuilt(n) => {
+                    format!("read: {}, {} touching its notes", commits(n), history.len())
+                }
+                _ => format!("updated ({} touching its notes)", commits(history.len())),
+            },
+            Err(e) => e.to_string(),
+        },
+        Err(e) => e.to_string(),
+    };
+    Some((repo.workdir().to_path_buf(), outcome))
+}
+
+/// `n commits`, or `1 commit`.
+fn commits(n: usize) -> String {
+    crate::git_task::plural(n, "commit")
 }

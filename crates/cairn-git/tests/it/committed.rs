@@ -89,3 +89,41 @@ fn a_clones_files_take_the_day_of_their_last_commit_until_edited() {
     let elsewhere = repo.committed_days(&h, dir.path()).unwrap();
     assert!(elsewhere.is_empty());
 }
+
+/// The history of a folder keeps only the commits that touched it, and of each
+/// only the files in it: a vault kept in a larger repository loads a fraction.
+#[test]
+fn a_folders_history_holds_only_its_commits_and_files() {
+    let r = Repo::new();
+    r.commit(
+        "2025-03-01T09:00:00Z",
+        "Initial",
+        &[("notes/a.md", "# A\n"), ("src/lib.rs", "1\n")],
+    );
+    r.commit("2025-04-01T09:00:00Z", "Code", &[("src/lib.rs", "2\n")]);
+    r.commit(
+        "2025-05-01T09:00:00Z",
+        "Both",
+        &[("notes/a.md", "# A\n\nMore.\n"), ("src/lib.rs", "3\n")],
+    );
+    r.commit("2025-06-01T09:00:00Z", "Code", &[("src/lib.rs", "4\n")]);
+    let repo = open(&r.path()).unwrap();
+    let mut h = History::default();
+    h.update_under(&repo, &HistoryLimits::default(), true, "notes")
+        .unwrap();
+    assert_eq!(h.len(), 2);
+    assert_eq!(h.last_touched("notes/a.md"), Some(20_209)); // 2025-05-01
+    assert_eq!(h.last_touched("src/lib.rs"), None);
+    // Brought up to date with the same folder: a code commit adds nothing.
+    r.commit("2025-07-01T09:00:00Z", "Code", &[("src/lib.rs", "5\n")]);
+    h.update_under(&repo, &HistoryLimits::default(), false, "notes")
+        .unwrap();
+    assert_eq!(h.len(), 2);
+    assert!(h.head().is_some());
+    let mut whole = History::default();
+    whole
+        .update(&repo, &HistoryLimits::default(), true)
+        .unwrap();
+    assert_eq!(whole.len(), 5);
+    assert_eq!(whole.last_touched("src/lib.rs"), Some(20_270)); // 2025-07-01
+}
