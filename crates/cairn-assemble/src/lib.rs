@@ -675,7 +675,21 @@ pub fn summarize(n: &ShownNote<'_>, query_terms: &BTreeSet<String>) -> SafeText<
             .filter(|s| seen.insert(s.as_str()))
             .collect();
         if sentences.is_empty() {
-            return clip_str(&cairn_policy::one_line(&n.title), SUMMARY_CHARS);
+            // A note that is a table: its first row; else where it points (its
+            // references); else its title.
+            let text = cairn_note::table_summary(body)
+                .or_else(|| {
+                    let refs: Vec<&str> = p
+                        .references
+                        .iter()
+                        .map(String::as_str)
+                        .filter(|s| s.chars().any(char::is_alphanumeric))
+                        .take(2)
+                        .collect();
+                    (!refs.is_empty()).then(|| refs.join("; "))
+                })
+                .unwrap_or_else(|| n.title.to_string());
+            return clip_str(&cairn_policy::one_line(&text), SUMMARY_CHARS);
         }
         let mut picked: Vec<&String> = Vec::new();
         if !query_terms.is_empty() {

@@ -32,6 +32,7 @@ mod parse;
 mod plain_text;
 mod prose;
 mod sensitivity;
+mod table;
 mod table_marks;
 mod title;
 
@@ -50,13 +51,14 @@ pub use model::{
 pub use names::{NoteNames, find_named, is_attachment, most_linked};
 pub use parse::{Parsed, body_of, note_id, parse_date, parse_note};
 pub use prose::{Prose, clean_inline, prose, prose_sentences, split_sentences};
+pub use table::table_summary;
 pub use title::{humanize, is_index_file};
 
 /// The version of what the parser makes of a file. Bumped whenever the same bytes
 /// can parse into a different [`Note`] or different diagnostics, so that a
 /// persistent index built by an older parser is never served (`cairn-cache`
 /// stores it in each generation and rebuilds on a mismatch).
-pub const PARSER_VERSION: u32 = 28;
+pub const PARSER_VERSION: u32 = 29;
 pub use sensitivity::{
     Doubt, DoubtReason, Raise, SENSITIVITY_KEYS, SYNONYMS, SensitivityReading, read_sensitivity,
     sensitivity_key, sensitivity_word,

@@ -38,6 +38,10 @@ pub struct Prose {
     /// The indices in `sentences` of each list item's first sentence, in order
     /// (the rules of a `How I work` note are its list).
     pub item_starts: Vec<usize>,
+    /// The sentences under a heading of sources (`References`, `See also`,
+    /// `Further reading`, ...), not among `sentences`: where the note points,
+    /// not what it says (a summary's last resort).
+    pub references: Vec<String>,
 }
 
 impl Prose {
@@ -83,11 +87,14 @@ pub fn prose(body: &str) -> Prose {
     let mut in_record_field = false;
     // Bare web addresses: the text of a note that has nothing else.
     let mut addresses: Vec<String> = Vec::new();
+    // Under a heading of sources: pointers, not prose.
+    let mut in_references = false;
     for (i, unit) in units.iter().enumerate() {
         match unit {
             Unit::Heading(h) => {
                 after_lead_heading = lead.is_none() && announces_summary(h);
                 in_record_field = is_record_field(h.trim().trim_end_matches(':'));
+                in_references = is_references(h);
             }
             Unit::Prose(p, in_list) => {
                 let mut sentences: Vec<String> = split_sentences(&restore_markers(p, markers))
@@ -99,6 +106,10 @@ pub fn prose(body: &str) -> Prose {
                     intros.extend(sentences.pop());
                 }
                 if sentences.is_empty() {
+                    continue;
+                }
+                if in_references {
+                    out.references.extend(sentences);
                     continue;
                 }
                 if after_lead_heading {
@@ -155,6 +166,28 @@ fn only_points_elsewhere(paragraph: &str) -> bool {
     (1..=6).contains(&words)
         && !address.contains(char::is_whitespace)
         && (address.starts_with("https://") || address.starts_with("http://"))
+}
+
+/// Headings of a note's sources, whole (lowercase, without a closing colon).
+const REFERENCE_HEADINGS: &[&str] = &[
+    "references",
+    "reference",
+    "sources",
+    "source",
+    "bibliography",
+    "citations",
+    "further reading",
+    "see also",
+    "links",
+    "resources",
+    "related links",
+    "external links",
+];
+
+/// Whether a heading names a section of sources ([`REFERENCE_HEADINGS`]).
+fn is_references(heading: &str) -> bool {
+    let h = heading.trim().trim_end_matches(':').trim().to_lowercase();
+    REFERENCE_HEADINGS.contains(&h.as_str())
 }
 
 /// Whether `name` is one of a decision record's bookkeeping fields.
@@ -579,7 +612,7 @@ const CLOSE: char = '\u{E001}';
 /// `text` with every redaction marker `[redacted:kind]` replaced by a token the
 /// markdown parser leaves alone, and whether any was found. Stray private-use
 /// characters of those two code points are dropped first.
-fn protect_markers(text: &str) -> (String, bool) {
+pub(crate) fn protect_markers(text: &str) -> (String, bool) {
     const PREFIX: &str = "[redacted:";
     let text: std::borrow::Cow<'_, str> = if text.contains([OPEN, CLOSE]) {
         text.replace([OPEN, CLOSE], "").into()
@@ -616,7 +649,7 @@ fn protect_markers(text: &str) -> (String, bool) {
     (out, found)
 }
 
-fn restore_markers(text: &str, found: bool) -> String {
+pub(crate) fn restore_markers(text: &str, found: bool) -> String {
     if !found {
         return text.to_owned();
     }
@@ -767,6 +800,26 @@ mod tests {
         );
         let kept = prose("Tags: rust\n- the first point stays\n");
         assert_eq!(kept.sentences, ["the first point stays"]);
+    }
+
+    /// What a section of sources holds is where the note points, not what it
+    /// says: a real vault's note of stories (a table) was summarized by the
+    /// book under its `## References` heading.
+    #[test]
+    fn a_section_of_sources_is_not_prose() {
+        let body = "| Title | Situation |\n|---|---|\n| RIL | internship |\n\n## References\nCracking the Coding Interview\n\n## Notes\nThe stories follow STAR.\n";
+        let p = prose(body);
+        assert_eq!(p.sentences, ["The stories follow STAR."]);
+        assert_eq!(p.references, ["Cracking the Coding Interview"]);
+        for heading in ["## See also", "### Further reading:", "## Links"] {
+            let p = prose(&format!(
+                "Lead text here.\n\n{heading}\n- [Book](https://x.org)\n"
+            ));
+            assert_eq!(p.sentences, ["Lead text here."], "{heading}");
+        }
+        // A heading that only starts so is a section of the note.
+        let p = prose("## References to the cache\nThe cache keeps a day.\n");
+        assert_eq!(p.sentences, ["The cache keeps a day."]);
     }
 
     #[test]

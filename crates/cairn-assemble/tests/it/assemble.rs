@@ -689,3 +689,32 @@ fn the_developer_profile_leaves_out_the_projects_untyped_decision_records() {
     assert!(admits("docs/adr/README.md", "title: ADR index"));
     assert!(admits("docs/adr/style.md", "type: preference"));
 }
+
+/// A note with no sentence of its own is summarized by its first table row
+/// (each cell after its header), else by the sources it lists, else by its
+/// title: a real vault's comparison table read "Kafka vs RabbitMQ: Kafka vs
+/// RabbitMQ".
+#[test]
+fn a_note_without_prose_is_summarized_by_its_table_then_its_sources() {
+    let no_terms = BTreeSet::new();
+    let summary = |body: &str| {
+        let n = note("x.md", "title: Kafka vs RabbitMQ", body);
+        summarize(&ShownNote::of(&n), &no_terms).into_string()
+    };
+    assert_eq!(
+        summary(
+            "| Kafka | RabbitMQ |\n|---|---|\n| Pull-based | Push-based |\n\n## References\n- The Kafka paper\n"
+        ),
+        "Kafka: Pull-based; RabbitMQ: Push-based"
+    );
+    assert_eq!(
+        summary("## References\n- The Kafka paper\n- The RabbitMQ docs\n"),
+        "The Kafka paper; The RabbitMQ docs"
+    );
+    assert_eq!(summary("![](diagram.png)\n"), "Kafka vs RabbitMQ");
+    // Prose wins over a table.
+    assert_eq!(
+        summary("Kafka pulls, RabbitMQ pushes.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n"),
+        "Kafka pulls, RabbitMQ pushes."
+    );
+}
