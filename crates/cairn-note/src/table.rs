@@ -1,8 +1,8 @@
 //! A table as a summary: a note that is only a table (a comparison, a catalog,
 //! a log of stories) has no sentence to summarize it by, and its summary was its
-//! title again ("Kafka vs RabbitMQ: Kafka vs RabbitMQ"). Its first row, each
-//! cell after its column's header, says what it holds: "Kafka: Pull-based
-//! model; RabbitMQ: Push-based model".
+//! title again (`Kafka vs RabbitMQ: Kafka vs RabbitMQ`). Its first row, each
+//! cell after its column's header, says what it holds: `Kafka: Pull-based
+//! model; RabbitMQ: Push-based model`.
 
 use pulldown_cmark::{Event, Parser, Tag, TagEnd};
 
@@ -75,7 +75,7 @@ pub fn table_summary(body: &str) -> Option<String> {
                 .replace("; - ", "; ");
             match header.get(i).map(|h| h.trim()).filter(|h| !h.is_empty()) {
                 Some(h) => format!("{h}: {c}"),
-                None => c.to_owned(),
+                None => c,
             }
         })
         .collect();

@@ -692,8 +692,8 @@ fn the_developer_profile_leaves_out_the_projects_untyped_decision_records() {
 
 /// A note with no sentence of its own is summarized by its first table row
 /// (each cell after its header), else by the sources it lists, else by its
-/// title: a real vault's comparison table read "Kafka vs RabbitMQ: Kafka vs
-/// RabbitMQ".
+/// title: a real vault's comparison table read `Kafka vs RabbitMQ: Kafka vs
+/// RabbitMQ`.
 #[test]
 fn a_note_without_prose_is_summarized_by_its_table_then_its_sources() {
     let no_terms = BTreeSet::new();
