@@ -384,6 +384,9 @@ struct Blocks {
     /// at its start).
     links: Vec<bool>,
     quote: usize,
+    /// Where a callout's title was put as a heading (in `out`): its message if
+    /// nothing follows it in the callout.
+    callout_title: Option<usize>,
     list_depth: usize,
     list: ListState,
     items: Vec<ItemState>,
@@ -395,8 +398,20 @@ impl Blocks {
         let mut text = squash(&self.buf);
         let plain = std::mem::take(&mut self.buf_plain);
         self.buf.clear();
-        if self.quote > 0 {
-            text = strip_callout(&text);
+        if self.quote > 0 && text.starts_with("[!") {
+            // A callout's first line (`> [!note] Definición`): its marker and
+            // title, a label as a heading is (the title glued to the callout's
+            // text was a summary's first word).
+            let title = strip_callout(&text);
+            if title != text {
+                self.buf_plain = false;
+                if !title.is_empty() && self.list_depth == 0 {
+                    self.callout_title = Some(self.out.len());
+                    self.out.push(Unit::Heading(title));
+                }
+                return;
+            }
+            text = title;
         }
         // Links alone (`[Source](…)`, or bare addresses) and a line of `#tags`
         // alone are not prose.
@@ -442,6 +457,14 @@ impl Blocks {
             Event::InlineMath(t) | Event::DisplayMath(t) if self.skip == 0 => {
                 self.buf_plain = true;
                 self.text(&t);
+            }
+            // The end of a callout's first line: its marker and title are done.
+            Event::SoftBreak | Event::HardBreak
+                if self.quote > 0
+                    && self.heading.is_none()
+                    && self.buf.trim_start().starts_with("[!") =>
+            {
+                self.flush();
             }
             Event::SoftBreak | Event::HardBreak => self.text(" "),
             // A line break or a comment separates words; other inline tags do not.
@@ -525,6 +548,14 @@ impl Blocks {
             TagEnd::BlockQuote(_) => {
                 self.flush();
                 self.quote = self.quote.saturating_sub(1);
+                // A callout that is its title alone (`> [!warning] Never
+                // deploy on Fridays`): the title is its message.
+                if let Some(at) = self.callout_title.take()
+                    && at + 1 == self.out.len()
+                    && let Some(Unit::Heading(title)) = self.out.pop()
+                {
+                    self.out.push(Unit::Prose(title, false));
+                }
             }
             TagEnd::Item => {
                 self.flush();

@@ -415,8 +415,19 @@ fn summaries_start_with_prose() {
             "# Title\n\n| a | b |\n|---|---|\n| c | d |\n\n<div align=\"center\">centered</div>\n\nAfter the table.\n",
             "After the table.",
         ),
-        // An Obsidian callout reads as its text.
-        ("> [!note] Remember\n> the milk.\n", "Remember the milk."),
+        // An Obsidian callout reads as its text; its title is a label, as a
+        // heading is (a real vault's `> [!note] Definición` began every
+        // summary), unless the title is all it says.
+        (
+            "> [!note] Definición\n> Las lógicas descriptivas son lenguajes formales.\n",
+            "Las lógicas descriptivas son lenguajes formales.",
+        ),
+        ("> [!tip]\n> Use the cache.\n", "Use the cache."),
+        ("> [!note] Título\n>\n> El texto.\n", "El texto."),
+        (
+            "> [!warning] Never deploy on Fridays\n\nThe pipeline freezes then.\n",
+            "Never deploy on Fridays",
+        ),
         // Wikilinks read as their alias or target.
         (
             "See [[Other Note|the other]] and [[Plain#Section]].\n",
