@@ -514,10 +514,13 @@ impl Blocks {
                 }
                 let bare = matches!(link_type, LinkType::WikiLink { has_pothole: false });
                 if bare {
-                    // `[[target#heading]]` reads as its target.
+                    // `[[target#heading]]` reads as its target, and
+                    // `[[folder/Note.md]]` as the note's name.
                     if self.skip == 0 {
-                        let shown = dest_url.split('#').next().unwrap_or("");
-                        self.text(shown);
+                        let target = dest_url.split('#').next().unwrap_or("");
+                        let name = target.rsplit('/').next().unwrap_or(target);
+                        let name = name.strip_suffix(".md").unwrap_or(name);
+                        self.text(if name.is_empty() { target } else { name });
                     }
                     self.skip += 1;
                 }

@@ -430,8 +430,8 @@ fn summaries_start_with_prose() {
         ),
         // Wikilinks read as their alias or target.
         (
-            "See [[Other Note|the other]] and [[Plain#Section]].\n",
-            "See the other and Plain.",
+            "See [[Other Note|the other]] and [[Plain#Section]] and [[Topics/K3s/K3s Production.md]].\n",
+            "See the other and Plain and K3s Production.",
         ),
         // An introduction and its code, then a link: the introduction, no colon.
         (
