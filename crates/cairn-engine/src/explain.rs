@@ -301,7 +301,11 @@ fn covered(s: &cairn_score::Scored) -> String {
 /// What the gate asks of a note (see [`cairn_score::Scored::covers`]).
 fn needed(s: &cairn_score::Scored, min_coverage: f64) -> String {
     let share = s.needed_coverage(min_coverage);
-    let whole = format!("{:.0}%", share * 100.0);
+    let whole = if s.binding {
+        format!("{:.0}% (a constraint in scope)", share * 100.0)
+    } else {
+        format!("{:.0}%", share * 100.0)
+    };
     if s.part_coverage.is_some() {
         format!(
             "{whole} of the query or {:.0}% of one part",

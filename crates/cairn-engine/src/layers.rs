@@ -93,6 +93,7 @@ impl Engine {
                 anchored: false,
                 successor_of: None,
                 marked_stale: false,
+                binding: false,
                 factors: Vec::new(),
                 retired: false,
                 other_project: None,

@@ -329,6 +329,40 @@ fn a_note_marked_stale_needs_twice_the_coverage() {
     assert!(gate("c.md"));
 }
 
+/// A constraint in scope (the routed project's, or no project's) binds the
+/// work: its text needs 80% of the coverage others need (28% of 35%); another
+/// project's does not.
+#[test]
+fn a_constraint_in_scope_needs_less_of_the_query() {
+    let notes = [
+        note("d.md", "title: D\ntype: decision"),
+        note("c.md", "title: C\ntype: constraint\nproject_id: ledger"),
+        note("g.md", "title: G\nmemory_type: constraint"),
+        note("o.md", "title: O\ntype: constraint\nproject_id: atlas"),
+        note("s.md", "title: S\ntype: constraint\nfreshness: stale"),
+        note("w.md", "title: W\ntype: constraint"),
+    ];
+    let c = Ctx::new("audit logging patient appointment history");
+    let hits = [
+        covering("d.md", 0.3),
+        covering("c.md", 0.3),
+        covering("g.md", 0.3),
+        covering("o.md", 0.3),
+        covering("s.md", 0.5),
+        covering("w.md", 0.25),
+    ];
+    let s = score(&notes, &hits, &c.ctx());
+    let get = |p: &str| s.iter().find(|x| x.path == p).unwrap();
+    assert!(!get("d.md").passes_gate(0.35));
+    assert!(get("c.md").binding && get("c.md").passes_gate(0.35));
+    assert!(get("g.md").passes_gate(0.35));
+    assert!(!get("o.md").binding && !get("o.md").passes_gate(0.35));
+    // Marked stale: twice the constraint's share (56%).
+    assert!(!get("s.md").passes_gate(0.35));
+    assert!(!get("w.md").passes_gate(0.35), "25% < 28%");
+    assert!((get("c.md").needed_coverage(0.35) - 0.28).abs() < 1e-9);
+}
+
 #[test]
 fn the_successor_of_a_matching_retired_note_passes_the_gate() {
     let notes = [

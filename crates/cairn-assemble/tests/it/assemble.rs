@@ -29,6 +29,7 @@ fn scored(n: &Note, score: f64, relevance: f64) -> Scored {
         anchored: false,
         successor_of: None,
         marked_stale: false,
+        binding: false,
         factors: vec![Factor {
             name: "bm25",
             op: Op::Base,
