@@ -59,9 +59,10 @@ pub const ANALYZER: &str = "cairn_en";
 /// Bumped whenever the schema, the analyzer or what of a note is indexed changes
 /// (5: no credential's text; 6: a confidential note by its names only, not its
 /// content; 7: no two-letter prefix of a camelCase word as a word; 8: only `re`, `un`, `de`, `ex`, `co`; 9: no
-/// `data:` URI's payload);
+/// `data:` URI's payload; 10: a `user:password` pair after a word for
+/// credentials is no word of the index);
 /// persisted indexes of another version are rebuilt.
-pub const SCHEMA_VERSION: u32 = 9;
+pub const SCHEMA_VERSION: u32 = 10;
 
 /// A query: weighted analysed terms.
 #[derive(Debug, Clone, Default, PartialEq)]

@@ -532,6 +532,25 @@ fn value_span(
         Check::UrlPassword => {
             return (!benign::is_env_reference(&text[start..end])).then_some(end);
         }
+        Check::Pair => {
+            let (user, password) = text[start..end].split_once(':')?;
+            let scheme = ["http", "https", "ssh", "git", "ftp", "file", "mailto"]
+                .iter()
+                .any(|s| user.eq_ignore_ascii_case(s));
+            let port = password.chars().all(|c| c.is_ascii_digit());
+            let mask = password
+                .chars()
+                .all(|c| matches!(c, '*' | '•' | '…' | 'x' | 'X' | '.' | '#' | '-' | '_'));
+            let placeholder = password.starts_with(['<', '{', '$', '%', '['])
+                || ["password", "pass", "passwd", "pwd", "secret", "token"]
+                    .iter()
+                    .any(|w| password.eq_ignore_ascii_case(w));
+            // A password typed or generated (a digit, a symbol, mixed case), or
+            // a default that repeats its user (`msfadmin:msfadmin`): a pair of
+            // plain words is a name (`system:masters`, `cargo:system-keychain`).
+            let typed = benign::looks_typed(password) || user.eq_ignore_ascii_case(password);
+            return (typed && !scheme && !port && !mask && !placeholder).then_some(end);
+        }
         _ => {}
     }
     let quote = match Quote::around(text, start, end) {

@@ -34,6 +34,11 @@ pub(crate) enum Check {
     Answer,
     /// A URL's password: as is, unless it names a variable (`$DB_PASSWORD`).
     UrlPassword,
+    /// A `user:password` pair: as is, unless the part after the colon is a
+    /// port (digits), a placeholder or a reference, or the part before it is a
+    /// scheme or a word of code (`std::x`, `ALL:ALL` of sudoers is no
+    /// credential sentence).
+    Pair,
     /// A bare bearer token: only when it looks random.
     RandomLooking,
     /// A PEM BEGIN line: extend to the matching END line, or to the end of the text.
@@ -303,6 +308,18 @@ pub(crate) const RULES: &[Rule] = &[
         ),
         check: Check::Prose,
         line: Line::After(&["pass", "pwd", "pw"]),
+        ..DEFAULTS
+    },
+    Rule {
+        // A `user:password` pair after a word for credentials: `default
+        // credentials (msfadmin:msfadmin)`, `creds: admin:Winter2024!`. The
+        // pair is redacted whole; a port (`host:5432`), a scheme (`https:`), a
+        // path or a pair of plain words (`system:masters`) is none.
+        kind: CredentialKind::PasswordAssignment,
+        anchors: &["cred", "login", "logon"],
+        pattern: r#"(?i)\b(?:credentials?|creds|logins?|logon)\b[^\r\n]{0,40}?[ \t(\[`'"]([A-Za-z0-9._\\-]{1,40}:[^\s`'")\],;:/\\]{1,64})(?:[\s`'")\],;.]|$)"#,
+        check: Check::Pair,
+        line: Line::After(&[":"]),
         ..DEFAULTS
     },
     Rule {

@@ -162,7 +162,12 @@ fn positive_cases() -> Vec<(String, String)> {
         ("clientSecret: 'abcDEF123'".into(), "clientSecret: '[redacted:secret]'"),
         ("SECRET_KEY = 'django-insecure-x'".into(), "SECRET_KEY = '[redacted:secret]'"),
         ("webhook_secret: whsec_abc123".into(), "webhook_secret: [redacted:secret]"),
-        ("credentials: bob:hunter2".into(), "credentials: [redacted:secret]"),
+        // A `user:password` pair: named as the password it holds.
+        ("credentials: bob:hunter2".into(), "credentials: [redacted:password]"),
+        (
+            "default credentials (msfadmin:msfadmin) over telnet".into(),
+            "default credentials ([redacted:password]) over telnet",
+        ),
         // API keys and tokens.
         ("run --token --token abc123def".into(), "run --token --token [redacted:api-key]"),
         ("signing_key: abc123".into(), "signing_key: [redacted:secret]"),
