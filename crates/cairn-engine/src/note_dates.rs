@@ -54,8 +54,15 @@ impl NoteDates {
             return;
         };
         let committed = day * 86_400;
+        // Only notes dated by that very file time: a note read again from a
+        // file edited since it was indexed carries the new time.
+        let indexed = mtime_ns.div_euclid(1_000_000_000);
         for n in notes {
-            if n.updated.is_none() && n.created.is_none() && n.mtime.is_none_or(|m| committed < m) {
+            if n.updated.is_none()
+                && n.created.is_none()
+                && n.mtime == Some(indexed)
+                && committed < indexed
+            {
                 n.mtime = Some(committed);
             }
         }
@@ -77,7 +84,9 @@ impl NoteDates {
             let _ = history.save_unsynced(&file);
         }
         history.head()?;
-        repo.committed_days(&history, &vault).ok()
+        let status = crate::code_changed::status_cache(&self.cache_dir, repo.workdir());
+        repo.committed_days(&history, &vault, Some(&status.staged))
+            .ok()
     }
 }
 

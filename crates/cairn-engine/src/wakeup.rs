@@ -342,7 +342,7 @@ impl Engine {
             };
             let strong = ctx.has_query
                 && s.relevance >= profile.confidential_min_relevance
-                && s.passes_gate(profile.min_coverage);
+                && s.passes_full_gate(profile.min_coverage);
             let v = cairn_policy::visibility(n.sensitivity, strong);
             if v == Visibility::Hidden
                 && !s.retired

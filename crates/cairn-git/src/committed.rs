@@ -6,7 +6,8 @@
 //! modification time it has now, as git's own status tells an unchanged file;
 //! its day is the newest commit of the history that touched it, or, when the
 //! history was capped and none did, the oldest day read (it is older still). A
-//! file edited since, or staged and never committed, has no day here.
+//! file edited since, or staged since `HEAD` (edited and added, or new), has no
+//! day here.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -53,7 +54,9 @@ impl CommittedDays {
 
 impl Repository {
     /// The files under `folder` (a folder of the working tree) with the day
-    /// `history` (of this repository's `HEAD`) says each was last committed.
+    /// `history` (of this repository's `HEAD`) says each was last committed;
+    /// `staged_cache` is where the staged files are kept between runs (see
+    /// [`crate::StatusCache::staged`]).
     ///
     /// # Errors
     /// [`GitError::Read`] when the index cannot be read.
@@ -61,6 +64,7 @@ impl Repository {
         &self,
         history: &History,
         folder: &Path,
+        staged_cache: Option<&Path>,
     ) -> Result<CommittedDays, GitError> {
         let Ok(rel) = folder.strip_prefix(self.workdir()) else {
             return Ok(CommittedDays::default());
@@ -74,6 +78,12 @@ impl Repository {
             prefix.push('/');
         }
         let index = crate::tree::own_index(self.gix())?;
+        // A file staged since `HEAD` (edited and added, or new) is not as its
+        // last commit left it: its day is its own time's.
+        let staged: std::collections::HashSet<String> =
+            crate::tree::staged_files(self.gix(), &index, staged_cache)?
+                .into_iter()
+                .collect();
         let mut files = HashMap::new();
         for entry in index.entries() {
             if entry.stage_raw() != 0 || entry.mode.is_submodule() || entry.mode.is_sparse() {
@@ -85,6 +95,9 @@ impl Repository {
             let Some(inside) = path.strip_prefix(prefix.as_str()) else {
                 continue;
             };
+            if staged.contains(path) {
+                continue;
+            }
             let Some(day) = history.last_touched(path).or_else(|| history.cut()) else {
                 continue;
             };

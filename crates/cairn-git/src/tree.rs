@@ -480,7 +480,7 @@ impl gix::status::plumbing::index_as_worktree::traits::SubmoduleStatus for Moved
 /// for the same `HEAD` commit and index (the index's checksum changes
 /// with every write of it), else computed and written there (a cache that cannot
 /// be written is computed again next time).
-fn staged_files(
+pub(crate) fn staged_files(
     repo: &gix::Repository,
     index: &gix::index::File,
     cache: Option<&Path>,

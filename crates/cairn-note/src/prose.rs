@@ -384,9 +384,10 @@ struct Blocks {
     /// at its start).
     links: Vec<bool>,
     quote: usize,
-    /// Where a callout's title was put as a heading (in `out`): its message if
-    /// nothing follows it in the callout.
-    callout_title: Option<usize>,
+    /// A callout's title and where its place is in `out` (a separator, not a
+    /// heading: it ends no section and starts none): its message if nothing
+    /// follows it in the callout.
+    callout_title: Option<(usize, String)>,
     list_depth: usize,
     list: ListState,
     items: Vec<ItemState>,
@@ -400,14 +401,14 @@ impl Blocks {
         self.buf.clear();
         if self.quote > 0 && text.starts_with("[!") {
             // A callout's first line (`> [!note] Definición`): its marker and
-            // title, a label as a heading is (the title glued to the callout's
-            // text was a summary's first word).
+            // title, a label (the title glued to the callout's text was a
+            // summary's first word).
             let title = strip_callout(&text);
             if title != text {
                 self.buf_plain = false;
                 if !title.is_empty() && self.list_depth == 0 {
-                    self.callout_title = Some(self.out.len());
-                    self.out.push(Unit::Heading(title));
+                    self.callout_title = Some((self.out.len(), title));
+                    self.out.push(Unit::Other);
                 }
                 return;
             }
@@ -553,11 +554,10 @@ impl Blocks {
                 self.quote = self.quote.saturating_sub(1);
                 // A callout that is its title alone (`> [!warning] Never
                 // deploy on Fridays`): the title is its message.
-                if let Some(at) = self.callout_title.take()
+                if let Some((at, title)) = self.callout_title.take()
                     && at + 1 == self.out.len()
-                    && let Some(Unit::Heading(title)) = self.out.pop()
                 {
-                    self.out.push(Unit::Prose(title, false));
+                    self.out[at] = Unit::Prose(title, false);
                 }
             }
             TagEnd::Item => {

@@ -477,6 +477,15 @@ fn to_spans(text: &str, rule: &Rule, caps: &Captures<'_>, out: &mut Vec<Span>) -
             }
             return whole.end();
         }
+        Check::Pair => {
+            // Every pair on the rest of the line, each checked alone: a port
+            // or a time before it hides no pair after it.
+            let after = caps.get(1).map_or(whole.end()..whole.end(), |g| g.range());
+            for (s, e) in credential_pairs(text, after) {
+                push(s, e, rule.kind);
+            }
+            return whole.end();
+        }
         Check::Table => {
             let mut found = Vec::new();
             structure::table(text, whole.start(), &mut found);
@@ -512,6 +521,77 @@ fn to_spans(text: &str, rule: &Rule, caps: &Captures<'_>, out: &mut Vec<Span>) -
     }
 }
 
+/// The `user:password` pairs in `text[range]` (the rest of a line after a word
+/// for credentials), as byte spans of `text`: a user of letters, digits, `.`,
+/// `_`, `@`, `\` or `-` after a blank, a bracket, a quote, a bold or table
+/// mark, `=` or `,` (not a colon: `urn:a:b` is a name), then a colon and a password up to a blank, a quote, a
+/// bracket, `,`, `;`, `:`, `/`, `|`, `*` or `<` (a sentence's closing `.` left
+/// out), that [`credential_pair`] takes for one.
+fn credential_pairs(text: &str, range: std::ops::Range<usize>) -> Vec<(usize, usize)> {
+    let w = &text[range.clone()];
+    let bytes = w.as_bytes();
+    let user_byte = |b: u8| b.is_ascii_alphanumeric() || b"._@\\-".contains(&b);
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(off) = w[from..].find(':') {
+        let colon = from + off;
+        from = colon + 1;
+        let mut user_start = colon;
+        while user_start > 0 && user_byte(bytes[user_start - 1]) {
+            user_start -= 1;
+        }
+        let delimited = user_start == 0 || b" \t([`'\"*=|,".contains(&bytes[user_start - 1]);
+        let rest = &w[colon + 1..];
+        let len = rest
+            .find(|c: char| c.is_whitespace() || "`'\")],;:/\\|*<".contains(c))
+            .unwrap_or(rest.len());
+        let password = rest[..len].trim_end_matches(['.', ',']);
+        if user_start < colon
+            && delimited
+            && !password.is_empty()
+            && credential_pair(&w[user_start..colon], password)
+        {
+            out.push((
+                range.start + user_start,
+                range.start + colon + 1 + password.len(),
+            ));
+        }
+    }
+    out
+}
+
+/// Whether `user:password` is a credential: not a scheme (`https:`), a port
+/// (`host:5432`), a version or an image tag (`python:3.12-slim`), a digest
+/// (`sha256:9f86…`), a mask (`****`), a placeholder or a reference (`<pass>`,
+/// `${X}`, `$DB_PASS`, `%PW%`), and a password typed or generated (a digit, a
+/// symbol, mixed case), or a default that repeats its user (`msfadmin:msfadmin`):
+/// a pair of plain words is a name (`system:masters`, `cargo:system-keychain`).
+fn credential_pair(user: &str, password: &str) -> bool {
+    let named = |names: &[&str]| names.iter().any(|n| user.eq_ignore_ascii_case(n));
+    if named(&["http", "https", "ssh", "git", "ftp", "file", "mailto"])
+        || named(&["sha1", "sha256", "sha384", "sha512", "md5", "blake3", "sha"])
+    {
+        return false;
+    }
+    let port = password.bytes().all(|b| b.is_ascii_digit());
+    let version =
+        password.starts_with(|c: char| c.is_ascii_digit()) && password.contains(['.', '-']);
+    let mask = password
+        .chars()
+        .all(|c| matches!(c, '*' | '•' | '…' | 'x' | 'X' | '.' | '#' | '-' | '_'));
+    let mut chars = password.chars();
+    let first = chars.next();
+    let second = chars.next();
+    let reference = matches!(first, Some('<' | '{' | '['))
+        || (matches!(first, Some('$' | '%'))
+            && second.is_some_and(|c| c == '{' || c == '_' || c.is_ascii_uppercase()));
+    let word = ["password", "pass", "passwd", "pwd", "secret", "token"]
+        .iter()
+        .any(|w| password.eq_ignore_ascii_case(w));
+    let typed = benign::looks_typed(password) || user.eq_ignore_ascii_case(password);
+    typed && !port && !version && !mask && !reference && !word
+}
+
 /// Where the secret that starts at `start` ends, or `None` when the value is
 /// not a secret. `match_start..match_end` is the whole match (key included).
 fn value_span(
@@ -531,25 +611,6 @@ fn value_span(
         Check::RandomLooking => return benign::looks_random(&text[start..end]).then_some(end),
         Check::UrlPassword => {
             return (!benign::is_env_reference(&text[start..end])).then_some(end);
-        }
-        Check::Pair => {
-            let (user, password) = text[start..end].split_once(':')?;
-            let scheme = ["http", "https", "ssh", "git", "ftp", "file", "mailto"]
-                .iter()
-                .any(|s| user.eq_ignore_ascii_case(s));
-            let port = password.chars().all(|c| c.is_ascii_digit());
-            let mask = password
-                .chars()
-                .all(|c| matches!(c, '*' | '•' | '…' | 'x' | 'X' | '.' | '#' | '-' | '_'));
-            let placeholder = password.starts_with(['<', '{', '$', '%', '['])
-                || ["password", "pass", "passwd", "pwd", "secret", "token"]
-                    .iter()
-                    .any(|w| password.eq_ignore_ascii_case(w));
-            // A password typed or generated (a digit, a symbol, mixed case), or
-            // a default that repeats its user (`msfadmin:msfadmin`): a pair of
-            // plain words is a name (`system:masters`, `cargo:system-keychain`).
-            let typed = benign::looks_typed(password) || user.eq_ignore_ascii_case(password);
-            return (typed && !scheme && !port && !mask && !placeholder).then_some(end);
         }
         _ => {}
     }

@@ -311,13 +311,14 @@ pub(crate) const RULES: &[Rule] = &[
         ..DEFAULTS
     },
     Rule {
-        // A `user:password` pair after a word for credentials: `default
-        // credentials (msfadmin:msfadmin)`, `creds: admin:Winter2024!`. The
-        // pair is redacted whole; a port (`host:5432`), a scheme (`https:`), a
-        // path or a pair of plain words (`system:masters`) is none.
+        // `user:password` pairs on the rest of a line after a word for
+        // credentials: `default credentials (msfadmin:msfadmin)`, `creds:
+        // alice:Passw0rd!, bob:Summer2024`. Each pair is redacted whole; a port
+        // (`host:5432`), a scheme, a tag or a pair of plain words
+        // (`system:masters`) is none (`detect::credential_pair`).
         kind: CredentialKind::PasswordAssignment,
         anchors: &["cred", "login", "logon"],
-        pattern: r#"(?i)\b(?:credentials?|creds|logins?|logon)\b[^\r\n]{0,40}?[ \t(\[`'"]([A-Za-z0-9._\\-]{1,40}:[^\s`'")\],;:/\\]{1,64})(?:[\s`'")\],;.]|$)"#,
+        pattern: r"(?i)\b(?:credentials?|creds|logins?|logon)\b([^\r\n]{0,160}:[^\r\n]{0,160})",
         check: Check::Pair,
         line: Line::After(&[":"]),
         ..DEFAULTS

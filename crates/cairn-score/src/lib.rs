@@ -212,6 +212,18 @@ impl Scored {
         self.anchored || self.successor_of.is_some() || self.matches_task(min_coverage)
     }
 
+    /// [`Scored::passes_gate`] without a constraint's lower share: what a
+    /// confidential note must pass to be named at all (its lower gate is for
+    /// what the session is shown, never for what it is told exists).
+    pub fn passes_full_gate(&self, min_coverage: f64) -> bool {
+        let share = if self.marked_stale {
+            (min_coverage * 2.0).min(0.9)
+        } else {
+            min_coverage
+        };
+        self.anchored || self.successor_of.is_some() || self.covers(share)
+    }
+
     /// Whether the note's own text covers at least `min_coverage` of the query.
     /// Whether the note's own text covers what [`Scored::needed_coverage`] asks.
     pub fn matches_task(&self, min_coverage: f64) -> bool {

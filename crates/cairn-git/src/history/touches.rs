@@ -63,8 +63,8 @@ pub struct TouchCount {
 }
 
 impl History {
-    /// The day (UTC days since 1970) of the newest commit held that touched the
-    /// file `path` (relative to the repository's root).
+    /// The latest day (UTC days since 1970) of the commits held that touched
+    /// the file `path` (relative to the repository's root).
     #[must_use]
     pub fn last_touched(&self, path: &str) -> Option<i64> {
         let index = self.touched_by.0.get_or_init(|| TouchIndex::of(self));
@@ -73,8 +73,14 @@ impl History {
             .binary_search_by(|&id| self.paths[id as usize].as_str().cmp(path))
             .ok()?;
         let id = index.sorted[at] as usize;
-        let newest = *index.commits.get(id)?.first()?;
-        self.commits.get(newest as usize).map(|c| c.day)
+        // The latest day, not the first commit held: commits of a merged
+        // branch come after newer ones of the line they joined.
+        index
+            .commits
+            .get(id)?
+            .iter()
+            .filter_map(|&c| self.commits.get(c as usize).map(|c| c.day))
+            .max()
     }
 
     /// The share (0..1) of the files the history's commits touched that lie

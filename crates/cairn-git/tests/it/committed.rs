@@ -26,6 +26,7 @@ fn a_clones_files_take_the_day_of_their_last_commit_until_edited() {
             ("notes/b.md", "# B\n"),
             ("notes/c.md", "# C\n"),
             ("notes/d.md", "# D\n"),
+            ("notes/g.md", "# G\n"),
             ("README.md", "r\n"),
         ],
     );
@@ -66,8 +67,11 @@ fn a_clones_files_take_the_day_of_their_last_commit_until_edited() {
     std::fs::write(clone.join("notes/e.md"), "# E\n").unwrap();
     git_in(&clone, &["add", "notes/e.md"], "2026-11-29T10:00:00Z");
     std::fs::write(clone.join("notes/f.md"), "# F\n").unwrap();
+    // Edited and added, never committed: the index has its new stat.
+    std::fs::write(clone.join("notes/g.md"), "# G\n\nStaged.\n").unwrap();
+    git_in(&clone, &["add", "notes/g.md"], "2026-11-29T10:00:00Z");
 
-    let days = repo.committed_days(&h, &clone.join("notes")).unwrap();
+    let days = repo.committed_days(&h, &clone.join("notes"), None).unwrap();
     let day = |name: &str| {
         let (mtime, size) = stat(&clone.join("notes").join(name));
         days.day_of(name, mtime, size)
@@ -78,15 +82,33 @@ fn a_clones_files_take_the_day_of_their_last_commit_until_edited() {
     assert_eq!(day("d.md"), None, "touched since");
     assert_eq!(day("e.md"), None, "staged, never committed");
     assert_eq!(day("f.md"), None, "untracked");
+    assert_eq!(day("g.md"), None, "edited and staged, never committed");
+    // A capped history (its oldest day the cut): a file no commit it holds
+    // touched is older, but one staged and never committed has no day.
+    let mut capped = History::default();
+    let one = HistoryLimits {
+        max_commits: 1,
+        ..HistoryLimits::default()
+    };
+    capped.update(&repo, &one, true).unwrap();
+    let days = repo
+        .committed_days(&capped, &clone.join("notes"), None)
+        .unwrap();
+    let day = |name: &str| {
+        let (mtime, size) = stat(&clone.join("notes").join(name));
+        days.day_of(name, mtime, size)
+    };
+    assert_eq!(day("a.md"), Some(20_254), "before the cut: the cut day");
+    assert_eq!(day("e.md"), None, "staged, never committed");
     // Paths are the folder's own; a folder outside the working tree has none.
     assert_eq!(
         days.day_of("notes/a.md", stat(&clone.join("notes/a.md")).0, 4),
         None
     );
     let (mtime, size) = stat(&clone.join("README.md"));
-    let whole = repo.committed_days(&h, &clone).unwrap();
+    let whole = repo.committed_days(&h, &clone, None).unwrap();
     assert_eq!(whole.day_of("README.md", mtime, size), Some(20_148));
-    let elsewhere = repo.committed_days(&h, dir.path()).unwrap();
+    let elsewhere = repo.committed_days(&h, dir.path(), None).unwrap();
     assert!(elsewhere.is_empty());
 }
 
@@ -126,4 +148,38 @@ fn a_folders_history_holds_only_its_commits_and_files() {
         .unwrap();
     assert_eq!(whole.len(), 5);
     assert_eq!(whole.last_touched("src/lib.rs"), Some(20_270)); // 2025-07-01
+}
+
+/// The latest day of the commits that touched a file, not the first one held:
+/// an update after a merge puts the merged branch's older commits before newer
+/// ones of the line they joined.
+#[test]
+fn a_file_last_touched_on_the_main_line_keeps_that_day_after_a_merge() {
+    let r = Repo::new();
+    r.commit(
+        "2025-03-01T09:00:00Z",
+        "Initial",
+        &[("notes/x.md", "1\n"), ("y", "1\n")],
+    );
+    r.git(&["checkout", "-q", "-b", "side"]);
+    r.commit("2025-03-02T09:00:00Z", "Side", &[("notes/x.md", "side\n")]);
+    r.git(&["checkout", "-q", "-"]);
+    r.commit("2025-03-05T09:00:00Z", "Main", &[("y", "2\n")]);
+    let repo = open(&r.path()).unwrap();
+    let mut h = History::default();
+    h.update(&repo, &HistoryLimits::default(), true).unwrap();
+    r.commit(
+        "2025-03-06T09:00:00Z",
+        "Main again",
+        &[("notes/x.md", "main\n")],
+    );
+    h.update(&repo, &HistoryLimits::default(), false).unwrap();
+    assert_eq!(h.last_touched("notes/x.md"), Some(20_153)); // 2025-03-06
+    crate::common::git_in(
+        &r.path(),
+        &["merge", "-q", "-X", "ours", "--no-edit", "side"],
+        "2025-03-07T09:00:00Z",
+    );
+    h.update(&repo, &HistoryLimits::default(), false).unwrap();
+    assert_eq!(h.last_touched("notes/x.md"), Some(20_153));
 }

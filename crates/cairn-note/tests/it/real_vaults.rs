@@ -428,6 +428,12 @@ fn summaries_start_with_prose() {
             "> [!warning] Never deploy on Fridays\n\nThe pipeline freezes then.\n",
             "Never deploy on Fridays",
         ),
+        // A callout titled as a section of sources ends no section: the note's
+        // own text after it is prose.
+        (
+            "> [!quote] Source\n> Kleppmann, chapter 7.\n\nTransactions group reads and writes.\n",
+            "Kleppmann, chapter 7.",
+        ),
         // Wikilinks read as their alias or target.
         (
             "See [[Other Note|the other]] and [[Plain#Section]] and [[Topics/K3s/K3s Production.md]].\n",
