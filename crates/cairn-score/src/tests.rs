@@ -361,6 +361,10 @@ fn a_constraint_in_scope_needs_less_of_the_query() {
     assert!(!get("s.md").passes_gate(0.35));
     assert!(!get("w.md").passes_gate(0.35), "25% < 28%");
     assert!((get("c.md").needed_coverage(0.35) - 0.28).abs() < 1e-9);
+    // Naming a confidential note needs the full gate: a constraint at 30%
+    // is shown when it may be, never named when it is withheld.
+    assert!(get("c.md").passes_gate(0.35) && !get("c.md").passes_full_gate(0.35));
+    assert!(!get("d.md").passes_full_gate(0.35));
 }
 
 #[test]
