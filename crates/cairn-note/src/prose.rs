@@ -168,18 +168,18 @@ fn only_points_elsewhere(paragraph: &str) -> bool {
         && (address.starts_with("https://") || address.starts_with("http://"))
 }
 
-/// Headings of a note's sources, whole (lowercase, without a closing colon).
+/// Headings of a note's sources, whole (lowercase, without a closing colon);
+/// not `Resources` or `Source`, which many notes use for their own content (a
+/// Kubernetes note's resource types, a note about source code).
 const REFERENCE_HEADINGS: &[&str] = &[
     "references",
     "reference",
     "sources",
-    "source",
     "bibliography",
     "citations",
     "further reading",
     "see also",
     "links",
-    "resources",
     "related links",
     "external links",
 ];
@@ -845,15 +845,23 @@ mod tests {
         let p = prose(body);
         assert_eq!(p.sentences, ["The stories follow STAR."]);
         assert_eq!(p.references, ["Cracking the Coding Interview"]);
-        for heading in ["## See also", "### Further reading:", "## Links"] {
+        for heading in [
+            "## See also",
+            "### Further reading:",
+            "## Links",
+            "## Sources",
+        ] {
             let p = prose(&format!(
                 "Lead text here.\n\n{heading}\n- [Book](https://x.org)\n"
             ));
             assert_eq!(p.sentences, ["Lead text here."], "{heading}");
         }
-        // A heading that only starts so is a section of the note.
-        let p = prose("## References to the cache\nThe cache keeps a day.\n");
-        assert_eq!(p.sentences, ["The cache keeps a day."]);
+        // A heading that only starts so is a section of the note, and so are
+        // `Resources` and `Source` (a Kubernetes note's resource types).
+        for heading in ["## References to the cache", "## Resources", "## Source"] {
+            let p = prose(&format!("{heading}\nThe cache keeps a day.\n"));
+            assert_eq!(p.sentences, ["The cache keeps a day."], "{heading}");
+        }
     }
 
     #[test]

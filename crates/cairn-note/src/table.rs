@@ -50,7 +50,11 @@ pub fn table_summary(body: &str) -> Option<String> {
                     c.push_str(&t);
                 }
             }
-            Event::InlineHtml(h) if h.trim().eq_ignore_ascii_case("<br>") => {
+            Event::InlineHtml(h)
+                if ["<br>", "<br/>", "<br />"]
+                    .iter()
+                    .any(|b| h.trim().eq_ignore_ascii_case(b)) =>
+            {
                 if let Some(c) = cell.as_mut() {
                     c.push_str("; ");
                 }
@@ -101,7 +105,7 @@ mod tests {
         );
         // A list in a cell (`<br>`), links and code as text, an empty header, an
         // empty cell and a ditto mark left out, a first row of dashes skipped.
-        let body = "| Title | | Tags |\n|---|---|---|\n| - | - | ^ |\n| RIL project | - Y1 internship<br>- [[ML]] with `numpy` | ^ |\n";
+        let body = "| Title | | Tags |\n|---|---|---|\n| - | - | ^ |\n| RIL project | - Y1 internship<br/>- [[ML]] with `numpy` | ^ |\n";
         assert_eq!(
             table_summary(body).as_deref(),
             Some("Title: RIL project; Y1 internship; ML with numpy")
