@@ -172,12 +172,8 @@ fn read_history(
 }
 
 /// `n commits`, or `1 commit`.
-fn commits(n: usize) -> String {
-    if n == 1 {
-        "1 commit".to_owned()
-    } else {
-        format!("{n} commits")
-    }
+pub(crate) fn commits(n: usize) -> String {
+    crate::git_task::plural(n, "commit")
 }
 
 /// Days since 1970-01-01 of `d`.

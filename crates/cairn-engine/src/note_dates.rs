@@ -69,10 +69,12 @@ impl NoteDates {
     }
 
     fn read(&self) -> Option<CommittedDays> {
-        let vault = self.vault.canonicalize().ok()?;
-        let repo = cairn_git::open(&vault).ok()?;
-        let under = folder_in(&repo, &vault)?;
-        let file = history_file(&self.cache_dir, repo.workdir(), &under);
+        let VaultHistory {
+            vault,
+            repo,
+            under,
+            file,
+        } = VaultHistory::open(&self.vault, &self.cache_dir)?;
         let mut history = History::load(&file);
         // Never the cold pass (`cairn index`'s): no history, no days.
         history.head()?;
@@ -90,15 +92,32 @@ impl NoteDates {
     }
 }
 
-/// The vault's folder in `repo`'s working tree (`""`: its root), `/`-separated.
-fn folder_in(repo: &cairn_git::Repository, vault: &Path) -> Option<String> {
-    let rel = vault.strip_prefix(repo.workdir()).ok()?;
-    Some(
-        rel.components()
-            .map(|c| c.as_os_str().to_string_lossy())
-            .collect::<Vec<_>>()
-            .join("/"),
-    )
+/// The repository a vault is kept in and where the history of its folder is
+/// cached.
+struct VaultHistory {
+    /// The vault's root, canonical.
+    vault: PathBuf,
+    repo: cairn_git::Repository,
+    /// The vault's folder in the working tree (`""`: its root).
+    under: String,
+    /// The history's cache file.
+    file: PathBuf,
+}
+
+impl VaultHistory {
+    /// For the vault at `root` with its cache in `cache_dir`; `None` outside git.
+    fn open(root: &Path, cache_dir: &Path) -> Option<Self> {
+        let vault = root.canonicalize().ok()?;
+        let repo = cairn_git::open(&vault).ok()?;
+        let under = repo.folder_of(&vault)?;
+        let file = history_file(cache_dir, repo.workdir(), &under);
+        Some(Self {
+            vault,
+            repo,
+            under,
+            file,
+        })
+    }
 }
 
 /// The cache file of the history of the folder `under` of the repository at
@@ -124,10 +143,9 @@ pub(crate) fn index_vault_history(
     if !config.git.date_notes {
         return None;
     }
-    let vault = config.vault.root.canonicalize().ok()?;
-    let repo = cairn_git::open(&vault).ok()?;
-    let under = folder_in(&repo, &vault)?;
-    let file = history_file(cache_dir, repo.workdir(), &under);
+    let VaultHistory {
+        repo, under, file, ..
+    } = VaultHistory::open(&config.vault.root, cache_dir)?;
     let mut history = if fresh {
         History::default()
     } else {
@@ -136,23 +154,28 @@ pub(crate) fn index_vault_history(
     let limits = crate::code_changed::limits(config);
     let outcome = match history.update_under(&repo, &limits, true, &under) {
         Ok(cairn_git::HistoryUpdate::Unchanged) => {
-            format!("up to date ({} touching its notes)", commits(history.len()))
+            format!(
+                "up to date ({} touching its notes)",
+                crate::code_changed::commits(history.len())
+            )
         }
         Ok(u) => match history.save(&file) {
             Ok(()) => match u {
                 cairn_git::HistoryUpdate::Rebuilt(n) => {
-                    format!("read: {}, {} touching its notes", commits(n), history.len())
+                    format!(
+                        "read: {}, {} touching its notes",
+                        crate::code_changed::commits(n),
+                        history.len()
+                    )
                 }
-                _ => format!("updated ({} touching its notes)", commits(history.len())),
+                _ => format!(
+                    "updated ({} touching its notes)",
+                    crate::code_changed::commits(history.len())
+                ),
             },
             Err(e) => e.to_string(),
         },
         Err(e) => e.to_string(),
     };
     Some((repo.workdir().to_path_buf(), outcome))
-}
-
-/// `n commits`, or `1 commit`.
-fn commits(n: usize) -> String {
-    crate::git_task::plural(n, "commit")
 }

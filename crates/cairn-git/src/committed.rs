@@ -53,6 +53,19 @@ impl CommittedDays {
 }
 
 impl Repository {
+    /// The path of `folder` in the working tree, `/`-separated (`""`: its
+    /// root); `None` when it is not in it.
+    #[must_use]
+    pub fn folder_of(&self, folder: &Path) -> Option<String> {
+        let rel = folder.strip_prefix(self.workdir()).ok()?;
+        Some(
+            rel.components()
+                .map(|c| c.as_os_str().to_string_lossy())
+                .collect::<Vec<_>>()
+                .join("/"),
+        )
+    }
+
     /// The files under `folder` (a folder of the working tree) with the day
     /// `history` (of this repository's `HEAD`) says each was last committed;
     /// `staged_cache` is where the staged files are kept between runs (see
@@ -66,14 +79,9 @@ impl Repository {
         folder: &Path,
         staged_cache: Option<&Path>,
     ) -> Result<CommittedDays, GitError> {
-        let Ok(rel) = folder.strip_prefix(self.workdir()) else {
+        let Some(mut prefix) = self.folder_of(folder) else {
             return Ok(CommittedDays::default());
         };
-        let mut prefix = rel
-            .components()
-            .map(|c| c.as_os_str().to_string_lossy())
-            .collect::<Vec<_>>()
-            .join("/");
         if !prefix.is_empty() {
             prefix.push('/');
         }

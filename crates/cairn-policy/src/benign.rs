@@ -119,11 +119,7 @@ pub(crate) fn is_benign_value(value: &str, quote: Quote, rest: &str) -> bool {
     if (unquoted || value.len() < 4) && !value.chars().any(char::is_alphanumeric) {
         return true;
     }
-    // Masks: `****`, `xxxx`, `...`, `-`.
-    if trim_code_punctuation(value)
-        .chars()
-        .all(|c| matches!(c, '*' | '•' | '…' | 'x' | 'X' | '.' | '#' | '-' | '_'))
-    {
+    if is_mask(trim_code_punctuation(value)) {
         return true;
     }
     // References to where the secret lives: `$VAR`, `${VAR}`, `${env.X}`,
@@ -336,6 +332,13 @@ fn starts_with_placeholder(value: &str) -> bool {
                     .bytes()
                     .all(|b| b.is_ascii_alphanumeric() || matches!(b, b' ' | b'_' | b'-' | b'.'))
         })
+}
+
+/// A mask in place of a secret: `****`, `xxxx`, `...`, `-`.
+pub(crate) fn is_mask(value: &str) -> bool {
+    value
+        .chars()
+        .all(|c| matches!(c, '*' | '•' | '…' | 'x' | 'X' | '.' | '#' | '-' | '_'))
 }
 
 /// `$NAME`, `${NAME}` or `%NAME%`. A bare `$` before upper and lower case

@@ -576,9 +576,7 @@ fn credential_pair(user: &str, password: &str) -> bool {
     let port = password.bytes().all(|b| b.is_ascii_digit());
     let version =
         password.starts_with(|c: char| c.is_ascii_digit()) && password.contains(['.', '-']);
-    let mask = password
-        .chars()
-        .all(|c| matches!(c, '*' | '•' | '…' | 'x' | 'X' | '.' | '#' | '-' | '_'));
+    let mask = benign::is_mask(password);
     let mut chars = password.chars();
     let first = chars.next();
     let second = chars.next();
