@@ -540,9 +540,10 @@ fn make_item(n: &Note, s: &Scored, c: &Candidate<'_>, req: &Request<'_>) -> Item
         ),
         Layer::Recent => (
             summarize(&shown, &no_terms).into_string(),
-            vec![match n.updated.or(n.created) {
-                Some(d) => format!("recently edited ({d})"),
-                None => "recently edited".to_owned(),
+            vec![match (n.updated.or(n.created), n.committed) {
+                (Some(d), _) => format!("recently edited ({d})"),
+                (None, Some(d)) => format!("recently edited (last commit {d})"),
+                (None, None) => "recently edited".to_owned(),
             }],
         ),
         Layer::Task => (
@@ -560,7 +561,11 @@ fn make_item(n: &Note, s: &Scored, c: &Candidate<'_>, req: &Request<'_>) -> Item
         score: round3(s.score),
         reasons,
         pinned: n.pinned,
-        date: n.updated.or(n.created).map(|d| d.to_string()),
+        date: n
+            .updated
+            .or(n.created)
+            .or(n.committed)
+            .map(|d| d.to_string()),
         withheld,
         layer: c.layer.as_str().to_owned(),
         supersedes: if withheld {

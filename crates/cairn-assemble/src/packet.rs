@@ -109,7 +109,8 @@ pub struct Item {
     pub reasons: Vec<String>,
     /// Pinned.
     pub pinned: bool,
-    /// `updated`, else `created`.
+    /// `updated`, else `created`, else (a note that says no date, in a vault
+    /// kept in git) the day of its file's last commit.
     pub date: Option<String>,
     /// Confidential: content withheld.
     pub withheld: bool,

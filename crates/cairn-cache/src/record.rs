@@ -102,6 +102,8 @@ impl StoredNote {
             size,
             mtime,
             entry_of,
+            // Not stored: the engine sets it as it decodes a note.
+            committed: _,
         } = note;
         Self {
             id: id.clone(),
@@ -192,6 +194,7 @@ impl StoredNote {
             body_line: self.body_line,
             size: self.size,
             mtime: self.mtime,
+            committed: None,
             entry_of: self.entry_of,
         }
     }
@@ -275,6 +278,7 @@ pub fn secret_stub(note: &Note) -> Note {
         body_line: note.body_line,
         size: note.size,
         mtime: note.mtime,
+        committed: None,
         entry_of: note.entry_of.clone(),
     }
 }

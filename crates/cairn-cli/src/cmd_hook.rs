@@ -134,10 +134,11 @@ fn read_history_in_background(source: &VaultArgs, unread: &cairn_engine::UnreadH
         return;
     }
     let shown = crate::index_report::shown_path(&unread.repo);
+    let from_next = unread.gives();
     match crate::index_report::spawn_history_read(source, unread) {
         Ok(()) => eprintln!(
-            "cairn: hook: reading the git history of {shown} in the background: notes whose \
-             code changed since are marked from the next session"
+            "cairn: hook: reading the git history of {shown} in the background: {from_next} \
+             from the next session"
         ),
         Err(e) => eprintln!(
             "cairn: hook: could not start `cairn index` to read the git history of {shown} ({})",

@@ -30,8 +30,9 @@ pub(crate) fn run(a: WakeupArgs) -> Result<()> {
     if let Some(unread) = &out.history_unread {
         eprintln!(
             "cairn: the git history of {} is not read for its `HEAD`: `cairn index` run \
-             there reads it, then notes whose code changed since are marked",
-            crate::index_report::shown_path(&unread.repo)
+             there reads it, then {}",
+            crate::index_report::shown_path(&unread.repo),
+            unread.gives()
         );
     }
     warn_diagnostics(&engine, a.verbose);

@@ -80,6 +80,9 @@ pub struct UnreadHistory {
     pub repo: PathBuf,
     /// The index folder the history is kept in (the one the wake-up used).
     pub index_dir: PathBuf,
+    /// The vault's own repository, whose history dates the notes that say no
+    /// date of their own ([`crate::note_dates`]), rather than a project's.
+    pub dates_notes: bool,
 }
 
 /// How long a background read that was asked for is waited for before it is
@@ -87,6 +90,17 @@ pub struct UnreadHistory {
 const READ_ASKED_FOR: std::time::Duration = std::time::Duration::from_secs(600);
 
 impl UnreadHistory {
+    /// What reading it gives, in words ("notes whose code changed since are
+    /// marked").
+    #[must_use]
+    pub fn gives(&self) -> &'static str {
+        if self.dates_notes {
+            "the notes that say no date of their own are dated by their last commit"
+        } else {
+            "notes whose code changed since are marked"
+        }
+    }
+
     /// Whether a background `cairn index` should be started for it now: no
     /// other was asked for in the last ten minutes (a stamp file beside the
     /// history's, written here). `false` when the stamp cannot be written, so
@@ -504,6 +518,7 @@ mod tests {
         let unread = |repo: &str| UnreadHistory {
             repo: repo.into(),
             index_dir: dir.path().to_path_buf(),
+            dates_notes: false,
         };
         let now = SystemTime::now();
         assert!(unread("/r/a").claim_background_read(now));
@@ -513,6 +528,7 @@ mod tests {
         let nowhere = UnreadHistory {
             repo: "/r/a".into(),
             index_dir: dir.path().join("missing/folder"),
+            dates_notes: false,
         };
         assert!(!nowhere.claim_background_read(now));
     }

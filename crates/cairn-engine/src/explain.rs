@@ -141,7 +141,11 @@ impl Engine {
                     // With no task, a note is listed as one most linked to
                     // (its reason says by how many) or as recently edited.
                     _ if sel.query.is_empty() => item
-                        .and_then(|i| i.reasons.iter().find(|r| r.starts_with("linked from")))
+                        .and_then(|i| {
+                            i.reasons.iter().find(|r| {
+                                r.starts_with("linked from") || r.starts_with("recently edited")
+                            })
+                        })
                         .map_or_else(
                             || "no task: recently edited".to_owned(),
                             |r| format!("no task: {r}"),

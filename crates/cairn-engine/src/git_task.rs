@@ -294,11 +294,22 @@ impl Engine {
         }?;
         // Only when the index folder is kept (an index in memory this time has
         // none where a history could be written).
-        out.history_unread = git
-            .history
-            .unread_in
+        // The project's history first; else the vault's, when dating an
+        // undated note found it never read.
+        let project = git.history.unread_in.map(|repo| (repo, false));
+        let vault = || {
+            self.notes
+                .vault_history_unread()
+                .map(|repo| (repo.to_path_buf(), true))
+        };
+        out.history_unread = project
+            .or_else(vault)
             .zip(self.index_info().cache_dir.clone())
-            .map(|(repo, index_dir)| crate::UnreadHistory { repo, index_dir });
+            .map(|((repo, dates_notes), index_dir)| crate::UnreadHistory {
+                repo,
+                index_dir,
+                dates_notes,
+            });
         Ok(out)
     }
 

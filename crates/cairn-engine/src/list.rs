@@ -93,8 +93,9 @@ impl Engine {
         Ok(out)
     }
 
-    /// The notes of a scope dated by their front matter (`updated`, else `created`;
-    /// never the file time), newest first, ties by id; only those dated `since` or
+    /// The notes of a scope dated by their front matter (`updated`, else `created`)
+    /// or, in a vault kept in git, by their file's last commit (never the file
+    /// time), newest first, ties by id; only those dated `since` or
     /// later when given. `total` counts the dated notes that qualify, before paging.
     pub fn recent(
         &self,
@@ -104,7 +105,7 @@ impl Engine {
         let (mut out, allowed) = self.in_scope(req)?;
         let mut dated: Vec<(NaiveDate, &Note)> = allowed
             .into_iter()
-            .filter_map(|n| n.updated.or(n.created).map(|d| (d, n)))
+            .filter_map(|n| n.updated.or(n.created).or(n.committed).map(|d| (d, n)))
             .filter(|(d, _)| since.is_none_or(|s| *d >= s))
             .collect();
         dated.sort_by(|(da, a), (db, b)| db.cmp(da).then_with(|| a.id.cmp(&b.id)));

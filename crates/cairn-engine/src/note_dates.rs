@@ -22,6 +22,10 @@ pub(crate) struct NoteDates {
     cache_dir: PathBuf,
     limits: HistoryLimits,
     days: OnceLock<Option<CommittedDays>>,
+    /// The working tree of the vault's repository and the history's cache file
+    /// when its history was never read (no `cairn index` yet): a hook starts
+    /// one in the background.
+    unread: OnceLock<(PathBuf, PathBuf)>,
 }
 
 impl NoteDates {
@@ -31,8 +35,9 @@ impl NoteDates {
         config.git.date_notes.then(|| Self {
             vault: config.vault.root.clone(),
             cache_dir: cache_dir.to_path_buf(),
-            limits: crate::code_changed::limits(config),
+            limits: limits(config),
             days: OnceLock::new(),
+            unread: OnceLock::new(),
         })
     }
 
@@ -54,6 +59,7 @@ impl NoteDates {
             return;
         };
         let committed = day * 86_400;
+        let committed_day = chrono::DateTime::from_timestamp(committed, 0).map(|d| d.date_naive());
         // Only notes dated by that very file time: a note read again from a
         // file edited since it was indexed carries the new time.
         let indexed = mtime_ns.div_euclid(1_000_000_000);
@@ -64,8 +70,22 @@ impl NoteDates {
                 && committed < indexed
             {
                 n.mtime = Some(committed);
+                n.committed = committed_day;
             }
         }
+    }
+
+    /// The working tree of the vault's repository when dating a note found its
+    /// history never read.
+    pub(crate) fn unread(&self) -> Option<&Path> {
+        self.unread.get().map(|(workdir, _)| workdir.as_path())
+    }
+
+    /// Whether the history found never read has been read since (by a
+    /// background `cairn index`): an engine that lives on (the MCP server's)
+    /// opens again to date its notes.
+    pub(crate) fn read_since(&self) -> bool {
+        self.unread.get().is_some_and(|(_, file)| file.is_file())
     }
 
     fn read(&self) -> Option<CommittedDays> {
@@ -76,8 +96,12 @@ impl NoteDates {
             file,
         } = VaultHistory::open(&self.vault, &self.cache_dir)?;
         let mut history = History::load(&file);
-        // Never the cold pass (`cairn index`'s): no history, no days.
-        history.head()?;
+        // Never the cold pass (`cairn index`'s): no history, no days (and a
+        // background `cairn index` is asked for).
+        if history.head().is_none() {
+            let _ = self.unread.set((repo.workdir().to_path_buf(), file));
+            return None;
+        }
         let update = history
             .update_under(&repo, &self.limits, false, &under)
             .ok()?;
@@ -120,6 +144,18 @@ impl VaultHistory {
     }
 }
 
+/// The limits of the vault's history: `[git] history_commits`, and no limit of
+/// days. A note's day is its file's last commit however old (a note left alone
+/// for three years is three years old, not `history_days`); the walk only
+/// diffs the vault's folder, so reading a vault's whole history is cheap
+/// (2,351 commits of a vault of 1,873 notes in about half a second).
+fn limits(config: &Config) -> HistoryLimits {
+    HistoryLimits {
+        max_days: u32::MAX,
+        ..crate::code_changed::limits(config)
+    }
+}
+
 /// The cache file of the history of the folder `under` of the repository at
 /// `workdir`: only the commits that touched the vault's files (a vault kept in
 /// a large repository loads a fraction of its history).
@@ -128,7 +164,17 @@ fn history_file(cache_dir: &Path, workdir: &Path, under: &str) -> PathBuf {
     key.push(0);
     key.extend_from_slice(under.as_bytes());
     let key = cairn_note::ContentHash::of(&key).short_hex();
-    cache_dir.join(format!("git-vault-history-{key}.txt"))
+    // `-2`: read without a limit of days (a history of the first kind, cut
+    // at `history_days`, is read again whole by the next `cairn index`, which
+    // removes it).
+    cache_dir.join(format!("git-vault-history-2-{key}.txt"))
+}
+
+/// The history file of the first kind that `file` replaces.
+fn first_kind(file: &Path) -> Option<PathBuf> {
+    let name = file.file_name()?.to_str()?;
+    let key = name.strip_prefix("git-vault-history-2-")?;
+    Some(file.with_file_name(format!("git-vault-history-{key}")))
 }
 
 /// `cairn index`: brings the history of the vault's files up to date in
@@ -146,12 +192,16 @@ pub(crate) fn index_vault_history(
     let VaultHistory {
         repo, under, file, ..
     } = VaultHistory::open(&config.vault.root, cache_dir)?;
+    if let Some(old) = first_kind(&file) {
+        // Gone already, or to be removed by the next run.
+        let _ = std::fs::remove_file(old);
+    }
     let mut history = if fresh {
         History::default()
     } else {
         History::load(&file)
     };
-    let limits = crate::code_changed::limits(config);
+    let limits = limits(config);
     let outcome = match history.update_under(&repo, &limits, true, &under) {
         Ok(cairn_git::HistoryUpdate::Unchanged) => {
             format!(

@@ -155,7 +155,9 @@ impl Engine {
     /// vault once, without a walk when the last walk's record shows that no folder
     /// changed; a changed vault is reopened from that listing the way this engine
     /// was opened (through the cache: only changed files are read). An engine
-    /// built from given notes, a quick one or a partial one is always reopened.
+    /// built from given notes, a quick one or a partial one is always reopened,
+    /// and so is one whose notes found the vault's git history never read when
+    /// it has been read since (they are dated by it: [`crate::note_dates`]).
     /// The configuration is this engine's: a front end that watches the
     /// configuration file opens a new engine when it changes.
     pub fn refresh(&self) -> Result<Option<Engine>, EngineError> {
@@ -176,7 +178,7 @@ impl Engine {
             &last.listing.walk,
             &paths,
         );
-        if same_files(&last, &listed) {
+        if same_files(&last, &listed) && !self.notes.vault_history_read_since() {
             // Keep the newer record of the walk: the next call may skip the walk.
             *self
                 .listed

@@ -659,7 +659,7 @@ impl CairnServer {
     }
 
     /// The notes updated or created most recently (by their `updated`, else `created`
-    /// date; newest first, ties by id) under the routed project's and the developer's
+    /// date, else in a vault kept in git their file's last commit; newest first, ties by id) under the routed project's and the developer's
     /// note roots, optionally only those of the last `days` days. Secret and
     /// confidential notes are not listed, only counted; undated notes are not listed.
     #[tool(

@@ -473,6 +473,7 @@ fn split(mut file: Note, frontmatter_tags: &[String]) -> (Vec<Note>, Vec<Diagnos
             body: text,
             body_line: line,
             mtime: file.mtime,
+            committed: None,
             entry_of: Some(file.path.clone()),
         });
     }

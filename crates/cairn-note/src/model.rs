@@ -85,6 +85,11 @@ pub struct Note {
     pub size: u64,
     /// Modification time of the file, seconds since the epoch (set by the scanner).
     pub mtime: Option<i64>,
+    /// For a note that says no date of its own, in a vault kept in git: the
+    /// day of its file's last commit, when the note is dated by it (the file is
+    /// as git wrote it; set by the engine, never read from the file).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub committed: Option<NaiveDate>,
     /// For one entry of a `decisions.md` / `lessons.md` entry file: that file's
     /// vault-relative path. The entry's own `path` and `id` then end in `#<entry-slug>`.
     #[serde(default, skip_serializing_if = "Option::is_none")]

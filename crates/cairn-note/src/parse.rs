@@ -411,6 +411,7 @@ pub(crate) fn parse_with_meta(path: &str, bytes: &[u8]) -> (Parsed, FileMeta) {
         body_line,
         size: bytes.len() as u64,
         mtime: None,
+        committed: None,
         entry_of: None,
     };
     diags.sort();

@@ -1703,14 +1703,12 @@ fn notes_edited_last_leave_the_changed_files_their_places() {
     );
 }
 
-/// A vault kept in git and cloned: every file carries the clone's day, so every
-/// note without a date of its own read "edited today" and the no-task list was
-/// in path order. After `cairn index` reads the vault's history, such a note is
-/// dated by its file's last commit (newest first), a note edited since keeps
-/// its own time, and a note's own date stands; `[git] date_notes = false`
-/// turns it off.
-#[test]
-fn a_cloned_vaults_undated_notes_take_their_last_commits_day() {
+/// A vault kept in git and cloned (`root/vault`, its configuration
+/// `root/cairn.toml`, not indexed): `alpha` to `delta` undated, committed on
+/// 2025-01-05, 2025-09-20, 2025-05-11 and 2025-02-02, `echo` dated 2024-06-01
+/// by its front matter and committed last; the clone's files carry the day it
+/// ran. The folder, its root, the configuration and its text.
+pub(crate) fn cloned_vault() -> (tempfile::TempDir, PathBuf, PathBuf, String) {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().canonicalize().unwrap();
     let origin = root.join("origin");
@@ -1751,6 +1749,18 @@ fn a_cloned_vaults_undated_notes_take_their_last_commits_day() {
         root.join("vault").display()
     );
     write(&config, &toml);
+    (dir, root, config, toml)
+}
+
+/// A vault kept in git and cloned: every file carries the clone's day, so every
+/// note without a date of its own read "edited today" and the no-task list was
+/// in path order. After `cairn index` reads the vault's history, such a note is
+/// dated by its file's last commit (newest first), a note edited since keeps
+/// its own time, and a note's own date stands; `[git] date_notes = false`
+/// turns it off.
+#[test]
+fn a_cloned_vaults_undated_notes_take_their_last_commits_day() {
+    let (_dir, root, config, toml) = cloned_vault();
     let order = |p: &Value| -> Vec<String> {
         p["recommended_notes"]
             .as_array()
@@ -1777,6 +1787,47 @@ fn a_cloned_vaults_undated_notes_take_their_last_commits_day() {
         ["bravo.md", "charlie.md", "delta.md", "alpha.md", "echo.md"],
         "{after}"
     );
+    // The packet says which day, and whence: the last commit's for an undated
+    // note, the note's own for one that says it.
+    let said = |p: &Value, path: &str| -> (Value, Value) {
+        let item = p["recommended_notes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|i| i["path"] == path)
+            .unwrap();
+        (item["date"].clone(), item["reasons"].clone())
+    };
+    assert_eq!(
+        said(&after, "bravo.md"),
+        (
+            Value::from("2025-09-20"),
+            serde_json::json!(["recently edited (last commit 2025-09-20)"])
+        ),
+        "{after}"
+    );
+    assert_eq!(
+        said(&after, "echo.md"),
+        (
+            Value::from("2024-06-01"),
+            serde_json::json!(["recently edited (2024-06-01)"])
+        ),
+        "{after}"
+    );
+    let explained = test_cairn()
+        .args(["explain", "--config"])
+        .arg(&config)
+        .arg("--cwd")
+        .arg(&root)
+        .args(["--now", "2026-03-01T09:00:00Z", "--index-dir"])
+        .arg(root.join("index"))
+        .output()
+        .unwrap();
+    let explained = String::from_utf8_lossy(&explained.stdout);
+    assert!(
+        explained.contains("no task: recently edited (last commit 2025-09-20)"),
+        "{explained}"
+    );
     // Edited since the clone: its own time (the newest).
     let edited = root.join("vault/delta.md");
     write(&edited, "# delta.md\n\nA note about delta.md, edited.\n");
@@ -1795,4 +1846,130 @@ fn a_cloned_vaults_undated_notes_take_their_last_commits_day() {
         ["alpha.md", "bravo.md", "charlie.md", "delta.md", "echo.md"],
         "{off}"
     );
+}
+
+/// A note's day is its file's last commit however old: the vault's history is
+/// not cut at `history_days` (a note left alone for years was dated by the
+/// cut, `history_days` before `HEAD`, as if edited then).
+#[test]
+fn a_vaults_notes_are_dated_by_commits_older_than_history_days() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let origin = root.join("origin");
+    git(&root, &["init", "-q", "origin"], "2019-01-01T10:00:00Z");
+    for (name, date) in [
+        ("old.md", "2019-03-01T10:00:00Z"),
+        ("new.md", "2025-09-20T10:00:00Z"),
+    ] {
+        write(
+            &origin.join(name),
+            &format!("# {name}\n\nA note about {name}.\n"),
+        );
+        git(&origin, &["add", "."], date);
+        git(&origin, &["commit", "-q", "-m", name], date);
+    }
+    git(
+        &root,
+        &["clone", "-q", "origin", "vault"],
+        "2026-02-01T10:00:00Z",
+    );
+    let config = root.join("cairn.toml");
+    write(
+        &config,
+        &format!(
+            "[vault]\nroot = '{}'\n[developer]\nnote_roots = ['']\n[git]\nhistory_days = 30\n",
+            root.join("vault").display()
+        ),
+    );
+    index(&config, None);
+    let p = wakeup_json(&config, &root, &[]);
+    let dates: Vec<(String, String)> = p["recommended_notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| {
+            (
+                i["path"].as_str().unwrap().to_owned(),
+                i["date"].as_str().unwrap_or("none").to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        dates,
+        [
+            ("new.md".to_owned(), "2025-09-20".to_owned()),
+            ("old.md".to_owned(), "2019-03-01".to_owned())
+        ],
+        "{p}"
+    );
+}
+
+/// A user who never runs `cairn index` (hooks only) got no dates from the
+/// vault's history: only a project's unread history started a background
+/// `cairn index`. Now a wake-up that finds the vault's history never read says
+/// how to read it, and the session-start hook reads it in the background, so
+/// the next session's notes are dated by their last commits.
+#[test]
+fn the_session_start_hook_reads_an_unread_vault_history_in_the_background() {
+    let (_dir, root, config, _) = cloned_vault();
+    let err = wakeup_stderr(&config, &root);
+    assert!(
+        err.contains(&format!(
+            "the git history of {} is not read for its `HEAD`: `cairn index` run there reads \
+             it, then the notes that say no date of their own are dated by their last commit",
+            root.join("vault").display()
+        )),
+        "{err}"
+    );
+    let hook = || {
+        let out = test_cairn()
+            .current_dir(&root)
+            .args(["hook", "session-start", "--client", "claude", "--config"])
+            .arg(&config)
+            .args(["--index-dir", "index"])
+            .args(["--now", "2026-03-01T09:00:00Z", "--deadline-ms", "20000"])
+            .write_stdin(format!(
+                "{{\"cwd\":{},\"source\":\"startup\"}}",
+                serde_json::to_string(&root).unwrap()
+            ))
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let err = hook();
+    assert!(
+        err.contains("reading the git history of")
+            && err
+                .contains("the notes that say no date of their own are dated by their last commit"),
+        "{err}"
+    );
+    let index_dir = root.join("index");
+    let written = || {
+        std::fs::read_dir(&index_dir).is_ok_and(|d| {
+            d.flatten().any(|e| {
+                let name = e.file_name().to_string_lossy().into_owned();
+                name.starts_with("git-vault-history-") && name.ends_with(".txt")
+            })
+        })
+    };
+    // Polled: a generous guard, not a timing assertion.
+    let waited = std::time::Instant::now();
+    let dated = loop {
+        let p = wakeup_json(&config, &root, &[]);
+        let first = p["recommended_notes"][0]["path"].clone();
+        if (written() && first == "bravo.md")
+            || waited.elapsed() > std::time::Duration::from_secs(120)
+        {
+            break p;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    };
+    assert_eq!(dated["recommended_notes"][0]["path"], "bravo.md", "{dated}");
+    assert_eq!(
+        dated["recommended_notes"][0]["date"], "2025-09-20",
+        "{dated}"
+    );
+    let err = hook();
+    assert!(!err.contains("reading the git history"), "{err}");
 }

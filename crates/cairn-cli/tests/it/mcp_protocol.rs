@@ -641,3 +641,45 @@ fn an_mcp_server_reads_an_unread_git_history_after_answering() {
     );
     s.finish();
 }
+
+/// The MCP server's engine lives on: a `memory_wakeup` that finds the vault's
+/// git history never read (no `cairn index` yet) has it read on a thread of
+/// the server's own, and the engine opens again once it is there (its notes'
+/// dates are set as they are read), so a later wake-up's undated notes are
+/// dated by their last commits. Before, only a project's history was read, and
+/// an engine that had dated its notes without one kept them so.
+#[test]
+fn an_mcp_server_dates_notes_by_the_vaults_history_once_read() {
+    let (_dir, root, config, toml) = crate::git_task::cloned_vault();
+    std::fs::write(&config, format!("{toml}[index]\ndir = \"index\"\n")).unwrap();
+    let mut s = Server::start(&config);
+    s.check(&initialize(1), &Expect::Result(1));
+    s.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}).to_string());
+    let cwd = root.to_str().unwrap();
+    let first_note = |r: &Value| -> Value {
+        r["result"]["structuredContent"]["packet"]["recommended_notes"][0].clone()
+    };
+    let first = s.check(
+        &call(2, "memory_wakeup", json!({"cwd": cwd, "format": "json"})),
+        &Expect::Result(2),
+    );
+    assert_eq!(first_note(&first)["path"], "alpha.md", "{first}");
+    // Polled: a generous guard, not a timing assertion.
+    let waited = std::time::Instant::now();
+    let mut id = 3;
+    let dated = loop {
+        let r = s.check(
+            &call(id, "memory_wakeup", json!({"cwd": cwd, "format": "json"})),
+            &Expect::Result(id),
+        );
+        let note = first_note(&r);
+        if note["path"] == "bravo.md" || waited.elapsed() > Duration::from_secs(120) {
+            break note;
+        }
+        id += 1;
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert_eq!(dated["path"], "bravo.md", "{dated}");
+    assert_eq!(dated["date"], "2025-09-20", "{dated}");
+    s.finish();
+}
