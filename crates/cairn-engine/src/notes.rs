@@ -165,7 +165,10 @@ impl NoteSource {
     pub(crate) fn vault_history_read_since(&self) -> bool {
         match self {
             Self::Memory { .. } => false,
-            Self::Cached(c) => c.dates.as_ref().is_some_and(|d| d.read_since()),
+            Self::Cached(c) => c
+                .dates
+                .as_ref()
+                .is_some_and(crate::note_dates::NoteDates::read_since),
         }
     }
 
