@@ -199,11 +199,16 @@ pub(crate) fn is_variable_name(value: &str) -> bool {
 }
 
 /// A name made of words, one of which names a credential (`app_password`,
-/// `db-credentials`): quoted, still a name (`:'app_password'` in psql, a key
-/// in a secret store), never digits or mixed case.
+/// `db-credentials`, `RANDOM_PASSWORD`): quoted, still a name
+/// (`:'app_password'` in psql, a key in a secret store, a placeholder in
+/// capitals), never digits or mixed case.
 fn is_credential_name(value: &str) -> bool {
-    let segments: Vec<&str> = value.split(['_', '-']).collect();
-    segments.len() >= 2
+    let lower = value.to_ascii_lowercase();
+    let one_case = value.bytes().all(|b| !b.is_ascii_uppercase())
+        || value.bytes().all(|b| !b.is_ascii_lowercase());
+    let segments: Vec<&str> = lower.split(['_', '-']).collect();
+    one_case
+        && segments.len() >= 2
         && segments
             .iter()
             .all(|s| !s.is_empty() && s.bytes().all(|b| b.is_ascii_lowercase()))
@@ -226,7 +231,7 @@ fn is_date(value: &str) -> bool {
 
 /// Text that asks for a value instead of giving one (`your-api-key-here`,
 /// `changeme`, `<placeholder>`); `lower` is the value in ASCII lowercase.
-fn is_placeholder(lower: &str) -> bool {
+pub(crate) fn is_placeholder(lower: &str) -> bool {
     let your = lower
         .strip_prefix("your")
         .is_some_and(|r| r.starts_with(['-', '_', ' ', '.']));

@@ -116,6 +116,19 @@ pub(crate) fn is_code(value: &str) -> bool {
     if class && !rest.is_empty() && rest.iter().all(|seg| snake(seg) && seg.len() >= 2) {
         return true;
     }
+    // An environment variable read by its name: `process.env.APPLEIDPASS`,
+    // `import.meta.env.TEAMID` (the name in capitals, without an underscore).
+    if let Some((last, path)) = rest.split_last()
+        && path.iter().any(|seg| matches!(*seg, "env" | "environ"))
+        && snake(first)
+        && path.iter().all(|seg| snake(seg))
+        && last.starts_with(|c: char| c.is_ascii_uppercase())
+        && last
+            .bytes()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+    {
+        return true;
+    }
     !rest.is_empty()
         && snake(first)
         && rest.iter().all(|seg| snake(seg) || is_constant_name(seg))

@@ -606,7 +606,13 @@ fn value_span(
     }
     match rule.check {
         Check::Plain => return Some(end),
-        Check::RandomLooking => return benign::looks_random(&text[start..end]).then_some(end),
+        // Not a token cut short (`Bearer sk-...`) or asked for.
+        Check::RandomLooking | Check::Given => {
+            let token = &text[start..end];
+            let asked = benign::is_placeholder(&token.to_ascii_lowercase());
+            let random = rule.check == Check::Given || benign::looks_random(token);
+            return (random && !asked).then_some(end);
+        }
         Check::UrlPassword => {
             return (!benign::is_env_reference(&text[start..end])).then_some(end);
         }

@@ -39,8 +39,12 @@ pub(crate) enum Check {
     /// scheme or a word of code (`std::x`, `ALL:ALL` of sudoers is no
     /// credential sentence).
     Pair,
-    /// A bare bearer token: only when it looks random.
+    /// A bare bearer token: only when it looks random, and not cut short
+    /// (`sk-...`) or asked for (`YOUR_TOKEN`).
     RandomLooking,
+    /// A token after its scheme (`Authorization: Bearer x`): as is, unless it
+    /// is cut short (`sk-...`) or asked for (`YOUR_TOKEN`).
+    Given,
     /// A PEM BEGIN line: extend to the matching END line, or to the end of the text.
     PemBlock,
     /// A YAML key with a block scalar (`password: |`): the indented lines below.
@@ -666,7 +670,7 @@ pub(crate) const RULES: &[Rule] = &[
         kind: CredentialKind::BearerToken,
         anchors: &["authorization"],
         pattern: r#"(?i)\b(?:proxy-)?authorization["'`]?[ \t]*[:=][ \t]*["'`]?(?:bearer|basic|token|bot|apikey)[ \t]+([A-Za-z0-9._~+/=-]*[A-Za-z0-9][A-Za-z0-9._~+/=-]*)"#,
-        check: Check::Plain,
+        check: Check::Given,
         line: Line::After(&[":", "="]),
         ..DEFAULTS
     },
