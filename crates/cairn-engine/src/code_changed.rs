@@ -81,7 +81,7 @@ pub struct UnreadHistory {
     /// The index folder the history is kept in (the one the wake-up used).
     pub index_dir: PathBuf,
     /// The vault's own repository, whose history dates the notes that say no
-    /// date of their own ([`crate::note_dates`]), rather than a project's.
+    /// date of their own (the engine's `note_dates`), rather than a project's.
     pub dates_notes: bool,
 }
 

@@ -157,7 +157,7 @@ impl Engine {
     /// was opened (through the cache: only changed files are read). An engine
     /// built from given notes, a quick one or a partial one is always reopened,
     /// and so is one whose notes found the vault's git history never read when
-    /// it has been read since (they are dated by it: [`crate::note_dates`]).
+    /// it has been read since (they are dated by it).
     /// The configuration is this engine's: a front end that watches the
     /// configuration file opens a new engine when it changes.
     pub fn refresh(&self) -> Result<Option<Engine>, EngineError> {
