@@ -95,6 +95,16 @@ impl NoteDates {
             under,
             file,
         } = VaultHistory::open(&self.vault, &self.cache_dir)?;
+        // Kept from the last run for the same commit, index and history: the
+        // history is not loaded, the index not read (a vault that is a folder
+        // of a large repository paid for reading its index at every wake-up).
+        let kept = days_file(&file);
+        if let Some(head) = repo.head_commit()
+            && let Some(key) = repo.days_key(&head, &file, &under)
+            && let Some(days) = CommittedDays::read_kept(&kept, &key)
+        {
+            return Some(days);
+        }
         let mut history = History::load(&file);
         // Never the cold pass (`cairn index`'s): no history, no days (and a
         // background `cairn index` is asked for).
@@ -109,11 +119,30 @@ impl NoteDates {
             // Not synced, and a failed write is read again next time.
             let _ = history.save_unsynced(&file);
         }
-        history.head()?;
+        let head = history.head()?;
+        // Before the index is read (see `days_key`).
+        let key = repo.days_key(head, &file, &under);
         let status = crate::code_changed::status_cache(&self.cache_dir, repo.workdir());
-        repo.committed_days(&history, &vault, Some(&status.staged))
-            .ok()
+        let days = repo
+            .committed_days(&history, &vault, Some(&status.staged))
+            .ok()?;
+        if let Some(key) = key {
+            days.keep(&kept, key);
+        }
+        Some(days)
     }
+}
+
+/// Where the days computed from the history kept in `history_file` are kept.
+fn days_file(history_file: &Path) -> PathBuf {
+    let name = history_file
+        .file_name()
+        .map(|n| {
+            n.to_string_lossy()
+                .replace("git-vault-history-", "git-vault-days-")
+        })
+        .unwrap_or_default();
+    history_file.with_file_name(name)
 }
 
 /// The repository a vault is kept in and where the history of its folder is

@@ -50,9 +50,85 @@ impl CommittedDays {
     pub fn is_empty(&self) -> bool {
         self.files.is_empty()
     }
+
+    /// The days kept in `file` under `key` ([`Repository::days_key`]); `None`
+    /// when it keeps another key, or is damaged.
+    #[must_use]
+    pub fn read_kept(file: &Path, key: &str) -> Option<Self> {
+        let lines = crate::tree::read_kept(file, key)?;
+        let mut files = HashMap::with_capacity(lines.len());
+        for line in lines {
+            let mut parts = line.splitn(5, ' ');
+            let mut num = || parts.next()?.parse::<i64>().ok();
+            let (day, secs, nsecs, size) = (num()?, num()?, num()?, num()?);
+            let path = parts.next()?;
+            files.insert(
+                path.to_owned(),
+                (
+                    u32::try_from(secs).ok()?,
+                    u32::try_from(nsecs).ok()?,
+                    u32::try_from(size).ok()?,
+                    day,
+                ),
+            );
+        }
+        Some(Self { files })
+    }
+
+    /// Keeps these days in `file` under `key`, for [`CommittedDays::read_kept`]
+    /// (a file that cannot be written is computed again next time).
+    pub fn keep(&self, file: &Path, key: String) {
+        let mut lines: Vec<String> = self
+            .files
+            .iter()
+            .map(|(path, (secs, nsecs, size, day))| format!("{day} {secs} {nsecs} {size} {path}"))
+            .collect();
+        lines.sort_unstable();
+        crate::tree::write_kept(file, "git-days", key, &lines);
+    }
 }
 
+/// First word of a kept days file's key (its format's version).
+const DAYS_MAGIC: &str = "cairn-git-days-1";
+
 impl Repository {
+    /// The commit `HEAD` names now (no object read), in hex; `None` on an
+    /// unborn branch or when it cannot be read.
+    #[must_use]
+    pub fn head_commit(&self) -> Option<String> {
+        let head = self.gix().head().ok()?;
+        head.id().map(|id| id.to_string())
+    }
+
+    /// The key under which the days [`Repository::committed_days`] computes
+    /// for the folder `under` from a history of the commit `head` kept in
+    /// `history_file` are kept: that commit, the index file's size and time
+    /// and the history file's (each rewritten whole when it changes, as git
+    /// and cairn write them). Taken before the index is read: an index written
+    /// meanwhile leaves a key that no later run matches. `None` when a file
+    /// cannot be read.
+    #[must_use]
+    pub fn days_key(&self, head: &str, history_file: &Path, under: &str) -> Option<String> {
+        let stamp = |path: &Path| -> Option<String> {
+            let meta = std::fs::metadata(path).ok()?;
+            let time = meta
+                .modified()
+                .ok()?
+                .duration_since(std::time::UNIX_EPOCH)
+                .ok()?
+                .as_nanos();
+            Some(format!("{} {time}", meta.len()))
+        };
+        let index = stamp(&self.gix().index_path())?;
+        let history = stamp(history_file)?;
+        if under.contains(['\n', '\r']) {
+            return None;
+        }
+        Some(format!(
+            "{DAYS_MAGIC} {head} index {index} history {history} under {under}"
+        ))
+    }
+
     /// The path of `folder` in the working tree, `/`-separated (`""`: its
     /// root); `None` when it is not in it.
     #[must_use]

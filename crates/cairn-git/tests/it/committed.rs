@@ -183,3 +183,61 @@ fn a_file_last_touched_on_the_main_line_keeps_that_day_after_a_merge() {
     h.update(&repo, &HistoryLimits::default(), false).unwrap();
     assert_eq!(h.last_touched("notes/x.md"), Some(20_153));
 }
+
+/// The days are kept between runs under a key of the history's commit, the
+/// index file and the history file: read back whole under the same key, and a
+/// staged file, a new commit or a history written again makes another key.
+#[test]
+fn kept_days_are_read_back_only_under_their_key() {
+    let origin = Repo::new();
+    origin.commit(
+        "2025-03-01T09:00:00Z",
+        "Initial",
+        &[("notes/a.md", "# A\n"), ("notes/b c.md", "# B\n")],
+    );
+    let repo = open(&origin.path().canonicalize().unwrap()).unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    let history_file = cache.path().join("history.txt");
+    let kept = cache.path().join("days.txt");
+    let mut h = History::default();
+    h.update(&repo, &HistoryLimits::default(), true).unwrap();
+    h.save(&history_file).unwrap();
+    let head = repo.head_commit().unwrap();
+    assert_eq!(h.head(), Some(head.as_str()));
+    let key = repo.days_key(&head, &history_file, "notes").unwrap();
+    let notes = repo.workdir().join("notes");
+    let days = repo.committed_days(&h, &notes, None).unwrap();
+    assert_eq!(days.len(), 2);
+    days.keep(&kept, key.clone());
+    // Read back whole, a path with a space included.
+    assert_eq!(cairn_git::CommittedDays::read_kept(&kept, &key), Some(days));
+    // The same key is the same state.
+    assert_eq!(
+        repo.days_key(&head, &history_file, "notes").as_deref(),
+        Some(key.as_str())
+    );
+    // Another folder, a file staged (the index written again), a history
+    // written again, another commit: another key, nothing read back.
+    assert_ne!(repo.days_key(&head, &history_file, "docs").unwrap(), key);
+    std::fs::write(notes.join("a.md"), "# A\n\nEdited.\n").unwrap();
+    git_in(
+        &origin.path(),
+        &["add", "notes/a.md"],
+        "2025-03-02T09:00:00Z",
+    );
+    let staged = repo.days_key(&head, &history_file, "notes").unwrap();
+    assert_ne!(staged, key);
+    assert_eq!(cairn_git::CommittedDays::read_kept(&kept, &staged), None);
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    h.save(&history_file).unwrap();
+    assert_ne!(
+        repo.days_key(&head, &history_file, "notes").unwrap(),
+        staged
+    );
+    git_in(
+        &origin.path(),
+        &["commit", "-q", "-m", "A again"],
+        "2025-03-02T09:00:00Z",
+    );
+    assert_ne!(repo.head_commit().unwrap(), head);
+}
