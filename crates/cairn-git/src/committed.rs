@@ -20,8 +20,10 @@ use crate::{GitError, History, Repository};
 pub struct CommittedDays {
     /// By path relative to the folder: the index's modification time (seconds,
     /// nanoseconds: 0 when git did not record them), its size (32 bits, as git
-    /// keeps it) and the day.
-    files: HashMap<String, (u32, u32, u32, i64)>,
+    /// keeps it), the day, and whether a commit read touched the file on that
+    /// day (else the day is the capped history's oldest, and the last commit
+    /// older still).
+    files: HashMap<String, (u32, u32, u32, i64, bool)>,
 }
 
 impl CommittedDays {
@@ -30,13 +32,20 @@ impl CommittedDays {
     /// since 1970) are those git recorded.
     #[must_use]
     pub fn day_of(&self, path: &str, mtime_ns: i64, size: u64) -> Option<i64> {
-        let &(secs, nsecs, git_size, day) = self.files.get(path)?;
+        let &(secs, nsecs, git_size, day, _) = self.files.get(path)?;
         let same_secs = mtime_ns.div_euclid(1_000_000_000) == i64::from(secs);
         let nanos = u32::try_from(mtime_ns.rem_euclid(1_000_000_000)).ok()?;
         // Git keeps the low 32 bits of a size.
         #[allow(clippy::cast_possible_truncation)]
         let same_size = size as u32 == git_size;
         (same_secs && (nsecs == 0 || nsecs == nanos) && same_size).then_some(day)
+    }
+
+    /// Whether the day of `path` is that of a commit that touched it (not the
+    /// oldest day of a capped history: its last commit is older still).
+    #[must_use]
+    pub fn is_last_commit(&self, path: &str) -> bool {
+        self.files.get(path).is_some_and(|f| f.4)
     }
 
     /// How many files have a day.
@@ -58,10 +67,14 @@ impl CommittedDays {
         let lines = crate::tree::read_kept(file, key)?;
         let mut files = HashMap::with_capacity(lines.len());
         for line in lines {
-            let mut parts = line.splitn(5, ' ');
+            let mut parts = line.splitn(6, ' ');
             let mut num = || parts.next()?.parse::<i64>().ok();
-            let (day, secs, nsecs, size) = (num()?, num()?, num()?, num()?);
+            let (day, secs, nsecs, size, exact) = (num()?, num()?, num()?, num()?, num()?);
             let path = parts.next()?;
+            // A day git could write (years 0 to 9999), as the history's are.
+            if !(-719_528..=2_932_896).contains(&day) {
+                return None;
+            }
             files.insert(
                 path.to_owned(),
                 (
@@ -69,6 +82,7 @@ impl CommittedDays {
                     u32::try_from(nsecs).ok()?,
                     u32::try_from(size).ok()?,
                     day,
+                    exact == 1,
                 ),
             );
         }
@@ -81,7 +95,9 @@ impl CommittedDays {
         let mut lines: Vec<String> = self
             .files
             .iter()
-            .map(|(path, (secs, nsecs, size, day))| format!("{day} {secs} {nsecs} {size} {path}"))
+            .map(|(path, (secs, nsecs, size, day, exact))| {
+                format!("{day} {secs} {nsecs} {size} {} {path}", u8::from(*exact))
+            })
             .collect();
         lines.sort_unstable();
         crate::tree::write_kept(file, "git-days", key, &lines);
@@ -89,7 +105,7 @@ impl CommittedDays {
 }
 
 /// First word of a kept days file's key (its format's version).
-const DAYS_MAGIC: &str = "cairn-git-days-1";
+const DAYS_MAGIC: &str = "cairn-git-days-2";
 
 impl Repository {
     /// The commit `HEAD` names now (no object read), in hex; `None` on an
@@ -102,11 +118,12 @@ impl Repository {
 
     /// The key under which the days [`Repository::committed_days`] computes
     /// for the folder `under` from a history of the commit `head` kept in
-    /// `history_file` are kept: that commit, the index file's size and time
-    /// and the history file's (each rewritten whole when it changes, as git
-    /// and cairn write them). Taken before the index is read: an index written
-    /// meanwhile leaves a key that no later run matches. `None` when a file
-    /// cannot be read.
+    /// `history_file` are kept: that commit, the index file's size, time and
+    /// the checksum it ends with (read, not computed: two writes in one tick of
+    /// a coarse clock differ by it) and the history file's size and time (each
+    /// rewritten whole when it changes, as git and cairn write them). Taken
+    /// before the index is read: an index written meanwhile leaves a key that
+    /// no later run matches. `None` when a file cannot be read.
     #[must_use]
     pub fn days_key(&self, head: &str, history_file: &Path, under: &str) -> Option<String> {
         let stamp = |path: &Path| -> Option<String> {
@@ -119,13 +136,28 @@ impl Repository {
                 .as_nanos();
             Some(format!("{} {time}", meta.len()))
         };
-        let index = stamp(&self.gix().index_path())?;
+        let index_path = self.gix().index_path();
+        let index = stamp(&index_path)?;
+        let checksum = {
+            use std::io::{Read as _, Seek as _};
+            let len = self.gix().object_hash().len_in_bytes();
+            let mut file = std::fs::File::open(&index_path).ok()?;
+            file.seek(std::io::SeekFrom::End(-i64::try_from(len).ok()?))
+                .ok()?;
+            let mut sum = vec![0; len];
+            file.read_exact(&mut sum).ok()?;
+            sum.iter().fold(String::new(), |mut hex, b| {
+                use std::fmt::Write as _;
+                let _ = write!(hex, "{b:02x}");
+                hex
+            })
+        };
         let history = stamp(history_file)?;
         if under.contains(['\n', '\r']) {
             return None;
         }
         Some(format!(
-            "{DAYS_MAGIC} {head} index {index} history {history} under {under}"
+            "{DAYS_MAGIC} {head} index {index} {checksum} history {history} under {under}"
         ))
     }
 
@@ -182,13 +214,14 @@ impl Repository {
             if staged.contains(path) {
                 continue;
             }
-            let Some(day) = history.last_touched(path).or_else(|| history.cut()) else {
+            let touched = history.last_touched(path);
+            let Some(day) = touched.or_else(|| history.cut()) else {
                 continue;
             };
             let s = &entry.stat;
             files.insert(
                 inside.to_owned(),
-                (s.mtime.secs, s.mtime.nsecs, s.size, day),
+                (s.mtime.secs, s.mtime.nsecs, s.size, day, touched.is_some()),
             );
         }
         Ok(CommittedDays { files })

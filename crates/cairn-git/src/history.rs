@@ -342,7 +342,7 @@ impl History {
             .ok()
             .and_then(|c| c.time().ok())
             .map_or(0, |t| t.seconds);
-        let cutoff = head_time - i64::from(limits.max_days) * 86_400;
+        let cutoff = head_time.saturating_sub(i64::from(limits.max_days) * 86_400);
         let (all, capped) = walk_capped(repo, head, limits.max_commits, cutoff)?;
         *self = Self::default();
         let n = all.len();

@@ -231,7 +231,7 @@ fn is_date(value: &str) -> bool {
 
 /// Text that asks for a value instead of giving one (`your-api-key-here`,
 /// `changeme`, `<placeholder>`); `lower` is the value in ASCII lowercase.
-pub(crate) fn is_placeholder(lower: &str) -> bool {
+fn is_placeholder(lower: &str) -> bool {
     let your = lower
         .strip_prefix("your")
         .is_some_and(|r| r.starts_with(['-', '_', ' ', '.']));
@@ -252,6 +252,21 @@ pub(crate) fn is_placeholder(lower: &str) -> bool {
         ]
         .iter()
         .any(|p| lower.contains(p))
+}
+
+/// A token after its scheme that stands for one: cut short after a prefix
+/// (`sk-...`, `eyJ…`: fewer than 16 characters before the dots, where a real
+/// token has more, so `9f2c…e4a1...` with its 32 characters stays a token) or
+/// asked for (`YOUR_TOKEN`, `<token>`-like words, `xxxx…`).
+pub(crate) fn is_token_placeholder(token: &str) -> bool {
+    let cut = [token.find("..."), token.find('…')]
+        .into_iter()
+        .flatten()
+        .min();
+    match cut {
+        Some(at) => at < 16,
+        None => is_placeholder(&token.to_ascii_lowercase()),
+    }
 }
 
 /// `sk_live_xxxxxxxx…`, `AKIAXXXXXXXXXXXXXXXX`, `hf_xxxx…`: a key's documented

@@ -117,10 +117,11 @@ pub(crate) fn is_code(value: &str) -> bool {
         return true;
     }
     // An environment variable read by its name: `process.env.APPLEIDPASS`,
-    // `import.meta.env.TEAMID` (the name in capitals, without an underscore).
+    // `import.meta.env.TEAMID` (the name in capitals, without an underscore),
+    // from the objects that hold them (not any `prod.env.K8SPASS24`).
     if let Some((last, path)) = rest.split_last()
         && path.iter().any(|seg| matches!(*seg, "env" | "environ"))
-        && snake(first)
+        && matches!(first, "process" | "import" | "os")
         && path.iter().all(|seg| snake(seg))
         && last.starts_with(|c: char| c.is_ascii_uppercase())
         && last

@@ -609,9 +609,8 @@ fn value_span(
         // Not a token cut short (`Bearer sk-...`) or asked for.
         Check::RandomLooking | Check::Given => {
             let token = &text[start..end];
-            let asked = benign::is_placeholder(&token.to_ascii_lowercase());
             let random = rule.check == Check::Given || benign::looks_random(token);
-            return (random && !asked).then_some(end);
+            return (random && !benign::is_token_placeholder(token)).then_some(end);
         }
         Check::UrlPassword => {
             return (!benign::is_env_reference(&text[start..end])).then_some(end);

@@ -228,16 +228,57 @@ fn kept_days_are_read_back_only_under_their_key() {
     let staged = repo.days_key(&head, &history_file, "notes").unwrap();
     assert_ne!(staged, key);
     assert_eq!(cairn_git::CommittedDays::read_kept(&kept, &staged), None);
-    std::thread::sleep(std::time::Duration::from_millis(20));
-    h.save(&history_file).unwrap();
-    assert_ne!(
-        repo.days_key(&head, &history_file, "notes").unwrap(),
-        staged
-    );
+    // The history written again (emptied: another size, whatever the clock).
+    History::default().save(&history_file).unwrap();
+    let rewritten = repo.days_key(&head, &history_file, "notes").unwrap();
+    assert_ne!(rewritten, staged);
+    assert_eq!(cairn_git::CommittedDays::read_kept(&kept, &rewritten), None);
     git_in(
         &origin.path(),
         &["commit", "-q", "-m", "A again"],
         "2025-03-02T09:00:00Z",
     );
-    assert_ne!(repo.head_commit().unwrap(), head);
+    let moved = repo.head_commit().unwrap();
+    assert_ne!(moved, head);
+    let moved_key = repo.days_key(&moved, &history_file, "notes").unwrap();
+    assert_ne!(moved_key, rewritten);
+    assert_eq!(cairn_git::CommittedDays::read_kept(&kept, &moved_key), None);
+    // A damaged file is read as nothing kept.
+    std::fs::write(&kept, format!("{key}\n20148 1 2 3 1\n")).unwrap();
+    assert_eq!(cairn_git::CommittedDays::read_kept(&kept, &key), None);
+}
+
+/// Past a capped history's oldest commit, a file takes that commit's day (its
+/// last commit is older still: an upper bound), never said to be its last
+/// commit's.
+#[test]
+fn a_file_older_than_a_capped_history_takes_its_cut_as_a_bound() {
+    let origin = Repo::new();
+    origin.commit(
+        "2024-01-10T09:00:00Z",
+        "Old",
+        &[("notes/old.md", "# Old\n")],
+    );
+    origin.commit(
+        "2025-03-01T09:00:00Z",
+        "New",
+        &[("notes/new.md", "# New\n")],
+    );
+    let root = origin.path().canonicalize().unwrap();
+    let repo = open(&root).unwrap();
+    let mut h = History::default();
+    let limits = HistoryLimits {
+        max_commits: 1,
+        ..HistoryLimits::default()
+    };
+    h.update(&repo, &limits, true).unwrap();
+    let days = repo.committed_days(&h, &root.join("notes"), None).unwrap();
+    let day = |name: &str| {
+        let (mtime, size) = stat(&root.join("notes").join(name));
+        days.day_of(name, mtime, size)
+    };
+    assert_eq!(day("new.md"), Some(20_148)); // 2025-03-01
+    assert!(days.is_last_commit("new.md"));
+    assert_eq!(day("old.md"), h.cut());
+    assert!(!days.is_last_commit("old.md"));
 }

@@ -40,6 +40,11 @@ fn positive_cases() -> Vec<(String, String)> {
             format!("aws_secret_key: \"{AWS_SECRET}\""),
             "aws_secret_key: \"[redacted:aws-secret-key]\"",
         ),
+        // A real token followed by dots is no token cut short (review).
+        (
+            "Authorization: Bearer 9f2c4e81a7b3d5f60e1c29a84b7d3f52...".into(),
+            "Authorization: Bearer [redacted:bearer-token]",
+        ),
         // GitHub.
         (format!("token ghp_{GH_BODY} ok"), "token [redacted:github-token] ok"),
         (format!("gho_{GH_BODY}"), "[redacted:github-token]"),
