@@ -299,7 +299,8 @@ impl Engine {
         let project = git.history.unread_in.map(|repo| (repo, false));
         let vault = || {
             self.notes
-                .vault_history_unread()
+                .note_dates()
+                .and_then(crate::note_dates::NoteDates::unread)
                 .map(|repo| (repo.to_path_buf(), true))
         };
         out.history_unread = project

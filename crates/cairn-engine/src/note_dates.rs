@@ -127,11 +127,12 @@ impl NoteDates {
             repo,
             under,
             file,
+            kept,
+            ..
         } = VaultHistory::open(&self.vault, &self.cache_dir)?;
         // Kept from the last run for the same commit, index and history: the
         // history is not loaded, the index not read (a vault that is a folder
         // of a large repository paid for reading its index at every wake-up).
-        let kept = days_file(&file);
         if let Some(head) = repo.head_commit()
             && let Some(key) = repo.days_key(&head, &file, &under)
             && let Some(days) = CommittedDays::read_kept(&kept, &key)
@@ -170,18 +171,6 @@ impl NoteDates {
     }
 }
 
-/// Where the days computed from the history kept in `history_file` are kept.
-fn days_file(history_file: &Path) -> PathBuf {
-    let name = history_file
-        .file_name()
-        .map(|n| {
-            n.to_string_lossy()
-                .replace("git-vault-history-", "git-vault-days-")
-        })
-        .unwrap_or_default();
-    history_file.with_file_name(name)
-}
-
 /// The repository a vault is kept in and where the history of its folder is
 /// cached.
 struct VaultHistory {
@@ -192,6 +181,11 @@ struct VaultHistory {
     under: String,
     /// The history's cache file.
     file: PathBuf,
+    /// Where the days computed from that history are kept.
+    kept: PathBuf,
+    /// The history file of the first kind, cut at `history_days`, that `file`
+    /// replaces (read again whole by the next `cairn index`, which removes it).
+    replaced: PathBuf,
 }
 
 impl VaultHistory {
@@ -200,12 +194,24 @@ impl VaultHistory {
         let vault = root.canonicalize().ok()?;
         let repo = cairn_git::open(&vault).ok()?;
         let under = repo.folder_of(&vault)?;
-        let file = history_file(cache_dir, repo.workdir(), &under);
+        // One key for the folder of the repository: only the commits that
+        // touched the vault's files are kept (a vault kept in a large
+        // repository loads a fraction of its history).
+        let mut key = repo.workdir().as_os_str().as_encoded_bytes().to_vec();
+        key.push(0);
+        key.extend_from_slice(under.as_bytes());
+        let key = cairn_note::ContentHash::of(&key).short_hex();
+        // `-2`: read without a limit of days.
+        let file = cache_dir.join(format!("git-vault-history-2-{key}.txt"));
+        let kept = cache_dir.join(format!("git-vault-days-2-{key}.txt"));
+        let replaced = cache_dir.join(format!("git-vault-history-{key}.txt"));
         Some(Self {
             vault,
             repo,
             under,
             file,
+            kept,
+            replaced,
         })
     }
 }
@@ -225,27 +231,6 @@ fn limits(config: &Config) -> HistoryLimits {
     }
 }
 
-/// The cache file of the history of the folder `under` of the repository at
-/// `workdir`: only the commits that touched the vault's files (a vault kept in
-/// a large repository loads a fraction of its history).
-fn history_file(cache_dir: &Path, workdir: &Path, under: &str) -> PathBuf {
-    let mut key = workdir.as_os_str().as_encoded_bytes().to_vec();
-    key.push(0);
-    key.extend_from_slice(under.as_bytes());
-    let key = cairn_note::ContentHash::of(&key).short_hex();
-    // `-2`: read without a limit of days (a history of the first kind, cut
-    // at `history_days`, is read again whole by the next `cairn index`, which
-    // removes it).
-    cache_dir.join(format!("git-vault-history-2-{key}.txt"))
-}
-
-/// The history file of the first kind that `file` replaces.
-fn first_kind(file: &Path) -> Option<PathBuf> {
-    let name = file.file_name()?.to_str()?;
-    let key = name.strip_prefix("git-vault-history-2-")?;
-    Some(file.with_file_name(format!("git-vault-history-{key}")))
-}
-
 /// `cairn index`: brings the history of the vault's files up to date in
 /// `cache_dir` (the first time, the capped cold pass; with `fresh`, read again
 /// whole), when `[git] date_notes` is on and the vault is kept in a repository.
@@ -259,12 +244,14 @@ pub(crate) fn index_vault_history(
         return None;
     }
     let VaultHistory {
-        repo, under, file, ..
+        repo,
+        under,
+        file,
+        replaced,
+        ..
     } = VaultHistory::open(&config.vault.root, cache_dir)?;
-    if let Some(old) = first_kind(&file) {
-        // Gone already, or to be removed by the next run.
-        let _ = std::fs::remove_file(old);
-    }
+    // Gone already, or to be removed by the next run.
+    let _ = std::fs::remove_file(replaced);
     let mut history = if fresh {
         History::default()
     } else {

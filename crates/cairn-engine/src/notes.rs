@@ -19,7 +19,7 @@
 //! one warning is queued ([`NoteSource::take_warnings`]).
 
 use std::collections::{HashMap, HashSet};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Mutex, OnceLock, PoisonError};
 
 use cairn_cache::{Cache, Listed, Snapshot, secret_stub};
@@ -152,23 +152,12 @@ impl NoteSource {
         }))
     }
 
-    /// The working tree of the vault's repository when dating an undated note
-    /// found its history never read ([`crate::note_dates`]).
-    pub(crate) fn vault_history_unread(&self) -> Option<&Path> {
+    /// What dates the undated notes by git, when anything does (a cache
+    /// generation with `[git] date_notes` on).
+    pub(crate) fn note_dates(&self) -> Option<&crate::note_dates::NoteDates> {
         match self {
             Self::Memory { .. } => None,
-            Self::Cached(c) => c.dates.as_ref().and_then(|d| d.unread()),
-        }
-    }
-
-    /// Whether the vault's history found never read has been read since.
-    pub(crate) fn vault_history_read_since(&self) -> bool {
-        match self {
-            Self::Memory { .. } => false,
-            Self::Cached(c) => c
-                .dates
-                .as_ref()
-                .is_some_and(crate::note_dates::NoteDates::read_since),
+            Self::Cached(c) => c.dates.as_ref(),
         }
     }
 

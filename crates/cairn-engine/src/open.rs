@@ -178,7 +178,11 @@ impl Engine {
             &last.listing.walk,
             &paths,
         );
-        if same_files(&last, &listed) && !self.notes.vault_history_read_since() {
+        let dated_since = self
+            .notes
+            .note_dates()
+            .is_some_and(crate::note_dates::NoteDates::read_since);
+        if same_files(&last, &listed) && !dated_since {
             // Keep the newer record of the walk: the next call may skip the walk.
             *self
                 .listed

@@ -146,11 +146,7 @@ impl Repository {
                 .ok()?;
             let mut sum = vec![0; len];
             file.read_exact(&mut sum).ok()?;
-            sum.iter().fold(String::new(), |mut hex, b| {
-                use std::fmt::Write as _;
-                let _ = write!(hex, "{b:02x}");
-                hex
-            })
+            gix::ObjectId::try_from(sum.as_slice()).ok()?.to_string()
         };
         let history = stamp(history_file)?;
         if under.contains(['\n', '\r']) {

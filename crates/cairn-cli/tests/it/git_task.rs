@@ -1503,15 +1503,7 @@ fn a_related_folder_holding_most_of_the_repository_points_at_nothing_alone() {
         shown.iter().any(|t| t == "Payout batch locking"),
         "{shown:?}"
     );
-    let out = test_cairn()
-        .args(["explain", "--config"])
-        .arg(&config)
-        .arg("--cwd")
-        .arg(&repo)
-        .args(["--now", "2026-03-01T09:00:00Z", "--index-dir"])
-        .arg(root.join("index"))
-        .output()
-        .unwrap();
+    let out = run_in(&config, &repo, "explain");
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         text.contains("related folder src/ holds src/")
@@ -1814,15 +1806,7 @@ fn a_cloned_vaults_undated_notes_take_their_last_commits_day() {
         ),
         "{after}"
     );
-    let explained = test_cairn()
-        .args(["explain", "--config"])
-        .arg(&config)
-        .arg("--cwd")
-        .arg(&root)
-        .args(["--now", "2026-03-01T09:00:00Z", "--index-dir"])
-        .arg(root.join("index"))
-        .output()
-        .unwrap();
+    let explained = run_in(&config, &root, "explain");
     let explained = String::from_utf8_lossy(&explained.stdout);
     assert!(
         explained.contains("no task: recently edited (last commit 2025-09-20)"),
