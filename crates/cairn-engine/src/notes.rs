@@ -204,6 +204,19 @@ impl NoteSource {
         }
     }
 
+    /// The query terms no note holds that the search looks up as the vault
+    /// writes them ([`NoteIndex::respellings`]).
+    pub(crate) fn respellings(
+        &self,
+        q: &QueryTerms,
+        ranker: &Ranker,
+    ) -> Result<Vec<(String, Vec<String>)>, IndexError> {
+        match self {
+            Self::Memory { index, .. } => index.respellings(q, ranker),
+            Self::Cached(c) => c.with_index(|i| i.respellings(q, ranker)),
+        }
+    }
+
     /// Warnings raised since the engine was opened (a damaged index replaced).
     pub(crate) fn take_warnings(&self) -> Vec<String> {
         match self {

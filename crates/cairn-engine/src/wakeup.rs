@@ -603,6 +603,22 @@ impl Engine {
         } else {
             let terms: Vec<&str> = sel.query.terms.keys().map(String::as_str).collect();
             out.push(format!("query terms (stemmed): {}", terms.join(", ")));
+            // A failed look-up only leaves the line out: the search itself
+            // reported its own error.
+            let respelled = self
+                .notes
+                .respellings(&sel.query, &ranker(ranking))
+                .unwrap_or_default();
+            if !respelled.is_empty() {
+                let said: Vec<String> = respelled
+                    .iter()
+                    .map(|(t, words)| format!("{t} as {}", words.join(" ")))
+                    .collect();
+                out.push(format!(
+                    "words no note holds, looked up as the vault writes them (stemmed): {}",
+                    said.join(", ")
+                ));
+            }
             if !sel.query.parts.is_empty() {
                 let parts: Vec<String> = sel
                     .query

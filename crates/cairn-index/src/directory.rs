@@ -9,7 +9,7 @@ use tantivy::{Index, ReloadPolicy};
 use crate::error::contained;
 use crate::schema::{Fields, schema};
 use crate::verify::FileSums;
-use crate::{ANALYZER, IndexError, NoteIndex, analyzer, rank, verify};
+use crate::{ANALYZER, IndexError, NoteIndex, analyzer, live_stats, verify};
 
 impl NoteIndex {
     /// Builds an index of `notes` in RAM (each as given: the engine gives
@@ -105,7 +105,7 @@ impl NoteIndex {
             index,
             reader,
             fields,
-            lengths: rank::LengthCache::default(),
+            lengths: live_stats::LengthCache::default(),
         })
     }
 }

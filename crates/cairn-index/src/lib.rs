@@ -30,8 +30,10 @@
 mod analyzer;
 mod directory;
 mod error;
+mod live_stats;
 mod rank;
 mod schema;
+mod spelling;
 mod tokenize;
 mod verify;
 mod writer;
@@ -42,6 +44,7 @@ pub use analyzer::{analyze, analyzed_within, analyzer, stop_words};
 pub use error::{IndexError, panic_is_contained};
 pub use rank::{FieldWeights, PROXIMITY_DEPTH, Ranker};
 pub use schema::{KnownPaths, TextField, path_key};
+pub use spelling::ABBREVIATIONS;
 pub use tokenize::WordTokenizer;
 pub use verify::{BLOCK as CHECKSUM_BLOCK, FileSums, checksum_dir, verify_dir};
 pub use writer::NoteWriter;
@@ -115,7 +118,7 @@ pub struct NoteIndex {
     index: Index,
     reader: IndexReader,
     fields: Fields,
-    lengths: rank::LengthCache,
+    lengths: live_stats::LengthCache,
 }
 
 impl std::fmt::Debug for NoteIndex {
@@ -185,6 +188,20 @@ impl NoteIndex {
                 limit,
                 known,
             )
+        })
+    }
+
+    /// The terms of `q` that no note holds and that the search looks up as the
+    /// vault writes them (a compound as two words, an abbreviation spelled
+    /// out: see [`ABBREVIATIONS`]), each with the words it is looked up as.
+    pub fn respellings(
+        &self,
+        q: &QueryTerms,
+        ranker: &Ranker,
+    ) -> Result<Vec<(String, Vec<String>)>, IndexError> {
+        contained(|| {
+            let searcher = self.reader.searcher();
+            spelling::respellings(&searcher, &self.fields, ranker, q)
         })
     }
 

@@ -32,7 +32,6 @@
 //!   notes.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
 
 use tantivy::fieldnorm::FieldNormReader;
 use tantivy::postings::Postings;
@@ -42,7 +41,9 @@ use tantivy::{
     DocAddress, DocId, DocSet, Searcher, SegmentReader, TERMINATED, TantivyDocument, Term,
 };
 
+use crate::live_stats::{LengthCache, doc_freq};
 use crate::schema::{Fields, KEY_HASH, KnownPaths};
+use crate::spelling;
 use crate::{Hit, IndexError, QueryTerms, TermMatch, TextField};
 
 /// How many of the best BM25F candidates get a proximity score.
@@ -188,8 +189,7 @@ impl Scope {
         })
     }
 
-    /// A term's document frequency: the most of any weighted field (the contents
-    /// field holds nearly every word; the others add few documents of their own).
+    /// A term's document frequency ([`doc_freq`]).
     #[allow(clippy::unused_self)] // Every segment counts today; the scope is where that is decided.
     fn doc_freq(
         &self,
@@ -198,106 +198,12 @@ impl Scope {
         r: &Ranker,
         text: &str,
     ) -> Result<f32, IndexError> {
-        let mut df = 0u64;
-        for f in TextField::ALL {
-            if r.fields.get(f) > 0.0 {
-                let t = Term::from_field_text(fields.text[f as usize], text);
-                df = df.max(live_doc_freq(searcher, &t)?);
-            }
-        }
-        Ok(df as f32)
+        Ok(doc_freq(searcher, fields, r, text)? as f32)
     }
 
     fn idf(&self, df: f32) -> f32 {
         (1.0 + ((self.docs - df).max(0.0) + 0.5) / (df + 0.5)).ln()
     }
-}
-
-/// Average field lengths of the live documents, computed once per searcher
-/// generation (a pass over every document's field norms: too slow to repeat for
-/// every query of a large vault, and the same until the index changes).
-#[derive(Debug, Default)]
-pub(crate) struct LengthCache(Mutex<Option<(u64, [f32; TextField::COUNT])>>);
-
-impl LengthCache {
-    fn get(
-        &self,
-        searcher: &Searcher,
-        fields: &Fields,
-    ) -> Result<[f32; TextField::COUNT], IndexError> {
-        let generation = searcher.generation().generation_id();
-        // A poisoned lock only means another thread panicked mid-update of a plain
-        // array; recomputing is always correct.
-        let mut cached = self
-            .0
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some((g, avg)) = *cached
-            && g == generation
-        {
-            return Ok(avg);
-        }
-        let avg = average_lengths(searcher, fields)?;
-        *cached = Some((generation, avg));
-        Ok(avg)
-    }
-}
-
-/// Live documents only, and field lengths summed from the per-document norms
-/// (tantivy's own totals count deleted documents until a merge and are estimated
-/// after one): statistics depend on the notes, not on the history.
-fn average_lengths(
-    searcher: &Searcher,
-    fields: &Fields,
-) -> Result<[f32; TextField::COUNT], IndexError> {
-    let total: u64 = searcher.num_docs();
-    let mut avg_len = [1.0_f32; TextField::COUNT];
-    for f in TextField::ALL {
-        let mut tokens = 0u64;
-        for s in searcher.segment_readers() {
-            let norms = s.get_fieldnorms_reader(fields.text[f as usize])?;
-            match s.alive_bitset() {
-                None => {
-                    for d in 0..s.max_doc() {
-                        tokens += u64::from(norms.fieldnorm(d));
-                    }
-                }
-                Some(alive) => {
-                    for d in alive.iter_alive() {
-                        tokens += u64::from(norms.fieldnorm(d));
-                    }
-                }
-            }
-        }
-        if total > 0 && tokens > 0 {
-            avg_len[f as usize] = tokens as f32 / total as f32;
-        }
-    }
-    Ok(avg_len)
-}
-
-/// Documents containing `term`, deleted ones not counted (tantivy's own count
-/// includes them until a merge).
-fn live_doc_freq(searcher: &Searcher, term: &Term) -> Result<u64, IndexError> {
-    let mut total = 0u64;
-    for seg in searcher.segment_readers() {
-        let inverted = seg.inverted_index(term.field())?;
-        match seg.alive_bitset() {
-            None => total += u64::from(inverted.doc_freq(term)?),
-            Some(alive) => {
-                if let Some(mut p) = inverted.read_postings(term, IndexRecordOption::Basic)? {
-                    let mut d = p.doc();
-                    while d != TERMINATED {
-                        if alive.is_alive(d) {
-                            total += 1;
-                        }
-                        d = p.advance();
-                    }
-                }
-            }
-        }
-    }
-    Ok(total)
 }
 
 fn in_scope(seg: &SegmentReader, allowed: Option<&[bool]>, d: DocId) -> bool {
@@ -470,6 +376,8 @@ pub(crate) fn search(
     limit: usize,
     known: &KnownPaths<'_>,
 ) -> Result<Vec<Hit>, IndexError> {
+    let respelled = spelling::respelled(q, &spelling::respellings(searcher, fields, r, q)?);
+    let q = respelled.as_ref().unwrap_or(q);
     let scope = Scope::new(searcher, fields, lengths, folders)?;
     let segs = searcher.segment_readers();
     let mut readers = Vec::with_capacity(segs.len());
@@ -737,6 +645,8 @@ pub(crate) fn explain(
     folders: Option<&[String]>,
     addr: DocAddress,
 ) -> Result<Vec<TermMatch>, IndexError> {
+    let respelled = spelling::respelled(q, &spelling::respellings(searcher, fields, r, q)?);
+    let q = respelled.as_ref().unwrap_or(q);
     let scope = Scope::new(searcher, fields, lengths, folders)?;
     let seg = searcher.segment_reader(addr.segment_ord);
     let norms = field_norms(seg, fields, r)?;

@@ -1957,3 +1957,75 @@ fn the_session_start_hook_reads_an_unread_vault_history_in_the_background() {
     let err = hook();
     assert!(!err.contains("reading the git history"), "{err}");
 }
+
+/// A branch names its topic the way code does (`websocket`, `db`, `conn`),
+/// the notes the way prose does ("web socket", "database connection"): the
+/// packet still holds the notes of its topic, and explain says how each word
+/// was looked up (held-out trial: a branch of two compounds and abbreviations
+/// gave a packet without a task note).
+#[test]
+fn a_branch_named_in_compounds_and_abbreviations_finds_notes_written_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let repo = root.join("chat");
+    let notes = [
+        (
+            "Web socket reconnects",
+            "The web socket client reconnects with exponential backoff and resumes from the last event id.",
+        ),
+        (
+            "Database connection pool",
+            "The database connection pool holds twenty connections; a leaked connection shows as pool exhaustion.",
+        ),
+        (
+            "Release versioning",
+            "Versions follow semver; the changelog is written by hand before each tag.",
+        ),
+        (
+            "On-call help desk",
+            "Who answers the help desk each week, and how to hand over the pager.",
+        ),
+    ];
+    for (title, body) in &notes {
+        write(
+            &root.join("vault/chat").join(format!("{title}.md")),
+            &format!("---\ntitle: {title}\nproject_id: chat\n---\n\n# {title}\n\n{body}\n"),
+        );
+    }
+    let config = root.join("cairn.toml");
+    write(
+        &config,
+        "[vault]\nroot = \"vault\"\n[[projects]]\nid = \"chat\"\nname = \"Chat\"\nrepo_paths = [\"chat\"]\nnote_roots = [\"chat\"]\n",
+    );
+    std::fs::create_dir_all(&repo).unwrap();
+    git(&repo, &["init", "-q", "-b", "main"], "2026-01-01T00:00:00Z");
+    write(&repo.join("src/server.rs"), "fn serve() {}\n");
+    git(&repo, &["add", "-A"], "2026-01-05T09:00:00Z");
+    git(
+        &repo,
+        &["commit", "-q", "-m", "Initial"],
+        "2026-01-05T09:00:00Z",
+    );
+    git(
+        &repo,
+        &["checkout", "-q", "-b", "fix/websocket-db-conn-leak"],
+        "2026-01-06T00:00:00Z",
+    );
+    let p = wakeup_json(&config, &repo, &[]);
+    assert_eq!(p["query"]["task"], "websocket db conn leak");
+    let got = titles(&p);
+    for want in ["Web socket reconnects", "Database connection pool"] {
+        assert!(got.iter().any(|g| g == want), "{want} not in {got:?}");
+    }
+    for off in ["Release versioning", "On-call help desk"] {
+        assert!(!got.iter().any(|g| g == off), "{off} in {got:?}");
+    }
+    let out = run_in(&config, &repo, "explain");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(
+            "looked up as the vault writes them (stemmed): conn as connect, db as databas, websocket as web socket"
+        ),
+        "{text}"
+    );
+}

@@ -368,3 +368,100 @@ fn hits_named_from_known_paths_are_the_hits_read_from_the_store() {
         }
     }
 }
+
+#[test]
+fn a_word_no_note_holds_is_looked_up_as_the_two_words_notes_write() {
+    let notes = vec![
+        note(
+            "socket.md",
+            "# Web socket reconnects\nThe web socket client reconnects with backoff.",
+        ),
+        note("web.md", "# Web server\nThe web server listens on 8080."),
+        note(
+            "joined.md",
+            "# Health-check\nThe health-check endpoint answers 204.",
+        ),
+        note("other.md", "# Payouts\nPayout batches run nightly."),
+    ];
+    let idx = NoteIndex::build_in_ram(&notes).unwrap();
+    let r = Ranker::default();
+    // No note says `websocket`: the note that says "web socket" comes first,
+    // the one with only "web" after it.
+    assert_eq!(order(&idx, &r, "websocket"), ["socket.md", "web.md"]);
+    let hits = idx.search_with(&q("websocket"), &r, None, 10).unwrap();
+    assert!((hits[0].coverage - 1.0).abs() < 1e-6, "{hits:?}");
+    // A hyphenated note holds the joined word: found whole, not split.
+    assert_eq!(order(&idx, &r, "healthcheck"), ["joined.md"]);
+    // Explain names the halves that matched.
+    let terms: Vec<String> = idx
+        .explain_with(&q("websocket"), &r, None, "socket.md")
+        .unwrap()
+        .into_iter()
+        .map(|m| m.term)
+        .collect();
+    assert!(terms.contains(&"web".to_owned()) && terms.contains(&"socket".to_owned()));
+    // Parts follow: the part that held the compound holds its halves.
+    let mut parts = q("websocket reconnect");
+    parts.parts = vec![parts.terms.keys().cloned().collect()];
+    let hits = idx.search_with(&parts, &r, None, 10).unwrap();
+    assert_eq!(hits[0].path, "socket.md");
+    assert_eq!(hits[0].part.map(|(p, _)| p), Some(0));
+    assert!(hits[0].part.unwrap().1 > 0.99, "{hits:?}");
+    // The compound's own stem splits too; a word no two of the vault's words
+    // make is not split at all.
+    assert_eq!(order(&idx, &r, "websockets"), ["socket.md", "web.md"]);
+    assert!(order(&idx, &r, "kubernetes").is_empty());
+
+    // A vault that holds both words, never one after the other, does not write
+    // the compound as two: nothing is found (a public TIL collection found a
+    // note on Unix file types, "socket", that also said "web").
+    let apart = NoteIndex::build_in_ram(&[
+        note(
+            "types.md",
+            "# File types
+A socket, a pipe; see the web docs.",
+        ),
+        note(
+            "other.md",
+            "# Payouts
+Payout batches run nightly.",
+        ),
+    ])
+    .unwrap();
+    assert!(order(&apart, &r, "websocket").is_empty());
+    assert!(apart.respellings(&q("websocket"), &r).unwrap().is_empty());
+    // A query that says the words already (`web-socket` gives `web`, `socket`
+    // and the joined `websocket`) is not respelled: its words count once.
+    assert!(apart.respellings(&q("web-socket"), &r).unwrap().is_empty());
+    assert!(idx.respellings(&q("web-socket"), &r).unwrap().is_empty());
+    assert_eq!(
+        idx.respellings(&q("websocket reconnect"), &r).unwrap(),
+        [(
+            "websocket".to_owned(),
+            vec!["web".to_owned(), "socket".to_owned()]
+        )]
+    );
+}
+
+#[test]
+fn an_abbreviation_no_note_holds_is_looked_up_spelled_out() {
+    let notes = vec![
+        note(
+            "pool.md",
+            "# Database connection pool\nThe database connection pool leaks under load.",
+        ),
+        note("leak.md", "# Memory leak\nA leak in the parser."),
+        note("txn.md", "# Retries\nEvery txn is retried once."),
+    ];
+    let idx = NoteIndex::build_in_ram(&notes).unwrap();
+    let r = Ranker::default();
+    // A branch `fix/db-conn-leak`: no note says `db` or `conn`.
+    let hits = idx.search_with(&q("db conn leak"), &r, None, 10).unwrap();
+    assert_eq!(hits[0].path, "pool.md", "{hits:?}");
+    assert!((hits[0].coverage - 1.0).abs() < 1e-6, "{hits:?}");
+    // A vault that writes the abbreviation finds it as written, and not spelled
+    // out: `txn` is held, so "transaction" is not looked up.
+    assert_eq!(order(&idx, &r, "txn"), ["txn.md"]);
+    // A spelling no note holds adds nothing.
+    assert!(order(&idx, &r, "k8s").is_empty());
+}

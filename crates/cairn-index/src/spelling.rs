@@ -1,0 +1,394 @@
+//! Other spellings of a query word that no note holds. A branch named
+//! `fix/websocket-reconnect` or `fix/db-conn-leak`, or a task typed as
+//! "healthcheck timeouts", asks about what the notes call a "web socket", a
+//! "database connection" and a "health check".
+//!
+//! A query term that no note contains is looked up as the vault writes it:
+//! - **a compound** as two words that notes do contain (`websocket` → `web`
+//!   `socket`, `ratelimit` → `rate` `limit`): both halves are words of the
+//!   vault's own index, nothing is split by a dictionary the vault does not share;
+//! - **a developer's abbreviation** ([`ABBREVIATIONS`]: `db`, `conn`, `k8s`,
+//!   `txn`, ...) as the first of its spellings whose words notes contain.
+//!
+//! The new words take the term's weight, in every part of the query that held
+//! it. Only a term no note holds is respelled: a vault that writes `db` or
+//! `websocket` finds it as written, and one that writes `web-socket` already
+//! holds the joined form (the tokenizer indexes it).
+
+use tantivy::collector::Count;
+use tantivy::query::PhraseQuery;
+use tantivy::{Searcher, Term};
+
+use crate::live_stats::doc_freq;
+use crate::rank::Ranker;
+use crate::schema::Fields;
+use crate::{IndexError, QueryTerms, TextField};
+
+/// The shortest term that is split: shorter ones (`carpet`, `became`) split
+/// into two words by chance more often than by meaning.
+const MIN_COMPOUND_CHARS: usize = 7;
+
+/// The shortest half: `web`, `log`, `key`, not `a` or `re`.
+const MIN_PART_CHARS: usize = 3;
+
+/// English prefixes that are tokens too (`com` from `example.com`, `pre`,
+/// `con`): `complain` is no "com plain", whatever a note says.
+const PREFIX_HALVES: &[&str] = &[
+    "anti", "com", "con", "counter", "dis", "inter", "intra", "mis", "non", "per", "pre", "pro",
+    "semi", "sub", "super", "trans", "tri", "uni",
+];
+
+/// English suffixes that are words too: `wireless` is no "wire less".
+const SUFFIX_HALVES: &[&str] = &[
+    "able", "dom", "ful", "hood", "ible", "ing", "ion", "ish", "less", "like", "ment", "ness",
+    "ship", "some", "ward", "wise",
+];
+
+/// The terms of `q` that no note contains and that an abbreviation's spelling
+/// or two words notes contain make up, each with those words (in their order,
+/// each once), in the order of `q`'s terms.
+pub(crate) fn respellings(
+    searcher: &Searcher,
+    fields: &Fields,
+    r: &Ranker,
+    q: &QueryTerms,
+) -> Result<Vec<(String, Vec<String>)>, IndexError> {
+    let mut vault = Index {
+        searcher,
+        fields,
+        r,
+    };
+    let mut respelled: Vec<(String, Vec<String>)> = Vec::new();
+    for (text, &w) in &q.terms {
+        let spelled = abbreviation(text);
+        if w <= 0.0 || (spelled.is_none() && !is_candidate(text)) || vault.df(text)? > 0 {
+            continue;
+        }
+        let mut words = match spelled {
+            Some(s) => first_held(s, &mut vault)?,
+            None => None,
+        };
+        if words.is_none() && is_candidate(text) {
+            words = best_split(text, &mut vault)?.map(Vec::from);
+        }
+        if let Some(mut words) = words {
+            let mut seen = std::collections::BTreeSet::new();
+            words.retain(|w| seen.insert(w.clone()));
+            // A query that says both words already (`card-risk` gives `card`,
+            // `risk` and the joined `cardrisk`) counts them already.
+            if words.iter().all(|w| q.terms.contains_key(w)) {
+                continue;
+            }
+            respelled.push((text.clone(), words));
+        }
+    }
+    Ok(respelled)
+}
+
+/// What the vault holds, as [`respellings`] asks it.
+trait Vocabulary {
+    /// How many notes hold `term`.
+    fn df(&mut self, term: &str) -> Result<u64, IndexError>;
+    /// Whether a note holds `words` one after the other.
+    fn has_phrase(&mut self, words: &[String]) -> Result<bool, IndexError>;
+}
+
+/// The index's vocabulary.
+struct Index<'a> {
+    searcher: &'a Searcher,
+    fields: &'a Fields,
+    r: &'a Ranker,
+}
+
+impl Vocabulary for Index<'_> {
+    fn df(&mut self, term: &str) -> Result<u64, IndexError> {
+        doc_freq(self.searcher, self.fields, self.r, term)
+    }
+
+    fn has_phrase(&mut self, words: &[String]) -> Result<bool, IndexError> {
+        let field = self.fields.text[TextField::Contents as usize];
+        let terms: Vec<Term> = words
+            .iter()
+            .map(|w| Term::from_field_text(field, w))
+            .collect();
+        if terms.len() < 2 {
+            return Ok(false);
+        }
+        Ok(self.searcher.search(&PhraseQuery::new(terms), &Count)? > 0)
+    }
+}
+
+/// `q` with each term of `respelled` replaced by its words, at its weight and
+/// in every part that held it; `None` when there is nothing to replace.
+pub(crate) fn respelled(q: &QueryTerms, respelled: &[(String, Vec<String>)]) -> Option<QueryTerms> {
+    if respelled.is_empty() {
+        return None;
+    }
+    let mut out = q.clone();
+    for (whole, words) in respelled {
+        let w = out.terms.remove(whole).unwrap_or(0.0);
+        for word in words {
+            *out.terms.entry(word.clone()).or_insert(0.0) += w;
+        }
+        for part in &mut out.parts {
+            if part.remove(whole) {
+                part.extend(words.iter().cloned());
+            }
+        }
+    }
+    Some(out)
+}
+
+/// Abbreviations developers write in branch names, commit subjects and tasks,
+/// each with its spellings in full, most common first. Keys and spellings are
+/// analysed as the index is ([`crate::analyze`]: `deps` is `dep`'s key too).
+pub const ABBREVIATIONS: &[(&str, &[&str])] = &[
+    ("a11y", &["accessibility"]),
+    ("acct", &["account"]),
+    ("addr", &["address"]),
+    ("arg", &["argument"]),
+    ("auth", &["authentication", "authorization"]),
+    ("authn", &["authentication"]),
+    ("authz", &["authorization"]),
+    ("btn", &["button"]),
+    ("cfg", &["configuration", "config"]),
+    ("cmd", &["command"]),
+    ("config", &["configuration"]),
+    ("conn", &["connection"]),
+    ("ctx", &["context"]),
+    ("db", &["database"]),
+    ("dep", &["dependency"]),
+    ("dir", &["directory"]),
+    ("doc", &["documentation"]),
+    ("env", &["environment"]),
+    ("err", &["error"]),
+    ("i18n", &["internationalization", "translation"]),
+    ("idx", &["index"]),
+    ("img", &["image"]),
+    ("impl", &["implementation"]),
+    ("infra", &["infrastructure"]),
+    ("k8s", &["kubernetes"]),
+    ("l10n", &["localization", "translation"]),
+    ("lib", &["library"]),
+    ("mgr", &["manager"]),
+    ("msg", &["message"]),
+    ("mw", &["middleware"]),
+    ("nav", &["navigation"]),
+    ("notif", &["notification"]),
+    ("param", &["parameter"]),
+    ("perf", &["performance"]),
+    ("pkg", &["package"]),
+    ("pr", &["pull request"]),
+    ("regex", &["regular expression"]),
+    ("repo", &["repository"]),
+    ("req", &["request"]),
+    ("resp", &["response"]),
+    ("sched", &["scheduler", "schedule"]),
+    ("svc", &["service"]),
+    ("tmpl", &["template"]),
+    ("txn", &["transaction"]),
+    ("util", &["utility"]),
+];
+
+/// The spellings of `term` if it is an abbreviation's key (analysed).
+fn abbreviation(term: &str) -> Option<&'static [&'static str]> {
+    static KEYS: std::sync::LazyLock<Vec<(String, &'static [&'static str])>> =
+        std::sync::LazyLock::new(|| {
+            ABBREVIATIONS
+                .iter()
+                .filter_map(|(k, v)| match crate::analyze(k).as_slice() {
+                    [key] => Some((key.clone(), *v)),
+                    _ => None,
+                })
+                .collect()
+        });
+    KEYS.iter().find(|(k, _)| k == term).map(|(_, v)| *v)
+}
+
+/// The words of the first of `spellings` that a note holds: its one word, or
+/// its words one after the other (`pull request`).
+fn first_held(
+    spellings: &[&str],
+    vault: &mut impl Vocabulary,
+) -> Result<Option<Vec<String>>, IndexError> {
+    for s in spellings {
+        let words = crate::analyze(s);
+        let held = match words.as_slice() {
+            [] => false,
+            [word] => vault.df(word)? > 0,
+            _ => vault.has_phrase(&words)?,
+        };
+        if held {
+            return Ok(Some(words));
+        }
+    }
+    Ok(None)
+}
+
+/// A term made of letters only, long enough to be two words.
+fn is_candidate(text: &str) -> bool {
+    text.chars().count() >= MIN_COMPOUND_CHARS && text.chars().all(char::is_alphabetic)
+}
+
+/// The split of `text` into two terms that a note holds one after the other
+/// (a note that says "socket" and, elsewhere, "web" does not write `websocket`
+/// as two words): the one whose shorter half is longest (`health|check` over a
+/// chance `heal|thcheck`), then the one whose rarer half is more common, then
+/// the first.
+fn best_split(text: &str, vault: &mut impl Vocabulary) -> Result<Option<[String; 2]>, IndexError> {
+    let bounds: Vec<usize> = text.char_indices().map(|(i, _)| i).collect();
+    let chars = bounds.len();
+    let mut best: Option<((usize, u64), usize)> = None;
+    for (k, &at) in bounds.iter().enumerate() {
+        if k < MIN_PART_CHARS || chars - k < MIN_PART_CHARS {
+            continue;
+        }
+        let (a, b) = text.split_at(at);
+        if PREFIX_HALVES.contains(&a) || SUFFIX_HALVES.contains(&b) {
+            continue;
+        }
+        let shorter = k.min(chars - k);
+        if best.is_some_and(|((s, _), _)| shorter < s) {
+            continue;
+        }
+        let da = vault.df(a)?;
+        if da == 0 {
+            continue;
+        }
+        let db = vault.df(b)?;
+        if db == 0 {
+            continue;
+        }
+        let key = (shorter, da.min(db));
+        if best.is_none_or(|(b, _)| key > b) && vault.has_phrase(&[a.to_owned(), b.to_owned()])? {
+            best = Some((key, at));
+        }
+    }
+    Ok(best.map(|(_, at)| {
+        let (a, b) = text.split_at(at);
+        [a.to_owned(), b.to_owned()]
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{IndexError, Vocabulary, abbreviation, best_split, first_held, is_candidate};
+
+    /// Words with their counts, and the phrases notes hold.
+    struct Words<'a>(&'a [(&'a str, u64)], &'a [&'a str]);
+
+    impl Vocabulary for Words<'_> {
+        fn df(&mut self, term: &str) -> Result<u64, IndexError> {
+            Ok(self
+                .0
+                .iter()
+                .find(|(w, _)| *w == term)
+                .map_or(0, |(_, n)| *n))
+        }
+
+        fn has_phrase(&mut self, words: &[String]) -> Result<bool, IndexError> {
+            Ok(self.1.contains(&words.join(" ").as_str()))
+        }
+    }
+
+    #[track_caller]
+    fn check(text: &str, vocabulary: &[(&str, u64)], phrases: &[&str], expect: Option<&str>) {
+        let got = best_split(text, &mut Words(vocabulary, phrases))
+            .unwrap()
+            .map(|[a, b]| format!("{a} {b}"));
+        assert_eq!(got.as_deref(), expect, "{text:?}");
+    }
+
+    #[test]
+    fn a_compound_splits_into_two_words_a_note_writes_together() {
+        let ws = &[("web", 4), ("socket", 2)];
+        check("websocket", ws, &["web socket"], Some("web socket"));
+        // Both words, but never one after the other: not a compound of the vault.
+        check("websocket", ws, &[], None);
+        check("websocket", ws, &["socket web"], None);
+        // Only into words the vault holds.
+        check("websocket", &[("web", 4)], &["web socket"], None);
+        check("websocket", &[], &[], None);
+        // Halves of three characters or more.
+        check(
+            "abcdefgh",
+            &[("ab", 9), ("cdefgh", 9)],
+            &["ab cdefgh"],
+            None,
+        );
+        // The longest shorter half wins over a chance split.
+        let hc = &[("heal", 5), ("thcheck", 1), ("health", 3), ("check", 40)];
+        check(
+            "healthcheck",
+            hc,
+            &["heal thcheck", "health check"],
+            Some("health check"),
+        );
+        check("healthcheck", hc, &["heal thcheck"], Some("heal thcheck"));
+        // Equal lengths: the more common rarer half.
+        check(
+            "abcdefghi",
+            &[("abc", 1), ("defghi", 9), ("abcdef", 5), ("ghi", 5)],
+            &["abc defghi", "abcdef ghi"],
+            Some("abcdef ghi"),
+        );
+        // An English prefix or suffix is no half, though a token of the vault.
+        let affixes = &[("com", 9), ("plain", 3), ("wire", 2), ("less", 5)];
+        check("complain", affixes, &["com plain"], None);
+        check("wireless", affixes, &["wire less"], None);
+        // Characters, not bytes.
+        check(
+            "überstraße",
+            &[("über", 2), ("straße", 2)],
+            &["über straße"],
+            Some("über straße"),
+        );
+    }
+
+    #[test]
+    fn only_long_words_of_letters_are_candidates() {
+        assert!(is_candidate("websocket"));
+        assert!(!is_candidate("carpet"));
+        assert!(!is_candidate("sha256sum"));
+        assert!(!is_candidate("web_socket"));
+    }
+
+    #[test]
+    fn abbreviations_are_keyed_as_the_index_spells_them() {
+        assert_eq!(abbreviation("db"), Some(&["database"][..]));
+        // `deps` and `docs` analyse to `dep` and `doc`.
+        assert_eq!(crate::analyze("deps"), ["dep"]);
+        assert!(abbreviation("dep").is_some());
+        assert!(abbreviation("k8s").is_some());
+        assert!(abbreviation("database").is_none());
+        // Every key is one term of the index (a key the analyser drops or
+        // splits would never be looked up).
+        for (k, _) in super::ABBREVIATIONS {
+            assert_eq!(crate::analyze(k).len(), 1, "{k}");
+        }
+    }
+
+    #[test]
+    fn an_abbreviation_takes_its_first_spelling_the_vault_holds() {
+        let words: Vec<(String, u64)> = crate::analyze("authorization pull request")
+            .into_iter()
+            .map(|w| (w, 1))
+            .collect();
+        let words: Vec<(&str, u64)> = words.iter().map(|(w, n)| (w.as_str(), *n)).collect();
+        let phrase = crate::analyze("pull request").join(" ");
+        let mut vault = Words(&words, &[phrase.as_str()]);
+        let mut held = |s: &[&str]| first_held(s, &mut vault).unwrap();
+        assert_eq!(
+            held(&["authentication", "authorization"]),
+            Some(crate::analyze("authorization"))
+        );
+        assert_eq!(
+            held(&["pull request"]),
+            Some(crate::analyze("pull request"))
+        );
+        // Words of a spelling held apart, or not all held: not held.
+        assert_eq!(held(&["request pull"]), None);
+        assert_eq!(held(&["merge request"]), None);
+        assert_eq!(held(&[]), None);
+    }
+}
