@@ -77,8 +77,8 @@ const GENERIC_BRANCHES: &[&str] = &[
 
 /// The words of `branch`: split on `/`, `-`, `_`, `.` and invisible format
 /// characters, a leading author (`renovate/`, `claude/`, ...) and then a
-/// leading kind (`feature/`, `fix/`, `chore/`, ...) dropped, empty parts and
-/// bare numbers dropped, in order. `fix/payout-batch-lock-timeouts` gives `payout batch lock
+/// leading kind (`feature/`, `fix/`, `chore/`, ...) dropped, empty parts,
+/// single letters and bare numbers dropped, in order. `fix/payout-batch-lock-timeouts` gives `payout batch lock
 /// timeouts`; an issue number (`123-x`) is no word; a branch named only with
 /// generic words (`develop`, `release/2.4`, `hotfix`) gives none.
 #[must_use]
@@ -107,7 +107,9 @@ pub fn branch_words(branch: &str) -> Vec<String> {
         for w in seg
             .split(|c: char| matches!(c, '-' | '_' | '.') || c.is_whitespace() || is_format_char(c))
         {
-            if w.is_empty() || w.chars().all(|c| c.is_ascii_digit()) {
+            // A single letter names nothing (`wip/x`, `fix/a-b`); a character
+            // of a script written without spaces may (`修复/锁`).
+            if w.len() == 1 || w.chars().all(|c| c.is_ascii_digit()) {
                 continue;
             }
             out.push(w.to_owned());
@@ -231,7 +233,7 @@ mod tests {
         check("Feature/Settlement", "Settlement");
         check("fix/ -retry", "retry");
         // Bots and coding agents name their branches after themselves.
-        check("renovate/cheerio-1.x", "cheerio x");
+        check("renovate/cheerio-1.x", "cheerio");
         check(
             "dependabot/npm_and_yarn/lodash-4.17.21",
             "npm and yarn lodash",
@@ -242,6 +244,10 @@ mod tests {
         check("patch-1", "");
         check("claude", "");
         check("renovate", "");
+        // A single character is no word.
+        check("wip/x", "");
+        check("fix/a-retry-b", "retry");
+        check("修复/锁", "修复 锁");
         // A zero-width space is a break between words.
         check("feature/lunr\u{200B}search", "lunr search");
     }

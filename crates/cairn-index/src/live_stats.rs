@@ -118,3 +118,44 @@ fn live_doc_freq(searcher: &Searcher, term: &Term) -> Result<u64, IndexError> {
     }
     Ok(total)
 }
+
+/// Whether a live document holds `text` in a weighted field ([`doc_freq`]
+/// above 0), stopping at the first one: the contents field first, as it holds
+/// nearly every word.
+pub(crate) fn holds(
+    searcher: &Searcher,
+    fields: &Fields,
+    r: &Ranker,
+    text: &str,
+) -> Result<bool, IndexError> {
+    let order = std::iter::once(TextField::Contents).chain(
+        TextField::ALL
+            .into_iter()
+            .filter(|f| *f != TextField::Contents),
+    );
+    for f in order.filter(|f| r.fields.get(*f) > 0.0) {
+        let term = Term::from_field_text(fields.text[f as usize], text);
+        for seg in searcher.segment_readers() {
+            let inverted = seg.inverted_index(term.field())?;
+            match seg.alive_bitset() {
+                None => {
+                    if inverted.doc_freq(&term)? > 0 {
+                        return Ok(true);
+                    }
+                }
+                Some(alive) => {
+                    if let Some(mut p) = inverted.read_postings(&term, IndexRecordOption::Basic)? {
+                        let mut d = p.doc();
+                        while d != TERMINATED {
+                            if alive.is_alive(d) {
+                                return Ok(true);
+                            }
+                            d = p.advance();
+                        }
+                    }
+                }
+            }
+        }
+    }
+    Ok(false)
+}

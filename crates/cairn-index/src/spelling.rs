@@ -19,7 +19,7 @@ use tantivy::collector::Count;
 use tantivy::query::PhraseQuery;
 use tantivy::{Searcher, Term};
 
-use crate::live_stats::doc_freq;
+use crate::live_stats::holds;
 use crate::rank::Ranker;
 use crate::schema::Fields;
 use crate::{IndexError, QueryTerms, TextField};
@@ -61,7 +61,11 @@ pub(crate) fn respellings(
     let mut respelled: Vec<(String, Vec<String>)> = Vec::new();
     for (text, &w) in &q.terms {
         let spelled = abbreviation(text);
-        if w <= 0.0 || (spelled.is_none() && !is_candidate(text)) || vault.df(text)? > 0 {
+        if w <= 0.0
+            || (spelled.is_none() && !is_candidate(text))
+            || joins_query_words(text, q)
+            || vault.holds(text)?
+        {
             continue;
         }
         let mut words = match spelled {
@@ -85,10 +89,18 @@ pub(crate) fn respellings(
     Ok(respelled)
 }
 
+/// Whether `text` is two words of the query joined (`card-risk` gives `card`,
+/// `risk` and the joined `cardrisk`): the query counts them already.
+fn joins_query_words(text: &str, q: &QueryTerms) -> bool {
+    text.char_indices()
+        .skip(1)
+        .any(|(at, _)| q.terms.contains_key(&text[..at]) && q.terms.contains_key(&text[at..]))
+}
+
 /// What the vault holds, as [`respellings`] asks it.
 trait Vocabulary {
-    /// How many notes hold `term`.
-    fn df(&mut self, term: &str) -> Result<u64, IndexError>;
+    /// Whether a note holds `term`.
+    fn holds(&mut self, term: &str) -> Result<bool, IndexError>;
     /// Whether a note holds `words` one after the other.
     fn has_phrase(&mut self, words: &[String]) -> Result<bool, IndexError>;
 }
@@ -101,8 +113,8 @@ struct Index<'a> {
 }
 
 impl Vocabulary for Index<'_> {
-    fn df(&mut self, term: &str) -> Result<u64, IndexError> {
-        doc_freq(self.searcher, self.fields, self.r, term)
+    fn holds(&mut self, term: &str) -> Result<bool, IndexError> {
+        holds(self.searcher, self.fields, self.r, term)
     }
 
     fn has_phrase(&mut self, words: &[String]) -> Result<bool, IndexError> {
@@ -215,7 +227,7 @@ fn first_held(
         let words = crate::analyze(s);
         let held = match words.as_slice() {
             [] => false,
-            [word] => vault.df(word)? > 0,
+            [word] => vault.holds(word)?,
             _ => vault.has_phrase(&words)?,
         };
         if held {
@@ -233,57 +245,41 @@ fn is_candidate(text: &str) -> bool {
 /// The split of `text` into two terms that a note holds one after the other
 /// (a note that says "socket" and, elsewhere, "web" does not write `websocket`
 /// as two words): the one whose shorter half is longest (`health|check` over a
-/// chance `heal|thcheck`), then the one whose rarer half is more common, then
-/// the first.
+/// chance `heal|thcheck`), then the first.
 fn best_split(text: &str, vault: &mut impl Vocabulary) -> Result<Option<[String; 2]>, IndexError> {
     let bounds: Vec<usize> = text.char_indices().map(|(i, _)| i).collect();
     let chars = bounds.len();
-    let mut best: Option<((usize, u64), usize)> = None;
-    for (k, &at) in bounds.iter().enumerate() {
-        if k < MIN_PART_CHARS || chars - k < MIN_PART_CHARS {
-            continue;
-        }
+    // Split points, the most even first, then from the left.
+    let mut splits: Vec<(usize, usize)> = bounds
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| *k >= MIN_PART_CHARS && chars - k >= MIN_PART_CHARS)
+        .map(|(k, &at)| (k.min(chars - k), at))
+        .collect();
+    splits.sort_by_key(|&(shorter, at)| (std::cmp::Reverse(shorter), at));
+    for (_, at) in splits {
         let (a, b) = text.split_at(at);
         if PREFIX_HALVES.contains(&a) || SUFFIX_HALVES.contains(&b) {
             continue;
         }
-        let shorter = k.min(chars - k);
-        if best.is_some_and(|((s, _), _)| shorter < s) {
-            continue;
-        }
-        let da = vault.df(a)?;
-        if da == 0 {
-            continue;
-        }
-        let db = vault.df(b)?;
-        if db == 0 {
-            continue;
-        }
-        let key = (shorter, da.min(db));
-        if best.is_none_or(|(b, _)| key > b) && vault.has_phrase(&[a.to_owned(), b.to_owned()])? {
-            best = Some((key, at));
+        let halves = [a.to_owned(), b.to_owned()];
+        if vault.holds(a)? && vault.holds(b)? && vault.has_phrase(&halves)? {
+            return Ok(Some(halves));
         }
     }
-    Ok(best.map(|(_, at)| {
-        let (a, b) = text.split_at(at);
-        [a.to_owned(), b.to_owned()]
-    }))
+    Ok(None)
 }
 
 #[cfg(test)]
 mod tests {
     use super::{IndexError, Vocabulary, abbreviation, best_split, first_held, is_candidate};
 
-    /// Words with their counts, and the phrases notes hold.
-    struct Words<'a>(&'a [(&'a str, u64)], &'a [&'a str]);
+    /// The words notes hold, and the phrases.
+    struct Words<'a>(&'a [&'a str], &'a [&'a str]);
 
     impl Vocabulary for Words<'_> {
-        fn df(&mut self, term: &str) -> Result<u64, IndexError> {
-            Ok(self
-                .0
-                .iter()
-                .find(|(w, _)| *w == term)
-                .map_or(0, |(_, n)| *n))
+        fn holds(&mut self, term: &str) -> Result<bool, IndexError> {
+            Ok(self.0.contains(&term))
         }
 
         fn has_phrase(&mut self, words: &[String]) -> Result<bool, IndexError> {
@@ -292,7 +288,7 @@ mod tests {
     }
 
     #[track_caller]
-    fn check(text: &str, vocabulary: &[(&str, u64)], phrases: &[&str], expect: Option<&str>) {
+    fn check(text: &str, vocabulary: &[&str], phrases: &[&str], expect: Option<&str>) {
         let got = best_split(text, &mut Words(vocabulary, phrases))
             .unwrap()
             .map(|[a, b]| format!("{a} {b}"));
@@ -301,23 +297,18 @@ mod tests {
 
     #[test]
     fn a_compound_splits_into_two_words_a_note_writes_together() {
-        let ws = &[("web", 4), ("socket", 2)];
+        let ws = &["web", "socket"];
         check("websocket", ws, &["web socket"], Some("web socket"));
         // Both words, but never one after the other: not a compound of the vault.
         check("websocket", ws, &[], None);
         check("websocket", ws, &["socket web"], None);
         // Only into words the vault holds.
-        check("websocket", &[("web", 4)], &["web socket"], None);
+        check("websocket", &["web"], &["web socket"], None);
         check("websocket", &[], &[], None);
         // Halves of three characters or more.
-        check(
-            "abcdefgh",
-            &[("ab", 9), ("cdefgh", 9)],
-            &["ab cdefgh"],
-            None,
-        );
+        check("abcdefgh", &["ab", "cdefgh"], &["ab cdefgh"], None);
         // The longest shorter half wins over a chance split.
-        let hc = &[("heal", 5), ("thcheck", 1), ("health", 3), ("check", 40)];
+        let hc = &["heal", "thcheck", "health", "check"];
         check(
             "healthcheck",
             hc,
@@ -325,24 +316,34 @@ mod tests {
             Some("health check"),
         );
         check("healthcheck", hc, &["heal thcheck"], Some("heal thcheck"));
-        // Equal lengths: the more common rarer half.
+        // Equal lengths: the first.
         check(
             "abcdefghi",
-            &[("abc", 1), ("defghi", 9), ("abcdef", 5), ("ghi", 5)],
+            &["abc", "defghi", "abcdef", "ghi"],
             &["abc defghi", "abcdef ghi"],
-            Some("abcdef ghi"),
+            Some("abc defghi"),
         );
         // An English prefix or suffix is no half, though a token of the vault.
-        let affixes = &[("com", 9), ("plain", 3), ("wire", 2), ("less", 5)];
+        let affixes = &["com", "plain", "wire", "less"];
         check("complain", affixes, &["com plain"], None);
         check("wireless", affixes, &["wire less"], None);
         // Characters, not bytes.
         check(
             "überstraße",
-            &[("über", 2), ("straße", 2)],
+            &["über", "straße"],
             &["über straße"],
             Some("über straße"),
         );
+    }
+
+    #[test]
+    fn a_joined_pair_of_the_query_s_own_words_is_not_respelled() {
+        let mut q = crate::QueryTerms::default();
+        q.add_text("card-risk scoring", 1.0);
+        assert!(q.terms.contains_key("cardrisk"));
+        assert!(super::joins_query_words("cardrisk", &q));
+        assert!(!super::joins_query_words("websocket", &q));
+        assert!(!super::joins_query_words("card", &q));
     }
 
     #[test]
@@ -370,11 +371,8 @@ mod tests {
 
     #[test]
     fn an_abbreviation_takes_its_first_spelling_the_vault_holds() {
-        let words: Vec<(String, u64)> = crate::analyze("authorization pull request")
-            .into_iter()
-            .map(|w| (w, 1))
-            .collect();
-        let words: Vec<(&str, u64)> = words.iter().map(|(w, n)| (w.as_str(), *n)).collect();
+        let words = crate::analyze("authorization pull request");
+        let words: Vec<&str> = words.iter().map(String::as_str).collect();
         let phrase = crate::analyze("pull request").join(" ");
         let mut vault = Words(&words, &[phrase.as_str()]);
         let mut held = |s: &[&str]| first_held(s, &mut vault).unwrap();

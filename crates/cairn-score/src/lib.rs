@@ -33,7 +33,10 @@ use chrono::NaiveDate;
 use rayon::prelude::*;
 use serde::Serialize;
 
+use crate::files::{file_match, module_match, norm_path};
+
 mod factor;
+mod files;
 pub use factor::{Detail, Factor, Op, coverage_words};
 
 /// Which ranking to apply.
@@ -622,64 +625,11 @@ pub fn retired_because(n: &Note) -> Option<String> {
         .map(|f| format!("retired: under an {f}/ folder"))
 }
 
-fn norm_path(p: &str) -> &str {
-    p.trim_start_matches("./").trim_matches('/')
-}
-
-fn path_covers(a: &str, b: &str) -> bool {
-    let (a, b) = (norm_path(a), norm_path(b));
-    !a.is_empty()
-        && !b.is_empty()
-        && (a == b
-            || b.strip_prefix(a).is_some_and(|r| r.starts_with('/'))
-            || a.strip_prefix(b).is_some_and(|r| r.starts_with('/')))
-}
-
 /// A related folder holding at least this share of the repository's files
 /// (see [`ScoreContext::folder_shares`]) does not point at a note by itself: the
 /// note must match the task's words too (`related_files: [crates/]` in a
 /// repository whose code is all under `crates/`).
 pub const BROAD_FOLDER: f64 = 0.5;
-
-/// A related file equal to, or a folder containing, a `--files` path: the
-/// nearest one (the same path, else the deepest), the first of equals.
-fn file_match(n: &Note, files: &[String]) -> Option<(String, String)> {
-    // A confidential note's related files are its content: they point at it
-    // for nobody (a `--files` guess would confirm them).
-    if n.sensitivity >= cairn_note::Sensitivity::Confidential {
-        return None;
-    }
-    let mut best: Option<((bool, usize), &String, &String)> = None;
-    for f in files {
-        for r in n.related_files.iter().filter(|r| path_covers(r, f)) {
-            let key = (norm_path(r) == norm_path(f), norm_path(r).len());
-            if best.as_ref().is_none_or(|(k, _, _)| key > *k) {
-                best = Some((key, f, r));
-            }
-        }
-    }
-    best.map(|(_, f, r)| (f.clone(), r.clone()))
-}
-
-fn module_match(n: &Note, ctx: &ScoreContext<'_>) -> Option<String> {
-    // As for files: a confidential note's tags and related files select nothing.
-    if n.sensitivity >= cairn_note::Sensitivity::Confidential {
-        return None;
-    }
-    if let Some(m) = ctx
-        .modules
-        .iter()
-        .find(|m| n.tags.iter().any(|t| t == &m.to_lowercase()))
-    {
-        return Some(format!("tagged with the selected module {m}"));
-    }
-    ctx.module_prefixes.iter().find_map(|p| {
-        n.related_files
-            .iter()
-            .find(|r| path_covers(p, r))
-            .map(|r| format!("related file {r} is in the selected module ({p})"))
-    })
-}
 
 /// A trigger whose every analysed term is in the task (one with no term never
 /// is): by its terms when the note carries them ([`Note::trigger_terms`]), else

@@ -637,3 +637,33 @@ fn a_file_name_start_or_a_nested_tag_names_another_project() {
     assert_eq!(other("00-home/Atlassian tips.md"), None);
     assert_eq!(other("00-home/shared.md"), None);
 }
+
+/// A related file written by its name or last folders, or from a folder above
+/// the repository, names the changed file (held-out trial: `related_files:
+/// [batch.rs]` and `[ledger/src/payout/batch.rs]` pointed at nothing); the
+/// same path or a folder holding it is still the nearer match.
+#[test]
+fn a_related_file_named_by_its_last_parts_matches() {
+    let notes = vec![
+        note("name.md", "related_files: [batch.rs]"),
+        note("tail.md", "related_files: [payout/batch.rs]"),
+        note("above.md", "related_files: [ledger/src/payout/batch.rs]"),
+        note(
+            "other.md",
+            "related_files: [atch.rs, src/payout/batch.rs.bak, rs]",
+        ),
+        note("both.md", "related_files: [batch.rs, src/payout/]"),
+    ];
+    let mut c = Ctx::new("");
+    c.files = vec!["src/payout/batch.rs".into()];
+    let s = score(&notes, &[], &c.ctx());
+    let get = |p: &str| s.iter().find(|x| x.path == p).unwrap();
+    for p in ["name.md", "tail.md", "above.md"] {
+        assert_eq!(get(p).signals, 0.6, "{p}");
+        assert!(get(p).anchored, "{p}");
+    }
+    assert_eq!(get("other.md").signals, 0.0);
+    let why = |p: &str| format!("{:?}", get(p).factors);
+    assert!(why("both.md").contains("src/payout/"), "{}", why("both.md"));
+    assert!(why("name.md").contains("batch.rs"), "{}", why("name.md"));
+}
