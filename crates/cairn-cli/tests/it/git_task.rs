@@ -2029,3 +2029,59 @@ fn a_branch_named_in_compounds_and_abbreviations_finds_notes_written_out() {
         "{text}"
     );
 }
+
+/// Notes name their files as people write them: by the file's name, its last
+/// folders, or from a folder above the repository; each points at the changed
+/// file, and a note about another file does not (held-out trial: two of the
+/// three were left out of the packet).
+#[test]
+fn a_changed_file_finds_notes_that_name_it_by_its_last_parts() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let repo = root.join("ledger");
+    for (title, related) in [
+        ("By name", "batch.rs"),
+        ("By last folders", "payout/batch.rs"),
+        ("From above", "ledger/src/payout/batch.rs"),
+        ("Another file", "src/other.rs"),
+        ("Another batch", "src/report/batch.rs"),
+    ] {
+        write(
+            &root.join("vault/ledger").join(format!("{title}.md")),
+            &format!(
+                "---\ntitle: {title}\nproject_id: ledger\nrelated_files: [{related}]\nupdated: 2026-01-20\n---\n\n# {title}\n\nNotes on the code.\n"
+            ),
+        );
+    }
+    let config = root.join("cairn.toml");
+    write(
+        &config,
+        "[vault]\nroot = \"vault\"\n[[projects]]\nid = \"ledger\"\nname = \"Ledger\"\nrepo_paths = [\"ledger\"]\nnote_roots = [\"ledger\"]\n",
+    );
+    std::fs::create_dir_all(&repo).unwrap();
+    git(&repo, &["init", "-q", "-b", "main"], "2026-01-01T00:00:00Z");
+    write(&repo.join("src/payout/batch.rs"), "fn batch() {}\n");
+    write(&repo.join("src/report/batch.rs"), "fn report() {}\n");
+    write(&repo.join("src/other.rs"), "fn other() {}\n");
+    git(&repo, &["add", "-A"], "2026-01-05T09:00:00Z");
+    git(
+        &repo,
+        &["commit", "-q", "-m", "Initial"],
+        "2026-01-05T09:00:00Z",
+    );
+    git(
+        &repo,
+        &["checkout", "-q", "-b", "wip/x"],
+        "2026-01-06T00:00:00Z",
+    );
+    write(&repo.join("src/payout/batch.rs"), "fn batch() { lock() }\n");
+    let p = wakeup_json(&config, &repo, &[]);
+    assert_eq!(p["query"]["files"][0], "src/payout/batch.rs", "{p}");
+    let got = titles(&p);
+    for want in ["By name", "By last folders", "From above"] {
+        assert!(got.iter().any(|g| g == want), "{want} not in {got:?}");
+    }
+    for off in ["Another file", "Another batch"] {
+        assert!(!got.iter().any(|g| g == off), "{off} in {got:?}");
+    }
+}
