@@ -64,9 +64,10 @@ pub const ANALYZER: &str = "cairn_en";
 /// content; 7: no two-letter prefix of a camelCase word as a word; 8: only `re`, `un`, `de`, `ex`, `co`; 9: no
 /// `data:` URI's payload; 10: a `user:password` pair after a word for
 /// credentials is no word of the index; 11: an environment variable's name, a
-/// credential's name in capitals and a token cut short are words again);
+/// credential's name in capitals and a token cut short are words again; 12: a
+/// password devices ship with, in such a pair, is no word either);
 /// persisted indexes of another version are rebuilt.
-pub const SCHEMA_VERSION: u32 = 11;
+pub const SCHEMA_VERSION: u32 = 12;
 
 /// A query: weighted analysed terms.
 #[derive(Debug, Clone, Default, PartialEq)]

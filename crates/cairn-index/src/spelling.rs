@@ -15,9 +15,8 @@
 //! `websocket` finds it as written, and one that writes `web-socket` already
 //! holds the joined form (the tokenizer indexes it).
 
-use tantivy::collector::Count;
-use tantivy::query::PhraseQuery;
-use tantivy::{Searcher, Term};
+use tantivy::query::{EnableScoring, PhraseQuery, Query};
+use tantivy::{DocSet, Searcher, TERMINATED, Term};
 
 use crate::live_stats::holds;
 use crate::rank::Ranker;
@@ -126,19 +125,34 @@ impl Vocabulary for Index<'_> {
         if terms.len() < 2 {
             return Ok(false);
         }
-        Ok(self.searcher.search(&PhraseQuery::new(terms), &Count)? > 0)
+        // The first live note that holds it, not a count of them all.
+        let weight =
+            PhraseQuery::new(terms).weight(EnableScoring::disabled_from_searcher(self.searcher))?;
+        for seg in self.searcher.segment_readers() {
+            let mut scorer = weight.scorer(seg, 1.0)?;
+            let mut d = scorer.doc();
+            while d != TERMINATED {
+                if !seg.is_deleted(d) {
+                    return Ok(true);
+                }
+                d = scorer.advance();
+            }
+        }
+        Ok(false)
     }
 }
 
-/// `q` with each term of `respelled` replaced by its words, at its weight and
-/// in every part that held it; `None` when there is nothing to replace.
+/// `q` with each term of `respelled` replaced by its words, sharing its
+/// weight, in every part that held it; `None` when there is nothing to replace.
 pub(crate) fn respelled(q: &QueryTerms, respelled: &[(String, Vec<String>)]) -> Option<QueryTerms> {
     if respelled.is_empty() {
         return None;
     }
     let mut out = q.clone();
     for (whole, words) in respelled {
-        let w = out.terms.remove(whole).unwrap_or(0.0);
+        // The words share the term's weight: one thing said in two words
+        // weighs what it weighed in one.
+        let w = out.terms.remove(whole).unwrap_or(0.0) / words.len().max(1) as f32;
         for word in words {
             *out.terms.entry(word.clone()).or_insert(0.0) += w;
         }
@@ -159,9 +173,8 @@ pub const ABBREVIATIONS: &[(&str, &[&str])] = &[
     ("acct", &["account"]),
     ("addr", &["address"]),
     ("arg", &["argument"]),
-    ("auth", &["authentication", "authorization"]),
+    ("auth", &["authentication"]),
     ("authn", &["authentication"]),
-    ("authz", &["authorization"]),
     ("btn", &["button"]),
     ("cfg", &["configuration", "config"]),
     ("cmd", &["command"]),
@@ -177,7 +190,6 @@ pub const ABBREVIATIONS: &[(&str, &[&str])] = &[
     ("i18n", &["internationalization", "translation"]),
     ("idx", &["index"]),
     ("img", &["image"]),
-    ("impl", &["implementation"]),
     ("infra", &["infrastructure"]),
     ("k8s", &["kubernetes"]),
     ("l10n", &["localization", "translation"]),
@@ -186,7 +198,6 @@ pub const ABBREVIATIONS: &[(&str, &[&str])] = &[
     ("msg", &["message"]),
     ("mw", &["middleware"]),
     ("nav", &["navigation"]),
-    ("notif", &["notification"]),
     ("param", &["parameter"]),
     ("perf", &["performance"]),
     ("pkg", &["package"]),
@@ -199,7 +210,6 @@ pub const ABBREVIATIONS: &[(&str, &[&str])] = &[
     ("svc", &["service"]),
     ("tmpl", &["template"]),
     ("txn", &["transaction"]),
-    ("util", &["utility"]),
 ];
 
 /// The spellings of `term` if it is an abbreviation's key (analysed).
@@ -262,9 +272,39 @@ fn best_split(text: &str, vault: &mut impl Vocabulary) -> Result<Option<[String;
         if PREFIX_HALVES.contains(&a) || SUFFIX_HALVES.contains(&b) {
             continue;
         }
-        let halves = [a.to_owned(), b.to_owned()];
-        if vault.holds(a)? && vault.holds(b)? && vault.has_phrase(&halves)? {
+        // `text` is a stem: its first half is a whole word, stemmed as the
+        // index stems it (`cachepolici` → `cach`); its last half is the stem
+        // of the last word, but for a final `e` the whole word's stemming took
+        // (`keystor` → `store`).
+        let Some(first) = held_form(vault, &[a.to_owned()], a)? else {
+            continue;
+        };
+        let Some(last) = held_form(vault, &[b.to_owned(), format!("{b}e")], b)? else {
+            continue;
+        };
+        let halves = [first, last];
+        if vault.has_phrase(&halves)? {
             return Ok(Some(halves));
+        }
+    }
+    Ok(None)
+}
+
+/// The first of `half` as it is, then each of `words` stemmed, that a note holds.
+fn held_form(
+    vault: &mut impl Vocabulary,
+    words: &[String],
+    half: &str,
+) -> Result<Option<String>, IndexError> {
+    if vault.holds(half)? {
+        return Ok(Some(half.to_owned()));
+    }
+    for w in words {
+        if let [stem] = crate::analyze(w).as_slice()
+            && stem != half
+            && vault.holds(stem)?
+        {
+            return Ok(Some(stem.clone()));
         }
     }
     Ok(None)
@@ -327,6 +367,16 @@ mod tests {
         let affixes = &["com", "plain", "wire", "less"];
         check("complain", affixes, &["com plain"], None);
         check("wireless", affixes, &["wire less"], None);
+        // Halves as the index stems them: `cachepolicy` is the stem
+        // `cachepolici`, the index holds `cach` and `polici`; `keystore` is
+        // `keystor`, the index holds `key` and `store`.
+        let cache = crate::analyze("cache policy");
+        let cache: Vec<&str> = cache.iter().map(String::as_str).collect();
+        let phrase = cache.join(" ");
+        let stem = crate::analyze("cachepolicy").remove(0);
+        check(&stem, &cache, &[&phrase], Some(&phrase));
+        let stem = crate::analyze("keystore").remove(0);
+        check(&stem, &["key", "store"], &["key store"], Some("key store"));
         // Characters, not bytes.
         check(
             "überstraße",
@@ -363,9 +413,14 @@ mod tests {
         assert!(abbreviation("k8s").is_some());
         assert!(abbreviation("database").is_none());
         // Every key is one term of the index (a key the analyser drops or
-        // splits would never be looked up).
-        for (k, _) in super::ABBREVIATIONS {
-            assert_eq!(crate::analyze(k).len(), 1, "{k}");
+        // splits would never be looked up), and every spelling is other words
+        // than the key (`utility` stems to `util`: no spelling at all).
+        for (k, spellings) in super::ABBREVIATIONS {
+            let key = crate::analyze(k);
+            assert_eq!(key.len(), 1, "{k}");
+            for s in *spellings {
+                assert!(!crate::analyze(s).contains(&key[0]), "{k}: {s}");
+            }
         }
     }
 
@@ -380,6 +435,9 @@ mod tests {
             held(&["authentication", "authorization"]),
             Some(crate::analyze("authorization"))
         );
+        // No spelling whose stem is another word (`authorization` stems to
+        // `author`): `auth` is spelled as authentication only.
+        assert_eq!(abbreviation("auth"), Some(&["authentication"][..]));
         assert_eq!(
             held(&["pull request"]),
             Some(crate::analyze("pull request"))

@@ -419,6 +419,39 @@ pub(crate) fn looks_random(token: &str) -> bool {
             && body.bytes().any(|b| b.is_ascii_lowercase()))
 }
 
+/// Passwords that devices, images and distributions ship with, plain words
+/// all (`root:toor` on Kali, `pi:raspberry`, `root:calvin` on Dell iDRAC,
+/// `scott:tiger`, `vagrant:vagrant`): written beside a user after a word for
+/// credentials, they are the credential, though no password looks less typed.
+/// Not words that name roles or places as well (`admin`, `root`, `default`:
+/// `role:admin`, `namespace:default`); a default repeating its user
+/// (`admin:admin`) is caught as such.
+const KNOWN_DEFAULT_PASSWORDS: &[&str] = &[
+    "alpine",
+    "calvin",
+    "changeme",
+    "cisco",
+    "dietpi",
+    "kali",
+    "letmein",
+    "pfsense",
+    "qwerty",
+    "raspberry",
+    "tiger",
+    "toor",
+    "ubnt",
+    "vagrant",
+    "welcome",
+];
+
+/// Whether `value` is a password devices and images ship with
+/// ([`KNOWN_DEFAULT_PASSWORDS`], any case).
+pub(crate) fn is_known_default_password(value: &str) -> bool {
+    KNOWN_DEFAULT_PASSWORDS
+        .iter()
+        .any(|p| value.eq_ignore_ascii_case(p))
+}
+
 /// Whether a bare word stated in a sentence (`the password is X`) looks typed
 /// or generated rather than like English: four or more digits (a PIN), or six
 /// or more characters with a digit, a symbol or several lowercase-to-uppercase

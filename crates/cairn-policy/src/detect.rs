@@ -564,7 +564,8 @@ fn credential_pairs(text: &str, range: std::ops::Range<usize>) -> Vec<(usize, us
 /// (`host:5432`), a version or an image tag (`python:3.12-slim`), a digest
 /// (`sha256:9f86…`), a mask (`****`), a placeholder or a reference (`<pass>`,
 /// `${X}`, `$DB_PASS`, `%PW%`), and a password typed or generated (a digit, a
-/// symbol, mixed case), or a default that repeats its user (`msfadmin:msfadmin`):
+/// symbol, mixed case), a default that repeats its user (`msfadmin:msfadmin`)
+/// or that devices ship with (`root:toor`, `pi:raspberry`):
 /// a pair of plain words is a name (`system:masters`, `cargo:system-keychain`).
 fn credential_pair(user: &str, password: &str) -> bool {
     let named = |names: &[&str]| names.iter().any(|n| user.eq_ignore_ascii_case(n));
@@ -586,7 +587,9 @@ fn credential_pair(user: &str, password: &str) -> bool {
     let word = ["password", "pass", "passwd", "pwd", "secret", "token"]
         .iter()
         .any(|w| password.eq_ignore_ascii_case(w));
-    let typed = benign::looks_typed(password) || user.eq_ignore_ascii_case(password);
+    let typed = benign::looks_typed(password)
+        || user.eq_ignore_ascii_case(password)
+        || benign::is_known_default_password(password);
     typed && !port && !version && !mask && !reference && !word
 }
 

@@ -1,6 +1,5 @@
 //! Which of a note's related files and modules the task's files point at: the
-//! same path, a folder holding it, or a path that ends the same way (a file
-//! named by its name or last folders, or from a folder above the repository).
+//! same path, a folder holding it, or the file's name alone.
 
 use cairn_note::Note;
 
@@ -28,23 +27,23 @@ fn covers_normed(a: &str, b: &str) -> bool {
             || a.strip_prefix(b).is_some_and(|r| r.starts_with('/')))
 }
 
-/// Whether one path ends with the other at a folder boundary: a related file
-/// written by its name or its last folders (`batch.rs`, `payout/batch.rs`), or
-/// from a folder above the repository (`ledger/src/payout/batch.rs`), names the
-/// repository's `src/payout/batch.rs`. Both paths as [`norm_path`] gives them.
-fn ends_with_path(a: &str, b: &str) -> bool {
-    let tail = |long: &str, short: &str| {
-        long.len() > short.len()
-            && long.as_bytes()[long.len() - short.len() - 1] == b'/'
-            && long.ends_with(short)
-    };
-    !a.is_empty() && !b.is_empty() && (tail(a, b) || tail(b, a))
+/// Whether a related file written by its name alone (`batch.rs`) names `file`
+/// (`src/payout/batch.rs`). Only a bare name: a path with a folder is a path
+/// from the repository's root (a note's `src/lib.rs` is not every crate's
+/// `crates/x/src/lib.rs`, and a note's `crates/x/Cargo.toml` not the root
+/// `Cargo.toml`). Both paths as [`norm_path`] gives them.
+fn names_file(related: &str, file: &str) -> bool {
+    !related.is_empty()
+        && !related.contains('/')
+        && file
+            .strip_suffix(related)
+            .is_some_and(|head| head.ends_with('/'))
 }
 
-/// A related file equal to, or a folder containing, a `--files` path, else
-/// one that names it by its last parts ([`ends_with_path`]): the nearest one
-/// (the same path, else a folder holding it, the deepest first; then by its
-/// last parts, the longest first), the first of equals.
+/// A related file equal to, or a folder containing, a `--files` path, or
+/// naming it by its file name ([`names_file`]): the nearest one (the same
+/// path, else the file's name, else the deepest folder holding it), the first
+/// of equals.
 pub(crate) fn file_match(n: &Note, files: &[String]) -> Option<(String, String)> {
     // A confidential note's related files are its content: they point at it
     // for nobody (a `--files` guess would confirm them).
@@ -56,11 +55,11 @@ pub(crate) fn file_match(n: &Note, files: &[String]) -> Option<(String, String)>
         let nf = norm_path(f);
         for r in &n.related_files {
             let nr = norm_path(r);
-            let covers = covers_normed(nr, nf);
-            if !covers && !ends_with_path(nr, nf) {
+            let named = names_file(nr, nf);
+            if !named && !covers_normed(nr, nf) {
                 continue;
             }
-            let key = (nr == nf, covers, nr.len());
+            let key = (nr == nf, named, nr.len());
             if best.as_ref().is_none_or(|(k, _, _)| key > *k) {
                 best = Some((key, f, r));
             }

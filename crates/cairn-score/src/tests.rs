@@ -638,12 +638,14 @@ fn a_file_name_start_or_a_nested_tag_names_another_project() {
     assert_eq!(other("00-home/shared.md"), None);
 }
 
-/// A related file written by its name or last folders, or from a folder above
-/// the repository, names the changed file (held-out trial: `related_files:
-/// [batch.rs]` and `[ledger/src/payout/batch.rs]` pointed at nothing); the
-/// same path or a folder holding it is still the nearer match.
+/// A related file written by its name alone names the changed file of that
+/// name (held-out trial: `related_files: [batch.rs]` pointed at nothing), and
+/// ranks above a folder holding it (a broad folder would leave the note
+/// unanchored); a path with a folder is from the repository's root, so a
+/// note's `src/lib.rs` or `crates/x/Cargo.toml` names no other crate's file
+/// (review).
 #[test]
-fn a_related_file_named_by_its_last_parts_matches() {
+fn a_related_file_named_by_its_name_matches() {
     let notes = vec![
         note("name.md", "related_files: [batch.rs]"),
         note("tail.md", "related_files: [payout/batch.rs]"),
@@ -652,18 +654,25 @@ fn a_related_file_named_by_its_last_parts_matches() {
             "other.md",
             "related_files: [atch.rs, src/payout/batch.rs.bak, rs]",
         ),
-        note("both.md", "related_files: [batch.rs, src/payout/]"),
+        note("both.md", "related_files: [src/, batch.rs]"),
+        note("lib.md", "related_files: [src/lib.rs, crates/x/Cargo.toml]"),
     ];
     let mut c = Ctx::new("");
-    c.files = vec!["src/payout/batch.rs".into()];
+    c.files = vec![
+        "src/payout/batch.rs".into(),
+        "crates/y/src/lib.rs".into(),
+        "Cargo.toml".into(),
+    ];
+    c.shares.insert("src".into(), 0.9);
     let s = score(&notes, &[], &c.ctx());
     let get = |p: &str| s.iter().find(|x| x.path == p).unwrap();
-    for p in ["name.md", "tail.md", "above.md"] {
-        assert_eq!(get(p).signals, 0.6, "{p}");
-        assert!(get(p).anchored, "{p}");
+    assert_eq!(get("name.md").signals, 0.6);
+    assert!(get("name.md").anchored);
+    for p in ["tail.md", "above.md", "other.md", "lib.md"] {
+        assert_eq!(get(p).signals, 0.0, "{p}");
+        assert!(!get(p).anchored, "{p}");
     }
-    assert_eq!(get("other.md").signals, 0.0);
-    let why = |p: &str| format!("{:?}", get(p).factors);
-    assert!(why("both.md").contains("src/payout/"), "{}", why("both.md"));
-    assert!(why("name.md").contains("batch.rs"), "{}", why("name.md"));
+    // The file's name, not the folder holding 90% of the repository.
+    assert_eq!(get("both.md").signals, 0.6);
+    assert!(get("both.md").anchored);
 }

@@ -173,6 +173,15 @@ fn positive_cases() -> Vec<(String, String)> {
             "default credentials (msfadmin:msfadmin) over telnet".into(),
             "default credentials ([redacted:password]) over telnet",
         ),
+        // A password devices and images ship with, a plain word.
+        (
+            "Kali default credentials root:toor".into(),
+            "Kali default credentials [redacted:password]",
+        ),
+        (
+            "login pi:raspberry on the lab board".into(),
+            "login [redacted:password] on the lab board",
+        ),
         // API keys and tokens.
         ("run --token --token abc123def".into(), "run --token --token [redacted:api-key]"),
         ("signing_key: abc123".into(), "signing_key: [redacted:secret]"),
