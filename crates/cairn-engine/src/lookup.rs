@@ -278,7 +278,12 @@ impl Engine {
         let hits =
             self.notes
                 .search_with(&query, &ranker, Some(&roots), crate::wakeup::BM25_DEPTH)?;
-        let task_terms: BTreeSet<String> = query.terms.keys().cloned().collect();
+        let mut task_terms: BTreeSet<String> = query.terms.keys().cloned().collect();
+        // The words a query word no note holds was looked up as (`websocket`
+        // as "web socket"): the snippet and the triggers see what notes write.
+        for (_, words) in self.notes.respellings(&query, &ranker)? {
+            task_terms.extend(words);
+        }
         let project_ids: Vec<String> = self.config.projects.iter().map(|p| p.id.clone()).collect();
         let (project_roots, other_roots) = self.own_and_other_roots(project.as_deref());
         let empty = Vec::new();

@@ -600,3 +600,30 @@ fn get_of_a_log_intro_names_its_entries() {
             .stderr(predicate::str::ends_with(said));
     }
 }
+
+/// A word no note holds, looked up as two words a note writes (`websocket` as
+/// "web socket"): the snippet shows the passage with those words, not the
+/// note's opening (before, it was cut for the word asked, which no note has).
+#[test]
+fn a_respelled_word_s_snippet_shows_the_words_notes_write() {
+    let home = tempfile::tempdir().unwrap();
+    let vault = home.path().join("v");
+    std::fs::create_dir_all(&vault).unwrap();
+    std::fs::write(
+        vault.join("chat.md"),
+        "---\ntitle: Chat service notes\n---\n# Chat service notes\n\nThe chat service runs on three nodes behind the balancer. Deploys happen on Tuesdays after the standup. Logs go to the central collector with a seven day retention.\n\nThe web socket client reconnects with exponential backoff and resumes from the last event id.\n\nMetrics are scraped every fifteen seconds.\n",
+    )
+    .unwrap();
+    let a = cairn(home.path())
+        .args(["search", "websocket", "--vault"])
+        .arg(&vault)
+        .args(["--format", "json"])
+        .assert()
+        .success();
+    let v: serde_json::Value = serde_json::from_slice(&a.get_output().stdout).unwrap();
+    let snippet = v[0]["snippet"].as_str().unwrap();
+    assert!(
+        snippet.contains("web socket client reconnects"),
+        "{snippet}"
+    );
+}
