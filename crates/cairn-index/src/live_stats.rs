@@ -89,34 +89,10 @@ pub(crate) fn doc_freq(
     for f in TextField::ALL {
         if r.fields.get(f) > 0.0 {
             let t = Term::from_field_text(fields.text[f as usize], text);
-            df = df.max(live_doc_freq(searcher, &t)?);
+            df = df.max(live_doc_freq(searcher, &t, u64::MAX)?);
         }
     }
     Ok(df)
-}
-
-/// Documents containing `term`, deleted ones not counted (tantivy's own count
-/// includes them until a merge).
-fn live_doc_freq(searcher: &Searcher, term: &Term) -> Result<u64, IndexError> {
-    let mut total = 0u64;
-    for seg in searcher.segment_readers() {
-        let inverted = seg.inverted_index(term.field())?;
-        match seg.alive_bitset() {
-            None => total += u64::from(inverted.doc_freq(term)?),
-            Some(alive) => {
-                if let Some(mut p) = inverted.read_postings(term, IndexRecordOption::Basic)? {
-                    let mut d = p.doc();
-                    while d != TERMINATED {
-                        if alive.is_alive(d) {
-                            total += 1;
-                        }
-                        d = p.advance();
-                    }
-                }
-            }
-        }
-    }
-    Ok(total)
 }
 
 /// Whether a live document holds `text` in a weighted field ([`doc_freq`]
@@ -135,27 +111,36 @@ pub(crate) fn holds(
     );
     for f in order.filter(|f| r.fields.get(*f) > 0.0) {
         let term = Term::from_field_text(fields.text[f as usize], text);
-        for seg in searcher.segment_readers() {
-            let inverted = seg.inverted_index(term.field())?;
-            match seg.alive_bitset() {
-                None => {
-                    if inverted.doc_freq(&term)? > 0 {
-                        return Ok(true);
-                    }
-                }
-                Some(alive) => {
-                    if let Some(mut p) = inverted.read_postings(&term, IndexRecordOption::Basic)? {
-                        let mut d = p.doc();
-                        while d != TERMINATED {
-                            if alive.is_alive(d) {
-                                return Ok(true);
-                            }
-                            d = p.advance();
+        if live_doc_freq(searcher, &term, 1)? > 0 {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// Documents containing `term`, deleted ones not counted (tantivy's own count
+/// includes them until a merge), counted until `at_most` are found.
+fn live_doc_freq(searcher: &Searcher, term: &Term, at_most: u64) -> Result<u64, IndexError> {
+    let mut total = 0u64;
+    for seg in searcher.segment_readers() {
+        if total >= at_most {
+            break;
+        }
+        let inverted = seg.inverted_index(term.field())?;
+        match seg.alive_bitset() {
+            None => total += u64::from(inverted.doc_freq(term)?),
+            Some(alive) => {
+                if let Some(mut p) = inverted.read_postings(term, IndexRecordOption::Basic)? {
+                    let mut d = p.doc();
+                    while d != TERMINATED && total < at_most {
+                        if alive.is_alive(d) {
+                            total += 1;
                         }
+                        d = p.advance();
                     }
                 }
             }
         }
     }
-    Ok(false)
+    Ok(total)
 }

@@ -10,7 +10,7 @@
 //! - **a developer's abbreviation** ([`ABBREVIATIONS`]: `db`, `conn`, `k8s`,
 //!   `txn`, ...) as the first of its spellings whose words notes contain.
 //!
-//! The new words take the term's weight, in every part of the query that held
+//! The new words share the term's weight, in every part of the query that held
 //! it. Only a term no note holds is respelled: a vault that writes `db` or
 //! `websocket` finds it as written, and one that writes `web-socket` already
 //! holds the joined form (the tokenizer indexes it).
