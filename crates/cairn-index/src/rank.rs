@@ -665,7 +665,9 @@ pub(crate) fn explain(
             let Some(mut p) = inv.read_postings(&term, IndexRecordOption::WithFreqs)? else {
                 continue;
             };
-            if p.seek(addr.doc_id) != addr.doc_id {
+            // `seek` only moves forward: postings that start after the note
+            // do not hold it (as in `proximity`).
+            if p.doc() > addr.doc_id || p.seek(addr.doc_id) != addr.doc_id {
                 continue;
             }
             let len = norm.fieldnorm(addr.doc_id) as f32;

@@ -465,3 +465,26 @@ fn an_abbreviation_no_note_holds_is_looked_up_spelled_out() {
     // A spelling no note holds adds nothing.
     assert!(order(&idx, &r, "k8s").is_empty());
 }
+
+/// Explaining a note for a word that only later notes hold answers that it
+/// does not match: it failed in debug builds (tantivy's postings only seek
+/// forward) whichever of two notes was indexed first.
+#[test]
+fn explain_a_note_for_a_word_only_another_note_holds() {
+    let idx = NoteIndex::build_in_ram(&[
+        note("alpha.md", "# Alpha\nAlpha notes."),
+        note("beta.md", "# Beta\nBeta notes."),
+    ])
+    .unwrap();
+    let r = Ranker::default();
+    for (path, own) in [("alpha.md", "alpha"), ("beta.md", "beta")] {
+        let terms: Vec<String> = idx
+            .explain_with(&q("alpha beta"), &r, None, path)
+            .unwrap()
+            .into_iter()
+            .map(|m| m.term)
+            .collect();
+        assert!(!terms.is_empty(), "{path}");
+        assert!(terms.iter().all(|t| t == own), "{path}: {terms:?}");
+    }
+}
