@@ -6,7 +6,7 @@
 //! | code | severity | what |
 //! |---|---|---|
 //! | `sensitivity-doubt` | error | a sensitivity-like key that does not read as exactly one known level: the note (or entry) is secret until fixed (key and line, never the value) |
-//! | parser codes (`frontmatter-yaml`/`-toml`/`-json`, `frontmatter-value`, `entry-date`, ...) | error for unreadable frontmatter, else as the parser says | the scan's diagnostics |
+//! | parser codes (`frontmatter-yaml`/`-toml`/`-json`, `frontmatter-unquoted`, `frontmatter-value`, `entry-date`, ...) | error for unreadable frontmatter, else as the parser says | the scan's diagnostics |
 //! | `broken-wikilink` | warning | a `[[link]]` in a body (outside code) or a property that names no note |
 //! | `broken-reference` | error | a `related_memory` / `supersedes` / `superseded_by` value that names no note |
 //! | `superseded-without-successor` | warning | `status: superseded` and nothing names its replacement |

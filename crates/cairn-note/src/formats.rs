@@ -37,6 +37,73 @@ pub(crate) fn parse_block(block: &Block<'_>) -> Option<Result<Yaml, BlockError>>
     })
 }
 
+/// A YAML block that does not parse because some of its top-level values are
+/// plain text YAML cannot read unquoted (`title: Incident: cookie path`, `author:
+/// @alice`), read again with those values quoted: the mapping and the 1-based
+/// file lines of the values quoted (with their keys), or `None` when no line is
+/// of that shape or the block still does not parse. Only the block's own
+/// top-level `key: value` lines are touched, each kept on its line, so file
+/// lines stay right; nothing is guessed beyond quoting what was written.
+///
+/// This serves a note's fields only: the sensitivity rule reads the block as
+/// written (a block that does not parse is doubt when it names a sensitivity).
+pub(crate) fn parse_yaml_quoting_values(
+    block: &Block<'_>,
+) -> Option<(Mapping, Vec<(usize, String)>)> {
+    if block.kind != FrontmatterKind::Yaml || !block.is_closed() {
+        return None;
+    }
+    let mut quoted = Vec::new();
+    let mut text = String::with_capacity(block.raw.len() + 16);
+    for (i, line) in block.raw.split_inclusive('\n').enumerate() {
+        let body = line.trim_end_matches(['\n', '\r']);
+        match unquotable_value(body) {
+            Some((key, value)) => {
+                text.push_str(key);
+                text.push_str(": '");
+                text.push_str(&value.replace('\'', "''"));
+                text.push('\'');
+                text.push_str(&line[body.len()..]);
+                quoted.push((block.raw_line + i, key.to_owned()));
+            }
+            None => text.push_str(line),
+        }
+    }
+    if quoted.is_empty() {
+        return None;
+    }
+    match serde_yaml_ng::from_str::<Yaml>(&text) {
+        Ok(Yaml::Mapping(map)) => Some((map, quoted)),
+        _ => None,
+    }
+}
+
+/// A top-level `key: value` line whose value YAML cannot read as plain text:
+/// it holds `: ` or ends with `:` (a second mapping), or starts with a
+/// character YAML reserves (`@`, `` ` ``, `%`). The key is a plain name; a
+/// value that opens a quote, a flow collection, a block scalar, an anchor, an
+/// alias, a tag or a comment is left to YAML.
+fn unquotable_value(line: &str) -> Option<(&str, &str)> {
+    let (key, rest) = line.split_once(": ")?;
+    let plain_key = key
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_alphabetic() || c == '_')
+        && key
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.'));
+    let value = rest.trim();
+    if !plain_key || value.is_empty() {
+        return None;
+    }
+    if value.starts_with(['"', '\'', '[', '{', '|', '>', '&', '*', '!', '#']) {
+        return None;
+    }
+    let reserved_start = value.starts_with(['@', '`', '%']);
+    let second_mapping = value.contains(": ") || value.ends_with(':');
+    (reserved_start || second_mapping).then_some((key, value))
+}
+
 fn parse_toml(raw: &str, first_line: usize) -> Result<Yaml, BlockError> {
     match toml::from_str::<toml::Table>(raw) {
         Ok(table) => Ok(Yaml::Mapping(
@@ -133,6 +200,43 @@ mod tests {
         let j = parse("{\n  \"title\": \"B\",\n  \"n\": 2\n}\nbody").expect("parses");
         assert_eq!(j["title"], Yaml::String("B".into()));
         assert_eq!(j["n"], Yaml::Number(Number::from(2)));
+    }
+
+    #[test]
+    fn values_yaml_cannot_read_unquoted_are_quoted_for_the_fields() {
+        let quoted = |text: &str| {
+            let split = split_frontmatter(text);
+            let block = split.front.expect("a block");
+            assert!(
+                parse_block(&block).expect("closed").is_err(),
+                "{text:?} parses"
+            );
+            parse_yaml_quoting_values(&block)
+        };
+        let (v, lines) = quoted(
+            "---\ntitle: Incident: cookie path\nupdated: 2026-06-20\nauthor: @alice\nnote: it's: odd\n---\nbody",
+        )
+        .expect("repaired");
+        let v = Yaml::Mapping(v);
+        assert_eq!(v["title"], Yaml::String("Incident: cookie path".into()));
+        assert_eq!(v["updated"], Yaml::String("2026-06-20".into()));
+        assert_eq!(v["author"], Yaml::String("@alice".into()));
+        assert_eq!(v["note"], Yaml::String("it's: odd".into()));
+        let keys: Vec<_> = lines.iter().map(|(l, k)| (*l, k.as_str())).collect();
+        assert_eq!(keys, [(2, "title"), (4, "author"), (5, "note")]);
+        // A value ending in a colon, with a line break as Windows writes it.
+        let (v, _) = quoted("---\r\ntitle: Todo:\r\ntags: [a]\r\n---\r\n").expect("repaired");
+        assert_eq!(Yaml::Mapping(v)["title"], Yaml::String("Todo:".into()));
+        // Other errors are not guessed at: an unclosed flow list, a duplicate key,
+        // an indented value, a quoted one.
+        for text in [
+            "---\ntitle: [unclosed\nfoo: a: b\n---\n",
+            "---\ntitle: a: b\ntitle: c\n---\n",
+            "---\nmeta:\n  title: a: b\n---\n",
+            "---\ntitle: \"a\": b\n---\n",
+        ] {
+            assert_eq!(quoted(text), None, "{text:?}");
+        }
     }
 
     #[test]

@@ -10,7 +10,7 @@
 use serde_yaml_ng::Value as Yaml;
 
 use crate::fields::{Fields, Map, property_links, yaml_scalar_text, yaml_to_json};
-use crate::formats::parse_block;
+use crate::formats::{parse_block, parse_yaml_quoting_values};
 use crate::frontmatter::{FrontmatterKind, normalize_line_breaks, split_frontmatter};
 use crate::markdown::scan_body;
 use crate::model::{
@@ -228,15 +228,7 @@ pub(crate) fn parse_with_meta(path: &str, bytes: &[u8]) -> (Parsed, FileMeta) {
                 b.opener.trim_end()
             ),
         )),
-        (Some(_), Some(Ok(Yaml::Mapping(map)))) => {
-            for (k, v) in map {
-                let key = match k {
-                    Yaml::String(s) => s,
-                    other => yaml_scalar_text(&other).unwrap_or_default(),
-                };
-                fields.insert(key, v);
-            }
-        }
+        (Some(_), Some(Ok(Yaml::Mapping(map)))) => read_fields(map, &mut fields),
         (Some(_), Some(Ok(Yaml::Null))) => {}
         (Some(b), Some(Ok(_))) => diags.push(diag(
             Some(b.raw_line),
@@ -245,22 +237,39 @@ pub(crate) fn parse_with_meta(path: &str, bytes: &[u8]) -> (Parsed, FileMeta) {
             "frontmatter is not a key: value mapping; ignored".into(),
         )),
         (Some(b), Some(Err(e))) => {
-            // The parser's message can quote the note's text: not for a secret note.
-            let detail = if quiet {
-                String::new()
+            if let Some((map, quoted)) = parse_yaml_quoting_values(b) {
+                // Values written unquoted that YAML cannot read (`title: Incident:
+                // cookie path`): the fields are read with them quoted, and each is
+                // reported. The sensitivity was read from the block as written.
+                read_fields(map, &mut fields);
+                for (line, key) in quoted {
+                    diags.push(diag(
+                        Some(line),
+                        Severity::Warning,
+                        "frontmatter-unquoted",
+                        format!(
+                            "`{key}`'s value is not valid YAML unquoted (it holds `: ` or starts with `@`, `` ` `` or `%`); read as the text written: quote it to fix (`{key}: \"...\"`)"
+                        ),
+                    ));
+                }
             } else {
-                format!(" ({})", e.message)
-            };
-            let what = match b.kind {
-                FrontmatterKind::Yaml => "malformed frontmatter".to_owned(),
-                other => format!("malformed {} frontmatter", other.name()),
-            };
-            diags.push(diag(
-                e.line,
-                Severity::Warning,
-                b.kind.error_code(),
-                format!("{what}{detail}; ignored, body still read"),
-            ));
+                // The parser's message can quote the note's text: not for a secret note.
+                let detail = if quiet {
+                    String::new()
+                } else {
+                    format!(" ({})", e.message)
+                };
+                let what = match b.kind {
+                    FrontmatterKind::Yaml => "malformed frontmatter".to_owned(),
+                    other => format!("malformed {} frontmatter", other.name()),
+                };
+                diags.push(diag(
+                    e.line,
+                    Severity::Warning,
+                    b.kind.error_code(),
+                    format!("{what}{detail}; ignored, body still read"),
+                ));
+            }
         }
     }
 
@@ -422,6 +431,18 @@ pub(crate) fn parse_with_meta(path: &str, bytes: &[u8]) -> (Parsed, FileMeta) {
         },
         meta,
     )
+}
+
+/// A block's top-level keys and values into the note's field map (a key that is
+/// not a string is read as its text).
+fn read_fields(map: serde_yaml_ng::Mapping, fields: &mut Map) {
+    for (k, v) in map {
+        let key = match k {
+            Yaml::String(s) => s,
+            other => yaml_scalar_text(&other).unwrap_or_default(),
+        };
+        fields.insert(key, v);
+    }
 }
 
 /// `dir/Note Name.md` → `dir/Note Name`.

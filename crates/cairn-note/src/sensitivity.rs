@@ -37,7 +37,10 @@
 //!
 //! A block that does not parse and names no such key keeps the default
 //! (`internal`): an ordinary post with `title: Foo: bar` is not hidden, only
-//! reported. Doubts never quote a value: they name the key and the line.
+//! reported. When it parses once such values are quoted (see `formats`), its
+//! fields are read and its keys that state a level (`tags: [secret]`) raise it
+//! as in a block that parses. Doubts never quote a value: they name the key and
+//! the line.
 
 use serde_yaml_ng::Value as Yaml;
 
@@ -316,8 +319,15 @@ pub(crate) fn read_block(block: &Block<'_>, parsed: Option<&Yaml>) -> Sensitivit
                 }),
                 raised_by: None,
             },
+            // Without such a key, a block that parses once the values YAML cannot
+            // read unquoted are quoted (`title: Incident: x`) has its fields
+            // read (see `parse`): its keys that state a level (`tags: [secret]`)
+            // raise it as they would in a block that parses.
             None => SensitivityReading {
-                sensitivity: Sensitivity::default(),
+                sensitivity: crate::formats::parse_yaml_quoting_values(block)
+                    .and_then(|(map, _)| crate::hints::hinted_level(&Yaml::Mapping(map)))
+                    .unwrap_or_default()
+                    .max(Sensitivity::default()),
                 doubt: None,
                 raised_by: None,
             },

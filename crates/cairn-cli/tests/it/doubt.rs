@@ -224,7 +224,7 @@ fn doubtful_notes_leave_no_trace_and_lint_names_their_lines() {
     write(
         vault,
         "notes/post.md",
-        "---\ntitle: Foo: bar\n---\n# Zebra ledger post\n\nPostmark zebras and ledgers.\n",
+        "---\ntitle: [Foo bar\n---\n# Zebra ledger post\n\nPostmark zebras and ledgers.\n",
     );
 
     let paths: Vec<&str> = all

@@ -520,3 +520,60 @@ fn a_hidden_note_root_is_in_the_persistent_index() {
     assert!(found.contains("repo/.notes/scratch.md"), "{found}");
     assert!(!found.contains("repo/.cache/junk.md"), "{found}");
 }
+
+/// A hand-written title with a colon (`title: Incident: session cookie path`) is
+/// not valid YAML unquoted: the note keeps its keys (type, date) and lint warns
+/// with the line, where every key used to be dropped and the note dated by its
+/// file's time.
+#[test]
+fn a_title_with_a_colon_keeps_the_notes_keys() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let v = dir.path();
+    write(
+        v,
+        "notes/cookie.md",
+        "---\ntitle: Incident: session cookie path\nmemory_type: incident\nupdated: 2026-06-20\n---\n\nThe session cookie was set for the root path under a URL prefix.\n",
+    );
+    let wake = stdout(
+        cairn(home.path())
+            .args([
+                "wakeup",
+                "--task",
+                "session cookie path",
+                "--now",
+                "2026-11-22T09:00:00Z",
+                "--format",
+                "json",
+                "--vault",
+            ])
+            .arg(v),
+    );
+    let packet: serde_json::Value = serde_json::from_str(&wake).unwrap();
+    // An incident, in its section, dated by its key.
+    let item = &packet["incidents"][0];
+    assert_eq!(item["path"], "notes/cookie.md", "{wake}");
+    assert_eq!(item["title"], "Incident: session cookie path", "{item}");
+    assert_eq!(item["date"], "2026-06-20", "{item}");
+
+    let lint = cairn(home.path())
+        .args(["lint", "--format", "json", "--vault"])
+        .arg(v)
+        .output()
+        .unwrap();
+    assert_eq!(lint.status.code(), Some(0));
+    let report: serde_json::Value = serde_json::from_slice(&lint.stdout).unwrap();
+    let found: Vec<(&str, &str, u64)> = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["code"].as_str().unwrap(),
+                f["severity"].as_str().unwrap(),
+                f["line"].as_u64().unwrap_or(0),
+            )
+        })
+        .collect();
+    assert_eq!(found, [("frontmatter-unquoted", "warning", 2)], "{report}");
+}

@@ -84,6 +84,36 @@ fn a_secret_notes_diagnostics_quote_no_value() {
     assert!(d.iter().all(|d| !d.message.contains("CANARY")), "{d:?}");
 }
 
+/// Hand-written front matter often holds a colon in a title (`title: Incident:
+/// cookie path`), which YAML cannot read unquoted: the note keeps its fields
+/// (type, project, date, related files), with a warning per value, instead of
+/// losing every key.
+#[test]
+fn values_yaml_cannot_read_unquoted_are_read_as_written() {
+    let (n, d) = parse(
+        "---\ntitle: Incident: cookie path\nmemory_type: incident\nproject_id: flask\nupdated: 2026-06-20\nrelated_files: [src/sessions.py]\nowner: @alice\n---\nbody\n",
+    );
+    assert_eq!(n.title, "Incident: cookie path");
+    assert_eq!(n.memory_type, Some(MemoryType::Incident));
+    assert_eq!(n.project_id.as_deref(), Some("flask"));
+    assert_eq!(
+        n.updated.map(|d| d.to_string()).as_deref(),
+        Some("2026-06-20")
+    );
+    assert_eq!(n.related_files, ["src/sessions.py"]);
+    let found: Vec<_> = d
+        .iter()
+        .map(|d| (d.code.as_str(), d.line, d.severity))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("frontmatter-unquoted", Some(2), Severity::Warning),
+            ("frontmatter-unquoted", Some(7), Severity::Warning)
+        ]
+    );
+}
+
 #[test]
 fn malformed_frontmatter_keeps_the_body() {
     let (n, d) = parse("---\ntitle: [unclosed\nfoo: : bar\n---\n# Real\nbody text\n");

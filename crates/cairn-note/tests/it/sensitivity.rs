@@ -152,9 +152,36 @@ fn doubt_means_secret() {
 
 #[test]
 fn a_broken_block_without_the_key_is_reported() {
-    let (n, d) = parse("---\ntitle: Foo: bar\n---\nbody\n");
+    let (n, d) = parse("---\ntitle: [Foo\n---\nbody\n");
     assert_eq!(n.sensitivity, Internal);
     assert!(d.iter().any(|d| d.code == "frontmatter-yaml"), "{d:?}");
+    // A value YAML cannot read unquoted is read as written, and reported.
+    let (n, d) = parse("---\ntitle: Foo: bar\n---\nbody\n");
+    assert_eq!(n.sensitivity, Internal);
+    assert_eq!(n.title, "Foo: bar");
+    assert!(d.iter().any(|d| d.code == "frontmatter-unquoted"), "{d:?}");
+}
+
+/// A block that parses only once its values are quoted (`title: Incident: x`)
+/// has its fields read: a key stating a level raises the note as in a block
+/// that parses, and a sensitivity key in it is still doubt (the block as
+/// written does not parse), whatever it says.
+#[test]
+fn a_block_read_with_its_values_quoted_keeps_every_level_it_states() {
+    for (front, expect) in [
+        ("title: Incident: x\ntags: [secret]", Secret),
+        ("title: Incident: x\nsecurity: confidential", Confidential),
+        ("title: Incident: x\nconfidential: true", Confidential),
+        ("title: Incident: x\ntags: [ops]", Internal),
+    ] {
+        check(front, expect, None);
+        assert_eq!(
+            read_sensitivity(&format!("---\n{front}\n---\nx\n")).sensitivity,
+            expect
+        );
+    }
+    check("title: Incident: x\nsensitivity: public", Secret, Some(3));
+    check("sensitivity: public: yes", Secret, Some(2));
 }
 
 #[test]
