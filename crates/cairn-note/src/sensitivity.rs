@@ -39,8 +39,9 @@
 //! (`internal`): an ordinary post with `title: Foo: bar` is not hidden, only
 //! reported. When it parses once such values are quoted (see `formats`), its
 //! fields are read and its keys that state a level (`tags: [secret]`) raise it
-//! as in a block that parses. Doubts never quote a value: they name the key and
-//! the line.
+//! as in a block that parses. When it does not, a line holding the word
+//! `secret` or `confidential` is doubt (it may be such a key: `tags: [secret`).
+//! Doubts never quote a value: they name the key and the line.
 
 use serde_yaml_ng::Value as Yaml;
 
@@ -124,6 +125,10 @@ pub enum DoubtReason {
     /// A line reads as this key, but YAML reads it as part of another value (a
     /// multi-line string): what the author meant is unclear.
     Ambiguous(&'static str),
+    /// The block does not parse and a line of it holds this level's word
+    /// (`tags: [secret`, `security: confidential` beside a syntax error): it may
+    /// be a key that states a level, which cannot be read.
+    UnparsedLevelWord(&'static str),
 }
 
 impl DoubtReason {
@@ -149,6 +154,11 @@ impl DoubtReason {
             }
             DoubtReason::Ambiguous(k) => {
                 format!("a line reads as `{k}` but YAML reads it as part of another value")
+            }
+            DoubtReason::UnparsedLevelWord(w) => {
+                format!(
+                    "the frontmatter does not parse and a line of it says `{w}` (a tag or key that states a level cannot be read)"
+                )
             }
         };
         format!("{what}; treated as secret until fixed")
@@ -323,13 +333,31 @@ pub(crate) fn read_block(block: &Block<'_>, parsed: Option<&Yaml>) -> Sensitivit
             // read unquoted are quoted (`title: Incident: x`) has its fields
             // read (see `parse`): its keys that state a level (`tags: [secret]`)
             // raise it as they would in a block that parses.
-            None => SensitivityReading {
-                sensitivity: crate::formats::parse_yaml_quoting_values(block)
-                    .and_then(|(map, _)| crate::hints::hinted_level(&Yaml::Mapping(map)))
-                    .unwrap_or_default()
-                    .max(Sensitivity::default()),
-                doubt: None,
-                raised_by: None,
+            // Else a closed block that does not parse and holds a level's word
+            // on a line (`tags: [secret`) may say a level no one can read: doubt.
+            None => match crate::formats::parse_yaml_quoting_values(block) {
+                Some((map, _)) => SensitivityReading {
+                    sensitivity: crate::hints::hinted_level(&Yaml::Mapping(map))
+                        .unwrap_or_default()
+                        .max(Sensitivity::default()),
+                    doubt: None,
+                    raised_by: None,
+                },
+                None => match level_word_line(block) {
+                    Some((line, word)) => SensitivityReading {
+                        sensitivity: Sensitivity::Secret,
+                        doubt: Some(Doubt {
+                            line: Some(line),
+                            reason: DoubtReason::UnparsedLevelWord(word),
+                        }),
+                        raised_by: None,
+                    },
+                    None => SensitivityReading {
+                        sensitivity: Sensitivity::default(),
+                        doubt: None,
+                        raised_by: None,
+                    },
+                },
             },
         };
     };
@@ -373,6 +401,29 @@ pub(crate) fn read_block(block: &Block<'_>, parsed: Option<&Yaml>) -> Sensitivit
         reading.sensitivity = reading.sensitivity.max(level);
     }
     reading
+}
+
+/// The first line (1-based, in the file) of a closed block that holds the word
+/// `secret` or `confidential` (any case, a whole word: `top-secret` holds it,
+/// `secrets` does not), with the word; comment lines are skipped. An unclosed block is the whole file's
+/// text, read as text: its words are the body's, not keys.
+fn level_word_line(block: &Block<'_>) -> Option<(usize, &'static str)> {
+    if !block.is_closed() {
+        return None;
+    }
+    block.raw.lines().enumerate().find_map(|(i, line)| {
+        // A comment line states nothing (`# sensitivity: secret` was left out).
+        if line.trim_start().starts_with('#') {
+            return None;
+        }
+        line.split(|c: char| !c.is_alphanumeric())
+            .find_map(|w| {
+                ["secret", "confidential"]
+                    .into_iter()
+                    .find(|level| w.eq_ignore_ascii_case(level))
+            })
+            .map(|w| (block.raw_line + i, w))
+    })
 }
 
 /// Every sensitivity-like key of a parsed YAML value, in document order.

@@ -103,6 +103,17 @@ fn variants() -> Vec<(&'static str, String, &'static str, Option<usize>)> {
         ("notes/security.md", note("Qzr4", "security: secret"), "Qzr4", None),
         ("notes/flag.md", note("Qzr5", "secret: true"), "Qzr5", None),
         ("notes/tag.md", note("Qzr6", "tags: [ops, secret]"), "Qzr6", None),
+        // The same beside a syntax error (fail before: the block's keys were
+        // dropped and the note shown), and beside a colon in a value (read with
+        // the value quoted).
+        ("notes/broken-tag.md", note("Qzr7", "broken: [oops\ntags: [ops, secret]"), "Qzr7", Some(4)),
+        (
+            "notes/broken-security.md",
+            note("Qzr8", "broken: [oops\nsecurity: confidential"),
+            "Qzr8",
+            Some(4),
+        ),
+        ("notes/colon-tag.md", note("Qzr9", "summary: Incident: x\ntags: [secret]"), "Qzr9", None),
         (
             "decisions.md",
             "---\ntitle: Decision log\n---\n### [2026-01-02] Keep zebra ledgers\n\n**Category:** data\n\nVisible decision about zebras.\n\n---\n\n### [2026-01-03] Qza9 zebra ledger\n\n**Sensitivity:** top-secret\n\nThe Qza9 body about zebras and ledgers.\n\n---\n".to_owned(),

@@ -144,6 +144,14 @@ fn doubt_means_secret() {
         ("title: Foo: bar", Internal, None),
         ("# sensitivity: secret\ntitle: [x", Internal, None),
         ("description: my sensitivity: notes", Internal, None),
+        // A broken block whose line holds a level's word may state a level no
+        // one can read (a tag, a key such as `security`): doubt.
+        ("title: [x\ntags: [secret, ops]", Secret, Some(3)),
+        ("title: [x\nsecurity: confidential", Secret, Some(3)),
+        ("title: [x\ntags:\n  - Secret", Secret, Some(4)),
+        ("title: [x\nsecret: true", Secret, Some(3)),
+        ("title: [Top-Secret plans", Secret, Some(2)),
+        ("title: [x\ntags: [secrets-management]", Internal, None),
     ];
     for &(front, expect, line) in cases {
         check(front, expect, line);
