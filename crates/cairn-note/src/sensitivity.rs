@@ -333,8 +333,9 @@ pub(crate) fn read_block(block: &Block<'_>, parsed: Option<&Yaml>) -> Sensitivit
             // read unquoted are quoted (`title: Incident: x`) has its fields
             // read (see `parse`): its keys that state a level (`tags: [secret]`)
             // raise it as they would in a block that parses.
-            // Else a closed block that does not parse and holds a level's word
-            // on a line (`tags: [secret`) may say a level no one can read: doubt.
+            // Else a block that does not parse (or never closes) and holds a
+            // level's word on a line (`tags: [secret`) may say a level no one
+            // can read: doubt.
             None => match crate::formats::parse_yaml_quoting_values(block) {
                 Some((map, _)) => SensitivityReading {
                     sensitivity: crate::hints::hinted_level(&Yaml::Mapping(map))
@@ -403,15 +404,18 @@ pub(crate) fn read_block(block: &Block<'_>, parsed: Option<&Yaml>) -> Sensitivit
     reading
 }
 
-/// The first line (1-based, in the file) of a closed block that holds the word
-/// `secret` or `confidential` (any case, a whole word: `top-secret` holds it,
-/// `secrets` does not), with the word; comment lines are skipped. An unclosed block is the whole file's
-/// text, read as text: its words are the body's, not keys.
+/// The first line (1-based, in the file) of a block that holds the word `secret`
+/// or `confidential` (any case, a whole word: `top-secret` holds it, `secrets`
+/// does not), with the word; comment lines are skipped. Of a block never closed
+/// (the whole file after its opener, read as text) only the lines before the
+/// first blank one are read: those the author meant as the block.
 fn level_word_line(block: &Block<'_>) -> Option<(usize, &'static str)> {
-    if !block.is_closed() {
-        return None;
-    }
-    block.raw.lines().enumerate().find_map(|(i, line)| {
+    let closed = block.is_closed();
+    let lines = block
+        .raw
+        .lines()
+        .take_while(|line| closed || !line.trim().is_empty());
+    lines.enumerate().find_map(|(i, line)| {
         // A comment line states nothing (`# sensitivity: secret` was left out).
         if line.trim_start().starts_with('#') {
             return None;

@@ -202,6 +202,22 @@ fn unclosed_blocks_with_the_key_are_secret() {
     );
     let (n, _) = parse("---\ntitle: x\n\nbody\n");
     assert_eq!(n.sensitivity, Internal);
+    // A tag or key stating a level in the lines meant as the block: doubt. The
+    // text after its first blank line is the body, read as text.
+    for (text, line) in [
+        ("---\ntitle: x\ntags: [ops, secret]\n\nbody\n", 3),
+        ("---\ntitle: x\ntags:\n  - Confidential\n\nbody\n", 4),
+    ] {
+        let (n, d) = parse(text);
+        assert_eq!(n.sensitivity, Secret, "{text:?}");
+        assert!(
+            d.iter()
+                .any(|d| d.code == "sensitivity-doubt" && d.line == Some(line)),
+            "{text:?}: {d:?}"
+        );
+    }
+    let (n, _) = parse("---\ntitle: x\n\nThe secret of good tests.\n");
+    assert_eq!(n.sensitivity, Internal);
 }
 
 /// An entry file: its entries' sensitivity fields → each entry's sensitivity (the
