@@ -104,9 +104,23 @@ pub fn branch_words(branch: &str) -> Vec<String> {
         }
         // Invisible format characters (a zero-width space) separate words, as
         // they do where the name was typed.
-        for w in seg
+        let words: Vec<&str> = seg
             .split(|c: char| matches!(c, '-' | '_' | '.') || c.is_whitespace() || is_format_char(c))
-        {
+            .collect();
+        let mut i = 0;
+        while i < words.len() {
+            let w = words[i];
+            i += 1;
+            // A tracker's issue key (`PAY-311`, Linear's `eng-123-...`): one
+            // word, as notes that mention it are indexed (`PAY311`), not a
+            // project key that matches every issue of the project and a number.
+            if let Some(&number) = words.get(i)
+                && is_issue_key(w, number, i == 1 && words.len() > 2)
+            {
+                out.push(format!("{w}{number}"));
+                i += 1;
+                continue;
+            }
             // A single letter names nothing (`wip/x`, `fix/a-b`); a character
             // of a script written without spaces may (`修复/锁`).
             if w.len() == 1 || w.chars().all(|c| c.is_ascii_digit()) {
@@ -124,6 +138,40 @@ pub fn branch_words(branch: &str) -> Vec<String> {
         out.clear();
     }
     out
+}
+
+/// Whether `letters` then `number` (two words of a branch name) are an issue
+/// tracker's key: a project key of 2 to 10 ASCII letters and a number. In
+/// capitals (`PAY-311`, as Jira writes keys) anywhere; in lower case only
+/// opening a segment that goes on (`eng-123-fix-login`, Linear's branches),
+/// with a key of at most 5 letters and a number of two digits or more, so that
+/// `vue-3-upgrade` or `python-311-support` keep their words. A kind, an author or a
+/// generic word is no key (`fix-123`, `release-24`), nor a word that names a
+/// reference by number (`issue-91`: notes write "issue #91").
+fn is_issue_key(letters: &str, number: &str, opens_segment: bool) -> bool {
+    const REFERENCE_WORDS: &[&str] = &[
+        "issue", "issues", "bug", "bugs", "pr", "mr", "ticket", "task", "story", "card", "gh",
+    ];
+    let lower = letters.to_ascii_lowercase();
+    let known = |l: &str| {
+        GENERIC_BRANCHES.contains(&l)
+            || KIND_PREFIXES.contains(&l)
+            || AUTHOR_PREFIXES.contains(&l)
+            || REFERENCE_WORDS.contains(&l)
+    };
+    if !(2..=10).contains(&letters.len())
+        || !letters.bytes().all(|b| b.is_ascii_alphabetic())
+        || number.is_empty()
+        || !number.bytes().all(|b| b.is_ascii_digit())
+        || known(&lower)
+    {
+        return false;
+    }
+    letters.bytes().all(|b| b.is_ascii_uppercase())
+        || (opens_segment
+            && letters.bytes().all(|b| b.is_ascii_lowercase())
+            && letters.len() <= 5
+            && number.len() >= 2)
 }
 
 /// Unicode's invisible format characters that show as nothing and mean a
@@ -250,5 +298,23 @@ mod tests {
         check("修复/锁", "修复 锁");
         // A zero-width space is a break between words.
         check("feature/lunr\u{200B}search", "lunr search");
+        // An issue tracker's key is one word, as notes that mention it are
+        // indexed, not a project key and a number (held-out trial: `FL` alone).
+        check(
+            "bugfix/FL-482-cookie-path-samesite",
+            "FL482 cookie path samesite",
+        );
+        check("feature/PAY-311", "PAY311");
+        check("PROJ-12_retry", "PROJ12 retry");
+        check("alice/eng-123-fix-login", "alice eng123 fix login");
+        check("fix/add-vue-3-support", "add vue support");
+        check("chore/vue-3-upgrade", "vue upgrade");
+        check("feat/python-311-support", "python support");
+        check("fix/issue-91", "issue");
+        check("fix/ISSUE-91-crash", "ISSUE crash");
+        check("bug-1234-npe", "bug npe");
+        check("release-24", "");
+        check("fix-123", "");
+        check("feature/ABCDEFGHIJK-1", "ABCDEFGHIJK");
     }
 }

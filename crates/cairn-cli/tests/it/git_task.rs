@@ -308,6 +308,43 @@ fn no_task_takes_the_working_tree_as_the_task() {
     );
 }
 
+/// A branch named after an issue (`feature/PAY-311`) looks the issue up as
+/// notes that mention it are indexed: the note about PAY-311 is in the packet,
+/// the one about another issue of the project is not (the task was `PAY`, which
+/// every note naming a PAY issue holds).
+#[test]
+fn a_branch_named_after_an_issue_finds_the_notes_about_that_issue() {
+    let (_dir, config, repo) = held_out("");
+    let ledger = config.parent().unwrap().join("vault/ledger");
+    write(
+        &ledger.join("Bank statement import.md"),
+        &note(
+            "Bank statement import",
+            &[],
+            "PAY-311: the bank sends statements as CAMT.053; match them to settlements by end-to-end id.",
+        ),
+    );
+    write(
+        &ledger.join("Refund reports.md"),
+        &note(
+            "Refund reports",
+            &[],
+            "PAY-290: finance wants a weekly refund report, grouped by merchant.",
+        ),
+    );
+    git(
+        &repo,
+        &["checkout", "-q", "-b", "feature/PAY-311"],
+        "2026-02-02T00:00:00Z",
+    );
+    let p = wakeup_json(&config, &repo, &[]);
+    let task = p["query"]["task"].as_str().unwrap();
+    assert!(task.starts_with("PAY311;"), "{task}");
+    let got = titles(&p);
+    assert!(got.iter().any(|t| t == "Bank statement import"), "{got:?}");
+    assert!(!got.iter().any(|t| t == "Refund reports"), "{got:?}");
+}
+
 /// A commit's Conventional Commits type is not part of the task: `fix: ok`
 /// once put `fix` in the query and turned on a scene whose keyword it is.
 #[test]
