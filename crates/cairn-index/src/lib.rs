@@ -65,9 +65,10 @@ pub const ANALYZER: &str = "cairn_en";
 /// `data:` URI's payload; 10: a `user:password` pair after a word for
 /// credentials is no word of the index; 11: an environment variable's name, a
 /// credential's name in capitals and a token cut short are words again; 12: a
-/// password devices ship with, in such a pair, is no word either);
+/// password devices ship with, in such a pair, is no word either; 13: nor a
+/// pair written with a slash, `root / toor`, `admin/admin`);
 /// persisted indexes of another version are rebuilt.
-pub const SCHEMA_VERSION: u32 = 12;
+pub const SCHEMA_VERSION: u32 = 13;
 
 /// A query: weighted analysed terms.
 #[derive(Debug, Clone, Default, PartialEq)]

@@ -526,38 +526,61 @@ fn to_spans(text: &str, rule: &Rule, caps: &Captures<'_>, out: &mut Vec<Span>) -
 /// `_`, `@`, `\` or `-` after a blank, a bracket, a quote, a bold or table
 /// mark, `=` or `,` (not a colon: `urn:a:b` is a name), then a colon and a password up to a blank, a quote, a
 /// bracket, `,`, `;`, `:`, `/`, `|`, `*` or `<` (a sentence's closing `.` left
-/// out), that [`credential_pair`] takes for one.
+/// out), that [`credential_pair`] takes for one. A slash between them, with or
+/// without a blank on each side (`root / toor`, `admin/admin`), makes a pair
+/// only when the password is one devices ship with or repeats its user: `read /
+/// write` and `vault/kv` are no credentials, and a path goes on after its slash.
 fn credential_pairs(text: &str, range: std::ops::Range<usize>) -> Vec<(usize, usize)> {
     let w = &text[range.clone()];
     let bytes = w.as_bytes();
     let user_byte = |b: u8| b.is_ascii_alphanumeric() || b"._@\\-".contains(&b);
     let mut out = Vec::new();
     let mut from = 0;
-    while let Some(off) = w[from..].find(':') {
-        let colon = from + off;
-        from = colon + 1;
-        let mut user_start = colon;
+    while let Some(off) = w[from..].find([':', '/']) {
+        let sep = from + off;
+        from = sep + 1;
+        let slash = bytes[sep] == b'/';
+        // A slash may stand between blanks (`root / toor`).
+        let spaced =
+            slash && sep > 0 && bytes[sep - 1] == b' ' && bytes.get(sep + 1) == Some(&b' ');
+        let user_end = if spaced { sep - 1 } else { sep };
+        let mut user_start = user_end;
         while user_start > 0 && user_byte(bytes[user_start - 1]) {
             user_start -= 1;
         }
-        let delimited = user_start == 0 || b" \t([`'\"*=|,".contains(&bytes[user_start - 1]);
-        let rest = &w[colon + 1..];
+        let delimited = user_start == 0
+            || b" \t([`'\"*=|,".contains(&bytes[user_start - 1])
+            || (slash && bytes[user_start - 1] == b':');
+        let rest_start = if spaced { sep + 2 } else { sep + 1 };
+        let rest = &w[rest_start..];
         let len = rest
             .find(|c: char| c.is_whitespace() || "`'\")],;:/\\|*<".contains(c))
             .unwrap_or(rest.len());
         let password = rest[..len].trim_end_matches(['.', ',']);
-        if user_start < colon
-            && delimited
-            && !password.is_empty()
-            && credential_pair(&w[user_start..colon], password)
-        {
+        let user = &w[user_start..user_end];
+        let pair = if slash {
+            // A path goes on (`a/b/c`) or came from one.
+            !rest[len..].starts_with('/')
+                && (user_start == 0 || bytes[user_start - 1] != b'/')
+                && slash_pair(user, password)
+        } else {
+            credential_pair(user, password)
+        };
+        if user_start < user_end && delimited && !password.is_empty() && pair {
             out.push((
                 range.start + user_start,
-                range.start + colon + 1 + password.len(),
+                range.start + rest_start + password.len(),
             ));
         }
     }
     out
+}
+
+/// Whether `user/password` is a credential: a password devices ship with
+/// (`root/toor`, `pi/raspberry`) or one that repeats its user (`admin/admin`).
+fn slash_pair(user: &str, password: &str) -> bool {
+    !password.bytes().all(|b| b.is_ascii_digit())
+        && (user.eq_ignore_ascii_case(password) || benign::is_known_default_password(password))
 }
 
 /// Whether `user:password` is a credential: not a scheme (`https:`), a port
