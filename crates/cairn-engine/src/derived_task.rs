@@ -1,10 +1,15 @@
 //! The task a working tree gives: the branch name's words, the subjects of the
 //! branch's own commits (each a part of the task), and the changed files, each
 //! put on one line and redacted (they are untrusted text), cut to a bounded
-//! size, and what was derived and from where, for the packet and `explain`.
-//! Reading git is `git_task.rs`'s; this knows only the working tree it read.
+//! size, and what was derived and from where, for the packet and `explain`;
+//! and how its parts' words weigh in the query (filler such as `fix` or
+//! `review comments` at a quarter). Reading git is `git_task.rs`'s; this knows
+//! only the working tree it read.
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
+
+use cairn_index::QueryTerms;
 
 use crate::git_task::{GitTask, plural, safe};
 
@@ -73,6 +78,77 @@ impl PartKind {
     }
 }
 
+/// Adds the words of a derived task's `parts` to `q` (each at its kind's
+/// weight, filler at a quarter) and, as `q`'s parts, those with enough topical
+/// words to pass a note on their own; returns the names of the parts kept.
+pub(crate) fn add_parts(q: &mut QueryTerms, parts: &[TaskPart]) -> Vec<&'static str> {
+    let filler: BTreeSet<String> = cairn_index::analyze(DERIVED_FILLER).into_iter().collect();
+    let commit_filler: BTreeSet<String> = filler
+        .iter()
+        .cloned()
+        .chain(cairn_index::analyze(COMMIT_FILLER))
+        .collect();
+    let mut names = Vec::new();
+    for part in parts {
+        let filler = match part.kind {
+            PartKind::Commit => &commit_filler,
+            PartKind::Branch => &filler,
+        };
+        let terms = add_derived_words(q, &part.text, part.kind.weight(), filler);
+        let topical = terms.iter().filter(|t| !filler.contains(*t)).count();
+        if topical >= part.kind.min_words()
+            && !q.parts.contains(&terms)
+            && q.parts.len() < MAX_PARTS
+        {
+            q.parts.push(terms);
+            names.push(part.kind.name());
+        }
+    }
+    names
+}
+
+/// Words of a derived task (a branch name, a commit subject) that say what kind
+/// of change it is, not what it is about (`Add`, `Fix`, `Update`, `wip`). A
+/// narrower list than [`crate::wakeup::TASK_FILLER`]: in a branch or a commit, `help`, `job`,
+/// `plan` or `check` name a topic (`help output`, `cron job`, `health check`).
+const DERIVED_FILLER: &str = "add adds added adding bump change changed fix fixed fixes get \
+     implement improve make minor more new refactor remove removed rename renamed revert small \
+     tidy tweak typo update updated use wip cleanup clean";
+
+/// Words of a commit subject that say how the work went, not what it is about:
+/// a review's round (`Address review comments`, GitHub's `Apply suggestions
+/// from code review`), the tests, the formatter, a rebase. Filler in commits
+/// only: a branch named `feature/comments` or `review-queue` names a topic.
+const COMMIT_FILLER: &str = "address addressed apply applied suggestion suggestions review \
+     reviews comment comments feedback nit nits lint format formatting fmt prettier rustfmt \
+     clippy rebase merge merged conflict conflicts resolve resolved test tests code ci pr";
+
+/// Most parts a derived task's query has (the branch and the newest commits;
+/// older commits' words still count in ranking): each part can pass a note on
+/// its own, so more would loosen the gate.
+const MAX_PARTS: usize = 6;
+
+/// Adds the words of a derived task's part to `q` at `weight` (filler at a
+/// quarter of it); returns the part's terms.
+fn add_derived_words(
+    q: &mut QueryTerms,
+    text: &str,
+    weight: f32,
+    filler: &BTreeSet<String>,
+) -> BTreeSet<String> {
+    let mut terms = BTreeSet::new();
+    for t in cairn_index::analyze(&cairn_policy::without_credentials(text)) {
+        let w = if filler.contains(&t) {
+            weight * 0.25
+        } else {
+            weight
+        };
+        *q.terms.entry(t.clone()).or_insert(0.0) += w;
+        terms.insert(t);
+    }
+    terms
+}
+
 /// Whether `file` (relative to the working tree `workdir`) is a note of the
 /// vault: a note edited in the working tree (a repository that keeps its notes
 /// in `docs/`) is memory, not the code the task is about.
@@ -102,16 +178,16 @@ pub(crate) fn task_of(
     };
     words.truncate(MAX_BRANCH_WORDS);
     // What each subject is about: without a Conventional Commits type, in the
-    // task as in its part (`fix: ok` says nothing of debugging).
-    let subjects: Vec<String> = tree
-        .commits
-        .iter()
-        .map(|s| {
-            let topic = cairn_git::subject_topic(&cairn_policy::without_markers(&safe(s)));
-            clip(&topic, MAX_SUBJECT_CHARS)
-        })
-        .filter(|s| !s.is_empty())
-        .collect();
+    // task as in its part (`fix: ok` says nothing of debugging); each once (a
+    // `fixup!` commit repeats the subject it amends).
+    let mut subjects: Vec<String> = Vec::new();
+    for s in &tree.commits {
+        let topic = cairn_git::subject_topic(&cairn_policy::without_markers(&safe(s)));
+        let topic = clip(&topic, MAX_SUBJECT_CHARS);
+        if !topic.is_empty() && !subjects.contains(&topic) {
+            subjects.push(topic);
+        }
+    }
     // The changed files, then those the branch's own commits changed (a
     // branch whose work is committed still names its files), each once, at
     // most as many as the changed files may be.
@@ -267,6 +343,28 @@ fn clip(text: &str, max: usize) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn derived_words_weigh_commit_verbs_as_filler_and_topics_in_full() {
+        let filler = cairn_index::analyze(super::DERIVED_FILLER)
+            .into_iter()
+            .collect();
+        let mut q = cairn_index::QueryTerms::default();
+        // "help" and "check" are filler in a request ("please help me check"),
+        // topics in a branch or a commit.
+        let terms =
+            super::add_derived_words(&mut q, "Add help output for health checks", 0.5, &filler);
+        let w = |t: &str| q.terms.get(t).copied();
+        assert_eq!(w("add"), Some(0.125));
+        assert_eq!(w("help"), Some(0.5));
+        assert_eq!(w("check"), Some(0.5));
+        assert_eq!(w("output"), Some(0.5));
+        assert_eq!(terms.len(), 5, "{terms:?}");
+        // In a request, as before.
+        let mut r = cairn_index::QueryTerms::default();
+        crate::wakeup::add_task_words(&mut r, "please help me check the output");
+        assert_eq!(r.terms.get("help").copied(), Some(0.25));
+    }
+
     use super::clip;
 
     #[test]

@@ -117,24 +117,12 @@ impl Engine {
         parts: &[TaskPart],
     ) -> (QueryTerms, Vec<&'static str>) {
         let mut q = QueryTerms::default();
-        let mut names = Vec::new();
-        if parts.is_empty() {
+        let names = if parts.is_empty() {
             add_task_words(&mut q, task);
+            Vec::new()
         } else {
-            let filler: BTreeSet<String> =
-                cairn_index::analyze(DERIVED_FILLER).into_iter().collect();
-            for part in parts {
-                let terms = add_derived_words(&mut q, &part.text, part.kind.weight(), &filler);
-                let topical = terms.iter().filter(|t| !filler.contains(*t)).count();
-                if topical >= part.kind.min_words()
-                    && !q.parts.contains(&terms)
-                    && q.parts.len() < MAX_PARTS
-                {
-                    q.parts.push(terms);
-                    names.push(part.kind.name());
-                }
-            }
-        }
+            crate::derived_task::add_parts(&mut q, parts)
+        };
         let project = route
             .project_id
             .as_deref()
@@ -719,7 +707,7 @@ pub(crate) const TASK_FILLER: &[&str] = &[
 /// Adds the task's words to `q`: topical words at weight 1, filler at 0.25. A
 /// credential in it is dropped before it is lower-cased into terms (`explain`
 /// lists them), as in every text cut into query words.
-fn add_task_words(q: &mut QueryTerms, task: &str) {
+pub(crate) fn add_task_words(q: &mut QueryTerms, task: &str) {
     for t in cairn_index::analyze(&cairn_policy::without_credentials(task)) {
         let w = if TASK_FILLER.contains(&t.as_str()) {
             0.25
@@ -728,40 +716,6 @@ fn add_task_words(q: &mut QueryTerms, task: &str) {
         };
         *q.terms.entry(t).or_insert(0.0) += w;
     }
-}
-
-/// Words of a derived task (a branch name, a commit subject) that say what kind
-/// of change it is, not what it is about (`Add`, `Fix`, `Update`, `wip`). A
-/// narrower list than [`TASK_FILLER`]: in a branch or a commit, `help`, `job`,
-/// `plan` or `check` name a topic (`help output`, `cron job`, `health check`).
-const DERIVED_FILLER: &str = "add adds added adding bump change changed fix fixed fixes get \
-     implement improve make minor more new refactor remove removed rename renamed revert small \
-     tidy tweak typo update updated use wip cleanup clean";
-
-/// Most parts a derived task's query has (the branch and the newest commits;
-/// older commits' words still count in ranking): each part can pass a note on
-/// its own, so more would loosen the gate.
-const MAX_PARTS: usize = 6;
-
-/// Adds the words of a derived task's part to `q` at `weight` (filler at a
-/// quarter of it); returns the part's terms.
-fn add_derived_words(
-    q: &mut QueryTerms,
-    text: &str,
-    weight: f32,
-    filler: &BTreeSet<String>,
-) -> BTreeSet<String> {
-    let mut terms = BTreeSet::new();
-    for t in cairn_index::analyze(&cairn_policy::without_credentials(text)) {
-        let w = if filler.contains(&t) {
-            weight * 0.25
-        } else {
-            weight
-        };
-        *q.terms.entry(t.clone()).or_insert(0.0) += w;
-        terms.insert(t);
-    }
-    terms
 }
 
 /// The words of a file path worth searching for: folder and file names without the
@@ -785,28 +739,6 @@ pub(crate) fn file_words(path: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    #[test]
-    fn derived_words_weigh_commit_verbs_as_filler_and_topics_in_full() {
-        let filler = cairn_index::analyze(super::DERIVED_FILLER)
-            .into_iter()
-            .collect();
-        let mut q = cairn_index::QueryTerms::default();
-        // "help" and "check" are filler in a request ("please help me check"),
-        // topics in a branch or a commit.
-        let terms =
-            super::add_derived_words(&mut q, "Add help output for health checks", 0.5, &filler);
-        let w = |t: &str| q.terms.get(t).copied();
-        assert_eq!(w("add"), Some(0.125));
-        assert_eq!(w("help"), Some(0.5));
-        assert_eq!(w("check"), Some(0.5));
-        assert_eq!(w("output"), Some(0.5));
-        assert_eq!(terms.len(), 5, "{terms:?}");
-        // In a request, as before.
-        let mut r = cairn_index::QueryTerms::default();
-        super::add_task_words(&mut r, "please help me check the output");
-        assert_eq!(r.terms.get("help").copied(), Some(0.25));
-    }
-
     #[test]
     fn file_words_drop_extensions_and_generic_folders() {
         assert_eq!(

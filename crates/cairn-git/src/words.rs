@@ -189,10 +189,19 @@ const COMMIT_TYPES: &[&str] = &[
 
 /// What a commit subject is about: the subject without a Conventional Commits
 /// type (`feat(ledger)!: add holds` gives `ledger add holds`: the scope stays, it
-/// names a topic; the type says what kind of change it is). Any other subject is
-/// returned as it is.
+/// names a topic; the type says what kind of change it is), and without the
+/// `fixup! ` or `squash! ` that `git commit --fixup` writes before the subject
+/// of the commit it amends. Any other subject is returned as it is.
 #[must_use]
 pub fn subject_topic(subject: &str) -> String {
+    // `git commit --fixup` and `--squash` name the commit they amend: its topic.
+    let mut subject = subject;
+    while let Some(rest) = ["fixup! ", "squash! ", "amend! "]
+        .iter()
+        .find_map(|marker| subject.strip_prefix(marker))
+    {
+        subject = rest.trim_start();
+    }
     let Some((head, rest)) = subject.split_once(':') else {
         return subject.to_owned();
     };
@@ -234,6 +243,16 @@ mod tests {
         check("fix(: x", "fix(: x");
         check("runtime: fix GC pause", "runtime: fix GC pause");
         check("mm: fold page tables", "mm: fold page tables");
+        check(
+            "fixup! fix(sessions): cookie path falls back",
+            "sessions cookie path falls back",
+        );
+        check(
+            "squash! fixup! Shorter lock timeout",
+            "Shorter lock timeout",
+        );
+        check("amend! x", "x");
+        check("fixup!", "fixup!");
         check("", "");
     }
 

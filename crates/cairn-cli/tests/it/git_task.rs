@@ -345,6 +345,53 @@ fn a_branch_named_after_an_issue_finds_the_notes_about_that_issue() {
     assert!(!got.iter().any(|t| t == "Refund reports"), "{got:?}");
 }
 
+/// A review's round is no topic: commits named `Address review comments`, or
+/// `Apply suggestions from code review` as GitHub names them, brought the
+/// vault's note on code review into a packet about payout locks (held-out
+/// trial). A `fixup!` commit is its target's subject, said once.
+#[test]
+fn review_rounds_and_fixups_are_no_topic() {
+    let (_dir, config, repo) = held_out("");
+    write(
+        &config
+            .parent()
+            .unwrap()
+            .join("vault/ledger/Code review etiquette.md"),
+        &note(
+            "Code review etiquette",
+            &[],
+            "Address every review comment before asking for another look; apply suggestions from code review in one commit.",
+        ),
+    );
+    for (i, subject) in [
+        "Address review comments",
+        "Apply suggestions from code review",
+        "fixup! Shorter lock timeout for payout batches",
+        "fix tests",
+    ]
+    .iter()
+    .enumerate()
+    {
+        write(
+            &repo.join("src/payout/batch.rs"),
+            &format!("fn batch() {{ lock({i}) }}\n"),
+        );
+        git(
+            &repo,
+            &["commit", "-q", "-am", subject],
+            "2026-02-02T09:00:00Z",
+        );
+    }
+    let p = wakeup_json(&config, &repo, &[]);
+    assert_eq!(
+        p["query"]["task"],
+        "payout batch lock timeouts; fix tests; Shorter lock timeout for payout batches; Apply suggestions from code review; Address review comments"
+    );
+    let got = titles(&p);
+    assert!(!got.iter().any(|t| t == "Code review etiquette"), "{got:?}");
+    assert!(got.iter().any(|t| t == "Payout batch locking"), "{got:?}");
+}
+
 /// A commit's Conventional Commits type is not part of the task: `fix: ok`
 /// once put `fix` in the query and turned on a scene whose keyword it is.
 #[test]
