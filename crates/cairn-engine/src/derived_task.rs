@@ -83,11 +83,7 @@ impl PartKind {
 /// words to pass a note on their own; returns the names of the parts kept.
 pub(crate) fn add_parts(q: &mut QueryTerms, parts: &[TaskPart]) -> Vec<&'static str> {
     let filler: BTreeSet<String> = cairn_index::analyze(DERIVED_FILLER).into_iter().collect();
-    let commit_filler: BTreeSet<String> = filler
-        .iter()
-        .cloned()
-        .chain(cairn_index::analyze(COMMIT_FILLER))
-        .collect();
+    let commit_filler = commit_filler();
     let mut names = Vec::new();
     for part in parts {
         let filler = match part.kind {
@@ -122,6 +118,15 @@ const DERIVED_FILLER: &str = "add adds added adding bump change changed fix fixe
 const COMMIT_FILLER: &str = "address addressed apply applied suggestion suggestions review \
      reviews comment comments feedback nit nits lint format formatting fmt prettier rustfmt \
      clippy rebase merge merged conflict conflicts resolve resolved test tests code ci pr";
+
+/// The filler of a commit subject, analysed: [`DERIVED_FILLER`] and
+/// [`COMMIT_FILLER`].
+fn commit_filler() -> BTreeSet<String> {
+    cairn_index::analyze(DERIVED_FILLER)
+        .into_iter()
+        .chain(cairn_index::analyze(COMMIT_FILLER))
+        .collect()
+}
 
 /// Most parts a derived task's query has (the branch and the newest commits;
 /// older commits' words still count in ranking): each part can pass a note on
@@ -179,12 +184,22 @@ pub(crate) fn task_of(
     words.truncate(MAX_BRANCH_WORDS);
     // What each subject is about: without a Conventional Commits type, in the
     // task as in its part (`fix: ok` says nothing of debugging); each once (a
-    // `fixup!` commit repeats the subject it amends).
+    // `fixup!` commit repeats the subject it amends); none made only of filler
+    // (`WIP`, `fix tests`, `Address review comments`: how the work went).
+    let filler = commit_filler();
     let mut subjects: Vec<String> = Vec::new();
+    let mut commit_count = 0;
     for s in &tree.commits {
         let topic = cairn_git::subject_topic(&cairn_policy::without_markers(&safe(s)));
         let topic = clip(&topic, MAX_SUBJECT_CHARS);
-        if !topic.is_empty() && !subjects.contains(&topic) {
+        if topic.is_empty() {
+            continue;
+        }
+        commit_count += 1;
+        let only_filler = cairn_index::analyze(&topic)
+            .iter()
+            .all(|t| filler.contains(t));
+        if !only_filler && !subjects.contains(&topic) {
             subjects.push(topic);
         }
     }
@@ -240,10 +255,10 @@ pub(crate) fn task_of(
             plural(n, "changed file")
         });
     }
-    if !subjects.is_empty() {
+    if commit_count > 0 {
         // The commits' files that are not changed files too ("other" beside
         // changed files: those counted already are not counted again).
-        let commits = plural(subjects.len(), "commit");
+        let commits = plural(commit_count, "commit");
         from.push(match committed_used {
             0 => commits,
             n if changed_used > 0 => format!("{commits} changing {}", plural(n, "other file")),

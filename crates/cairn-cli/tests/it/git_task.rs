@@ -383,9 +383,15 @@ fn review_rounds_and_fixups_are_no_topic() {
         );
     }
     let p = wakeup_json(&config, &repo, &[]);
+    // A subject made only of such words is not said either.
     assert_eq!(
         p["query"]["task"],
-        "payout batch lock timeouts; fix tests; Shorter lock timeout for payout batches; Apply suggestions from code review; Address review comments"
+        "payout batch lock timeouts; Shorter lock timeout for payout batches"
+    );
+    // Every commit is still counted, and its files used.
+    assert_eq!(
+        p["query"]["derived"],
+        "derived from git: branch fix/payout-batch-lock-timeouts, 5 commits changing 2 files"
     );
     let got = titles(&p);
     assert!(!got.iter().any(|t| t == "Code review etiquette"), "{got:?}");
