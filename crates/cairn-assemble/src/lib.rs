@@ -671,11 +671,16 @@ pub fn summarize(n: &ShownNote<'_>, query_terms: &BTreeSet<String>) -> SafeText<
         let p = prose(body);
         let keep =
             |s: &&String| s.chars().any(char::is_alphanumeric) && s.as_str() != n.title.as_str();
-        // Each sentence once: a repeated line says nothing twice.
+        // Each sentence once: a repeated line says nothing twice. A record's
+        // status and date say nothing of what it decided (an ADR's `Amends [5.
+        // Help comments]` matched a task about help better than its context).
         let mut seen = BTreeSet::new();
         let sentences: Vec<&String> = p
             .sentences
             .iter()
+            .enumerate()
+            .filter(|(i, _)| !p.record_fields.contains(i))
+            .map(|(_, s)| s)
             .filter(keep)
             .filter(|s| seen.insert(s.as_str()))
             .collect();

@@ -38,6 +38,10 @@ pub struct Prose {
     /// The indices in `sentences` of each list item's first sentence, in order
     /// (the rules of a `How I work` note are its list).
     pub item_starts: Vec<usize>,
+    /// The indices in `sentences` of a record's status and date (`Accepted`,
+    /// `Amends [5. Help comments](…)`, `Date: 2018-06-26`): read for passages
+    /// and task matches, but they say nothing of what the record decided.
+    pub record_fields: Vec<usize>,
     /// The sentences under a heading of sources (`References`, `See also`,
     /// `Further reading`, ...), not among `sentences`: where the note points,
     /// not what it says (a summary's last resort).
@@ -45,12 +49,14 @@ pub struct Prose {
 }
 
 impl Prose {
-    /// The sentences from the lead on, then the ones before it.
+    /// The sentences from the lead on, then the ones before it, without a
+    /// record's status and date ([`Prose::record_fields`]).
     pub fn lead_first(&self) -> impl Iterator<Item = &String> {
         let lead = self.lead.min(self.sentences.len());
-        self.sentences[lead..]
-            .iter()
-            .chain(self.sentences[..lead].iter())
+        (lead..self.sentences.len())
+            .chain(0..lead)
+            .filter(|i| !self.record_fields.contains(i))
+            .map(|i| &self.sentences[i])
     }
 }
 
@@ -116,9 +122,13 @@ pub fn prose(body: &str) -> Prose {
                     lead = Some(out.sentences.len());
                     after_lead_heading = false;
                 }
-                let bookkeeping = (p.chars().count() <= RECORD_FIELD_CHARS
-                    && (in_record_field || crate::in_body::field(p).is_some()))
-                    || only_points_elsewhere(p);
+                let record_field = p.chars().count() <= RECORD_FIELD_CHARS
+                    && (in_record_field || crate::in_body::field(p).is_some());
+                if record_field {
+                    let at = out.sentences.len();
+                    out.record_fields.extend(at..at + sentences.len());
+                }
+                let bookkeeping = record_field || only_points_elsewhere(p);
                 if !in_list && !bookkeeping && first_paragraph.is_none() {
                     first_paragraph = Some(out.sentences.len());
                 }
@@ -1028,8 +1038,22 @@ mod tests {
             lead("Dates are stored in UTC.\n\nMore.\n"),
             "Dates are stored in UTC."
         );
-        // Bookkeeping alone is still read.
-        assert_eq!(lead("Status: Accepted\n"), "Status: Accepted");
+        // Bookkeeping alone is a sentence, but not one of the lead's.
+        assert_eq!(prose_sentences("Status: Accepted\n"), ["Status: Accepted"]);
+        assert_eq!(lead("Status: Accepted\n"), "");
+        // And known for what it is.
+        let p = prose(
+            "# 9. Help scripts\n\nDate: 2018-06-26\n\n## Status\n\nAccepted\n\nAmends [5. Help comments](0005-help-comments.md)\n\n## Context\n\nHelp text comes from comments.\n",
+        );
+        let fields: Vec<&str> = p
+            .record_fields
+            .iter()
+            .map(|&i| p.sentences[i].as_str())
+            .collect();
+        assert_eq!(
+            fields,
+            ["Date: 2018-06-26", "Accepted", "Amends 5.", "Help comments"]
+        );
         // Every sentence stays, in order, for passages and task matches.
         assert_eq!(
             prose_sentences("Date: 2016-02-12\n\n## Context\n\nWhy.\n"),
