@@ -78,20 +78,24 @@ pub(crate) fn parse_yaml_quoting_values(
     }
 }
 
-/// A top-level `key: value` line whose value YAML cannot read as plain text:
+/// A top-level `key: value` line (the key a name, of several words perhaps)
+/// whose value YAML cannot read as plain text:
 /// it holds `: ` or ends with `:` (a second mapping), or starts with a
 /// character YAML reserves (`@`, `` ` ``, `%`). The key is a plain name; a
 /// value that opens a quote, a flow collection, a block scalar, an anchor, an
 /// alias, a tag or a comment is left to YAML.
 fn unquotable_value(line: &str) -> Option<(&str, &str)> {
     let (key, rest) = line.split_once(": ")?;
+    // A name, perhaps of several words (Obsidian's `Due date`), not ending in a
+    // blank.
     let plain_key = key
         .chars()
         .next()
         .is_some_and(|c| c.is_alphabetic() || c == '_')
+        && !key.ends_with(' ')
         && key
             .chars()
-            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.'));
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | ' '));
     let value = rest.trim();
     if !plain_key || value.is_empty() {
         return None;
@@ -214,7 +218,7 @@ mod tests {
             parse_yaml_quoting_values(&block)
         };
         let (v, lines) = quoted(
-            "---\ntitle: Incident: cookie path\nupdated: 2026-06-20\nauthor: @alice\nnote: it's: odd\n---\nbody",
+            "---\ntitle: Incident: cookie path\nupdated: 2026-06-20\nauthor: @alice\nnote: it's: odd\nDue date: Q3: maybe\n---\nbody",
         )
         .expect("repaired");
         let v = Yaml::Mapping(v);
@@ -223,7 +227,11 @@ mod tests {
         assert_eq!(v["author"], Yaml::String("@alice".into()));
         assert_eq!(v["note"], Yaml::String("it's: odd".into()));
         let keys: Vec<_> = lines.iter().map(|(l, k)| (*l, k.as_str())).collect();
-        assert_eq!(keys, [(2, "title"), (4, "author"), (5, "note")]);
+        assert_eq!(
+            keys,
+            [(2, "title"), (4, "author"), (5, "note"), (6, "Due date")]
+        );
+        assert_eq!(v["Due date"], Yaml::String("Q3: maybe".into()));
         // A value ending in a colon, with a line break as Windows writes it.
         let (v, _) = quoted("---\r\ntitle: Todo:\r\ntags: [a]\r\n---\r\n").expect("repaired");
         assert_eq!(Yaml::Mapping(v)["title"], Yaml::String("Todo:".into()));
