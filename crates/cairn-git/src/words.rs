@@ -141,16 +141,19 @@ pub fn branch_words(branch: &str) -> Vec<String> {
 }
 
 /// Whether `letters` then `number` (two words of a branch name) are an issue
-/// tracker's key: a project key of 2 to 10 ASCII letters and a number. In
-/// capitals (`PAY-311`, as Jira writes keys) anywhere; in lower case only
-/// opening a segment that goes on (`eng-123-fix-login`, Linear's branches),
-/// with a key of at most 5 letters and a number of two digits or more, so that
-/// `vue-3-upgrade` or `python-311-support` keep their words. A kind, an author or a
-/// generic word is no key (`fix-123`, `release-24`), nor a word that names a
-/// reference by number (`issue-91`: notes write "issue #91").
+/// tracker's key: a project key of 2 to 10 ASCII letters and a number of two
+/// digits or more (a version is one digit: `HTTP-2-support`, `UI-2-redesign`
+/// keep their words). In capitals (`PAY-311`, as Jira writes keys) anywhere; in
+/// lower case only opening a segment that goes on (`eng-123-fix-login`,
+/// Linear's branches), with a key of at most 5 letters, so that
+/// `python-311-support` keeps its words. A kind, an author or a generic word is
+/// no key (`fix-123`, `release-24`), nor a word that names a reference or a
+/// standard by number (`issue-91`, `RFC-7231`: notes write "issue #91", "RFC
+/// 7231").
 fn is_issue_key(letters: &str, number: &str, opens_segment: bool) -> bool {
     const REFERENCE_WORDS: &[&str] = &[
         "issue", "issues", "bug", "bugs", "pr", "mr", "ticket", "task", "story", "card", "gh",
+        "rfc", "pep", "iso", "ieee", "http", "cve",
     ];
     let lower = letters.to_ascii_lowercase();
     let known = |l: &str| {
@@ -161,17 +164,14 @@ fn is_issue_key(letters: &str, number: &str, opens_segment: bool) -> bool {
     };
     if !(2..=10).contains(&letters.len())
         || !letters.bytes().all(|b| b.is_ascii_alphabetic())
-        || number.is_empty()
+        || number.len() < 2
         || !number.bytes().all(|b| b.is_ascii_digit())
         || known(&lower)
     {
         return false;
     }
     letters.bytes().all(|b| b.is_ascii_uppercase())
-        || (opens_segment
-            && letters.bytes().all(|b| b.is_ascii_lowercase())
-            && letters.len() <= 5
-            && number.len() >= 2)
+        || (opens_segment && letters.bytes().all(|b| b.is_ascii_lowercase()) && letters.len() <= 5)
 }
 
 /// Unicode's invisible format characters that show as nothing and mean a
@@ -334,6 +334,12 @@ mod tests {
         check("bug-1234-npe", "bug npe");
         check("release-24", "");
         check("fix-123", "");
-        check("feature/ABCDEFGHIJK-1", "ABCDEFGHIJK");
+        check("feature/ABCDEFGHIJK-12", "ABCDEFGHIJK");
+        // A version or a standard's number is no issue.
+        check("feature/HTTP-2-support", "HTTP support");
+        check("feat/UI-2-redesign", "UI redesign");
+        check("chore/RFC-7231-caching", "RFC caching");
+        check("fix/PEP-484-stubs", "PEP stubs");
+        check("PROJ-7-x", "PROJ");
     }
 }
