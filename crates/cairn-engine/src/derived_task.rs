@@ -8,6 +8,7 @@
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
+use std::sync::LazyLock;
 
 use cairn_index::QueryTerms;
 
@@ -76,20 +77,33 @@ impl PartKind {
             PartKind::Commit => 2,
         }
     }
+
+    /// The filler of a part of this kind, analysed once per process: a
+    /// branch's [`DERIVED_FILLER`], a commit's [`COMMIT_FILLER`] too.
+    fn filler(self) -> &'static BTreeSet<String> {
+        static BRANCH: LazyLock<BTreeSet<String>> =
+            LazyLock::new(|| cairn_index::analyze(DERIVED_FILLER).into_iter().collect());
+        static COMMIT: LazyLock<BTreeSet<String>> = LazyLock::new(|| {
+            BRANCH
+                .iter()
+                .cloned()
+                .chain(cairn_index::analyze(COMMIT_FILLER))
+                .collect()
+        });
+        match self {
+            PartKind::Branch => &BRANCH,
+            PartKind::Commit => &COMMIT,
+        }
+    }
 }
 
 /// Adds the words of a derived task's `parts` to `q` (each at its kind's
 /// weight, filler at a quarter) and, as `q`'s parts, those with enough topical
 /// words to pass a note on their own; returns the names of the parts kept.
 pub(crate) fn add_parts(q: &mut QueryTerms, parts: &[TaskPart]) -> Vec<&'static str> {
-    let filler: BTreeSet<String> = cairn_index::analyze(DERIVED_FILLER).into_iter().collect();
-    let commit_filler = commit_filler();
     let mut names = Vec::new();
     for part in parts {
-        let filler = match part.kind {
-            PartKind::Commit => &commit_filler,
-            PartKind::Branch => &filler,
-        };
+        let filler = part.kind.filler();
         let terms = add_derived_words(q, &part.text, part.kind.weight(), filler);
         let topical = terms.iter().filter(|t| !filler.contains(*t)).count();
         if topical >= part.kind.min_words()
@@ -118,15 +132,6 @@ const DERIVED_FILLER: &str = "add adds added adding bump change changed fix fixe
 const COMMIT_FILLER: &str = "address addressed apply applied suggestion suggestions review \
      reviews comment comments feedback nit nits lint format formatting fmt prettier rustfmt \
      clippy rebase merge merged conflict conflicts resolve resolved test tests code ci pr";
-
-/// The filler of a commit subject, analysed: [`DERIVED_FILLER`] and
-/// [`COMMIT_FILLER`].
-fn commit_filler() -> BTreeSet<String> {
-    cairn_index::analyze(DERIVED_FILLER)
-        .into_iter()
-        .chain(cairn_index::analyze(COMMIT_FILLER))
-        .collect()
-}
 
 /// Most parts a derived task's query has (the branch and the newest commits;
 /// older commits' words still count in ranking): each part can pass a note on
@@ -186,7 +191,7 @@ pub(crate) fn task_of(
     // task as in its part (`fix: ok` says nothing of debugging); each once (a
     // `fixup!` commit repeats the subject it amends); none made only of filler
     // (`WIP`, `fix tests`, `Address review comments`: how the work went).
-    let filler = commit_filler();
+    let filler = PartKind::Commit.filler();
     let mut subjects: Vec<String> = Vec::new();
     let mut commit_count = 0;
     for s in &tree.commits {
@@ -358,6 +363,8 @@ fn clip(text: &str, max: usize) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::clip;
+
     #[test]
     fn derived_words_weigh_commit_verbs_as_filler_and_topics_in_full() {
         let filler = cairn_index::analyze(super::DERIVED_FILLER)
@@ -379,8 +386,6 @@ mod tests {
         crate::wakeup::add_task_words(&mut r, "please help me check the output");
         assert_eq!(r.terms.get("help").copied(), Some(0.25));
     }
-
-    use super::clip;
 
     #[test]
     fn long_text_is_clipped_at_a_space() {

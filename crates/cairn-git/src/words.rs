@@ -132,8 +132,7 @@ pub fn branch_words(branch: &str) -> Vec<String> {
     if out.iter().all(|w| {
         // A generic word numbered as throwaway branches are (`tmp2`, `patch1`).
         let w = w.to_lowercase();
-        let w = w.trim_end_matches(|c: char| c.is_ascii_digit());
-        GENERIC_BRANCHES.contains(&w) || KIND_PREFIXES.contains(&w) || AUTHOR_PREFIXES.contains(&w)
+        names_no_topic(w.trim_end_matches(|c: char| c.is_ascii_digit()))
     }) {
         out.clear();
     }
@@ -156,12 +155,7 @@ fn is_issue_key(letters: &str, number: &str, opens_segment: bool) -> bool {
         "rfc", "pep", "iso", "ieee", "http", "cve",
     ];
     let lower = letters.to_ascii_lowercase();
-    let known = |l: &str| {
-        GENERIC_BRANCHES.contains(&l)
-            || KIND_PREFIXES.contains(&l)
-            || AUTHOR_PREFIXES.contains(&l)
-            || REFERENCE_WORDS.contains(&l)
-    };
+    let known = |l: &str| names_no_topic(l) || REFERENCE_WORDS.contains(&l);
     if !(2..=10).contains(&letters.len())
         || !letters.bytes().all(|b| b.is_ascii_alphabetic())
         || number.len() < 2
@@ -172,6 +166,15 @@ fn is_issue_key(letters: &str, number: &str, opens_segment: bool) -> bool {
     }
     letters.bytes().all(|b| b.is_ascii_uppercase())
         || (opens_segment && letters.bytes().all(|b| b.is_ascii_lowercase()) && letters.len() <= 5)
+}
+
+/// Whether a branch's word (lower case) says only who made it or what kind of
+/// work it is, or names a long-lived or throwaway branch: a generic word, a
+/// kind or an author.
+fn names_no_topic(word: &str) -> bool {
+    GENERIC_BRANCHES.contains(&word)
+        || KIND_PREFIXES.contains(&word)
+        || AUTHOR_PREFIXES.contains(&word)
 }
 
 /// Unicode's invisible format characters that show as nothing and mean a

@@ -559,10 +559,9 @@ fn credential_pairs(text: &str, range: std::ops::Range<usize>) -> Vec<(usize, us
         let password = rest[..len].trim_end_matches(['.', ',']);
         let user = &w[user_start..user_end];
         let pair = if slash {
-            // A path goes on (`a/b/c`) or came from one.
-            !rest[len..].starts_with('/')
-                && (user_start == 0 || bytes[user_start - 1] != b'/')
-                && slash_pair(user, password)
+            // A path goes on (`a/b/c`); one it came from leaves the user
+            // undelimited.
+            !rest[len..].starts_with('/') && slash_pair(user, password)
         } else {
             credential_pair(user, password)
         };
