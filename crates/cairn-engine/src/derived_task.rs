@@ -147,7 +147,9 @@ fn add_derived_words(
     filler: &BTreeSet<String>,
 ) -> BTreeSet<String> {
     let mut terms = BTreeSet::new();
-    for t in cairn_index::analyze(&cairn_policy::without_credentials(text)) {
+    let text = cairn_policy::without_credentials(text);
+    q.add_pairs(&text);
+    for t in cairn_index::analyze(&text) {
         let w = if filler.contains(&t) {
             weight * 0.25
         } else {

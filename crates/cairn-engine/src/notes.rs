@@ -217,6 +217,19 @@ impl NoteSource {
         }
     }
 
+    /// The words notes hold that join two words the query says side by side
+    /// ([`NoteIndex::joins`]).
+    pub(crate) fn joins(
+        &self,
+        q: &QueryTerms,
+        ranker: &Ranker,
+    ) -> Result<Vec<cairn_index::Join>, IndexError> {
+        match self {
+            Self::Memory { index, .. } => index.joins(q, ranker),
+            Self::Cached(c) => c.with_index(|i| i.joins(q, ranker)),
+        }
+    }
+
     /// Warnings raised since the engine was opened (a damaged index replaced).
     pub(crate) fn take_warnings(&self) -> Vec<String> {
         match self {

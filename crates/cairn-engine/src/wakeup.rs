@@ -607,6 +607,20 @@ impl Engine {
                     said.join(", ")
                 ));
             }
+            let joins = self
+                .notes
+                .joins(&sel.query, &ranker(ranking))
+                .unwrap_or_default();
+            if !joins.is_empty() {
+                let said: Vec<String> = joins
+                    .iter()
+                    .map(|j| format!("{} also as {}", j.words.join(" "), j.term))
+                    .collect();
+                out.push(format!(
+                    "words said apart that notes also write as one (stemmed): {}",
+                    said.join(", ")
+                ));
+            }
             if !sel.query.parts.is_empty() {
                 let parts: Vec<String> = sel
                     .query
@@ -708,7 +722,9 @@ pub(crate) const TASK_FILLER: &[&str] = &[
 /// credential in it is dropped before it is lower-cased into terms (`explain`
 /// lists them), as in every text cut into query words.
 pub(crate) fn add_task_words(q: &mut QueryTerms, task: &str) {
-    for t in cairn_index::analyze(&cairn_policy::without_credentials(task)) {
+    let task = cairn_policy::without_credentials(task);
+    q.add_pairs(&task);
+    for t in cairn_index::analyze(&task) {
         let w = if TASK_FILLER.contains(&t.as_str()) {
             0.25
         } else {

@@ -30,6 +30,7 @@
 mod analyzer;
 mod directory;
 mod error;
+mod explain;
 mod live_stats;
 mod rank;
 mod schema;
@@ -44,7 +45,7 @@ pub use analyzer::{analyze, analyzed_within, analyzer, stop_words};
 pub use error::{IndexError, panic_is_contained};
 pub use rank::{FieldWeights, PROXIMITY_DEPTH, Ranker};
 pub use schema::{KnownPaths, TextField, path_key};
-pub use spelling::ABBREVIATIONS;
+pub use spelling::{ABBREVIATIONS, Join};
 pub use tokenize::WordTokenizer;
 pub use verify::{BLOCK as CHECKSUM_BLOCK, FileSums, checksum_dir, verify_dir};
 pub use writer::NoteWriter;
@@ -80,14 +81,26 @@ pub struct QueryTerms {
     /// much of its best part it covers ([`Hit::part`]). Each part is a set of
     /// terms of `terms`, weighted as there; empty for a task in one piece.
     pub parts: Vec<BTreeSet<String>>,
+    /// Words of letters the query says side by side (lowercase, as written),
+    /// which a note may write as one word: `roll back` as `rollback`, `log in`
+    /// as `login`, `data set` as `dataset`. The search also looks for the
+    /// joined word when notes hold it ([`NoteIndex::joins`]).
+    pub pairs: BTreeSet<(String, String)>,
 }
 
 impl QueryTerms {
-    /// Adds the terms of `text` with `weight` each.
+    /// Adds the terms of `text` with `weight` each, and its pairs of words.
     pub fn add_text(&mut self, text: &str, weight: f32) {
         for t in analyze(text) {
             *self.terms.entry(t).or_insert(0.0) += weight;
         }
+        self.add_pairs(text);
+    }
+
+    /// Adds the pairs of words `text` says side by side ([`QueryTerms::pairs`]),
+    /// for a caller that weighs its terms itself.
+    pub fn add_pairs(&mut self, text: &str) {
+        self.pairs.extend(spelling::pairs_of(text));
     }
 
     /// No terms at all.
@@ -207,6 +220,16 @@ impl NoteIndex {
         })
     }
 
+    /// The words notes hold that join two words the query says side by side
+    /// (`roll back` as `rollback`): the search looks for each too, as another
+    /// way to write its pair ([`Join`]).
+    pub fn joins(&self, q: &QueryTerms, ranker: &Ranker) -> Result<Vec<Join>, IndexError> {
+        contained(|| {
+            let searcher = self.reader.searcher();
+            spelling::joins(&searcher, &self.fields, ranker, q)
+        })
+    }
+
     /// Which query terms match the note at `path`, per field, with their BM25 share.
     pub fn explain(
         &self,
@@ -236,7 +259,7 @@ impl NoteIndex {
             let Some((_, addr)) = top.first() else {
                 return Ok(Vec::new());
             };
-            rank::explain(
+            explain::explain(
                 &searcher,
                 &self.fields,
                 &self.lengths,

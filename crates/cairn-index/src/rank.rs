@@ -44,7 +44,7 @@ use tantivy::{
 use crate::live_stats::{LengthCache, doc_freq};
 use crate::schema::{Fields, KEY_HASH, KnownPaths};
 use crate::spelling;
-use crate::{Hit, IndexError, QueryTerms, TermMatch, TextField};
+use crate::{Hit, IndexError, QueryTerms, TextField};
 
 /// How many of the best BM25F candidates get a proximity score.
 pub const PROXIMITY_DEPTH: usize = 200;
@@ -161,17 +161,17 @@ struct Stats {
 /// index's, as in Lucene and tantivy, whatever folder the query is restricted to: a
 /// larger collection estimates a word's rarity better than one folder does (on
 /// `LoCoMo`, ranking each conversation with its own statistics loses 0.02 MRR).
-struct Scope {
+pub(crate) struct Scope {
     /// Per segment: which documents are in scope (`None`: every alive document).
     allowed: Vec<Option<Vec<bool>>>,
     /// Documents in the index.
     docs: f32,
     /// Average length per field.
-    avg_len: [f32; TextField::COUNT],
+    pub(crate) avg_len: [f32; TextField::COUNT],
 }
 
 impl Scope {
-    fn new(
+    pub(crate) fn new(
         searcher: &Searcher,
         fields: &Fields,
         lengths: &LengthCache,
@@ -191,7 +191,7 @@ impl Scope {
 
     /// A term's document frequency ([`doc_freq`]).
     #[allow(clippy::unused_self)] // Every segment counts today; the scope is where that is decided.
-    fn doc_freq(
+    pub(crate) fn doc_freq(
         &self,
         searcher: &Searcher,
         fields: &Fields,
@@ -201,7 +201,7 @@ impl Scope {
         Ok(doc_freq(searcher, fields, r, text)? as f32)
     }
 
-    fn idf(&self, df: f32) -> f32 {
+    pub(crate) fn idf(&self, df: f32) -> f32 {
         (1.0 + ((self.docs - df).max(0.0) + 0.5) / (df + 0.5)).ln()
     }
 }
@@ -341,6 +341,24 @@ fn allowed_docs(
     Ok(Some(allowed))
 }
 
+/// The share of a join's score a note gets: that of its pair's mass (`pair`)
+/// the note does not hold as words apart (`lacking`).
+pub(crate) fn joined_share(lacking: f32, pair: f32) -> f32 {
+    if pair > 0.0 {
+        (lacking / pair).min(1.0)
+    } else {
+        0.0
+    }
+}
+
+/// A word of a [`spelling::Join`], as the search meets it: its share of the
+/// query's mass and, per segment and document, whether the document holds it.
+struct Half {
+    mass: f32,
+    idf: f32,
+    held: Vec<Vec<bool>>,
+}
+
 /// A scored document before its path is known.
 #[derive(Debug, Clone, Copy)]
 struct Cand {
@@ -378,6 +396,7 @@ pub(crate) fn search(
 ) -> Result<Vec<Hit>, IndexError> {
     let respelled = spelling::respelled(q, &spelling::respellings(searcher, fields, r, q)?);
     let q = respelled.as_ref().unwrap_or(q);
+    let joins = spelling::joins(searcher, fields, r, q)?;
     let scope = Scope::new(searcher, fields, lengths, folders)?;
     let segs = searcher.segment_readers();
     let mut readers = Vec::with_capacity(segs.len());
@@ -402,6 +421,26 @@ pub(crate) fn search(
     };
     let mut scored: Vec<Vec<DocId>> = vec![Vec::new(); segs.len()];
     let mut terms = Vec::new();
+    // The words of a join (`roll` and `back` for `rollback`): each one's share
+    // of the query's mass, and the documents that hold it.
+    let mut halves: HashMap<&str, Half> = joins
+        .iter()
+        .flat_map(|j| j.words.iter())
+        .map(|w| {
+            let held = segs
+                .iter()
+                .map(|s| vec![false; s.max_doc() as usize])
+                .collect();
+            (
+                w.as_str(),
+                Half {
+                    mass: 0.0,
+                    idf: 0.0,
+                    held,
+                },
+            )
+        })
+        .collect();
     for (text, &qw) in &q.terms {
         if qw <= 0.0 {
             continue;
@@ -423,8 +462,16 @@ pub(crate) fn search(
         for &p in &in_parts {
             part_mass[p] += qw * scope.idf(df.max(1.0));
         }
+        let mut half = halves.get_mut(text.as_str());
+        if let Some(h) = half.as_deref_mut() {
+            h.idf = scope.idf(df.max(1.0));
+            h.mass = qw * h.idf;
+        }
         for seg_ord in 0..segs.len() {
             for &d in &touched[seg_ord] {
+                if let Some(h) = half.as_deref_mut() {
+                    h.held[seg_ord][d as usize] = true;
+                }
                 matched[seg_ord][d as usize] += weight;
                 for &p in &in_parts {
                     part_matched[p][seg_ord][d as usize] += weight;
@@ -441,6 +488,67 @@ pub(crate) fn search(
         if found > 0 {
             terms.push(TermStat {
                 text: text.clone(),
+                weight,
+                idf,
+            });
+        }
+    }
+    // Each join after every word: a document that holds the joined word scores
+    // it as a term (weighted as its words are on average) and is credited with
+    // the mass of the words it does not hold, in the query and in its parts.
+    for j in &joins {
+        let qw = j.words.iter().filter_map(|w| q.terms.get(w)).sum::<f32>() / j.words.len() as f32;
+        let Accumulated { found, df } =
+            accumulate_term(searcher, fields, &scope, r, &readers, &j.term, &mut acc)?;
+        let Accumulators { tf, kw, touched } = &mut acc;
+        let words: Vec<(&Half, Vec<usize>)> = j
+            .words
+            .iter()
+            .filter_map(|w| halves.get(w.as_str()).map(|h| (h, w)))
+            .map(|(h, w)| {
+                (
+                    h,
+                    (0..q.parts.len())
+                        .filter(|&p| q.parts[p].contains(w))
+                        .collect(),
+                )
+            })
+            .collect();
+        let most = words.iter().map(|(h, _)| h.idf).fold(0.0_f32, f32::max);
+        let idf = scope.idf(df as f32).min(most);
+        let weight = qw * idf;
+        let pair: f32 = words.iter().map(|(h, _)| h.mass).sum();
+        for seg_ord in 0..segs.len() {
+            for &d in &touched[seg_ord] {
+                let x = std::mem::take(&mut tf[seg_ord][d as usize]);
+                let k = std::mem::take(&mut kw[seg_ord][d as usize]);
+                let mut lacking = 0.0;
+                for (h, in_parts) in &words {
+                    if !h.held[seg_ord][d as usize] {
+                        lacking += h.mass;
+                        matched[seg_ord][d as usize] += h.mass;
+                        for &p in in_parts {
+                            part_matched[p][seg_ord][d as usize] += h.mass;
+                        }
+                    }
+                }
+                // Scored for the share of the pair the note does not write
+                // apart: nothing for one that holds both words (as a
+                // hyphenated `angiotensin-converting` is indexed).
+                let add =
+                    joined_share(lacking, pair) * weight * ((r.k1 + 1.0) * x / (r.k1 + x) + k);
+                if add > 0.0 {
+                    if score[seg_ord][d as usize] == 0.0 {
+                        scored[seg_ord].push(d);
+                    }
+                    score[seg_ord][d as usize] += add;
+                }
+            }
+            touched[seg_ord].clear();
+        }
+        if found > 0 {
+            terms.push(TermStat {
+                text: j.term.clone(),
                 weight,
                 idf,
             });
@@ -529,7 +637,7 @@ pub(crate) fn search(
     Ok(hits)
 }
 
-fn field_norms(
+pub(crate) fn field_norms(
     seg: &SegmentReader,
     fields: &Fields,
     r: &Ranker,
@@ -633,71 +741,4 @@ fn best_passage(occ: &[(u32, usize)], st: &Stats, r: &Ranker, kd: f32) -> f32 {
         counts[occ[start].1] -= 1;
     }
     best
-}
-
-/// Which query terms match document `addr`, per field, with their share of BM25F.
-pub(crate) fn explain(
-    searcher: &Searcher,
-    fields: &Fields,
-    lengths: &LengthCache,
-    q: &QueryTerms,
-    r: &Ranker,
-    folders: Option<&[String]>,
-    addr: DocAddress,
-) -> Result<Vec<TermMatch>, IndexError> {
-    let respelled = spelling::respelled(q, &spelling::respellings(searcher, fields, r, q)?);
-    let q = respelled.as_ref().unwrap_or(q);
-    let scope = Scope::new(searcher, fields, lengths, folders)?;
-    let seg = searcher.segment_reader(addr.segment_ord);
-    let norms = field_norms(seg, fields, r)?;
-    let sat = |x: f32| (r.k1 + 1.0) * x / (r.k1 + x);
-    let mut out = Vec::new();
-    for (text, &qw) in q.terms.iter().filter(|(_, w)| **w > 0.0) {
-        // Each weighted field's normalised frequency of the term in this note.
-        let mut parts: Vec<(TextField, f32)> = Vec::new();
-        for f in TextField::ALL {
-            let w = r.fields.get(f);
-            let Some(norm) = norms[f as usize].as_ref().filter(|_| w > 0.0) else {
-                continue;
-            };
-            let term = Term::from_field_text(fields.text[f as usize], text);
-            let inv = seg.inverted_index(fields.text[f as usize])?;
-            let Some(mut p) = inv.read_postings(&term, IndexRecordOption::WithFreqs)? else {
-                continue;
-            };
-            // `seek` only moves forward: postings that start after the note
-            // do not hold it (as in `proximity`).
-            if p.doc() > addr.doc_id || p.seek(addr.doc_id) != addr.doc_id {
-                continue;
-            }
-            let len = norm.fieldnorm(addr.doc_id) as f32;
-            let x = p.term_freq() as f32 / ((1.0 - r.b) + r.b * len / scope.avg_len[f as usize]);
-            parts.push((f, x));
-        }
-        let weight = qw * scope.idf(scope.doc_freq(searcher, fields, r, text)?);
-        let prose: f32 = parts
-            .iter()
-            .filter(|(f, _)| !f.is_curated())
-            .map(|(f, x)| r.fields.get(*f) * x)
-            .sum();
-        for (f, x) in parts {
-            let w = r.fields.get(f);
-            let score = if f.is_curated() {
-                weight * w * sat(x)
-            } else {
-                weight * sat(prose) * w * x / prose
-            };
-            out.push(TermMatch {
-                term: text.clone(),
-                field: f,
-                score,
-            });
-        }
-    }
-    out.sort_by(|a, b| {
-        b.score
-            .total_cmp(&a.score)
-            .then_with(|| a.term.cmp(&b.term))
-    });
-    Ok(out)
 }

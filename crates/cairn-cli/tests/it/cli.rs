@@ -627,3 +627,57 @@ fn a_respelled_word_s_snippet_shows_the_words_notes_write() {
         "{snippet}"
     );
 }
+
+/// Two words a task says apart that a note writes as one (`roll back`, the
+/// `rollback` runbook): search, the wake-up and explain find the note and say
+/// what it was looked up as; the snippet shows the passage that writes it.
+/// Before, a note that says "back" and "roll" apart, about something else,
+/// came first and the runbook fell below the gate.
+#[test]
+fn two_words_said_apart_find_the_note_that_writes_them_as_one() {
+    let home = tempfile::tempdir().unwrap();
+    let vault = home.path().join("v");
+    std::fs::create_dir_all(&vault).unwrap();
+    for (name, text) in [
+        (
+            "rollback.md",
+            "---\ntype: workflow\n---\n# Runbook for schema migrations\n\nMigrations run in the deploy job before the new pods start.\n\nA failed migration is undone with the rollback script in ops/, never by hand.\n",
+        ),
+        (
+            "office.md",
+            "---\ntype: incident\n---\n# The back office outage\n\nThe back office went down when a roll of certificates expired.\n",
+        ),
+    ] {
+        std::fs::write(vault.join(name), text).unwrap();
+    }
+    let task = "roll back the failed migration";
+    let a = cairn(home.path())
+        .args(["search", task, "--vault"])
+        .arg(&vault)
+        .args(["--format", "json"])
+        .assert()
+        .success();
+    let v: serde_json::Value = serde_json::from_slice(&a.get_output().stdout).unwrap();
+    assert_eq!(v[0]["path"], "rollback.md", "{v}");
+    let snippet = v[0]["snippet"].as_str().unwrap();
+    assert!(snippet.contains("rollback script"), "{snippet}");
+    let a = cairn(home.path())
+        .args(["wakeup", "--task", task, "--format", "json", "--vault"])
+        .arg(&vault)
+        .assert()
+        .success();
+    let v: serde_json::Value = serde_json::from_slice(&a.get_output().stdout).unwrap();
+    let shown: Vec<&str> = v["provenance"]["derived_from"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|d| d["path"].as_str())
+        .collect();
+    assert!(shown.contains(&"rollback.md"), "{v}");
+    cairn(home.path())
+        .args(["explain", "--task", task, "--vault"])
+        .arg(&vault)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("roll back also as rollback"));
+}

@@ -466,6 +466,122 @@ fn an_abbreviation_no_note_holds_is_looked_up_spelled_out() {
     assert!(order(&idx, &r, "k8s").is_empty());
 }
 
+/// Two words the query says apart that a note writes as one (`roll back`,
+/// `log in`, `data set`): the note writing the joined word covers the pair as
+/// one writing the two words does; the query's weight is not raised by it.
+#[test]
+fn two_words_said_apart_find_the_note_that_joins_them() {
+    let notes = vec![
+        note(
+            "rollback.md",
+            "# Rollback procedure for schema migrations\nA failed migration is undone with the rollback script.",
+        ),
+        note(
+            "office.md",
+            "# The back office outage\nThe back office went down when a roll of certificates expired.",
+        ),
+        note(
+            "login.md",
+            "# Login page\nThe login form posts to /session.",
+        ),
+        note(
+            "logging.md",
+            "# Structured logs\nEvery service writes a log line per request.",
+        ),
+        note(
+            "apart.md",
+            "# Roll back\nTo roll back a failed migration, run the revert script.",
+        ),
+    ];
+    let idx = NoteIndex::build_in_ram(&notes).unwrap();
+    let r = Ranker::default();
+    let hits = idx
+        .search_with(&q("roll back the failed migration"), &r, None, 10)
+        .unwrap();
+    let at = |p: &str| hits.iter().position(|h| h.path == p).unwrap();
+    // Both ways of writing it come before a note that says `back` and `roll`
+    // apart, about something else; each covers the whole query.
+    assert!(
+        at("rollback.md") < at("office.md") && at("apart.md") < at("office.md"),
+        "{hits:?}"
+    );
+    for p in ["rollback.md", "apart.md"] {
+        assert!((hits[at(p)].coverage - 1.0).abs() < 1e-6, "{p}: {hits:?}");
+    }
+    // What it was looked up as; the second word a stop word (`in`), the pair
+    // is its first word's.
+    assert_eq!(
+        idx.joins(&q("roll back the failed migration"), &r).unwrap(),
+        [Join {
+            words: vec!["roll".to_owned(), "back".to_owned()],
+            term: "rollback".to_owned()
+        }]
+    );
+    assert_eq!(order(&idx, &r, "log in")[0], "login.md");
+    let terms: Vec<String> = idx
+        .explain_with(&q("log in"), &r, None, "login.md")
+        .unwrap()
+        .into_iter()
+        .map(|m| m.term)
+        .collect();
+    assert!(terms.contains(&"login".to_owned()), "{terms:?}");
+    // Explain adds up to the score with a join (the note writing both forms
+    // scored for the pair once).
+    let plain = Ranker {
+        proximity: 0.0,
+        passage: 0.0,
+        ..Ranker::default()
+    };
+    let both = NoteIndex::build_in_ram(&[
+        note(
+            "glued.md",
+            "# Rollback\nThe rollback script undoes a migration.",
+        ),
+        note(
+            "hyphen.md",
+            "# Roll-back\nThe roll-back script undoes a migration.",
+        ),
+        note(
+            "apart.md",
+            "# Roll back\nTo roll back a migration, run the script.",
+        ),
+        note("office.md", "# Office\nThe back office."),
+    ])
+    .unwrap();
+    let query = q("roll back a migration");
+    let hits = both.search_with(&query, &plain, None, 10).unwrap();
+    for hit in &hits {
+        let parts = both.explain_with(&query, &plain, None, &hit.path).unwrap();
+        let sum: f32 = parts.iter().map(|p| p.score).sum();
+        assert!(
+            (sum - hit.bm25).abs() < 1e-3,
+            "{}: {sum} vs {}",
+            hit.path,
+            hit.bm25
+        );
+    }
+    // A hyphenated `roll-back` is indexed as `roll`, `back` and `rollback`:
+    // it holds the words apart, so the join adds nothing to it.
+    let parts = both
+        .explain_with(&query, &plain, None, "hyphen.md")
+        .unwrap();
+    assert!(parts.iter().all(|p| p.term != "rollback"), "{parts:?}");
+    let parts = both.explain_with(&query, &plain, None, "glued.md").unwrap();
+    assert!(parts.iter().any(|p| p.term == "rollback"), "{parts:?}");
+
+    // No join: words apart across a comma, a stop word first (`any way`), a
+    // joined word no note holds, one the query says already.
+    for text in [
+        "roll, back",
+        "any way",
+        "office back",
+        "roll back rollback",
+        "roll-back",
+    ] {
+        assert!(idx.joins(&q(text), &r).unwrap().is_empty(), "{text}");
+    }
+}
+
 /// Explaining a note for a word that only later notes hold answers that it
 /// does not match: it failed in debug builds (tantivy's postings only seek
 /// forward) whichever of two notes was indexed first.
