@@ -270,10 +270,14 @@ impl Engine {
 
 /// How the request's files point at an anchored note: one of its related
 /// files is among them, or it belongs to a module they select (its tag or a
-/// related file in the module's folder: a weaker pointer, said as such).
+/// related file in the module's folder: a weaker pointer, said as such), or
+/// its title names one of them by its words.
 fn pointed_at(s: &Scored) -> String {
-    match s.factors.iter().find(|f| f.name == "module") {
-        Some(m) => format!("--files select its module: {}", m.detail),
+    if let Some(m) = s.factors.iter().find(|f| f.name == "module") {
+        return format!("--files select its module: {}", m.detail);
+    }
+    match s.factors.iter().find(|f| f.name == "file_name") {
+        Some(f) => format!("--files point at it: {}", f.detail),
         None => "--files point at it".to_owned(),
     }
 }

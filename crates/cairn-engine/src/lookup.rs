@@ -298,6 +298,10 @@ impl Engine {
             .as_ref()
             .map(|r| self.module_info(r))
             .unwrap_or_default();
+        let file_names = route
+            .as_ref()
+            .map(|r| cairn_score::file_names(&r.files))
+            .unwrap_or_default();
         let ctx = ScoreContext {
             today: req.today,
             half_life_days: self.config.ranking.half_life_days,
@@ -308,6 +312,7 @@ impl Engine {
             project_roots: &project_roots,
             other_roots: &other_roots,
             files: route.as_ref().map_or(&empty, |r| &r.files),
+            file_names: &file_names,
             // A search reads no git history: a related folder counts whole.
             folder_shares: &std::collections::BTreeMap::new(),
             module_prefixes: &prefixes,

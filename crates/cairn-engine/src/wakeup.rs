@@ -283,6 +283,7 @@ impl Engine {
             .flat_map(|s| s.preferred_notes.iter().cloned())
             .collect();
         let folder_shares = crate::code_changed::folder_shares(&route.files, history);
+        let file_names = cairn_score::file_names(&route.files);
         let ctx = ScoreContext {
             today: req.now.date_naive(),
             half_life_days: self.config.ranking.half_life_days,
@@ -293,6 +294,7 @@ impl Engine {
             project_roots: &project_roots,
             other_roots: &other_roots,
             files: &route.files,
+            file_names: &file_names,
             folder_shares: &folder_shares,
             module_prefixes: &module_prefixes,
             modules: &modules,

@@ -1,5 +1,9 @@
 //! Which of a note's related files and modules the task's files point at: the
-//! same path, a folder holding it, or the file's name alone.
+//! same path, a folder holding it, or the file's name alone; and which notes'
+//! titles name a task's file by its words (`AdrSlug.ts`, "Use the ADR slug as
+//! its unique ID").
+
+use std::collections::BTreeSet;
 
 use cairn_note::Note;
 
@@ -86,4 +90,94 @@ pub(crate) fn module_match(n: &Note, ctx: &ScoreContext<'_>) -> Option<String> {
             .find(|r| path_covers(p, r))
             .map(|r| format!("related file {r} is in the selected module ({p})"))
     })
+}
+
+/// Words of a file's name that say nothing of its topic: what it is (a test, a
+/// helper, the module's entry) rather than what it is about.
+const GENERIC_NAME_WORDS: &str = "test tests spec specs stories story util utils helper helpers \
+     index main mod lib init common base types type config constants fixture fixtures mock \
+     mocks impl";
+
+/// Fewest topical words a file's name needs to point at a note by its title:
+/// one (`sessions.py`, `client.go`) names too many things.
+const MIN_NAME_WORDS: usize = 2;
+
+/// A task's file and its name as the index analyses its words, without
+/// generic ones ([`name_terms`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileName {
+    /// The file, as the task gave it.
+    pub file: String,
+    /// The words of its name.
+    pub terms: BTreeSet<String>,
+}
+
+/// The files of `files` whose names have two topical words or more, each with
+/// them ([`name_terms`]), in order.
+pub fn file_names(files: &[String]) -> Vec<FileName> {
+    files
+        .iter()
+        .filter_map(|f| {
+            name_terms(f).map(|terms| FileName {
+                file: f.clone(),
+                terms,
+            })
+        })
+        .collect()
+}
+
+/// The words of a file's name up to its first dot, split where the name
+/// joins them (`AdrSlug.test.ts` and `adr_slug.py` are adr, slug), as the
+/// index analyses them, without [`GENERIC_NAME_WORDS`]; `None` under
+/// [`MIN_NAME_WORDS`].
+pub fn name_terms(file: &str) -> Option<BTreeSet<String>> {
+    static GENERIC: std::sync::LazyLock<BTreeSet<String>> = std::sync::LazyLock::new(|| {
+        cairn_index::analyze(GENERIC_NAME_WORDS)
+            .into_iter()
+            .collect()
+    });
+    let name = file.rsplit(['/', '\\']).next().unwrap_or(file);
+    let stem = name.split('.').next().unwrap_or_default();
+    // Words apart: a capital after a small letter or a digit starts one, as
+    // does the last capital of a run followed by a small letter (`HTTPServer`).
+    let chars: Vec<char> = stem.chars().collect();
+    let mut words = String::with_capacity(stem.len() + 8);
+    for (i, &c) in chars.iter().enumerate() {
+        let before = i.checked_sub(1).map(|j| chars[j]);
+        let after = chars.get(i + 1);
+        let starts = c.is_uppercase()
+            && before.is_some_and(|b| {
+                b.is_lowercase()
+                    || b.is_ascii_digit()
+                    || (b.is_uppercase() && after.is_some_and(|a| a.is_lowercase()))
+            });
+        if starts || !c.is_alphanumeric() {
+            words.push(' ');
+        }
+        if c.is_alphanumeric() {
+            words.push(c);
+        }
+    }
+    let terms: BTreeSet<String> = cairn_index::analyze(&words)
+        .into_iter()
+        .filter(|t| !GENERIC.contains(t) && !is_version(t))
+        .collect();
+    (terms.len() >= MIN_NAME_WORDS).then_some(terms)
+}
+
+/// A number or a version (`2`, `v2`): no topic of a file's name.
+fn is_version(t: &str) -> bool {
+    let digits = t.strip_prefix('v').unwrap_or(t);
+    !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit())
+}
+
+/// The first of `names` whose every word is a word of the note's title: the
+/// note is about what the file is named for. Not a confidential note's (as
+/// for related files: what points at it is its content).
+pub(crate) fn title_names<'f>(n: &Note, names: &'f [FileName]) -> Option<&'f FileName> {
+    if names.is_empty() || n.sensitivity >= cairn_note::Sensitivity::Confidential {
+        return None;
+    }
+    let title: BTreeSet<String> = cairn_index::analyze(&n.title).into_iter().collect();
+    names.iter().find(|f| f.terms.is_subset(&title))
 }

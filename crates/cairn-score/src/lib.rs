@@ -33,11 +33,12 @@ use chrono::NaiveDate;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::files::{file_match, module_match, norm_path};
+use crate::files::{file_match, module_match, norm_path, title_names};
 
 mod factor;
 mod files;
 pub use factor::{Detail, Factor, Op, coverage_words};
+pub use files::{FileName, file_names, name_terms};
 
 /// Which ranking to apply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
@@ -126,6 +127,10 @@ pub struct ScoreContext<'a> {
     pub other_roots: &'a [String],
     /// `--files`, repository-relative.
     pub files: &'a [String],
+    /// Those of [`ScoreContext::files`] whose names are two topical words or
+    /// more ([`file_names`]): a note whose title says them all is about what
+    /// the file is named for.
+    pub file_names: &'a [FileName],
     /// For folders holding a file of [`ScoreContext::files`], the share of the
     /// repository's files (those its history touched) under each (`crates` →
     /// 0.95), when its history is known: a related folder that holds much of
@@ -439,6 +444,27 @@ fn score_one(n: &Note, m: Match, best: f64, ctx: &ScoreContext<'_>) -> Scored {
             op: Op::Add,
             value: w.module_match,
             detail: Detail::Text(m),
+        });
+    }
+    // A title that says every word of a file's name (`AdrSlug.ts`, "Use the
+    // ADR slug as its unique ID") points at the note as a module does; only a
+    // note the text search found (its title holds the file's words, which are
+    // in the query), so the titles of the others are never read.
+    if !anchored
+        && bm25 > 0.0
+        && let Some(f) = title_names(n, ctx.file_names)
+    {
+        anchored = true;
+        signals += w.module_match;
+        factors.push(Factor {
+            name: "file_name",
+            op: Op::Add,
+            value: w.module_match,
+            detail: Detail::Text(format!(
+                "its title names {} ({})",
+                f.file,
+                f.terms.iter().cloned().collect::<Vec<_>>().join(" ")
+            )),
         });
     }
     if let Some(t) = trigger_match(n, ctx.task_terms) {

@@ -28,6 +28,8 @@ struct Ctx {
     project_roots: Vec<String>,
     other_roots: Vec<String>,
     files: Vec<String>,
+    /// [`file_names`] of `files`, made at the first [`Ctx::ctx`].
+    file_names: std::cell::OnceCell<Vec<FileName>>,
     shares: BTreeMap<String, f64>,
     prefixes: Vec<String>,
     modules: Vec<String>,
@@ -50,6 +52,7 @@ impl Ctx {
                 "10-Projects/ledger/shared".into(),
             ],
             files: vec![],
+            file_names: std::cell::OnceCell::new(),
             shares: BTreeMap::new(),
             prefixes: vec![],
             modules: vec![],
@@ -68,6 +71,7 @@ impl Ctx {
             project_roots: &self.project_roots,
             other_roots: &self.other_roots,
             files: &self.files,
+            file_names: self.file_names.get_or_init(|| file_names(&self.files)),
             folder_shares: &self.shares,
             module_prefixes: &self.prefixes,
             modules: &self.modules,
@@ -675,4 +679,67 @@ fn a_related_file_named_by_its_name_matches() {
     // The file's name, not the folder holding 90% of the repository.
     assert_eq!(get("both.md").signals, 0.6);
     assert!(get("both.md").anchored);
+}
+
+/// A file's name as the words it is made of, generic ones left out; fewer
+/// than two is no name to point at a note with.
+#[test]
+fn a_file_s_name_is_its_topical_words() {
+    let check = |file: &str, words: Option<&str>| {
+        let want = words.map(|w| cairn_index::analyze(w).into_iter().collect::<BTreeSet<_>>());
+        assert_eq!(name_terms(file), want, "{file}");
+    };
+    check(
+        "packages/core/src/adr/domain/AdrSlug.test.ts",
+        Some("adr slug"),
+    );
+    check("src/payout_lock.rs", Some("payout lock"));
+    check("src/HTTPServerConfig.java", Some("http server"));
+    check("tests/test_retry_policy.py", Some("retry policy"));
+    check("deploy/docker-compose.yml", Some("docker compose"));
+    check("web/SearchBox.stories.tsx", Some("search box"));
+    check("src/flask/sessions.py", None);
+    check("lib/index.ts", None);
+    check("src/mod00/file0011.rs", None);
+    check(".eslintrc.js", None);
+    check("src/utils/test_helpers.py", None);
+    check("v2_api.go", None);
+    check("s3_upload.py", Some("s3 upload"));
+}
+
+/// A note the text search found whose title says every word of a task file's
+/// name is pointed at by it (anchored, a signal, a reason); a title with one
+/// of the words, a note the search did not find, and a confidential note are
+/// not.
+#[test]
+fn a_title_that_names_a_file_points_at_its_note() {
+    let titled =
+        |path: &str, title: &str, extra: &str| note(path, &format!("title: {title}{extra}"));
+    let notes = vec![
+        titled("slug.md", "Use the ADR slug as its unique ID", ""),
+        titled("half.md", "Slug rules", ""),
+        titled("unfound.md", "ADR slug history", ""),
+        titled("conf.md", "ADR slug secrets", "\nsensitivity: confidential"),
+    ];
+    let mut c = Ctx::new("prefix the slug");
+    c.files = vec!["packages/core/src/adr/domain/AdrSlug.ts".into()];
+    let hits = [
+        hit("slug.md", 2.0),
+        hit("half.md", 1.0),
+        hit("conf.md", 1.0),
+    ];
+    let s = score(&notes, &hits, &c.ctx());
+    let get = |p: &str| s.iter().find(|x| x.path == p).unwrap();
+    let slug = get("slug.md");
+    assert!(slug.anchored && (slug.signals - 0.3).abs() < 1e-9);
+    assert!(
+        slug.reasons()
+            .iter()
+            .any(|r| r == "its title names packages/core/src/adr/domain/AdrSlug.ts (adr slug)"),
+        "{:?}",
+        slug.reasons()
+    );
+    for p in ["half.md", "unfound.md", "conf.md"] {
+        assert!(!get(p).anchored && get(p).signals.abs() < 1e-9, "{p}");
+    }
 }

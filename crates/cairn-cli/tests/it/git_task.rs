@@ -345,6 +345,70 @@ fn a_branch_named_after_an_issue_finds_the_notes_about_that_issue() {
     assert!(!got.iter().any(|t| t == "Refund reports"), "{got:?}");
 }
 
+/// A changed file named for a topic (`settlement_cutoff.rs`) points at the
+/// note whose title says it ("Settlement cutoff rules"), which names no
+/// related file and shares too few words with the task to pass the gate by
+/// them (a held-out trial: `AdrSlug.ts` changed on a branch named for an
+/// issue, and the ADR "Use the ADR slug as its unique ID" was left out).
+#[test]
+fn a_changed_file_named_for_a_topic_finds_the_note_titled_so() {
+    let (_dir, config, repo) = held_out("");
+    let ledger = config.parent().unwrap().join("vault/ledger");
+    write(
+        &ledger.join("Settlement cutoff rules.md"),
+        &note(
+            "Settlement cutoff rules",
+            &[],
+            "Banks close their books at 16:00 local time; anything after that settles the next business day.",
+        ),
+    );
+    write(
+        &ledger.join("Cutoff of the marketing newsletter.md"),
+        &note(
+            "Cutoff of the marketing newsletter",
+            &[],
+            "The newsletter goes out on Mondays; copy is due on Friday.",
+        ),
+    );
+    git(
+        &repo,
+        &["checkout", "-q", "-b", "feature/PAY-400"],
+        "2026-02-02T00:00:00Z",
+    );
+    write(
+        &repo.join("src/settlement/settlement_cutoff.rs"),
+        "fn cutoff() {}\n",
+    );
+    let p = wakeup_json(&config, &repo, &[]);
+    let got = titles(&p);
+    assert!(
+        got.iter().any(|t| t == "Settlement cutoff rules"),
+        "{got:?}"
+    );
+    assert!(
+        !got.iter()
+            .any(|t| t == "Cutoff of the marketing newsletter"),
+        "{got:?}"
+    );
+    let text = String::from_utf8(
+        test_cairn()
+            .args(["explain", "--config"])
+            .arg(&config)
+            .arg("--cwd")
+            .arg(&repo)
+            .args(["--now", "2026-03-01T09:00:00Z", "--index-dir"])
+            .arg(config.parent().unwrap().join("index"))
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    assert!(
+        text.contains("its title names src/settlement/settlement_cutoff.rs (cutoff settlement)"),
+        "{text}"
+    );
+}
+
 /// A review's round is no topic: commits named `Address review comments`, or
 /// `Apply suggestions from code review` as GitHub names them, brought the
 /// vault's note on code review into a packet about payout locks (held-out
