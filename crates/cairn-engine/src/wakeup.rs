@@ -740,8 +740,8 @@ pub(crate) fn add_task_words(q: &mut QueryTerms, task: &str) {
 /// extension and without folder names every repository has (`src`, `lib`, ...).
 pub(crate) fn file_words(path: &str) -> String {
     const GENERIC: &[&str] = &[
-        "src", "lib", "libs", "app", "apps", "pkg", "internal", "cmd", "test", "tests", "spec",
-        "main", "index", "mod",
+        "src", "lib", "libs", "app", "apps", "pkg", "packages", "crates", "internal", "cmd",
+        "test", "tests", "spec", "main", "index", "mod",
     ];
     let path = cairn_policy::without_credentials(path);
     let mut parts: Vec<&str> = path.split(['/', '\\']).filter(|p| !p.is_empty()).collect();
@@ -764,6 +764,15 @@ mod tests {
             "settlement payout"
         );
         assert_eq!(super::file_words("lib/index.ts"), "");
+        // A workspace's folder of packages or crates says where, not what.
+        assert_eq!(
+            super::file_words("packages/core/src/adr/AdrSlug.ts"),
+            "core adr AdrSlug"
+        );
+        assert_eq!(
+            super::file_words("crates/cairn-git/src/branch.rs"),
+            "cairn-git branch"
+        );
         assert_eq!(
             super::file_words("migrations/0007_add_idempotency.sql"),
             "migrations 0007_add_idempotency"
