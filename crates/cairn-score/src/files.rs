@@ -110,6 +110,10 @@ pub struct FileName {
     pub file: String,
     /// The words of its name.
     pub terms: BTreeSet<String>,
+    /// Each word without its last letter, lowercase: what a title that holds
+    /// the word contains (a stem is its word with another ending at most), a
+    /// test that spares analysing the titles that cannot name the file.
+    probes: Vec<String>,
 }
 
 /// The files of `files` whose names have two topical words or more, each with
@@ -120,6 +124,14 @@ pub fn file_names(files: &[String]) -> Vec<FileName> {
         .filter_map(|f| {
             name_terms(f).map(|terms| FileName {
                 file: f.clone(),
+                probes: terms
+                    .iter()
+                    .map(|t| {
+                        let mut chars = t.chars();
+                        chars.next_back();
+                        chars.as_str().to_lowercase()
+                    })
+                    .collect(),
                 terms,
             })
         })
@@ -178,6 +190,15 @@ pub(crate) fn title_names<'f>(n: &Note, names: &'f [FileName]) -> Option<&'f Fil
     if names.is_empty() || n.sensitivity >= cairn_note::Sensitivity::Confidential {
         return None;
     }
+    // The test on letters as written holds for plain ASCII titles only (an
+    // accent the index folds away is not the letter of a probe).
+    let lower = n.title.to_lowercase();
+    let ascii = n.title.is_ascii();
+    let mut named = names
+        .iter()
+        .filter(|f| !ascii || f.probes.iter().all(|p| lower.contains(p.as_str())))
+        .peekable();
+    named.peek()?;
     let title: BTreeSet<String> = cairn_index::analyze(&n.title).into_iter().collect();
-    names.iter().find(|f| f.terms.is_subset(&title))
+    named.find(|f| f.terms.is_subset(&title))
 }

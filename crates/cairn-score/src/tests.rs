@@ -717,6 +717,8 @@ fn a_title_that_names_a_file_points_at_its_note() {
         |path: &str, title: &str, extra: &str| note(path, &format!("title: {title}{extra}"));
     let notes = vec![
         titled("slug.md", "Use the ADR slug as its unique ID", ""),
+        titled("policies.md", "Retry policies", ""),
+        titled("accents.md", "Réessayer: retry policies", ""),
         titled("half.md", "Slug rules", ""),
         titled("unfound.md", "ADR slug history", ""),
         titled("conf.md", "ADR slug secrets", "\nsensitivity: confidential"),
@@ -741,5 +743,14 @@ fn a_title_that_names_a_file_points_at_its_note() {
     );
     for p in ["half.md", "unfound.md", "conf.md"] {
         assert!(!get(p).anchored && get(p).signals.abs() < 1e-9, "{p}");
+    }
+    // A word the index stems to another ending (`policy`, `policies`: polici)
+    // is found, in a plain title and one with accents.
+    let mut c = Ctx::new("retry");
+    c.files = vec!["src/retry_policy.py".into()];
+    let hits = [hit("policies.md", 1.0), hit("accents.md", 1.0)];
+    let s = score(&notes, &hits, &c.ctx());
+    for p in ["policies.md", "accents.md"] {
+        assert!(s.iter().find(|x| x.path == p).unwrap().anchored, "{p}");
     }
 }
