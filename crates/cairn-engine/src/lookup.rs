@@ -285,12 +285,7 @@ impl Engine {
             task_terms.extend(words);
         }
         // And the word notes write for two it says apart (`roll back` as `rollback`).
-        task_terms.extend(
-            self.notes
-                .joins(&query, &ranker)?
-                .into_iter()
-                .map(|j| j.term),
-        );
+        task_terms.extend(self.notes.joins(&query)?.into_iter().map(|j| j.term));
         let project_ids: Vec<String> = self.config.projects.iter().map(|p| p.id.clone()).collect();
         let (project_roots, other_roots) = self.own_and_other_roots(project.as_deref());
         let empty = Vec::new();

@@ -609,10 +609,7 @@ impl Engine {
                     said.join(", ")
                 ));
             }
-            let joins = self
-                .notes
-                .joins(&sel.query, &ranker(ranking))
-                .unwrap_or_default();
+            let joins = self.notes.joins(&sel.query).unwrap_or_default();
             if !joins.is_empty() {
                 let said: Vec<String> = joins
                     .iter()

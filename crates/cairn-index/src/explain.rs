@@ -34,7 +34,7 @@ pub(crate) fn explain(
     // lacks (as `search` scores it).
     let mut joined: Vec<(String, f32, f32)> = Vec::new();
     let mut pairs: HashMap<String, Vec<(String, f32)>> = HashMap::new();
-    for j in spelling::joins(searcher, fields, r, q)? {
+    for j in spelling::joins(searcher, fields, q)? {
         let qw = j.words.iter().filter_map(|w| q.terms.get(w)).sum::<f32>() / j.words.len() as f32;
         let mut most = 0.0_f32;
         let mut words = Vec::new();

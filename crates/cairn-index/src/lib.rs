@@ -223,10 +223,10 @@ impl NoteIndex {
     /// The words notes hold that join two words the query says side by side
     /// (`roll back` as `rollback`): the search looks for each too, as another
     /// way to write its pair ([`Join`]).
-    pub fn joins(&self, q: &QueryTerms, ranker: &Ranker) -> Result<Vec<Join>, IndexError> {
+    pub fn joins(&self, q: &QueryTerms) -> Result<Vec<Join>, IndexError> {
         contained(|| {
             let searcher = self.reader.searcher();
-            spelling::joins(&searcher, &self.fields, ranker, q)
+            spelling::joins(&searcher, &self.fields, q)
         })
     }
 

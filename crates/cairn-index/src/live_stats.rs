@@ -118,6 +118,17 @@ pub(crate) fn holds(
     Ok(false)
 }
 
+/// Whether a live document's contents (its title and body) hold `text`: one
+/// field of [`holds`]'s, for a look-up that asks many words no note holds.
+pub(crate) fn contents_hold(
+    searcher: &Searcher,
+    fields: &Fields,
+    text: &str,
+) -> Result<bool, IndexError> {
+    let term = Term::from_field_text(fields.text[TextField::Contents as usize], text);
+    Ok(live_doc_freq(searcher, &term, 1)? > 0)
+}
+
 /// Documents containing `term`, deleted ones not counted (tantivy's own count
 /// includes them until a merge), counted until `at_most` are found.
 fn live_doc_freq(searcher: &Searcher, term: &Term, at_most: u64) -> Result<u64, IndexError> {

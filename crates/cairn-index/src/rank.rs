@@ -396,7 +396,7 @@ pub(crate) fn search(
 ) -> Result<Vec<Hit>, IndexError> {
     let respelled = spelling::respelled(q, &spelling::respellings(searcher, fields, r, q)?);
     let q = respelled.as_ref().unwrap_or(q);
-    let joins = spelling::joins(searcher, fields, r, q)?;
+    let joins = spelling::joins(searcher, fields, q)?;
     let scope = Scope::new(searcher, fields, lengths, folders)?;
     let segs = searcher.segment_readers();
     let mut readers = Vec::with_capacity(segs.len());

@@ -27,7 +27,7 @@
 use tantivy::query::{EnableScoring, PhraseQuery, Query};
 use tantivy::{DocSet, Searcher, TERMINATED, Term};
 
-use crate::live_stats::holds;
+use crate::live_stats::{contents_hold, holds};
 use crate::rank::Ranker;
 use crate::schema::Fields;
 use crate::{IndexError, QueryTerms, TextField};
@@ -160,7 +160,8 @@ const MIN_JOINED_CHARS: usize = 5;
 /// The pairs of words `text` says side by side that a note may write as one
 /// word (`roll back`, `log in`, `data set`), lowercase: each of letters only,
 /// with nothing between them but spaces (a comma or a full stop after the
-/// first word ends the pair, one after the second does not).
+/// first word ends the pair, one after the second does not); no stop word
+/// first, and a stop word second only when it is a particle ([`PARTICLES`]).
 pub(crate) fn pairs_of(text: &str) -> Vec<(String, String)> {
     let letters =
         |s: &str| s.chars().count() >= MIN_PAIR_WORD_CHARS && s.chars().all(char::is_alphabetic);
@@ -170,10 +171,28 @@ pub(crate) fn pairs_of(text: &str) -> Vec<(String, String)> {
         .filter_map(|w| {
             let a = w[0].trim_start_matches(|c: char| c.is_ascii_punctuation());
             let b = w[1].trim_end_matches(|c: char| c.is_ascii_punctuation());
-            (letters(a) && letters(b) && a.chars().count() + b.chars().count() >= MIN_JOINED_CHARS)
-                .then(|| (a.to_lowercase(), b.to_lowercase()))
+            if !letters(a)
+                || !letters(b)
+                || a.chars().count() + b.chars().count() < MIN_JOINED_CHARS
+            {
+                return None;
+            }
+            let (a, b) = (a.to_lowercase(), b.to_lowercase());
+            // No stop word begins a pair (`any way` is no `anyway`) and only a
+            // particle ends one (`associated with` is no word).
+            let stop = stop_word_set();
+            (!stop.contains(a.as_str())
+                && (!stop.contains(b.as_str()) || PARTICLES.contains(&b.as_str())))
+            .then_some((a, b))
         })
         .collect()
+}
+
+/// [`crate::stop_words`] as a set, made once.
+fn stop_word_set() -> &'static std::collections::HashSet<&'static str> {
+    static SET: std::sync::LazyLock<std::collections::HashSet<&'static str>> =
+        std::sync::LazyLock::new(|| crate::stop_words().collect());
+    &SET
 }
 
 /// A word notes hold that joins two words the query says side by side
@@ -201,21 +220,16 @@ const PARTICLES: &[&str] = &["in", "up", "out", "down", "off", "on", "over"];
 
 /// The joins of `q`'s pairs ([`pairs_of`]) that notes hold, in the order of
 /// the pairs: the joined word is one term of the index, not one of the query's
-/// own; no stop word begins the pair (`any way` is no `anyway`) and only a
-/// particle ends it ([`PARTICLES`]).
+/// own.
 pub(crate) fn joins(
     searcher: &Searcher,
     fields: &Fields,
-    r: &Ranker,
     q: &QueryTerms,
 ) -> Result<Vec<Join>, IndexError> {
     let mut out: Vec<Join> = Vec::new();
+    // The pairs are those `pairs_of` kept: no stop word first, only a particle
+    // second. The cheap tests first: the joined word, then the halves.
     for (a, b) in &q.pairs {
-        let first = crate::analyze(a);
-        let second = crate::analyze(b);
-        if first.is_empty() || (second.is_empty() && !PARTICLES.contains(&b.as_str())) {
-            continue;
-        }
         let joined = crate::analyze(&format!("{a}{b}"));
         let [term] = joined.as_slice() else {
             continue;
@@ -223,13 +237,16 @@ pub(crate) fn joins(
         if q.terms.contains_key(term) || out.iter().any(|j| &j.term == term) {
             continue;
         }
-        let mut words: Vec<String> = first
+        let mut words: Vec<String> = crate::analyze(a)
             .into_iter()
-            .chain(second)
+            .chain(crate::analyze(b))
             .filter(|w| q.terms.get(w).is_some_and(|&x| x > 0.0))
             .collect();
         words.dedup();
-        if words.is_empty() || words.contains(term) || !holds(searcher, fields, r, term)? {
+        // Looked up in the notes' contents (title and body) only: most joined
+        // words are no word at all (`payoutbatch`), and each field asked
+        // costs a look-up per segment.
+        if words.is_empty() || words.contains(term) || !contents_hold(searcher, fields, term)? {
             continue;
         }
         out.push(Join {
@@ -500,8 +517,10 @@ mod tests {
         let p = |a: &str, b: &str| (a.to_owned(), b.to_owned());
         assert_eq!(
             pairs("Roll back the (data set)."),
-            [p("roll", "back"), p("back", "the"), p("data", "set")]
+            [p("roll", "back"), p("data", "set")]
         );
+        // Stop words: none first, a particle second.
+        assert_eq!(pairs("any way with log in"), [p("log", "in")]);
         // A comma after the first word ends the pair, one after the second
         // does not (a bracket before it does); digits, identifiers and one-letter words make none; nor do
         // two words under five letters together.
