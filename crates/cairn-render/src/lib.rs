@@ -226,6 +226,10 @@ pub const BUILTIN_TEMPLATES: &[(&str, &str)] = &[
 /// [`neutralize`] leaves no run of three backticks in any value.
 pub const FENCE: &str = "```";
 
+/// Most retired notes a text rendering names in its "Not current" line, the
+/// most relevant first; the others are counted ("3 more").
+pub const NOT_CURRENT_NAMED: usize = 5;
+
 /// Compiled templates.
 pub struct Renderer {
     env: Environment<'static>,
@@ -436,13 +440,23 @@ impl Renderer {
         }
         let task_item_count: usize = task_sections.iter().map(|s| s.items.len()).sum();
         let has_task = !packet.query.task.is_empty() || !packet.query.files.is_empty();
-        let not_current: Vec<String> = packet
+        // The most relevant retired notes by name, the others counted: a
+        // broad task matched a dozen superseded notes, a line of titles the
+        // session is told not to rely on (JSON lists them all).
+        let retired: Vec<&cairn_assemble::Excluded> = packet
             .provenance
             .excluded
             .iter()
             .filter(|e| e.kind == "retired")
+            .collect();
+        let mut not_current: Vec<String> = retired
+            .iter()
+            .take(NOT_CURRENT_NAMED)
             .map(|e| format!("{} ({})", e.title, e.reason))
             .collect();
+        if retired.len() > NOT_CURRENT_NAMED {
+            not_current.push(format!("{} more", retired.len() - NOT_CURRENT_NAMED));
+        }
         let mut sources: Vec<String> = Vec::new();
         for (_, items) in packet.sections() {
             sources.extend(items.iter().map(|i| i.path.clone()));

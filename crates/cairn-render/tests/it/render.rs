@@ -249,6 +249,40 @@ fn a_partial_packet_says_so_in_every_render() {
     }
 }
 
+/// The "Not current" line names the five most relevant retired notes and
+/// counts the others; JSON keeps every one.
+#[test]
+fn the_not_current_line_names_five_and_counts_the_rest() {
+    let r = Renderer::builtin().unwrap();
+    let mut p = packet(vec![item("Use Kafka", "Events go through Kafka.")]);
+    p.provenance.excluded = (1..=8)
+        .map(|i| Excluded {
+            kind: "retired".into(),
+            path: format!("n/old-{i}.md"),
+            title: format!("Old decision {i}"),
+            reason: format!("superseded by ADR-{i}"),
+        })
+        .collect();
+    for t in Target::ALL {
+        let out = r.render(&p, t, Format::Prompt).unwrap();
+        assert!(
+            out.contains("Old decision 5 (superseded by ADR-5)") && out.contains("3 more"),
+            "{t}:\n{out}"
+        );
+        assert!(!out.contains("Old decision 6"), "{t}:\n{out}");
+        let json = r.render(&p, t, Format::Json).unwrap();
+        assert!(json.contains("Old decision 8"), "{t}");
+    }
+    // Five are all named.
+    p.provenance.excluded.truncate(5);
+    let out = r.render(&p, Target::Claude, Format::Prompt).unwrap();
+    assert!(
+        out.contains("Old decision 5 (superseded by ADR-5)\n"),
+        "{out}"
+    );
+    assert!(!out.contains(" more"), "{out}");
+}
+
 /// Files changed in as many commits since the same date share one clause: a
 /// note on four files once repeated "changed in 3 commits since 2024-12-01"
 /// four times (held-out trial).
