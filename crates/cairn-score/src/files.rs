@@ -140,8 +140,9 @@ pub fn file_names(files: &[String]) -> Vec<FileName> {
 
 /// The words of a file's name up to its first dot, split where the name
 /// joins them (`AdrSlug.test.ts` and `adr_slug.py` are adr, slug), as the
-/// index analyses them, without [`GENERIC_NAME_WORDS`]; `None` under
-/// [`MIN_NAME_WORDS`].
+/// index analyses them, without the words that say what a file is rather than
+/// what it is about (test, helper, index, config, ...) or a version; `None`
+/// under two words.
 pub fn name_terms(file: &str) -> Option<BTreeSet<String>> {
     static GENERIC: std::sync::LazyLock<BTreeSet<String>> = std::sync::LazyLock::new(|| {
         cairn_index::analyze(GENERIC_NAME_WORDS)
