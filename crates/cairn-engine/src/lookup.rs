@@ -268,7 +268,9 @@ impl Engine {
             }
         };
         let mut query = QueryTerms::default();
-        query.add_text(&cairn_policy::without_credentials(&req.query), 1.0);
+        let asked = cairn_policy::without_credentials(&req.query);
+        query.add_text(&asked, 1.0);
+        query.add_pairs(&asked);
         if let Some(r) = &route {
             for f in &r.files {
                 query.add_text(&crate::wakeup::file_words(f), 0.3);
@@ -285,7 +287,12 @@ impl Engine {
             task_terms.extend(words);
         }
         // And the word notes write for two it says apart (`roll back` as `rollback`).
-        task_terms.extend(self.notes.joins(&query)?.into_iter().map(|j| j.term));
+        task_terms.extend(
+            self.notes
+                .joins(&query, &ranker)?
+                .into_iter()
+                .map(|j| j.term),
+        );
         let project_ids: Vec<String> = self.config.projects.iter().map(|p| p.id.clone()).collect();
         let (project_roots, other_roots) = self.own_and_other_roots(project.as_deref());
         let empty = Vec::new();

@@ -219,10 +219,14 @@ impl NoteSource {
 
     /// The words notes hold that join two words the query says side by side
     /// ([`NoteIndex::joins`]).
-    pub(crate) fn joins(&self, q: &QueryTerms) -> Result<Vec<cairn_index::Join>, IndexError> {
+    pub(crate) fn joins(
+        &self,
+        q: &QueryTerms,
+        ranker: &Ranker,
+    ) -> Result<Vec<cairn_index::Join>, IndexError> {
         match self {
-            Self::Memory { index, .. } => index.joins(q),
-            Self::Cached(c) => c.with_index(|i| i.joins(q)),
+            Self::Memory { index, .. } => index.joins(q, ranker),
+            Self::Cached(c) => c.with_index(|i| i.joins(q, ranker)),
         }
     }
 

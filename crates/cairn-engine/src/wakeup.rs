@@ -609,14 +609,17 @@ impl Engine {
                     said.join(", ")
                 ));
             }
-            let joins = self.notes.joins(&sel.query).unwrap_or_default();
+            let joins = self
+                .notes
+                .joins(&sel.query, &ranker(ranking))
+                .unwrap_or_default();
             if !joins.is_empty() {
                 let said: Vec<String> = joins
                     .iter()
-                    .map(|j| format!("{} also as {}", j.words.join(" "), j.term))
+                    .map(|j| format!("{} also as {}", j.said, j.term))
                     .collect();
                 out.push(format!(
-                    "words said apart that notes also write as one (stemmed): {}",
+                    "words said apart that notes also write as one (the joined word stemmed): {}",
                     said.join(", ")
                 ));
             }

@@ -29,9 +29,8 @@ pub(crate) fn explain(
     let q = respelled.as_ref().unwrap_or(q);
     let scope = Scope::new(searcher, fields, lengths, folders)?;
     // A join is scored as a term weighted as its words are on average, its
-    // IDF at most theirs (as `search` scores it).
-    // Its words, each with its mass in the query, for the share of it the note
-    // lacks (as `search` scores it).
+    // IDF at most theirs, for the share of its words' mass the note lacks (as
+    // `search` scores it): each word with its mass.
     let mut joined: Vec<(String, f32, f32)> = Vec::new();
     let mut pairs: HashMap<String, Vec<(String, f32)>> = HashMap::new();
     for j in spelling::joins(searcher, fields, q)? {
@@ -83,12 +82,17 @@ pub(crate) fn explain(
                 .idf(scope.doc_freq(searcher, fields, r, text)?)
                 .min(most);
         if let Some(words) = pairs.get(text) {
+            if parts.is_empty() {
+                continue;
+            }
             let pair: f32 = words.iter().map(|(_, m)| m).sum();
             let lacking: f32 = words
                 .iter()
                 .filter(|(w, _)| !held.contains(w))
                 .map(|(_, m)| m)
                 .sum();
+            // A word a join credited counts as held for the next one.
+            held.extend(words.iter().map(|(w, _)| w.clone()));
             weight *= joined_share(lacking, pair);
             if weight <= 0.0 {
                 continue;

@@ -84,21 +84,21 @@ pub struct QueryTerms {
     /// Words of letters the query says side by side (lowercase, as written),
     /// which a note may write as one word: `roll back` as `rollback`, `log in`
     /// as `login`, `data set` as `dataset`. The search also looks for the
-    /// joined word when notes hold it ([`NoteIndex::joins`]).
+    /// joined word when notes hold it ([`NoteIndex::joins`]). Only text written
+    /// as prose adds them ([`QueryTerms::add_pairs`]): a task, a branch's
+    /// words, a commit's subject; not a file's path.
     pub pairs: BTreeSet<(String, String)>,
 }
 
 impl QueryTerms {
-    /// Adds the terms of `text` with `weight` each, and its pairs of words.
+    /// Adds the terms of `text` with `weight` each.
     pub fn add_text(&mut self, text: &str, weight: f32) {
         for t in analyze(text) {
             *self.terms.entry(t).or_insert(0.0) += weight;
         }
-        self.add_pairs(text);
     }
 
-    /// Adds the pairs of words `text` says side by side ([`QueryTerms::pairs`]),
-    /// for a caller that weighs its terms itself.
+    /// Adds the pairs of words `text` says side by side ([`QueryTerms::pairs`]).
     pub fn add_pairs(&mut self, text: &str) {
         self.pairs.extend(spelling::pairs_of(text));
     }
@@ -223,10 +223,15 @@ impl NoteIndex {
     /// The words notes hold that join two words the query says side by side
     /// (`roll back` as `rollback`): the search looks for each too, as another
     /// way to write its pair ([`Join`]).
-    pub fn joins(&self, q: &QueryTerms) -> Result<Vec<Join>, IndexError> {
+    pub fn joins(&self, q: &QueryTerms, ranker: &Ranker) -> Result<Vec<Join>, IndexError> {
         contained(|| {
             let searcher = self.reader.searcher();
-            spelling::joins(&searcher, &self.fields, q)
+            // Of the query as the search respells it, as the search finds them.
+            let respelled = spelling::respelled(
+                q,
+                &spelling::respellings(&searcher, &self.fields, ranker, q)?,
+            );
+            spelling::joins(&searcher, &self.fields, respelled.as_ref().unwrap_or(q))
         })
     }
 

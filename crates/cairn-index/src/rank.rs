@@ -352,7 +352,8 @@ pub(crate) fn joined_share(lacking: f32, pair: f32) -> f32 {
 }
 
 /// A word of a [`spelling::Join`], as the search meets it: its share of the
-/// query's mass and, per segment and document, whether the document holds it.
+/// query's mass and, per segment and document, whether the document holds it
+/// (or a join credited it already).
 struct Half {
     mass: f32,
     idf: f32,
@@ -496,35 +497,49 @@ pub(crate) fn search(
     // Each join after every word: a document that holds the joined word scores
     // it as a term (weighted as its words are on average) and is credited with
     // the mass of the words it does not hold, in the query and in its parts.
+    // A word a join credited counts as held for the next join (`roll back` and
+    // `roll out` share `roll`: a note writing `rollback` and `rollout` is
+    // credited with it once). Joins take no part in proximity and passages:
+    // they are another spelling of words the query has there already.
     for j in &joins {
         let qw = j.words.iter().filter_map(|w| q.terms.get(w)).sum::<f32>() / j.words.len() as f32;
-        let Accumulated { found, df } =
+        let Accumulated { df, .. } =
             accumulate_term(searcher, fields, &scope, r, &readers, &j.term, &mut acc)?;
         let Accumulators { tf, kw, touched } = &mut acc;
-        let words: Vec<(&Half, Vec<usize>)> = j
+        let words: Vec<(&str, Vec<usize>)> = j
             .words
             .iter()
-            .filter_map(|w| halves.get(w.as_str()).map(|h| (h, w)))
-            .map(|(h, w)| {
+            .filter(|w: &&String| halves.contains_key(String::as_str(w)))
+            .map(|w| {
                 (
-                    h,
+                    w.as_str(),
                     (0..q.parts.len())
                         .filter(|&p| q.parts[p].contains(w))
                         .collect(),
                 )
             })
             .collect();
-        let most = words.iter().map(|(h, _)| h.idf).fold(0.0_f32, f32::max);
+        let most = words
+            .iter()
+            .map(|(w, _)| halves.get(w).map_or(0.0, |h| h.idf))
+            .fold(0.0_f32, f32::max);
         let idf = scope.idf(df as f32).min(most);
         let weight = qw * idf;
-        let pair: f32 = words.iter().map(|(h, _)| h.mass).sum();
+        let pair: f32 = words
+            .iter()
+            .map(|(w, _)| halves.get(w).map_or(0.0, |h| h.mass))
+            .sum();
         for seg_ord in 0..segs.len() {
             for &d in &touched[seg_ord] {
                 let x = std::mem::take(&mut tf[seg_ord][d as usize]);
                 let k = std::mem::take(&mut kw[seg_ord][d as usize]);
                 let mut lacking = 0.0;
-                for (h, in_parts) in &words {
+                for (w, in_parts) in &words {
+                    let Some(h) = halves.get_mut(w) else {
+                        continue;
+                    };
                     if !h.held[seg_ord][d as usize] {
+                        h.held[seg_ord][d as usize] = true;
                         lacking += h.mass;
                         matched[seg_ord][d as usize] += h.mass;
                         for &p in in_parts {
@@ -545,13 +560,6 @@ pub(crate) fn search(
                 }
             }
             touched[seg_ord].clear();
-        }
-        if found > 0 {
-            terms.push(TermStat {
-                text: j.term.clone(),
-                weight,
-                idf,
-            });
         }
     }
     let st = Stats {

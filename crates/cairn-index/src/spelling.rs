@@ -158,9 +158,10 @@ const MIN_PAIR_WORD_CHARS: usize = 2;
 const MIN_JOINED_CHARS: usize = 5;
 
 /// The pairs of words `text` says side by side that a note may write as one
-/// word (`roll back`, `log in`, `data set`), lowercase: each of letters only,
-/// with nothing between them but spaces (a comma or a full stop after the
-/// first word ends the pair, one after the second does not); no stop word
+/// word (`roll back`, `log in`, `data set`), lowercase: each of letters only
+/// once the punctuation before the first and after the second is set aside,
+/// with nothing but white space between them (a comma or a full stop after
+/// the first word ends the pair, one after the second does not); no stop word
 /// first, and a stop word second only when it is a particle ([`PARTICLES`]).
 pub(crate) fn pairs_of(text: &str) -> Vec<(String, String)> {
     let letters =
@@ -205,6 +206,8 @@ fn stop_word_set() -> &'static std::collections::HashSet<&'static str> {
 /// (`breastcancer`) would otherwise outweigh every word of the query.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Join {
+    /// The pair as the query says it, lowercase (`log in`).
+    pub said: String,
     /// The query's terms the pair analyses to, in order (one when the second
     /// word is a stop word: `log in` is `log`).
     pub words: Vec<String>,
@@ -250,6 +253,7 @@ pub(crate) fn joins(
             continue;
         }
         out.push(Join {
+            said: format!("{a} {b}"),
             words,
             term: term.clone(),
         });

@@ -442,7 +442,8 @@ impl Renderer {
         let has_task = !packet.query.task.is_empty() || !packet.query.files.is_empty();
         // The most relevant retired notes by name, the others counted: a
         // broad task matched a dozen superseded notes, a line of titles the
-        // session is told not to rely on (JSON lists them all).
+        // session is told not to rely on (JSON lists every one the packet
+        // lists).
         let retired: Vec<&cairn_assemble::Excluded> = packet
             .provenance
             .excluded
@@ -455,7 +456,14 @@ impl Renderer {
             .map(|e| format!("{} ({})", e.title, e.reason))
             .collect();
         if retired.len() > NOT_CURRENT_NAMED {
-            not_current.push(format!("{} more", retired.len() - NOT_CURRENT_NAMED));
+            // The packet lists at most `EXCLUDED_LISTED` excluded notes: a
+            // full list may have left some out.
+            let full = packet.provenance.excluded.len() >= cairn_assemble::EXCLUDED_LISTED;
+            not_current.push(format!(
+                "{}{} more",
+                if full { "at least " } else { "" },
+                retired.len() - NOT_CURRENT_NAMED
+            ));
         }
         let mut sources: Vec<String> = Vec::new();
         for (_, items) in packet.sections() {

@@ -110,9 +110,13 @@ pub struct FileName {
     pub file: String,
     /// The words of its name.
     pub terms: BTreeSet<String>,
-    /// Each word without its last letter, lowercase: what a title that holds
-    /// the word contains (a stem is its word with another ending at most), a
-    /// test that spares analysing the titles that cannot name the file.
+    /// The start of each word, lowercase: what a plain title that holds the
+    /// word contains once its hyphens and underscores are taken out (the index
+    /// joins `e-mail` into `email`), a test that spares analysing the titles
+    /// that cannot name the file. The stemmer changes a word's ending only,
+    /// and at most the last two letters of a word's start (`dying` is `die`),
+    /// so a stem of four letters or more gives all but its last two, a shorter
+    /// one its first letter.
     probes: Vec<String>,
 }
 
@@ -124,14 +128,7 @@ pub fn file_names(files: &[String]) -> Vec<FileName> {
         .filter_map(|f| {
             name_terms(f).map(|terms| FileName {
                 file: f.clone(),
-                probes: terms
-                    .iter()
-                    .map(|t| {
-                        let mut chars = t.chars();
-                        chars.next_back();
-                        chars.as_str().to_lowercase()
-                    })
-                    .collect(),
+                probes: terms.iter().map(|t| probe(t)).collect(),
                 terms,
             })
         })
@@ -178,6 +175,14 @@ pub fn name_terms(file: &str) -> Option<BTreeSet<String>> {
     (terms.len() >= MIN_NAME_WORDS).then_some(terms)
 }
 
+/// What a plain title holding a word whose stem is `term` contains
+/// ([`FileName::probes`]).
+fn probe(term: &str) -> String {
+    let chars: Vec<char> = term.chars().collect();
+    let keep = if chars.len() >= 4 { chars.len() - 2 } else { 1 };
+    chars.iter().take(keep).collect::<String>().to_lowercase()
+}
+
 /// A number or a version (`2`, `v2`): no topic of a file's name.
 fn is_version(t: &str) -> bool {
     let digits = t.strip_prefix('v').unwrap_or(t);
@@ -193,7 +198,12 @@ pub(crate) fn title_names<'f>(n: &Note, names: &'f [FileName]) -> Option<&'f Fil
     }
     // The test on letters as written holds for plain ASCII titles only (an
     // accent the index folds away is not the letter of a probe).
-    let lower = n.title.to_lowercase();
+    let lower: String = n
+        .title
+        .chars()
+        .filter(|c| *c != '-' && *c != '_')
+        .flat_map(char::to_lowercase)
+        .collect();
     let ascii = n.title.is_ascii();
     let mut named = names
         .iter()

@@ -719,6 +719,8 @@ fn a_title_that_names_a_file_points_at_its_note() {
         titled("slug.md", "Use the ADR slug as its unique ID", ""),
         titled("policies.md", "Retry policies", ""),
         titled("accents.md", "Réessayer: retry policies", ""),
+        titled("hyphen.md", "E-mail sender retries", ""),
+        titled("dying.md", "Dying workers", ""),
         titled("half.md", "Slug rules", ""),
         titled("unfound.md", "ADR slug history", ""),
         titled("conf.md", "ADR slug secrets", "\nsensitivity: confidential"),
@@ -751,6 +753,17 @@ fn a_title_that_names_a_file_points_at_its_note() {
     let hits = [hit("policies.md", 1.0), hit("accents.md", 1.0)];
     let s = score(&notes, &hits, &c.ctx());
     for p in ["policies.md", "accents.md"] {
+        assert!(s.iter().find(|x| x.path == p).unwrap().anchored, "{p}");
+    }
+    // A hyphenated word the index joins (`e-mail`), a stem that changes more
+    // than an ending (`dying` is `die`).
+    for (file, p) in [
+        ("src/email_sender.ts", "hyphen.md"),
+        ("src/die_worker.go", "dying.md"),
+    ] {
+        let mut c = Ctx::new("");
+        c.files = vec![file.into()];
+        let s = score(&notes, &[hit(p, 1.0)], &c.ctx());
         assert!(s.iter().find(|x| x.path == p).unwrap().anchored, "{p}");
     }
 }

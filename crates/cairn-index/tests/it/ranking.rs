@@ -15,6 +15,7 @@ fn note(path: &str, text: &str) -> cairn_note::Note {
 fn q(text: &str) -> QueryTerms {
     let mut q = QueryTerms::default();
     q.add_text(text, 1.0);
+    q.add_pairs(text);
     q
 }
 
@@ -511,8 +512,9 @@ fn two_words_said_apart_find_the_note_that_joins_them() {
     // What it was looked up as; the second word a stop word (`in`), the pair
     // is its first word's.
     assert_eq!(
-        idx.joins(&q("roll back the failed migration")).unwrap(),
+        idx.joins(&q("roll back the failed migration"), &r).unwrap(),
         [Join {
+            said: "roll back".to_owned(),
             words: vec!["roll".to_owned(), "back".to_owned()],
             term: "rollback".to_owned()
         }]
@@ -569,6 +571,51 @@ fn two_words_said_apart_find_the_note_that_joins_them() {
     let parts = both.explain_with(&query, &plain, None, "glued.md").unwrap();
     assert!(parts.iter().any(|p| p.term == "rollback"), "{parts:?}");
 
+    // Two joins sharing a word (`roll back`, `roll out`): a note writing both
+    // joined words is credited with `roll` once, and the second join adds
+    // nothing to it; a note writing only the second is scored for it.
+    let shared = NoteIndex::build_in_ram(&[
+        note(
+            "both.md",
+            "# Plans\nThe rollback plan and the rollout plan.",
+        ),
+        note("out.md", "# Plans\nThe rollout plan for billing."),
+        note("other.md", "# Billing\nInvoices."),
+    ])
+    .unwrap();
+    let query = q("roll back the roll out of billing");
+    assert_eq!(shared.joins(&query, &plain).unwrap().len(), 2);
+    let terms = |p: &str| -> Vec<String> {
+        shared
+            .explain_with(&query, &plain, None, p)
+            .unwrap()
+            .into_iter()
+            .map(|m| m.term)
+            .collect()
+    };
+    assert!(terms("both.md").contains(&"rollback".to_owned()));
+    assert!(
+        !terms("both.md").contains(&"rollout".to_owned()),
+        "{:?}",
+        terms("both.md")
+    );
+    assert!(terms("out.md").contains(&"rollout".to_owned()));
+    for hit in shared.search_with(&query, &plain, None, 10).unwrap() {
+        let sum: f32 = shared
+            .explain_with(&query, &plain, None, &hit.path)
+            .unwrap()
+            .iter()
+            .map(|p| p.score)
+            .sum();
+        assert!(
+            (sum - hit.bm25).abs() < 1e-3,
+            "{}: {sum} vs {}",
+            hit.path,
+            hit.bm25
+        );
+        assert!(hit.coverage <= 1.0);
+    }
+
     // No join: words apart across a comma, a stop word first (`any way`), a
     // joined word no note holds, one the query says already.
     for text in [
@@ -578,7 +625,7 @@ fn two_words_said_apart_find_the_note_that_joins_them() {
         "roll back rollback",
         "roll-back",
     ] {
-        assert!(idx.joins(&q(text)).unwrap().is_empty(), "{text}");
+        assert!(idx.joins(&q(text), &r).unwrap().is_empty(), "{text}");
     }
 }
 
