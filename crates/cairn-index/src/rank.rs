@@ -499,11 +499,13 @@ pub(crate) fn search(
     // the mass of the words it does not hold, in the query and in its parts.
     // A word a join credited counts as held for the next join (`roll back` and
     // `roll out` share `roll`: a note writing `rollback` and `rollout` is
-    // credited with it once). Joins take no part in proximity and passages:
-    // they are another spelling of words the query has there already.
+    // credited with it once). Joins take part in proximity and passages as
+    // terms: without them a note writing `rollback` near `migration` lost
+    // to one writing "rolling back" (a hyphenated `roll-back`, indexed as all
+    // three, gets both there; measured, the suites prefer this).
     for j in &joins {
         let qw = j.words.iter().filter_map(|w| q.terms.get(w)).sum::<f32>() / j.words.len() as f32;
-        let Accumulated { df, .. } =
+        let Accumulated { found, df } =
             accumulate_term(searcher, fields, &scope, r, &readers, &j.term, &mut acc)?;
         let Accumulators { tf, kw, touched } = &mut acc;
         let words: Vec<(&str, Vec<usize>)> = j
@@ -560,6 +562,13 @@ pub(crate) fn search(
                 }
             }
             touched[seg_ord].clear();
+        }
+        if found > 0 {
+            terms.push(TermStat {
+                text: j.term.clone(),
+                weight,
+                idf,
+            });
         }
     }
     let st = Stats {
