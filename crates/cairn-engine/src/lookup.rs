@@ -282,17 +282,14 @@ impl Engine {
                 .search_with(&query, &ranker, Some(&roots), crate::wakeup::BM25_DEPTH)?;
         let mut task_terms: BTreeSet<String> = query.terms.keys().cloned().collect();
         // The words a query word no note holds was looked up as (`websocket`
-        // as "web socket"): the snippet and the triggers see what notes write.
-        for (_, words) in self.notes.respellings(&query, &ranker)? {
+        // as "web socket"), and the word notes write for two it says apart
+        // (`roll back` as `rollback`): the snippet and the triggers see what
+        // notes write.
+        let spelled = self.notes.spellings(&query, &ranker)?;
+        for (_, words) in spelled.respelled {
             task_terms.extend(words);
         }
-        // And the word notes write for two it says apart (`roll back` as `rollback`).
-        task_terms.extend(
-            self.notes
-                .joins(&query, &ranker)?
-                .into_iter()
-                .map(|j| j.term),
-        );
+        task_terms.extend(spelled.joins.into_iter().map(|j| j.term));
         let project_ids: Vec<String> = self.config.projects.iter().map(|p| p.id.clone()).collect();
         let (project_roots, other_roots) = self.own_and_other_roots(project.as_deref());
         let empty = Vec::new();

@@ -204,29 +204,17 @@ impl NoteSource {
         }
     }
 
-    /// The query terms no note holds that the search looks up as the vault
-    /// writes them ([`NoteIndex::respellings`]).
-    pub(crate) fn respellings(
+    /// How the search reads `q`: the terms no note holds, looked up as the
+    /// vault writes them, and the joins of words said apart
+    /// ([`NoteIndex::spellings`]).
+    pub(crate) fn spellings(
         &self,
         q: &QueryTerms,
         ranker: &Ranker,
-    ) -> Result<Vec<(String, Vec<String>)>, IndexError> {
+    ) -> Result<cairn_index::Spellings, IndexError> {
         match self {
-            Self::Memory { index, .. } => index.respellings(q, ranker),
-            Self::Cached(c) => c.with_index(|i| i.respellings(q, ranker)),
-        }
-    }
-
-    /// The words notes hold that join two words the query says side by side
-    /// ([`NoteIndex::joins`]).
-    pub(crate) fn joins(
-        &self,
-        q: &QueryTerms,
-        ranker: &Ranker,
-    ) -> Result<Vec<cairn_index::Join>, IndexError> {
-        match self {
-            Self::Memory { index, .. } => index.joins(q, ranker),
-            Self::Cached(c) => c.with_index(|i| i.joins(q, ranker)),
+            Self::Memory { index, .. } => index.spellings(q, ranker),
+            Self::Cached(c) => c.with_index(|i| i.spellings(q, ranker)),
         }
     }
 

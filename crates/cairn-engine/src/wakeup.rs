@@ -593,11 +593,12 @@ impl Engine {
         } else {
             let terms: Vec<&str> = sel.query.terms.keys().map(String::as_str).collect();
             out.push(format!("query terms (stemmed): {}", terms.join(", ")));
-            // A failed look-up only leaves the line out: the search itself
+            // A failed look-up only leaves the lines out: the search itself
             // reported its own error.
-            let respelled = self
+            let (respelled, joins) = self
                 .notes
-                .respellings(&sel.query, &ranker(ranking))
+                .spellings(&sel.query, &ranker(ranking))
+                .map(|s| (s.respelled, s.joins))
                 .unwrap_or_default();
             if !respelled.is_empty() {
                 let said: Vec<String> = respelled
@@ -609,10 +610,6 @@ impl Engine {
                     said.join(", ")
                 ));
             }
-            let joins = self
-                .notes
-                .joins(&sel.query, &ranker(ranking))
-                .unwrap_or_default();
             if !joins.is_empty() {
                 let said: Vec<String> = joins
                     .iter()

@@ -25,16 +25,16 @@ pub(crate) fn explain(
     folders: Option<&[String]>,
     addr: DocAddress,
 ) -> Result<Vec<TermMatch>, IndexError> {
-    let respelled = spelling::respelled(q, &spelling::respellings(searcher, fields, r, q)?);
-    let q = respelled.as_ref().unwrap_or(q);
+    let spelled = spelling::spellings(searcher, fields, r, q)?;
+    let q = spelled.query(q);
     let scope = Scope::new(searcher, fields, lengths, folders)?;
     // A join is scored as a term weighted as its words are on average, its
     // IDF at most theirs, for the share of its words' mass the note lacks (as
     // `search` scores it): each word with its mass.
     let mut joined: Vec<(String, f32, f32)> = Vec::new();
     let mut pairs: HashMap<String, Vec<(String, f32)>> = HashMap::new();
-    for j in spelling::joins(searcher, fields, q)? {
-        let qw = j.words.iter().filter_map(|w| q.terms.get(w)).sum::<f32>() / j.words.len() as f32;
+    for j in &spelled.joins {
+        let qw = j.weight(q);
         let mut most = 0.0_f32;
         let mut words = Vec::new();
         for w in &j.words {
@@ -43,7 +43,7 @@ pub(crate) fn explain(
             words.push((w.clone(), q.terms.get(w).copied().unwrap_or(0.0) * idf));
         }
         pairs.insert(j.term.clone(), words);
-        joined.push((j.term, qw, most));
+        joined.push((j.term.clone(), qw, most));
     }
     let mut held: std::collections::HashSet<String> = std::collections::HashSet::new();
     let seg = searcher.segment_reader(addr.segment_ord);

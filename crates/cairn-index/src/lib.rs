@@ -45,7 +45,7 @@ pub use analyzer::{analyze, analyzed_within, analyzer, stop_words};
 pub use error::{IndexError, panic_is_contained};
 pub use rank::{FieldWeights, PROXIMITY_DEPTH, Ranker};
 pub use schema::{KnownPaths, TextField, path_key};
-pub use spelling::{ABBREVIATIONS, Join};
+pub use spelling::{ABBREVIATIONS, Join, Spellings};
 pub use tokenize::WordTokenizer;
 pub use verify::{BLOCK as CHECKSUM_BLOCK, FileSums, checksum_dir, verify_dir};
 pub use writer::NoteWriter;
@@ -206,33 +206,31 @@ impl NoteIndex {
         })
     }
 
-    /// The terms of `q` that no note holds and that the search looks up as the
-    /// vault writes them (a compound as two words, an abbreviation spelled
-    /// out: see [`ABBREVIATIONS`]), each with the words it is looked up as.
+    /// How the search reads `q` ([`Spellings`]): the terms no note holds,
+    /// looked up as the vault writes them (a compound as two words, an
+    /// abbreviation spelled out: see [`ABBREVIATIONS`]), each with the words
+    /// it is looked up as; and the words notes hold that join two words the
+    /// query says side by side (`roll back` as `rollback`), which the search
+    /// looks for too, as another way to write the pair ([`Join`]).
+    pub fn spellings(&self, q: &QueryTerms, ranker: &Ranker) -> Result<Spellings, IndexError> {
+        contained(|| {
+            let searcher = self.reader.searcher();
+            spelling::spellings(&searcher, &self.fields, ranker, q)
+        })
+    }
+
+    /// The respellings of [`NoteIndex::spellings`].
     pub fn respellings(
         &self,
         q: &QueryTerms,
         ranker: &Ranker,
     ) -> Result<Vec<(String, Vec<String>)>, IndexError> {
-        contained(|| {
-            let searcher = self.reader.searcher();
-            spelling::respellings(&searcher, &self.fields, ranker, q)
-        })
+        self.spellings(q, ranker).map(|s| s.respelled)
     }
 
-    /// The words notes hold that join two words the query says side by side
-    /// (`roll back` as `rollback`): the search looks for each too, as another
-    /// way to write its pair ([`Join`]).
+    /// The joins of [`NoteIndex::spellings`].
     pub fn joins(&self, q: &QueryTerms, ranker: &Ranker) -> Result<Vec<Join>, IndexError> {
-        contained(|| {
-            let searcher = self.reader.searcher();
-            // Of the query as the search respells it, as the search finds them.
-            let respelled = spelling::respelled(
-                q,
-                &spelling::respellings(&searcher, &self.fields, ranker, q)?,
-            );
-            spelling::joins(&searcher, &self.fields, respelled.as_ref().unwrap_or(q))
-        })
+        self.spellings(q, ranker).map(|s| s.joins)
     }
 
     /// Which query terms match the note at `path`, per field, with their BM25 share.

@@ -395,9 +395,9 @@ pub(crate) fn search(
     limit: usize,
     known: &KnownPaths<'_>,
 ) -> Result<Vec<Hit>, IndexError> {
-    let respelled = spelling::respelled(q, &spelling::respellings(searcher, fields, r, q)?);
-    let q = respelled.as_ref().unwrap_or(q);
-    let joins = spelling::joins(searcher, fields, q)?;
+    let spelled = spelling::spellings(searcher, fields, r, q)?;
+    let q = spelled.query(q);
+    let joins = &spelled.joins;
     let scope = Scope::new(searcher, fields, lengths, folders)?;
     let segs = searcher.segment_readers();
     let mut readers = Vec::with_capacity(segs.len());
@@ -503,8 +503,8 @@ pub(crate) fn search(
     // terms: without them a note writing `rollback` near `migration` lost
     // to one writing "rolling back" (a hyphenated `roll-back`, indexed as all
     // three, gets both there; measured, the suites prefer this).
-    for j in &joins {
-        let qw = j.words.iter().filter_map(|w| q.terms.get(w)).sum::<f32>() / j.words.len() as f32;
+    for j in joins {
+        let qw = j.weight(q);
         let Accumulated { found, df } =
             accumulate_term(searcher, fields, &scope, r, &readers, &j.term, &mut acc)?;
         let Accumulators { tf, kw, touched } = &mut acc;

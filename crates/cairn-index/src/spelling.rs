@@ -221,14 +221,59 @@ pub struct Join {
 /// glued together).
 const PARTICLES: &[&str] = &["in", "up", "out", "down", "off", "on", "over"];
 
+impl Join {
+    /// Its weight in `q`: its words' weights on average.
+    pub(crate) fn weight(&self, q: &QueryTerms) -> f32 {
+        self.words
+            .iter()
+            .filter_map(|w| q.terms.get(w))
+            .sum::<f32>()
+            / self.words.len() as f32
+    }
+}
+
+/// A query as the search reads it: the terms no note holds with the words
+/// they are looked up as, the query with those words in their place, and the
+/// joins of that query.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Spellings {
+    /// Each term no note holds, with the words it is looked up as.
+    pub respelled: Vec<(String, Vec<String>)>,
+    /// The words notes hold that join two words the query says apart.
+    pub joins: Vec<Join>,
+    /// The query with `respelled` applied; `None` when nothing was respelled.
+    query: Option<QueryTerms>,
+}
+
+impl Spellings {
+    /// The query the search ranks by: `q` respelled.
+    pub(crate) fn query<'a>(&'a self, q: &'a QueryTerms) -> &'a QueryTerms {
+        self.query.as_ref().unwrap_or(q)
+    }
+}
+
+/// [`Spellings`] of `q`: what `search`, `explain` and the callers that say
+/// what a query was looked up as all read it by, computed in one place.
+pub(crate) fn spellings(
+    searcher: &Searcher,
+    fields: &Fields,
+    r: &Ranker,
+    q: &QueryTerms,
+) -> Result<Spellings, IndexError> {
+    let respelled = respellings(searcher, fields, r, q)?;
+    let query = self::respelled(q, &respelled);
+    let joins = joins(searcher, fields, query.as_ref().unwrap_or(q))?;
+    Ok(Spellings {
+        respelled,
+        joins,
+        query,
+    })
+}
+
 /// The joins of `q`'s pairs ([`pairs_of`]) that notes hold, in the order of
 /// the pairs: the joined word is one term of the index, not one of the query's
 /// own.
-pub(crate) fn joins(
-    searcher: &Searcher,
-    fields: &Fields,
-    q: &QueryTerms,
-) -> Result<Vec<Join>, IndexError> {
+fn joins(searcher: &Searcher, fields: &Fields, q: &QueryTerms) -> Result<Vec<Join>, IndexError> {
     let mut out: Vec<Join> = Vec::new();
     // The pairs are those `pairs_of` kept: no stop word first, only a particle
     // second. The cheap tests first: the joined word, then the halves.
