@@ -197,17 +197,23 @@ pub(crate) fn title_names<'f>(n: &Note, names: &'f [FileName]) -> Option<&'f Fil
         return None;
     }
     // The test on letters as written holds for plain ASCII titles only (an
-    // accent the index folds away is not the letter of a probe).
-    let lower: String = n
-        .title
-        .chars()
-        .filter(|c| *c != '-' && *c != '_')
-        .flat_map(char::to_lowercase)
-        .collect();
-    let ascii = n.title.is_ascii();
+    // accent the index folds away is not the letter of a probe); it runs on
+    // every title the search found, so byte by byte.
+    let lower: Option<Vec<u8>> = n.title.is_ascii().then(|| {
+        n.title
+            .bytes()
+            .filter(|&b| b != b'-' && b != b'_')
+            .map(|b| b.to_ascii_lowercase())
+            .collect()
+    });
+    let holds = |probe: &str| {
+        lower.as_deref().is_none_or(|l| {
+            probe.is_empty() || l.windows(probe.len()).any(|w| w == probe.as_bytes())
+        })
+    };
     let mut named = names
         .iter()
-        .filter(|f| !ascii || f.probes.iter().all(|p| lower.contains(p.as_str())))
+        .filter(|f| f.probes.iter().all(|p| holds(p)))
         .peekable();
     named.peek()?;
     let title: BTreeSet<String> = cairn_index::analyze(&n.title).into_iter().collect();
