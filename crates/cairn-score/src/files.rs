@@ -118,21 +118,72 @@ pub struct FileName {
     /// so a stem of four letters or more gives all but its last two, a shorter
     /// one its first letter.
     probes: Vec<String>,
+    /// The name as written (up to its first dot), lowercase, without hyphens
+    /// and underscores, when it joins two words or more (`adr-config`,
+    /// `AdrSlug`, `test_helper`: generic words count here) and has
+    /// [`MIN_WRITTEN_LEN`] letters or more: a title that writes it as a word of
+    /// its own ("Invoke adr-config to get configuration") names the file,
+    /// whatever its words.
+    written: Option<String>,
 }
 
-/// The files of `files` whose names have two topical words or more, each with
-/// them ([`name_terms`]), in order.
+/// How a note's title names a task file ([`title_names`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Named {
+    /// It writes the file's name (`adr-config`).
+    Written,
+    /// It says every topical word of the name (`AdrSlug.ts`: "the ADR slug").
+    Words,
+}
+
+/// Fewest letters and digits of a name as written ([`FileName::written`]) for a
+/// title that writes it to name the file: shorter joins (`e-mail`, `set_up`)
+/// are words of their own.
+const MIN_WRITTEN_LEN: usize = 6;
+
+/// The files of `files` whose names have two topical words or more
+/// ([`name_terms`]), or join two words or more as written
+/// ([`FileName::written`]), each with them, in order.
 pub fn file_names(files: &[String]) -> Vec<FileName> {
     files
         .iter()
         .filter_map(|f| {
-            name_terms(f).map(|terms| FileName {
+            let (topical, words) = name_words(f);
+            let terms = if topical.len() >= MIN_NAME_WORDS {
+                topical
+            } else {
+                BTreeSet::new()
+            };
+            let written = (words >= 2).then(|| written_name(f)).flatten();
+            (!terms.is_empty() || written.is_some()).then(|| FileName {
                 file: f.clone(),
                 probes: terms.iter().map(|t| probe(t)).collect(),
                 terms,
+                written,
             })
         })
         .collect()
+}
+
+/// A file's name up to its first dot, lowercase, without hyphens and
+/// underscores ([`FileName::written`]); `None` when shorter than
+/// [`MIN_WRITTEN_LEN`] or when it holds other characters than letters and
+/// digits.
+fn written_name(file: &str) -> Option<String> {
+    let stem = file_stem(file);
+    let written: String = stem
+        .chars()
+        .filter(|c| *c != '-' && *c != '_')
+        .flat_map(char::to_lowercase)
+        .collect();
+    (written.chars().count() >= MIN_WRITTEN_LEN && written.chars().all(char::is_alphanumeric))
+        .then_some(written)
+}
+
+/// A file's name up to its first dot.
+fn file_stem(file: &str) -> &str {
+    let name = file.rsplit(['/', '\\']).next().unwrap_or(file);
+    name.split('.').next().unwrap_or_default()
 }
 
 /// The words of a file's name up to its first dot, split where the name
@@ -141,13 +192,19 @@ pub fn file_names(files: &[String]) -> Vec<FileName> {
 /// what it is about (test, helper, index, config, ...) or a version; `None`
 /// under two words.
 pub fn name_terms(file: &str) -> Option<BTreeSet<String>> {
+    let (terms, _) = name_words(file);
+    (terms.len() >= MIN_NAME_WORDS).then_some(terms)
+}
+
+/// The topical words of a file's name ([`name_terms`], however few), and how
+/// many words the name joins, generic ones included.
+fn name_words(file: &str) -> (BTreeSet<String>, usize) {
     static GENERIC: std::sync::LazyLock<BTreeSet<String>> = std::sync::LazyLock::new(|| {
         cairn_index::analyze(GENERIC_NAME_WORDS)
             .into_iter()
             .collect()
     });
-    let name = file.rsplit(['/', '\\']).next().unwrap_or(file);
-    let stem = name.split('.').next().unwrap_or_default();
+    let stem = file_stem(file);
     // Words apart: a capital after a small letter or a digit starts one, as
     // does the last capital of a run followed by a small letter (`HTTPServer`).
     let chars: Vec<char> = stem.chars().collect();
@@ -168,11 +225,13 @@ pub fn name_terms(file: &str) -> Option<BTreeSet<String>> {
             words.push(c);
         }
     }
-    let terms: BTreeSet<String> = cairn_index::analyze(&words)
+    let all = cairn_index::analyze(&words);
+    let count = words.split_whitespace().count();
+    let terms: BTreeSet<String> = all
         .into_iter()
         .filter(|t| !GENERIC.contains(t) && !is_version(t))
         .collect();
-    (terms.len() >= MIN_NAME_WORDS).then_some(terms)
+    (terms, count)
 }
 
 /// What a plain title holding a word whose stem is `term` contains
@@ -189,33 +248,57 @@ fn is_version(t: &str) -> bool {
     !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit())
 }
 
-/// The first of `names` whose every word is a word of the note's title: the
-/// note is about what the file is named for. Not a confidential note's (as
+/// The first of `names` that the note's title names, and how: it writes the
+/// file's name as a word of its own, or it says every topical word of it (the
+/// note is about what the file is named for). Not a confidential note's (as
 /// for related files: what points at it is its content).
-pub(crate) fn title_names<'f>(n: &Note, names: &'f [FileName]) -> Option<&'f FileName> {
+pub(crate) fn title_names<'f>(n: &Note, names: &'f [FileName]) -> Option<(&'f FileName, Named)> {
     if names.is_empty() || n.sensitivity >= cairn_note::Sensitivity::Confidential {
         return None;
     }
-    // The test on letters as written holds for plain ASCII titles only (an
-    // accent the index folds away is not the letter of a probe); it runs on
-    // every title the search found, so byte by byte.
-    let lower: Option<Vec<u8>> = n.title.is_ascii().then(|| {
+    // The title lowercase, without hyphens and underscores (the index joins
+    // `e-mail` into `email`); it is made for every title the search found, so
+    // a plain ASCII one byte by byte.
+    let ascii = n.title.is_ascii();
+    let lower: String = if ascii {
         n.title
             .bytes()
             .filter(|&b| b != b'-' && b != b'_')
-            .map(|b| b.to_ascii_lowercase())
+            .map(|b| char::from(b.to_ascii_lowercase()))
             .collect()
-    });
-    let holds = |probe: &str| {
-        lower.as_deref().is_none_or(|l| {
-            probe.is_empty() || l.windows(probe.len()).any(|w| w == probe.as_bytes())
-        })
+    } else {
+        n.title
+            .chars()
+            .filter(|c| *c != '-' && *c != '_')
+            .flat_map(char::to_lowercase)
+            .collect()
     };
+    if let Some(f) = names
+        .iter()
+        .find(|f| f.written.as_deref().is_some_and(|w| writes(&lower, w)))
+    {
+        return Some((f, Named::Written));
+    }
+    // The test on letters as written holds for plain ASCII titles only (an
+    // accent the index folds away is not the letter of a probe).
     let mut named = names
         .iter()
-        .filter(|f| f.probes.iter().all(|p| holds(p)))
+        .filter(|f| !f.terms.is_empty())
+        .filter(|f| !ascii || f.probes.iter().all(|p| lower.contains(p.as_str())))
         .peekable();
     named.peek()?;
     let title: BTreeSet<String> = cairn_index::analyze(&n.title).into_iter().collect();
-    named.find(|f| f.terms.is_subset(&title))
+    named
+        .find(|f| f.terms.is_subset(&title))
+        .map(|f| (f, Named::Words))
+}
+
+/// Whether `text` holds `word` as a word of its own: no letter or digit just
+/// before or after it.
+fn writes(text: &str, word: &str) -> bool {
+    text.match_indices(word).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + word.len()..].chars().next();
+        !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
+    })
 }

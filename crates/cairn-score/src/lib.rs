@@ -33,7 +33,7 @@ use chrono::NaiveDate;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::files::{file_match, module_match, norm_path, title_names};
+use crate::files::{Named, file_match, module_match, norm_path, title_names};
 
 mod factor;
 mod files;
@@ -446,13 +446,14 @@ fn score_one(n: &Note, m: Match, best: f64, ctx: &ScoreContext<'_>) -> Scored {
             detail: Detail::Text(m),
         });
     }
-    // A title that says every word of a file's name (`AdrSlug.ts`, "Use the
-    // ADR slug as its unique ID") points at the note as a module does; only a
+    // A title that writes a file's name ("Invoke adr-config to get
+    // configuration") or says every word of it (`AdrSlug.ts`, "Use the ADR
+    // slug as its unique ID") points at the note as a module does; only a
     // note the text search found (its title holds the file's words, which are
     // in the query), so the titles of the others are never read.
     if !anchored
         && bm25 > 0.0
-        && let Some(f) = title_names(n, ctx.file_names)
+        && let Some((f, how)) = title_names(n, ctx.file_names)
     {
         anchored = true;
         signals += w.module_match;
@@ -460,11 +461,14 @@ fn score_one(n: &Note, m: Match, best: f64, ctx: &ScoreContext<'_>) -> Scored {
             name: "file_name",
             op: Op::Add,
             value: w.module_match,
-            detail: Detail::Text(format!(
-                "its title names {} ({})",
-                f.file,
-                f.terms.iter().cloned().collect::<Vec<_>>().join(" ")
-            )),
+            detail: Detail::Text(match how {
+                Named::Written => format!("its title writes the name of {}", f.file),
+                Named::Words => format!(
+                    "its title names {} ({})",
+                    f.file,
+                    f.terms.iter().cloned().collect::<Vec<_>>().join(" ")
+                ),
+            }),
         });
     }
     if let Some(t) = trigger_match(n, ctx.task_terms) {

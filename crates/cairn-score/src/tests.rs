@@ -6,6 +6,8 @@
 use super::*;
 use cairn_note::parse_note;
 
+mod file_names;
+
 fn note(path: &str, front: &str) -> Note {
     parse_note(path, format!("---\n{front}\n---\nbody").as_bytes())
         .note
@@ -679,91 +681,4 @@ fn a_related_file_named_by_its_name_matches() {
     // The file's name, not the folder holding 90% of the repository.
     assert_eq!(get("both.md").signals, 0.6);
     assert!(get("both.md").anchored);
-}
-
-/// A file's name as the words it is made of, generic ones left out; fewer
-/// than two is no name to point at a note with.
-#[test]
-fn a_file_s_name_is_its_topical_words() {
-    let check = |file: &str, words: Option<&str>| {
-        let want = words.map(|w| cairn_index::analyze(w).into_iter().collect::<BTreeSet<_>>());
-        assert_eq!(name_terms(file), want, "{file}");
-    };
-    check(
-        "packages/core/src/adr/domain/AdrSlug.test.ts",
-        Some("adr slug"),
-    );
-    check("src/payout_lock.rs", Some("payout lock"));
-    check("src/HTTPServerConfig.java", Some("http server"));
-    check("tests/test_retry_policy.py", Some("retry policy"));
-    check("deploy/docker-compose.yml", Some("docker compose"));
-    check("web/SearchBox.stories.tsx", Some("search box"));
-    check("src/flask/sessions.py", None);
-    check("lib/index.ts", None);
-    check("src/mod00/file0011.rs", None);
-    check(".eslintrc.js", None);
-    check("src/utils/test_helpers.py", None);
-    check("v2_api.go", None);
-    check("s3_upload.py", Some("s3 upload"));
-}
-
-/// A note the text search found whose title says every word of a task file's
-/// name is pointed at by it (anchored, a signal, a reason); a title with one
-/// of the words, a note the search did not find, and a confidential note are
-/// not.
-#[test]
-fn a_title_that_names_a_file_points_at_its_note() {
-    let titled =
-        |path: &str, title: &str, extra: &str| note(path, &format!("title: {title}{extra}"));
-    let notes = vec![
-        titled("slug.md", "Use the ADR slug as its unique ID", ""),
-        titled("policies.md", "Retry policies", ""),
-        titled("accents.md", "Réessayer: retry policies", ""),
-        titled("hyphen.md", "E-mail sender retries", ""),
-        titled("dying.md", "Dying workers", ""),
-        titled("half.md", "Slug rules", ""),
-        titled("unfound.md", "ADR slug history", ""),
-        titled("conf.md", "ADR slug secrets", "\nsensitivity: confidential"),
-    ];
-    let mut c = Ctx::new("prefix the slug");
-    c.files = vec!["packages/core/src/adr/domain/AdrSlug.ts".into()];
-    let hits = [
-        hit("slug.md", 2.0),
-        hit("half.md", 1.0),
-        hit("conf.md", 1.0),
-    ];
-    let s = score(&notes, &hits, &c.ctx());
-    let get = |p: &str| s.iter().find(|x| x.path == p).unwrap();
-    let slug = get("slug.md");
-    assert!(slug.anchored && (slug.signals - 0.3).abs() < 1e-9);
-    assert!(
-        slug.reasons()
-            .iter()
-            .any(|r| r == "its title names packages/core/src/adr/domain/AdrSlug.ts (adr slug)"),
-        "{:?}",
-        slug.reasons()
-    );
-    for p in ["half.md", "unfound.md", "conf.md"] {
-        assert!(!get(p).anchored && get(p).signals.abs() < 1e-9, "{p}");
-    }
-    // A word the index stems to another ending (`policy`, `policies`: polici)
-    // is found, in a plain title and one with accents.
-    let mut c = Ctx::new("retry");
-    c.files = vec!["src/retry_policy.py".into()];
-    let hits = [hit("policies.md", 1.0), hit("accents.md", 1.0)];
-    let s = score(&notes, &hits, &c.ctx());
-    for p in ["policies.md", "accents.md"] {
-        assert!(s.iter().find(|x| x.path == p).unwrap().anchored, "{p}");
-    }
-    // A hyphenated word the index joins (`e-mail`), a stem that changes more
-    // than an ending (`dying` is `die`).
-    for (file, p) in [
-        ("src/email_sender.ts", "hyphen.md"),
-        ("src/die_worker.go", "dying.md"),
-    ] {
-        let mut c = Ctx::new("");
-        c.files = vec![file.into()];
-        let s = score(&notes, &[hit(p, 1.0)], &c.ctx());
-        assert!(s.iter().find(|x| x.path == p).unwrap().anchored, "{p}");
-    }
 }
