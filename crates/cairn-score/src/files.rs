@@ -142,8 +142,9 @@ pub(crate) enum Named {
 const MIN_WRITTEN_LEN: usize = 6;
 
 /// The files of `files` whose names have two topical words or more
-/// ([`name_terms`]), or join two words or more as written
-/// ([`FileName::written`]), each with them, in order.
+/// ([`name_terms`]), or join two words or more as written (`adr-config`, six
+/// letters or more without its hyphens and underscores), each with them, in
+/// order.
 pub fn file_names(files: &[String]) -> Vec<FileName> {
     files
         .iter()
