@@ -141,6 +141,10 @@ pub(crate) enum Named {
 /// are words of their own.
 const MIN_WRITTEN_LEN: usize = 6;
 
+/// Fewest letters of a name as written ([`FileName::written`]): digits and
+/// dashes alone are a date or a version.
+const MIN_WRITTEN_LETTERS: usize = 3;
+
 /// The files of `files` whose names have two topical words or more
 /// ([`name_terms`]), or join two words or more as written (`adr-config`, six
 /// letters or more without its hyphens and underscores), each with them, in
@@ -168,8 +172,9 @@ pub fn file_names(files: &[String]) -> Vec<FileName> {
 
 /// A file's name up to its first dot, lowercase, without hyphens and
 /// underscores ([`FileName::written`]); `None` when shorter than
-/// [`MIN_WRITTEN_LEN`] or when it holds other characters than letters and
-/// digits.
+/// [`MIN_WRITTEN_LEN`], when it holds other characters than letters and
+/// digits, or fewer than [`MIN_WRITTEN_LETTERS`] letters (a date such as
+/// `2024-01-15` or a version such as `v1-2-3` is no name a title writes).
 fn written_name(file: &str) -> Option<String> {
     let stem = file_stem(file);
     let written: String = stem
@@ -177,8 +182,11 @@ fn written_name(file: &str) -> Option<String> {
         .filter(|c| *c != '-' && *c != '_')
         .flat_map(char::to_lowercase)
         .collect();
-    (written.chars().count() >= MIN_WRITTEN_LEN && written.chars().all(char::is_alphanumeric))
-        .then_some(written)
+    let letters = written.chars().filter(|c| c.is_alphabetic()).count();
+    (written.chars().count() >= MIN_WRITTEN_LEN
+        && letters >= MIN_WRITTEN_LETTERS
+        && written.chars().all(char::is_alphanumeric))
+    .then_some(written)
 }
 
 /// A file's name up to its first dot.

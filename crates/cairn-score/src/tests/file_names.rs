@@ -92,7 +92,8 @@ fn a_title_that_names_a_file_points_at_its_note() {
 
 /// A title that writes a task file's name as a word of its own names the file,
 /// generic words and all (`adr-config`, `test_helper`); the words apart, the
-/// name inside a longer one, or a short join (`lib_io`) do not.
+/// name inside a longer one, a short join (`lib_io`), a date or a version do
+/// not.
 #[test]
 fn a_title_that_writes_a_file_s_name_points_at_its_note() {
     let check = |file: &str, title: &str, named: bool| {
@@ -133,5 +134,16 @@ fn a_title_that_writes_a_file_s_name_points_at_its_note() {
     check("src/adr-config", "adr-config-extra options", false);
     check("src/adr-config", "myadr-config options", false);
     check("src/lib_io.c", "Libio wrappers", false);
+    check(
+        "db/migrations/2024-01-15.sql",
+        "Deploy of 2024-01-15",
+        false,
+    );
+    check("docs/v1-2-3.md", "What v1-2-3 changed", false);
+    check(
+        "db/migrations/add_index_0042.sql",
+        "add_index_0042 locks",
+        true,
+    );
     check("src/config.rs", "Config loading", false);
 }
