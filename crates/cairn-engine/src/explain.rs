@@ -86,7 +86,7 @@ pub struct Explanation {
 impl Engine {
     /// Explains what `wakeup` would do for `req`.
     pub fn explain(&self, req: &WakeupRequest) -> Result<Explanation, EngineError> {
-        self.explain_from(req, None, &[])
+        self.explain_from(req, None, &[], FilesFrom::Request)
     }
 
     /// [`Engine::explain`] with the git history that marks notes whose code changed.
@@ -95,6 +95,7 @@ impl Engine {
         req: &WakeupRequest,
         history: Option<&cairn_git::History>,
         parts: &[TaskPart],
+        files: FilesFrom,
     ) -> Result<Explanation, EngineError> {
         let out = self.wakeup_echo(req, None, history, parts)?;
         let sel = self.select_with(req, history, parts)?;
@@ -135,9 +136,9 @@ impl Engine {
                     _ if s.anchored && s.matches_task(sel.profile.min_coverage) => format!(
                         "task layer: passed the gate, covers {}, and {}",
                         covered(s),
-                        pointed_at(s)
+                        pointed_at(s, files)
                     ),
-                    _ if s.anchored => format!("task layer: {}", pointed_at(s)),
+                    _ if s.anchored => format!("task layer: {}", pointed_at(s, files)),
                     // With no task, a note is listed as one most linked to
                     // (its reason says by how many) or as recently edited.
                     _ if sel.query.is_empty() => item
@@ -207,14 +208,15 @@ impl Engine {
                 (
                     "left out".to_owned(),
                     format!(
-                        "failed the relevance gate: covers {}, needs {}{} (or a --files match)",
+                        "failed the relevance gate: covers {}, needs {}{} (or {})",
                         covered(s),
                         needed(s, sel.profile.min_coverage),
                         if s.marked_stale {
                             " as it is marked stale"
                         } else {
                             ""
-                        }
+                        },
+                        files.a_match()
                     ),
                 )
             } else {
@@ -268,17 +270,46 @@ impl Engine {
     }
 }
 
+/// Where a request's files came from, as explain names them: `--files`, or
+/// the working tree's changed files (a task derived from git).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum FilesFrom {
+    /// `--files` (or the MCP call's files).
+    Request,
+    /// The files a task derived from git names.
+    Git,
+}
+
+impl FilesFrom {
+    /// The files, as the subject of a sentence.
+    fn name(self) -> &'static str {
+        match self {
+            FilesFrom::Request => "--files",
+            FilesFrom::Git => "the changed files",
+        }
+    }
+
+    /// What lets a note past the gate without the words, after "or".
+    fn a_match(self) -> &'static str {
+        match self {
+            FilesFrom::Request => "a --files match",
+            FilesFrom::Git => "a match of the changed files",
+        }
+    }
+}
+
 /// How the request's files point at an anchored note: one of its related
 /// files is among them, or it belongs to a module they select (its tag or a
 /// related file in the module's folder: a weaker pointer, said as such), or
-/// its title names one of them by its words.
-fn pointed_at(s: &Scored) -> String {
+/// its title names one of them.
+fn pointed_at(s: &Scored, files: FilesFrom) -> String {
+    let who = files.name();
     if let Some(m) = s.factors.iter().find(|f| f.name == "module") {
-        return format!("--files select its module: {}", m.detail);
+        return format!("{who} select its module: {}", m.detail);
     }
     match s.factors.iter().find(|f| f.name == "file_name") {
-        Some(f) => format!("--files point at it: {}", f.detail),
-        None => "--files point at it".to_owned(),
+        Some(f) => format!("{who} point at it: {}", f.detail),
+        None => format!("{who} point at it"),
     }
 }
 

@@ -17,6 +17,7 @@ use cairn_git::History;
 use cairn_route::{RouteInput, RouteMethod};
 
 use crate::derived_task::{DerivedTask, TaskPart, task_of};
+use crate::explain::FilesFrom;
 use crate::{Engine, EngineError, Explanation, WakeupOutput, WakeupRequest};
 
 /// What git said about a wake-up's task.
@@ -323,8 +324,16 @@ impl Engine {
         let git = self.git_read(req);
         let history = git.history.cached.as_deref();
         let mut ex = match git.task.request(req) {
-            Some((derived, parts)) => self.explain_from(&derived, history, parts)?,
-            None => self.explain_from(req, history, &[])?,
+            Some((derived, parts)) => {
+                // The derived files stand in for `--files` only when none were given.
+                let files = if req.files.is_empty() && !derived.files.is_empty() {
+                    FilesFrom::Git
+                } else {
+                    FilesFrom::Request
+                };
+                self.explain_from(&derived, history, parts, files)?
+            }
+            None => self.explain_from(req, history, &[], FilesFrom::Request)?,
         };
         ex.git = git.task.lines();
         ex.git.extend(git.history.line());

@@ -404,7 +404,16 @@ fn a_changed_file_named_for_a_topic_finds_the_note_titled_so() {
     )
     .unwrap();
     assert!(
-        text.contains("its title names src/settlement/settlement_cutoff.rs (cutoff settlement)"),
+        text.contains(
+            "the changed files point at it: its title names src/settlement/settlement_cutoff.rs (cutoff settlement)"
+        ),
+        "{text}"
+    );
+    // Files derived from git are named as such, where `--files` are not given.
+    assert!(
+        text.contains("(or a match of the changed files)")
+            && !text.contains("--files point at it")
+            && !text.contains("(or a --files match)"),
         "{text}"
     );
 }
