@@ -121,9 +121,9 @@ pub struct FileName {
     /// The name as written (up to its first dot), lowercase, without hyphens
     /// and underscores, when it joins two words or more (`adr-config`,
     /// `AdrSlug`, `test_helper`: generic words count here) and has
-    /// [`MIN_WRITTEN_LEN`] letters or more: a title that writes it as a word of
-    /// its own ("Invoke adr-config to get configuration") names the file,
-    /// whatever its words.
+    /// [`MIN_WRITTEN_LEN`] letters and digits or more, [`MIN_WRITTEN_LETTERS`]
+    /// of them letters: a title that writes it as a word of its own ("Invoke
+    /// adr-config to get configuration") names the file, whatever its words.
     written: Option<String>,
 }
 
@@ -146,9 +146,9 @@ const MIN_WRITTEN_LEN: usize = 6;
 const MIN_WRITTEN_LETTERS: usize = 3;
 
 /// The files of `files` whose names have two topical words or more
-/// ([`name_terms`]), or join two words or more as written (`adr-config`, six
-/// letters or more without its hyphens and underscores), each with them, in
-/// order.
+/// ([`name_terms`]), or join two words or more as written (`adr-config`: six
+/// letters and digits or more without its hyphens and underscores, three of
+/// them letters), each with them, in order.
 pub fn file_names(files: &[String]) -> Vec<FileName> {
     files
         .iter()
