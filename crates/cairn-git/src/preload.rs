@@ -83,9 +83,9 @@ fn mark_unchanged_on(
             todo.push(at);
         }
     }
-    // One `lstat` per file, the pass's whole cost, on several threads as git's
-    // own preload does (`core.preloadIndex`): the kernel's path walks run side
-    // by side, and a large repository's pass ends in a fraction of the time.
+    // One `lstat` per file, the pass's whole cost: on several threads where
+    // there are cores to spare (`stat_threads`), as git's own preload does
+    // (`core.preloadIndex`), each with its own path buffer.
     let shared: &[gix::index::Entry] = entries;
     let unchanged = |entry: &gix::index::Entry, joined: &mut Joined| {
         let Some(Ok(meta)) = joined.with(
@@ -109,26 +109,24 @@ fn mark_unchanged_on(
             && (!entry.id.is_empty_blob() || entry.stat.size == 0)
             && !now.is_racy(written, options)
     };
+    let up_to_date_of = |chunk: &[usize], joined: &mut Joined| -> Vec<usize> {
+        chunk
+            .iter()
+            .copied()
+            .filter(|&at| unchanged(&shared[at], joined))
+            .collect()
+    };
     let threads = threads(todo.len());
     let up_to_date: Vec<usize> = if threads <= 1 {
-        todo.into_iter()
-            .filter(|&at| unchanged(&shared[at], &mut joined))
-            .collect()
+        up_to_date_of(&todo, &mut joined)
     } else {
         let per_thread = todo.len().div_ceil(threads);
         std::thread::scope(|scope| {
             let running: Vec<_> = todo
                 .chunks(per_thread)
                 .map(|chunk| {
-                    let unchanged = &unchanged;
-                    scope.spawn(move || {
-                        let mut joined = Joined::new(root);
-                        chunk
-                            .iter()
-                            .copied()
-                            .filter(|&at| unchanged(&shared[at], &mut joined))
-                            .collect::<Vec<usize>>()
-                    })
+                    let up_to_date_of = &up_to_date_of;
+                    scope.spawn(move || up_to_date_of(chunk, &mut Joined::new(root)))
                 })
                 .collect();
             // A thread that panicked marks nothing: its entries are left to
