@@ -84,7 +84,7 @@ pub struct QueryTerms {
     /// Words of letters the query says side by side (lowercase, as written),
     /// which a note may write as one word: `roll back` as `rollback`, `log in`
     /// as `login`, `data set` as `dataset`. The search also looks for the
-    /// joined word when notes hold it ([`NoteIndex::joins`]). Only text written
+    /// joined word when notes hold it ([`NoteIndex::spellings`]). Only text written
     /// as prose adds them ([`QueryTerms::add_pairs`]): a task, a branch's
     /// words, a commit's subject; not a file's path.
     pub pairs: BTreeSet<(String, String)>,
@@ -217,20 +217,6 @@ impl NoteIndex {
             let searcher = self.reader.searcher();
             spelling::spellings(&searcher, &self.fields, ranker, q)
         })
-    }
-
-    /// The respellings of [`NoteIndex::spellings`].
-    pub fn respellings(
-        &self,
-        q: &QueryTerms,
-        ranker: &Ranker,
-    ) -> Result<Vec<(String, Vec<String>)>, IndexError> {
-        self.spellings(q, ranker).map(|s| s.respelled)
-    }
-
-    /// The joins of [`NoteIndex::spellings`].
-    pub fn joins(&self, q: &QueryTerms, ranker: &Ranker) -> Result<Vec<Join>, IndexError> {
-        self.spellings(q, ranker).map(|s| s.joins)
     }
 
     /// Which query terms match the note at `path`, per field, with their BM25 share.

@@ -430,13 +430,32 @@ Payout batches run nightly.",
     ])
     .unwrap();
     assert!(order(&apart, &r, "websocket").is_empty());
-    assert!(apart.respellings(&q("websocket"), &r).unwrap().is_empty());
+    assert!(
+        apart
+            .spellings(&q("websocket"), &r)
+            .unwrap()
+            .respelled
+            .is_empty()
+    );
     // A query that says the words already (`web-socket` gives `web`, `socket`
     // and the joined `websocket`) is not respelled: its words count once.
-    assert!(apart.respellings(&q("web-socket"), &r).unwrap().is_empty());
-    assert!(idx.respellings(&q("web-socket"), &r).unwrap().is_empty());
+    assert!(
+        apart
+            .spellings(&q("web-socket"), &r)
+            .unwrap()
+            .respelled
+            .is_empty()
+    );
+    assert!(
+        idx.spellings(&q("web-socket"), &r)
+            .unwrap()
+            .respelled
+            .is_empty()
+    );
     assert_eq!(
-        idx.respellings(&q("websocket reconnect"), &r).unwrap(),
+        idx.spellings(&q("websocket reconnect"), &r)
+            .unwrap()
+            .respelled,
         [(
             "websocket".to_owned(),
             vec!["web".to_owned(), "socket".to_owned()]
@@ -512,7 +531,9 @@ fn two_words_said_apart_find_the_note_that_joins_them() {
     // What it was looked up as; the second word a stop word (`in`), the pair
     // is its first word's.
     assert_eq!(
-        idx.joins(&q("roll back the failed migration"), &r).unwrap(),
+        idx.spellings(&q("roll back the failed migration"), &r)
+            .unwrap()
+            .joins,
         [Join {
             said: "roll back".to_owned(),
             words: vec!["roll".to_owned(), "back".to_owned()],
@@ -584,7 +605,7 @@ fn two_words_said_apart_find_the_note_that_joins_them() {
     ])
     .unwrap();
     let query = q("roll back the roll out of billing");
-    assert_eq!(shared.joins(&query, &plain).unwrap().len(), 2);
+    assert_eq!(shared.spellings(&query, &plain).unwrap().joins.len(), 2);
     let terms = |p: &str| -> Vec<String> {
         shared
             .explain_with(&query, &plain, None, p)
@@ -625,7 +646,10 @@ fn two_words_said_apart_find_the_note_that_joins_them() {
         "roll back rollback",
         "roll-back",
     ] {
-        assert!(idx.joins(&q(text), &r).unwrap().is_empty(), "{text}");
+        assert!(
+            idx.spellings(&q(text), &r).unwrap().joins.is_empty(),
+            "{text}"
+        );
     }
 }
 
