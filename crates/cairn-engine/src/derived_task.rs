@@ -117,6 +117,17 @@ pub(crate) fn add_parts(q: &mut QueryTerms, parts: &[TaskPart]) -> Vec<&'static 
     names
 }
 
+/// What the branch of a derived task's `parts` and the task's `files` are both
+/// about ([`cairn_score::subject`]), the branch's filler aside; empty without
+/// a branch part.
+pub(crate) fn subject(parts: &[TaskPart], files: &[String]) -> cairn_score::Subject {
+    parts
+        .iter()
+        .find(|p| p.kind == PartKind::Branch)
+        .map(|p| cairn_score::subject(&p.text, files, PartKind::Branch.filler()))
+        .unwrap_or_default()
+}
+
 /// Words of a derived task (a branch name, a commit subject) that say what kind
 /// of change it is, not what it is about (`Add`, `Fix`, `Update`, `wip`). A
 /// narrower list than [`crate::wakeup::TASK_FILLER`]: in a branch or a commit, `help`, `job`,

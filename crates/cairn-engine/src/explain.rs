@@ -301,13 +301,17 @@ impl FilesFrom {
 /// How the request's files point at an anchored note: one of its related
 /// files is among them, or it belongs to a module they select (its tag or a
 /// related file in the module's folder: a weaker pointer, said as such), or
-/// its title names one of them.
+/// its title names one of them, or what they and the branch are about.
 fn pointed_at(s: &Scored, files: FilesFrom) -> String {
     let who = files.name();
     if let Some(m) = s.factors.iter().find(|f| f.name == "module") {
         return format!("{who} select its module: {}", m.detail);
     }
-    match s.factors.iter().find(|f| f.name == "file_name") {
+    match s
+        .factors
+        .iter()
+        .find(|f| f.name == "file_name" || f.name == "subject")
+    {
         Some(f) => format!("{who} point at it: {}", f.detail),
         None => format!("{who} point at it"),
     }

@@ -316,6 +316,8 @@ impl Engine {
             folder_shares: &std::collections::BTreeMap::new(),
             module_prefixes: &prefixes,
             modules: &modules,
+            // A search's task is typed: no branch to agree with its files.
+            subject: &cairn_score::Subject::default(),
             task_terms: &task_terms,
             part_names: &[],
             scene_preferred: &[],

@@ -284,6 +284,7 @@ impl Engine {
             .collect();
         let folder_shares = crate::code_changed::folder_shares(&route.files, history);
         let file_names = cairn_score::file_names(&route.files);
+        let subject = crate::derived_task::subject(parts, &route.files);
         let ctx = ScoreContext {
             today: req.now.date_naive(),
             half_life_days: self.config.ranking.half_life_days,
@@ -298,6 +299,7 @@ impl Engine {
             folder_shares: &folder_shares,
             module_prefixes: &module_prefixes,
             modules: &modules,
+            subject: &subject,
             task_terms: &task_terms,
             part_names: &part_names,
             scene_preferred: &scene_preferred,

@@ -190,7 +190,7 @@ fn written_name(file: &str) -> Option<String> {
 }
 
 /// A file's name up to its first dot.
-fn file_stem(file: &str) -> &str {
+pub(crate) fn file_stem(file: &str) -> &str {
     let name = file.rsplit(['/', '\\']).next().unwrap_or(file);
     name.split('.').next().unwrap_or_default()
 }
@@ -208,16 +208,32 @@ pub fn name_terms(file: &str) -> Option<BTreeSet<String>> {
 /// The topical words of a file's name ([`name_terms`], however few), and how
 /// many words the name joins, generic ones included.
 fn name_words(file: &str) -> (BTreeSet<String>, usize) {
+    let words = words_apart(file_stem(file));
+    let count = words.split_whitespace().count();
+    let terms: BTreeSet<String> = cairn_index::analyze(&words)
+        .into_iter()
+        .filter(|t| !generic(t))
+        .collect();
+    (terms, count)
+}
+
+/// Whether an analysed word says what a file is rather than what it is about
+/// ([`GENERIC_NAME_WORDS`]), or is a number or a version.
+pub(crate) fn generic(term: &str) -> bool {
     static GENERIC: std::sync::LazyLock<BTreeSet<String>> = std::sync::LazyLock::new(|| {
         cairn_index::analyze(GENERIC_NAME_WORDS)
             .into_iter()
             .collect()
     });
-    let stem = file_stem(file);
-    // Words apart: a capital after a small letter or a digit starts one, as
-    // does the last capital of a run followed by a small letter (`HTTPServer`).
-    let chars: Vec<char> = stem.chars().collect();
-    let mut words = String::with_capacity(stem.len() + 8);
+    GENERIC.contains(term) || is_version(term)
+}
+
+/// A name's words apart, by spaces: a capital after a small letter or a digit
+/// starts one, as does the last capital of a run followed by a small letter
+/// (`HTTPServer`); every other character than a letter or a digit parts two.
+pub(crate) fn words_apart(name: &str) -> String {
+    let chars: Vec<char> = name.chars().collect();
+    let mut words = String::with_capacity(name.len() + 8);
     for (i, &c) in chars.iter().enumerate() {
         let before = i.checked_sub(1).map(|j| chars[j]);
         let after = chars.get(i + 1);
@@ -234,18 +250,12 @@ fn name_words(file: &str) -> (BTreeSet<String>, usize) {
             words.push(c);
         }
     }
-    let all = cairn_index::analyze(&words);
-    let count = words.split_whitespace().count();
-    let terms: BTreeSet<String> = all
-        .into_iter()
-        .filter(|t| !GENERIC.contains(t) && !is_version(t))
-        .collect();
-    (terms, count)
+    words
 }
 
 /// What a plain title holding a word whose stem is `term` contains
 /// ([`FileName::probes`]).
-fn probe(term: &str) -> String {
+pub(crate) fn probe(term: &str) -> String {
     let chars: Vec<char> = term.chars().collect();
     let keep = if chars.len() >= 4 { chars.len() - 2 } else { 1 };
     chars.iter().take(keep).collect::<String>().to_lowercase()
@@ -265,23 +275,7 @@ pub(crate) fn title_names<'f>(n: &Note, names: &'f [FileName]) -> Option<(&'f Fi
     if names.is_empty() || n.sensitivity >= cairn_note::Sensitivity::Confidential {
         return None;
     }
-    // The title lowercase, without hyphens and underscores (the index joins
-    // `e-mail` into `email`); it is made for every title the search found, so
-    // a plain ASCII one byte by byte.
-    let ascii = n.title.is_ascii();
-    let lower: String = if ascii {
-        n.title
-            .bytes()
-            .filter(|&b| b != b'-' && b != b'_')
-            .map(|b| char::from(b.to_ascii_lowercase()))
-            .collect()
-    } else {
-        n.title
-            .chars()
-            .filter(|c| *c != '-' && *c != '_')
-            .flat_map(char::to_lowercase)
-            .collect()
-    };
+    let (lower, ascii) = plain_title(&n.title);
     if let Some(f) = names
         .iter()
         .find(|f| f.written.as_deref().is_some_and(|w| writes(&lower, w)))
@@ -300,6 +294,28 @@ pub(crate) fn title_names<'f>(n: &Note, names: &'f [FileName]) -> Option<(&'f Fi
     named
         .find(|f| f.terms.is_subset(&title))
         .map(|f| (f, Named::Words))
+}
+
+/// A title lowercase, without hyphens and underscores (the index joins
+/// `e-mail` into `email`), and whether it is plain ASCII (where a word's
+/// [`probe`] is in the title when the word is). It is made for every title the
+/// search found, so a plain ASCII one byte by byte.
+pub(crate) fn plain_title(title: &str) -> (String, bool) {
+    let ascii = title.is_ascii();
+    let lower: String = if ascii {
+        title
+            .bytes()
+            .filter(|&b| b != b'-' && b != b'_')
+            .map(|b| char::from(b.to_ascii_lowercase()))
+            .collect()
+    } else {
+        title
+            .chars()
+            .filter(|c| *c != '-' && *c != '_')
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    (lower, ascii)
 }
 
 /// Whether `text` holds `word` as a word of its own: no letter or digit just

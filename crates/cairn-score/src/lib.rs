@@ -37,8 +37,10 @@ use crate::files::{Named, file_match, module_match, norm_path, title_names};
 
 mod factor;
 mod files;
+mod subject;
 pub use factor::{Detail, Factor, Op, coverage_words};
 pub use files::{FileName, file_names, name_terms};
+pub use subject::{Subject, subject};
 
 /// Which ranking to apply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
@@ -140,6 +142,10 @@ pub struct ScoreContext<'a> {
     pub module_prefixes: &'a [String],
     /// Ids of the selected modules (a note tagged with one matches).
     pub modules: &'a [String],
+    /// With a derived task, what its branch and its changed files are both
+    /// about ([`subject`]): a note whose title says it is pointed at as one a
+    /// file's name is. Empty otherwise.
+    pub subject: &'a Subject,
     /// Analysed terms of the task (for triggers).
     pub task_terms: &'a BTreeSet<String>,
     /// What each part of the query is ([`cairn_index::QueryTerms::parts`]), in
@@ -469,6 +475,24 @@ fn score_one(n: &Note, m: Match, best: f64, ctx: &ScoreContext<'_>) -> Scored {
                     f.terms.iter().cloned().collect::<Vec<_>>().join(" ")
                 ),
             }),
+        });
+    }
+    // A title that says what the branch and the changed files both name
+    // ("RDS Database Management" for `fix/rds-storage-autoscaling` changing
+    // `modules/rds_instance/main.tf`) points at the note as a file's name does.
+    if !anchored
+        && bm25 > 0.0
+        && let Some(word) = subject::title_says(n, ctx.subject)
+    {
+        anchored = true;
+        signals += w.module_match;
+        factors.push(Factor {
+            name: "subject",
+            op: Op::Add,
+            value: w.module_match,
+            detail: Detail::Text(format!(
+                "its title names {word}, what the branch and the changed files are about"
+            )),
         });
     }
     if let Some(t) = trigger_match(n, ctx.task_terms) {

@@ -7,6 +7,7 @@ use super::*;
 use cairn_note::parse_note;
 
 mod file_names;
+mod subject;
 
 fn note(path: &str, front: &str) -> Note {
     parse_note(path, format!("---\n{front}\n---\nbody").as_bytes())
@@ -37,6 +38,7 @@ struct Ctx {
     modules: Vec<String>,
     terms: BTreeSet<String>,
     scenes: Vec<String>,
+    subject: Subject,
 }
 
 impl Ctx {
@@ -60,6 +62,7 @@ impl Ctx {
             modules: vec![],
             terms: cairn_index::analyze(task).into_iter().collect(),
             scenes: vec![],
+            subject: Subject::default(),
         }
     }
     fn ctx(&self) -> ScoreContext<'_> {
@@ -77,6 +80,7 @@ impl Ctx {
             folder_shares: &self.shares,
             module_prefixes: &self.prefixes,
             modules: &self.modules,
+            subject: &self.subject,
             task_terms: &self.terms,
             part_names: &[],
             scene_preferred: &self.scenes,

@@ -418,6 +418,74 @@ fn a_changed_file_named_for_a_topic_finds_the_note_titled_so() {
     );
 }
 
+/// What the branch and the changed files both name (`rds`, in
+/// `fix/rds-storage-autoscaling` and `infra/rds_instance/main.tf`) points at
+/// the notes whose titles say it, which cover too little of the rest of the
+/// task (`storage autoscaling`, in no note about the databases) to pass the
+/// gate by their words (a held-out trial: alphagov/govuk-aws, whose RDS guide
+/// and RDS decision were left out and the packet was empty).
+#[test]
+fn what_the_branch_and_the_changed_files_name_finds_the_notes_titled_so() {
+    let (_dir, config, repo) = held_out("");
+    let ledger = config.parent().unwrap().join("vault/ledger");
+    for (title, body) in [
+        (
+            "RDS database management",
+            "The shared PostgreSQL databases run on Amazon RDS. Connect through the db admin machine; RDS takes nightly snapshots of every instance.",
+        ),
+        (
+            "Object storage for exports",
+            "Exports go to an object storage bucket, one folder per day, kept for a year.",
+        ),
+        (
+            "Autoscaling of the web tier",
+            "The web tier's autoscaling group keeps two machines at night and twelve at the peak.",
+        ),
+    ] {
+        write(&ledger.join(format!("{title}.md")), &note(title, &[], body));
+    }
+    git(
+        &repo,
+        &["checkout", "-q", "-b", "fix/rds-storage-autoscaling"],
+        "2026-02-02T00:00:00Z",
+    );
+    write(
+        &repo.join("infra/rds_instance/main.tf"),
+        "max_allocated_storage = 500\n",
+    );
+    git(&repo, &["add", "-A"], "2026-02-02T09:00:00Z");
+    git(
+        &repo,
+        &["commit", "-q", "-m", "Let the instances grow"],
+        "2026-02-02T09:00:00Z",
+    );
+    let p = wakeup_json(&config, &repo, &[]);
+    let got = titles(&p);
+    assert!(
+        got.iter().any(|t| t == "RDS database management"),
+        "{got:?}"
+    );
+    let text = String::from_utf8(
+        test_cairn()
+            .args(["explain", "--config"])
+            .arg(&config)
+            .arg("--cwd")
+            .arg(&repo)
+            .args(["--now", "2026-03-01T09:00:00Z", "--index-dir"])
+            .arg(config.parent().unwrap().join("index"))
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    assert!(
+        text.contains(
+            "the changed files point at it: its title names rds, what the branch and the changed files are about"
+        ),
+        "{text}"
+    );
+}
+
 /// A review's round is no topic: commits named `Address review comments`, or
 /// `Apply suggestions from code review` as GitHub names them, brought the
 /// vault's note on code review into a packet about payout locks (held-out
