@@ -117,6 +117,11 @@ pub(crate) fn add_parts(q: &mut QueryTerms, parts: &[TaskPart]) -> Vec<&'static 
     names
 }
 
+/// The share of the notes holding a word from which it names what the vault
+/// is about rather than a subject of work (`aws` in 55% of a vault of AWS
+/// infrastructure's notes; `rds` in 15%, `dns` in 21%).
+pub(crate) const DOMAIN_SHARE: f64 = 0.4;
+
 /// What the branch of a derived task's `parts` and the task's `files` are both
 /// about ([`cairn_score::subject`]), the branch's filler aside; empty without
 /// a branch part.

@@ -218,6 +218,15 @@ impl NoteSource {
         }
     }
 
+    /// The share of the notes whose title or body holds the analysed word
+    /// `term` ([`NoteIndex::share_holding`]).
+    pub(crate) fn share_holding(&self, term: &str) -> Result<f64, IndexError> {
+        match self {
+            Self::Memory { index, .. } => index.share_holding(term),
+            Self::Cached(c) => c.with_index(|i| i.share_holding(term)),
+        }
+    }
+
     /// Warnings raised since the engine was opened (a damaged index replaced).
     pub(crate) fn take_warnings(&self) -> Vec<String> {
         match self {

@@ -284,7 +284,15 @@ impl Engine {
             .collect();
         let folder_shares = crate::code_changed::folder_shares(&route.files, history);
         let file_names = cairn_score::file_names(&route.files);
-        let subject = crate::derived_task::subject(parts, &route.files);
+        let mut subject = crate::derived_task::subject(parts, &route.files);
+        // A word most notes hold names what the vault is about (`aws` in a
+        // vault of AWS infrastructure), not the work's subject; a failed
+        // look-up keeps the word (the search reported its own error).
+        subject.retain(|term| {
+            self.notes
+                .share_holding(term)
+                .map_or(true, |share| share < crate::derived_task::DOMAIN_SHARE)
+        });
         let ctx = ScoreContext {
             today: req.now.date_naive(),
             half_life_days: self.config.ranking.half_life_days,

@@ -219,6 +219,22 @@ impl NoteIndex {
         })
     }
 
+    /// The share of the notes whose title or body holds the analysed word
+    /// `term` (0 in an empty index): a word most notes hold names what the
+    /// vault is about, not one note's topic.
+    pub fn share_holding(&self, term: &str) -> Result<f64, IndexError> {
+        contained(|| {
+            let searcher = self.reader.searcher();
+            let docs = searcher.num_docs();
+            if docs == 0 {
+                return Ok(0.0);
+            }
+            let df = live_stats::contents_doc_freq(&searcher, &self.fields, term)?;
+            #[allow(clippy::cast_precision_loss)] // counts of notes
+            Ok(df as f64 / docs as f64)
+        })
+    }
+
     /// Which query terms match the note at `path`, per field, with their BM25 share.
     pub fn explain(
         &self,

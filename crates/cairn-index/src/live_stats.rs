@@ -129,6 +129,17 @@ pub(crate) fn contents_hold(
     Ok(live_doc_freq(searcher, &term, 1)? > 0)
 }
 
+/// The live documents whose contents (title and body) hold the analysed word
+/// `text`.
+pub(crate) fn contents_doc_freq(
+    searcher: &Searcher,
+    fields: &Fields,
+    text: &str,
+) -> Result<u64, IndexError> {
+    let term = Term::from_field_text(fields.text[TextField::Contents as usize], text);
+    live_doc_freq(searcher, &term, u64::MAX)
+}
+
 /// Documents containing `term`, deleted ones not counted (tantivy's own count
 /// includes them until a merge), counted until `at_most` are found.
 fn live_doc_freq(searcher: &Searcher, term: &Term, at_most: u64) -> Result<u64, IndexError> {

@@ -45,6 +45,11 @@ impl Subject {
         self.words.is_empty()
     }
 
+    /// Keeps the words whose analysed form `keep` accepts.
+    pub fn retain(&mut self, mut keep: impl FnMut(&str) -> bool) {
+        self.words.retain(|w| keep(&w.term));
+    }
+
     /// Its words as the branch name writes them, in the branch's order.
     pub fn words(&self) -> impl Iterator<Item = &str> {
         self.words.iter().map(|w| w.word.as_str())
@@ -57,11 +62,11 @@ impl Subject {
 /// but not a folder of a repository's layout (`src`, `packages`), a word that
 /// says what a file is (`test`, `config`) or a number.
 pub fn subject(branch: &str, files: &[String], filler: &BTreeSet<String>) -> Subject {
+    static LAYOUT: std::sync::LazyLock<BTreeSet<String>> =
+        std::sync::LazyLock::new(|| cairn_index::analyze(LAYOUT_WORDS).into_iter().collect());
     if branch.trim().is_empty() || files.is_empty() {
         return Subject::default();
     }
-    static LAYOUT: std::sync::LazyLock<BTreeSet<String>> =
-        std::sync::LazyLock::new(|| cairn_index::analyze(LAYOUT_WORDS).into_iter().collect());
     let named: BTreeSet<String> = files
         .iter()
         .flat_map(|f| {

@@ -486,6 +486,71 @@ fn what_the_branch_and_the_changed_files_name_finds_the_notes_titled_so() {
     );
 }
 
+/// A word most notes hold names what the vault is about, not the work's
+/// subject: `aws` in `feature/aws-cost-alerts` and `infra/aws/alarms/` does not
+/// point at "AWS account bootstrap" in a vault whose notes are mostly about
+/// AWS (a held-out trial: alphagov/govuk-aws, where it brought two unrelated
+/// guides into the packet).
+#[test]
+fn a_word_most_notes_hold_is_no_subject() {
+    let (_dir, config, repo) = held_out("");
+    let ledger = config.parent().unwrap().join("vault/ledger");
+    for (title, body) in [
+        (
+            "AWS account bootstrap",
+            "Request a new AWS account, then install aws-vault and log in.",
+        ),
+        (
+            "Networks",
+            "Every AWS environment has one VPC with three private subnets.",
+        ),
+        (
+            "Databases",
+            "The databases run on AWS, one cluster per environment.",
+        ),
+        (
+            "Certificates",
+            "AWS issues the certificates; the load balancers terminate TLS.",
+        ),
+        (
+            "Backups",
+            "Snapshots are copied to a second AWS region every night.",
+        ),
+        (
+            "Payout batch locking on AWS",
+            "The payout workers run on AWS; see the payout batch notes.",
+        ),
+    ] {
+        write(&ledger.join(format!("{title}.md")), &note(title, &[], body));
+    }
+    git(
+        &repo,
+        &["checkout", "-q", "-b", "feature/aws-cost-alerts"],
+        "2026-02-02T00:00:00Z",
+    );
+    write(
+        &repo.join("infra/aws/alarms/budget.tf"),
+        "threshold = 100\n",
+    );
+    let p = wakeup_json(&config, &repo, &[]);
+    let got = titles(&p);
+    assert!(!got.iter().any(|t| t == "AWS account bootstrap"), "{got:?}");
+    let text = String::from_utf8(
+        test_cairn()
+            .args(["explain", "--config"])
+            .arg(&config)
+            .arg("--cwd")
+            .arg(&repo)
+            .args(["--now", "2026-03-01T09:00:00Z", "--index-dir"])
+            .arg(config.parent().unwrap().join("index"))
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    assert!(!text.contains("its title names aws"), "{text}");
+}
+
 /// A review's round is no topic: commits named `Address review comments`, or
 /// `Apply suggestions from code review` as GitHub names them, brought the
 /// vault's note on code review into a packet about payout locks (held-out
