@@ -14,8 +14,8 @@
 //! Note templates are not memories: folders named `templates`, `Templates` or
 //! `_templates` (below a note root), and the folder `[vault] templates` names,
 //! are not walked, and template files kept among notes (`_template.md`,
-//! `_template-adr.md`, `template.md`, an RFC repository's `0000-template.md`) are
-//! not read, without a diagnostic.
+//! `_template-adr.md`, `template.md`, `adr-template.md`, an RFC repository's
+//! `0000-template.md`) are not read, without a diagnostic.
 //!
 //! Parallel results are always sorted by path before they are returned.
 
@@ -83,13 +83,19 @@ pub fn is_note_file(name: &str) -> bool {
 const TEMPLATE_FOLDERS: &[&str] = &["templates", "_templates"];
 
 /// Whether a file named `name` is a note template kept among the notes: its stem
-/// is `template` or `0000-template`, or starts with `_template` (any case).
+/// is `template` or `0000-template`, starts with `_template`, or is one word
+/// and `template` (`adr-template`, `rfc_template`: what MADR names its
+/// decisions' template), any case. Not `make-a-template`, a note about one.
 pub fn is_template_file(name: &str) -> bool {
     let stem = name
         .rsplit_once('.')
         .map_or(name, |(s, _)| s)
         .to_ascii_lowercase();
-    stem == "template" || stem == "0000-template" || stem.starts_with("_template")
+    let kind_template = stem
+        .strip_suffix("template")
+        .and_then(|kind| kind.strip_suffix(['-', '_']))
+        .is_some_and(|kind| !kind.is_empty() && kind.chars().all(char::is_alphanumeric));
+    stem == "template" || stem == "0000-template" || stem.starts_with("_template") || kind_template
 }
 
 /// Whether the folder at vault-relative `rel` holds note templates: it is named

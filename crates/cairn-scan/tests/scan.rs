@@ -487,7 +487,14 @@ fn template_folders_are_skipped_quietly() {
     );
     write(&v, "area/_template-adr.md", b"# ADR-NNN\n");
     write(&v, "0000-template.md", b"# Summary\n");
+    write(
+        &v,
+        "decisions/adr-template.md",
+        b"# {short title}\n\n## Context\n\n{Describe the context}\n",
+    );
+    write(&v, "area/RFC_Template.md", b"# RFC: {title}\n");
     write(&v, "area/make-a-template.md", b"# How I make a template\n");
+    write(&v, "area/-template.md", b"# Odd name\n");
     write(&v, "README.md", b"Some text, no title.\n");
     let s = scan(&v, &[String::new()], &Limits::default());
     let paths: Vec<_> = s.notes.iter().map(|n| n.path.as_str()).collect();
@@ -496,6 +503,7 @@ fn template_folders_are_skipped_quietly() {
         vec![
             "README.md",
             "_meta/Blueprints/b.md",
+            "area/-template.md",
             "area/make-a-template.md",
             "area/templates-guide.md"
         ]
@@ -512,6 +520,7 @@ fn template_folders_are_skipped_quietly() {
         paths,
         vec![
             "README.md",
+            "area/-template.md",
             "area/make-a-template.md",
             "area/templates-guide.md"
         ]
