@@ -18,6 +18,10 @@
 
 use pulldown_cmark::{Event, LinkType, Parser, Tag, TagEnd};
 
+use crate::lead::{
+    RECORD_FIELD_CHARS, announces_summary, cites_key_words, is_definitions, is_record_field,
+    is_references, names_bookkeeping, only_points_elsewhere, only_urls,
+};
 use crate::markdown::{inline_tags, options, squash};
 
 /// The prose of a body: its sentences in document order, and where its lead
@@ -60,17 +64,6 @@ impl Prose {
     }
 }
 
-/// First words of headings that announce the note's own summary.
-const LEAD_HEADINGS: &[&str] = &[
-    "summary",
-    "abstract",
-    "overview",
-    "tl;dr",
-    "tldr",
-    "synopsis",
-    "introduction",
-];
-
 /// Prose of the body for summaries: paragraphs, list items and quotes outside
 /// code, headings, HTML and tables, with markdown marks removed and whitespace
 /// collapsed, each a sentence list.
@@ -93,6 +86,8 @@ pub fn prose(body: &str) -> Prose {
     let mut in_record_field = false;
     // Bare web addresses: the text of a note that has nothing else.
     let mut addresses: Vec<String> = Vec::new();
+    // Under a heading of definitions: the terms the note uses, not what it says.
+    let mut in_definitions = false;
     // Under a heading of sources: pointers, not prose.
     let mut in_references = false;
     for (i, unit) in units.iter().enumerate() {
@@ -101,6 +96,7 @@ pub fn prose(body: &str) -> Prose {
                 after_lead_heading = lead.is_none() && announces_summary(h);
                 in_record_field = is_record_field(h.trim().trim_end_matches(':'));
                 in_references = is_references(h);
+                in_definitions = is_definitions(h);
             }
             Unit::Prose(p, in_list) => {
                 let mut sentences: Vec<String> = split_sentences(&restore_markers(p, markers))
@@ -123,13 +119,16 @@ pub fn prose(body: &str) -> Prose {
                     after_lead_heading = false;
                 }
                 let record_field = p.chars().count() <= RECORD_FIELD_CHARS
-                    && (in_record_field || crate::in_body::field(p).is_some());
+                    && (in_record_field
+                        || crate::in_body::field(p).is_some()
+                        || names_bookkeeping(p));
                 if record_field {
                     let at = out.sentences.len();
                     out.record_fields.extend(at..at + sentences.len());
                 }
                 let bookkeeping = record_field || only_points_elsewhere(p);
-                if !in_list && !bookkeeping && first_paragraph.is_none() {
+                let preamble = in_definitions || cites_key_words(p);
+                if !in_list && !bookkeeping && !preamble && first_paragraph.is_none() {
                     first_paragraph = Some(out.sentences.len());
                 }
                 if *in_list {
@@ -158,76 +157,6 @@ pub fn prose(body: &str) -> Prose {
         out.sentences = addresses;
     }
     out
-}
-
-/// The longest paragraph that can be a record's bookkeeping (a status with
-/// what replaced it, a date): a longer one says something.
-const RECORD_FIELD_CHARS: usize = 80;
-
-/// Whether a paragraph only points elsewhere: a short label, a colon and one
-/// web address (`Link to this ADR: https://…`, `Tracking issue: <https://…>`).
-/// It is not a lead, whatever the address's length.
-fn only_points_elsewhere(paragraph: &str) -> bool {
-    let Some((label, rest)) = paragraph.split_once(": ") else {
-        return false;
-    };
-    let words = label.split_whitespace().count();
-    let address = rest.trim().trim_start_matches('<').trim_end_matches('>');
-    (1..=6).contains(&words)
-        && !address.contains(char::is_whitespace)
-        && (address.starts_with("https://") || address.starts_with("http://"))
-}
-
-/// Headings of a note's sources, whole (lowercase, without a closing colon);
-/// not `Resources` or `Source`, which many notes use for their own content (a
-/// Kubernetes note's resource types, a note about source code).
-const REFERENCE_HEADINGS: &[&str] = &[
-    "references",
-    "reference",
-    "sources",
-    "bibliography",
-    "citations",
-    "further reading",
-    "see also",
-    "links",
-    "related links",
-    "external links",
-];
-
-/// Whether a heading names a section of sources ([`REFERENCE_HEADINGS`]).
-fn is_references(heading: &str) -> bool {
-    let h = heading.trim().trim_end_matches(':').trim().to_lowercase();
-    REFERENCE_HEADINGS.contains(&h.as_str())
-}
-
-/// Whether `name` is one of a decision record's bookkeeping fields.
-fn is_record_field(name: &str) -> bool {
-    name.eq_ignore_ascii_case("status") || name.eq_ignore_ascii_case("date")
-}
-
-/// Whether a heading announces the note's summary: its first word (or all of it)
-/// is one of [`LEAD_HEADINGS`].
-fn announces_summary(heading: &str) -> bool {
-    let lower = heading.trim().to_lowercase();
-    let first = lower
-        .split(|c: char| c.is_whitespace() || matches!(c, ':' | '-' | '—' | '–'))
-        .find(|w| !w.is_empty())
-        .unwrap_or("");
-    LEAD_HEADINGS.contains(&first) || LEAD_HEADINGS.contains(&lower.trim_end_matches(':'))
-}
-
-/// Whether text is nothing but bare web addresses (a source line under a title,
-/// not a link in markdown's syntax): not prose.
-fn only_urls(text: &str) -> bool {
-    let mut words = text
-        .split_whitespace()
-        .filter(|w| w.chars().any(char::is_alphanumeric))
-        .peekable();
-    words.peek().is_some()
-        && words.all(|w| {
-            let w = w.trim_start_matches(['<', '(']).to_ascii_lowercase();
-            w.starts_with("http://") || w.starts_with("https://") || w.starts_with("www.")
-        })
 }
 
 /// `body` without its metadata field lines (`**Tags:** x`, `**Related files:**
@@ -1037,6 +966,49 @@ mod tests {
         assert_eq!(
             lead("Dates are stored in UTC.\n\nMore.\n"),
             "Dates are stored in UTC."
+        );
+        // When a document was written or reviewed, and by whom, is
+        // bookkeeping too (a guide in alphagov/govuk-aws opens with `Created
+        // on: 20 May 2019`, which was its summary's first sentence).
+        for opening in [
+            "Created on: 20 May 2019",
+            "**Last updated:** 2023-04-01",
+            "- Deciders: Ana, Bo",
+            "_Author_: Sam Lee",
+        ] {
+            assert_eq!(
+                lead(&format!(
+                    "## Deploying\n\n{opening}\n\nThis describes the deploy.\n"
+                )),
+                "This describes the deploy.",
+                "{opening}"
+            );
+        }
+        // The terms a note defines, and how to read MUST and SHOULD, come
+        // before what it says (a decision record in alphagov/govuk-aws opens
+        // with `## Definitions` and the RFC 2119 sentence).
+        assert_eq!(
+            lead(
+                "## Status\n\nAccepted\n\n## Definitions\n\nThis proposal uses the [RFC2119](https://www.ietf.org/rfc/rfc2119.txt) standard for MUST and MAY.\n\n## Context\n\nPublic domains get flagged as phishing.\n"
+            ),
+            "Public domains get flagged as phishing."
+        );
+        assert_eq!(
+            lead(
+                "The key words MUST and SHOULD in this document are to be interpreted as described in RFC 2119.\n\nEvery service exposes a health check.\n"
+            ),
+            "Every service exposes a health check."
+        );
+        // A label in a sentence, or one that says something, is prose.
+        assert_eq!(
+            lead("Created on demand: a worker per queue.\n\nMore.\n"),
+            "Created on demand: a worker per queue."
+        );
+        assert_eq!(
+            lead(
+                "Owner: the platform team decides every schema change in this service, after review.\n\nMore.\n"
+            ),
+            "Owner: the platform team decides every schema change in this service, after review."
         );
         // Bookkeeping alone is a sentence, but not one of the lead's.
         assert_eq!(prose_sentences("Status: Accepted\n"), ["Status: Accepted"]);
