@@ -1,8 +1,11 @@
 //! A note's title when its front matter gives none: the first real H1 (what a
 //! markdown parser calls one: not in code, not in an HTML comment; setext too;
 //! not a section name such as an RFC's `# Summary`),
-//! then the agent-memory `name`, then for a folder's index file (`README.md`,
-//! `index.md`, `_index.md`) the folder's name made readable, else the file stem.
+//! then the agent-memory `name`, then a heading of any level that writes the
+//! file's name in words (`## Deploying Google Terraform` in
+//! `deploying-google-terraform.md`), then for a folder's index file
+//! (`README.md`, `index.md`, `_index.md`) the folder's name made readable, else
+//! the file stem.
 
 use crate::model::Heading;
 
@@ -58,6 +61,14 @@ pub(crate) fn fallback_title(
     if let Some(n) = name {
         return n;
     }
+    // A heading that writes the file's name in words (`## Deploying Google
+    // Terraform` in `deploying-google-terraform.md`) is its title, as written.
+    if let Some(h) = headings
+        .iter()
+        .find(|h| !stem.is_empty() && words_of(&h.text) == words_of(stem))
+    {
+        return h.text.clone();
+    }
     if is_index_file(path) {
         let mut folders = path.rsplit(['/', '\\']).skip(1);
         if let Some(folder) = folders.find(|f| !f.is_empty()) {
@@ -68,6 +79,14 @@ pub(crate) fn fallback_title(
         }
     }
     stem.to_owned()
+}
+
+/// The words of a name or a heading, lowercase: its runs of letters and digits.
+fn words_of(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect()
 }
 
 /// A folder or file name as words: `-` and `_` become spaces, runs of blanks one,
@@ -125,5 +144,40 @@ mod tests {
         );
         let doc = [h1("Scoped threads", 1), h1("Summary", 4)];
         assert_eq!(fallback_title("d.md", "d", &doc, None), "Scoped threads");
+    }
+
+    /// Without an H1, a heading that writes the file's name in words is the
+    /// title as written (a guide in alphagov/govuk-aws opens with `## Deploying
+    /// Google Terraform`); one that says anything else is not.
+    #[test]
+    fn a_heading_that_writes_the_file_name_is_the_title() {
+        let h = |level: u8, text: &str| Heading {
+            level,
+            text: text.into(),
+            line: 1,
+        };
+        let stem = "deploying-google-terraform";
+        let path = "guides/deploying-google-terraform.md";
+        assert_eq!(
+            fallback_title(path, stem, &[h(2, "Deploying Google Terraform")], None),
+            "Deploying Google Terraform"
+        );
+        assert_eq!(
+            fallback_title(
+                path,
+                stem,
+                &[h(2, "Steps"), h(3, "Deploying Google Terraform")],
+                None
+            ),
+            "Deploying Google Terraform"
+        );
+        assert_eq!(
+            fallback_title(path, stem, &[h(2, "Deploying Google Cloud")], None),
+            stem
+        );
+        assert_eq!(
+            fallback_title("2024-05-06.md", "2024-05-06", &[h(2, "Standup")], None),
+            "2024-05-06"
+        );
     }
 }
