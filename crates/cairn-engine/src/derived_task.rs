@@ -123,7 +123,7 @@ pub(crate) fn add_parts(q: &mut QueryTerms, parts: &[TaskPart]) -> Vec<&'static 
 pub(crate) const DOMAIN_SHARE: f64 = 0.4;
 
 /// What the branch of a derived task's `parts` and the task's `files` are both
-/// about ([`cairn_score::subject`]), the branch's filler aside; empty without
+/// about ([`cairn_score::subject()`]), the branch's filler aside; empty without
 /// a branch part.
 pub(crate) fn subject(parts: &[TaskPart], files: &[String]) -> cairn_score::Subject {
     parts

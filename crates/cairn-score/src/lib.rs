@@ -143,7 +143,7 @@ pub struct ScoreContext<'a> {
     /// Ids of the selected modules (a note tagged with one matches).
     pub modules: &'a [String],
     /// With a derived task, what its branch and its changed files are both
-    /// about ([`subject`]): a note whose title says it is pointed at as one a
+    /// about ([`subject()`]): a note whose title says it is pointed at as one a
     /// file's name is. Empty otherwise.
     pub subject: &'a Subject,
     /// Analysed terms of the task (for triggers).

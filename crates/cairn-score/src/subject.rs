@@ -22,7 +22,7 @@ const LAYOUT_WORDS: &str = "src source sources lib libs pkg pkgs cmd internal ap
      package packages module modules crate crates include bin script scripts doc docs";
 
 /// What the branch and the changed files of a derived task are both about
-/// ([`subject`]); empty for any other task.
+/// ([`subject()`]); empty for any other task.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Subject {
     words: Vec<SubjectWord>,
