@@ -285,14 +285,32 @@ impl Engine {
         let folder_shares = crate::code_changed::folder_shares(&route.files, history);
         let file_names = cairn_score::file_names(&route.files);
         let mut subject = crate::derived_task::subject(parts, &route.files);
-        // A word most notes hold names what the vault is about (`aws` in a
-        // vault of AWS infrastructure), not the work's subject; a failed
-        // look-up keeps the word (the search reported its own error).
-        subject.retain(|term| {
-            self.notes
-                .share_holding(term)
-                .map_or(true, |share| share < crate::derived_task::DOMAIN_SHARE)
-        });
+        if !subject.is_empty() {
+            // The project's own names (its id and name, default tags, its
+            // checkouts' folders; not its modules) say what all of it is
+            // about, and so does a word most notes hold (`aws` in a vault of
+            // AWS infrastructure): neither is the work's subject. A failed
+            // look-up keeps the word (the search reported its own error).
+            let modules: Vec<&str> = project
+                .and_then(|id| self.config.project(id))
+                .map(|p| p.modules.iter().map(|m| m.id.as_str()).collect())
+                .unwrap_or_default();
+            let own: BTreeSet<String> = owners
+                .own_names
+                .iter()
+                .filter(|n| !modules.iter().any(|m| m.eq_ignore_ascii_case(n)))
+                .map(String::as_str)
+                .chain(project)
+                .flat_map(cairn_index::analyze)
+                .collect();
+            subject.retain(|term| {
+                !own.contains(term)
+                    && self
+                        .notes
+                        .share_holding(term)
+                        .map_or(true, |share| share < crate::derived_task::DOMAIN_SHARE)
+            });
+        }
         let ctx = ScoreContext {
             today: req.now.date_naive(),
             half_life_days: self.config.ranking.half_life_days,

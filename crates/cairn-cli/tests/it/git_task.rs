@@ -551,6 +551,56 @@ fn a_word_most_notes_hold_is_no_subject() {
     assert!(!text.contains("its title names aws"), "{text}");
 }
 
+/// The project's own name is no subject either: `ledger` in
+/// `feature/ledger-export` and `src/ledger/export.rs` does not point at
+/// "Ledger glossary" in the ledger project, while `export`, which both name
+/// too, points at "CSV export format".
+#[test]
+fn the_project_s_name_is_no_subject() {
+    let (_dir, config, repo) = held_out("");
+    let ledger = config.parent().unwrap().join("vault/ledger");
+    write(
+        &ledger.join("CSV export format.md"),
+        &note(
+            "CSV export format",
+            &[],
+            "Exports are CSV with a header row, UTF-8, one file per day.",
+        ),
+    );
+    write(
+        &ledger.join("Ledger glossary.md"),
+        &note(
+            "Ledger glossary",
+            &[],
+            "Terms the team uses: a posting, a journal, a settlement run.",
+        ),
+    );
+    git(
+        &repo,
+        &["checkout", "-q", "-b", "feature/ledger-export"],
+        "2026-02-02T00:00:00Z",
+    );
+    write(&repo.join("src/ledger/export.rs"), "fn export() {}\n");
+    let p = wakeup_json(&config, &repo, &[]);
+    let got = titles(&p);
+    assert!(got.iter().any(|t| t == "CSV export format"), "{got:?}");
+    let text = String::from_utf8(
+        test_cairn()
+            .args(["explain", "--config"])
+            .arg(&config)
+            .arg("--cwd")
+            .arg(&repo)
+            .args(["--now", "2026-03-01T09:00:00Z", "--index-dir"])
+            .arg(config.parent().unwrap().join("index"))
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    assert!(!text.contains("its title names ledger"), "{text}");
+    assert!(text.contains("its title names export"), "{text}");
+}
+
 /// A review's round is no topic: commits named `Address review comments`, or
 /// `Apply suggestions from code review` as GitHub names them, brought the
 /// vault's note on code review into a packet about payout locks (held-out
