@@ -125,6 +125,11 @@ pub struct FileName {
     /// of them letters: a title that writes it as a word of its own ("Invoke
     /// adr-config to get configuration") names the file, whatever its words.
     written: Option<String>,
+    /// The name's one topical word, when it has one only, of
+    /// [`MIN_SOLE_LETTERS`] letters or more (`Picture.tsx`: pictur): a title
+    /// that says that word and nothing else but the project's names
+    /// ("Pictures in DCR") names the file.
+    sole: Option<String>,
 }
 
 /// How a note's title names a task file ([`title_names`]).
@@ -134,7 +139,14 @@ pub(crate) enum Named {
     Written,
     /// It says every topical word of the name (`AdrSlug.ts`: "the ADR slug").
     Words,
+    /// It says the name's one word and nothing else but the project's names
+    /// (`Picture.tsx`: "Pictures in DCR").
+    Sole,
 }
+
+/// Fewest letters of a name's one topical word for a title that is that word
+/// to name the file ([`FileName::sole`]): `db.rs` or `io.go` name nothing.
+const MIN_SOLE_LETTERS: usize = 4;
 
 /// Fewest letters and digits of a name as written ([`FileName::written`]) for a
 /// title that writes it to name the file: shorter joins (`e-mail`, `set_up`)
@@ -154,17 +166,24 @@ pub fn file_names(files: &[String]) -> Vec<FileName> {
         .iter()
         .filter_map(|f| {
             let (topical, words) = name_words(f);
+            let sole = match topical.iter().collect::<Vec<_>>().as_slice() {
+                [t] if t.chars().filter(|c| c.is_alphabetic()).count() >= MIN_SOLE_LETTERS => {
+                    Some((*t).clone())
+                }
+                _ => None,
+            };
             let terms = if topical.len() >= MIN_NAME_WORDS {
                 topical
             } else {
                 BTreeSet::new()
             };
             let written = (words >= 2).then(|| written_name(f)).flatten();
-            (!terms.is_empty() || written.is_some()).then(|| FileName {
+            (!terms.is_empty() || written.is_some() || sole.is_some()).then(|| FileName {
                 file: f.clone(),
-                probes: terms.iter().map(|t| probe(t)).collect(),
+                probes: terms.iter().chain(sole.iter()).map(|t| probe(t)).collect(),
                 terms,
                 written,
+                sole,
             })
         })
         .collect()
@@ -269,9 +288,15 @@ fn is_version(t: &str) -> bool {
 
 /// The first of `names` that the note's title names, and how: it writes the
 /// file's name as a word of its own, or it says every topical word of it (the
-/// note is about what the file is named for). Not a confidential note's (as
-/// for related files: what points at it is its content).
-pub(crate) fn title_names<'f>(n: &Note, names: &'f [FileName]) -> Option<(&'f FileName, Named)> {
+/// note is about what the file is named for), or, for a name of one word, it
+/// says that word and nothing else but the `project`'s id and names (its
+/// `ScoreContext::own_names`). Not a confidential note's (as for related
+/// files: what points at it is its content).
+pub(crate) fn title_names<'f>(
+    n: &Note,
+    names: &'f [FileName],
+    project: (Option<&str>, &[String]),
+) -> Option<(&'f FileName, Named)> {
     if names.is_empty() || n.sensitivity >= cairn_note::Sensitivity::Confidential {
         return None;
     }
@@ -286,14 +311,30 @@ pub(crate) fn title_names<'f>(n: &Note, names: &'f [FileName]) -> Option<(&'f Fi
     // accent the index folds away is not the letter of a probe).
     let mut named = names
         .iter()
-        .filter(|f| !f.terms.is_empty())
         .filter(|f| !ascii || f.probes.iter().all(|p| lower.contains(p.as_str())))
         .peekable();
     named.peek()?;
     let title: BTreeSet<String> = cairn_index::analyze(&n.title).into_iter().collect();
-    named
-        .find(|f| f.terms.is_subset(&title))
-        .map(|f| (f, Named::Words))
+    // The title's words but the project's names (`dcr` in "Pictures in DCR"),
+    // made once, when a one-word name is looked for.
+    let mut rest: Option<BTreeSet<String>> = None;
+    named.find_map(|f| {
+        if !f.terms.is_empty() {
+            return f.terms.is_subset(&title).then_some((f, Named::Words));
+        }
+        let sole = f.sole.as_ref()?;
+        let rest = rest.get_or_insert_with(|| {
+            let (id, names) = project;
+            let own: BTreeSet<String> = names
+                .iter()
+                .map(String::as_str)
+                .chain(id)
+                .flat_map(cairn_index::analyze)
+                .collect();
+            title.difference(&own).cloned().collect()
+        });
+        (rest.len() == 1 && rest.contains(sole)).then_some((f, Named::Sole))
+    })
 }
 
 /// A title lowercase, without hyphens and underscores (the index joins

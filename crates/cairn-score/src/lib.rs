@@ -459,7 +459,7 @@ fn score_one(n: &Note, m: Match, best: f64, ctx: &ScoreContext<'_>) -> Scored {
     // in the query), so the titles of the others are never read.
     if !anchored
         && bm25 > 0.0
-        && let Some((f, how)) = title_names(n, ctx.file_names)
+        && let Some((f, how)) = title_names(n, ctx.file_names, (ctx.project_id, ctx.own_names))
     {
         anchored = true;
         signals += w.module_match;
@@ -469,6 +469,7 @@ fn score_one(n: &Note, m: Match, best: f64, ctx: &ScoreContext<'_>) -> Scored {
             value: w.module_match,
             detail: Detail::Text(match how {
                 Named::Written => format!("its title writes the name of {}", f.file),
+                Named::Sole => format!("its title is the name of {}", f.file),
                 Named::Words => format!(
                     "its title names {} ({})",
                     f.file,

