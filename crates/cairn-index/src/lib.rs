@@ -229,7 +229,7 @@ impl NoteIndex {
             if docs == 0 {
                 return Ok(0.0);
             }
-            let df = live_stats::contents_doc_freq(&searcher, &self.fields, term)?;
+            let df = live_stats::contents_doc_freq(&searcher, &self.fields, term, u64::MAX)?;
             #[allow(clippy::cast_precision_loss)] // counts of notes
             Ok(df as f64 / docs as f64)
         })

@@ -125,19 +125,19 @@ pub(crate) fn contents_hold(
     fields: &Fields,
     text: &str,
 ) -> Result<bool, IndexError> {
-    let term = Term::from_field_text(fields.text[TextField::Contents as usize], text);
-    Ok(live_doc_freq(searcher, &term, 1)? > 0)
+    Ok(contents_doc_freq(searcher, fields, text, 1)? > 0)
 }
 
 /// The live documents whose contents (title and body) hold the analysed word
-/// `text`.
+/// `text`, counted until `at_most` are found.
 pub(crate) fn contents_doc_freq(
     searcher: &Searcher,
     fields: &Fields,
     text: &str,
+    at_most: u64,
 ) -> Result<u64, IndexError> {
     let term = Term::from_field_text(fields.text[TextField::Contents as usize], text);
-    live_doc_freq(searcher, &term, u64::MAX)
+    live_doc_freq(searcher, &term, at_most)
 }
 
 /// Documents containing `term`, deleted ones not counted (tantivy's own count

@@ -39,7 +39,7 @@ pub(crate) fn only_points_elsewhere(paragraph: &str) -> bool {
 /// (lowercase, without a closing colon); not `Terms` or `Conventions`, which
 /// many notes use for their own content (a contract's terms, a team's coding
 /// conventions).
-pub(crate) const DEFINITION_HEADINGS: &[&str] = &[
+const DEFINITION_HEADINGS: &[&str] = &[
     "definitions",
     "terminology",
     "glossary",
@@ -49,8 +49,7 @@ pub(crate) const DEFINITION_HEADINGS: &[&str] = &[
 
 /// Whether a heading names a section of definitions ([`DEFINITION_HEADINGS`]).
 pub(crate) fn is_definitions(heading: &str) -> bool {
-    let h = heading.trim().trim_end_matches(':').trim().to_lowercase();
-    DEFINITION_HEADINGS.contains(&h.as_str())
+    heading_in(heading, DEFINITION_HEADINGS)
 }
 
 /// Whether a paragraph says how to read the requirement key words (`MUST`,
@@ -66,7 +65,7 @@ pub(crate) fn cites_key_words(paragraph: &str) -> bool {
 /// Headings of a note's sources, whole (lowercase, without a closing colon);
 /// not `Resources` or `Source`, which many notes use for their own content (a
 /// Kubernetes note's resource types, a note about source code).
-pub(crate) const REFERENCE_HEADINGS: &[&str] = &[
+const REFERENCE_HEADINGS: &[&str] = &[
     "references",
     "reference",
     "sources",
@@ -81,14 +80,20 @@ pub(crate) const REFERENCE_HEADINGS: &[&str] = &[
 
 /// Whether a heading names a section of sources ([`REFERENCE_HEADINGS`]).
 pub(crate) fn is_references(heading: &str) -> bool {
+    heading_in(heading, REFERENCE_HEADINGS)
+}
+
+/// Whether a heading, whole, lowercase and without a closing colon, is one of
+/// `names`.
+fn heading_in(heading: &str, names: &[&str]) -> bool {
     let h = heading.trim().trim_end_matches(':').trim().to_lowercase();
-    REFERENCE_HEADINGS.contains(&h.as_str())
+    names.contains(&h.as_str())
 }
 
 /// Labels of a document's bookkeeping lines, lowercase: when it was written
 /// or reviewed and by whom (`Created on: 20 May 2019`, `Last updated:
 /// 2023-04-01`, `Deciders: Ana, Bo`), besides a record's `Status` and `Date`.
-pub(crate) const BOOKKEEPING_LABELS: &[&str] = &[
+const BOOKKEEPING_LABELS: &[&str] = &[
     "created",
     "created on",
     "created at",

@@ -453,21 +453,15 @@ fn score_one(n: &Note, m: Match, best: f64, ctx: &ScoreContext<'_>) -> Scored {
         });
     }
     // A title that writes a file's name ("Invoke adr-config to get
-    // configuration") or says every word of it (`AdrSlug.ts`, "Use the ADR
-    // slug as its unique ID") points at the note as a module does; only a
-    // note the text search found (its title holds the file's words, which are
-    // in the query), so the titles of the others are never read.
-    if !anchored
-        && bm25 > 0.0
-        && let Some((f, how)) = title_names(n, ctx.file_names, (ctx.project_id, ctx.own_names))
-    {
-        anchored = true;
-        signals += w.module_match;
-        factors.push(Factor {
-            name: "file_name",
-            op: Op::Add,
-            value: w.module_match,
-            detail: Detail::Text(match how {
+    // configuration"), says every word of it (`AdrSlug.ts`, "Use the ADR
+    // slug as its unique ID"), or says what the branch and the changed files
+    // both name ("RDS Database Management" for `fix/rds-storage-autoscaling`
+    // changing `modules/rds_instance/main.tf`) points at the note as a module
+    // does; only a note the text search found (its title holds the words,
+    // which are in the query), so the titles of the others are never read.
+    let title_points = || {
+        if let Some((f, how)) = title_names(n, ctx.file_names, (ctx.project_id, ctx.own_names)) {
+            let why = match how {
                 Named::Written => format!("its title writes the name of {}", f.file),
                 Named::Sole => format!("its title is the name of {}", f.file),
                 Named::Words => format!(
@@ -475,25 +469,27 @@ fn score_one(n: &Note, m: Match, best: f64, ctx: &ScoreContext<'_>) -> Scored {
                     f.file,
                     f.terms.iter().cloned().collect::<Vec<_>>().join(" ")
                 ),
-            }),
-        });
-    }
-    // A title that says what the branch and the changed files both name
-    // ("RDS Database Management" for `fix/rds-storage-autoscaling` changing
-    // `modules/rds_instance/main.tf`) points at the note as a file's name does.
+            };
+            return Some(("file_name", why));
+        }
+        subject::title_says(n, ctx.subject).map(|word| {
+            (
+                "subject",
+                format!("its title names {word}, what the branch and the changed files are about"),
+            )
+        })
+    };
     if !anchored
         && bm25 > 0.0
-        && let Some(word) = subject::title_says(n, ctx.subject)
+        && let Some((name, why)) = title_points()
     {
         anchored = true;
         signals += w.module_match;
         factors.push(Factor {
-            name: "subject",
+            name,
             op: Op::Add,
             value: w.module_match,
-            detail: Detail::Text(format!(
-                "its title names {word}, what the branch and the changed files are about"
-            )),
+            detail: Detail::Text(why),
         });
     }
     if let Some(t) = trigger_match(n, ctx.task_terms) {

@@ -390,19 +390,7 @@ fn a_changed_file_named_for_a_topic_finds_the_note_titled_so() {
             .any(|t| t == "Cutoff of the marketing newsletter"),
         "{got:?}"
     );
-    let text = String::from_utf8(
-        test_cairn()
-            .args(["explain", "--config"])
-            .arg(&config)
-            .arg("--cwd")
-            .arg(&repo)
-            .args(["--now", "2026-03-01T09:00:00Z", "--index-dir"])
-            .arg(config.parent().unwrap().join("index"))
-            .output()
-            .unwrap()
-            .stdout,
-    )
-    .unwrap();
+    let text = explain_text(&config, &repo);
     assert!(
         text.contains(
             "the changed files point at it: its title names src/settlement/settlement_cutoff.rs (cutoff settlement)"
@@ -465,19 +453,7 @@ fn what_the_branch_and_the_changed_files_name_finds_the_notes_titled_so() {
         got.iter().any(|t| t == "RDS database management"),
         "{got:?}"
     );
-    let text = String::from_utf8(
-        test_cairn()
-            .args(["explain", "--config"])
-            .arg(&config)
-            .arg("--cwd")
-            .arg(&repo)
-            .args(["--now", "2026-03-01T09:00:00Z", "--index-dir"])
-            .arg(config.parent().unwrap().join("index"))
-            .output()
-            .unwrap()
-            .stdout,
-    )
-    .unwrap();
+    let text = explain_text(&config, &repo);
     assert!(
         text.contains(
             "the changed files point at it: its title names rds, what the branch and the changed files are about"
@@ -535,19 +511,7 @@ fn a_word_most_notes_hold_is_no_subject() {
     let p = wakeup_json(&config, &repo, &[]);
     let got = titles(&p);
     assert!(!got.iter().any(|t| t == "AWS account bootstrap"), "{got:?}");
-    let text = String::from_utf8(
-        test_cairn()
-            .args(["explain", "--config"])
-            .arg(&config)
-            .arg("--cwd")
-            .arg(&repo)
-            .args(["--now", "2026-03-01T09:00:00Z", "--index-dir"])
-            .arg(config.parent().unwrap().join("index"))
-            .output()
-            .unwrap()
-            .stdout,
-    )
-    .unwrap();
+    let text = explain_text(&config, &repo);
     assert!(!text.contains("its title names aws"), "{text}");
 }
 
@@ -584,19 +548,7 @@ fn the_project_s_name_is_no_subject() {
     let p = wakeup_json(&config, &repo, &[]);
     let got = titles(&p);
     assert!(got.iter().any(|t| t == "CSV export format"), "{got:?}");
-    let text = String::from_utf8(
-        test_cairn()
-            .args(["explain", "--config"])
-            .arg(&config)
-            .arg("--cwd")
-            .arg(&repo)
-            .args(["--now", "2026-03-01T09:00:00Z", "--index-dir"])
-            .arg(config.parent().unwrap().join("index"))
-            .output()
-            .unwrap()
-            .stdout,
-    )
-    .unwrap();
+    let text = explain_text(&config, &repo);
     assert!(!text.contains("its title names ledger"), "{text}");
     assert!(text.contains("its title names export"), "{text}");
 }
@@ -1254,6 +1206,21 @@ fn wakeup_stderr(config: &Path, cwd: &Path) -> String {
     String::from_utf8_lossy(&run_in(config, cwd, "wakeup").stderr).into_owned()
 }
 
+/// `cairn explain`'s text for `config`'s vault and index folder, for the
+/// directory `cwd` (`--cwd`; the process starts where the test runs).
+fn explain_text(config: &Path, cwd: &Path) -> String {
+    let out = test_cairn()
+        .args(["explain", "--config"])
+        .arg(config)
+        .arg("--cwd")
+        .arg(cwd)
+        .args(["--now", "2026-03-01T09:00:00Z", "--index-dir"])
+        .arg(config.parent().unwrap().join("index"))
+        .output()
+        .unwrap();
+    String::from_utf8(out.stdout).unwrap()
+}
+
 /// `cairn explain`'s git lines for `config`'s vault and index folder, in `cwd`.
 fn explain_git_lines(config: &Path, cwd: &Path) -> String {
     String::from_utf8_lossy(&run_in(config, cwd, "explain").stdout)
@@ -1624,16 +1591,7 @@ fn a_branch_of_several_commits_gives_the_notes_of_its_topic() {
         assert!(!got.iter().any(|g| g == off), "{off} in {got:?}");
     }
     // Explain says which part a note covers.
-    let out = test_cairn()
-        .args(["explain", "--config"])
-        .arg(&config)
-        .arg("--cwd")
-        .arg(&repo)
-        .args(["--now", "2026-03-01T09:00:00Z", "--index-dir"])
-        .arg(config.parent().unwrap().join("index"))
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = explain_text(&config, &repo);
     assert!(text.contains("of the branch name"), "{text}");
     assert!(text.contains("the task is derived"), "{text}");
 }
