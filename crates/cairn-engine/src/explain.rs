@@ -97,7 +97,7 @@ impl Engine {
         parts: &[TaskPart],
         files: FilesFrom,
     ) -> Result<Explanation, EngineError> {
-        let out = self.wakeup_echo(req, None, history, parts)?;
+        let out = self.wakeup_echo(req, crate::git_task::Echo::default(), history, parts)?;
         let sel = self.select_with(req, history, parts)?;
         let packet = &out.packet;
         let mut candidates = Vec::new();

@@ -81,6 +81,45 @@ impl GitTask {
     }
 }
 
+/// What a packet's `query` says beyond its request's own task and files.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Echo<'a> {
+    /// Where the task came from (`query.derived`).
+    pub(crate) derived: Option<&'a str>,
+    /// A task and files derived from git that the packet was made without (no
+    /// note matched them): its query says them all the same.
+    pub(crate) unused: Option<&'a WakeupRequest>,
+}
+
+/// The files of `req` as routing names them (as the query of a packet made for
+/// `req` says them); as given when routing fails.
+pub(crate) fn routed_files(config: &Config, req: &WakeupRequest) -> Vec<String> {
+    let input = RouteInput {
+        cwd: &req.cwd,
+        project: req.project.as_deref(),
+        files: &req.files,
+        task: &req.task,
+    };
+    cairn_route::route(config, &input).map_or_else(|_| req.files.clone(), |r| r.files)
+}
+
+/// What a packet says when the task derived from git found no note (after the
+/// derivation's own summary).
+pub(crate) const NOTHING_MATCHED: &str =
+    "no note matched it, so the packet is the one a session without a task gets";
+
+/// Whether `packet`, made for a derived task, found nothing for it: no note
+/// shown but the hot layer, none left out for the budget, none listed as no
+/// longer current.
+fn found_nothing(packet: &cairn_assemble::Packet) -> bool {
+    packet.budget.left_out_count == 0
+        && packet.provenance.excluded.is_empty()
+        && packet
+            .sections()
+            .iter()
+            .all(|(_, items)| items.iter().all(|i| i.layer == "hot"))
+}
+
 /// What the git thread read: the task, and the history of the routed project's
 /// repository (for the notes whose code changed).
 #[derive(Debug, Clone)]
@@ -289,10 +328,28 @@ impl Engine {
         let git = self.git_read(req);
         let echo = git.task.echo();
         let history = git.history.cached.as_deref();
-        let mut out = match git.task.request(req) {
-            Some((derived, parts)) => self.wakeup_echo(&derived, echo.as_deref(), history, parts),
-            None => self.wakeup_echo(req, echo.as_deref(), history, &[]),
-        }?;
+        let said = Echo {
+            derived: echo.as_deref(),
+            unused: None,
+        };
+        let mut out = if let Some((derived, parts)) = git.task.request(req) {
+            let out = self.wakeup_echo(&derived, said, history, parts)?;
+            if found_nothing(&out.packet) {
+                // A derived task is a guess: when no note matches it, the
+                // session starts as one without a task does (its query still
+                // says what was derived, and why it went unused).
+                let said = echo.map(|e| format!("{e}; {NOTHING_MATCHED}"));
+                let echo = Echo {
+                    derived: said.as_deref(),
+                    unused: Some(&derived),
+                };
+                self.wakeup_echo(req, echo, history, &[])?
+            } else {
+                out
+            }
+        } else {
+            self.wakeup_echo(req, said, history, &[])?
+        };
         // Only when the index folder is kept (an index in memory this time has
         // none where a history could be written).
         // The project's history first; else the vault's, when dating an
@@ -323,7 +380,20 @@ impl Engine {
     pub fn explain_with_git(&self, req: &WakeupRequest) -> Result<Explanation, EngineError> {
         let git = self.git_read(req);
         let history = git.history.cached.as_deref();
+        let mut nothing_matched = false;
         let mut ex = match git.task.request(req) {
+            // As the wake-up does: a derived task no note matches gives way to
+            // none (see [`Engine::wakeup_with_git`]).
+            Some((derived, parts))
+                if found_nothing(
+                    &self
+                        .wakeup_echo(&derived, Echo::default(), history, parts)?
+                        .packet,
+                ) =>
+            {
+                nothing_matched = true;
+                self.explain_from(req, history, &[], FilesFrom::Request)?
+            }
             Some((derived, parts)) => {
                 // The derived files stand in for `--files` only when none were given.
                 let files = if req.files.is_empty() && !derived.files.is_empty() {
@@ -336,6 +406,12 @@ impl Engine {
             None => self.explain_from(req, history, &[], FilesFrom::Request)?,
         };
         ex.git = git.task.lines();
+        if nothing_matched {
+            ex.git.push(
+                "no note matched the derived task: the packet is the one a session without a task gets"
+                    .to_owned(),
+            );
+        }
         ex.git.extend(git.history.line());
         Ok(ex)
     }

@@ -13,6 +13,8 @@ use cairn_note::Note;
 use cairn_policy::Visibility;
 use cairn_render::{Format, TOKENIZER_NAME, Target};
 use cairn_route::{Route, RouteInput, RouteMethod};
+
+use crate::git_task::{Echo, routed_files};
 use cairn_score::{Ranking, ScoreContext, Scored, Weights};
 use chrono::{DateTime, Utc};
 use rustc_hash::FxHashMap;
@@ -396,14 +398,14 @@ impl Engine {
     /// when the text is over a character or byte cap, only the layers, assembly and
     /// rendering run again, within a budget derived from the measured ratio (see `fit.rs`).
     pub fn wakeup(&self, req: &WakeupRequest) -> Result<WakeupOutput, EngineError> {
-        self.wakeup_echo(req, None, None, &[])
+        self.wakeup_echo(req, Echo::default(), None, &[])
     }
 
-    /// [`Engine::wakeup`], the packet's query saying where its task came from (`derived`).
+    /// [`Engine::wakeup`], the packet's query saying what `echo` adds.
     pub(crate) fn wakeup_echo(
         &self,
         req: &WakeupRequest,
-        derived: Option<&str>,
+        echo: Echo<'_>,
         history: Option<&cairn_git::History>,
         parts: &[TaskPart],
     ) -> Result<WakeupOutput, EngineError> {
@@ -429,7 +431,7 @@ impl Engine {
             let candidates = candidates(&sel, &layers);
             spent.set(spent.get() + crate::micros(t));
             let limit = requested.unwrap_or(budget);
-            self.packet_within(&sel, req, &layers, &candidates, limit, derived)
+            self.packet_within(&sel, req, &layers, &candidates, limit, echo)
         };
         let capped = caps.cap_budget(budget);
         let mut out = within(if capped < budget {
@@ -477,7 +479,7 @@ impl Engine {
         layers: &Layers<'e>,
         candidates: &[Candidate<'e>],
         limit: usize,
-        derived: Option<&str>,
+        echo: Echo<'_>,
     ) -> Result<WakeupOutput, EngineError> {
         let profile = sel.profile;
         let format = req.format;
@@ -502,12 +504,17 @@ impl Engine {
             target: req.target.as_str(),
             generated_at: req.now.format("%Y-%m-%dT%H:%M:%SZ").to_string(),
             query: QueryEcho {
-                task: req.task.clone(),
+                task: echo
+                    .unused
+                    .map_or_else(|| req.task.clone(), |r| r.task.clone()),
                 cwd: sel.route.cwd.display().to_string(),
-                files: sel.route.files.clone(),
+                files: echo.unused.map_or_else(
+                    || sel.route.files.clone(),
+                    |r| routed_files(&self.config, r),
+                ),
                 modules: sel.route.modules.clone(),
                 scenes: sel.route.scenes.clone(),
-                derived: derived.map(str::to_owned),
+                derived: echo.derived.map(str::to_owned),
             },
             project,
             route: RouteInfo {

@@ -661,6 +661,80 @@ fn explain_says_why_a_branch_gives_no_task() {
     }
 }
 
+/// A derived task is a guess: when no note matches it (a branch about a chat
+/// notifier in a vault about payouts), the packet is the one a session without
+/// a task gets (its recent notes), not one that shows nothing but the hot
+/// layer, and the packet and `explain` say why.
+#[test]
+fn a_derived_task_no_note_matches_gives_the_packet_without_a_task() {
+    let (_dir, config, repo) = held_out("");
+    git(
+        &repo,
+        &[
+            "checkout",
+            "-q",
+            "-f",
+            "-b",
+            "feature/slack-webhook-notify",
+            "main",
+        ],
+        "2026-02-03T00:00:00Z",
+    );
+    write(&repo.join("tools/notify.sh"), "echo sent\n");
+    git(&repo, &["add", "-A"], "2026-02-03T09:00:00Z");
+    git(
+        &repo,
+        &[
+            "commit",
+            "-q",
+            "-m",
+            "Post deploy notices to the chat channel",
+        ],
+        "2026-02-03T09:00:00Z",
+    );
+    let p = wakeup_json(&config, &repo, &[]);
+    let without = wakeup_json(&config, &repo, &["--no-derive"]);
+    assert_eq!(
+        p["query"]["derived"],
+        "derived from git: branch feature/slack-webhook-notify, 1 commit changing 1 file; \
+         no note matched it, so the packet is the one a session without a task gets"
+    );
+    // The query still says what was derived.
+    assert_eq!(
+        p["query"]["task"],
+        "slack webhook notify; Post deploy notices to the chat channel"
+    );
+    assert_eq!(p["query"]["files"], serde_json::json!(["tools/notify.sh"]));
+    let got = titles(&p);
+    assert_eq!(got, titles(&without));
+    assert!(
+        got.iter().any(|t| t == "Payout batch locking"),
+        "the recent notes: {got:?}"
+    );
+    let lines = explain_git_lines(&config, &repo);
+    assert!(
+        lines.contains(
+            "no note matched the derived task: the packet is the one a session without a task gets"
+        ),
+        "{lines}"
+    );
+    // A branch some note matches keeps its task.
+    git(
+        &repo,
+        &["checkout", "-q", "fix/payout-batch-lock-timeouts"],
+        "2026-02-04T00:00:00Z",
+    );
+    let p = wakeup_json(&config, &repo, &[]);
+    assert!(
+        !p["query"]["derived"]
+            .as_str()
+            .unwrap()
+            .contains("no note matched"),
+        "{}",
+        p["query"]
+    );
+}
+
 /// The status's caches (staged, untracked, commits) live in the index folder
 /// and serve the derived task whether or not the code-changed deboost (the
 /// history) is on: turning the deboost off once also turned the caches off, and
@@ -774,9 +848,12 @@ fn a_repository_outside_the_routed_project_is_read_only_with_derive() {
 
     let forced = wakeup_json(&config, &other, &["--derive"]);
     assert_eq!(forced["query"]["task"], "settlement report");
+    // No note of the (developer's) notes in scope matches it: the packet is
+    // the one without a task, and says so.
     assert_eq!(
         forced["query"]["derived"],
-        "derived from git: branch feature/settlement-report, 1 changed file"
+        "derived from git: branch feature/settlement-report, 1 changed file; \
+         no note matched it, so the packet is the one a session without a task gets"
     );
     assert_eq!(forced["query"]["files"], serde_json::json!(["report.rs"]));
 }
