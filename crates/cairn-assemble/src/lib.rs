@@ -18,10 +18,11 @@
 mod packet;
 mod profile;
 mod rules;
+mod summary;
 
 use std::collections::{BTreeSet, HashMap};
 
-use cairn_note::{Note, Sensitivity, prose};
+use cairn_note::{Note, Sensitivity};
 use cairn_policy::{SafeText, ShownNote};
 use cairn_score::Scored;
 
@@ -34,6 +35,8 @@ pub use profile::{
     SectionRule,
 };
 pub use rules::{RULES_CHARS, summarize_rules};
+pub use summary::{clip, summarize};
+pub(crate) use summary::{clip_str, ends_sentence, one_line, telling_description};
 
 /// The built-in profiles (`crates/cairn-assemble/profiles/*.toml`), compiled in.
 pub const BUILTIN_PROFILES: &[(&str, &str)] = &[
@@ -646,140 +649,4 @@ fn max_sensitivity(p: &Packet) -> String {
         .unwrap_or(Sensitivity::Public)
         .as_str()
         .to_owned()
-}
-
-/// The note's description when it says something: not empty, and not only
-/// its title again.
-pub(crate) fn telling_description<'n>(n: &'n ShownNote<'_>) -> Option<&'n SafeText<'n>> {
-    n.description
-        .as_ref()
-        .filter(|d| !d.trim().is_empty() && !d.trim().eq_ignore_ascii_case(n.title.trim()))
-}
-
-/// The note's description (unless it only repeats the title), else up to two of
-/// its sentences that share the most terms
-/// with the task (in document order), else its lead (the first sentences of its
-/// first prose paragraph, or of the paragraph under a `Summary`-like heading); one
-/// line, at most [`SUMMARY_CHARS`] characters, cut at a word. Prose is what
-/// [`cairn_note::prose`] reads: never a heading, code, HTML, a table, a table of
-/// contents, a badge or an embed. It reads the redacted view only.
-pub fn summarize(n: &ShownNote<'_>, query_terms: &BTreeSet<String>) -> SafeText<'static> {
-    if let Some(d) = telling_description(n) {
-        return d.reshape(|d| clip_str(&one_line(d.trim()), SUMMARY_CHARS));
-    }
-    n.body.reshape(|body| {
-        let p = prose(body);
-        let keep =
-            |s: &&String| s.chars().any(char::is_alphanumeric) && s.as_str() != n.title.as_str();
-        // Each sentence once: a repeated line says nothing twice. A record's
-        // status and date say nothing of what it decided (an ADR's `Amends [5.
-        // Help comments]` matched a task about help better than its context).
-        let mut seen = BTreeSet::new();
-        let sentences: Vec<&String> = p
-            .sentences
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| !p.record_fields.contains(i))
-            .map(|(_, s)| s)
-            .filter(keep)
-            .filter(|s| seen.insert(s.as_str()))
-            .collect();
-        if sentences.is_empty() {
-            // A note that is a table: its first row; else where it points (its
-            // references); else its title.
-            let text = cairn_note::table_summary(body)
-                .or_else(|| {
-                    let refs: Vec<&str> = p
-                        .references
-                        .iter()
-                        .map(String::as_str)
-                        .filter(|s| s.chars().any(char::is_alphanumeric))
-                        .take(2)
-                        .collect();
-                    (!refs.is_empty()).then(|| refs.join("; "))
-                })
-                .unwrap_or_else(|| n.title.to_string());
-            return clip_str(&cairn_policy::one_line(&text), SUMMARY_CHARS);
-        }
-        let mut picked: Vec<&String> = Vec::new();
-        if !query_terms.is_empty() {
-            let mut ranked: Vec<(usize, usize)> = sentences
-                .iter()
-                .enumerate()
-                .map(|(i, s)| {
-                    let terms: BTreeSet<String> = cairn_index::analyze(s).into_iter().collect();
-                    (terms.intersection(query_terms).count(), i)
-                })
-                .filter(|(hits, _)| *hits > 0)
-                .collect();
-            ranked.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-            let mut at: Vec<usize> = ranked.iter().take(2).map(|(_, i)| *i).collect();
-            at.sort_unstable();
-            picked = at.into_iter().map(|i| sentences[i]).collect();
-        }
-        if picked.is_empty() {
-            let mut seen = BTreeSet::new();
-            picked = p
-                .lead_first()
-                .filter(keep)
-                .filter(|s| seen.insert(s.as_str()))
-                .take(2)
-                .collect();
-        }
-        // A lead-in to a list or a block ("Layout I keep in my head:") as the
-        // last sentence says nothing without what follows it, which the
-        // summary leaves out.
-        if picked.len() > 1 && picked.last().is_some_and(|s| s.trim_end().ends_with(':')) {
-            picked.pop();
-        }
-        let mut out = String::new();
-        for s in picked {
-            if !out.is_empty() {
-                if out.chars().count() + s.chars().count() > SUMMARY_CHARS {
-                    break;
-                }
-                // Two list items (no end mark) would read as one run-on sentence.
-                if ends_sentence(&out) {
-                    out.push(' ');
-                } else {
-                    out.push_str("; ");
-                }
-            }
-            out.push_str(s);
-        }
-        clip_str(&one_line(&out), SUMMARY_CHARS)
-    })
-}
-
-/// Whether `s` ends as a sentence does (an end mark, a colon or semicolon, perhaps
-/// inside a closing bracket or quote).
-pub(crate) fn ends_sentence(s: &str) -> bool {
-    s.trim_end()
-        .trim_end_matches([')', ']', '"', '\'', '’', '”'])
-        .ends_with(['.', '!', '?', '…', ':', ';'])
-}
-
-/// Untrusted text as one line (see [`cairn_policy::one_line`]), runs of spaces collapsed.
-pub(crate) fn one_line(s: &str) -> String {
-    cairn_policy::one_line(s)
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// Cuts safe text to at most `max` characters at a word boundary, adding `…`.
-pub fn clip(s: &SafeText<'_>, max: usize) -> SafeText<'static> {
-    s.reshape(|s| clip_str(s, max))
-}
-
-pub(crate) fn clip_str(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
-        return s.to_owned();
-    }
-    let cut: String = s.chars().take(max.saturating_sub(1)).collect();
-    let cut = match cut.rfind(' ') {
-        Some(i) if i > max / 2 => &cut[..i],
-        _ => &cut[..],
-    };
-    format!("{}…", cut.trim_end_matches([',', ';', ':', ' ']))
 }

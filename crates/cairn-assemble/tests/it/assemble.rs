@@ -377,6 +377,84 @@ fn the_content_hash_covers_content_not_bookkeeping() {
     }
 }
 
+/// The sentence a task picks, when it opens by pointing back ("This will be
+/// able to ..."), comes with the sentence before it (held-out trial
+/// alphagov/govuk-aws: "18. Use RDS ...: This will be able to connect and
+/// configure each RDS instance in a stack."); an "It" the sentence explains
+/// itself, or a "This decision" naming the note, does not.
+#[test]
+fn a_picked_sentence_that_points_back_comes_with_the_one_before() {
+    let check = |body: &str, task: &str, expect: &str| {
+        let n = note("n.md", "title: N", &format!("# N\n\n{body}\n"));
+        let terms: BTreeSet<String> = cairn_index::analyze(task).into_iter().collect();
+        assert_eq!(
+            summarize(&ShownNote::of(&n), &terms).into_string(),
+            expect,
+            "{body}"
+        );
+    };
+    let rds = "Terraform code would be required. We will create a node class named db_admin. \
+               This will be able to connect and configure each RDS instance in a stack.";
+    check(
+        rds,
+        "rds instance storage",
+        "We will create a node class named db_admin. This will be able to connect and configure each RDS instance in a stack.",
+    );
+    check(
+        "Payouts go out daily. They retry a failed payout with backoff.",
+        "retry backoff",
+        "Payouts go out daily. They retry a failed payout with backoff.",
+    );
+    // Pointing at nothing before: the sentence alone.
+    check(
+        "Hosting costs little. It is dangerous to expose a staging domain without auth.",
+        "staging domain auth",
+        "It is dangerous to expose a staging domain without auth.",
+    );
+    check(
+        "Context first. This decision moves payouts to a queue.",
+        "payouts queue",
+        "This decision moves payouts to a queue.",
+    );
+    // "This background section" names the note (held-out trial
+    // guardian/dotcom-rendering).
+    check(
+        "Picking a size involves the layout. This background section explains picture sources.",
+        "picture sources",
+        "This background section explains picture sources.",
+    );
+    // The two would not fit a summary together: the one picked alone.
+    let long = format!(
+        "{}stream. This is run through the cleaner that finds the image media.",
+        "The assets are processed and placed into slots with extra fields ".repeat(4)
+    );
+    check(
+        &long,
+        "cleaner image media",
+        "This is run through the cleaner that finds the image media.",
+    );
+    // A lead-in ("... does the following:") needs what follows, not what
+    // came before (held-out trial guardian/dotcom-rendering).
+    check(
+        "Assets are placed into slots. This is run through the cleaner which does the following:\n\n- Builds a picture tag\n",
+        "cleaner picture tag",
+        "This is run through the cleaner which does the following: Builds a picture tag",
+    );
+    // The first sentence has nothing before it.
+    check(
+        "This queue holds payouts. Nothing else here.",
+        "payouts queue",
+        "This queue holds payouts.",
+    );
+    // A second best pointing back keeps its place: the best names its topic.
+    check(
+        "A key is sent with every request. The header carries the key. \
+         It has to be unique per request.",
+        "key request unique",
+        "A key is sent with every request. It has to be unique per request.",
+    );
+}
+
 #[test]
 fn summaries_prefer_description_then_matching_sentences() {
     let n = note("a.md", "description: The one line.", "Body.");
