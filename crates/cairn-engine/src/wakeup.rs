@@ -287,12 +287,15 @@ impl Engine {
         let folder_shares = crate::code_changed::folder_shares(&route.files, history);
         let file_names = cairn_score::file_names(&route.files);
         let mut subject = crate::derived_task::subject(parts, &route.files);
-        if !subject.is_empty() {
+        if !subject.is_empty() || subject.branch_has_words() {
             // The project's own names (its id and name, default tags, its
             // checkouts' folders; not its modules) say what all of it is
             // about, and so does a word most notes hold (`aws` in a vault of
             // AWS infrastructure): neither is the work's subject. A failed
             // look-up keeps the word (the search reported its own error).
+            // Of the branch's words a title may say most of, only the
+            // project's names are left out: a title saying two of them is
+            // about more than the vault's domain.
             let modules: Vec<&str> = project
                 .and_then(|id| self.config.project(id))
                 .map(|p| p.modules.iter().map(|m| m.id.as_str()).collect())
@@ -305,6 +308,7 @@ impl Engine {
                 .chain(project)
                 .flat_map(cairn_index::analyze)
                 .collect();
+            subject.retain_branch(|term| !own.contains(term));
             subject.retain(|term| {
                 !own.contains(term)
                     && self

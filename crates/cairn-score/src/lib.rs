@@ -33,7 +33,7 @@ use chrono::NaiveDate;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::files::{Named, file_match, module_match, norm_path, title_names};
+use crate::files::{file_match, module_match, norm_path};
 
 mod factor;
 mod files;
@@ -452,36 +452,9 @@ fn score_one(n: &Note, m: Match, best: f64, ctx: &ScoreContext<'_>) -> Scored {
             detail: Detail::Text(m),
         });
     }
-    // A title that writes a file's name ("Invoke adr-config to get
-    // configuration"), says every word of it (`AdrSlug.ts`, "Use the ADR
-    // slug as its unique ID"), or says what the branch and the changed files
-    // both name ("RDS Database Management" for `fix/rds-storage-autoscaling`
-    // changing `modules/rds_instance/main.tf`) points at the note as a module
-    // does; only a note the text search found (its title holds the words,
-    // which are in the query), so the titles of the others are never read.
-    let title_points = || {
-        if let Some((f, how)) = title_names(n, ctx.file_names, (ctx.project_id, ctx.own_names)) {
-            let why = match how {
-                Named::Written => format!("its title writes the name of {}", f.file),
-                Named::Sole => format!("its title is the name of {}", f.file),
-                Named::Words => format!(
-                    "its title names {} ({})",
-                    f.file,
-                    f.terms.iter().cloned().collect::<Vec<_>>().join(" ")
-                ),
-            };
-            return Some(("file_name", why));
-        }
-        subject::title_says(n, ctx.subject).map(|word| {
-            (
-                "subject",
-                format!("its title names {word}, what the branch and the changed files are about"),
-            )
-        })
-    };
     if !anchored
         && bm25 > 0.0
-        && let Some((name, why)) = title_points()
+        && let Some((name, why)) = subject::title_points(n, ctx)
     {
         anchored = true;
         signals += w.module_match;

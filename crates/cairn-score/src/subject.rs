@@ -9,12 +9,22 @@
 //! about. Such a note passes the relevance gate as one a changed file names
 //! does, however little of the rest of the task it covers: the rest (how the
 //! work goes, `storage autoscaling`) may be in no note at all.
+//!
+//! So does a note whose title says most of the branch's topical words, at
+//! least two (`chore/remove-sbl-bridge-leftovers` and "Remove the Altinn 2 /
+//! SBL Bridge integration": `sbl` and `bridge` of `sbl bridge leftovers`),
+//! whatever the files: a branch named after what a title says is named after
+//! that note's topic, while a word no note holds (`leftovers`) and the words
+//! every note of the vault shares weighed it below the gate. `title_points`
+//! asks, in order, whether a title names a changed file (`files.rs`),
+//! says the subject, or says most of the branch.
 
 use std::collections::BTreeSet;
 
 use cairn_note::Note;
 
-use crate::files::{file_stem, generic, plain_title, probe, words_apart};
+use crate::ScoreContext;
+use crate::files::{Named, file_stem, generic, plain_title, probe, title_names, words_apart};
 
 /// Folders that say where code sits in a repository, not what it is about
 /// (`src`, `internal`, `packages`): a branch word that names one is no subject.
@@ -26,6 +36,8 @@ const LAYOUT_WORDS: &str = "src source sources lib libs pkg pkgs cmd internal ap
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Subject {
     words: Vec<SubjectWord>,
+    /// The branch's topical words, whatever the files name.
+    branch: Vec<SubjectWord>,
 }
 
 /// A word of a [`Subject`].
@@ -50,6 +62,17 @@ impl Subject {
         self.words.retain(|w| keep(&w.term));
     }
 
+    /// Keeps the branch's topical words whose analysed form `keep` accepts.
+    pub fn retain_branch(&mut self, mut keep: impl FnMut(&str) -> bool) {
+        self.branch.retain(|w| keep(&w.term));
+    }
+
+    /// Whether the branch has two topical words or more (a title can say most
+    /// of them, see `title_holds_branch`).
+    pub fn branch_has_words(&self) -> bool {
+        self.branch.len() >= 2
+    }
+
     /// Its words as the branch name writes them, in the branch's order.
     pub fn words(&self) -> impl Iterator<Item = &str> {
         self.words.iter().map(|w| w.word.as_str())
@@ -64,7 +87,7 @@ impl Subject {
 pub fn subject(branch: &str, files: &[String], filler: &BTreeSet<String>) -> Subject {
     static LAYOUT: std::sync::LazyLock<BTreeSet<String>> =
         std::sync::LazyLock::new(|| cairn_index::analyze(LAYOUT_WORDS).into_iter().collect());
-    if branch.trim().is_empty() || files.is_empty() {
+    if branch.trim().is_empty() {
         return Subject::default();
     }
     let named: BTreeSet<String> = files
@@ -80,12 +103,12 @@ pub fn subject(branch: &str, files: &[String], filler: &BTreeSet<String>) -> Sub
                 .collect::<Vec<_>>()
         })
         .collect();
-    let mut words: Vec<SubjectWord> = Vec::new();
+    let mut branch_words: Vec<SubjectWord> = Vec::new();
     for word in branch.split_whitespace() {
         for term in cairn_index::analyze(&words_apart(word)) {
             let topical = !filler.contains(&term) && !generic(&term) && !LAYOUT.contains(&term);
-            if topical && named.contains(&term) && !words.iter().any(|w| w.term == term) {
-                words.push(SubjectWord {
+            if topical && !branch_words.iter().any(|w| w.term == term) {
+                branch_words.push(SubjectWord {
                     probe: probe(&term),
                     term,
                     word: word.to_lowercase(),
@@ -93,7 +116,83 @@ pub fn subject(branch: &str, files: &[String], filler: &BTreeSet<String>) -> Sub
             }
         }
     }
-    Subject { words }
+    let words = branch_words
+        .iter()
+        .filter(|w| named.contains(&w.term))
+        .cloned()
+        .collect();
+    Subject {
+        words,
+        branch: branch_words,
+    }
+}
+
+/// The branch's topical words the note's title says, as the branch writes
+/// them, when it says most of them (two thirds, rounded up) and at least two;
+/// `None` for a confidential note.
+pub(crate) fn title_holds_branch(n: &Note, subject: &Subject) -> Option<Vec<String>> {
+    let words = &subject.branch;
+    let need = (words.len() * 2).div_ceil(3).max(2);
+    if words.len() < 2 || n.sensitivity >= cairn_note::Sensitivity::Confidential {
+        return None;
+    }
+    let (lower, ascii) = plain_title(&n.title);
+    if ascii
+        && words
+            .iter()
+            .filter(|w| lower.contains(w.probe.as_str()))
+            .count()
+            < need
+    {
+        return None;
+    }
+    let title: BTreeSet<String> = cairn_index::analyze(&n.title).into_iter().collect();
+    let mut held: Vec<String> = Vec::new();
+    for w in words.iter().filter(|w| title.contains(&w.term)) {
+        if !held.contains(&w.word) {
+            held.push(w.word.clone());
+        }
+    }
+    (words.iter().filter(|w| title.contains(&w.term)).count() >= need).then_some(held)
+}
+
+/// A title that writes a file's name ("Invoke adr-config to get
+/// configuration"), says every word of it (`AdrSlug.ts`, "Use the ADR
+/// slug as its unique ID"), or says what the branch and the changed files
+/// both name ("RDS Database Management" for `fix/rds-storage-autoscaling`
+/// changing `modules/rds_instance/main.tf`), or says most of the branch's
+/// words points at the note as a module does: the factor's name and its
+/// reason. The caller asks only of a note the text search found (its title
+/// holds the words, which are in the query), so the titles of the others are
+/// never read.
+pub(crate) fn title_points(n: &Note, ctx: &ScoreContext<'_>) -> Option<(&'static str, String)> {
+    if let Some((f, how)) = title_names(n, ctx.file_names, (ctx.project_id, ctx.own_names)) {
+        let why = match how {
+            Named::Written => format!("its title writes the name of {}", f.file),
+            Named::Sole => format!("its title is the name of {}", f.file),
+            Named::Words => format!(
+                "its title names {} ({})",
+                f.file,
+                f.terms.iter().cloned().collect::<Vec<_>>().join(" ")
+            ),
+        };
+        return Some(("file_name", why));
+    }
+    if let Some(word) = title_says(n, ctx.subject) {
+        return Some((
+            "subject",
+            format!("its title names {word}, what the branch and the changed files are about"),
+        ));
+    }
+    title_holds_branch(n, ctx.subject).map(|words| {
+        (
+            "subject",
+            format!(
+                "its title says {}, most of the branch's words",
+                words.join(" ")
+            ),
+        )
+    })
 }
 
 /// The first word of `subject` the note's title says, as the branch writes

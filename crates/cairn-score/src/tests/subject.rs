@@ -107,3 +107,69 @@ fn a_title_that_names_the_subject_points_at_its_note() {
     let s = score(&notes, &hits, &c.ctx());
     assert!(s.iter().all(|n| !n.anchored));
 }
+
+/// A note the text search found whose title says most of the branch's topical
+/// words (two thirds, at least two) is pointed at whatever the changed files
+/// name (held-out trial Altinn/altinn-authentication:
+/// `chore/remove-sbl-bridge-leftovers` and "ADR-0004: Remove the Altinn 2 /
+/// SBL Bridge integration", which a word no note holds, `leftovers`, and words
+/// most notes hold, `sbl` and `bridge`, kept below the relevance gate). A
+/// title saying one of them, a branch of one topical word, a confidential note
+/// and a note the search did not find are not.
+#[test]
+fn a_title_that_says_most_of_the_branch_points_at_its_note() {
+    let titled =
+        |path: &str, title: &str, extra: &str| note(path, &format!("title: {title}{extra}"));
+    let notes = vec![
+        titled(
+            "adr4.md",
+            "ADR-0004: Remove the Altinn 2 / SBL Bridge integration",
+            "",
+        ),
+        titled("sessions.md", "Flow: Sessions and the SBL cookies", ""),
+        titled("unfound.md", "SBL bridge timeouts", ""),
+        titled(
+            "conf.md",
+            "SBL bridge service account",
+            "\nsensitivity: confidential",
+        ),
+    ];
+    let hits = [
+        hit("adr4.md", 2.0),
+        hit("sessions.md", 2.5),
+        hit("conf.md", 1.0),
+    ];
+    let branch = "remove sbl bridge leftovers";
+    let mut c = Ctx::new(branch);
+    c.files = vec!["src/Authentication/Services/AuthenticationCore.cs".into()];
+    c.subject = subject(
+        branch,
+        &c.files,
+        &cairn_index::analyze("remove").into_iter().collect(),
+    );
+    assert!(c.subject.is_empty(), "no file names sbl or bridge");
+    let s = score(&notes, &hits, &c.ctx());
+    let get = |p: &str| s.iter().find(|x| x.path == p).unwrap();
+    let adr = get("adr4.md");
+    assert!(adr.anchored && (adr.signals - 0.3).abs() < 1e-9);
+    assert!(
+        adr.reasons()
+            .iter()
+            .any(|r| r == "its title says sbl bridge, most of the branch's words"),
+        "{:?}",
+        adr.reasons()
+    );
+    for p in ["sessions.md", "unfound.md", "conf.md"] {
+        assert!(!get(p).anchored, "{p}");
+    }
+    // One topical word: a title saying it is not pointed at by this rule.
+    let mut c = Ctx::new("sbl");
+    c.subject = subject("sbl", &[], &filler());
+    let s = score(&notes, &hits, &c.ctx());
+    assert!(s.iter().all(|n| !n.anchored));
+    // Four topical words: three are needed.
+    let mut c = Ctx::new("sbl bridge cookie cleanup");
+    c.subject = subject("sbl bridge cookie cleanup", &[], &filler());
+    let s = score(&notes, &hits, &c.ctx());
+    assert!(s.iter().all(|n| !n.anchored));
+}
