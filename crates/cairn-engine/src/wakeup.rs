@@ -13,14 +13,13 @@ use cairn_note::Note;
 use cairn_policy::Visibility;
 use cairn_render::{Format, TOKENIZER_NAME, Target};
 use cairn_route::{Route, RouteInput, RouteMethod};
-
-use crate::git_task::{Echo, routed_files};
 use cairn_score::{Ranking, ScoreContext, Scored, Weights};
 use chrono::{DateTime, Utc};
 use rustc_hash::FxHashMap;
 
 use crate::derived_task::TaskPart;
 use crate::fit::{MAX_FIT_ATTEMPTS, OutputCaps, Shrink, shrink};
+use crate::git_task::{Echo, routed_files};
 use crate::hot::SessionSource;
 use crate::layers::{Layers, candidates};
 use crate::owners::Owners;

@@ -147,13 +147,18 @@ pub(crate) fn title_holds_branch(n: &Note, subject: &Subject) -> Option<Vec<Stri
         return None;
     }
     let title: BTreeSet<String> = cairn_index::analyze(&n.title).into_iter().collect();
+    let said: Vec<&SubjectWord> = words.iter().filter(|w| title.contains(&w.term)).collect();
+    if said.len() < need {
+        return None;
+    }
+    // A branch word analysed into two terms (`selfIdentified`) is named once.
     let mut held: Vec<String> = Vec::new();
-    for w in words.iter().filter(|w| title.contains(&w.term)) {
+    for w in said {
         if !held.contains(&w.word) {
             held.push(w.word.clone());
         }
     }
-    (words.iter().filter(|w| title.contains(&w.term)).count() >= need).then_some(held)
+    Some(held)
 }
 
 /// A title that writes a file's name ("Invoke adr-config to get
