@@ -64,6 +64,11 @@ pub struct QueryEcho {
     /// from git: branch …, N changed files, M commits`, or why none was derived.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub derived: Option<String>,
+    /// Whether the task and files above went unused: derived from git, they
+    /// matched no note, and the notes are those of a session without a task
+    /// (only written when true).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub task_unused: bool,
 }
 
 /// The `identity` object.

@@ -518,6 +518,7 @@ impl Engine {
                 modules: sel.route.modules.clone(),
                 scenes: sel.route.scenes.clone(),
                 derived: echo.derived.map(str::to_owned),
+                task_unused: echo.unused.is_some(),
             },
             project,
             route: RouteInfo {

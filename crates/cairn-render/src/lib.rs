@@ -428,18 +428,26 @@ impl Renderer {
         let sections = section_views(&items, |_| true);
         let hot_sections = section_views(&items, |i| i.layer == "hot");
         let mut task_sections = section_views(&items, |i| i.layer != "hot");
+        let has_task = !packet.query.task.is_empty() || !packet.query.files.is_empty();
         // A section the hot layer already opened is named apart after the task
-        // line ("Working style, for this task"), so no heading is printed twice.
+        // line ("Working style, for this task"), so no heading is printed twice;
+        // without a task that ranked them (none, or a derived one no note
+        // matched), the notes are the session's ("Also relevant, for this
+        // session": its recent notes).
+        let apart = if has_task && !packet.query.task_unused {
+            "for this task"
+        } else {
+            "for this session"
+        };
         for t in &mut task_sections {
             if hot_sections
                 .iter()
                 .any(|h| h.name == t.name && !h.items.is_empty())
             {
-                t.heading = format!("{}, for this task", t.heading);
+                t.heading = format!("{}, {apart}", t.heading);
             }
         }
         let task_item_count: usize = task_sections.iter().map(|s| s.items.len()).sum();
-        let has_task = !packet.query.task.is_empty() || !packet.query.files.is_empty();
         // The most relevant retired notes by name, the others counted: a
         // broad task matched a dozen superseded notes, a line of titles the
         // session is told not to rely on (JSON lists every one the packet

@@ -705,6 +705,7 @@ fn a_derived_task_no_note_matches_gives_the_packet_without_a_task() {
         "slack webhook notify; Post deploy notices to the chat channel"
     );
     assert_eq!(p["query"]["files"], serde_json::json!(["tools/notify.sh"]));
+    assert_eq!(p["query"]["task_unused"], true);
     let got = titles(&p);
     assert_eq!(got, titles(&without));
     assert!(
@@ -733,6 +734,7 @@ fn a_derived_task_no_note_matches_gives_the_packet_without_a_task() {
         "{}",
         p["query"]
     );
+    assert!(p["query"].get("task_unused").is_none(), "{}", p["query"]);
 }
 
 /// The status's caches (staged, untracked, commits) live in the index folder

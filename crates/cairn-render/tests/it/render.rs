@@ -410,3 +410,36 @@ fn a_status_follows_the_title_everywhere() {
         "{plain}"
     );
 }
+
+/// A section the hot layer opened is named apart for the task-layer notes
+/// after it: "for this task" when a task ranked them, "for this session"
+/// without one (the recent notes) or when a task derived from git matched no
+/// note (`query.task_unused`: the notes are those of a session without a task).
+#[test]
+fn a_section_named_apart_says_whether_a_task_ranked_its_notes() {
+    let r = Renderer::builtin().unwrap();
+    let mut hot = item("Pinned runbook", "Always read first.");
+    hot.layer = "hot".into();
+    let heading = |task: &str, unused: bool| {
+        let mut p = packet(vec![]);
+        p.recommended_notes = vec![hot.clone(), item("Retry design", "Retries back off.")];
+        p.query.task = task.into();
+        p.query.task_unused = unused;
+        let out = r.render(&p, Target::Claude, Format::Prompt).unwrap();
+        let found: Vec<&str> = out
+            .lines()
+            .filter(|l| l.starts_with("## Also relevant"))
+            .collect();
+        assert_eq!(found.len(), 2, "{out}");
+        found[1].to_owned()
+    };
+    assert_eq!(
+        heading("fix payouts", false),
+        "## Also relevant, for this task"
+    );
+    assert_eq!(heading("", false), "## Also relevant, for this session");
+    assert_eq!(
+        heading("quantum shader", true),
+        "## Also relevant, for this session"
+    );
+}
