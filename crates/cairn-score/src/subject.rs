@@ -127,27 +127,15 @@ pub fn subject(branch: &str, files: &[String], filler: &BTreeSet<String>) -> Sub
     }
 }
 
-/// The branch's topical words the note's title says, as the branch writes
-/// them, when it says most of them (two thirds, rounded up) and at least two;
-/// `None` for a confidential note.
-pub(crate) fn title_holds_branch(n: &Note, subject: &Subject) -> Option<Vec<String>> {
+/// The branch's topical words `title` says, as the branch writes them, when
+/// it says most of them (two thirds, rounded up) and at least two.
+fn title_holds_branch(title: &Title<'_>, subject: &Subject) -> Option<Vec<String>> {
     let words = &subject.branch;
     let need = (words.len() * 2).div_ceil(3).max(2);
-    if words.len() < 2 || n.sensitivity >= cairn_note::Sensitivity::Confidential {
+    if words.len() < 2 || words.iter().filter(|w| title.may_say(w)).count() < need {
         return None;
     }
-    let (lower, ascii) = plain_title(&n.title);
-    if ascii
-        && words
-            .iter()
-            .filter(|w| lower.contains(w.probe.as_str()))
-            .count()
-            < need
-    {
-        return None;
-    }
-    let title: BTreeSet<String> = cairn_index::analyze(&n.title).into_iter().collect();
-    let said: Vec<&SubjectWord> = words.iter().filter(|w| title.contains(&w.term)).collect();
+    let said: Vec<&SubjectWord> = words.iter().filter(|w| title.says(w)).collect();
     if said.len() < need {
         return None;
     }
@@ -159,6 +147,42 @@ pub(crate) fn title_holds_branch(n: &Note, subject: &Subject) -> Option<Vec<Stri
         }
     }
     Some(held)
+}
+
+/// A note's title as the subject's checks read it: lowercase for the probes,
+/// and its analysed words, analysed once, when a probe says they may hold a
+/// word.
+struct Title<'n> {
+    text: &'n str,
+    lower: String,
+    ascii: bool,
+    words: std::cell::OnceCell<BTreeSet<String>>,
+}
+
+impl<'n> Title<'n> {
+    fn of(n: &'n Note) -> Self {
+        let (lower, ascii) = plain_title(&n.title);
+        Self {
+            text: &n.title,
+            lower,
+            ascii,
+            words: std::cell::OnceCell::new(),
+        }
+    }
+
+    /// Whether the title may say `w`: the test on letters as written holds
+    /// for plain ASCII titles only (an accent the index folds away is not the
+    /// letter of a probe).
+    fn may_say(&self, w: &SubjectWord) -> bool {
+        !self.ascii || self.lower.contains(w.probe.as_str())
+    }
+
+    /// Whether the title's analysed words hold `w`.
+    fn says(&self, w: &SubjectWord) -> bool {
+        self.words
+            .get_or_init(|| cairn_index::analyze(self.text).into_iter().collect())
+            .contains(&w.term)
+    }
 }
 
 /// A title that writes a file's name ("Invoke adr-config to get
@@ -183,13 +207,21 @@ pub(crate) fn title_points(n: &Note, ctx: &ScoreContext<'_>) -> Option<(&'static
         };
         return Some(("file_name", why));
     }
-    if let Some(word) = title_says(n, ctx.subject) {
+    // Not a confidential note's (as for related files: what points at it is
+    // its content).
+    if (ctx.subject.is_empty() && !ctx.subject.branch_has_words())
+        || n.sensitivity >= cairn_note::Sensitivity::Confidential
+    {
+        return None;
+    }
+    let title = Title::of(n);
+    if let Some(word) = title_says(&title, ctx.subject) {
         return Some((
             "subject",
             format!("its title names {word}, what the branch and the changed files are about"),
         ));
     }
-    title_holds_branch(n, ctx.subject).map(|words| {
+    title_holds_branch(&title, ctx.subject).map(|words| {
         (
             "subject",
             format!(
@@ -200,24 +232,12 @@ pub(crate) fn title_points(n: &Note, ctx: &ScoreContext<'_>) -> Option<(&'static
     })
 }
 
-/// The first word of `subject` the note's title says, as the branch writes
-/// it; `None` for a confidential note (as for related files: what points at
-/// it is its content).
-pub(crate) fn title_says<'s>(n: &Note, subject: &'s Subject) -> Option<&'s str> {
-    if subject.is_empty() || n.sensitivity >= cairn_note::Sensitivity::Confidential {
-        return None;
-    }
-    let (lower, ascii) = plain_title(&n.title);
-    // The test on letters as written holds for plain ASCII titles only (an
-    // accent the index folds away is not the letter of a probe).
-    let mut maybe = subject
+/// The first word of `subject` `title` says, as the branch writes it.
+fn title_says<'s>(title: &Title<'_>, subject: &'s Subject) -> Option<&'s str> {
+    subject
         .words
         .iter()
-        .filter(|w| !ascii || lower.contains(w.probe.as_str()))
-        .peekable();
-    maybe.peek()?;
-    let title: BTreeSet<String> = cairn_index::analyze(&n.title).into_iter().collect();
-    maybe
-        .find(|w| title.contains(&w.term))
+        .filter(|w| title.may_say(w))
+        .find(|w| title.says(w))
         .map(|w| w.word.as_str())
 }
