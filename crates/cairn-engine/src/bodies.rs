@@ -6,7 +6,6 @@
 use std::collections::BTreeSet;
 
 use cairn_assemble::Candidate;
-use rayon::prelude::*;
 
 use crate::Engine;
 
@@ -40,27 +39,45 @@ impl Engine {
         // Which of them fitting drops is found (renderings) while, on the pool,
         // the bodies of the others are read and their items built again (the
         // bodies redacted: most of an assembly's time), each a function of its
-        // candidate alone, collected in candidate order. Until the drops are
-        // known every shown note is one of the others; a dropped note's new item
-        // is not used: it stays as it was, without its body.
+        // candidate alone. They are read in the order fitting keeps them (the
+        // reverse of its drop order), one note at a time from a shared queue,
+        // so that once the drops are known the notes left in the queue that
+        // fitting drops are never read; until then every shown note is one of
+        // the others. A dropped note's new item is not used: it stays as it
+        // was, without its body. Which thread read a note changes nothing: the
+        // items are kept by candidate position.
+        let keep_rank: std::collections::HashMap<&str, usize> = packet
+            .drop_order()
+            .into_iter()
+            .rev()
+            .enumerate()
+            .map(|(rank, (_, _, item))| (item.path.as_str(), rank))
+            .collect();
+        let mut queue: Vec<&(usize, String)> = shown.iter().collect();
+        queue.sort_by_key(|(at, path)| (keep_rank.get(path.as_str()).copied(), *at));
         let view: &[Candidate<'e>] = candidates;
         let known: std::sync::OnceLock<BTreeSet<String>> = std::sync::OnceLock::new();
-        let (dropped, rebuilt) = rayon::join(
-            || known.get_or_init(|| dropped(&packet)),
-            || {
-                shown
-                    .par_iter()
-                    .filter_map(|(at, path)| {
-                        if known.get().is_some_and(|d| d.contains(path)) {
-                            return None;
-                        }
-                        let note = self.note(&view[*at].note.path)?;
-                        let full = Candidate { note, ..view[*at] };
-                        Some((*at, path, note, cairn_assemble::item_of(request, &full)))
-                    })
-                    .collect::<Vec<_>>()
-            },
-        );
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let read = || {
+            let mut out = Vec::new();
+            loop {
+                let taken = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some((at, path)) = queue.get(taken).copied() else {
+                    return out;
+                };
+                if known.get().is_some_and(|d| d.contains(path)) {
+                    continue;
+                }
+                let Some(note) = self.note(&view[*at].note.path) else {
+                    continue;
+                };
+                let full = Candidate { note, ..view[*at] };
+                out.push((*at, path, note, cairn_assemble::item_of(request, &full)));
+            }
+        };
+        let ((dropped, mut rebuilt), more) =
+            rayon::join(|| (known.get_or_init(|| dropped(&packet)), read()), read);
+        rebuilt.extend(more);
         for (at, path, note, item) in rebuilt {
             if !dropped.contains(path) {
                 candidates[at].note = note;

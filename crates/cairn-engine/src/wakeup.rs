@@ -164,7 +164,7 @@ impl Engine {
 
     /// [`Engine::select_with`] for a packet: beside the task search, the hot
     /// layer's bodies are also read into the note cache, where assembly finds
-    /// them.
+    /// them, and the template the packet is rendered with is parsed.
     pub(crate) fn select_for_packet(
         &self,
         req: &WakeupRequest,
@@ -179,7 +179,7 @@ impl Engine {
         req: &WakeupRequest,
         history: Option<&cairn_git::History>,
         parts: &[TaskPart],
-        read_hot_bodies: bool,
+        for_packet: bool,
     ) -> Result<Selection<'_>, EngineError> {
         let input = RouteInput {
             cwd: &req.cwd,
@@ -249,7 +249,9 @@ impl Engine {
         // task: beside the task search, on the pool's idle thread, the first is
         // counted and the second chosen and, for a packet, its bodies read into
         // the note cache (the notes a packet shows whatever the task; assembly
-        // reads them there).
+        // reads them there) and the packet's template parsed (the first
+        // rendering, which finds the notes fitting drops whatever their
+        // bodies, then does not).
         let (hits, (code_changed, (hot, pins_over))) = rayon::join(search, || {
             let hot = self.hot_picks(
                 profile,
@@ -259,10 +261,13 @@ impl Engine {
                 &secondary_notes,
                 req,
             );
-            if read_hot_bodies && self.notes.lazy_bodies() {
-                for (n, _) in &hot.0 {
-                    let _ = self.note(&n.path);
+            if for_packet {
+                if self.notes.lazy_bodies() {
+                    for (n, _) in &hot.0 {
+                        let _ = self.note(&n.path);
+                    }
                 }
+                self.renderer.prepare(req.target, req.format);
             }
             let changed = history.map_or_else(Default::default, |h| {
                 crate::code_changed::changes(&in_scope, &origin, h)

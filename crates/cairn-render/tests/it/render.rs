@@ -78,6 +78,31 @@ fn every_target_and_format_renders() {
     }
 }
 
+/// A template parsed ahead (`Renderer::prepare`, beside other work) renders
+/// what one parsed by its first rendering does, for every target and format,
+/// and one that fails when rendered still fails then.
+#[test]
+fn a_template_parsed_ahead_renders_the_same() {
+    let p = packet(vec![item("Use Kafka", "Events go through Kafka.")]);
+    let ahead = Renderer::builtin().unwrap();
+    for t in Target::ALL {
+        for f in Format::ALL {
+            ahead.prepare(t, f);
+            let fresh = Renderer::builtin().unwrap().render(&p, t, f).unwrap();
+            assert_eq!(ahead.render(&p, t, f).unwrap(), fresh, "{t}/{f}");
+        }
+    }
+    let broken =
+        Renderer::with_templates([("prompt/claude.j2".to_owned(), "{{ nope.x }}".to_owned())])
+            .unwrap();
+    broken.prepare(Target::Claude, Format::Prompt);
+    assert!(
+        broken
+            .render(&packet(vec![]), Target::Claude, Format::Prompt)
+            .is_err()
+    );
+}
+
 /// One block: a `<cairn-memory …>` tag opening the first line and `</cairn-memory>`
 /// the last, or, for Gemini CLI (which escapes `<` and `>`), a fence: the first line
 /// opens it (```` ```cairn-memory ````), the last line alone closes it, and no other
