@@ -35,7 +35,7 @@ pub use profile::{
     SectionRule,
 };
 pub use rules::{RULES_CHARS, summarize_rules};
-pub use summary::{clip, summarize};
+pub use summary::{best_sentences, clip, summarize};
 pub(crate) use summary::{clip_str, ends_sentence, one_line, telling_description};
 
 /// The built-in profiles (`crates/cairn-assemble/profiles/*.toml`), compiled in.

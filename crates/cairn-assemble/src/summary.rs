@@ -18,6 +18,23 @@ pub(crate) fn telling_description<'n>(n: &'n ShownNote<'_>) -> Option<&'n SafeTe
         .filter(|d| !d.trim().is_empty() && !d.trim().eq_ignore_ascii_case(n.title.trim()))
 }
 
+/// The positions of the (at most) two of `sentences` that share the most
+/// analysed terms with `terms`, the best first; of equal ones, the earlier.
+/// None shares a term: none.
+pub fn best_sentences<S: AsRef<str>>(sentences: &[S], terms: &BTreeSet<String>) -> Vec<usize> {
+    let mut ranked: Vec<(usize, usize)> = sentences
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let said: BTreeSet<String> = cairn_index::analyze(s.as_ref()).into_iter().collect();
+            (said.intersection(terms).count(), i)
+        })
+        .filter(|(hits, _)| *hits > 0)
+        .collect();
+    ranked.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    ranked.iter().take(2).map(|(_, i)| *i).collect()
+}
+
 /// The note's description (unless it only repeats the title), else up to two of
 /// its sentences that share the most terms
 /// with the task (in document order), else its lead (the first sentences of its
@@ -65,17 +82,7 @@ pub fn summarize(n: &ShownNote<'_>, query_terms: &BTreeSet<String>) -> SafeText<
         }
         let mut picked: Vec<&String> = Vec::new();
         if !query_terms.is_empty() {
-            let mut ranked: Vec<(usize, usize)> = sentences
-                .iter()
-                .enumerate()
-                .map(|(i, s)| {
-                    let terms: BTreeSet<String> = cairn_index::analyze(s).into_iter().collect();
-                    (terms.intersection(query_terms).count(), i)
-                })
-                .filter(|(hits, _)| *hits > 0)
-                .collect();
-            ranked.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-            let mut at: Vec<usize> = ranked.iter().take(2).map(|(_, i)| *i).collect();
+            let mut at = best_sentences(&sentences, query_terms);
             // A sentence that opens by pointing back ("This will be able to
             // connect ...") says little without the one before it: the best
             // comes with the sentence before it instead of the second best.

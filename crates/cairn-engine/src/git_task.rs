@@ -87,20 +87,9 @@ pub(crate) struct Echo<'a> {
     /// Where the task came from (`query.derived`).
     pub(crate) derived: Option<&'a str>,
     /// A task and files derived from git that the packet was made without (no
-    /// note matched them): its query says them all the same.
-    pub(crate) unused: Option<&'a WakeupRequest>,
-}
-
-/// The files of `req` as routing names them (as the query of a packet made for
-/// `req` says them); as given when routing fails.
-pub(crate) fn routed_files(config: &Config, req: &WakeupRequest) -> Vec<String> {
-    let input = RouteInput {
-        cwd: &req.cwd,
-        project: req.project.as_deref(),
-        files: &req.files,
-        task: &req.task,
-    };
-    cairn_route::route(config, &input).map_or_else(|_| req.files.clone(), |r| r.files)
+    /// note matched them), the files as routing names them: its query says
+    /// them all the same.
+    pub(crate) unused: Option<(&'a str, &'a [String])>,
 }
 
 /// What a packet says when the task derived from git found no note (after the
@@ -339,9 +328,12 @@ impl Engine {
                 // session starts as one without a task does (its query still
                 // says what was derived, and why it went unused).
                 let said = echo.map(|e| format!("{e}; {NOTHING_MATCHED}"));
+                // The derived packet's query says its task, and its files as
+                // routing named them.
+                let query = &out.packet.query;
                 let echo = Echo {
                     derived: said.as_deref(),
-                    unused: Some(&derived),
+                    unused: Some((&query.task, &query.files)),
                 };
                 self.wakeup_echo(req, echo, history, &[])?
             } else {

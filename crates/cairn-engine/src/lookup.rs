@@ -637,17 +637,7 @@ fn snippet(n: &ShownNote<'_>, terms: &BTreeSet<String>) -> SafeText<'static> {
         let prose = prose(body);
         let lead = prose.lead;
         let sentences = prose.sentences;
-        let mut scored: Vec<(usize, usize)> = sentences
-            .iter()
-            .enumerate()
-            .map(|(i, s)| {
-                let t: BTreeSet<String> = cairn_index::analyze(s).into_iter().collect();
-                (t.intersection(terms).count(), i)
-            })
-            .filter(|(c, _)| *c > 0)
-            .collect();
-        scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        let mut picked: Vec<usize> = scored.iter().take(2).map(|(_, i)| *i).collect();
+        let mut picked = cairn_assemble::best_sentences(&sentences, terms);
         picked.sort_unstable();
         if picked.is_empty() {
             return n

@@ -14,7 +14,6 @@ use std::time::{Duration, Instant};
 
 use cairn_cache::Listed;
 use cairn_config::Config;
-use cairn_route::RouteInput;
 
 use crate::git_task::GitProbe;
 use crate::persistent::{self, IndexMode};
@@ -112,13 +111,7 @@ impl Engine {
             index: IndexMode::Persistent(p.clone()),
         };
         let mut roots = config.developer.note_roots.clone();
-        let input = RouteInput {
-            cwd: &req.cwd,
-            project: req.project.as_deref(),
-            files: &req.files,
-            task: &req.task,
-        };
-        if let Some(project) = cairn_route::route(&config, &input)
+        if let Some(project) = cairn_route::route(&config, &req.route_input())
             .ok()
             .and_then(|r| r.project_id)
             .and_then(|id| config.project(&id).cloned())

@@ -1,10 +1,23 @@
 //! Which folders a session reads: a profile's roots, the routed project's own
-//! note folders and everyone else's, and the modules the request selects.
+//! note folders and everyone else's, and the modules the request selects; and
+//! what routing reads of a wake-up request.
 
 use cairn_assemble::Origin;
-use cairn_route::Route;
+use cairn_route::{Route, RouteInput};
 
-use crate::Engine;
+use crate::{Engine, WakeupRequest};
+
+impl WakeupRequest {
+    /// What routing reads of the request: its folder, project, files and task.
+    pub(crate) fn route_input(&self) -> RouteInput<'_> {
+        RouteInput {
+            cwd: &self.cwd,
+            project: self.project.as_deref(),
+            files: &self.files,
+            task: &self.task,
+        }
+    }
+}
 
 impl Engine {
     /// The configured note roots (the developer's and every project's) that are

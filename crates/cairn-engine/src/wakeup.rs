@@ -12,14 +12,14 @@ use cairn_index::{QueryTerms, Ranker};
 use cairn_note::Note;
 use cairn_policy::Visibility;
 use cairn_render::{Format, TOKENIZER_NAME, Target};
-use cairn_route::{Route, RouteInput, RouteMethod};
+use cairn_route::{Route, RouteMethod};
 use cairn_score::{Ranking, ScoreContext, Scored, Weights};
 use chrono::{DateTime, Utc};
 use rustc_hash::FxHashMap;
 
 use crate::derived_task::TaskPart;
 use crate::fit::{MAX_FIT_ATTEMPTS, OutputCaps, Shrink, shrink};
-use crate::git_task::{Echo, routed_files};
+use crate::git_task::Echo;
 use crate::hot::SessionSource;
 use crate::layers::{Layers, candidates};
 use crate::owners::Owners;
@@ -181,13 +181,7 @@ impl Engine {
         parts: &[TaskPart],
         for_packet: bool,
     ) -> Result<Selection<'_>, EngineError> {
-        let input = RouteInput {
-            cwd: &req.cwd,
-            project: req.project.as_deref(),
-            files: &req.files,
-            task: &req.task,
-        };
-        let route = cairn_route::route(&self.config, &input)?;
+        let route = cairn_route::route(&self.config, &req.route_input())?;
         let default_profile = if route.project_id.is_some() {
             "project"
         } else {
@@ -514,12 +508,11 @@ impl Engine {
             query: QueryEcho {
                 task: echo
                     .unused
-                    .map_or_else(|| req.task.clone(), |r| r.task.clone()),
+                    .map_or_else(|| req.task.clone(), |(task, _)| task.to_owned()),
                 cwd: sel.route.cwd.display().to_string(),
-                files: echo.unused.map_or_else(
-                    || sel.route.files.clone(),
-                    |r| routed_files(&self.config, r),
-                ),
+                files: echo
+                    .unused
+                    .map_or_else(|| sel.route.files.clone(), |(_, files)| files.to_vec()),
                 modules: sel.route.modules.clone(),
                 scenes: sel.route.scenes.clone(),
                 derived: echo.derived.map(str::to_owned),
