@@ -24,9 +24,10 @@
 //!   starts with a capital (`confidential.` ending a wrapped sentence is prose);
 //!   `Secret`, `Private` or `Sensitive` alone name a Kubernetes kind or a section
 //!   as often.
-//! - **Spaced letters** (`S E C R E T`), **a classification marking** at a
-//!   line's start (`TS//SCI`, `(S//NF)`, `C//REL TO USA`), **a callout or
-//!   admonition** of that kind (`> [!confidential]`, `!!! danger "Confidential"`).
+//! - **Spaced letters**, in any case (`S E C R E T`, `c o n f i d e n t i a l`),
+//!   **a classification marking** at a line's start (`TS//SCI`, `(S//NF)`,
+//!   `C//REL TO USA`), **a callout or admonition** of that kind (`>
+//!   [!confidential]`, `!!! danger "Confidential"`).
 //! - **A statement**: `This note is confidential`, `these notes are
 //!   confidential`, `everything below is secret`, `this document is classified
 //!   as confidential`, `keep this confidential`, `this note contains secrets` — a
@@ -292,7 +293,7 @@ pub(crate) fn banner(line: &str, s: &str) -> Option<Mark> {
     let read = |s: &str| {
         callout(line)
             .or_else(|| marking(s))
-            .or_else(|| stamp(line, &spaced_letters(s)))
+            .or_else(|| stamp(line, &crate::plain_text::spaced_letters(s)))
             .or_else(|| statement(s))
             .or_else(|| crate::foreign_statements::statement(s))
     };
@@ -323,13 +324,16 @@ pub(crate) fn worth_reading(line: &str) -> bool {
     }
     let line = &line[..end];
     let b = line.as_bytes();
-    // Spaced letters at the start (`S E C R E T`, `**S E C R E T**`).
+    // Spaced letters at the start (`S E C R E T`, `**S E C R E T**`,
+    // `C-O-N-F-I-D-E-N-T-I-A-L`).
     let t = line
         .trim_start()
         .trim_start_matches(['*', '_', '#', '>', ' '])
         .as_bytes();
     if t.len() >= 9
-        && (0..5).all(|k| t[2 * k].is_ascii_alphabetic() && (k == 4 || t[2 * k + 1] == b' '))
+        && (0..5).all(|k| {
+            t[2 * k].is_ascii_alphabetic() && (k == 4 || matches!(t[2 * k + 1], b' ' | b'-' | b'.'))
+        })
     {
         return true;
     }
@@ -448,29 +452,6 @@ fn marking(s: &str) -> Option<Sensitivity> {
     } else {
         None
     }
-}
-
-/// `s` with a run of five or more single letters at its start written as one
-/// word (`S E C R E T` → `SECRET`).
-fn spaced_letters(s: &str) -> String {
-    let plain: String = s
-        .chars()
-        .filter(|c| !matches!(c, '*' | '_' | '~'))
-        .collect();
-    let words: Vec<&str> = plain.trim().split(' ').collect();
-    let run = words
-        .iter()
-        .take_while(|w| w.chars().count() == 1 && w.chars().all(char::is_alphabetic))
-        .count();
-    if run < 5 {
-        return s.to_owned();
-    }
-    let mut out: String = words[..run].concat();
-    for w in &words[run..] {
-        out.push(' ');
-        out.push_str(w);
-    }
-    out
 }
 
 /// Characters around a stamp that do not count: emphasis, quotes, brackets.
@@ -901,6 +882,11 @@ mod tests {
         for (line, level) in [
             ("S E C R E T", Secret),
             ("C O N F I D E N T I A L", Confidential),
+            ("c o n f i d e n t i a l", Confidential),
+            ("s e c r e t", Secret),
+            ("C-O-N-F-I-D-E-N-T-I-A-L", Confidential),
+            ("S.E.C.R.E.T.", Secret),
+            ("s-e-c-r-e-t", Secret),
             ("**S E C R E T** — handle with care", Secret),
             ("TS//SCI", Secret),
             ("(S//NF) The relay's address", Secret),
@@ -908,6 +894,30 @@ mod tests {
         ] {
             check(line, Some(level));
         }
+        // Single letters that spell no stamp (an enumeration of options).
+        check("a b c d e f", None);
+        check("A-B-C-D-E-F", None);
+        check("U.S.A. only", None);
+    }
+
+    /// Digits and symbols written for letters read as the letters (the
+    /// plain-text pass): before, each of these let its note through.
+    #[test]
+    fn stamps_spelled_with_digits() {
+        use Sensitivity::{Confidential, Secret};
+        for (line, level) in [
+            ("C0NFIDENTIAL \u{2014} do not share", Confidential),
+            ("CONFIDENT1AL", Confidential),
+            ("**TOP S3CRET**", Secret),
+            ("S3CRET", Secret),
+            ("$ECRET//NOFORN", Secret),
+            ("This note is c0nfidential.", Confidential),
+            ("Sensitivity: s3cret", Secret),
+            ("STRENG V3RTRAULICH", Confidential),
+        ] {
+            check(line, Some(level));
+        }
+        check("S3 bucket for the EC2 hosts", None);
     }
 
     #[test]

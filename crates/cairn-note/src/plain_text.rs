@@ -1,15 +1,20 @@
 //! The text a sensitivity mark is read from, as a reader sees it rendered:
 //! invisible characters and combining marks out, look-alike and full-width
-//! letters as Latin ones, character references and backslash escapes decoded,
-//! HTML tags and a leading inline comment dropped, and code spans that show a
-//! field's syntax blanked. The mark reader (`marks`) reads what this gives.
+//! letters as Latin ones, digits and symbols written for letters in the words
+//! marks are made of as those letters (`C0NFIDENTIAL`, `S3CRET`), character
+//! references and backslash escapes decoded, HTML tags and a leading inline
+//! comment dropped, and code spans that show a field's syntax blanked; and a
+//! word spelled out letter by letter (`S E C R E T`) as the word, for banners.
+//! The mark reader (`marks`) reads what this gives.
 
 use std::borrow::Cow;
 
 use crate::marks::{is_combining, is_invisible, latin, read_mark};
 
 /// `text` without invisible characters and combining marks, its look-alike and
-/// full-width letters as their Latin letter (`sеcret` with a Cyrillic е).
+/// full-width letters as their Latin letter (`sеcret` with a Cyrillic е), and
+/// the words of marks spelled with digits for letters as they read
+/// ([`letters_for_digits`]).
 pub(crate) fn latin_text(text: &str) -> Cow<'_, str> {
     let text = if text.contains('&') {
         Cow::Owned(numeric_references(text))
@@ -27,14 +32,179 @@ pub(crate) fn latin_text(text: &str) -> Cow<'_, str> {
         text
     };
     if text.is_ascii() {
-        return text;
+        return letters_for_digits(text);
     }
-    Cow::Owned(
+    letters_for_digits(Cow::Owned(
         text.chars()
             .filter(|&c| !is_invisible(c) && !is_combining(c))
             .map(latin)
             .collect(),
+    ))
+}
+
+/// The words sensitivity marks are made of (their keys, levels, stamps and
+/// statements' level words, in the languages stamps are read in), lowercase:
+/// those [`letters_for_digits`] reads when a writer spells them with digits or
+/// symbols for letters.
+const MARK_WORDS: &[&str] = &[
+    "secret",
+    "secrets",
+    "confidential",
+    "classified",
+    "restricted",
+    "sensitive",
+    "private",
+    "proprietary",
+    "internal",
+    "sensitivity",
+    "classification",
+    "top",
+    "not",
+    "share",
+    "only",
+    "eyes",
+    "distribute",
+    "distribution",
+    "vertraulich",
+    "geheim",
+    "confidentiel",
+    "confidentielle",
+    "confidencial",
+    "secreto",
+    "riservato",
+    "vertrouwelijk",
+    "sigiloso",
+];
+
+/// Whether `c`, written in a word, stands for `letter` (lowercase): the letter
+/// itself in either case, or a digit or symbol written for it (`0` for `o`, `1`
+/// for `i` or `l`, `3` for `e`, `4` and `@` for `a`, `5` and `$` for `s`, `7`
+/// for `t`, `8` for `b`, `9` for `g`, `!` and `|` for `i`, `|` for `l`).
+fn stands_for(c: u8, letter: u8) -> bool {
+    c.to_ascii_lowercase() == letter
+        || matches!(
+            (c, letter),
+            (b'0', b'o')
+                | (b'1' | b'!' | b'|', b'i')
+                | (b'1' | b'|', b'l')
+                | (b'3', b'e')
+                | (b'4' | b'@', b'a')
+                | (b'5' | b'$', b's')
+                | (b'7', b't')
+                | (b'8', b'b')
+                | (b'9', b'g')
+        )
+}
+
+/// The bytes written for letters ([`stands_for`]): digits, `$`, `@`, `!`, `|`.
+const LOOKS_LIKE_A_LETTER: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = b'0';
+    while c <= b'9' {
+        t[c as usize] = true;
+        c += 1;
+    }
+    t[b'$' as usize] = true;
+    t[b'@' as usize] = true;
+    t[b'!' as usize] = true;
+    t[b'|' as usize] = true;
+    t
+};
+
+/// The characters a word of [`letters_for_digits`] is made of.
+fn in_word(c: u8) -> bool {
+    c.is_ascii_alphabetic() || LOOKS_LIKE_A_LETTER[usize::from(c)]
+}
+
+/// `word` as the mark word it spells with digits or symbols for some of its
+/// letters (`C0NFIDENTIAL`, `S3CRET`, `$ecret`, `c0nf1dential`): each of those
+/// a letter, in capitals when the word's letters all are, the letters as
+/// written. `None` for a word written in letters alone, one of more digits and
+/// symbols than letters, or one that spells no mark word (`v1.2`, `sha256`,
+/// `S3`, `h3ll0`).
+fn spelled_mark_word(word: &[u8]) -> Option<Vec<u8>> {
+    let letters = word.iter().filter(|c| c.is_ascii_alphabetic()).count();
+    if letters == word.len() || letters * 2 < word.len() {
+        return None;
+    }
+    let capitals = word
+        .iter()
+        .filter(|c| c.is_ascii_alphabetic())
+        .all(u8::is_ascii_uppercase);
+    let spelled = MARK_WORDS.iter().find(|m| {
+        m.len() == word.len() && word.iter().zip(m.bytes()).all(|(&c, l)| stands_for(c, l))
+    })?;
+    Some(
+        word.iter()
+            .zip(spelled.bytes())
+            .map(|(&c, l)| match c {
+                _ if c.is_ascii_alphabetic() => c,
+                _ if capitals => l.to_ascii_uppercase(),
+                _ => l,
+            })
+            .collect(),
     )
+}
+
+/// `text` with each word of a mark spelled with digits or symbols for letters
+/// ([`spelled_mark_word`]: `C0NFIDENTIAL — do not share`, `Sensitivity:
+/// s3cret`, `This note is c0nfidential.`) written in letters, as a reader reads
+/// it; a `!` or `|` ending or opening a word is punctuation (`S3CRET!`). Any
+/// other text is left as it is: most lines hold no digit or symbol a word
+/// could be spelled with.
+pub(crate) fn letters_for_digits(text: Cow<'_, str>) -> Cow<'_, str> {
+    let b = text.as_bytes();
+    // Most lines hold no byte written for a letter ([`LOOKS_LIKE_A_LETTER`]):
+    // one pass without a branch per byte (it runs over every line past a
+    // note's head), then the words of the others.
+    let seen = b.iter().fold(0u8, |seen, &c| {
+        seen | u8::from(c.wrapping_sub(b'0') < 10)
+            | u8::from(c == b'$')
+            | u8::from(c == b'@')
+            | u8::from(c == b'!')
+            | u8::from(c == b'|')
+    });
+    if seen == 0 {
+        return text;
+    }
+    let mut out: Option<Vec<u8>> = None;
+    let mut i = 0;
+    while i < b.len() {
+        if !in_word(b[i]) {
+            i += 1;
+            continue;
+        }
+        let mut start = i;
+        let (mut letters, mut others) = (false, false);
+        while i < b.len() && in_word(b[i]) {
+            if b[i].is_ascii_alphabetic() {
+                letters = true;
+            } else {
+                others = true;
+            }
+            i += 1;
+        }
+        // Only a word of letters and something else can spell a mark word
+        // (at most 14 letters long).
+        if !(letters && others) || i - start > 16 {
+            continue;
+        }
+        let mut end = i;
+        while start < end && matches!(b[start], b'!' | b'|') {
+            start += 1;
+        }
+        while end > start && matches!(b[end - 1], b'!' | b'|') {
+            end -= 1;
+        }
+        if let Some(spelled) = spelled_mark_word(&b[start..end]) {
+            out.get_or_insert_with(|| b.to_vec())[start..end].copy_from_slice(&spelled);
+        }
+    }
+    // ASCII written over ASCII: the text stays UTF-8.
+    match out.map(String::from_utf8) {
+        Some(Ok(s)) => Cow::Owned(s),
+        _ => text,
+    }
 }
 
 /// `text` with its numeric character references (`&#101;`, `&#x65;`) and a few
@@ -153,4 +323,96 @@ pub(crate) fn code_spans_for_marks(line: &str) -> Cow<'_, str> {
     }
     out.push_str(rest);
     Cow::Owned(out)
+}
+
+/// `s` with a run of five or more single letters at its start written as one
+/// word in capitals (`S E C R E T` → `SECRET`, `c o n f i d e n t i a l` →
+/// `CONFIDENTIAL`, `C-O-N-F-I-D-E-N-T-I-A-L` and `S.E.C.R.E.T.` too): no prose
+/// spells a word out letter by letter, so a word so written is a stamp
+/// whatever its case.
+pub(crate) fn spaced_letters(s: &str) -> String {
+    let plain: String = s
+        .chars()
+        .filter(|c| !matches!(c, '*' | '_' | '~'))
+        .collect();
+    let first = plain.trim().split(' ').next().unwrap_or("");
+    if let Some(word) = joined_letters(first) {
+        return format!("{word}{}", &plain.trim()[first.len()..]);
+    }
+    let words: Vec<&str> = plain.trim().split(' ').collect();
+    let run = words
+        .iter()
+        .take_while(|w| w.chars().count() == 1 && w.chars().all(char::is_alphabetic))
+        .count();
+    if run < 5 {
+        return s.to_owned();
+    }
+    let mut out: String = words[..run].concat().to_uppercase();
+    for w in &words[run..] {
+        out.push(' ');
+        out.push_str(w);
+    }
+    out
+}
+
+/// `word` as one word in capitals when it is five or more single letters
+/// joined by one kind of `-` or `.` (`C-O-N-F-I-D-E-N-T-I-A-L`, `S.E.C.R.E.T.`).
+fn joined_letters(word: &str) -> Option<String> {
+    let b = word.as_bytes();
+    let sep = *b.get(1).filter(|c| matches!(c, b'-' | b'.'))?;
+    // Letters at even places, the separator at odd ones (a closing one too:
+    // `S.E.C.R.E.T.`).
+    let letters: Vec<u8> = b.iter().copied().step_by(2).collect();
+    let joins_all = b.iter().skip(1).step_by(2).all(|&c| c == sep);
+    (joins_all && letters.len() >= 5 && letters.iter().all(u8::is_ascii_alphabetic))
+        .then(|| String::from_utf8_lossy(&letters).to_ascii_uppercase())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Marks spelled with digits or symbols for letters read as their words;
+    /// other words with digits stay as written.
+    #[test]
+    fn digits_written_for_letters_in_marks_are_read_as_letters() {
+        for (written, read) in [
+            (
+                "C0NFIDENTIAL \u{2014} do not share",
+                "CONFIDENTIAL \u{2014} do not share",
+            ),
+            ("CONFIDENT1AL", "CONFIDENTIAL"),
+            ("C0NF1D3NT14L", "CONFIDENTIAL"),
+            ("**TOP S3CRET**", "**TOP SECRET**"),
+            ("5ECRET - internal only", "SECRET - internal only"),
+            ("$ECRET!", "SECRET!"),
+            ("This note contains s3cr3t5", "This note contains secrets"),
+            ("This note is c0nfidential.", "This note is confidential."),
+            ("Sensitivity: s3cret", "Sensitivity: secret"),
+            ("S3nsitivity: secret", "Sensitivity: secret"),
+            ("Cl4ssified", "Classified"),
+            ("STRENG V3RTRAULICH", "STRENG VERTRAULICH"),
+            ("pr1v4te", "private"),
+            ("CONF!DENTIAL", "CONFIDENTIAL"),
+            ("C|ASSIFIED", "CLASSIFIED"),
+            ("Do n0t share", "Do not share"),
+            ("T0P SECRET", "TOP SECRET"),
+        ] {
+            assert_eq!(latin_text(written), read, "{written}");
+        }
+        for stays in [
+            "secret",
+            "v1.2.3 of the confidential build",
+            "sha256 of the secret",
+            "S3 bucket, EC2 host, 2026-01-22",
+            "h3ll0 w0rld",
+            "C@NFIDENTIAL",
+            "5",
+            "$5 secret santa",
+            "1337 confidential",
+            "SECRET|PUBLIC",
+        ] {
+            assert_eq!(latin_text(stays), stays, "{stays}");
+        }
+    }
 }

@@ -5,7 +5,8 @@
 //! command's stdout or stderr, `get` refuses them by path (exit 4), and `lint`
 //! reports each doubt as an error with its line; TOML and JSON front matter by
 //! the same rule. Then a fixed-seed run of
-//! generated front matter through every read command and format.
+//! generated front matter through every read command and format, and banners
+//! spelled with digits for letters (`C0NFIDENTIAL`) through the same.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -361,4 +362,55 @@ fn generated_front_matter_leaks_through_no_command() {
     for c in &visible {
         assert!(all_text.contains(&c.to_lowercase()), "{c} never shown");
     }
+}
+
+/// Banners spelled with digits or symbols for letters (`C0NFIDENTIAL — do not
+/// share`, `**TOP S3CRET**`, `This note is c0nfidential.`) and spaced out in
+/// lowercase withhold their notes from every read command and format: before,
+/// each of these notes was shown whole to the agent. A note whose digits spell
+/// no mark is shown, so the check can fail.
+#[test]
+fn marks_spelled_with_digits_leak_through_no_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let vault = dir.path();
+    let marks = [
+        "C0NFIDENTIAL \u{2014} do not share",
+        "CONFIDENT1AL",
+        "**TOP S3CRET**",
+        "5ECRET - internal only",
+        "This note is c0nfidential.",
+        "c o n f i d e n t i a l",
+        "C-O-N-F-I-D-E-N-T-I-A-L",
+        "Do n0t share",
+    ];
+    let mut canaries = Vec::new();
+    let mut paths = Vec::new();
+    for (i, mark) in marks.iter().enumerate() {
+        let canary = format!("Qzleet{i}x");
+        let path = format!("notes/leet-{i}.md");
+        write(
+            vault,
+            &path,
+            &format!(
+                "---\ntitle: Zebra ledger plan {i}\n---\n{mark}\n\nThe {canary} body about zebras and ledgers.\n"
+            ),
+        );
+        canaries.push(canary);
+        paths.push(path);
+    }
+    write(
+        vault,
+        "notes/plain.md",
+        "---\ntitle: Zebra ledger hosts\n---\nThe S3 bucket and EC2 hosts, v1.2.3: Qzleetokx zebras and ledgers.\n",
+    );
+    let path_refs: Vec<&str> = paths.iter().map(String::as_str).collect();
+    let outputs = read_everything(vault, "zebras ledgers body", &path_refs);
+    let canary_refs: Vec<&str> = canaries.iter().map(String::as_str).collect();
+    assert_absent(&outputs, &canary_refs);
+    assert!(
+        outputs
+            .iter()
+            .any(|(_, t)| t.to_lowercase().contains("qzleetokx")),
+        "the plain note is never shown"
+    );
 }

@@ -268,6 +268,46 @@ proptest! {
     }
 }
 
+/// Marks spelled with digits or symbols for letters (`C0NFIDENTIAL`, `S3CRET`)
+/// and in lowercase spaced letters withhold their note, in the head and past
+/// it; before, each let the note's text through. Words with digits that spell
+/// no mark leave a note as it was.
+#[test]
+fn marks_spelled_with_digits_withhold_the_note() {
+    let pad = "Line of prose.\n\n".repeat(40);
+    for (mark, level) in [
+        ("C0NFIDENTIAL \u{2014} do not share", Confidential),
+        ("CONFIDENT1AL", Confidential),
+        ("# C0NF1D3NT14L", Confidential),
+        ("**TOP S3CRET**", Secret),
+        ("5ECRET - internal only", Secret),
+        ("This note is c0nfidential.", Confidential),
+        ("This note contains s3cr3t5.", Secret),
+        ("**S3nsitivity:** secret", Secret),
+        ("Sensitivity: s3cret", Secret),
+        ("c o n f i d e n t i a l", Confidential),
+        ("C-O-N-F-I-D-E-N-T-I-A-L", Confidential),
+        ("S.E.C.R.E.T.", Secret),
+        ("Do n0t share", Confidential),
+        ("T0P S3CR3T", Secret),
+    ] {
+        for text in [
+            format!("# T\n\n{pad}{mark}\n\n{CANARY} body.\n"),
+            format!("# T\n\n{mark}\n\n{CANARY} body.\n"),
+        ] {
+            check(&text, level);
+        }
+    }
+    for prose in [
+        "The S3 bucket and the EC2 hosts, v1.2.3, sha256 sums.",
+        "h3ll0 w0rld: the 1337 way",
+        "$5 for the secret santa",
+    ] {
+        check(&format!("# T\n\n{prose}\n"), Internal);
+        check(&format!("# T\n\n{pad}{prose}\n"), Internal);
+    }
+}
+
 /// Red-team marks (seventeenth session): written past the 30-line head and in
 /// it, each must withhold its note. Before, each of these let the note's text
 /// through, past the head at least: a value in a code span or on the next line,
