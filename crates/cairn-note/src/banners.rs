@@ -95,12 +95,27 @@ const STAMPS: &[(&[&str], Sensitivity)] = &[
         &["confidential", "&", "proprietary"],
         Sensitivity::Confidential,
     ),
+    (
+        &["privileged", "and", "confidential"],
+        Sensitivity::Confidential,
+    ),
+    (
+        &["privileged", "&", "confidential"],
+        Sensitivity::Confidential,
+    ),
+    (
+        &["attorney", "client", "privileged"],
+        Sensitivity::Confidential,
+    ),
+    (&["confidentiality", "notice"], Sensitivity::Confidential),
     (&["restricted"], Sensitivity::Confidential),
     (&["sensitive"], Sensitivity::Confidential),
     (&["private"], Sensitivity::Confidential),
+    (&["strictly", "private"], Sensitivity::Confidential),
     (&["under", "nda"], Sensitivity::Confidential),
     (&["do", "not", "share"], Sensitivity::Confidential),
     (&["do", "not", "distribute"], Sensitivity::Confidential),
+    (&["do", "not", "forward"], Sensitivity::Confidential),
     (&["not", "for", "distribution"], Sensitivity::Confidential),
     // German, French, Spanish and Portuguese, Italian, Dutch.
     (&["vertraulich"], Sensitivity::Confidential),
@@ -148,8 +163,12 @@ const PLAIN_STAMPS: &[&[&str]] = &[
     &["proprietary", "&", "confidential"],
     &["confidential", "and", "proprietary"],
     &["confidential", "&", "proprietary"],
+    &["privileged", "and", "confidential"],
+    &["privileged", "&", "confidential"],
+    &["attorney", "client", "privileged"],
     &["do", "not", "share"],
     &["do", "not", "distribute"],
+    &["do", "not", "forward"],
     &["not", "for", "distribution"],
     &["vertraulich"],
     &["streng", "vertraulich"],
@@ -166,7 +185,7 @@ const PLAIN_STAMPS: &[&[&str]] = &[
 
 /// Stamps that count in capitals only with a handling warning: `PRIVATE` heads
 /// build files' sections (`## PRIVATE`) as often as it marks a note.
-const WARNED_ONLY: &[&[&str]] = &[&["private"]];
+const WARNED_ONLY: &[&[&str]] = &[&["private"], &["strictly", "private"]];
 
 /// Words that may follow a stamp (`CONFIDENTIAL INFORMATION`, `Confidential
 /// draft`, `Confidential info below`): at most two.
@@ -362,9 +381,10 @@ pub(crate) fn worth_reading(line: &str) -> bool {
             b'g' => at(b"geheim"),
             b'c' => at(b"confiden") || at(b"classified"),
             b'r' => at(b"restricted") || at(b"riservat"),
-            b'p' => at(b"private"),
+            b'p' => at(b"private") || at(b"privileged"),
+            b'a' => at(b"attorney"),
             b'e' => at(b"eyes only"),
-            b'd' => at(b"do not share") || at(b"do not distribute"),
+            b'd' => at(b"do not share") || at(b"do not distribute") || at(b"do not forward"),
             b'n' => at(b"not for distribution"),
             b'u' => at(b"under nda"),
             _ => false,
@@ -868,6 +888,14 @@ mod tests {
             ("Do not share", Confidential),
             ("Do not distribute.", Confidential),
             ("Under NDA — do not share", Confidential),
+            ("Privileged & Confidential", Confidential),
+            ("Attorney-client privileged", Confidential),
+            ("Strictly private — do not share", Confidential),
+            ("Do not forward", Confidential),
+            (
+                "CONFIDENTIALITY NOTICE: this note is for the payments team only.",
+                Confidential,
+            ),
             ("> [!confidential]", Confidential),
             ("> [!top-secret] Vendor", Secret),
             ("!!! danger \"Confidential\"", Confidential),
