@@ -67,9 +67,10 @@ pub const ANALYZER: &str = "cairn_en";
 /// credentials is no word of the index; 11: an environment variable's name, a
 /// credential's name in capitals and a token cut short are words again; 12: a
 /// password devices ship with, in such a pair, is no word either; 13: nor a
-/// pair written with a slash, `root / toor`, `admin/admin`);
+/// pair written with a slash, `root / toor`, `admin/admin`; 14: nor an AWS
+/// secret key after the word `secret` in prose);
 /// persisted indexes of another version are rebuilt.
-pub const SCHEMA_VERSION: u32 = 13;
+pub const SCHEMA_VERSION: u32 = 14;
 
 /// A query: weighted analysed terms.
 #[derive(Debug, Clone, Default, PartialEq)]

@@ -119,6 +119,19 @@ pub(crate) const RULES: &[Rule] = &[
         ..DEFAULTS
     },
     Rule {
+        // The secret key written in prose, beside its key id (`AWS key AKIA…
+        // and secret wJalr…`): its forty characters right after the word,
+        // where they look random. (`secret key: wJalr…` is an assignment.)
+        kind: CredentialKind::AwsSecretKey,
+        anchors: &["secret"],
+        // ASCII letters only, the word in any case: under `(?i)` a class of
+        // letters takes `ſ` and the Kelvin sign too.
+        pattern: r"\b[Ss][Ee][Cc][Rr][Ee][Tt][ \t]+([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)",
+        check: Check::RandomLooking,
+        tails: &[("secret", 40)],
+        ..DEFAULTS
+    },
+    Rule {
         kind: CredentialKind::GithubToken,
         anchors: &["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"],
         pattern: r"(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{22,}",

@@ -40,6 +40,15 @@ fn positive_cases() -> Vec<(String, String)> {
             format!("aws_secret_key: \"{AWS_SECRET}\""),
             "aws_secret_key: \"[redacted:aws-secret-key]\"",
         ),
+        // ... and in prose beside its key id (before, it stayed).
+        (
+            format!("AWS key AKIAIOSFODNN7EXAMPLE and secret {AWS_SECRET}"),
+            "AWS key [redacted:aws-access-key] and secret [redacted:aws-secret-key]",
+        ),
+        (
+            format!("secret {AWS_SECRET}, rotated monthly"),
+            "secret [redacted:aws-secret-key], rotated monthly",
+        ),
         // A real token followed by dots is no token cut short (review).
         (
             "Authorization: Bearer 9f2c4e81a7b3d5f60e1c29a84b7d3f52...".into(),
@@ -360,6 +369,9 @@ fn positive_cases() -> Vec<(String, String)> {
 const NEGATIVE_CASES: &[&str] = &[
     "The password policy requires rotation every 90 days.",
     "Rotate the API key and the access token monthly; never share a secret.",
+    "The secret /usr/local/share/cairn/templates/claude.md is a path.",
+    "Keep the secret abcdefghijklmnopqrstuvwxyzabcdefghijklmn out of it.",
+    "the secret sauce is consistency",
     "password: see the vault entry",
     "Password: ask Dario for it",
     "Passwords must be at least 12 characters.",
