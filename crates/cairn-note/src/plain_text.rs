@@ -152,17 +152,13 @@ fn spelled_mark_word(word: &[u8]) -> Option<Vec<u8>> {
 /// it; a `!` or `|` ending or opening a word is punctuation (`S3CRET!`). Any
 /// other text is left as it is: most lines hold no digit or symbol a word
 /// could be spelled with.
-pub(crate) fn letters_for_digits(text: Cow<'_, str>) -> Cow<'_, str> {
+fn letters_for_digits(text: Cow<'_, str>) -> Cow<'_, str> {
     let b = text.as_bytes();
     // Most lines hold no byte written for a letter ([`LOOKS_LIKE_A_LETTER`]):
     // one pass without a branch per byte (it runs over every line past a
     // note's head), then the words of the others.
     let seen = b.iter().fold(0u8, |seen, &c| {
-        seen | u8::from(c.wrapping_sub(b'0') < 10)
-            | u8::from(c == b'$')
-            | u8::from(c == b'@')
-            | u8::from(c == b'!')
-            | u8::from(c == b'|')
+        seen | u8::from(LOOKS_LIKE_A_LETTER[usize::from(c)])
     });
     if seen == 0 {
         return text;
@@ -335,11 +331,12 @@ pub(crate) fn spaced_letters(s: &str) -> String {
         .chars()
         .filter(|c| !matches!(c, '*' | '_' | '~'))
         .collect();
-    let first = plain.trim().split(' ').next().unwrap_or("");
+    let trimmed = plain.trim();
+    let first = trimmed.split(' ').next().unwrap_or("");
     if let Some(word) = joined_letters(first) {
-        return format!("{word}{}", &plain.trim()[first.len()..]);
+        return format!("{word}{}", &trimmed[first.len()..]);
     }
-    let words: Vec<&str> = plain.trim().split(' ').collect();
+    let words: Vec<&str> = trimmed.split(' ').collect();
     let run = words
         .iter()
         .take_while(|w| w.chars().count() == 1 && w.chars().all(char::is_alphabetic))
