@@ -20,8 +20,10 @@ use std::path::Path;
 
 use crate::{GitError, Repository};
 
+mod flat;
 mod touches;
 
+use flat::{Commits, Strings};
 use touches::LazyIndex;
 pub use touches::{TouchCount, touch_counts};
 
@@ -92,14 +94,6 @@ impl HistoryUpdate {
     }
 }
 
-/// One commit of the history.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Commit {
-    id: String,
-    day: i64,
-    files: Vec<u32>,
-}
-
 /// The commits of a repository's `HEAD` with the files each touched, newest first.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct History {
@@ -108,8 +102,9 @@ pub struct History {
     /// read): the day of the oldest commit read. Counts after an earlier day
     /// are lower bounds.
     cut: Option<i64>,
-    paths: Vec<String>,
-    commits: Vec<Commit>,
+    /// The path table: a commit's files are indices into it.
+    paths: Strings,
+    commits: Commits,
     /// Per path, the commits that touched it, built on the first question.
     touched_by: LazyIndex,
 }
@@ -157,7 +152,13 @@ impl History {
             MAGIC_V1 => false,
             _ => return None,
         };
-        let mut h = Self::default();
+        // Held flat (see `flat`), with room for about as many commits and path
+        // ids as a file of this size holds: grown once or twice at most.
+        let mut h = Self {
+            paths: Strings::with_capacity(text.len() / 256, text.len() / 8),
+            commits: Commits::with_capacity(text.len() / 64, text.len() / 16),
+            ..Self::default()
+        };
         // The last line counts the commits: a file cut short (a write lost to a
         // crash before it reached the disk) is damaged, not a shorter history.
         let mut ended = false;
@@ -175,15 +176,13 @@ impl History {
                 }
                 "head" => h.head = Some(rest.to_owned()),
                 "cut" => h.cut = Some(rest.parse().ok()?),
-                "p" => h.paths.push(rest.to_owned()),
+                "p" => h.paths.push(rest)?,
                 "c" => {
-                    let (id, rest) = at_space(rest)?;
+                    let (id, rest) = after_id(rest)?;
                     let (day, files) = at_space(rest).unwrap_or((rest, ""));
-                    h.commits.push(Commit {
-                        id: id.to_owned(),
-                        day: day.parse().ok()?,
-                        files: path_ids(files, h.paths.len())?,
-                    });
+                    let paths = h.paths.len();
+                    h.commits
+                        .push_reading(id, day.parse().ok()?, |out| path_ids(files, paths, out))?;
                 }
                 _ => return None,
             }
@@ -202,14 +201,15 @@ impl History {
         if let Some(cut) = self.cut {
             let _ = writeln!(out, "cut {cut}");
         }
-        for p in &self.paths {
+        for p in self.paths.iter() {
             out.push_str("p ");
             out.push_str(p);
             out.push('\n');
         }
-        for c in &self.commits {
-            let files: Vec<String> = c.files.iter().map(u32::to_string).collect();
-            let _ = writeln!(out, "c {} {} {}", c.id, c.day, files.join(","));
+        for i in 0..self.commits.len() {
+            let files: Vec<String> = self.commits.files(i).iter().map(u32::to_string).collect();
+            let day = self.commits.day(i).unwrap_or_default();
+            let _ = writeln!(out, "c {} {} {}", self.commits.id(i), day, files.join(","));
         }
         let _ = writeln!(out, "end {}", self.commits.len());
         out
@@ -362,7 +362,7 @@ impl History {
         let gone: std::collections::HashSet<String> =
             gone.iter().map(|w| w.id.to_string()).collect();
         let before = self.commits.len();
-        self.commits.retain(|c| !gone.contains(&c.id));
+        self.commits = self.commits.retained(|id| !gone.contains(id));
         self.touched_by = LazyIndex::default();
         before - self.commits.len()
     }
@@ -384,9 +384,9 @@ impl History {
             .paths
             .iter()
             .enumerate()
-            .filter_map(|(i, p)| Some((p.clone(), u32::try_from(i).ok()?)))
+            .filter_map(|(i, p)| Some((p.to_owned(), u32::try_from(i).ok()?)))
             .collect();
-        let mut commits = Vec::with_capacity(new.len() + self.commits.len());
+        let mut commits = Commits::with_capacity(new.len(), new.len() * 4);
         // A shallow clone's oldest commits: their parents are not here.
         let shallow: Vec<gix::ObjectId> = repo
             .shallow_commits()
@@ -397,7 +397,7 @@ impl History {
         let held: std::collections::HashSet<&str> = if new.is_empty() {
             std::collections::HashSet::new()
         } else {
-            self.commits.iter().map(|c| c.id.as_str()).collect()
+            self.commits.ids().collect()
         };
         let new: Vec<Walked> = new
             .into_iter()
@@ -423,7 +423,9 @@ impl History {
                 } else {
                     let i = u32::try_from(self.paths.len())
                         .map_err(|e| GitError::read("history", &e))?;
-                    self.paths.push(path.clone());
+                    self.paths
+                        .push(&path)
+                        .ok_or_else(|| GitError::read("history", &"too many paths"))?;
                     index.insert(path, i);
                     i
                 };
@@ -434,16 +436,35 @@ impl History {
             if files.is_empty() && !prefix.is_empty() {
                 continue;
             }
-            commits.push(Commit {
-                id: w.id.to_string(),
-                day: w.time.div_euclid(86_400),
-                files,
-            });
+            commits
+                .push(&w.id.to_string(), w.time.div_euclid(86_400), &files)
+                .ok_or_else(|| GitError::read("history", &"too many path ids"))?;
         }
-        commits.append(&mut self.commits);
-        self.commits = commits;
+        self.commits = commits.then(&self.commits);
+        self.sort_paths();
         self.touched_by = LazyIndex::default();
         Ok(())
+    }
+
+    /// Puts the path table in the order of its paths, renumbering the commits'
+    /// files: the order the index of touches searches in, which a table loaded
+    /// so then needs no sort (a wake-up builds that index on its critical path).
+    fn sort_paths(&mut self) {
+        let n = self.paths.len();
+        let mut order: Vec<u32> = (0..n).filter_map(|i| u32::try_from(i).ok()).collect();
+        order.sort_by(|&a, &b| self.paths.get(a as usize).cmp(self.paths.get(b as usize)));
+        if order.iter().enumerate().all(|(i, &o)| o as usize == i) {
+            return;
+        }
+        let mut renumber = vec![0u32; n];
+        let mut paths = Strings::with_capacity(n, self.paths.bytes());
+        for (new, &old) in order.iter().enumerate() {
+            renumber[old as usize] = u32::try_from(new).unwrap_or(u32::MAX);
+            // Within the sizes the table already holds.
+            let _ = paths.push(self.paths.get(old as usize));
+        }
+        self.paths = paths;
+        self.commits = self.commits.renumbered(&renumber);
     }
 }
 
@@ -473,11 +494,20 @@ fn at_space(s: &str) -> Option<(&str, &str)> {
     Some((&s[..at], &s[at + 1..]))
 }
 
+/// A commit line's id and the rest, cut at the space after the id: found with
+/// `memchr` (through gix's `bstr`), as an id is 40 or 64 characters long.
+fn after_id(s: &str) -> Option<(&str, &str)> {
+    use gix::bstr::ByteSlice;
+    let at = s.as_bytes().find_byte(b' ')?;
+    Some((s.get(..at)?, s.get(at + 1..)?))
+}
+
 /// A commit line's path ids (`3,17,42`; empty parts skipped), each below
-/// `paths`; `None` for anything else. Read byte by byte: a wake-up reads
-/// thousands of these lines while the index opens.
-fn path_ids(text: &str, paths: usize) -> Option<Vec<u32>> {
-    let mut out = Vec::with_capacity(text.len() / 3 + 1);
+/// `paths`, added to `out`; `None` for anything else (`out` may then hold some).
+/// Read byte by byte: a wake-up reads thousands of these lines while the index
+/// opens.
+fn path_ids(text: &str, paths: usize, out: &mut Vec<u32>) -> Option<()> {
+    let from = out.len();
     let mut id: Option<u32> = None;
     for &b in text.as_bytes() {
         match b {
@@ -490,7 +520,10 @@ fn path_ids(text: &str, paths: usize) -> Option<Vec<u32>> {
         }
     }
     out.extend(id);
-    out.iter().all(|&i| (i as usize) < paths).then_some(out)
+    out[from..]
+        .iter()
+        .all(|&i| (i as usize) < paths)
+        .then_some(())
 }
 
 /// A commit found by a walk.
@@ -602,7 +635,106 @@ pub(crate) fn files_changed(
 #[cfg(test)]
 mod tests {
     use super::touches::is_bookkeeping_file;
-    use super::{lines, path_ids};
+    use super::{History, lines, path_ids};
+
+    /// Generated histories whose path table is in no order (as files written
+    /// before the table was kept in order are) answer every question as the
+    /// same history with its table put in order does, and as counting over the
+    /// commits' lines directly does; both survive writing and reading.
+    #[test]
+    fn a_path_table_in_any_order_answers_the_same() {
+        let names = [
+            "src/a.rs",
+            "src/a/b.rs",
+            "src/a/Cargo.toml",
+            "src/ab.rs",
+            "src/a0.rs",
+            "src",
+            "tests/t.rs",
+            "README.md",
+            "src/a/c/d.rs",
+        ];
+        let mut state = 0x2545_f491_u64;
+        let mut next = |n: usize| -> usize {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1);
+            usize::try_from((state >> 33) % u64::try_from(n).unwrap_or(1)).unwrap_or(0)
+        };
+        for case in 0..60 {
+            // The table in a shuffled order.
+            let mut order: Vec<&str> = names.to_vec();
+            for i in (1..order.len()).rev() {
+                order.swap(i, next(i + 1));
+            }
+            let mut text = String::from("cairn-git-history 2\nhead ff\n");
+            for p in &order {
+                text.push_str(&format!("p {p}\n"));
+            }
+            let commits = 1 + next(12);
+            let mut lines_of: Vec<(i64, Vec<usize>)> = Vec::new();
+            let mut day = 20_000;
+            for c in 0..commits {
+                day -= i64::try_from(next(3)).unwrap_or(0);
+                // Some ids twice: a commit counts once.
+                let files: Vec<usize> = (0..next(4)).map(|_| next(order.len())).collect();
+                let ids: Vec<String> = files.iter().map(usize::to_string).collect();
+                text.push_str(&format!("c {case:02}{c:02} {day} {}\n", ids.join(",")));
+                lines_of.push((day, files));
+            }
+            text.push_str(&format!("end {commits}\n"));
+            let h = History::parse(&text).expect("well formed");
+            let mut sorted = h.clone();
+            sorted.sort_paths();
+            assert_eq!(History::parse(&sorted.to_text()), Some(sorted.clone()));
+            assert_eq!(History::parse(&h.to_text()), Some(h.clone()));
+            let mut targets: Vec<String> = names.iter().map(|n| (*n).to_owned()).collect();
+            targets.extend([
+                "src/a/".to_owned(),
+                "src/a/c".to_owned(),
+                "nowhere".to_owned(),
+            ]);
+            for after in [19_990, 19_995, 19_999, 20_000] {
+                let naive: Vec<(String, usize)> = targets
+                    .iter()
+                    .filter_map(|t| {
+                        let t = t.trim_end_matches('/');
+                        let n = lines_of
+                            .iter()
+                            .filter(|(d, _)| *d > after)
+                            .filter(|(_, files)| {
+                                files.iter().any(|&f| {
+                                    let p = order[f];
+                                    p == t
+                                        || (p.starts_with(&format!("{t}/"))
+                                            && !is_bookkeeping_file(p))
+                                })
+                            })
+                            .count();
+                        (n > 0).then(|| (t.to_owned(), n))
+                    })
+                    .collect();
+                for history in [&h, &sorted] {
+                    let got: Vec<(String, usize)> = history
+                        .touches(&targets, after)
+                        .into_iter()
+                        .map(|c| (c.path.trim_end_matches('/').to_owned(), c.commits))
+                        .collect();
+                    assert_eq!(got, naive, "case {case}, after {after}");
+                }
+            }
+            for name in names {
+                let last = lines_of
+                    .iter()
+                    .filter(|(_, files)| files.iter().any(|&f| order[f] == name))
+                    .map(|(d, _)| *d)
+                    .max();
+                assert_eq!(h.last_touched(name), last, "case {case}: {name}");
+                assert_eq!(sorted.last_touched(name), last, "case {case}: {name}");
+                assert_eq!(h.share_under(name), sorted.share_under(name));
+            }
+        }
+    }
 
     /// Lock files, manifests and changelogs by name; changelogs in any case and
     /// as text only (`history.rs` is code).
@@ -682,9 +814,15 @@ mod tests {
             ("4294967296", None),
             ("99999999999999999999", None),
         ] {
-            assert_eq!(path_ids(text, 100), expect, "{text:?}");
-            assert_eq!(path_ids(text, 100), as_before(text, 100), "{text:?}");
+            let read = |paths: usize| {
+                let mut out = vec![9];
+                path_ids(text, paths, &mut out).map(|()| out[1..].to_vec())
+            };
+            assert_eq!(read(100), expect, "{text:?}");
+            assert_eq!(read(100), as_before(text, 100), "{text:?}");
         }
-        assert_eq!(path_ids("4294967295", usize::MAX), Some(vec![u32::MAX]));
+        let mut out = Vec::new();
+        assert_eq!(path_ids("4294967295", usize::MAX, &mut out), Some(()));
+        assert_eq!(out, [u32::MAX]);
     }
 }

@@ -19,34 +19,78 @@ impl PartialEq for LazyIndex {
 impl Eq for LazyIndex {}
 
 /// Which commits touched each path: what [`touch_counts`] reads instead of every
-/// commit's files, once per note.
+/// commit's files, once per note. Held flat: path `p`'s commits are
+/// `commits[starts[p]..starts[p + 1]]`.
 #[derive(Debug, Clone, Default)]
 struct TouchIndex {
     /// Path ids in the order of their paths.
     sorted: Vec<u32>,
-    /// Per path id, the indices of the commits that touched it, ascending
-    /// (newest first, as `commits`).
-    commits: Vec<Vec<u32>>,
+    /// Per path id, where its commits start in `commits` (and, last, the end).
+    starts: Vec<u32>,
+    /// Per path id in turn, the indices of the commits that touched it,
+    /// ascending (newest first, as the history's commits).
+    commits: Vec<u32>,
 }
 
 impl TouchIndex {
     fn of(h: &History) -> Self {
-        let mut commits: Vec<Vec<u32>> = vec![Vec::new(); h.paths.len()];
-        for (ci, c) in h.commits.iter().enumerate() {
-            let ci = u32::try_from(ci).unwrap_or(u32::MAX);
-            for &f in &c.files {
-                if let Some(list) = commits.get_mut(f as usize)
-                    && list.last() != Some(&ci)
+        let paths = h.paths.len();
+        let n = h.commits.len();
+        // Counted first, then filled: a commit naming a path twice counts once.
+        let mut last = vec![u32::MAX; paths];
+        let mut starts = vec![0u32; paths + 1];
+        for ci in 0..n {
+            let c = u32::try_from(ci).unwrap_or(u32::MAX);
+            for &f in h.commits.files(ci) {
+                if let Some(seen) = last.get_mut(f as usize)
+                    && *seen != c
                 {
-                    list.push(ci);
+                    *seen = c;
+                    starts[f as usize + 1] += 1;
                 }
             }
         }
-        let mut sorted: Vec<u32> = (0..h.paths.len())
-            .filter_map(|i| u32::try_from(i).ok())
-            .collect();
-        sorted.sort_by(|&a, &b| h.paths[a as usize].cmp(&h.paths[b as usize]));
-        Self { sorted, commits }
+        for i in 0..paths {
+            starts[i + 1] += starts[i];
+        }
+        let mut next: Vec<u32> = starts[..paths].to_vec();
+        let mut commits = vec![0u32; starts[paths] as usize];
+        last.fill(u32::MAX);
+        for ci in 0..n {
+            let c = u32::try_from(ci).unwrap_or(u32::MAX);
+            for &f in h.commits.files(ci) {
+                let f = f as usize;
+                if let Some(seen) = last.get_mut(f)
+                    && *seen != c
+                {
+                    *seen = c;
+                    commits[next[f] as usize] = c;
+                    next[f] += 1;
+                }
+            }
+        }
+        let mut sorted: Vec<u32> = (0..paths).filter_map(|i| u32::try_from(i).ok()).collect();
+        // A table written in order (most are nearly so) needs no sort.
+        if !sorted
+            .windows(2)
+            .all(|w| h.paths.get(w[0] as usize) <= h.paths.get(w[1] as usize))
+        {
+            sorted.sort_by(|&a, &b| h.paths.get(a as usize).cmp(h.paths.get(b as usize)));
+        }
+        Self {
+            sorted,
+            starts,
+            commits,
+        }
+    }
+
+    /// The commits that touched path `id`, newest first.
+    fn of_path(&self, id: u32) -> &[u32] {
+        let id = id as usize;
+        match (self.starts.get(id), self.starts.get(id + 1)) {
+            (Some(&s), Some(&e)) => self.commits.get(s as usize..e as usize).unwrap_or(&[]),
+            _ => &[],
+        }
     }
 }
 
@@ -70,16 +114,14 @@ impl History {
         let index = self.touched_by.0.get_or_init(|| TouchIndex::of(self));
         let at = index
             .sorted
-            .binary_search_by(|&id| self.paths[id as usize].as_str().cmp(path))
+            .binary_search_by(|&id| self.paths.get(id as usize).cmp(path))
             .ok()?;
-        let id = index.sorted[at] as usize;
         // The latest day, not the first commit held: commits of a merged
         // branch come after newer ones of the line they joined.
         index
-            .commits
-            .get(id)?
+            .of_path(index.sorted[at])
             .iter()
-            .filter_map(|&c| self.commits.get(c as usize).map(|c| c.day))
+            .filter_map(|&c| self.commits.day(c as usize))
             .max()
     }
 
@@ -93,7 +135,7 @@ impl History {
             return None;
         }
         let index = self.touched_by.0.get_or_init(|| TouchIndex::of(self));
-        let path_of = |id: u32| self.paths[id as usize].as_str();
+        let path_of = |id: u32| self.paths.get(id as usize);
         // The paths under `t/` sort together, from `t/` up to `t0` ('0' is
         // the character after '/').
         let (from, to) = (format!("{t}/"), format!("{t}0"));
@@ -122,8 +164,9 @@ pub fn touch_counts(history: &History, targets: &[String], after_day: i64) -> Ve
     // The commits after `after_day`: those before the first one on or before it.
     let recent = history
         .commits
+        .days()
         .iter()
-        .position(|c| c.day <= after_day)
+        .position(|&day| day <= after_day)
         .unwrap_or(history.commits.len());
     let recent = u32::try_from(recent).unwrap_or(u32::MAX);
     let mut out = Vec::new();
@@ -134,7 +177,7 @@ pub fn touch_counts(history: &History, targets: &[String], after_day: i64) -> Ve
         }
         // The path itself and every path under it (a folder), by binary search
         // over the sorted paths.
-        let path_of = |id: u32| history.paths[id as usize].as_str();
+        let path_of = |id: u32| history.paths.get(id as usize);
         let start = index.sorted.partition_point(|&id| path_of(id) < t);
         let lists: Vec<&[u32]> = index.sorted[start..]
             .iter()
@@ -148,7 +191,7 @@ pub fn touch_counts(history: &History, targets: &[String], after_day: i64) -> Ve
                 p.len() == t.len() || (p[t.len()..].starts_with('/') && !is_bookkeeping_file(p))
             })
             .map(|&id| {
-                let list = &index.commits[id as usize];
+                let list = index.of_path(id);
                 &list[..list.partition_point(|&c| c < recent)]
             })
             .filter(|l| !l.is_empty())
