@@ -805,6 +805,47 @@ mod tests {
         assert_eq!(got, expect, "{line:?}");
     }
 
+    /// Every word of a stamp, a handling warning, a level or a synonym is one
+    /// `letters_for_digits` reads when spelled with digits for letters: a
+    /// stamp added without its words there would be read in letters only.
+    #[test]
+    fn every_word_marks_are_made_of_is_read_with_digits_for_letters() {
+        let phrases = STAMPS
+            .iter()
+            .flat_map(|(words, _)| words.iter().copied())
+            .chain(WARNINGS.iter().copied())
+            .chain(crate::foreign_statements::LEVELS.iter().map(|(w, _)| *w))
+            .chain(crate::sensitivity::SYNONYMS.iter().map(|(w, _)| *w));
+        let mut missing: Vec<&str> = phrases
+            // Words with letters beyond ASCII (`secrète`) are never spelled
+            // with digits the reader reads.
+            .flat_map(|p| p.split(|c: char| !c.is_alphabetic()))
+            .filter(|w| w.is_ascii() && w.len() >= 2)
+            .filter(|w| !crate::plain_text::MARK_WORDS.contains(w))
+            .collect();
+        missing.sort_unstable();
+        missing.dedup();
+        assert!(missing.is_empty(), "not in MARK_WORDS: {missing:?}");
+        // Each read as its word when written with digits: `d0`, `f0rward`.
+        for word in crate::plain_text::MARK_WORDS {
+            let spelled: String = word
+                .chars()
+                .map(|c| match c {
+                    'o' => '0',
+                    'e' => '3',
+                    'a' => '4',
+                    other => other,
+                })
+                .collect();
+            if spelled.chars().filter(char::is_ascii_alphabetic).count() * 2 < spelled.len()
+                || spelled == *word
+            {
+                continue;
+            }
+            assert_eq!(crate::plain_text::latin_text(&spelled), *word, "{spelled}");
+        }
+    }
+
     #[test]
     fn stamps_in_capitals() {
         use Sensitivity::{Confidential, Secret};
@@ -942,10 +983,17 @@ mod tests {
             ("This note is c0nfidential.", Confidential),
             ("Sensitivity: s3cret", Secret),
             ("STRENG V3RTRAULICH", Confidential),
+            // Words of stamps the list of mark words once lacked.
+            ("Do n0t f0rward", Confidential),
+            ("PR1V1LEGED & CONFIDENTIAL", Confidential),
+            ("STR1CTLY CONFIDENTIAL", Confidential),
+            ("Private \u{2014} d0 n0t c1rculate", Confidential),
+            ("ATT0RNEY-CLIENT PRIVILEGED", Confidential),
         ] {
             check(line, Some(level));
         }
         check("S3 bucket for the EC2 hosts", None);
+        check("f0r the d0cs, d0 n0t f0rget", None);
     }
 
     #[test]

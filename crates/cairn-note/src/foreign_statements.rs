@@ -90,7 +90,7 @@ const INTENSIFIERS: &[&str] = &[
 ];
 
 /// Level words, with their gender and number forms.
-const LEVELS: &[(&str, Sensitivity)] = &[
+pub(crate) const LEVELS: &[(&str, Sensitivity)] = &[
     ("vertraulich", Sensitivity::Confidential),
     ("geheim", Sensitivity::Secret),
     ("confidentiel", Sensitivity::Confidential),
