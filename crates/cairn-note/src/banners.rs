@@ -351,7 +351,8 @@ pub(crate) fn worth_reading(line: &str) -> bool {
         .as_bytes();
     if t.len() >= 9
         && (0..5).all(|k| {
-            t[2 * k].is_ascii_alphabetic() && (k == 4 || matches!(t[2 * k + 1], b' ' | b'-' | b'.'))
+            (t[2 * k].is_ascii_alphabetic() || crate::plain_text::looks_like_a_letter(t[2 * k]))
+                && (k == 4 || matches!(t[2 * k + 1], b' ' | b'-' | b'.'))
         })
     {
         return true;
@@ -960,6 +961,12 @@ mod tests {
             ("TS//SCI", Secret),
             ("(S//NF) The relay's address", Secret),
             ("C//REL TO USA", Confidential),
+            // Spelled out with digits or symbols for letters.
+            ("C 0 N F I D E N T I A L", Confidential),
+            ("S-3-C-R-E-T", Secret),
+            ("C.0.N.F.I.D.E.N.T.I.A.L.", Confidential),
+            ("**$ E C R E T** \u{2014} handle with care", Secret),
+            ("S E C R E T !", Secret),
         ] {
             check(line, Some(level));
         }
@@ -967,6 +974,10 @@ mod tests {
         check("a b c d e f", None);
         check("A-B-C-D-E-F", None);
         check("U.S.A. only", None);
+        check("1 2 3 4 5 6", None);
+        check("A 1 B 2 C 3", None);
+        check("1.2.3.4.5.6", None);
+        check("v-1-2-3-4-5", None);
     }
 
     /// Digits and symbols written for letters read as the letters (the

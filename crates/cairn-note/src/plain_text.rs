@@ -399,23 +399,53 @@ pub(crate) fn spaced_letters(s: &str) -> String {
         return format!("{word}{}", &trimmed[first.len()..]);
     }
     let words: Vec<&str> = trimmed.split(' ').collect();
-    let run = words
-        .iter()
-        .take_while(|w| w.chars().count() == 1 && w.chars().all(char::is_alphabetic))
-        .count();
+    let rest = |word: String, run: usize| {
+        let mut out = word;
+        for w in &words[run..] {
+            out.push(' ');
+            out.push_str(w);
+        }
+        out
+    };
+    // Letters with digits or symbols written for some (`S 3 C R E T`), read
+    // as the mark word they spell, if any.
+    let wide = words.iter().take_while(|w| single(w, true)).count();
+    if wide >= 5
+        && !words[..wide].iter().all(|w| single(w, false))
+        && let Some(word) = spelled_mark_word(words[..wide].concat().as_bytes())
+    {
+        return rest(String::from_utf8_lossy(&word).to_uppercase(), wide);
+    }
+    let run = words.iter().take_while(|w| single(w, false)).count();
     if run < 5 {
         return s.to_owned();
     }
-    let mut out: String = words[..run].concat().to_uppercase();
-    for w in &words[run..] {
-        out.push(' ');
-        out.push_str(w);
+    rest(words[..run].concat().to_uppercase(), run)
+}
+
+/// Whether `w` is one letter, or (`written`) one digit or symbol written for a
+/// letter ([`LOOKS_LIKE_A_LETTER`]).
+fn single(w: &str, written: bool) -> bool {
+    let mut cs = w.chars();
+    match (cs.next(), cs.next()) {
+        (Some(c), None) => {
+            c.is_alphabetic()
+                || (written && u8::try_from(c).is_ok_and(|b| LOOKS_LIKE_A_LETTER[usize::from(b)]))
+        }
+        _ => false,
     }
-    out
+}
+
+/// Whether `c` is a digit or symbol written for a letter in a mark's word
+/// ([`LOOKS_LIKE_A_LETTER`]): what a banner's letters spelled out may hold.
+pub(crate) fn looks_like_a_letter(c: u8) -> bool {
+    LOOKS_LIKE_A_LETTER[usize::from(c)]
 }
 
 /// `word` as one word in capitals when it is five or more single letters
-/// joined by one kind of `-` or `.` (`C-O-N-F-I-D-E-N-T-I-A-L`, `S.E.C.R.E.T.`).
+/// joined by one kind of `-` or `.` (`C-O-N-F-I-D-E-N-T-I-A-L`, `S.E.C.R.E.T.`),
+/// or such letters with digits or symbols written for some that spell a mark
+/// word (`S-3-C-R-E-T`).
 fn joined_letters(word: &str) -> Option<String> {
     let b = word.as_bytes();
     let sep = *b.get(1).filter(|c| matches!(c, b'-' | b'.'))?;
@@ -423,8 +453,13 @@ fn joined_letters(word: &str) -> Option<String> {
     // `S.E.C.R.E.T.`).
     let letters: Vec<u8> = b.iter().copied().step_by(2).collect();
     let joins_all = b.iter().skip(1).step_by(2).all(|&c| c == sep);
-    (joins_all && letters.len() >= 5 && letters.iter().all(u8::is_ascii_alphabetic))
-        .then(|| String::from_utf8_lossy(&letters).to_ascii_uppercase())
+    if !joins_all || letters.len() < 5 {
+        return None;
+    }
+    if letters.iter().all(u8::is_ascii_alphabetic) {
+        return Some(String::from_utf8_lossy(&letters).to_ascii_uppercase());
+    }
+    spelled_mark_word(&letters).map(|w| String::from_utf8_lossy(&w).to_ascii_uppercase())
 }
 
 #[cfg(test)]

@@ -382,6 +382,13 @@ fn marks_spelled_with_digits_leak_through_no_command() {
         "c o n f i d e n t i a l",
         "C-O-N-F-I-D-E-N-T-I-A-L",
         "Do n0t share",
+        // Found by a later red-team list: the words of newer stamps, and
+        // letters spelled out with digits for some.
+        "Do n0t f0rward",
+        "ATT0RNEY-CLIENT PRIVILEGED",
+        "C 0 N F I D E N T I A L",
+        "S-3-C-R-E-T",
+        "C.0.N.F.I.D.E.N.T.I.A.L.",
     ];
     let mut canaries = Vec::new();
     let mut paths = Vec::new();
