@@ -352,7 +352,7 @@ pub(crate) fn worth_reading(line: &str) -> bool {
     if t.len() >= 9
         && (0..5).all(|k| {
             (t[2 * k].is_ascii_alphabetic() || crate::plain_text::looks_like_a_letter(t[2 * k]))
-                && (k == 4 || matches!(t[2 * k + 1], b' ' | b'-' | b'.'))
+                && (k == 4 || matches!(t[2 * k + 1], b' ' | b'-' | b'.' | b'_'))
         })
     {
         return true;
@@ -967,6 +967,9 @@ mod tests {
             ("C.0.N.F.I.D.E.N.T.I.A.L.", Confidential),
             ("**$ E C R E T** \u{2014} handle with care", Secret),
             ("S E C R E T !", Secret),
+            ("_C_O_N_F_I_D_E_N_T_I_A_L_", Confidential),
+            ("S_E_C_R_E_T", Secret),
+            ("**S_3_C_R_E_T**", Secret),
         ] {
             check(line, Some(level));
         }
@@ -978,6 +981,8 @@ mod tests {
         check("A 1 B 2 C 3", None);
         check("1.2.3.4.5.6", None);
         check("v-1-2-3-4-5", None);
+        check("a_b_c_d_e_f", None);
+        check("_s_e_t_u_p_ the payout job", None);
     }
 
     /// Digits and symbols written for letters read as the letters (the

@@ -385,10 +385,19 @@ pub(crate) fn code_spans_for_marks(line: &str) -> Cow<'_, str> {
 
 /// `s` with a run of five or more single letters at its start written as one
 /// word in capitals (`S E C R E T` → `SECRET`, `c o n f i d e n t i a l` →
-/// `CONFIDENTIAL`, `C-O-N-F-I-D-E-N-T-I-A-L` and `S.E.C.R.E.T.` too): no prose
-/// spells a word out letter by letter, so a word so written is a stamp
-/// whatever its case.
+/// `CONFIDENTIAL`, `C-O-N-F-I-D-E-N-T-I-A-L`, `S.E.C.R.E.T.` and
+/// `_C_O_N_F_I_D_E_N_T_I_A_L_` too): no prose spells a word out letter by
+/// letter, so a word so written is a stamp whatever its case.
 pub(crate) fn spaced_letters(s: &str) -> String {
+    // Letters joined by underscores (which emphasis would otherwise take):
+    // the first word as written, its emphasis around it left out.
+    let first = s.trim().split(' ').next().unwrap_or("");
+    let joined = first.trim_matches(|c| matches!(c, '*' | '~' | '_'));
+    if joined.as_bytes().get(1) == Some(&b'_')
+        && let Some(word) = joined_letters(joined)
+    {
+        return format!("{word}{}", &s.trim()[first.len()..]);
+    }
     let plain: String = s
         .chars()
         .filter(|c| !matches!(c, '*' | '_' | '~'))
@@ -443,12 +452,13 @@ pub(crate) fn looks_like_a_letter(c: u8) -> bool {
 }
 
 /// `word` as one word in capitals when it is five or more single letters
-/// joined by one kind of `-` or `.` (`C-O-N-F-I-D-E-N-T-I-A-L`, `S.E.C.R.E.T.`),
+/// joined by one kind of `-`, `.` or `_` (`C-O-N-F-I-D-E-N-T-I-A-L`,
+/// `S.E.C.R.E.T.`, `S_E_C_R_E_T`),
 /// or such letters with digits or symbols written for some that spell a mark
 /// word (`S-3-C-R-E-T`).
 fn joined_letters(word: &str) -> Option<String> {
     let b = word.as_bytes();
-    let sep = *b.get(1).filter(|c| matches!(c, b'-' | b'.'))?;
+    let sep = *b.get(1).filter(|c| matches!(c, b'-' | b'.' | b'_'))?;
     // Letters at even places, the separator at odd ones (a closing one too:
     // `S.E.C.R.E.T.`).
     let letters: Vec<u8> = b.iter().copied().step_by(2).collect();

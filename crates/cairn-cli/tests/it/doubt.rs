@@ -389,6 +389,7 @@ fn marks_spelled_with_digits_leak_through_no_command() {
         "C 0 N F I D E N T I A L",
         "S-3-C-R-E-T",
         "C.0.N.F.I.D.E.N.T.I.A.L.",
+        "_C_O_N_F_I_D_E_N_T_I_A_L_",
     ];
     let mut canaries = Vec::new();
     let mut paths = Vec::new();
