@@ -175,7 +175,7 @@ const LOOKS_LIKE_A_LETTER: [bool; 256] = {
 
 /// The characters a word of [`letters_for_digits`] is made of.
 fn in_word(c: u8) -> bool {
-    c.is_ascii_alphabetic() || LOOKS_LIKE_A_LETTER[usize::from(c)]
+    c.is_ascii_alphabetic() || looks_like_a_letter(c)
 }
 
 /// `word` as the mark word it spells with digits or symbols for some of its
@@ -391,12 +391,13 @@ pub(crate) fn code_spans_for_marks(line: &str) -> Cow<'_, str> {
 pub(crate) fn spaced_letters(s: &str) -> String {
     // Letters joined by underscores (which emphasis would otherwise take):
     // the first word as written, its emphasis around it left out.
-    let first = s.trim().split(' ').next().unwrap_or("");
+    let line = s.trim();
+    let first = line.split(' ').next().unwrap_or("");
     let joined = first.trim_matches(|c| matches!(c, '*' | '~' | '_'));
     if joined.as_bytes().get(1) == Some(&b'_')
         && let Some(word) = joined_letters(joined)
     {
-        return format!("{word}{}", &s.trim()[first.len()..]);
+        return format!("{word}{}", &line[first.len()..]);
     }
     let plain: String = s
         .chars()
@@ -438,8 +439,7 @@ fn single(w: &str, written: bool) -> bool {
     let mut cs = w.chars();
     match (cs.next(), cs.next()) {
         (Some(c), None) => {
-            c.is_alphabetic()
-                || (written && u8::try_from(c).is_ok_and(|b| LOOKS_LIKE_A_LETTER[usize::from(b)]))
+            c.is_alphabetic() || (written && u8::try_from(c).is_ok_and(looks_like_a_letter))
         }
         _ => false,
     }

@@ -5,6 +5,17 @@
 //! a fraction of the ten thousand small ones, and of the fresh memory those
 //! touch.
 
+/// Where part `i` of a flat buffer lies, from the parts' ends (the first part
+/// starts at 0); an empty range past the last part.
+pub(super) fn span(ends: &[u32], i: usize) -> std::ops::Range<usize> {
+    let end = ends.get(i).map_or(0, |&e| e as usize);
+    let start = match i.checked_sub(1) {
+        Some(p) => ends.get(p).map_or(end, |&e| e as usize),
+        None => 0,
+    };
+    start..end
+}
+
 /// Strings one after another, each found by its end.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(super) struct Strings {
@@ -36,12 +47,7 @@ impl Strings {
 
     /// The `i`th string (`""` past the end).
     pub(super) fn get(&self, i: usize) -> &str {
-        let end = self.ends.get(i).map_or(0, |&e| e as usize);
-        let start = match i.checked_sub(1) {
-            Some(p) => self.ends.get(p).map_or(end, |&e| e as usize),
-            None => 0,
-        };
-        self.text.get(start..end).unwrap_or("")
+        self.text.get(span(&self.ends, i)).unwrap_or("")
     }
 
     /// Adds `s`; `None` (nothing added) past 4 GiB of text.
@@ -100,23 +106,16 @@ impl Commits {
 
     /// The path ids commit `i` touched.
     pub(super) fn files(&self, i: usize) -> &[u32] {
-        let end = self.file_ends.get(i).map_or(0, |&e| e as usize);
-        let start = match i.checked_sub(1) {
-            Some(p) => self.file_ends.get(p).map_or(end, |&e| e as usize),
-            None => 0,
-        };
-        self.files.get(start..end).unwrap_or(&[])
+        self.files.get(span(&self.file_ends, i)).unwrap_or(&[])
     }
 
     /// Adds a commit after those held (older); `None` (nothing added) past
     /// 4 Gi path ids.
     pub(super) fn push(&mut self, id: &str, day: i64, files: &[u32]) -> Option<()> {
-        let end = u32::try_from(self.files.len() + files.len()).ok()?;
-        self.ids.push(id)?;
-        self.files.extend_from_slice(files);
-        self.file_ends.push(end);
-        self.days.push(day);
-        Some(())
+        self.push_reading(id, day, |out| {
+            out.extend_from_slice(files);
+            Some(())
+        })
     }
 
     /// Adds a commit whose path ids `read` appends to `files` (a line of the

@@ -35,42 +35,21 @@ struct TouchIndex {
 impl TouchIndex {
     fn of(h: &History) -> Self {
         let paths = h.paths.len();
-        let n = h.commits.len();
-        // Counted first, then filled: a commit naming a path twice counts once.
-        let mut last = vec![u32::MAX; paths];
+        // Counted first, then filled.
         let mut starts = vec![0u32; paths + 1];
-        for ci in 0..n {
-            let c = u32::try_from(ci).unwrap_or(u32::MAX);
-            for &f in h.commits.files(ci) {
-                if let Some(seen) = last.get_mut(f as usize)
-                    && *seen != c
-                {
-                    *seen = c;
-                    starts[f as usize + 1] += 1;
-                }
-            }
-        }
+        each_touch(h, |f, _| starts[f + 1] += 1);
         for i in 0..paths {
             starts[i + 1] += starts[i];
         }
         let mut next: Vec<u32> = starts[..paths].to_vec();
         let mut commits = vec![0u32; starts[paths] as usize];
-        last.fill(u32::MAX);
-        for ci in 0..n {
-            let c = u32::try_from(ci).unwrap_or(u32::MAX);
-            for &f in h.commits.files(ci) {
-                let f = f as usize;
-                if let Some(seen) = last.get_mut(f)
-                    && *seen != c
-                {
-                    *seen = c;
-                    commits[next[f] as usize] = c;
-                    next[f] += 1;
-                }
-            }
-        }
+        each_touch(h, |f, c| {
+            commits[next[f] as usize] = c;
+            next[f] += 1;
+        });
         let mut sorted: Vec<u32> = (0..paths).filter_map(|i| u32::try_from(i).ok()).collect();
-        // A table written in order (most are nearly so) needs no sort.
+        // A table in order (as every one written since tables are kept so)
+        // needs no sort.
         if !sorted
             .windows(2)
             .all(|w| h.paths.get(w[0] as usize) <= h.paths.get(w[1] as usize))
@@ -86,10 +65,27 @@ impl TouchIndex {
 
     /// The commits that touched path `id`, newest first.
     fn of_path(&self, id: u32) -> &[u32] {
-        let id = id as usize;
-        match (self.starts.get(id), self.starts.get(id + 1)) {
-            (Some(&s), Some(&e)) => self.commits.get(s as usize..e as usize).unwrap_or(&[]),
-            _ => &[],
+        let ends = self.starts.get(1..).unwrap_or(&[]);
+        self.commits
+            .get(super::flat::span(ends, id as usize))
+            .unwrap_or(&[])
+    }
+}
+
+/// Calls `visit` with each (path id, commit index) a commit touched, in the
+/// commits' order; a commit naming a path twice visits it once, and a path id
+/// past the table not at all.
+fn each_touch(h: &History, mut visit: impl FnMut(usize, u32)) {
+    let mut last = vec![u32::MAX; h.paths.len()];
+    for ci in 0..h.commits.len() {
+        let c = u32::try_from(ci).unwrap_or(u32::MAX);
+        for &f in h.commits.files(ci) {
+            if let Some(seen) = last.get_mut(f as usize)
+                && *seen != c
+            {
+                *seen = c;
+                visit(f as usize, c);
+            }
         }
     }
 }
