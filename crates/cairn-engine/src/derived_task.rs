@@ -201,7 +201,9 @@ pub(crate) fn task_of(
     let branch = safe_branch.as_deref().map(|b| clip(b, MAX_BRANCH_CHARS));
     let on_default = tree.branch.is_some() && tree.branch == tree.default_branch;
     let mut words = match safe_branch.as_deref() {
-        Some(b) if !on_default => cairn_git::branch_words(&cairn_policy::without_markers(b)),
+        Some(b) if !on_default => {
+            cairn_git::branch_words(&cairn_policy::without_markers(b), &tree.author)
+        }
         _ => Vec::new(),
     };
     words.truncate(MAX_BRANCH_WORDS);

@@ -23,4 +23,4 @@ pub use error::GitError;
 pub use history::{History, HistoryLimits, HistoryUpdate, TouchCount, touch_counts};
 pub use remote::{Remote, normalize_remote, remotes_at};
 pub use tree::{ReadOptions, Repository, StatusCache, WorkingTree, open, read_working_tree};
-pub use words::{branch_words, subject_topic};
+pub use words::{author_names, branch_words, subject_topic};

@@ -84,6 +84,10 @@ pub struct WorkingTree {
     pub committed: Vec<String>,
     /// Remotes, `origin` first, then by name.
     pub remotes: Vec<Remote>,
+    /// The names the repository's author goes by ([`crate::author_names`] of
+    /// git's author identity: `user.name`, `user.email`, or `GIT_AUTHOR_NAME`
+    /// and `GIT_AUTHOR_EMAIL`); empty when none is set.
+    pub author: Vec<String>,
 }
 
 /// The repository containing `path`.
@@ -287,6 +291,11 @@ impl Repository {
             commits,
             committed,
             remotes: remotes(repo),
+            author: repo
+                .author()
+                .and_then(Result::ok)
+                .map(|a| crate::author_names(&a.name.to_string(), &a.email.to_string()))
+                .unwrap_or_default(),
         })
     }
 }

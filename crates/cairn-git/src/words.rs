@@ -76,27 +76,43 @@ const GENERIC_BRANCHES: &[&str] = &[
 ];
 
 /// The words of `branch`: split on `/`, `-`, `_`, `.` and invisible format
-/// characters, a leading author (`renovate/`, `claude/`, ...) and then a
-/// leading kind (`feature/`, `fix/`, `chore/`, ...) dropped, empty parts,
-/// single letters and bare numbers dropped, in order. `fix/payout-batch-lock-timeouts` gives `payout batch lock
-/// timeouts`; an issue number (`123-x`) is no word; a branch named only with
-/// generic words (`develop`, `release/2.4`, `hotfix`) gives none.
+/// characters, a leading author (`renovate/`, `claude/`, ..., the developer's
+/// own name: `alice/`, `users/alice/`) and then a leading kind (`feature/`,
+/// `fix/`, `chore/`, ...) dropped, empty parts, single letters and bare
+/// numbers dropped, in order. `fix/payout-batch-lock-timeouts` gives `payout
+/// batch lock timeouts`; an issue number (`123-x`) is no word; a branch named
+/// only with generic words (`develop`, `release/2.4`, `hotfix`) gives none.
+///
+/// `author` holds the names the repository's author goes by, lower case
+/// ([`author_names`]): a first segment that is one of them, before more, names
+/// who made the branch (`alice/retry-loop`), not what it is about. So does
+/// the name after `users/` or `user/` (the namespace Azure Repos recommends,
+/// `users/alice/retry-loop`), whoever it is, when a topic follows it.
 #[must_use]
-pub fn branch_words(branch: &str) -> Vec<String> {
-    let mut segments = branch.split('/').filter(|s| !s.is_empty()).peekable();
+pub fn branch_words(branch: &str, author: &[String]) -> Vec<String> {
+    let segments: Vec<&str> = branch.split('/').filter(|s| !s.is_empty()).collect();
     let mut out = Vec::new();
     // Leading segments that say who made the branch or what kind of work it
     // is: at most one author, then at most one kind (`dependabot/npm_and_yarn/`
     // keeps its ecosystem, a word of its topic).
     let mut author_dropped = false;
     let mut kind_dropped = false;
-    while let Some(seg) = segments.next() {
+    let mut at = 0;
+    while let Some(&seg) = segments.get(at) {
+        at += 1;
         let lower = seg.to_lowercase();
         let lower = lower.as_str();
-        let leading = out.is_empty() && segments.peek().is_some();
-        if leading && !author_dropped && !kind_dropped && AUTHOR_PREFIXES.contains(&lower) {
-            author_dropped = true;
-            continue;
+        let leading = out.is_empty() && at < segments.len();
+        if leading && !author_dropped && !kind_dropped {
+            if AUTHOR_PREFIXES.contains(&lower) || author.iter().any(|a| a == lower) {
+                author_dropped = true;
+                continue;
+            }
+            if matches!(lower, "users" | "user") && at + 1 < segments.len() {
+                author_dropped = true;
+                at += 1;
+                continue;
+            }
         }
         if leading && !kind_dropped && KIND_PREFIXES.contains(&lower) {
             kind_dropped = true;
@@ -136,6 +152,32 @@ pub fn branch_words(branch: &str) -> Vec<String> {
     }) {
         out.clear();
     }
+    out
+}
+
+/// The names a developer goes by in branch names, lower case, from git's
+/// author identity (`user.name`, `user.email`): each word of the name
+/// (`alice`, `smith`) and the name without blanks (`alicesmith`), the email's
+/// local part as written (`alice.smith`, `asmith`) and without its `.`, `-`,
+/// `_` and `+` suffix. Words of one letter are left out; sorted, each once.
+#[must_use]
+pub fn author_names(name: &str, email: &str) -> Vec<String> {
+    let name = name.to_lowercase();
+    let local = email.split('@').next().unwrap_or_default().to_lowercase();
+    let local = local.split('+').next().unwrap_or_default();
+    let joined = |s: &str| -> String {
+        s.chars()
+            .filter(|c| !c.is_whitespace() && !matches!(c, '.' | '-' | '_'))
+            .collect()
+    };
+    let mut out: Vec<String> = name
+        .split(|c: char| c.is_whitespace() || matches!(c, '.' | ','))
+        .map(str::to_owned)
+        .chain([joined(&name), local.to_owned(), joined(local)])
+        .filter(|w| w.chars().count() > 1)
+        .collect();
+    out.sort();
+    out.dedup();
     out
 }
 
@@ -230,7 +272,7 @@ pub fn subject_topic(subject: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{branch_words, subject_topic};
+    use super::{author_names, branch_words, subject_topic};
 
     #[test]
     fn conventional_commit_types_are_dropped_from_subjects() {
@@ -261,7 +303,11 @@ mod tests {
 
     #[track_caller]
     fn check(branch: &str, expect: &str) {
-        assert_eq!(branch_words(branch).join(" "), expect, "branch {branch:?}");
+        assert_eq!(
+            branch_words(branch, &[]).join(" "),
+            expect,
+            "branch {branch:?}"
+        );
     }
 
     #[test]
@@ -344,5 +390,31 @@ mod tests {
         check("chore/RFC-7231-caching", "RFC caching");
         check("fix/PEP-484-stubs", "PEP stubs");
         check("PROJ-7-x", "PROJ");
+        // Azure Repos' namespace: `users/` and the name after it (held-out
+        // trial: `users/jdoe/walk-perf` gave `users jdoe walk perf`).
+        check("users/jdoe/walk-perf", "walk perf");
+        check("user/jdoe/fix/walk-perf", "walk perf");
+        check("Users/J.Doe/walk-perf", "walk perf");
+        check("users/avatar-upload", "users avatar upload");
+        check("fix/users/jdoe-login", "users jdoe login");
+    }
+
+    /// The developer's own name opening a branch is who made it, not its topic.
+    #[test]
+    fn the_authors_name_opening_a_branch_is_no_word() {
+        let me = author_names("Alice Smith", "a.smith+git@example.com");
+        assert_eq!(me, ["a.smith", "alice", "alicesmith", "asmith", "smith"]);
+        let words = |branch: &str| branch_words(branch, &me).join(" ");
+        assert_eq!(words("alice/retry-loop"), "retry loop");
+        assert_eq!(words("asmith/fix/retry-loop"), "retry loop");
+        assert_eq!(words("A.Smith/retry-loop"), "retry loop");
+        assert_eq!(words("users/alice/retry-loop"), "retry loop");
+        // Not alone, not after the first segment, and nobody else's name.
+        assert_eq!(words("alice"), "alice");
+        assert_eq!(words("fix/alice/retry"), "alice retry");
+        assert_eq!(words("bob/retry-loop"), "bob retry loop");
+        assert_eq!(words("alice-retry-loop"), "alice retry loop");
+        assert_eq!(author_names("", ""), Vec::<String>::new());
+        assert_eq!(author_names("X", "x@y"), Vec::<String>::new());
     }
 }

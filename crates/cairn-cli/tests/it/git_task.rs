@@ -345,6 +345,75 @@ fn a_branch_named_after_an_issue_finds_the_notes_about_that_issue() {
     assert!(!got.iter().any(|t| t == "Refund reports"), "{got:?}");
 }
 
+/// A branch opened with the developer's own name (`priya/...`, as many teams
+/// name them) is about what follows: the name is who made it, and a note that
+/// mentions the developer is not the task's (held-out trial: a user's
+/// namespace, `users/jdoe/walk-perf`, gave the task `users jdoe walk perf`).
+#[test]
+fn the_developer_s_own_name_opening_a_branch_is_no_topic() {
+    let (_dir, config, repo) = held_out("");
+    let ledger = config.parent().unwrap().join("vault/ledger");
+    write(
+        &ledger.join("Onboarding plan for Priya.md"),
+        &note(
+            "Onboarding plan for Priya",
+            &[],
+            "Priya joins the ledger team in March: pair with Priya on the posting code first, then give Priya the on-call rota.",
+        ),
+    );
+    git(
+        &repo,
+        &["config", "user.name", "Priya Raman"],
+        "2026-02-02T00:00:00Z",
+    );
+    git(
+        &repo,
+        &["config", "user.email", "priya@example.com"],
+        "2026-02-02T00:00:00Z",
+    );
+    for branch in ["priya/lock-timeouts", "users/praman/lock-timeouts"] {
+        git(
+            &repo,
+            &["checkout", "-q", "-b", branch],
+            "2026-02-02T00:00:00Z",
+        );
+        let out = test_cairn()
+            .env_remove("GIT_AUTHOR_NAME")
+            .env_remove("GIT_AUTHOR_EMAIL")
+            .args(["wakeup", "--config"])
+            .arg(&config)
+            .arg("--cwd")
+            .arg(&repo)
+            .args([
+                "--format",
+                "json",
+                "--now",
+                "2026-03-01T09:00:00Z",
+                "--index-dir",
+            ])
+            .arg(config.parent().unwrap().join("index"))
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let p: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let task = p["query"]["task"].as_str().unwrap();
+        assert!(task.starts_with("lock timeouts;"), "{branch}: {task}");
+        let got = titles(&p);
+        assert!(
+            got.iter().any(|t| t == "Payout batch locking"),
+            "{branch}: {got:?}"
+        );
+        assert!(
+            !got.iter().any(|t| t == "Onboarding plan for Priya"),
+            "{branch}: {got:?}"
+        );
+    }
+}
+
 /// A changed file named for a topic (`settlement_cutoff.rs`) points at the
 /// note whose title says it ("Settlement cutoff rules"), which names no
 /// related file and shares too few words with the task to pass the gate by
