@@ -19,7 +19,7 @@
 //!   `PRIVATE` without a handling warning (a `## PRIVATE` section of a build file).
 //! - **A stamp in ordinary case**: any stamp before a handling warning
 //!   (`Secret — do not share`, `Private: internal use only`); the unambiguous
-//!   ones ([`PLAIN_STAMPS`]: `Confidential`, `Top Secret`, `Do not share`) also
+//!   ones (`Confidential`, `Top Secret`, `Do not share`: [`Case::Any`]) also
 //!   as a label, alone or before a separator (`Confidential: Q3 numbers`). It
 //!   starts with a capital (`confidential.` ending a wrapped sentence is prose);
 //!   `Secret`, `Private` or `Sensitive` alone name a Kubernetes kind or a section
@@ -51,141 +51,73 @@
 use crate::marks::{BANNER_KEY, Mark};
 use crate::model::Sensitivity;
 
-/// Stamps: the words (lowercase) and the level they give.
-const STAMPS: &[(&[&str], Sensitivity)] = &[
-    (&["top", "secret"], Sensitivity::Secret),
-    (&["secret"], Sensitivity::Secret),
-    (&["classified"], Sensitivity::Secret),
-    (&["eyes", "only"], Sensitivity::Secret),
-    (&["for", "your", "eyes", "only"], Sensitivity::Secret),
-    (&["confidential"], Sensitivity::Confidential),
-    (&["strictly", "confidential"], Sensitivity::Confidential),
-    (&["highly", "confidential"], Sensitivity::Confidential),
-    (&["company", "confidential"], Sensitivity::Confidential),
-    (
-        &["personal", "and", "confidential"],
-        Sensitivity::Confidential,
-    ),
-    (
-        &["private", "and", "confidential"],
-        Sensitivity::Confidential,
-    ),
-    (&["private", "&", "confidential"], Sensitivity::Confidential),
-    (
-        &["internal", "and", "confidential"],
-        Sensitivity::Confidential,
-    ),
-    (
-        &["internal", "&", "confidential"],
-        Sensitivity::Confidential,
-    ),
-    (
-        &["proprietary", "and", "confidential"],
-        Sensitivity::Confidential,
-    ),
-    (
-        &["proprietary", "&", "confidential"],
-        Sensitivity::Confidential,
-    ),
-    (
-        &["confidential", "and", "proprietary"],
-        Sensitivity::Confidential,
-    ),
-    (
-        &["confidential", "&", "proprietary"],
-        Sensitivity::Confidential,
-    ),
-    (
-        &["privileged", "and", "confidential"],
-        Sensitivity::Confidential,
-    ),
-    (
-        &["privileged", "&", "confidential"],
-        Sensitivity::Confidential,
-    ),
-    (
-        &["attorney", "client", "privileged"],
-        Sensitivity::Confidential,
-    ),
-    (&["confidentiality", "notice"], Sensitivity::Confidential),
-    (&["restricted"], Sensitivity::Confidential),
-    (&["sensitive"], Sensitivity::Confidential),
-    (&["private"], Sensitivity::Confidential),
-    (&["strictly", "private"], Sensitivity::Confidential),
-    (&["under", "nda"], Sensitivity::Confidential),
-    (&["do", "not", "share"], Sensitivity::Confidential),
-    (&["do", "not", "distribute"], Sensitivity::Confidential),
-    (&["do", "not", "forward"], Sensitivity::Confidential),
-    (&["not", "for", "distribution"], Sensitivity::Confidential),
+const SECRET: Sensitivity = Sensitivity::Secret;
+const CONFIDENTIAL: Sensitivity = Sensitivity::Confidential;
+
+/// Stamps: the words (lowercase; `&` is read as `and`, see [`words_of`]), the
+/// level they give, and how they count by their case.
+#[rustfmt::skip]
+const STAMPS: &[(&[&str], Sensitivity, Case)] = &[
+    (&["top", "secret"],                      SECRET, Case::Any),
+    (&["secret"],                             SECRET, Case::Capitals),
+    (&["classified"],                         SECRET, Case::Capitals),
+    (&["eyes", "only"],                       SECRET, Case::Any),
+    (&["for", "your", "eyes", "only"],        SECRET, Case::Any),
+    (&["confidential"],                       CONFIDENTIAL, Case::Any),
+    (&["strictly", "confidential"],           CONFIDENTIAL, Case::Any),
+    (&["highly", "confidential"],             CONFIDENTIAL, Case::Any),
+    (&["company", "confidential"],            CONFIDENTIAL, Case::Any),
+    (&["personal", "and", "confidential"],    CONFIDENTIAL, Case::Any),
+    (&["private", "and", "confidential"],     CONFIDENTIAL, Case::Any),
+    (&["internal", "and", "confidential"],    CONFIDENTIAL, Case::Any),
+    (&["proprietary", "and", "confidential"], CONFIDENTIAL, Case::Any),
+    (&["confidential", "and", "proprietary"], CONFIDENTIAL, Case::Any),
+    (&["privileged", "and", "confidential"],  CONFIDENTIAL, Case::Any),
+    (&["attorney", "client", "privileged"],   CONFIDENTIAL, Case::Any),
+    (&["confidentiality", "notice"],          CONFIDENTIAL, Case::Capitals),
+    (&["restricted"],                         CONFIDENTIAL, Case::Capitals),
+    (&["sensitive"],                          CONFIDENTIAL, Case::Capitals),
+    (&["private"],                            CONFIDENTIAL, Case::Warned),
+    (&["strictly", "private"],                CONFIDENTIAL, Case::Warned),
+    (&["under", "nda"],                       CONFIDENTIAL, Case::Capitals),
+    (&["do", "not", "share"],                 CONFIDENTIAL, Case::Any),
+    (&["do", "not", "distribute"],            CONFIDENTIAL, Case::Any),
+    (&["do", "not", "forward"],               CONFIDENTIAL, Case::Any),
+    (&["not", "for", "distribution"],         CONFIDENTIAL, Case::Any),
     // German, French, Spanish and Portuguese, Italian, Dutch.
-    (&["vertraulich"], Sensitivity::Confidential),
-    (&["streng", "vertraulich"], Sensitivity::Confidential),
-    (&["geheim"], Sensitivity::Secret),
-    (&["streng", "geheim"], Sensitivity::Secret),
-    (&["confidentiel"], Sensitivity::Confidential),
-    (&["strictement", "confidentiel"], Sensitivity::Confidential),
-    (&["confidencial"], Sensitivity::Confidential),
-    (
-        &["estrictamente", "confidencial"],
-        Sensitivity::Confidential,
-    ),
-    (&["estritamente", "confidencial"], Sensitivity::Confidential),
-    (&["secreto"], Sensitivity::Secret),
-    (&["sigiloso"], Sensitivity::Confidential),
-    (&["confidenziale"], Sensitivity::Confidential),
-    (
-        &["strettamente", "confidenziale"],
-        Sensitivity::Confidential,
-    ),
-    (&["segreto"], Sensitivity::Secret),
-    (&["vertrouwelijk"], Sensitivity::Confidential),
-    (&["strikt", "vertrouwelijk"], Sensitivity::Confidential),
+    (&["vertraulich"],                        CONFIDENTIAL, Case::Any),
+    (&["streng", "vertraulich"],              CONFIDENTIAL, Case::Any),
+    (&["geheim"],                             SECRET, Case::Capitals),
+    (&["streng", "geheim"],                   SECRET, Case::Capitals),
+    (&["confidentiel"],                       CONFIDENTIAL, Case::Any),
+    (&["strictement", "confidentiel"],        CONFIDENTIAL, Case::Any),
+    (&["confidencial"],                       CONFIDENTIAL, Case::Any),
+    (&["estrictamente", "confidencial"],      CONFIDENTIAL, Case::Any),
+    (&["estritamente", "confidencial"],       CONFIDENTIAL, Case::Any),
+    (&["secreto"],                            SECRET, Case::Capitals),
+    (&["sigiloso"],                           CONFIDENTIAL, Case::Capitals),
+    (&["confidenziale"],                      CONFIDENTIAL, Case::Any),
+    (&["strettamente", "confidenziale"],      CONFIDENTIAL, Case::Any),
+    (&["segreto"],                            SECRET, Case::Capitals),
+    (&["vertrouwelijk"],                      CONFIDENTIAL, Case::Any),
+    (&["strikt", "vertrouwelijk"],            CONFIDENTIAL, Case::Any),
 ];
 
-/// Stamps that count not written in capitals without a handling warning (alone
-/// as a label, or before a separator: `Confidential: Q3 plan`). `Secret`,
-/// `Private`, `Restricted`, `Sensitive` or `Classified` alone name a Kubernetes
-/// kind, a section or an outcome as often.
-const PLAIN_STAMPS: &[&[&str]] = &[
-    &["top", "secret"],
-    &["eyes", "only"],
-    &["for", "your", "eyes", "only"],
-    &["confidential"],
-    &["strictly", "confidential"],
-    &["highly", "confidential"],
-    &["company", "confidential"],
-    &["personal", "and", "confidential"],
-    &["private", "and", "confidential"],
-    &["private", "&", "confidential"],
-    &["internal", "and", "confidential"],
-    &["internal", "&", "confidential"],
-    &["proprietary", "and", "confidential"],
-    &["proprietary", "&", "confidential"],
-    &["confidential", "and", "proprietary"],
-    &["confidential", "&", "proprietary"],
-    &["privileged", "and", "confidential"],
-    &["privileged", "&", "confidential"],
-    &["attorney", "client", "privileged"],
-    &["do", "not", "share"],
-    &["do", "not", "distribute"],
-    &["do", "not", "forward"],
-    &["not", "for", "distribution"],
-    &["vertraulich"],
-    &["streng", "vertraulich"],
-    &["confidentiel"],
-    &["strictement", "confidentiel"],
-    &["confidencial"],
-    &["estrictamente", "confidencial"],
-    &["estritamente", "confidencial"],
-    &["confidenziale"],
-    &["strettamente", "confidenziale"],
-    &["vertrouwelijk"],
-    &["strikt", "vertrouwelijk"],
-];
-
-/// Stamps that count in capitals only with a handling warning: `PRIVATE` heads
-/// build files' sections (`## PRIVATE`) as often as it marks a note.
-const WARNED_ONLY: &[&[&str]] = &[&["private"], &["strictly", "private"]];
+/// How a stamp counts by its case (see the module header).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Case {
+    /// In capitals (`SECRET`, `RESTRICTED`); in ordinary case only before a
+    /// handling warning (`Secret — do not share`): `Secret`, `Restricted`,
+    /// `Sensitive` or `Classified` alone name a Kubernetes kind, a section or an
+    /// outcome as often.
+    Capitals,
+    /// Unambiguous: in ordinary case too, as a label alone or before a
+    /// separator (`Confidential: Q3 plan`, `Do not share`).
+    Any,
+    /// Only before a handling warning, in capitals too: `PRIVATE` heads build
+    /// files' sections (`## PRIVATE`) as often as it marks a note.
+    Warned,
+}
 
 /// Words that may follow a stamp (`CONFIDENTIAL INFORMATION`, `Confidential
 /// draft`, `Confidential info below`): at most two.
@@ -449,7 +381,7 @@ fn callout(line: &str) -> Option<Sensitivity> {
     let t = line.trim_start().trim_start_matches(['>', ' ']);
     if let Some(rest) = t.strip_prefix("[!") {
         let (kind, _) = rest.split_once(']')?;
-        return stamp_words(&words_of(kind)).map(|(_, l)| l);
+        return stamp_words(&words_of(kind)).map(|(l, _)| l);
     }
     let rest = t
         .strip_prefix("!!!")
@@ -460,7 +392,7 @@ fn callout(line: &str) -> Option<Sensitivity> {
     let title = parts.next().unwrap_or("").trim().trim_matches('"');
     stamp_words(&words_of(kind))
         .or_else(|| stamp_words(&words_of(title)))
-        .map(|(_, l)| l)
+        .map(|(l, _)| l)
 }
 
 /// A classification marking at the start: `TS//SCI`, `(S//NF)`, `C//REL TO USA`.
@@ -540,22 +472,29 @@ pub(crate) fn segments(s: &str) -> Vec<(&str, Option<char>)> {
 }
 
 /// The lowercase words of a stamp's text: split at blanks and hyphens
-/// (`Top-Secret`), without emphasis, quotes or symbols (`CONFIDENTIAL 🔒`).
+/// (`Top-Secret`), without emphasis, quotes or symbols (`CONFIDENTIAL 🔒`), an
+/// `&` read as `and` (`Private & Confidential`).
 pub(crate) fn words_of(text: &str) -> Vec<String> {
     text.split(|c: char| c.is_whitespace() || c == '-')
         .map(|w| w.trim_matches(|c: char| is_trim(c) || !(c.is_alphanumeric() || c == '&')))
         .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
+        .map(|w| {
+            if w == "&" {
+                "and".to_owned()
+            } else {
+                w.to_lowercase()
+            }
+        })
         .collect()
 }
 
-/// The stamp `words` are (with at most two nouns after it), and its level.
-fn stamp_words(words: &[String]) -> Option<(&'static [&'static str], Sensitivity)> {
+/// The level and case of the stamp `words` are (with at most two nouns after it).
+fn stamp_words(words: &[String]) -> Option<(Sensitivity, Case)> {
     let find = |phrase: &[String]| {
         STAMPS
             .iter()
-            .find(|(w, _)| w.len() == phrase.len() && w.iter().zip(phrase).all(|(a, b)| a == b))
-            .copied()
+            .find(|(w, _, _)| w.len() == phrase.len() && w.iter().zip(phrase).all(|(a, b)| a == b))
+            .map(|&(_, level, case)| (level, case))
     };
     let nouns = words
         .iter()
@@ -596,7 +535,7 @@ fn stamp(line: &str, s: &str) -> Option<Sensitivity> {
     }
     let capitals =
         |t: &str| t.chars().any(char::is_alphabetic) && !t.chars().any(char::is_lowercase);
-    let Some((stamp_is, level)) = stamp_words(&words) else {
+    let Some((level, case)) = stamp_words(&words) else {
         // In a line written in capitals, a stamp after another word (`DRAFT —
         // CONFIDENTIAL`, `INTERNAL / CONFIDENTIAL`), unless the line lists
         // levels (`PUBLIC / INTERNAL / CONFIDENTIAL / SECRET`).
@@ -605,7 +544,7 @@ fn stamp(line: &str, s: &str) -> Option<Sensitivity> {
         }
         let found: Vec<Sensitivity> = segs[1..]
             .iter()
-            .filter_map(|(t, _)| stamp_words(&words_of(t)).map(|(_, l)| l))
+            .filter_map(|(t, _)| stamp_words(&words_of(t)).map(|(l, _)| l))
             .collect();
         let levels = segs
             .iter()
@@ -627,7 +566,7 @@ fn stamp(line: &str, s: &str) -> Option<Sensitivity> {
     };
     let list_item = is_list_item(line);
     let counts = if capitals(head) {
-        if WARNED_ONLY.contains(&stamp_is) {
+        if case == Case::Warned {
             warned
         } else {
             !(field || list_item && alone)
@@ -640,7 +579,7 @@ fn stamp(line: &str, s: &str) -> Option<Sensitivity> {
             .starts_with(char::is_uppercase);
         // In a list, a label is a glossary's term (`- **Confidential:** a
         // server-side app`) unless it carries a handling warning.
-        label && (warned || (PLAIN_STAMPS.contains(&stamp_is) && !field && !list_item))
+        label && (warned || (case == Case::Any && !field && !list_item))
     };
     counts.then_some(level)
 }
@@ -813,7 +752,7 @@ mod tests {
     fn every_word_marks_are_made_of_is_read_with_digits_for_letters() {
         let phrases = STAMPS
             .iter()
-            .flat_map(|(words, _)| words.iter().copied())
+            .flat_map(|(words, _, _)| words.iter().copied())
             .chain(WARNINGS.iter().copied())
             .chain(crate::foreign_statements::LEVELS.iter().map(|(w, _)| *w))
             .chain(crate::sensitivity::SYNONYMS.iter().map(|(w, _)| *w));
