@@ -189,7 +189,8 @@ impl<'n> Title<'n> {
 /// configuration"), says every word of it (`AdrSlug.ts`, "Use the ADR
 /// slug as its unique ID"), or says what the branch and the changed files
 /// both name ("RDS Database Management" for `fix/rds-storage-autoscaling`
-/// changing `modules/rds_instance/main.tf`), or says most of the branch's
+/// changing `modules/rds_instance/main.tf`; not when the note's related files
+/// are all elsewhere), or says most of the branch's
 /// words points at the note as a module does: the factor's name and its
 /// reason. The caller asks only of a note the text search found (its title
 /// holds the words, which are in the query), so the titles of the others are
@@ -215,7 +216,13 @@ pub(crate) fn title_points(n: &Note, ctx: &ScoreContext<'_>) -> Option<(&'static
         return None;
     }
     let title = Title::of(n);
-    if let Some(word) = title_says(&title, ctx.subject) {
+    // A note that names its code, none of it the work's, is about other code:
+    // a word of the subject in its title is that word in another sense ("Use
+    // the argmax crate to size exec batches", about `src/exec/`, for
+    // `fix/size-filter-units` changing `src/filter/size.rs`; a held-out trial).
+    let code_elsewhere =
+        !n.related_files.is_empty() && crate::files::file_match(n, ctx.files).is_none();
+    if !code_elsewhere && let Some(word) = title_says(&title, ctx.subject) {
         return Some((
             "subject",
             format!("its title names {word}, what the branch and the changed files are about"),

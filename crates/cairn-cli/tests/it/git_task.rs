@@ -531,6 +531,55 @@ fn what_the_branch_and_the_changed_files_name_finds_the_notes_titled_so() {
     );
 }
 
+/// A note whose related files are all elsewhere is about other code: a word
+/// of the subject in its title is not what points at it (a held-out trial on
+/// an fd checkout: `fix/size-filter-units` changing `src/filter/size.rs` put
+/// "Use the argmax crate to size exec batches", about `src/exec/`, in the
+/// packet). The note the changed file names, and a note naming no code whose
+/// title says the subject, still are.
+#[test]
+fn a_subject_word_in_the_title_of_a_note_about_other_code_points_nowhere() {
+    let (_dir, config, repo) = held_out("");
+    let ledger = config.parent().unwrap().join("vault/ledger");
+    for (title, files, body) in [
+        (
+            "Size filter units",
+            vec!["src/filter/size.rs"],
+            "The size filter takes b, k, m, g and t (decimal) and ki, mi, gi (binary).",
+        ),
+        (
+            "Use the argmax crate to size exec batches",
+            vec!["src/exec/command.rs"],
+            "Batches of the exec command are split by the argument space left.",
+        ),
+        (
+            "Size limits of uploads",
+            vec![],
+            "Uploads over 20 MB are refused at the edge.",
+        ),
+    ] {
+        write(
+            &ledger.join(format!("{title}.md")),
+            &note(title, &files, body),
+        );
+    }
+    git(
+        &repo,
+        &["checkout", "-q", "-b", "fix/size-filter-units"],
+        "2026-02-02T00:00:00Z",
+    );
+    write(&repo.join("src/filter/size.rs"), "fn units() {}\n");
+    let p = wakeup_json(&config, &repo, &[]);
+    let got = titles(&p);
+    assert!(got.iter().any(|t| t == "Size filter units"), "{got:?}");
+    assert!(got.iter().any(|t| t == "Size limits of uploads"), "{got:?}");
+    assert!(
+        !got.iter()
+            .any(|t| t == "Use the argmax crate to size exec batches"),
+        "{got:?}"
+    );
+}
+
 /// A word most notes hold names what the vault is about, not the work's
 /// subject: `aws` in `feature/aws-cost-alerts` and `infra/aws/alarms/` does not
 /// point at "AWS account bootstrap" in a vault whose notes are mostly about
