@@ -90,19 +90,7 @@ pub fn subject(branch: &str, files: &[String], filler: &BTreeSet<String>) -> Sub
     if branch.trim().is_empty() {
         return Subject::default();
     }
-    let named: BTreeSet<String> = files
-        .iter()
-        .flat_map(|f| {
-            let mut parts: Vec<&str> = f.split(['/', '\\']).collect();
-            if let Some(last) = parts.last_mut() {
-                *last = file_stem(last);
-            }
-            parts
-                .into_iter()
-                .flat_map(|p| cairn_index::analyze(&words_apart(p)))
-                .collect::<Vec<_>>()
-        })
-        .collect();
+    let named: BTreeSet<String> = files.iter().flat_map(|f| path_terms(f)).collect();
     let mut branch_words: Vec<SubjectWord> = Vec::new();
     for word in branch.split_whitespace() {
         for term in cairn_index::analyze(&words_apart(word)) {
@@ -125,6 +113,19 @@ pub fn subject(branch: &str, files: &[String], filler: &BTreeSet<String>) -> Sub
         words,
         branch: branch_words,
     }
+}
+
+/// The words a path names, analysed: its folders' and its file's name's
+/// (`src/rds_instance/main.tf`: src, rds, instance, main).
+fn path_terms(path: &str) -> Vec<String> {
+    let mut parts: Vec<&str> = path.split(['/', '\\']).collect();
+    if let Some(last) = parts.last_mut() {
+        *last = file_stem(last);
+    }
+    parts
+        .into_iter()
+        .flat_map(|p| cairn_index::analyze(&words_apart(p)))
+        .collect()
 }
 
 /// The branch's topical words `title` says, as the branch writes them, when
@@ -190,7 +191,7 @@ impl<'n> Title<'n> {
 /// slug as its unique ID"), or says what the branch and the changed files
 /// both name ("RDS Database Management" for `fix/rds-storage-autoscaling`
 /// changing `modules/rds_instance/main.tf`; not when the note's related files
-/// are all elsewhere), or says most of the branch's
+/// are all elsewhere and none is named with that word), or says most of the branch's
 /// words points at the note as a module does: the factor's name and its
 /// reason. The caller asks only of a note the text search found (its title
 /// holds the words, which are in the query), so the titles of the others are
@@ -216,13 +217,20 @@ pub(crate) fn title_points(n: &Note, ctx: &ScoreContext<'_>) -> Option<(&'static
         return None;
     }
     let title = Title::of(n);
-    // A note that names its code, none of it the work's, is about other code:
-    // a word of the subject in its title is that word in another sense ("Use
-    // the argmax crate to size exec batches", about `src/exec/`, for
-    // `fix/size-filter-units` changing `src/filter/size.rs`; a held-out trial).
-    let code_elsewhere =
-        !n.related_files.is_empty() && crate::files::file_match(n, ctx.files).is_none();
-    if !code_elsewhere && let Some(word) = title_says(&title, ctx.subject) {
+    // A note that names its code, none of it the work's nor named with the
+    // word, is about other code: the word in its title is the word in another
+    // sense ("Use the argmax crate to size exec batches", about `src/exec/`,
+    // for `fix/size-filter-units` changing `src/filter/size.rs`: a held-out
+    // trial), where a note about `src/billing/payout.rs` is about payouts
+    // whichever payout file changed.
+    let elsewhere = std::cell::OnceCell::new();
+    let own_sense = |w: &SubjectWord| {
+        elsewhere
+            .get_or_init(|| code_elsewhere(n, ctx))
+            .as_ref()
+            .is_none_or(|named: &BTreeSet<String>| named.contains(&w.term))
+    };
+    if let Some(word) = title_says(&title, ctx.subject, own_sense) {
         return Some((
             "subject",
             format!("its title names {word}, what the branch and the changed files are about"),
@@ -239,12 +247,27 @@ pub(crate) fn title_points(n: &Note, ctx: &ScoreContext<'_>) -> Option<(&'static
     })
 }
 
-/// The first word of `subject` `title` says, as the branch writes it.
-fn title_says<'s>(title: &Title<'_>, subject: &'s Subject) -> Option<&'s str> {
+/// The words a note's related files are named with, when it names code and
+/// none of it is the work's; `None` when nothing says the note is about other
+/// code (it names none, or a changed file is one of its own).
+fn code_elsewhere(n: &Note, ctx: &ScoreContext<'_>) -> Option<BTreeSet<String>> {
+    if n.related_files.is_empty() || crate::files::file_match(n, ctx.files).is_some() {
+        return None;
+    }
+    Some(n.related_files.iter().flat_map(|f| path_terms(f)).collect())
+}
+
+/// The first word of `subject` `title` says and `in_its_sense` accepts, as
+/// the branch writes it.
+fn title_says<'s>(
+    title: &Title<'_>,
+    subject: &'s Subject,
+    in_its_sense: impl Fn(&SubjectWord) -> bool,
+) -> Option<&'s str> {
     subject
         .words
         .iter()
         .filter(|w| title.may_say(w))
-        .find(|w| title.says(w))
+        .find(|w| title.says(w) && in_its_sense(w))
         .map(|w| w.word.as_str())
 }

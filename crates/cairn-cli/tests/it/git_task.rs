@@ -535,8 +535,9 @@ fn what_the_branch_and_the_changed_files_name_finds_the_notes_titled_so() {
 /// of the subject in its title is not what points at it (a held-out trial on
 /// an fd checkout: `fix/size-filter-units` changing `src/filter/size.rs` put
 /// "Use the argmax crate to size exec batches", about `src/exec/`, in the
-/// packet). The note the changed file names, and a note naming no code whose
-/// title says the subject, still are.
+/// packet). The note the changed file names, a note naming no code whose
+/// title says the subject, and one whose code is named with the word
+/// (`src/cli/size_arg.rs`) still are.
 #[test]
 fn a_subject_word_in_the_title_of_a_note_about_other_code_points_nowhere() {
     let (_dir, config, repo) = held_out("");
@@ -557,6 +558,11 @@ fn a_subject_word_in_the_title_of_a_note_about_other_code_points_nowhere() {
             vec![],
             "Uploads over 20 MB are refused at the edge.",
         ),
+        (
+            "Size arguments on the command line",
+            vec!["src/cli/size_arg.rs"],
+            "A size argument is a number with a suffix, read case-insensitively.",
+        ),
     ] {
         write(
             &ledger.join(format!("{title}.md")),
@@ -573,6 +579,12 @@ fn a_subject_word_in_the_title_of_a_note_about_other_code_points_nowhere() {
     let got = titles(&p);
     assert!(got.iter().any(|t| t == "Size filter units"), "{got:?}");
     assert!(got.iter().any(|t| t == "Size limits of uploads"), "{got:?}");
+    // Its code is other code, but named with the word: the same sense.
+    assert!(
+        got.iter()
+            .any(|t| t == "Size arguments on the command line"),
+        "{got:?}"
+    );
     assert!(
         !got.iter()
             .any(|t| t == "Use the argmax crate to size exec batches"),
