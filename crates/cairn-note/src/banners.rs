@@ -245,6 +245,10 @@ pub(crate) fn banner(line: &str, s: &str) -> Option<Mark> {
         callout(line)
             .or_else(|| marking(s))
             .or_else(|| stamp(line, &crate::plain_text::spaced_letters(s)))
+            .or_else(|| {
+                en_dashes_as_hyphens(s)
+                    .and_then(|j| stamp(line, &crate::plain_text::spaced_letters(&j)))
+            })
             .or_else(|| statement(s))
             .or_else(|| crate::foreign_statements::statement(s))
     };
@@ -429,6 +433,25 @@ pub(crate) fn is_trim(c: char) -> bool {
         )
 }
 
+/// `s` with each en dash between two letters as a hyphen, when it has one:
+/// there it joins words as a hyphen does (`Attorney–Client Privileged`), where
+/// a stamp is otherwise cut at it (`CONFIDENTIAL–do not share`). Both
+/// readings are tried.
+fn en_dashes_as_hyphens(s: &str) -> Option<String> {
+    let chars: Vec<char> = s.chars().collect();
+    let joins = |i: usize| {
+        chars[i] == '–'
+            && i > 0
+            && chars[i - 1].is_alphabetic()
+            && chars.get(i + 1).is_some_and(|c| c.is_alphabetic())
+    };
+    (0..chars.len()).any(joins).then(|| {
+        (0..chars.len())
+            .map(|i| if joins(i) { '-' } else { chars[i] })
+            .collect()
+    })
+}
+
 /// Whether `c` separates a stamp from what follows it.
 fn is_separator(c: char) -> bool {
     matches!(
@@ -472,20 +495,28 @@ pub(crate) fn segments(s: &str) -> Vec<(&str, Option<char>)> {
 }
 
 /// The lowercase words of a stamp's text: split at blanks and hyphens
-/// (`Top-Secret`), without emphasis, quotes or symbols (`CONFIDENTIAL 🔒`), an
-/// `&` read as `and` (`Private & Confidential`).
+/// (`Top-Secret`, `Attorney‑Client`), without emphasis, quotes or symbols
+/// (`CONFIDENTIAL 🔒`); an `&` or a `+` between two words, spaced or not, read
+/// as `and` (`Private & Confidential`, `Confidential&Proprietary`,
+/// `Privileged + Confidential`), anywhere else as nothing (`Confidential+`).
 pub(crate) fn words_of(text: &str) -> Vec<String> {
-    text.split(|c: char| c.is_whitespace() || c == '-')
-        .map(|w| w.trim_matches(|c: char| is_trim(c) || !(c.is_alphanumeric() || c == '&')))
-        .filter(|w| !w.is_empty())
-        .map(|w| {
-            if w == "&" {
-                "and".to_owned()
-            } else {
-                w.to_lowercase()
+    let mut out: Vec<String> = Vec::new();
+    let mut joined = false;
+    for raw in text.split(|c: char| c.is_whitespace() || matches!(c, '-' | '\u{2010}' | '\u{2011}'))
+    {
+        for (i, piece) in raw.split(['&', '+']).enumerate() {
+            joined |= i > 0 && !out.is_empty();
+            let w = piece.trim_matches(|c: char| is_trim(c) || !c.is_alphanumeric());
+            if w.is_empty() {
+                continue;
             }
-        })
-        .collect()
+            if std::mem::take(&mut joined) {
+                out.push("and".to_owned());
+            }
+            out.push(w.to_lowercase());
+        }
+    }
+    out
 }
 
 /// The level and case of the stamp `words` are (with at most two nouns after it).
@@ -745,6 +776,25 @@ mod tests {
         assert_eq!(got, expect, "{line:?}");
     }
 
+    /// `&`, `+` and an en dash joining words read as prose where they join no
+    /// stamp's words.
+    #[test]
+    fn joined_words_that_are_no_stamp_stay_prose() {
+        for line in [
+            "R&D notes",
+            "Research & Development",
+            "Q&A with the payments team",
+            "pages 10–20",
+            "C++ tips",
+            "Tom & Jerry",
+            "Secret & Lies, a film",
+            "Client–server split",
+            "Terms &amp; conditions",
+        ] {
+            check(line, None);
+        }
+    }
+
     /// Every word of a stamp, a handling warning, a level or a synonym is one
     /// `letters_for_digits` reads when spelled with digits for letters: a
     /// stamp added without its words there would be read in letters only.
@@ -871,6 +921,15 @@ mod tests {
             ("Under NDA — do not share", Confidential),
             ("Privileged & Confidential", Confidential),
             ("Attorney-client privileged", Confidential),
+            // Joined otherwise (a third red-team list).
+            ("Attorney–Client Privileged", Confidential),
+            ("Attorney\u{2011}client privileged", Confidential),
+            ("Confidential&Proprietary", Confidential),
+            ("Privileged + Confidential", Confidential),
+            ("PRIVATE &amp; CONFIDENTIAL", Confidential),
+            ("Private &#38; Confidential", Confidential),
+            ("CONFIDENTIAL–do not share", Confidential),
+            ("Confidential+", Confidential),
             ("Strictly private — do not share", Confidential),
             ("Do not forward", Confidential),
             (

@@ -266,8 +266,8 @@ fn letters_for_digits(text: Cow<'_, str>) -> Cow<'_, str> {
 }
 
 /// `text` with its numeric character references (`&#101;`, `&#x65;`) and a few
-/// named ones (`&colon;`, `&shy;`, `&nbsp;`…) as the characters they stand for,
-/// as a renderer shows them.
+/// named ones (`&colon;`, `&shy;`, `&nbsp;`, `&amp;`…) as the characters they
+/// stand for, as a renderer shows them.
 fn numeric_references(text: &str) -> String {
     let mut named = text.to_owned();
     for (entity, c) in [
@@ -279,6 +279,13 @@ fn numeric_references(text: &str) -> String {
         ("&ast;", "*"),
         ("&vert;", "|"),
         ("&equals;", "="),
+        ("&plus;", "+"),
+        ("&hyphen;", "\u{2010}"),
+        ("&dash;", "\u{2010}"),
+        ("&ndash;", "–"),
+        ("&mdash;", "—"),
+        // Last: `&amp;nbsp;` shows as `&nbsp;`, not a blank.
+        ("&amp;", "&"),
     ] {
         if named.contains(entity) {
             named = named.replace(entity, c);

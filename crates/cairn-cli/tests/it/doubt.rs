@@ -422,3 +422,47 @@ fn marks_spelled_with_digits_leak_through_no_command() {
         "the plain note is never shown"
     );
 }
+
+/// Stamps whose words are joined by a symbol or an entity rather than a space
+/// or a hyphen (a third red-team list: each let its note into every answer).
+#[test]
+fn stamps_joined_by_symbols_leak_through_no_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let vault = dir.path();
+    let marks = [
+        "PRIVATE &amp; CONFIDENTIAL",
+        "Confidential&Proprietary",
+        "Privileged + Confidential",
+        "Attorney\u{2013}Client Privileged",
+    ];
+    let mut canaries = Vec::new();
+    let mut paths = Vec::new();
+    for (i, mark) in marks.iter().enumerate() {
+        let canary = format!("Qzjoined{i}x");
+        let path = format!("notes/joined-{i}.md");
+        write(
+            vault,
+            &path,
+            &format!(
+                "---\ntitle: Zebra ledger plan {i}\n---\n{mark}\n\nThe {canary} body about zebras and ledgers.\n"
+            ),
+        );
+        canaries.push(canary);
+        paths.push(path);
+    }
+    write(
+        vault,
+        "notes/plain.md",
+        "---\ntitle: Zebra ledger R&D\n---\nTerms &amp; conditions, Q&A, pages 10\u{2013}20: Qzjoinedokx zebras and ledgers.\n",
+    );
+    let path_refs: Vec<&str> = paths.iter().map(String::as_str).collect();
+    let outputs = read_everything(vault, "zebras ledgers body", &path_refs);
+    let canary_refs: Vec<&str> = canaries.iter().map(String::as_str).collect();
+    assert_absent(&outputs, &canary_refs);
+    assert!(
+        outputs
+            .iter()
+            .any(|(_, t)| t.to_lowercase().contains("qzjoinedokx")),
+        "the plain note is never shown"
+    );
+}
