@@ -7,8 +7,7 @@
 //! cargo run --release -q -p cairn-note --example levels -- DIR... > levels.txt
 //! ```
 
-#![allow(clippy::print_stdout)] // a report printed for a person to diff
-
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 fn main() {
@@ -17,6 +16,7 @@ fn main() {
         walk(Path::new(&dir), &mut files);
     }
     files.sort();
+    let mut out = std::io::stdout().lock();
     for path in files {
         let Ok(bytes) = std::fs::read(&path) else {
             continue;
@@ -28,7 +28,10 @@ fn main() {
             .iter()
             .map(|n| format!("{:?}", n.sensitivity))
             .collect();
-        println!("{shown}\t{}", levels.join(","));
+        // A closed pipe (`| head`) ends the report.
+        if writeln!(out, "{shown}\t{}", levels.join(",")).is_err() {
+            return;
+        }
     }
 }
 

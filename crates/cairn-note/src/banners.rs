@@ -477,12 +477,22 @@ fn is_separator(c: char) -> bool {
     )
 }
 
-/// `s` cut at its separators (`-` counts only with a blank beside it):
-/// the segments and, for each, the separator after it (if any).
+/// `s` cut at its separators (`-` counts only with a blank beside it), and at
+/// any run of symbols standing between blanks (`CONFIDENTIAL • DO NOT SHARE`,
+/// `Confidential → internal only`, `SECRET ~ handle with care`, `SECRET >>>
+/// read this`; not `&` or `+`, which join words): the segments and, for each,
+/// the separator after it (if any; a run's first character).
 pub(crate) fn segments(s: &str) -> Vec<(&str, Option<char>)> {
     let mut out = Vec::new();
     let mut from = 0;
-    for (i, c) in s.char_indices() {
+    let mut chars = s.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        if let Some(end) = symbol_run(s, i) {
+            out.push((&s[from..i], Some(c)));
+            from = end;
+            while chars.next_if(|&(j, _)| j < end).is_some() {}
+            continue;
+        }
         let sep = is_separator(c)
             || (c == '-' && (s[i + 1..].starts_with([' ', '-']) || s[..i].ends_with(' ')));
         if sep {
@@ -492,6 +502,26 @@ pub(crate) fn segments(s: &str) -> Vec<(&str, Option<char>)> {
     }
     out.push((&s[from..], None));
     out
+}
+
+/// The end of the run of symbols starting at byte `at` of `s`, when it stands
+/// between blanks (something follows it), holds no letter or digit, is not
+/// one [`is_separator`] or the `-` rule already cut at, is not `&` or `+`
+/// alone (they join words, see [`words_of`]) and holds no `=` (an assignment).
+fn symbol_run(s: &str, at: usize) -> Option<usize> {
+    if !s[..at].ends_with(char::is_whitespace) {
+        return None;
+    }
+    let rest = &s[at..];
+    let len = rest.find(char::is_whitespace).unwrap_or(rest.len());
+    let run = &rest[..len];
+    let first = run.chars().next()?;
+    let symbols = run.chars().all(|c| !c.is_alphanumeric());
+    let cut_already = is_separator(first) || first == '-';
+    let joins = matches!(run, "&" | "+");
+    // An assignment (`RESTRICTED = "restricted"`, `SECRET := x`) is code.
+    let assigns = run.contains('=');
+    (symbols && !cut_already && !joins && !assigns && len < rest.len()).then_some(at + len)
 }
 
 /// The lowercase words of a stamp's text: split at blanks and hyphens
@@ -790,6 +820,12 @@ mod tests {
             "Secret & Lies, a film",
             "Client–server split",
             "Terms &amp; conditions",
+            "Secret • sauce",
+            "Private → public keys",
+            "Sensitive ~ data",
+            "The confidential → shared switch",
+            "RESTRICTED == 3",
+            "SECRET := load()",
         ] {
             check(line, None);
         }
@@ -930,6 +966,19 @@ mod tests {
             ("Private &#38; Confidential", Confidential),
             ("CONFIDENTIAL–do not share", Confidential),
             ("Confidential+", Confidential),
+            // A run of symbols between blanks cuts as a separator does (a
+            // fourth red-team list).
+            ("Confidential • Do not share", Confidential),
+            ("CONFIDENTIAL • DO NOT SHARE", Confidential),
+            ("Confidential → internal only", Confidential),
+            ("CONFIDENTIAL ~ do not share", Confidential),
+            ("Confidential ― do not share", Confidential),
+            ("CONFIDENTIAL ⸺ do not share", Confidential),
+            ("Confidential > do not share", Confidential),
+            ("Confidential ✱ do not share", Confidential),
+            ("CONFIDENTIAL >>> read carefully", Confidential),
+            ("Confidential ⚠️ do not share", Confidential),
+            ("TOP SECRET • launch plan", Secret),
             ("Strictly private — do not share", Confidential),
             ("Do not forward", Confidential),
             (

@@ -424,7 +424,8 @@ fn marks_spelled_with_digits_leak_through_no_command() {
 }
 
 /// Stamps whose words are joined by a symbol or an entity rather than a space
-/// or a hyphen (a third red-team list: each let its note into every answer).
+/// or a hyphen (a third red-team list), and stamps cut from their warning by a
+/// run of symbols (a fourth): each let its note into every answer.
 #[test]
 fn stamps_joined_by_symbols_leak_through_no_command() {
     let dir = tempfile::tempdir().unwrap();
@@ -434,6 +435,10 @@ fn stamps_joined_by_symbols_leak_through_no_command() {
         "Confidential&Proprietary",
         "Privileged + Confidential",
         "Attorney\u{2013}Client Privileged",
+        // A fourth list: a run of symbols between the stamp and the warning.
+        "CONFIDENTIAL \u{2022} DO NOT SHARE",
+        "Confidential \u{2192} internal only",
+        "Confidential \u{26a0}\u{fe0f} do not share",
     ];
     let mut canaries = Vec::new();
     let mut paths = Vec::new();
