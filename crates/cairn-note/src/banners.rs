@@ -173,6 +173,23 @@ const WARNINGS: &[&str] = &[
     "for your eyes only",
     "need to know",
     "need-to-know",
+    // A fifth red-team list: warnings a banner carries as often.
+    "don't copy",
+    "don't disclose",
+    "don't circulate",
+    "don't publish",
+    "don't post",
+    "do not post",
+    "do not send",
+    "don't send",
+    "do not leak",
+    "don't leak",
+    "authorized personnel only",
+    "authorised personnel only",
+    "staff only",
+    "limited distribution",
+    "restricted distribution",
+    "for internal distribution",
 ];
 
 /// Whether `line` holds a handling warning (`do not share`, `internal use
@@ -618,9 +635,10 @@ fn stamp(line: &str, s: &str) -> Option<Sensitivity> {
     // `STAMP: value` is a field when the value is one (`PRIVATE: true`,
     // `CLASSIFIED: 1203 rows`, `SECRET: ${{ secrets.KEY }}`).
     let field = sep == Some(':') && {
-        // Past the emphasis that closes a bold label (`**Confidential:** Q3`).
+        // Past the emphasis that closes a bold label (`**Confidential:** Q3`)
+        // and more colons (`CONFIDENTIAL ::: internal`).
         let after = s[head.len() + 1..]
-            .trim_start_matches(|c: char| c.is_whitespace() || matches!(c, '*' | '_'));
+            .trim_start_matches(|c: char| c.is_whitespace() || matches!(c, '*' | '_' | ':'));
         let first = after.split_whitespace().next().unwrap_or("").to_lowercase();
         !after.starts_with(char::is_alphabetic)
             || FIELD_VALUES.contains(&first.trim_end_matches(['.', ',']))
@@ -826,6 +844,8 @@ mod tests {
             "The confidential → shared switch",
             "RESTRICTED == 3",
             "SECRET := load()",
+            "PRIVATE:: true",
+            "Secret — a recipe",
         ] {
             check(line, None);
         }
@@ -979,6 +999,15 @@ mod tests {
             ("CONFIDENTIAL >>> read carefully", Confidential),
             ("Confidential ⚠️ do not share", Confidential),
             ("TOP SECRET • launch plan", Secret),
+            ("CONFIDENTIAL ::: internal", Confidential),
+            // Warnings of a fifth list.
+            ("Private — don't copy", Confidential),
+            ("Secret — authorized personnel only", Secret),
+            ("PRIVATE: staff only", Confidential),
+            ("Sensitive — do not send outside the team", Confidential),
+            ("Restricted — limited distribution", Confidential),
+            ("Secret: do not post", Secret),
+            ("PRIVATE — for internal distribution", Confidential),
             ("Strictly private — do not share", Confidential),
             ("Do not forward", Confidential),
             (

@@ -425,7 +425,8 @@ fn marks_spelled_with_digits_leak_through_no_command() {
 
 /// Stamps whose words are joined by a symbol or an entity rather than a space
 /// or a hyphen (a third red-team list), and stamps cut from their warning by a
-/// run of symbols (a fourth): each let its note into every answer.
+/// run of symbols (a fourth) or carrying a warning the reader did not know (a
+/// fifth): each let its note into every answer.
 #[test]
 fn stamps_joined_by_symbols_leak_through_no_command() {
     let dir = tempfile::tempdir().unwrap();
@@ -439,6 +440,9 @@ fn stamps_joined_by_symbols_leak_through_no_command() {
         "CONFIDENTIAL \u{2022} DO NOT SHARE",
         "Confidential \u{2192} internal only",
         "Confidential \u{26a0}\u{fe0f} do not share",
+        // A fifth: handling warnings the list did not hold.
+        "Private \u{2014} don't copy",
+        "Secret \u{2014} authorized personnel only",
     ];
     let mut canaries = Vec::new();
     let mut paths = Vec::new();
