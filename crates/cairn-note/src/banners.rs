@@ -455,6 +455,9 @@ pub(crate) fn is_trim(c: char) -> bool {
 /// a stamp is otherwise cut at it (`CONFIDENTIAL–do not share`). Both
 /// readings are tried.
 fn en_dashes_as_hyphens(s: &str) -> Option<String> {
+    if !s.contains('–') {
+        return None;
+    }
     let chars: Vec<char> = s.chars().collect();
     let joins = |i: usize| {
         chars[i] == '–'
