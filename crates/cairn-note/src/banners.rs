@@ -8,7 +8,7 @@
 //!
 //! A banner is one of:
 //!
-//! - **A stamp in capitals**: a level phrase of [`STAMPS`] written in capitals
+//! - **A stamp in capitals**: a level phrase of [`crate::stamps::STAMPS`] written in capitals
 //!   (`CONFIDENTIAL`, `TOP SECRET`, `TOP-SECRET`, `CLASSIFIED`, `UNDER NDA`,
 //!   `PROPRIETARY AND CONFIDENTIAL`, `DO NOT SHARE`), maybe with a noun or two
 //!   (`CONFIDENTIAL DRAFT`), alone, bracketed or before a separator (`—`, `:`,
@@ -19,7 +19,7 @@
 //!   `PRIVATE` without a handling warning (a `## PRIVATE` section of a build file).
 //! - **A stamp in ordinary case**: any stamp before a handling warning
 //!   (`Secret — do not share`, `Private: internal use only`); the unambiguous
-//!   ones (`Confidential`, `Top Secret`, `Do not share`: [`Case::Any`]) also
+//!   ones (`Confidential`, `Top Secret`, `Do not share`: `Case::Any`) also
 //!   as a label, alone or before a separator (`Confidential: Q3 numbers`). It
 //!   starts with a capital (`confidential.` ending a wrapped sentence is prose);
 //!   `Secret`, `Private` or `Sensitive` alone name a Kubernetes kind or a section
@@ -50,154 +50,8 @@
 
 use crate::marks::{BANNER_KEY, Mark};
 use crate::model::Sensitivity;
-
-const SECRET: Sensitivity = Sensitivity::Secret;
-const CONFIDENTIAL: Sensitivity = Sensitivity::Confidential;
-
-/// Stamps: the words (lowercase; `&` is read as `and`, see [`words_of`]), the
-/// level they give, and how they count by their case.
-#[rustfmt::skip]
-const STAMPS: &[(&[&str], Sensitivity, Case)] = &[
-    (&["top", "secret"],                      SECRET, Case::Any),
-    (&["secret"],                             SECRET, Case::Capitals),
-    (&["classified"],                         SECRET, Case::Capitals),
-    (&["eyes", "only"],                       SECRET, Case::Any),
-    (&["for", "your", "eyes", "only"],        SECRET, Case::Any),
-    (&["confidential"],                       CONFIDENTIAL, Case::Any),
-    (&["strictly", "confidential"],           CONFIDENTIAL, Case::Any),
-    (&["highly", "confidential"],             CONFIDENTIAL, Case::Any),
-    (&["company", "confidential"],            CONFIDENTIAL, Case::Any),
-    (&["personal", "and", "confidential"],    CONFIDENTIAL, Case::Any),
-    (&["private", "and", "confidential"],     CONFIDENTIAL, Case::Any),
-    (&["internal", "and", "confidential"],    CONFIDENTIAL, Case::Any),
-    (&["proprietary", "and", "confidential"], CONFIDENTIAL, Case::Any),
-    (&["confidential", "and", "proprietary"], CONFIDENTIAL, Case::Any),
-    (&["privileged", "and", "confidential"],  CONFIDENTIAL, Case::Any),
-    (&["attorney", "client", "privileged"],   CONFIDENTIAL, Case::Any),
-    (&["confidentiality", "notice"],          CONFIDENTIAL, Case::Capitals),
-    (&["restricted"],                         CONFIDENTIAL, Case::Capitals),
-    (&["sensitive"],                          CONFIDENTIAL, Case::Capitals),
-    (&["private"],                            CONFIDENTIAL, Case::Warned),
-    (&["strictly", "private"],                CONFIDENTIAL, Case::Warned),
-    (&["under", "nda"],                       CONFIDENTIAL, Case::Capitals),
-    (&["do", "not", "share"],                 CONFIDENTIAL, Case::Any),
-    (&["do", "not", "distribute"],            CONFIDENTIAL, Case::Any),
-    (&["do", "not", "forward"],               CONFIDENTIAL, Case::Any),
-    (&["not", "for", "distribution"],         CONFIDENTIAL, Case::Any),
-    // German, French, Spanish and Portuguese, Italian, Dutch.
-    (&["vertraulich"],                        CONFIDENTIAL, Case::Any),
-    (&["streng", "vertraulich"],              CONFIDENTIAL, Case::Any),
-    (&["geheim"],                             SECRET, Case::Capitals),
-    (&["streng", "geheim"],                   SECRET, Case::Capitals),
-    (&["confidentiel"],                       CONFIDENTIAL, Case::Any),
-    (&["strictement", "confidentiel"],        CONFIDENTIAL, Case::Any),
-    (&["confidencial"],                       CONFIDENTIAL, Case::Any),
-    (&["estrictamente", "confidencial"],      CONFIDENTIAL, Case::Any),
-    (&["estritamente", "confidencial"],       CONFIDENTIAL, Case::Any),
-    (&["secreto"],                            SECRET, Case::Capitals),
-    (&["sigiloso"],                           CONFIDENTIAL, Case::Capitals),
-    (&["confidenziale"],                      CONFIDENTIAL, Case::Any),
-    (&["strettamente", "confidenziale"],      CONFIDENTIAL, Case::Any),
-    (&["segreto"],                            SECRET, Case::Capitals),
-    (&["vertrouwelijk"],                      CONFIDENTIAL, Case::Any),
-    (&["strikt", "vertrouwelijk"],            CONFIDENTIAL, Case::Any),
-];
-
-/// How a stamp counts by its case (see the module header).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Case {
-    /// In capitals (`SECRET`, `RESTRICTED`); in ordinary case only before a
-    /// handling warning (`Secret — do not share`): `Secret`, `Restricted`,
-    /// `Sensitive` or `Classified` alone name a Kubernetes kind, a section or an
-    /// outcome as often.
-    Capitals,
-    /// Unambiguous: in ordinary case too, as a label alone or before a
-    /// separator (`Confidential: Q3 plan`, `Do not share`).
-    Any,
-    /// Only before a handling warning, in capitals too: `PRIVATE` heads build
-    /// files' sections (`## PRIVATE`) as often as it marks a note.
-    Warned,
-}
-
-/// Words that may follow a stamp (`CONFIDENTIAL INFORMATION`, `Confidential
-/// draft`, `Confidential info below`): at most two.
-const STAMP_NOUNS: &[&str] = &[
-    "information",
-    "info",
-    "document",
-    "documents",
-    "doc",
-    "note",
-    "notes",
-    "material",
-    "data",
-    "memo",
-    "draft",
-    "only",
-    "below",
-    "inside",
-    "content",
-    "contents",
-];
-
-/// Handling warnings after a stamp (lowercase, at the start of what follows it).
-const WARNINGS: &[&str] = &[
-    "do not share",
-    "do not distribute",
-    "do not forward",
-    "do not disclose",
-    "do not circulate",
-    "do not copy",
-    "do not publish",
-    "do not repost",
-    "do not reproduce",
-    "don't share",
-    "don't distribute",
-    "don't forward",
-    "never share",
-    "not for distribution",
-    "not for sharing",
-    "not for publication",
-    "not for release",
-    "not for circulation",
-    "not for external",
-    "not for public",
-    "not to be shared",
-    "not to be distributed",
-    "no sharing",
-    "no distribution",
-    "internal only",
-    "internal use only",
-    "for internal use only",
-    "eyes only",
-    "for your eyes only",
-    "need to know",
-    "need-to-know",
-    // A fifth red-team list: warnings a banner carries as often.
-    "don't copy",
-    "don't disclose",
-    "don't circulate",
-    "don't publish",
-    "don't post",
-    "do not post",
-    "do not send",
-    "don't send",
-    "do not leak",
-    "don't leak",
-    "authorized personnel only",
-    "authorised personnel only",
-    "staff only",
-    "limited distribution",
-    "restricted distribution",
-    "for internal distribution",
-];
-
-/// Whether `line` holds a handling warning (`do not share`, `internal use
-/// only`…), in any case.
-pub(crate) fn warned(line: &str) -> bool {
-    let lower = line.to_lowercase().replace('’', "'");
-    WARNINGS.iter().any(|w| lower.contains(w))
-}
+pub(crate) use crate::stamps::warned;
+use crate::stamps::{Case, STAMP_NOUNS, WARNINGS, stamp_words};
 
 /// A value after `STAMP:` that makes the line a field, not a banner
 /// (`PRIVATE: true`, `RESTRICTED: none`).
@@ -569,25 +423,6 @@ pub(crate) fn words_of(text: &str) -> Vec<String> {
     out
 }
 
-/// The level and case of the stamp `words` are (with at most two nouns after it).
-fn stamp_words(words: &[String]) -> Option<(Sensitivity, Case)> {
-    let find = |phrase: &[String]| {
-        STAMPS
-            .iter()
-            .find(|(w, _, _)| w.len() == phrase.len() && w.iter().zip(phrase).all(|(a, b)| a == b))
-            .map(|&(_, level, case)| (level, case))
-    };
-    let nouns = words
-        .iter()
-        .rev()
-        .take(2)
-        .take_while(|w| STAMP_NOUNS.contains(&w.as_str()))
-        .count();
-    (0..=nouns)
-        .filter(|&n| n < words.len())
-        .find_map(|n| find(&words[..words.len() - n]))
-}
-
 /// Whether `text` (a line, lowercase or not) is a list item.
 fn is_list_item(line: &str) -> bool {
     let t = line.trim_start().trim_start_matches('>').trim_start();
@@ -618,14 +453,24 @@ fn stamp(line: &str, s: &str) -> Option<Sensitivity> {
         |t: &str| t.chars().any(char::is_alphabetic) && !t.chars().any(char::is_lowercase);
     let Some((level, case)) = stamp_words(&words) else {
         // In a line written in capitals, a stamp after another word (`DRAFT —
-        // CONFIDENTIAL`, `INTERNAL / CONFIDENTIAL`), unless the line lists
-        // levels (`PUBLIC / INTERNAL / CONFIDENTIAL / SECRET`).
-        if !capitals(s) || segs.len() > 4 {
+        // CONFIDENTIAL`, `INTERNAL / CONFIDENTIAL`); in ordinary case, an
+        // unambiguous stamp after a label or two (`Internal — Confidential`,
+        // `Draft · Confidential`), each segment a few words opening with a
+        // capital; unless the line lists levels (`PUBLIC / INTERNAL /
+        // CONFIDENTIAL / SECRET`).
+        let label = |t: &str| {
+            let t = t.trim_matches(|c: char| is_trim(c) || !c.is_alphanumeric());
+            t.starts_with(char::is_uppercase) && t.split_whitespace().count() <= 4
+        };
+        let upper = capitals(s);
+        if !(upper || segs.len() <= 3 && segs.iter().all(|(t, _)| label(t))) || segs.len() > 4 {
             return None;
         }
         let found: Vec<Sensitivity> = segs[1..]
             .iter()
-            .filter_map(|(t, _)| stamp_words(&words_of(t)).map(|(l, _)| l))
+            .filter_map(|(t, _)| stamp_words(&words_of(t)))
+            .filter(|&(_, case)| upper || case == Case::Any)
+            .map(|(l, _)| l)
             .collect();
         let levels = segs
             .iter()
@@ -848,6 +693,9 @@ mod tests {
             "RESTRICTED == 3",
             "SECRET := load()",
             "PRIVATE:: true",
+            "Draft — Secret",
+            "Public — Internal — Confidential",
+            "See the note — confidential means internal here",
             "Secret — a recipe",
         ] {
             check(line, None);
@@ -859,7 +707,7 @@ mod tests {
     /// stamp added without its words there would be read in letters only.
     #[test]
     fn every_word_marks_are_made_of_is_read_with_digits_for_letters() {
-        let phrases = STAMPS
+        let phrases = crate::stamps::STAMPS
             .iter()
             .flat_map(|(words, _, _)| words.iter().copied())
             .chain(WARNINGS.iter().copied())
@@ -1003,6 +851,10 @@ mod tests {
             ("Confidential ⚠️ do not share", Confidential),
             ("TOP SECRET • launch plan", Secret),
             ("CONFIDENTIAL ::: internal", Confidential),
+            // A sixth: a stamp after a label in ordinary case.
+            ("*Internal — Confidential*", Confidential),
+            ("Draft · Confidential", Confidential),
+            ("Q3 plan — Strictly confidential", Confidential),
             // Warnings of a fifth list.
             ("Private — don't copy", Confidential),
             ("Secret — authorized personnel only", Secret),

@@ -1,6 +1,7 @@
 //! Front-matter keys that are not sensitivity keys but state a level plainly:
 //! `security: secret`, `visibility: confidential`, `status: confidential`, `secret: true`,
-//! `tags: [secret]`. They can only **raise** a note's level (to what they say),
+//! `tags: [secret]` (and `labels`, `categories`, `cssclasses`), a title that is
+//! a banner (`title: "CONFIDENTIAL — Q3 plan"`). They can only **raise** a note's level (to what they say),
 //! never lower it and never make doubt: `visibility: public` or `access: team`
 //! change nothing, while a person who wrote `privacy: secret` meant the note to
 //! stay out of prompts.
@@ -32,6 +33,20 @@ pub(crate) const LEVEL_KEYS: &[&str] = &[
 const FLAG_KEYS: &[(&str, Sensitivity)] = &[
     ("secret", Sensitivity::Secret),
     ("confidential", Sensitivity::Confidential),
+];
+
+/// Keys that hold tags: those of Obsidian (`tags`, `cssclasses`), of blogs
+/// (`categories`) and of trackers (`labels`). Not `keywords`: a page's
+/// keywords name its topic (`keywords: [secret, vault]`), not its handling.
+const TAG_KEYS: &[&str] = &[
+    "tags",
+    "tag",
+    "labels",
+    "label",
+    "categories",
+    "category",
+    "cssclasses",
+    "cssclass",
 ];
 
 /// Tags (any case, without `#`) that raise the note to a level.
@@ -73,7 +88,17 @@ pub(crate) fn hinted_level(block: &Yaml) -> Option<Sensitivity> {
             if set {
                 raise(level);
             }
-        } else if key == "tags" || key == "tag" {
+        } else if key == "title" {
+            // A title that is a banner (`CONFIDENTIAL — Q3 plan`) marks its
+            // note as the same first line of the body would.
+            let level = yaml_key_text(v)
+                .and_then(crate::marks::read_mark)
+                .filter(|m| m.key == crate::marks::BANNER_KEY)
+                .and_then(|m| m.level().ok());
+            if let Some(level) = level {
+                raise(level);
+            }
+        } else if TAG_KEYS.contains(&key.as_str()) {
             let tags: Vec<&str> = match v {
                 Yaml::Sequence(seq) => seq.iter().filter_map(yaml_key_text).collect(),
                 Yaml::String(s) => s.split([',', ' ']).collect(),
@@ -152,6 +177,19 @@ mod tests {
             "classification_note: x\nprivacy: Secret//NOFORN",
             Some(Secret),
         );
+        // A sixth red-team list: tags under other keys, a title that is a banner.
+        check("labels: [confidential]", Some(Confidential));
+        check("categories: [Secret]", Some(Secret));
+        check("cssclasses: [confidential, wide]", Some(Confidential));
+        check(
+            "title: \"CONFIDENTIAL — Q3 rollout plan\"",
+            Some(Confidential),
+        );
+        check("title: \"Top Secret: launch plan\"", Some(Secret));
+        check("keywords: [secret, vault]", None);
+        check("title: Secret management with Vault", None);
+        check("title: Confidential computing overview", None);
+        check("categories: [secrets]", None);
     }
 
     /// Keys, values and tags are compared as the sensitivity marks are

@@ -33,6 +33,7 @@ mod parse;
 mod plain_text;
 mod prose;
 mod sensitivity;
+mod stamps;
 mod table;
 mod table_marks;
 mod title;
@@ -59,7 +60,7 @@ pub use title::{humanize, is_index_file};
 /// can parse into a different [`Note`] or different diagnostics, so that a
 /// persistent index built by an older parser is never served (`cairn-cache`
 /// stores it in each generation and rebuilds on a mismatch).
-pub const PARSER_VERSION: u32 = 44;
+pub const PARSER_VERSION: u32 = 45;
 pub use sensitivity::{
     Doubt, DoubtReason, Raise, SENSITIVITY_KEYS, SYNONYMS, SensitivityReading, read_sensitivity,
     sensitivity_key, sensitivity_word,

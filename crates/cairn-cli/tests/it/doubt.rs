@@ -475,3 +475,46 @@ fn stamps_joined_by_symbols_leak_through_no_command() {
         "the plain note is never shown"
     );
 }
+
+/// Front matter that states a level outside the keys read before: tags under
+/// `labels`, `categories` or Obsidian's `cssclasses`, and a title that is a
+/// banner (a sixth red-team list: each let its note into every answer).
+#[test]
+fn levels_stated_by_labels_or_a_title_leak_through_no_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let vault = dir.path();
+    let fronts = [
+        "title: \"CONFIDENTIAL \u{2014} Zebra ledger plan\"",
+        "title: Zebra ledger plan 1\nlabels: [confidential]",
+        "title: Zebra ledger plan 2\ncategories: [Secret]",
+        "title: Zebra ledger plan 3\ncssclasses: [confidential, wide]",
+    ];
+    let mut canaries = Vec::new();
+    let mut paths = Vec::new();
+    for (i, front) in fronts.iter().enumerate() {
+        let canary = format!("Qzlabel{i}x");
+        let path = format!("notes/label-{i}.md");
+        write(
+            vault,
+            &path,
+            &format!("---\n{front}\n---\nThe {canary} body about zebras and ledgers.\n"),
+        );
+        canaries.push(canary);
+        paths.push(path);
+    }
+    write(
+        vault,
+        "notes/plain.md",
+        "---\ntitle: Zebra ledger secrets rotation\nkeywords: [secret, vault]\ncategories: [ops]\n---\nQzlabelokx zebras and ledgers.\n",
+    );
+    let path_refs: Vec<&str> = paths.iter().map(String::as_str).collect();
+    let outputs = read_everything(vault, "zebras ledgers body", &path_refs);
+    let canary_refs: Vec<&str> = canaries.iter().map(String::as_str).collect();
+    assert_absent(&outputs, &canary_refs);
+    assert!(
+        outputs
+            .iter()
+            .any(|(_, t)| t.to_lowercase().contains("qzlabelokx")),
+        "the plain note is never shown"
+    );
+}
