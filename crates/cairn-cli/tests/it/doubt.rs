@@ -371,8 +371,6 @@ fn generated_front_matter_leaks_through_no_command() {
 /// no mark is shown, so the check can fail.
 #[test]
 fn marks_spelled_with_digits_leak_through_no_command() {
-    let dir = tempfile::tempdir().unwrap();
-    let vault = dir.path();
     let marks = [
         "C0NFIDENTIAL \u{2014} do not share",
         "CONFIDENT1AL",
@@ -391,35 +389,16 @@ fn marks_spelled_with_digits_leak_through_no_command() {
         "C.0.N.F.I.D.E.N.T.I.A.L.",
         "_C_O_N_F_I_D_E_N_T_I_A_L_",
     ];
-    let mut canaries = Vec::new();
-    let mut paths = Vec::new();
-    for (i, mark) in marks.iter().enumerate() {
-        let canary = format!("Qzleet{i}x");
-        let path = format!("notes/leet-{i}.md");
-        write(
-            vault,
-            &path,
-            &format!(
-                "---\ntitle: Zebra ledger plan {i}\n---\n{mark}\n\nThe {canary} body about zebras and ledgers.\n"
-            ),
-        );
-        canaries.push(canary);
-        paths.push(path);
-    }
-    write(
-        vault,
-        "notes/plain.md",
+    withheld_everywhere(
+        "Qzleet",
+        marks.len(),
+        |i, canary| {
+            format!(
+                "---\ntitle: Zebra ledger plan {i}\n---\n{}\n\nThe {canary} body about zebras and ledgers.\n",
+                marks[i]
+            )
+        },
         "---\ntitle: Zebra ledger hosts\n---\nThe S3 bucket and EC2 hosts, v1.2.3: Qzleetokx zebras and ledgers.\n",
-    );
-    let path_refs: Vec<&str> = paths.iter().map(String::as_str).collect();
-    let outputs = read_everything(vault, "zebras ledgers body", &path_refs);
-    let canary_refs: Vec<&str> = canaries.iter().map(String::as_str).collect();
-    assert_absent(&outputs, &canary_refs);
-    assert!(
-        outputs
-            .iter()
-            .any(|(_, t)| t.to_lowercase().contains("qzleetokx")),
-        "the plain note is never shown"
     );
 }
 
@@ -429,8 +408,6 @@ fn marks_spelled_with_digits_leak_through_no_command() {
 /// fifth): each let its note into every answer.
 #[test]
 fn stamps_joined_by_symbols_leak_through_no_command() {
-    let dir = tempfile::tempdir().unwrap();
-    let vault = dir.path();
     let marks = [
         "PRIVATE &amp; CONFIDENTIAL",
         "Confidential&Proprietary",
@@ -444,35 +421,16 @@ fn stamps_joined_by_symbols_leak_through_no_command() {
         "Private \u{2014} don't copy",
         "Secret \u{2014} authorized personnel only",
     ];
-    let mut canaries = Vec::new();
-    let mut paths = Vec::new();
-    for (i, mark) in marks.iter().enumerate() {
-        let canary = format!("Qzjoined{i}x");
-        let path = format!("notes/joined-{i}.md");
-        write(
-            vault,
-            &path,
-            &format!(
-                "---\ntitle: Zebra ledger plan {i}\n---\n{mark}\n\nThe {canary} body about zebras and ledgers.\n"
-            ),
-        );
-        canaries.push(canary);
-        paths.push(path);
-    }
-    write(
-        vault,
-        "notes/plain.md",
+    withheld_everywhere(
+        "Qzjoined",
+        marks.len(),
+        |i, canary| {
+            format!(
+                "---\ntitle: Zebra ledger plan {i}\n---\n{}\n\nThe {canary} body about zebras and ledgers.\n",
+                marks[i]
+            )
+        },
         "---\ntitle: Zebra ledger R&D\n---\nTerms &amp; conditions, Q&A, pages 10\u{2013}20: Qzjoinedokx zebras and ledgers.\n",
-    );
-    let path_refs: Vec<&str> = paths.iter().map(String::as_str).collect();
-    let outputs = read_everything(vault, "zebras ledgers body", &path_refs);
-    let canary_refs: Vec<&str> = canaries.iter().map(String::as_str).collect();
-    assert_absent(&outputs, &canary_refs);
-    assert!(
-        outputs
-            .iter()
-            .any(|(_, t)| t.to_lowercase().contains("qzjoinedokx")),
-        "the plain note is never shown"
     );
 }
 
@@ -481,40 +439,56 @@ fn stamps_joined_by_symbols_leak_through_no_command() {
 /// banner (a sixth red-team list: each let its note into every answer).
 #[test]
 fn levels_stated_by_labels_or_a_title_leak_through_no_command() {
-    let dir = tempfile::tempdir().unwrap();
-    let vault = dir.path();
     let fronts = [
         "title: \"CONFIDENTIAL \u{2014} Zebra ledger plan\"",
         "title: Zebra ledger plan 1\nlabels: [confidential]",
         "title: Zebra ledger plan 2\ncategories: [Secret]",
         "title: Zebra ledger plan 3\ncssclasses: [confidential, wide]",
     ];
+    withheld_everywhere(
+        "Qzlabel",
+        fronts.len(),
+        |i, canary| {
+            format!(
+                "---\n{}\n---\nThe {canary} body about zebras and ledgers.\n",
+                fronts[i]
+            )
+        },
+        "---\ntitle: Zebra ledger secrets rotation\nkeywords: [secret, vault]\ncategories: [ops]\n---\nQzlabelokx zebras and ledgers.\n",
+    );
+}
+
+/// Writes one note per `notes` entry (`note(i, canary)` gives its text, the
+/// canary `{stem}{i}x` in it) and a plain note holding `{stem}okx`, reads
+/// everything, and asserts no canary is shown while the plain note is (so the
+/// check can fail).
+fn withheld_everywhere(
+    stem: &str,
+    count: usize,
+    note: impl Fn(usize, &str) -> String,
+    plain: &str,
+) {
+    let dir = tempfile::tempdir().unwrap();
+    let vault = dir.path();
     let mut canaries = Vec::new();
     let mut paths = Vec::new();
-    for (i, front) in fronts.iter().enumerate() {
-        let canary = format!("Qzlabel{i}x");
-        let path = format!("notes/label-{i}.md");
-        write(
-            vault,
-            &path,
-            &format!("---\n{front}\n---\nThe {canary} body about zebras and ledgers.\n"),
-        );
+    for i in 0..count {
+        let canary = format!("{stem}{i}x");
+        let path = format!("notes/{}-{i}.md", stem.to_lowercase());
+        write(vault, &path, &note(i, &canary));
         canaries.push(canary);
         paths.push(path);
     }
-    write(
-        vault,
-        "notes/plain.md",
-        "---\ntitle: Zebra ledger secrets rotation\nkeywords: [secret, vault]\ncategories: [ops]\n---\nQzlabelokx zebras and ledgers.\n",
-    );
+    write(vault, "notes/plain.md", plain);
     let path_refs: Vec<&str> = paths.iter().map(String::as_str).collect();
     let outputs = read_everything(vault, "zebras ledgers body", &path_refs);
     let canary_refs: Vec<&str> = canaries.iter().map(String::as_str).collect();
     assert_absent(&outputs, &canary_refs);
+    let okay = format!("{stem}okx").to_lowercase();
     assert!(
         outputs
             .iter()
-            .any(|(_, t)| t.to_lowercase().contains("qzlabelokx")),
+            .any(|(_, t)| t.to_lowercase().contains(&okay)),
         "the plain note is never shown"
     );
 }
