@@ -144,6 +144,16 @@ fn wakeup_json_from(
     process_cwd: Option<&Path>,
 ) -> Value {
     let mut cmd = test_cairn();
+    // Who the developer is comes from the repository's config alone, never
+    // from the environment the tests happen to run in.
+    for var in [
+        "GIT_AUTHOR_NAME",
+        "GIT_AUTHOR_EMAIL",
+        "GIT_COMMITTER_NAME",
+        "GIT_COMMITTER_EMAIL",
+    ] {
+        cmd.env_remove(var);
+    }
     if let Some(dir) = process_cwd {
         cmd.current_dir(dir);
     }
@@ -377,29 +387,7 @@ fn the_developer_s_own_name_opening_a_branch_is_no_topic() {
             &["checkout", "-q", "-b", branch],
             "2026-02-02T00:00:00Z",
         );
-        let out = test_cairn()
-            .env_remove("GIT_AUTHOR_NAME")
-            .env_remove("GIT_AUTHOR_EMAIL")
-            .args(["wakeup", "--config"])
-            .arg(&config)
-            .arg("--cwd")
-            .arg(&repo)
-            .args([
-                "--format",
-                "json",
-                "--now",
-                "2026-03-01T09:00:00Z",
-                "--index-dir",
-            ])
-            .arg(config.parent().unwrap().join("index"))
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let p: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let p = wakeup_json(&config, &repo, &[]);
         let task = p["query"]["task"].as_str().unwrap();
         assert!(task.starts_with("lock timeouts;"), "{branch}: {task}");
         let got = titles(&p);
