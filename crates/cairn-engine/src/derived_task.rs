@@ -268,7 +268,10 @@ pub(crate) fn task_of(
     let task = said.join("; ");
     let mut from = Vec::new();
     match &branch {
-        Some(b) => from.push(format!("branch {b}")),
+        Some(b) => from.push(match tree.in_progress {
+            Some(op) => format!("branch {b} ({} in progress)", op.as_str()),
+            None => format!("branch {b}"),
+        }),
         None => from.push("detached HEAD".to_owned()),
     }
     let changed_used = files.len() - committed_used;

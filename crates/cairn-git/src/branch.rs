@@ -147,12 +147,16 @@ pub(crate) fn has_replacements(repo: &gix::Repository) -> bool {
 /// that name commits. A kept answer costs no object read: on the reference
 /// repository of `benches/git_hook_compare.py` the walk read about a
 /// millisecond's worth of commits from the pack, and peeling two more.
+///
+/// `tip` stands for `HEAD` when an operation in progress detached it from the
+/// branch (the branch's tip before a rebase).
 pub(crate) fn default_and_own_commits(
     repo: &gix::Repository,
     max: usize,
     cache: Option<&Path>,
+    tip: Option<gix::ObjectId>,
 ) -> Result<(Option<DefaultBranch>, Vec<OwnCommit>), GitError> {
-    let head = repo.head().ok().and_then(|h| h.id()).map(gix::Id::detach);
+    let head = tip.or_else(|| repo.head().ok().and_then(|h| h.id()).map(gix::Id::detach));
     let cache = cache.filter(|_| ids_say_it_all(repo));
     let kept = match (cache, head) {
         (Some(_), Some(head)) => default_branch(repo, false).map(|(name, tips)| {
@@ -173,7 +177,7 @@ pub(crate) fn default_and_own_commits(
         return Ok((Some(name.clone()), commits));
     }
     let default = default_branch(repo, true);
-    let peeled_head = repo.head_id().ok().map(gix::Id::detach);
+    let peeled_head = tip.or_else(|| repo.head_id().ok().map(gix::Id::detach));
     let commits = match (&default, peeled_head) {
         (Some((_, tips)), Some(head)) => own_commits(repo, head, tips, max)?,
         _ => Vec::new(),

@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::GitError;
+use crate::in_progress::Operation;
 use crate::remote::{Remote, remotes};
 
 /// How much of a working tree to read.
@@ -61,8 +62,13 @@ pub struct WorkingTree {
     pub workdir: PathBuf,
     /// For a linked worktree, the main checkout's root (canonical).
     pub main_workdir: Option<PathBuf>,
-    /// The checked-out branch's short name; `None` when `HEAD` is detached or unborn.
+    /// The checked-out branch's short name, or the one a rebase that stopped
+    /// or a bisect detached `HEAD` from ([`Self::in_progress`]); `None` when
+    /// `HEAD` is otherwise detached, or unborn.
     pub branch: Option<String>,
+    /// The operation in progress that detached `HEAD` from [`Self::branch`]:
+    /// the branch's own commits are then those of its tip before the rebase.
+    pub in_progress: Option<Operation>,
     /// The default branch's short name (`origin/HEAD`'s target, else `main`,
     /// `master`, `init.defaultBranch`'s, `trunk` or `develop`).
     pub default_branch: Option<String>,
@@ -259,16 +265,27 @@ impl Repository {
         leave_out: &dyn Fn(&str) -> bool,
     ) -> Result<WorkingTree, GitError> {
         let repo = &self.repo;
-        let branch = repo
+        let mut branch = repo
             .head_name()
             .map_err(|e| GitError::read("HEAD", &e))?
             .map(|n| n.shorten().to_string());
+        // A rebase that stopped, or a bisect, detached `HEAD` from the branch
+        // whose work this still is.
+        let detached = if branch.is_none() {
+            crate::in_progress::detached_from(repo)
+        } else {
+            None
+        };
+        if let Some(d) = &detached {
+            branch = Some(d.branch.clone());
+        }
         let (changed, changed_total) =
             changed_files(repo, &self.workdir, opts.max_changed, cache, leave_out)?;
         let (default, own) = crate::branch::default_and_own_commits(
             repo,
             opts.max_commits,
             cache.map(|c| c.commits.as_path()),
+            detached.as_ref().map(|d| d.tip),
         )?;
         let mut committed: Vec<String> = Vec::new();
         for f in own.iter().flat_map(|c| &c.files) {
@@ -284,6 +301,7 @@ impl Repository {
             workdir: self.workdir.clone(),
             main_workdir: self.main_workdir.clone(),
             branch,
+            in_progress: detached.map(|d| d.operation),
             default_branch: default.as_ref().map(|d| d.name.clone()),
             default_ref: default.map(|d| d.compared),
             changed,

@@ -402,6 +402,57 @@ fn the_developer_s_own_name_opening_a_branch_is_no_topic() {
     }
 }
 
+/// A rebase that stopped at a conflict (when an agent is most often asked
+/// for help) leaves `HEAD` detached; the task is still the branch's: its name
+/// and its commits, said as a rebase in progress (held-out trial: the task
+/// was the conflicted files alone, "detached HEAD").
+#[test]
+fn a_rebase_stopped_at_a_conflict_keeps_the_branch_s_task() {
+    let (_dir, config, repo) = held_out("");
+    git(&repo, &["add", "-A"], "2026-02-02T09:00:00Z");
+    git(
+        &repo,
+        &["commit", "-q", "-m", "Guard posting against replays"],
+        "2026-02-02T09:00:00Z",
+    );
+    git(&repo, &["checkout", "-q", "main"], "2026-02-03T09:00:00Z");
+    write(
+        &repo.join("src/payout/batch.rs"),
+        "fn batch(currency: &str) {}\n",
+    );
+    git(&repo, &["add", "-A"], "2026-02-03T09:00:00Z");
+    git(
+        &repo,
+        &["commit", "-q", "-m", "Batch payouts by currency"],
+        "2026-02-03T09:00:00Z",
+    );
+    git(
+        &repo,
+        &["checkout", "-q", "fix/payout-batch-lock-timeouts"],
+        "2026-02-03T09:00:00Z",
+    );
+    let rebase = std::process::Command::new("git")
+        .args(["-c", "user.name=Test", "-c", "user.email=test@example.com"])
+        .args(["rebase", "--merge", "main"])
+        .current_dir(&repo)
+        .output()
+        .unwrap();
+    assert!(!rebase.status.success(), "the rebase was meant to stop");
+    let p = wakeup_json(&config, &repo, &[]);
+    let q = &p["query"];
+    assert_eq!(
+        q["task"],
+        "payout batch lock timeouts; Guard posting against replays; Shorter lock timeout for payout batches"
+    );
+    let derived = q["derived"].as_str().unwrap();
+    assert!(
+        derived.contains("branch fix/payout-batch-lock-timeouts (rebase in progress)"),
+        "{derived}"
+    );
+    let got = titles(&p);
+    assert!(got.iter().any(|t| t == "Payout batch locking"), "{got:?}");
+}
+
 /// A changed file named for a topic (`settlement_cutoff.rs`) points at the
 /// note whose title says it ("Settlement cutoff rules"), which names no
 /// related file and shares too few words with the task to pass the gate by

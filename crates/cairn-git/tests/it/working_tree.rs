@@ -107,8 +107,8 @@ fn branch_changed_files_and_own_commits() {
     assert_eq!(capped.commits, ["Retry payouts after a lock timeout"]);
 }
 
-/// A detached `HEAD` (a rebase, a bisect, a checked-out tag) has no branch name,
-/// and its own commits and changed files are read as on a branch.
+/// A detached `HEAD` (a checked-out commit or tag) has no branch name, and its
+/// own commits and changed files are read as on a branch.
 #[test]
 fn a_detached_head_has_no_branch_and_its_own_commits() {
     let r = ledger_on_a_branch();
@@ -119,6 +119,132 @@ fn a_detached_head_has_no_branch_and_its_own_commits() {
     assert_eq!(t.default_branch.as_deref(), Some("main"));
     assert_eq!(t.commits, ["Take the batch lock with a timeout"]);
     assert_eq!(t.changed, ["src/payout/lock.rs"]);
+}
+
+/// Runs git in `r` as [`Repo::git`] does, where git may fail (a rebase that
+/// stops at a conflict exits with an error).
+fn git_may_fail(r: &Repo, args: &[&str]) {
+    let _ = std::process::Command::new("git")
+        .args(["-c", "user.name=Test", "-c", "user.email=test@example.com"])
+        .args(["-c", "commit.gpgsign=false", "-c", "core.editor=true"])
+        .args(args)
+        .current_dir(r.path())
+        .env("GIT_AUTHOR_DATE", "2026-03-01T09:00:00Z")
+        .env("GIT_COMMITTER_DATE", "2026-03-01T09:00:00Z")
+        .env_remove("GIT_DIR")
+        .env_remove("GIT_WORK_TREE")
+        .output()
+        .expect("git runs");
+}
+
+/// [`ledger_on_a_branch`] with a second commit of its own, and `main` moved on
+/// with a commit that conflicts with the branch's first.
+fn ledger_on_a_branch_behind_main() -> Repo {
+    let r = ledger_on_a_branch();
+    r.commit(
+        "2026-02-02T09:00:00Z",
+        "Retry payouts after a lock timeout",
+        &[("src/payout/retry.rs", "fn retry() {}\n")],
+    );
+    r.git(&["checkout", "-q", "main"]);
+    r.commit(
+        "2026-02-03T09:00:00Z",
+        "Batch payouts by currency",
+        &[("src/payout/batch.rs", "fn batch(currency: &str) {}\n")],
+    );
+    r.git(&["checkout", "-q", "fix/payout-batch-lock-timeouts"]);
+    r
+}
+
+/// A rebase that stopped at a conflict leaves `HEAD` detached, yet the work is
+/// the branch's: its name (from the rebase's state) and its own commits (from
+/// its tip before the rebase, the first not yet replayed); with either of
+/// git's rebase backends (held-out trial: a branch stopped mid-rebase gave a
+/// task of no words, "detached HEAD", and none of its commits).
+#[test]
+fn a_rebase_that_stopped_is_the_branch_s_work() {
+    for backend in ["--merge", "--apply"] {
+        let r = ledger_on_a_branch_behind_main();
+        git_may_fail(&r, &["rebase", backend, "main"]);
+        assert!(
+            r.git(&["status"]).contains("rebas"),
+            "{backend}: no rebase under way"
+        );
+        let t = read_working_tree(&r.path(), ReadOptions::default()).unwrap();
+        assert_eq!(
+            t.branch.as_deref(),
+            Some("fix/payout-batch-lock-timeouts"),
+            "{backend}"
+        );
+        assert_eq!(
+            t.in_progress,
+            Some(cairn_git::Operation::Rebase),
+            "{backend}"
+        );
+        assert_eq!(
+            t.commits,
+            [
+                "Retry payouts after a lock timeout",
+                "Take the batch lock with a timeout"
+            ],
+            "{backend}"
+        );
+        assert!(
+            t.changed.contains(&"src/payout/batch.rs".to_owned()),
+            "{backend}: {:?}",
+            t.changed
+        );
+    }
+}
+
+/// A bisect detaches `HEAD` from the branch it started on: that branch is named.
+#[test]
+fn a_bisect_names_the_branch_it_started_from() {
+    let r = ledger_on_a_branch_behind_main();
+    r.git(&["bisect", "start"]);
+    r.git(&["bisect", "bad"]);
+    r.git(&["bisect", "good", "main~1"]);
+    let t = read_working_tree(&r.path(), ReadOptions::default()).unwrap();
+    assert_eq!(t.branch.as_deref(), Some("fix/payout-batch-lock-timeouts"));
+    assert_eq!(t.in_progress, Some(cairn_git::Operation::Bisect));
+    assert_eq!(
+        t.commits,
+        [
+            "Retry payouts after a lock timeout",
+            "Take the batch lock with a timeout"
+        ]
+    );
+}
+
+/// A rebase of a detached `HEAD` names no branch, nor does a state file that
+/// names no valid branch or an id that names no commit: `HEAD` is read as it is.
+#[test]
+fn a_rebase_s_state_naming_no_branch_names_none() {
+    let r = ledger_on_a_branch_behind_main();
+    r.git(&["checkout", "-q", "--detach"]);
+    git_may_fail(&r, &["rebase", "--merge", "main"]);
+    let state = r.path().join(".git/rebase-merge");
+    assert!(state.is_dir());
+    let t = read_working_tree(&r.path(), ReadOptions::default()).unwrap();
+    assert_eq!(t.branch, None);
+    assert_eq!(t.in_progress, None);
+    let orig = std::fs::read_to_string(state.join("orig-head")).unwrap();
+    for (head_name, orig_head) in [
+        ("refs/heads/a..b\n", orig.as_str()),
+        ("refs/tags/v1\n", orig.as_str()),
+        ("\u{0}\u{1}binary", orig.as_str()),
+        (
+            "refs/heads/fix/payout-batch-lock-timeouts\n",
+            "0123456789abcdef0123456789abcdef01234567\n",
+        ),
+    ] {
+        std::fs::write(state.join("head-name"), head_name).unwrap();
+        std::fs::write(state.join("orig-head"), orig_head).unwrap();
+        let t = read_working_tree(&r.path(), ReadOptions::default()).unwrap();
+        assert_eq!(t.branch, None, "{head_name:?} {orig_head:?}");
+        // `HEAD` is `main`'s tip: the rebase stopped at its first commit.
+        assert!(t.commits.is_empty(), "{head_name:?}: {:?}", t.commits);
+    }
 }
 
 #[test]

@@ -1,0 +1,143 @@
+//! The branch an operation in progress detached `HEAD` from. A rebase that
+//! stopped (a conflict, an `edit`) and a bisect leave `HEAD` on a bare commit,
+//! yet the work is still the branch's: git's own status and prompt name it
+//! ("You are currently rebasing branch 'fix/x'"). gix says which operation is
+//! in progress ([`gix::Repository::state`]); the branch is in the one-line
+//! state file that operation wrote in the working tree's git folder, which gix
+//! does not read: `rebase-merge/head-name` or `rebase-apply/head-name` (a full
+//! reference name) with the branch's tip before the rebase in `orig-head`, or
+//! `BISECT_START` (the short name of the branch the bisect started from).
+//!
+//! The files are untrusted: at most [`MAX_STATE_FILE`] bytes are read, and a
+//! name is used only when it is a valid branch reference and a tip only when
+//! it names a commit of the repository.
+
+use std::io::Read;
+use std::path::Path;
+
+/// The most bytes read of a state file (a reference name and an id are far shorter).
+const MAX_STATE_FILE: u64 = 1024;
+
+/// An operation that left `HEAD` detached from a branch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Operation {
+    /// A rebase (`git rebase`, interactive or not) stopped partway.
+    Rebase,
+    /// A bisect (`git bisect`) under way.
+    Bisect,
+}
+
+impl Operation {
+    /// How it is said: `rebase`, `bisect`.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Rebase => "rebase",
+            Self::Bisect => "bisect",
+        }
+    }
+}
+
+/// The branch `HEAD` was detached from by an operation in progress, and the
+/// commit the branch's own commits are read from: the branch's tip before a
+/// rebase (its commits not yet replayed are still the branch's), the branch's
+/// tip for a bisect.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Detached {
+    pub(crate) branch: String,
+    pub(crate) tip: gix::ObjectId,
+    pub(crate) operation: Operation,
+}
+
+/// The branch an operation in progress detached `HEAD` from; `None` when no
+/// rebase or bisect is under way, or when its state files name no branch of
+/// this repository (a rebase of a detached `HEAD`, a bisect started on one).
+pub(crate) fn detached_from(repo: &gix::Repository) -> Option<Detached> {
+    use gix::state::InProgress;
+    let git_dir = repo.git_dir();
+    match repo.state()? {
+        InProgress::Rebase | InProgress::RebaseInteractive | InProgress::ApplyMailboxRebase => {
+            ["rebase-merge", "rebase-apply"].iter().find_map(|folder| {
+                let dir = git_dir.join(folder);
+                let full = read_line(&dir.join("head-name"))?;
+                let branch = branch_of(&full)?;
+                let tip = gix::ObjectId::from_hex(read_line(&dir.join("orig-head"))?.as_bytes())
+                    .ok()
+                    .filter(|id| is_commit(repo, *id))?;
+                Some(Detached {
+                    branch,
+                    tip,
+                    operation: Operation::Rebase,
+                })
+            })
+        }
+        InProgress::Bisect => {
+            let short = read_line(&git_dir.join("BISECT_START"))?;
+            let branch = branch_of(&format!("refs/heads/{short}"))?;
+            let tip = repo
+                .try_find_reference(format!("refs/heads/{branch}").as_str())
+                .ok()
+                .flatten()?
+                .peel_to_id()
+                .ok()?
+                .detach();
+            Some(Detached {
+                branch,
+                tip,
+                operation: Operation::Bisect,
+            })
+        }
+        _ => None,
+    }
+}
+
+/// The first line of a small state file, trimmed; `None` when it is missing,
+/// unreadable, not UTF-8 or empty.
+fn read_line(path: &Path) -> Option<String> {
+    let mut text = String::new();
+    std::fs::File::open(path)
+        .ok()?
+        .take(MAX_STATE_FILE)
+        .read_to_string(&mut text)
+        .ok()?;
+    let line = text.lines().next()?.trim();
+    (!line.is_empty()).then(|| line.to_owned())
+}
+
+/// The short name of a full branch reference name (`refs/heads/fix/x` →
+/// `fix/x`); `None` for anything else (`detached HEAD`, an invalid name).
+fn branch_of(full: &str) -> Option<String> {
+    let name = gix::refs::FullName::try_from(full).ok()?;
+    let short = full.strip_prefix("refs/heads/")?;
+    (!short.is_empty() && name.as_bstr() == full).then(|| short.to_owned())
+}
+
+/// Whether `id` names a commit of the repository.
+fn is_commit(repo: &gix::Repository, id: gix::ObjectId) -> bool {
+    repo.find_object(id)
+        .is_ok_and(|o| o.kind == gix::object::Kind::Commit)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::branch_of;
+
+    #[test]
+    fn only_valid_branch_references_name_a_branch() {
+        assert_eq!(
+            branch_of("refs/heads/fix/lock-timeouts").as_deref(),
+            Some("fix/lock-timeouts")
+        );
+        for not in [
+            "detached HEAD",
+            "refs/heads/",
+            "refs/tags/v1.0",
+            "refs/heads/a..b",
+            "refs/heads/x y",
+            "refs/heads/x\u{7}",
+            "HEAD",
+        ] {
+            assert_eq!(branch_of(not), None, "{not:?}");
+        }
+    }
+}
