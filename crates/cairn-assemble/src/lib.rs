@@ -354,6 +354,7 @@ pub fn assemble_reusing(
                         _ => format!("section cap ({cap})"),
                     },
                     score: round3(s.score),
+                    layer: "task".to_owned(),
                 });
             }
             continue;

@@ -284,6 +284,9 @@ pub struct LeftOut {
     pub reason: String,
     /// Its score.
     pub score: f64,
+    /// The layer it would have gone to: `task` (it matched the task) or `hot`.
+    #[serde(default = "task_layer")]
+    pub layer: String,
 }
 
 impl Packet {
@@ -470,6 +473,7 @@ impl Packet {
             section: name.to_owned(),
             reason: "token budget".into(),
             score: it.score,
+            layer: it.layer,
         }
     }
 

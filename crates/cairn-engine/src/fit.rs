@@ -866,6 +866,7 @@ mod tests {
                 section: "decisions".to_owned(),
                 reason: "section cap (6)".to_owned(),
                 score: 0.5,
+                layer: "task".to_owned(),
             });
         }
         p

@@ -556,6 +556,7 @@ impl Engine {
                     section: "pins".to_owned(),
                     reason: format!("hot layer cap ({} pins)", profile.hot.pins),
                     score: 0.0,
+                    layer: "hot".to_owned(),
                 });
             }
         }

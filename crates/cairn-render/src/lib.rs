@@ -464,6 +464,14 @@ impl Renderer {
             }
         }
         let task_item_count: usize = task_sections.iter().map(|s| s.items.len()).sum();
+        // Notes that matched the task and did not fit: with none shown, the
+        // task did match (the budget or a cap left them out).
+        let task_left_out = packet
+            .budget
+            .left_out
+            .iter()
+            .filter(|l| l.layer == "task")
+            .count();
         // The most relevant retired notes by name, the others counted: a
         // broad task matched a dozen superseded notes, a line of titles the
         // session is told not to rely on (JSON lists every one the packet
@@ -504,6 +512,7 @@ impl Renderer {
             hot_sections => views(hot_sections),
             task_sections => views(task_sections),
             task_item_count => task_item_count,
+            task_left_out => task_left_out,
             has_task => has_task,
             project => Value::from(minijinja::value::Serde(&packet.identity.project)),
             block_tag => Value::from_safe_string(BLOCK_TAG.to_owned()),

@@ -77,6 +77,40 @@ fn readme_demo_command_works() {
     assert!(text.contains("ADR-008 Retry payouts"), "{text}");
 }
 
+/// A packet whose task notes the budget left out says so: the task did match
+/// (held-out trial: a 500-token packet said "No note matches the task" above
+/// "9 more relevant notes left out"), while a task that matches nothing still
+/// says that nothing does, at the same budget.
+#[test]
+fn a_budget_too_small_for_the_task_s_notes_is_not_a_task_matching_nothing() {
+    let home = tempfile::tempdir().unwrap();
+    let wakeup = |task: &str| {
+        let out = cairn(home.path())
+            .current_dir(repo())
+            .args(["wakeup", "--config", "fixtures/demo/cairn.toml"])
+            .args(["--cwd", "fixtures/demo/repos/ledger", "--target", "claude"])
+            .args(["--budget", "500", "--task", task])
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        String::from_utf8(out).unwrap()
+    };
+    let cut = wakeup("add retry to payout settlement");
+    assert!(!cut.contains("No note matches the task"), "{cut}");
+    assert!(
+        cut.contains("The notes that match the task did not fit"),
+        "{cut}"
+    );
+    let unmatched = wakeup("plan the office holiday party menu");
+    assert!(
+        unmatched.contains("No note matches the task"),
+        "{unmatched}"
+    );
+    assert!(!unmatched.contains("did not fit"), "{unmatched}");
+}
+
 #[test]
 fn usage_and_config_errors_exit_2_with_one_line() {
     let home = tempfile::tempdir().unwrap();
