@@ -29,10 +29,18 @@ pub(crate) fn changed_since_note(ctx: &mut Ctx<'_>) {
         if n.is_retired() || n.sensitivity == Sensitivity::Secret {
             continue;
         }
-        let files: Vec<String> = changes
-            .iter()
-            .map(|c| format!("{} ({})", c.path, c.count_phrase()))
-            .collect();
+        // A confidential note's related files are content: named by count only.
+        let files: Vec<String> = if n.sensitivity >= Sensitivity::Confidential {
+            vec![format!(
+                "{} of its related files (withheld: the note is confidential)",
+                changes.len()
+            )]
+        } else {
+            changes
+                .iter()
+                .map(|c| format!("{} ({})", c.path, c.count_phrase()))
+                .collect()
+        };
         let since = changes.first().map(|c| c.since.clone()).unwrap_or_default();
         // An entry of a decision log is named, at its heading: the file's
         // other entries share its path.

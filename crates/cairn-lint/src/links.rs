@@ -23,7 +23,10 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
     let mut superseded_by_someone: HashMap<usize, Vec<usize>> = HashMap::new();
 
     for (i, n) in notes.iter().enumerate() {
-        let secret = n.sensitivity == Sensitivity::Secret;
+        // A confidential note's links and references are content too: its
+        // diagnostics name the line, never the target.
+        let withheld = n.sensitivity >= Sensitivity::Confidential;
+        let level = n.sensitivity.as_str();
         let in_body = wikilink_lines(&n.body, n.body_line);
         // Links in properties (`related: "[[Payout retries]]"`) are the note's
         // links too; a `type: "[[Constraint]]"` cairn reads as the note's kind
@@ -42,9 +45,10 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
             if is_attachment(&target) || !resolver.resolve(&target, n).is_empty() {
                 continue;
             }
-            let message = if secret {
-                "a [[wikilink]] names no note in the vault (target withheld: the note is secret)"
-                    .to_owned()
+            let message = if withheld {
+                format!(
+                    "a [[wikilink]] names no note in the vault (target withheld: the note is {level})"
+                )
             } else {
                 format!("[[{target}]] names no note in the vault")
             };
@@ -71,9 +75,9 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
                     continue;
                 }
                 let line = reference_line(ctx, n, key, target);
-                let message = if secret {
+                let message = if withheld {
                     format!(
-                        "`{key}` names no note in the vault (target withheld: the note is secret)"
+                        "`{key}` names no note in the vault (target withheld: the note is {level})"
                     )
                 } else {
                     format!("`{key}`: `{target}` names no note in the vault")

@@ -285,6 +285,42 @@ fn lint_output_obeys_the_policy() {
     assert!(secret_link.message.contains("target withheld"));
 }
 
+/// A confidential note's links and references are its content: a broken one
+/// is reported at its line, its target withheld (red-team trial: lint quoted
+/// a confidential note's `[[link]]`, embed and `supersedes` values).
+#[test]
+fn a_confidential_note_s_broken_links_name_no_target() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "vault/conf.md",
+        "---\ntitle: Acquisition talks\nsensitivity: confidential\nsupersedes: CANARY-CONF-SUP\nrelated: \"[[CANARY-CONF-PROP]]\"\n---\nSee [[CANARY-CONF-LINK|the deck]] and ![[CANARY-CONF-EMBED]].\n",
+    );
+    let config = Config::for_vault(&dir.path().join("vault")).unwrap();
+    let engine = Engine::open(config, &OpenOptions::default()).unwrap();
+    let r = lint(&engine, &LintOptions::new("2026-01-01".parse().unwrap()));
+    let json = serde_json::to_string(&r).unwrap();
+    assert!(!json.contains("CANARY-CONF"), "{json}");
+    let codes: Vec<(&str, Option<usize>)> = r
+        .findings
+        .iter()
+        .filter(|f| f.path == "conf.md")
+        .map(|f| (f.code.as_str(), f.line))
+        .collect();
+    assert!(codes.contains(&("broken-reference", Some(4))), "{codes:?}");
+    assert!(codes.contains(&("broken-wikilink", Some(7))), "{codes:?}");
+    assert!(
+        r.findings
+            .iter()
+            .filter(|f| f.path == "conf.md" && f.code.starts_with("broken-"))
+            .all(|f| f
+                .message
+                .contains("target withheld: the note is confidential")),
+        "{:#?}",
+        r.findings
+    );
+}
+
 #[test]
 fn report_snapshot() {
     let r = report();

@@ -1426,6 +1426,31 @@ fn notes_whose_code_changed_say_so_after_cairn_index_and_lint_warns() {
         "{}",
         entry[0]["message"]
     );
+
+    // A confidential note's related files are content: the finding counts
+    // them and names none (red-team trial: lint quoted a confidential note's
+    // values).
+    let confidential = config
+        .parent()
+        .unwrap()
+        .join("vault/ledger/Payout batch locking.md");
+    let text = std::fs::read_to_string(&confidential).unwrap();
+    write(
+        &confidential,
+        &text.replacen("---\n", "---\nsensitivity: confidential\n", 1),
+    );
+    let report = lint_json(&config);
+    let found: Vec<&Value> = changed_code(&report)
+        .into_iter()
+        .filter(|f| f["path"] == "ledger/Payout batch locking.md")
+        .collect();
+    assert_eq!(found.len(), 1, "{report}");
+    let message = found[0]["message"].as_str().unwrap();
+    assert!(
+        message.contains("1 of its related files (withheld: the note is confidential)"),
+        "{message}"
+    );
+    assert!(!message.contains("payout/batch.rs"), "{message}");
 }
 
 /// `cairn SUBCOMMAND` for `config`'s vault and index folder, started in `cwd`
