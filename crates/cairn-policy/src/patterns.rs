@@ -31,8 +31,8 @@ pub(crate) const PASSWORD_ENDS: &[&str] = password_ends!();
 pub(crate) const API_KEY_ENDS: &[&str] = &["key", "token"];
 
 /// How the password keys of an assignment end: [`PASSWORD_ENDS`], the keys
-/// outside Latin script, `pass` and `puk` (`SSHPASS`, `db_pass`, `dbPass`), and
-/// the short `pw` and `psw`.
+/// outside Latin script, `pass` and `puk` (`SSHPASS`, `db_pass`, `dbPass`),
+/// the short `pw` and `psw`, and sssd's `authtok` (`ldap_default_authtok`).
 pub(crate) const PASSWORD_ASSIGNMENT_ENDS: &[&str] = password_ends!(
     "wachtwoord",
     "lösenord",
@@ -46,6 +46,7 @@ pub(crate) const PASSWORD_ASSIGNMENT_ENDS: &[&str] = password_ends!(
     "puk",
     "pw",
     "psw",
+    "authtok",
 );
 
 /// How the generic secret keys end (`secret_key_base`, `credentials`).

@@ -247,9 +247,10 @@ pub(crate) const RULES: &[Rule] = &[
             "비밀번호",
             "pw",
             "psw",
+            "authtok",
         ],
         pattern: assignment!(
-            r"\bps?w|_ps?w|passwd|password|passphrase|passcode|passwort|kennwort|contraseña|contrasena|senha|wachtwoord|lösenord|пароль|hasło|mot de passe|密码|口令|パスワード|비밀번호|pwd|(?-i:(?:SSH|DB|SMTP|MAIL|FTP|LDAP|REDIS|ROOT|ADMIN|USER)PASS)\b|sshpass|\bpass|[_.-]pass|(?-i:[a-z0-9]Pass)|\bpin|\bpuk"
+            r"\bps?w|_ps?w|bindpw|authtok|passwd|password|passphrase|passcode|passwort|kennwort|contraseña|contrasena|senha|wachtwoord|lösenord|пароль|hasło|mot de passe|密码|口令|パスワード|비밀번호|pwd|(?-i:(?:SSH|DB|SMTP|MAIL|FTP|LDAP|REDIS|ROOT|ADMIN|USER)PASS)\b|sshpass|\bpass|[_.-]pass|(?-i:[a-z0-9]Pass)|\bpin|\bpuk"
         ),
         check: Check::Assignment,
         line: Line::Key {
@@ -285,6 +286,45 @@ pub(crate) const RULES: &[Rule] = &[
         check: Check::Prose,
         line: Line::Key {
             ends: PASSWORD_ENDS,
+            then: Then::Verb,
+        },
+        ..DEFAULTS
+    },
+    Rule {
+        // A key with what it is for, then a colon: `Password for staging: x`,
+        // `Root password for the NAS: x`, `**Passphrase for the GPG key:** x`.
+        // Not `pin` (`Pins for the release: v1.2.3`).
+        kind: CredentialKind::PasswordAssignment,
+        anchors: &["pass", "pwd", "pw"],
+        pattern: concat!(
+            r"(?i)\b(?:password|passwd|passphrase|passcode|pwd|pw)(?:\*\*|__)?[ \t]+(?:for|of|on|at|in|with)(?:[ \t]+[^\s:：*`|\[\]()<>]+){1,5}?(?:\*\*|__)?[ \t]*[:：](?:\*\*|__)?[ \t]+",
+            prose_value!()
+        ),
+        check: Check::Prose,
+        line: Line::After(&[":", "："]),
+        ..DEFAULTS
+    },
+    Rule {
+        // The verb before the key: `changed the root password to x`, `set
+        // wifi pw to x`, `reset the admin password to x`.
+        kind: CredentialKind::PasswordAssignment,
+        anchors: &["pass", "pwd", "pw"],
+        pattern: concat!(
+            r"(?i)\b(?:set|setting|changed?|changing|reset|resetting|updated?|updating|rotated?|rotating)\b(?:[ \t]+[^\s.;:!?*`|]+){0,4}?[ \t]+(?:password|passwd|passphrase|passcode|pwd|pw)(?:\*\*|__)?[ \t]+(?:back[ \t]+)?to[ \t]*:?[ \t]+",
+            prose_value!()
+        ),
+        check: Check::Prose,
+        line: Line::After(&[" to", "\tto"]),
+        ..DEFAULTS
+    },
+    Rule {
+        // `pw` in a sentence: `router admin pw is x` (the other keys: `prose!` above).
+        kind: CredentialKind::PasswordAssignment,
+        anchors: &["pw"],
+        pattern: prose!(r"\bpw"),
+        check: Check::Prose,
+        line: Line::Key {
+            ends: &["pw"],
             then: Then::Verb,
         },
         ..DEFAULTS
@@ -438,6 +478,18 @@ pub(crate) const RULES: &[Rule] = &[
         ..DEFAULTS
     },
     Rule {
+        // A container registry's login: `docker login -u ci -p x registry`.
+        kind: CredentialKind::PasswordAssignment,
+        anchors: &["login"],
+        pattern: concat!(
+            r"(?i)\b(?:docker|podman|nerdctl|buildah|skopeo|oras|helm[ \t]+registry)[ \t]+login\b[^\r\n|]*?[ \t](?-i:-p)[ \t]+",
+            value!()
+        ),
+        check: Check::Assignment,
+        line: Line::After(&[" -p", "\t-p"]),
+        ..DEFAULTS
+    },
+    Rule {
         kind: CredentialKind::PasswordAssignment,
         anchors: &["password>", "passwd>", "passphrase>", "pwd>"],
         pattern: r"(?i)<(?:[a-z0-9]+[_.-]?)?(?:password|passwd|passphrase|pwd)>([^<\r\n]*)</",
@@ -508,6 +560,20 @@ pub(crate) const RULES: &[Rule] = &[
             ends: API_KEY_ENDS,
             then: Then::Verb,
         },
+        ..DEFAULTS
+    },
+    Rule {
+        // A key with what it is for, then a colon: `API key for Mailchimp: x`,
+        // `token for the CI bot: x` (one token: `Tokens for the theme: …` are
+        // a design system's).
+        kind: CredentialKind::ApiKeyAssignment,
+        anchors: &["api_key", "api-key", "api key", "apikey", "token"],
+        pattern: concat!(
+            r"(?i)\b(?:api[ _-]?key|api[ _-]?token|access[ _-]?token|auth[ _-]?token|token)(?:\*\*|__)?[ \t]+(?:for|of|on|at|in|with)(?:[ \t]+[^\s:：*`|\[\]()<>]+){1,5}?(?:\*\*|__)?[ \t]*[:：](?:\*\*|__)?[ \t]+",
+            prose_value!()
+        ),
+        check: Check::Prose,
+        line: Line::After(&[":", "："]),
         ..DEFAULTS
     },
     Rule {

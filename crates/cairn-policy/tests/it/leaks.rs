@@ -273,6 +273,24 @@ const PASSWORD_PHRASINGS: &[&str] = &[
     "Q: the door PIN?\nA: {p}",
     "Q: das Kennwort?\nA: {p}",
     "Question: what's the admin passphrase?\nAnswer: {p}\n",
+    // Red-team trial (thirty-third session): a key with what it is for, then
+    // a colon; the verb before the key; `pw` in a sentence; a registry login.
+    "Password for staging: {p}",
+    "Root password for the NAS: {p}",
+    "**Password for the admin console:** {p}",
+    "Passphrase for the GPG signing key: `{p}`",
+    "password for prod db: {p}",
+    "Changed the root password to {p} today",
+    "We reset the admin password to {p}.",
+    "I set the office wifi password to {p}",
+    "set wifi pw to {p}",
+    "router admin pw is {p}",
+    "run `docker login -u ci -p {p} registry.example.com`",
+    "podman login quay.io -u bot -p {p}",
+    "bindpw = {p}",
+    "ldap_default_authtok = {p}",
+    "token for the CI bot: {p}",
+    "API key for Mailchimp: {p}",
 ];
 
 #[test]
@@ -339,6 +357,19 @@ const PASSWORD_PROSE: &[&str] = &[
     "Who owns the password?\nA: @SRE-oncall",
     "Which ticket tracks the password?\nA: SEC-1234",
     "Q: How long is the password?\nA: 16chars+",
+    "Password for staging: see the team vault",
+    "Password for the admin console: ask Priya",
+    "Pins for the release: v1.2.3",
+    "Tokens for the theme: colors.primary",
+    "Reset the password to the default.",
+    "We changed the password to something longer.",
+    "set the password to expire in 90 days",
+    "docker login -u ci -p $REGISTRY_PASSWORD registry.example.com",
+    "docker login -u ci --password-stdin registry.example.com",
+    "the pw is in 1Password",
+    "token for the CI bot: see the CI settings",
+    "Token for design: see Figma",
+    "API key for Mailchimp: in the team vault",
 ];
 
 #[test]
