@@ -700,7 +700,8 @@ pub(crate) fn field_line(t: &str) -> Option<(String, &str, bool)> {
         && !(dataview && value.is_empty())
         && key
             .chars()
-            .all(|c| c.is_alphanumeric() || " -_".contains(c));
+            // Logseq namespaces its own properties (`logseq.order-list-type::`).
+            .all(|c| c.is_alphanumeric() || " -_".contains(c) || (dataview && c == '.'));
     ok.then(|| {
         let key = key
             .to_lowercase()
@@ -767,6 +768,13 @@ mod tests {
             Some(("related_files", "src/click/_termui_impl.py", true)),
         );
         check("**Bold** prose, not a field.", None);
+        // Held-out trial (Logseq): a block's own property, shown in a summary.
+        check(
+            "logseq.order-list-type:: number",
+            Some(("logseq.order_list_type", "number", true)),
+        );
+        assert!(is_metadata_line("logseq.order-list-type:: number"));
+        check("e.g. this: not a field", None);
         assert!(is_metadata_line("**related_files:: src/a.rs"));
         // A real vault files every note with a plain first line so.
         assert!(is_metadata_line("Tags: [[__Data_Engineering]]"));

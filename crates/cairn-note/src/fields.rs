@@ -52,8 +52,26 @@ impl Fields<'_> {
         }
     }
 
-    /// The value at a dotted path (`taxonomies.tags`), if any.
+    /// The value at a dotted path (`taxonomies.tags`), if any; for a plain key
+    /// absent at the top, the one in the table where a site generator keeps a
+    /// page's own keys: Zola's `[extra]` (the only place it accepts them), Hugo's
+    /// `params`.
     fn get(&self, key: &str) -> Option<&Yaml> {
+        self.at(key).or_else(|| {
+            if key.contains('.') {
+                return None;
+            }
+            ["extra", "params"]
+                .iter()
+                .find_map(|table| match self.map.get(*table)? {
+                    Yaml::Mapping(m) => m.get(key),
+                    _ => None,
+                })
+        })
+    }
+
+    /// The value at a dotted path, as written.
+    fn at(&self, key: &str) -> Option<&Yaml> {
         let mut parts = key.split('.');
         let mut v = self.map.get(parts.next()?)?;
         for p in parts {
@@ -222,7 +240,7 @@ impl Fields<'_> {
         if t.is_empty() || is_placeholder_text(t) {
             return None;
         }
-        let parsed = parse_date(t);
+        let parsed = parse_date(t).or_else(|| epoch_date(t));
         if parsed.is_none() {
             let value = if self.quiet {
                 "the value".to_owned()
@@ -237,8 +255,25 @@ impl Fields<'_> {
     /// A date under a key other tools use too (`lastmod`): read when it is one,
     /// never a warning.
     pub(crate) fn quiet_date(&self, key: &str) -> Option<NaiveDate> {
-        self.quiet_text(key).and_then(|t| parse_date(&t))
+        self.quiet_text(key)
+            .and_then(|t| parse_date(&t).or_else(|| epoch_date(&t)))
     }
+}
+
+/// A front-matter date written as a Unix time: 13 digits of milliseconds
+/// (Dendron's `created: 1595952505038`) or 10 of seconds, the day it falls on
+/// in UTC. Only in front matter, where a number under a date key is a time;
+/// never in prose.
+fn epoch_date(t: &str) -> Option<NaiveDate> {
+    if !t.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let secs: i64 = match t.len() {
+        10 => t.parse().ok()?,
+        13 => t.parse::<i64>().ok()? / 1000,
+        _ => return None,
+    };
+    chrono::DateTime::from_timestamp(secs, 0).map(|d| d.date_naive())
 }
 
 /// `YYYY-MM-DD`, optionally followed by a time (`T13:56`, ` 10:00:00Z`, ...); a

@@ -73,7 +73,8 @@ pub fn prose_sentences(body: &str) -> Vec<String> {
 
 /// The body's prose (see [`Prose`]).
 pub fn prose(body: &str) -> Prose {
-    let body = without_metadata_lines(body);
+    let body = crate::block_ids::without_block_ids(body);
+    let body = without_metadata_lines(&body);
     let (text, markers) = protect_markers(&body);
     let units = units(&text);
     let mut out = Prose::default();
@@ -728,6 +729,7 @@ fn enclosed(text: &[u8]) -> Vec<bool> {
 
 #[cfg(test)]
 mod tests {
+
     use super::*;
 
     #[test]

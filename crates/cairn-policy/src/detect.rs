@@ -32,7 +32,8 @@ use crate::CredentialKind;
 use crate::benign::{self, Quote, is_markers};
 use crate::code_shapes;
 use crate::prefilter::{CaseFold, Mask, Prefilter};
-use crate::rules::{Check, RULES, Rule};
+use crate::rule::{Check, Rule};
+use crate::rules::RULES;
 use crate::shape::{BEFORE_VERB, Line, Lowered, VERBS, has_also, has_line, has_shape};
 use crate::structure;
 

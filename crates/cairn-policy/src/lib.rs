@@ -34,6 +34,7 @@ mod markdown;
 #[macro_use]
 mod patterns;
 mod prefilter;
+mod rule;
 mod rules;
 mod shape;
 mod shown;

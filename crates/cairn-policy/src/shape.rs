@@ -4,7 +4,7 @@
 
 use memchr::memmem::Finder;
 
-use crate::rules::{Check, Rule};
+use crate::rule::{Check, Rule};
 
 /// The verbs of a credential stated in a sentence (`prose!` in `rules.rs`), and
 /// the words that may come between a key and its verb (`the password for the

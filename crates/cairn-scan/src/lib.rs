@@ -17,6 +17,9 @@
 //! `_template-adr.md`, `template.md`, `adr-template.md`, an RFC repository's
 //! `0000-template.md`) are not read, without a diagnostic.
 //!
+//! Nor are a note tool's copies of its notes: Logseq's `logseq/bak` and
+//! `logseq/version-files`.
+//!
 //! Parallel results are always sorted by path before they are returned.
 
 mod walk;
@@ -106,6 +109,18 @@ pub fn is_templates_folder(rel: &str, configured: Option<&str>) -> bool {
         .iter()
         .any(|t| name.eq_ignore_ascii_case(t))
         || configured.is_some_and(|c| c == rel)
+}
+
+/// Whether the folder at vault-relative `rel` holds a note tool's own copies
+/// of the notes, never memories of their own: Logseq's backups and file
+/// versions (`logseq/bak`, `logseq/version-files` in a graph), each a copy
+/// of a page that would otherwise be read twice or more.
+pub fn is_copies_folder(rel: &str) -> bool {
+    let mut parts = rel.rsplit('/');
+    let (Some(name), Some(parent)) = (parts.next(), parts.next()) else {
+        return false;
+    };
+    parent == "logseq" && (name == "bak" || name == "version-files")
 }
 
 /// Walks `roots` in parallel and returns the note files within `limits`.
@@ -242,7 +257,9 @@ pub fn list(vault: &Path, roots: &[String], limits: &Limits) -> Listing {
                 };
             }
             if is_dir {
-                if entry.depth() > 0 && is_templates_folder(&rel, templates) {
+                if entry.depth() > 0
+                    && (is_templates_folder(&rel, templates) || is_copies_folder(&rel))
+                {
                     return ignore::WalkState::Skip;
                 }
                 if depth >= max_depth && entry.depth() > 0 {

@@ -465,6 +465,31 @@ fn relist_refuses_a_listed_link_that_now_leads_outside() {
     assert!(!paths_of(&now).iter().any(|(p, _)| p == "via.md"));
 }
 
+/// A Logseq graph's backups and file versions are copies of its pages, not
+/// notes (held-out trial: each page was found three times, and `init` proposed
+/// `logseq` as a project); a folder named so elsewhere is read.
+#[test]
+fn a_note_tool_s_copies_are_not_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let v = dir.path().join("graph");
+    write(&v, "pages/Tasks.md", b"- Tasks and their markers\n");
+    write(
+        &v,
+        "logseq/bak/pages/Tasks/2023-05-01T10_11_12.345Z.Desktop.md",
+        b"- Tasks and their markers\n",
+    );
+    write(&v, "logseq/version-files/base/pages/Tasks.md", b"- Tasks\n");
+    write(&v, "logseq/custom.md", b"# Custom\n");
+    write(&v, "notes/bak/old.md", b"# Old\n");
+    let s = scan(&v, &[String::new()], &Limits::default());
+    let paths: Vec<_> = s.notes.iter().map(|n| n.path.as_str()).collect();
+    assert_eq!(
+        paths,
+        ["logseq/custom.md", "notes/bak/old.md", "pages/Tasks.md"]
+    );
+    assert!(s.diagnostics.is_empty(), "{:?}", s.diagnostics);
+}
+
 /// Note templates are not memories: template folders are not walked, and say
 /// nothing; a root index file without a title is named after the vault folder.
 #[test]

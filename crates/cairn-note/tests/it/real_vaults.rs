@@ -66,6 +66,63 @@ fn check(input: &str, e: Front) {
     }
 }
 
+/// Zola accepts a page's own keys only under `[extra]`, Hugo's newer sites keep
+/// them under `params`: cairn's keys there are read as at the top (held-out
+/// trial: `[extra] memory_type = "constraint"` made a plain note, so the
+/// constraint lost its section and its gate), while a key at the top wins.
+#[test]
+fn cairn_s_keys_under_extra_or_params_are_read() {
+    let (n, d) = parse_at(
+        "notes/latency.md",
+        "+++\ntitle = \"p99 latency budget\"\ndate = 2026-02-20\n[extra]\nmemory_type = \"constraint\"\nstatus = \"superseded\"\nrelated_files = [\"src/check.go\"]\ntriggers = [\"latency\"]\n+++\n\nUnder 50 ms.\n",
+    );
+    assert!(d.is_empty(), "{d:?}");
+    assert_eq!(n.memory_type, Some(MemoryType::Constraint));
+    assert_eq!(n.status, Status::Superseded);
+    assert_eq!(n.related_files, ["src/check.go"]);
+    let (n, _) = parse_at(
+        "notes/hugo.md",
+        "---\ntitle: Hugo page\nparams:\n  memory_type: decision\n  retrieval_priority: high\n---\nBody.\n",
+    );
+    assert_eq!(n.memory_type, Some(MemoryType::Decision));
+    assert_eq!(n.retrieval_priority, Some(Priority::High));
+    let (n, _) = parse_at(
+        "notes/both.md",
+        "+++\ntitle = \"Both\"\nmemory_type = \"incident\"\n[extra]\nmemory_type = \"decision\"\n+++\nBody.\n",
+    );
+    assert_eq!(n.memory_type, Some(MemoryType::Incident));
+}
+
+/// Dendron writes `created` and `updated` as Unix times in milliseconds (held-
+/// out trial: 2,022 "is not a date" warnings on its own docs, every note dated
+/// by its file); seconds read too, the day in UTC; other numbers are no date.
+#[test]
+fn unix_times_in_front_matter_are_dates() {
+    let (n, d) = parse_at(
+        "dendron.topic.lookup.md",
+        "---\nid: 4a1f\ntitle: Lookup\ndesc: ''\nupdated: 1659715122710\ncreated: 1595952505038\n---\nBody.\n",
+    );
+    assert!(d.is_empty(), "{d:?}");
+    assert_eq!(
+        n.created.map(|d| d.to_string()).as_deref(),
+        Some("2020-07-28")
+    );
+    assert_eq!(
+        n.updated.map(|d| d.to_string()).as_deref(),
+        Some("2022-08-05")
+    );
+    let (n, _) = parse_at("s.md", "---\ncreated: 1700000000\n---\nBody.\n");
+    assert_eq!(
+        n.created.map(|d| d.to_string()).as_deref(),
+        Some("2023-11-14")
+    );
+    for not in ["12345", "123456789012", "99999999999999"] {
+        let (n, d) = parse_at("x.md", &format!("---\ncreated: {not}\n---\nBody.\n"));
+        assert_eq!(n.created, None, "{not}");
+        assert_eq!(d.len(), 1, "{not}: {d:?}");
+    }
+}
+
 #[test]
 fn toml_front_matter_reads_like_yaml() {
     // Zola: taxonomies and extra.
