@@ -18,6 +18,7 @@
 mod packet;
 mod profile;
 mod rules;
+mod session;
 mod summary;
 
 use std::collections::{BTreeSet, HashMap};
@@ -35,6 +36,7 @@ pub use profile::{
     SectionRule,
 };
 pub use rules::{RULES_CHARS, summarize_rules};
+pub use session::{SESSION_CHARS, next_steps, summarize_session};
 pub use summary::{best_sentences, clip, summarize};
 pub(crate) use summary::{clip_str, ends_sentence, one_line, telling_description};
 
@@ -533,6 +535,11 @@ fn make_item(n: &Note, s: &Scored, c: &Candidate<'_>, req: &Request<'_>) -> Item
         Layer::Hot(HotKind::WorkingStyle) => (
             rules::summarize_rules(&shown).into_string(),
             vec![HotKind::WorkingStyle.reason()],
+        ),
+        // Continuity: what was done, and what comes next.
+        Layer::Hot(kind @ HotKind::Session(_)) => (
+            session::summarize_session(&shown).into_string(),
+            vec![kind.reason()],
         ),
         Layer::Hot(kind) => (
             summarize(&shown, &no_terms).into_string(),

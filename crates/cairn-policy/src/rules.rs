@@ -7,8 +7,8 @@
 //! cannot flag anything without, so text with none of them runs no regex.
 
 use crate::CredentialKind;
-use crate::rule::{Check, DEFAULTS, Rule};
 use crate::patterns::{API_KEY_ENDS, PASSWORD_ASSIGNMENT_ENDS, PASSWORD_ENDS, SECRET_ENDS};
+use crate::rule::{Check, DEFAULTS, Rule};
 use crate::shape::{Line, Then};
 
 pub(crate) const RULES: &[Rule] = &[

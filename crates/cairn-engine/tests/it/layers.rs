@@ -128,6 +128,35 @@ fn an_old_session_shows_on_resume_and_compact_only() {
     assert!(shows(SessionSource::Compact));
 }
 
+/// The latest session's item says what comes next, not only what was done
+/// (held-out trial: a session note's "Next:" list was cut from the packet,
+/// which showed its "Did:" paragraph alone), the same words whatever the task.
+#[test]
+fn the_latest_session_says_what_comes_next() {
+    let (dir, engine) = vault("note_roots=['me']");
+    write(
+        &dir.path().join("vault"),
+        "projects/ledger/sessions/2026-11-24-webhooks.md",
+        "---\nmemory_type: session\ndate: 2026-11-24\n---\n# Session: webhooks\n\nDid: moved the webhook handler to the idempotency table.\n\nNext:\n- Migration 0042: index on `created_at`, built CONCURRENTLY.\n- Fix the `TestWebhookRetry` flake.\n",
+    );
+    let engine = Engine::open(engine.config().clone(), &OpenOptions::default()).unwrap();
+    for task in ["", "tune the rate limiter"] {
+        let mut req = request(dir.path(), SessionSource::Startup);
+        req.task = task.to_owned();
+        let packet = engine.wakeup(&req).unwrap().packet;
+        let session = packet
+            .active_context
+            .iter()
+            .find(|i| i.path.ends_with("2026-11-24-webhooks.md"))
+            .expect("the latest session is shown");
+        assert_eq!(
+            session.summary,
+            "Did: moved the webhook handler to the idempotency table. Next: Migration 0042: index on created_at, built CONCURRENTLY. Fix the TestWebhookRetry flake.",
+            "{task:?}"
+        );
+    }
+}
+
 #[test]
 fn with_no_task_the_notes_most_linked_to_come_before_the_recent_ones() {
     let (dir, engine) = {
