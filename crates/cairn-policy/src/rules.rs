@@ -706,6 +706,22 @@ pub(crate) const RULES: &[Rule] = &[
         ..DEFAULTS
     },
     Rule {
+        // An environment file's key (`APP_KEY=…`, `OPENAI_KEY=…`,
+        // `LICENSE_KEY=…`), in capitals as `.env` files write them; WireGuard's
+        // `PresharedKey`, a kubeconfig's `client-key-data`.
+        kind: CredentialKind::GenericSecretAssignment,
+        anchors: &["_KEY", "PresharedKey", "client-key-data"],
+        exact: true,
+        // A key's value is machine-made: 16 characters or more of a token's
+        // alphabet that look random, the whole value (`PRIMARY_KEY=id`,
+        // `SORT_KEY=created_at`, `CACHE_KEY=users:{id}` and
+        // `process.env.MUX_SECRET_KEY` name things).
+        pattern: r#"(?-i:\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_KEY\b|\bPresharedKey\b|\bclient-key-data\b)["']?[ \t]*(?:=|:)[ \t]*["']?([A-Za-z0-9+/=_:~-]{16,})(?:["'\s;,]|$)"#,
+        check: Check::RandomLooking,
+        line: Line::After(&["=", ":"]),
+        ..DEFAULTS
+    },
+    Rule {
         // `the webhook secret is x`, `signing secret x`.
         kind: CredentialKind::GenericSecretAssignment,
         anchors: &["webhook", "signing", "client", "shared"],

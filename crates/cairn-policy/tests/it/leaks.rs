@@ -321,6 +321,36 @@ fn password_phrasings_are_redacted() {
     }
 }
 
+/// Keys of an environment file, WireGuard's preshared key and a kubeconfig's
+/// client key (red-team trial: shown by `get` while `ENCRYPTION_KEY=` beside
+/// them was redacted); what names a thing under such a key stays.
+#[test]
+fn environment_keys_are_redacted_and_names_stay() {
+    let secret = "Zq81vLq8mwQk29x0PaTz5";
+    for text in [
+        format!("APP_KEY=base64:{secret}="),
+        format!("OPENAI_KEY={secret}"),
+        format!("export LICENSE_KEY=\"{secret}\""),
+        format!("PresharedKey = {secret}{secret}="),
+        format!("    client-key-data: {secret}{secret}=="),
+    ] {
+        assert_hidden(&text, secret);
+        assert_hidden_raw(&text, secret);
+    }
+    for text in [
+        "PRIMARY_KEY=id",
+        "SORT_KEY=created_at",
+        "CACHE_KEY=users:{id}",
+        "OPENAI_KEY=$OPENAI_KEY",
+        "OPENAI_KEY=${OPENAI_KEY}",
+        "PARTITION_KEY=tenant",
+        "const MUX_SECRET_KEY = process.env.MUX_SECRET_KEY as string",
+    ] {
+        assert!(!redact(text).is_redacted(), "{text}");
+        assert!(!redact_markdown(text).is_redacted(), "{text}");
+    }
+}
+
 /// What reads like a password phrasing but gives no password.
 const PASSWORD_PROSE: &[&str] = &[
     "password: see the vault",
