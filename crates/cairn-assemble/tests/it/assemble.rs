@@ -455,6 +455,35 @@ fn a_picked_sentence_that_points_back_comes_with_the_one_before() {
     );
 }
 
+/// The second sentence a task picks shares at least half as many of its words
+/// as the best (held-out trial: a daily note's line about the task's billing
+/// page came with "Should add partition projection.", from another project's
+/// item, which shared only "add").
+#[test]
+fn a_second_sentence_sharing_one_word_of_many_is_left_out() {
+    let n = note(
+        "daily.md",
+        "title: 2026-11-27",
+        "# 2026-11-27\n\n- Pairing with Jess on the billing page: the date range picker fails the keyboard test.\n- Silt: should add partition projection to the events table.\n",
+    );
+    let terms: BTreeSet<String> =
+        cairn_index::analyze("add a date range picker to the billing page")
+            .into_iter()
+            .collect();
+    assert_eq!(
+        summarize(&ShownNote::of(&n), &terms).into_string(),
+        "Pairing with Jess on the billing page: the date range picker fails the keyboard test."
+    );
+    // Two that share as much: both, in order.
+    let terms: BTreeSet<String> = cairn_index::analyze("billing partition")
+        .into_iter()
+        .collect();
+    assert_eq!(
+        summarize(&ShownNote::of(&n), &terms).into_string(),
+        "Pairing with Jess on the billing page: the date range picker fails the keyboard test. Silt: should add partition projection to the events table."
+    );
+}
+
 #[test]
 fn summaries_prefer_description_then_matching_sentences() {
     let n = note("a.md", "description: The one line.", "Body.");
