@@ -487,6 +487,14 @@ fn to_spans(text: &str, rule: &Rule, caps: &Captures<'_>, out: &mut Vec<Span>) -
             }
             return whole.end();
         }
+        Check::CredentialList => {
+            let mut found = Vec::new();
+            structure::credential_list(text, whole.end(), &mut found);
+            for (s, e) in found {
+                push(s, e, rule.kind);
+            }
+            return whole.end();
+        }
         Check::Table => {
             let mut found = Vec::new();
             structure::table(text, whole.start(), &mut found);

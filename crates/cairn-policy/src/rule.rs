@@ -50,6 +50,9 @@ pub(crate) enum Check {
     /// A markdown table row with a credential key cell (the next cell), or a
     /// header with a credential column (that column in every row below).
     Table,
+    /// A heading that names credentials (`## Passwords`): the value of each
+    /// `label: value` line of the list or lines under it.
+    CredentialList,
 }
 
 /// One detector.

@@ -430,6 +430,23 @@ pub(crate) const RULES: &[Rule] = &[
         ..DEFAULTS
     },
     Rule {
+        // A heading that names credentials, of at most seven words
+        // (`# Passwords`, `## Wifi passwords`, `### Test account credentials
+        // (staging)`): the values of the `label: value` lines below it.
+        kind: CredentialKind::PasswordAssignment,
+        anchors: &[
+            "passwords",
+            "passcodes",
+            "credentials",
+            "logins",
+            "secrets",
+            "pins",
+        ],
+        pattern: r"(?im)^[ \t]{0,3}#{1,6}[ \t]+(?:[^\s#]+[ \t]+){0,3}(?:passwords|passcodes|credentials|logins|secrets|pins)\b(?:[ \t]+[^\s#]+){0,3}[ \t]*:?[ \t]*#*[ \t]*\r?$",
+        check: Check::CredentialList,
+        ..DEFAULTS
+    },
+    Rule {
         // Markdown tables; the check picks each cell's kind from its key.
         kind: CredentialKind::PasswordAssignment,
         anchors: &[

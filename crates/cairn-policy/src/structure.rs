@@ -397,6 +397,135 @@ pub(crate) fn table(text: &str, row_start: usize, out: &mut Vec<(CredentialKind,
     }
 }
 
+/// Labels of a credential list's lines whose values are no secret: who, where,
+/// when and how (`- user: alice`, `- Ticket: SEC-1234`, `- Expires: …`,
+/// `- Hash: argon2id`).
+const NOT_SECRET_LABELS: &[&str] = &[
+    "user",
+    "username",
+    "login",
+    "email",
+    "mail",
+    "account",
+    "host",
+    "hostname",
+    "server",
+    "url",
+    "link",
+    "port",
+    "owner",
+    "ticket",
+    "issue",
+    "where",
+    "location",
+    "expires",
+    "expiry",
+    "rotation",
+    "rotated",
+    "created",
+    "updated",
+    "storage",
+    "note",
+    "notes",
+    "hint",
+    "manager",
+    "provider",
+    "type",
+    "method",
+    "hash",
+    "algorithm",
+    "policy",
+    "length",
+    "cost",
+    "format",
+    "scheme",
+];
+
+/// Whether a value is an issue key (`SEC-1234`, `ENG-12`).
+fn is_issue_key(v: &str) -> bool {
+    v.split_once('-').is_some_and(|(project, number)| {
+        project.len() >= 2
+            && project.starts_with(|c: char| c.is_ascii_uppercase())
+            && project
+                .bytes()
+                .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit())
+            && !number.is_empty()
+            && number.bytes().all(|b| b.is_ascii_digit())
+    })
+}
+
+/// The values under a heading that names credentials, which ends at `from`:
+/// each line of the list or lines below it (up to the next heading, a fence or
+/// a paragraph after a blank line that ends the list) that reads `label: value` (also `label = value`,
+/// `label → value`, a list marker before it), whose value is one as a table's
+/// value cell is ([`value_cell`]: a code span or quotes, or a bare value that
+/// is no word). A `- gmail: Tr0ub4dor&3` under `# Passwords` is a password
+/// though no key says so.
+pub(crate) fn credential_list(text: &str, from: usize, out: &mut Vec<(usize, usize)>) {
+    let mut listed = false;
+    let mut after_blank = false;
+    for (s, e) in lines_from(text, next_line_start(text, from)) {
+        let line = &text[s..e];
+        let t = line.trim();
+        if t.is_empty() {
+            after_blank = true;
+            continue;
+        }
+        let blank_before = std::mem::take(&mut after_blank);
+        if t.starts_with('#') || is_boundary(t) {
+            break;
+        }
+        let body = ["- ", "* ", "+ "]
+            .iter()
+            .find_map(|m| t.strip_prefix(m))
+            .map(str::trim_start);
+        let item = body.is_some();
+        // A paragraph after the list (a blank line, then a line that is no item).
+        if !item && listed && indent_of(line) == 0 && blank_before {
+            break;
+        }
+        listed |= item;
+        let body = body.unwrap_or(t);
+        let Some((sep, len)) = [": ", " = ", " → ", " -> ", " – ", " — "]
+            .iter()
+            .filter_map(|sep| body.find(sep).map(|at| (at, sep.len())))
+            .min()
+        else {
+            continue;
+        };
+        let label = body[..sep].trim_matches(['*', '_', ' ']);
+        if label.is_empty() || label.chars().count() > 60 {
+            continue;
+        }
+        let start = s + (line.len() - line.trim_start().len()) + (t.len() - body.len()) + sep + len;
+        let value = text[start..e].trim_end();
+        let value_start = start + (value.len() - value.trim_start().len());
+        let value_end = start + value.len();
+        // Who or where, not a secret: a handle (`@priya`) or an address
+        // (`alice@example.com`, a login's user).
+        let bare = &text[value_start..value_end];
+        let names_someone = bare.starts_with('@')
+            || bare
+                .split_once('@')
+                .is_some_and(|(user, host)| !user.is_empty() && host.contains('.'))
+            || is_issue_key(bare)
+            || label
+                .rsplit([' ', '_', '-', '('])
+                .next()
+                .map(|w| {
+                    w.trim_matches(|c: char| !c.is_alphanumeric())
+                        .to_lowercase()
+                })
+                .is_some_and(|w| NOT_SECRET_LABELS.contains(&w.as_str()));
+        if value_start < value_end
+            && !names_someone
+            && let Some(found) = value_cell(text, (value_start, value_end))
+        {
+            out.push(found);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -441,6 +570,21 @@ mod tests {
         assert_eq!(out.len(), 1);
         assert_eq!(out[0].0, CredentialKind::ApiKeyAssignment);
         assert_eq!(&text[out[0].1..out[0].2], "abc123def");
+    }
+
+    #[test]
+    fn a_list_under_a_heading_of_credentials() {
+        let text = "# Passwords\n\n- gmail: Tr0ub4dor&3\n- router admin: `hunter2`\n- bank: see 1Password\n- **NAS** = Qw9!zzPx\n  continued line\nwifi guest: Guest2024!\n\nA paragraph: after the list.\n- later: Zz9zz9zz\n";
+        let mut out = Vec::new();
+        credential_list(text, "# Passwords".len(), &mut out);
+        assert_eq!(
+            texts(text, &out),
+            ["Tr0ub4dor&3", "hunter2", "Qw9!zzPx", "Guest2024!"]
+        );
+        out.clear();
+        let text = "## Secrets\n\n```\nx: Tr0ub4dor&3\n```\n";
+        credential_list(text, "## Secrets".len(), &mut out);
+        assert!(out.is_empty());
     }
 
     #[test]

@@ -351,6 +351,28 @@ fn environment_keys_are_redacted_and_names_stay() {
     }
 }
 
+/// A list of logins under a heading that names them (red-team trial: `#
+/// Passwords` then `- gmail: …`, shown in every output), and lists under such
+/// headings that hold none.
+#[test]
+fn a_list_under_a_heading_of_passwords_is_redacted() {
+    let text = "# Passwords\n\n- gmail: Tr0ub4dorCNRY01a\n- router admin: CNRY01bRouter!\n- AWS console (root): `CNRY01cAws#2024`\n";
+    for secret in ["Tr0ub4dorCNRY01a", "CNRY01bRouter!", "CNRY01cAws#2024"] {
+        assert_hidden(text, secret);
+        assert_hidden_raw(text, secret);
+    }
+    for text in [
+        "## Secrets\n\n- Storage: Vault\n- Rotation: quarterly\n- Owner: @priya\n- Runbook: https://wiki.example.com/secrets\n",
+        "## Credentials\n\n- Where: the team vault\n- Ticket: SEC-1234\n- Expires: 2026-12-31\n",
+        "## How we store passwords\n\n- Hash: argon2id\n",
+        "## Logins\n\n- gmail: alice@example.com\n- GitHub: @alice\n",
+        "## Logins\n\nWe use SSO: Okta for everything.\n",
+    ] {
+        let out = redact_markdown(text);
+        assert!(!out.is_redacted(), "{text:?} -> {:?}", out.text);
+    }
+}
+
 /// What reads like a password phrasing but gives no password.
 const PASSWORD_PROSE: &[&str] = &[
     "password: see the vault",
