@@ -321,7 +321,7 @@ fn password_phrasings_are_redacted() {
     }
 }
 
-/// Keys of an environment file, WireGuard's preshared key and a kubeconfig's
+/// Keys of an environment file, `WireGuard`'s preshared key and a kubeconfig's
 /// client key (red-team trial: shown by `get` while `ENCRYPTION_KEY=` beside
 /// them was redacted); what names a thing under such a key stays.
 #[test]
