@@ -31,6 +31,7 @@ mod credential;
 mod detect;
 mod indexed;
 mod markdown;
+mod pairs;
 #[macro_use]
 mod patterns;
 mod prefilter;

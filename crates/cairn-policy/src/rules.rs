@@ -286,7 +286,7 @@ pub(crate) const RULES: &[Rule] = &[
         // credentials: `default credentials (msfadmin:msfadmin)`, `creds:
         // alice:Passw0rd!, bob:Summer2024`. Each pair is redacted whole; a port
         // (`host:5432`), a scheme, a tag or a pair of plain words
-        // (`system:masters`) is none (`detect::credential_pair`). A slash for
+        // (`system:masters`) is none (`pairs::credential_pair`). A slash for
         // the colon (`login root / toor`, `creds admin/admin`) only with a
         // password devices ship with or that repeats its user.
         kind: CredentialKind::PasswordAssignment,
