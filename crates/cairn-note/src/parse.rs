@@ -273,6 +273,11 @@ pub(crate) fn parse_with_meta(path: &str, bytes: &[u8]) -> (Parsed, FileMeta) {
         }
     }
 
+    // Without front matter, the properties a page opens with (Logseq's).
+    if block.is_none() {
+        crate::page_properties::read(body, &mut fields);
+    }
+
     let id = note_id(path);
     let stem = id.rsplit('/').next().unwrap_or(&id).to_owned();
     let parts = scan_body(body, body_line);
@@ -337,7 +342,12 @@ pub(crate) fn parse_with_meta(path: &str, bytes: &[u8]) -> (Parsed, FileMeta) {
         .unwrap_or_default();
     let mut frontmatter_tags: Vec<String> = f.tags("tags", true);
     for key in ["tag", "taxonomies.tags", "extra.tags"] {
-        frontmatter_tags.extend(f.tags(key, false));
+        for t in f.tags(key, false) {
+            // `tags` absent at the top read `[extra] tags` already.
+            if !frontmatter_tags.contains(&t) {
+                frontmatter_tags.push(t);
+            }
+        }
     }
     meta.frontmatter_tags.clone_from(&frontmatter_tags);
     let mut tags: Vec<String> = frontmatter_tags.into_iter().chain(parts.tags).collect();

@@ -78,7 +78,38 @@ pub(crate) fn fallback_title(
             }
         }
     }
-    stem.to_owned()
+    file_name_title(stem)
+}
+
+/// A file name as the title it stands for: Logseq writes a page `a/b` as
+/// `a___b` and escapes what a file name cannot hold (`New to Logseq%3F`);
+/// other names as they are.
+fn file_name_title(stem: &str) -> String {
+    let slashed = stem.replace("___", "/");
+    if !slashed.contains('%') {
+        return slashed;
+    }
+    let bytes = slashed.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| char::from(b).to_digit(16);
+        match (
+            bytes[i],
+            bytes.get(i + 1).and_then(|&b| hex(b)),
+            bytes.get(i + 2).and_then(|&b| hex(b)),
+        ) {
+            (b'%', Some(h), Some(l)) => {
+                out.push(u8::try_from(h * 16 + l).unwrap_or(b'%'));
+                i += 3;
+            }
+            (b, _, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).unwrap_or(slashed)
 }
 
 /// The words of a name or a heading, lowercase: its runs of letters and digits.
@@ -106,6 +137,17 @@ pub fn humanize(name: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn logseq_file_names_read_as_their_pages() {
+        assert_eq!(super::file_name_title("Templates___Docs"), "Templates/Docs");
+        assert_eq!(super::file_name_title("New to Logseq%3F"), "New to Logseq?");
+        assert_eq!(super::file_name_title("100%"), "100%");
+        assert_eq!(super::file_name_title("50%off"), "50%off");
+        assert_eq!(super::file_name_title("caf%C3%A9"), "café");
+        assert_eq!(super::file_name_title("bad%FF"), "bad%FF");
+    }
+
     use super::*;
 
     #[test]

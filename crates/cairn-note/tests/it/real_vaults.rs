@@ -123,6 +123,41 @@ fn unix_times_in_front_matter_are_dates() {
     }
 }
 
+/// A Logseq page keeps its properties in its first lines (held-out trial on
+/// Logseq's docs: `title::` ignored, the file name `New to Logseq%3F` the
+/// title, `alias::` and `tags::` unread, and 117 `description::` lines never
+/// a summary).
+#[test]
+fn a_logseq_page_s_properties_are_its_front_matter() {
+    let (n, d) = parse_at(
+        "pages/Query function.md",
+        "title:: Query function\ntype:: [[Feature]]\nalias:: Result transform, [[Aggregations]]\ntags:: #query, [[Advanced]]\ndescription:: This runs custom transformations on a query's results\ninitial-version:: 0.2.6\n\n- The body, in blocks.\n",
+    );
+    assert!(d.is_empty(), "{d:?}");
+    assert_eq!(n.title, "Query function");
+    assert_eq!(n.aliases, ["Result transform", "Aggregations"]);
+    assert_eq!(n.tags, ["advanced", "query"]);
+    assert_eq!(
+        n.description.as_deref(),
+        Some("This runs custom transformations on a query's results")
+    );
+    let (n, _) = parse_at(
+        "pages/New to Logseq%3F.md",
+        "- Head over to [[Start here]]\n",
+    );
+    assert_eq!(n.title, "New to Logseq?");
+    let (n, _) = parse_at("pages/setting___theme modes.md", "- Three modes.\n");
+    assert_eq!(n.title, "setting/theme modes");
+    // Front matter wins; properties below other text are no page's.
+    let (n, _) = parse_at(
+        "a.md",
+        "---\ntitle: From YAML\n---\ntitle:: From the body\n",
+    );
+    assert_eq!(n.title, "From YAML");
+    let (n, _) = parse_at("b.md", "# Heading\n\ntitle:: Not a page property\n");
+    assert_eq!(n.title, "Heading");
+}
+
 #[test]
 fn toml_front_matter_reads_like_yaml() {
     // Zola: taxonomies and extra.
