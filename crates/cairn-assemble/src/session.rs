@@ -55,7 +55,7 @@ const NEXT_LABELS: &[&str] = &[
 /// The summary of the project's latest session note: its line as
 /// [`summarize`] gives it, then its next steps (`Next: a. b. c.`) when the note
 /// names them and the line does not already say them, within [`SESSION_CHARS`]
-/// (the lead cut first, to at least [`LEAD_CHARS`]).
+/// (the lead cut first, to at least 160 characters).
 pub fn summarize_session(n: &ShownNote<'_>) -> SafeText<'static> {
     let lead = summarize(n, &BTreeSet::new()).into_string();
     n.body.reshape(|body| {
@@ -92,7 +92,7 @@ pub fn summarize_session(n: &ShownNote<'_>) -> SafeText<'static> {
 /// x`), the list or paragraph lines below it, or those under a heading of next
 /// steps; else its unchecked tasks (`- [ ] x`). A list item's continuation
 /// lines are part of it. Each step as a reader sees it (markdown removed), at
-/// most [`MAX_STEPS`]. Code blocks are not read.
+/// most six. Code blocks are not read.
 pub fn next_steps(body: &str) -> (&'static str, Vec<String>) {
     let mut steps: Vec<String> = Vec::new();
     let mut tasks: Vec<String> = Vec::new();
@@ -118,9 +118,9 @@ pub fn next_steps(body: &str) -> (&'static str, Vec<String>) {
         let item = is_item(t);
         let continues = !blank && !item && level.is_none() && !after_blank;
         if let Some(end) = under {
-            let ends = level.is_some_and(|l| l <= end)
-                || (end == 7 && blank && !steps.is_empty())
-                || (end == 7 && level.is_some());
+            // A heading as high (any heading, after a label), or a blank
+            // line after a label's text.
+            let ends = level.is_some_and(|l| l <= end) || (end == 7 && blank && !steps.is_empty());
             if ends {
                 break;
             }
@@ -180,6 +180,8 @@ fn heading_level(t: &str) -> Option<usize> {
 fn is_next_label(text: &str) -> bool {
     let t = text
         .trim()
+        .trim_end_matches('#')
+        .trim()
         .trim_matches(|c| c == '*' || c == '_')
         .trim_end_matches(':')
         .trim()
@@ -204,7 +206,16 @@ fn unchecked_task(t: &str) -> Option<&str> {
 
 /// A line without its list marker (`-`, `*`, `+`, `1.`) and checkbox.
 fn strip_marker(t: &str) -> &str {
-    let t = ["- ", "* ", "+ "]
+    let t = list_item(t);
+    t.strip_prefix("[ ]")
+        .or_else(|| t.strip_prefix("[x]"))
+        .or_else(|| t.strip_prefix("[X]"))
+        .map_or(t, str::trim_start)
+}
+
+/// A line without its list marker (`-`, `*`, `+`, `1.`).
+fn list_item(t: &str) -> &str {
+    ["- ", "* ", "+ "]
         .iter()
         .find_map(|m| t.strip_prefix(m))
         .unwrap_or_else(|| {
@@ -215,18 +226,13 @@ fn strip_marker(t: &str) -> &str {
                 t
             }
         })
-        .trim_start();
-    t.strip_prefix("[ ]")
-        .or_else(|| t.strip_prefix("[x]"))
-        .or_else(|| t.strip_prefix("[X]"))
-        .map_or(t, str::trim_start)
+        .trim_start()
 }
 
 /// One step as a reader sees it; none when it says nothing (or is done: `[x]`).
 fn step(t: &str) -> Option<String> {
-    let done = ["- [x]", "- [X]", "* [x]", "* [X]"]
-        .iter()
-        .any(|m| t.starts_with(m));
+    let item = list_item(t);
+    let done = item.starts_with("[x]") || item.starts_with("[X]");
     let text = cairn_note::clean_inline(strip_marker(t));
     let text = text.trim().trim_end_matches(['.', ';']).trim();
     (!done && text.chars().any(char::is_alphanumeric)).then(|| text.to_owned())
@@ -279,6 +285,12 @@ mod tests {
             "## Next\n\n```\nNext: not this\n```\n- real step\n",
             "Next",
             &["real step"],
+        );
+        // Closing hashes; a numbered task done.
+        check(
+            "## Next steps ##\n\n1. [x] done already\n2. [ ] still to do\n",
+            "Next",
+            &["still to do"],
         );
         // Continuation lines belong to their item (the demo vault's session).
         check(

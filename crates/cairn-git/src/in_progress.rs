@@ -92,8 +92,12 @@ pub(crate) fn detached_from(repo: &gix::Repository) -> Option<Detached> {
 }
 
 /// The first line of a small state file, trimmed; `None` when it is missing,
-/// unreadable, not UTF-8 or empty.
+/// not a regular file, unreadable, not UTF-8 or empty.
 fn read_line(path: &Path) -> Option<String> {
+    // A regular file only: opening a FIFO planted there would wait forever.
+    if !std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file()) {
+        return None;
+    }
     let mut text = String::new();
     std::fs::File::open(path)
         .ok()?

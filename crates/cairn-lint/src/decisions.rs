@@ -217,8 +217,12 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
         }
         let title = title_terms(&n.title);
         let mut terms = title.clone();
-        for t in &n.tags {
-            terms.extend(cairn_index::analyze(t));
+        // A confidential note's tags are content: its shared words are its
+        // title's, which the diagnostic may quote.
+        if n.sensitivity < Sensitivity::Confidential {
+            for t in &n.tags {
+                terms.extend(cairn_index::analyze(t));
+            }
         }
         groups.entry(context(n)).or_default().push(Candidate {
             note: n,

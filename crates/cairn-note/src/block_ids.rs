@@ -43,8 +43,10 @@ fn block_anchor_at(line: &str) -> Option<usize> {
     let t = line.trim_end();
     let at = t.rfind('^')?;
     let id = &t[at + 1..];
+    // A letter in it: `react ^18` is a version range.
     let valid = !id.is_empty()
         && id.len() <= 64
+        && id.bytes().any(|b| b.is_ascii_alphabetic())
         && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
     let starts = at == 0 || t[..at].ends_with([' ', '\t']) || t[..at].trim().is_empty();
     (valid && starts).then_some(at)
@@ -107,10 +109,11 @@ mod tests {
             "Dendron 0.88 has sprouted | See the flow. | Logseq has built in."
         );
         // A power, a footnote's caret, a half reference: as written.
-        let p = prose("Grows as 2^10 and x^2.\n\nA (( note )) here ^ there.\n");
+        let p =
+            prose("Grows as 2^10 and x^2.\n\nA (( note )) here ^ there.\n\nUpgrade to react ^18\n");
         assert_eq!(
             p.sentences.join(" | "),
-            "Grows as 2^10 and x^2. | A (( note )) here ^ there."
+            "Grows as 2^10 and x^2. | A (( note )) here ^ there. | Upgrade to react ^18"
         );
     }
 }

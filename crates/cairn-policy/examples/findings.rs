@@ -1,5 +1,5 @@
 //! Every credential finding in the markdown files under the given folders, one
-//! per line (`path:line Kind text`), in path order: run it before and after a
+//! per line (`path:line Kind xy… (n bytes)`, never the secret), in path order: run it before and after a
 //! change to the rules and diff the two, to see what a rule newly flags on
 //! real collections (the labelled corpus in `fixtures/credentials/` measures
 //! recall and false positives; this shows them on text nobody labelled).
@@ -18,9 +18,13 @@ fn main() {
             };
             for entry in entries.flatten() {
                 let path = entry.path();
-                if path.is_dir() {
+                // Not through symlinks: a link to a folder above loops.
+                let Ok(kind) = entry.file_type() else {
+                    continue;
+                };
+                if kind.is_dir() {
                     stack.push(path);
-                } else if path.extension().is_some_and(|x| x == "md") {
+                } else if kind.is_file() && path.extension().is_some_and(|x| x == "md") {
                     files.push(path);
                 }
             }
@@ -32,13 +36,17 @@ fn main() {
             continue;
         };
         for found in cairn_policy::find_credentials_markdown(&text) {
-            let shown: String = text[found.start..found.end].chars().take(60).collect();
+            // Never the secret itself: its first two characters and its length,
+            // enough to tell a finding from another when diffing two runs
+            // (open the file at the line to judge it).
+            let found_text = &text[found.start..found.end];
+            let head: String = found_text.chars().take(2).collect();
             println!(
-                "{}:{} {:?} {}",
+                "{}:{} {:?} {head}… ({} bytes)",
                 file.display(),
                 found.line,
                 found.kind,
-                shown.replace('\n', " ")
+                found_text.len()
             );
         }
     }

@@ -396,7 +396,7 @@ pub(crate) const RULES: &[Rule] = &[
         kind: CredentialKind::PasswordAssignment,
         anchors: &["login"],
         pattern: concat!(
-            r"(?i)\b(?:docker|podman|nerdctl|buildah|skopeo|oras|helm[ \t]+registry)[ \t]+login\b[^\r\n|]*?[ \t](?-i:-p)[ \t]+",
+            r"(?i)\b(?:docker|podman|nerdctl|buildah|skopeo|oras|helm[ \t]+registry)[ \t]+login\b[^\r\n|;&]*?[ \t](?-i:-p)[ \t]+",
             value!()
         ),
         check: Check::Assignment,
@@ -434,15 +434,8 @@ pub(crate) const RULES: &[Rule] = &[
         // (`# Passwords`, `## Wifi passwords`, `### Test account credentials
         // (staging)`): the values of the `label: value` lines below it.
         kind: CredentialKind::PasswordAssignment,
-        anchors: &[
-            "passwords",
-            "passcodes",
-            "credentials",
-            "logins",
-            "secrets",
-            "pins",
-        ],
-        pattern: r"(?im)^[ \t]{0,3}#{1,6}[ \t]+(?:[^\s#]+[ \t]+){0,3}(?:passwords|passcodes|credentials|logins|secrets|pins)\b(?:[ \t]+[^\s#]+){0,3}[ \t]*:?[ \t]*#*[ \t]*\r?$",
+        anchors: &["passwords", "passcodes", "credentials", "logins", "secrets"],
+        pattern: r"(?im)^[ \t]{0,3}#{1,6}[ \t]+(?:[^\s#]+[ \t]+){0,3}(?:passwords|passcodes|credentials|logins|secrets)\b(?:[ \t]+[^\s#]+){0,3}[ \t]*:?[ \t]*#*[ \t]*\r?$",
         check: Check::CredentialList,
         ..DEFAULTS
     },
@@ -729,11 +722,12 @@ pub(crate) const RULES: &[Rule] = &[
         kind: CredentialKind::GenericSecretAssignment,
         anchors: &["_KEY", "PresharedKey", "client-key-data"],
         exact: true,
-        // A key's value is machine-made: 16 characters or more of a token's
-        // alphabet that look random, the whole value (`PRIMARY_KEY=id`,
-        // `SORT_KEY=created_at`, `CACHE_KEY=users:{id}` and
-        // `process.env.MUX_SECRET_KEY` name things).
-        pattern: r#"(?-i:\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_KEY\b|\bPresharedKey\b|\bclient-key-data\b)["']?[ \t]*(?:=|:)[ \t]*["']?([A-Za-z0-9+/=_:~-]{16,})(?:["'\s;,]|$)"#,
+        // A key's value is machine-made: nine characters or more of a token's
+        // alphabet with a capital, `+`, `=` or `:` in it, or 32 hexadecimal
+        // digits, the whole value and looking random (`PRIMARY_KEY=id`,
+        // `SORT_KEY=created_at_desc`, `OBJECT_KEY=uploads/user_123`,
+        // `CACHE_KEY=users:{id}` and `process.env.MUX_SECRET_KEY` name things).
+        pattern: r#"(?-i:\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_KEY\b|\bPresharedKey\b|\bclient-key-data\b)["']?[ \t]*(?:=|:)[ \t]*["']?([A-Za-z0-9+/=_:~-]{8,}[A-Z+=:][A-Za-z0-9+/=_:~-]*|[A-Za-z0-9+/=_:~-]*[A-Z+=:][A-Za-z0-9+/=_:~-]{8,}|[a-f0-9]{32,})(?:[^A-Za-z0-9+/=_:~.-]|\.(?:\s|$)|$)"#,
         check: Check::RandomLooking,
         line: Line::After(&["=", ":"]),
         ..DEFAULTS

@@ -399,7 +399,7 @@ pub(crate) fn table(text: &str, row_start: usize, out: &mut Vec<(CredentialKind,
 
 /// Labels of a credential list's lines whose values are no secret: who, where,
 /// when and how (`- user: alice`, `- Ticket: SEC-1234`, `- Expires: …`,
-/// `- Hash: argon2id`).
+/// `- Hash: argon2id`), the whole label (`- Work email: x` is a password).
 const NOT_SECRET_LABELS: &[&str] = &[
     "user",
     "username",
@@ -462,6 +462,9 @@ fn is_issue_key(v: &str) -> bool {
 /// is no word). A `- gmail: Tr0ub4dor&3` under `# Passwords` is a password
 /// though no key says so.
 pub(crate) fn credential_list(text: &str, from: usize, out: &mut Vec<(usize, usize)>) {
+    // The heading's level: a heading below it (`## Work`) goes on with the list.
+    let heading_start = text[..from].rfind('\n').map_or(0, |i| i + 1);
+    let level = heading_level(text[heading_start..from].trim_start()).unwrap_or(1);
     let mut listed = false;
     let mut after_blank = false;
     for (s, e) in lines_from(text, next_line_start(text, from)) {
@@ -472,16 +475,24 @@ pub(crate) fn credential_list(text: &str, from: usize, out: &mut Vec<(usize, usi
             continue;
         }
         let blank_before = std::mem::take(&mut after_blank);
-        if t.starts_with('#') || is_boundary(t) {
+        if heading_level(t).is_some_and(|l| l <= level) || is_boundary(t) {
             break;
+        }
+        if t.starts_with('#') {
+            // A lower heading or a line of tags (`#private`).
+            continue;
         }
         let body = ["- ", "* ", "+ "]
             .iter()
             .find_map(|m| t.strip_prefix(m))
             .map(str::trim_start);
         let item = body.is_some();
-        // A paragraph after the list (a blank line, then a line that is no item).
-        if !item && listed && indent_of(line) == 0 && blank_before {
+        // A paragraph after the list (a blank line, then a line that is no
+        // item and no `label: value` of one word).
+        let one_value = t
+            .split_once(": ")
+            .is_some_and(|(_, v)| !v.trim().contains(char::is_whitespace));
+        if !item && listed && indent_of(line) == 0 && blank_before && !one_value {
             break;
         }
         listed |= item;
@@ -494,36 +505,101 @@ pub(crate) fn credential_list(text: &str, from: usize, out: &mut Vec<(usize, usi
             continue;
         };
         let label = body[..sep].trim_matches(['*', '_', ' ']);
-        if label.is_empty() || label.chars().count() > 60 {
+        if label.is_empty()
+            || label.chars().count() > 60
+            || NOT_SECRET_LABELS.contains(&label.to_lowercase().as_str())
+        {
             continue;
         }
         let start = s + (line.len() - line.trim_start().len()) + (t.len() - body.len()) + sep + len;
-        let value = text[start..e].trim_end();
-        let value_start = start + (value.len() - value.trim_start().len());
-        let value_end = start + value.len();
-        // Who or where, not a secret: a handle (`@priya`) or an address
-        // (`alice@example.com`, a login's user).
-        let bare = &text[value_start..value_end];
-        let names_someone = bare.starts_with('@')
-            || bare
-                .split_once('@')
-                .is_some_and(|(user, host)| !user.is_empty() && host.contains('.'))
-            || is_issue_key(bare)
-            || label
-                .rsplit([' ', '_', '-', '('])
-                .next()
-                .map(|w| {
-                    w.trim_matches(|c: char| !c.is_alphanumeric())
-                        .to_lowercase()
-                })
-                .is_some_and(|w| NOT_SECRET_LABELS.contains(&w.as_str()));
-        if value_start < value_end
-            && !names_someone
-            && let Some(found) = value_cell(text, (value_start, value_end))
+        list_value(text, start, e, out);
+    }
+}
+
+/// The level of an ATX heading line (`## x`: 2).
+fn heading_level(t: &str) -> Option<usize> {
+    let hashes = t.bytes().take_while(|&b| b == b'#').count();
+    ((1..=6).contains(&hashes) && (t.len() == hashes || t[hashes..].starts_with([' ', '\t'])))
+        .then_some(hashes)
+}
+
+/// The secrets in a credential list's value at `start..end`: the value as a
+/// table's value cell is; or, for a user and a password (`admin / Tr0ub4dor&3`,
+/// `alice@example.com / Tr0ub4dor&3`) or a value and a note in brackets
+/// (`` `hunter2` (guest) ``, `Tr0ub4dor&3 (old)`), each part that is one word
+/// and no word of a language, address, handle or issue key. Any other value
+/// with blanks is prose (`pulls from 1Password with op read`).
+fn list_value(text: &str, start: usize, end: usize, out: &mut Vec<(usize, usize)>) {
+    let raw = &text[start..end];
+    let value = raw.trim();
+    if value.is_empty() {
+        return;
+    }
+    let value_start = start + (raw.len() - raw.trim_start().len());
+    // A note in brackets at the end is no part of the value.
+    let value = match value.rfind(" (") {
+        Some(at) if value.ends_with(')') => value[..at].trim_end(),
+        _ => value,
+    };
+    let quoted = ['`', '"', '\'']
+        .iter()
+        .any(|q| value.len() >= 2 && value.starts_with(*q) && value.ends_with(*q));
+    let parts: Vec<&str> = if quoted {
+        vec![value]
+    } else {
+        value.split(" / ").collect()
+    };
+    if parts.len() > 3
+        || parts
+            .iter()
+            .any(|p| !quoted && p.trim().contains(char::is_whitespace))
+    {
+        return;
+    }
+    let mut at = value_start;
+    for part in parts {
+        let part = part.trim();
+        let part_start = at + text[at..].find(part).unwrap_or(0);
+        at = part_start + part.len();
+        if part.is_empty()
+            || names_something(part)
+            || (parts_are_pair(value) && benign::is_word(part))
         {
+            continue;
+        }
+        if let Some(found) = value_cell(text, (part_start, part_start + part.len())) {
             out.push(found);
         }
     }
+}
+
+/// Whether a list value is a user and a password (`admin / x`).
+fn parts_are_pair(value: &str) -> bool {
+    value.contains(" / ")
+}
+
+/// Whether a value names someone or something rather than being a secret: a
+/// handle (`@priya`), an address (`alice@example.com`), an issue key.
+fn names_something(v: &str) -> bool {
+    let handle = v.strip_prefix('@').is_some_and(|h| {
+        !h.is_empty()
+            && h.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'))
+    });
+    let address = v.split_once('@').is_some_and(|(user, host)| {
+        let tld = host.rsplit('.').next().unwrap_or("");
+        !user.is_empty()
+            && user
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'%' | b'+' | b'-'))
+            && host.contains('.')
+            && host
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-'))
+            && tld.len() >= 2
+            && tld.bytes().all(|b| b.is_ascii_alphabetic())
+    });
+    handle || address || is_issue_key(v)
 }
 
 #[cfg(test)]
@@ -580,6 +656,21 @@ mod tests {
         assert_eq!(
             texts(text, &out),
             ["Tr0ub4dor&3", "hunter2", "Qw9!zzPx", "Guest2024!"]
+        );
+        out.clear();
+        // Review: sub-headings, tag lines, labels ending in a word of the
+        // list above, values with a note or a user beside them.
+        let text = "# Passwords\n#private\n## Work\n- Work email: Tr0ub4dor&3\n- gmail: Summer@2024.\n- router: admin / Rt9!pass (old)\n- bank: `hunter2` (guest)\n- user: alice\n- me: alice@example.com / Zx8$word\n- GitHub: @alice\n# Other\n- x: Qq9!qq9q\n";
+        credential_list(text, "# Passwords".len(), &mut out);
+        assert_eq!(
+            texts(text, &out),
+            [
+                "Tr0ub4dor&3",
+                "Summer@2024.",
+                "Rt9!pass",
+                "hunter2",
+                "Zx8$word"
+            ]
         );
         out.clear();
         let text = "## Secrets\n\n```\nx: Tr0ub4dor&3\n```\n";

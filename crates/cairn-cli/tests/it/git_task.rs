@@ -144,8 +144,9 @@ fn wakeup_json_from(
     process_cwd: Option<&Path>,
 ) -> Value {
     let mut cmd = test_cairn();
-    // Who the developer is comes from the repository's config alone, never
-    // from the environment the tests happen to run in.
+    // Who the developer is comes from git's config (the repositories the
+    // tests build set `user.name`), never from identity variables the tests
+    // happen to run with.
     for var in [
         "GIT_AUTHOR_NAME",
         "GIT_AUTHOR_EMAIL",

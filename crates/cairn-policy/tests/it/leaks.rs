@@ -333,6 +333,11 @@ fn environment_keys_are_redacted_and_names_stay() {
         format!("export LICENSE_KEY=\"{secret}\""),
         format!("PresharedKey = {secret}{secret}="),
         format!("    client-key-data: {secret}{secret}=="),
+        format!("Set `OPENAI_KEY={secret}` in .env"),
+        format!("OPENAI_KEY={secret}."),
+        format!("(APP_KEY=base64:{secret}=)"),
+        "HMAC_KEY=9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
+            .replace("9f86", secret),
     ] {
         assert_hidden(&text, secret);
         assert_hidden_raw(&text, secret);
@@ -345,6 +350,9 @@ fn environment_keys_are_redacted_and_names_stay() {
         "OPENAI_KEY=${OPENAI_KEY}",
         "PARTITION_KEY=tenant",
         "const MUX_SECRET_KEY = process.env.MUX_SECRET_KEY as string",
+        "SORT_KEY=created_at_desc_order",
+        "OBJECT_KEY=uploads/avatars/user_123",
+        "PARTITION_KEY=tenant_id_and_region",
     ] {
         assert!(!redact(text).is_redacted(), "{text}");
         assert!(!redact_markdown(text).is_redacted(), "{text}");
