@@ -404,6 +404,29 @@ pub(crate) const RULES: &[Rule] = &[
         ..DEFAULTS
     },
     Rule {
+        // A Wi-Fi network's QR string: `WIFI:S:Guest;T:WPA;P:x;;`.
+        kind: CredentialKind::PasswordAssignment,
+        anchors: &["WIFI:"],
+        exact: true,
+        pattern: r"WIFI:[^\r\n]*?;?P:((?:[^;\\\r\n]|\\.)+)",
+        check: Check::Plain,
+        ..DEFAULTS
+    },
+    Rule {
+        // Passwords on other command lines: `htpasswd -b file user x` (`-n`:
+        // no file), `ldapsearch … -w x`, `openssl … -pass pass:x`, `-k x`.
+        kind: CredentialKind::PasswordAssignment,
+        anchors: &["htpasswd", "ldap", "openssl"],
+        pattern: concat!(
+            r"(?i)(?:\bhtpasswd[ \t]+(?-i:-[a-zA-Z]*b[a-zA-Z]*)[ \t]+(?:-[a-z0-9]+[ \t]+)*(?:\S+[ \t]+)?\S+[ \t]+",
+            r"|\bldap(?:search|add|modify|delete|passwd|whoami|compare|modrdn|exop)\b[^\r\n|;&]*?[ \t](?-i:-w)[ \t]+",
+            r"|\bopenssl\b[^\r\n|;&]*?[ \t](?:-pass(?:in|out)?[ \t]+pass:|(?-i:-k)[ \t]+))",
+            value!()
+        ),
+        check: Check::Assignment,
+        ..DEFAULTS
+    },
+    Rule {
         kind: CredentialKind::PasswordAssignment,
         anchors: &["password>", "passwd>", "passphrase>", "pwd>"],
         pattern: r"(?i)<(?:[a-z0-9]+[_.-]?)?(?:password|passwd|passphrase|pwd)>([^<\r\n]*)</",
@@ -733,11 +756,12 @@ pub(crate) const RULES: &[Rule] = &[
         ..DEFAULTS
     },
     Rule {
-        // `the webhook secret is x`, `signing secret x`.
+        // `the webhook secret is x`, `signing secret x`, `the shared secret
+        // with Acme is x`.
         kind: CredentialKind::GenericSecretAssignment,
         anchors: &["webhook", "signing", "client", "shared"],
         pattern: concat!(
-            r"(?i)\b(?:webhook|signing|client|shared)[ \t_-]?secret(?:\*\*|__)?(?:[ \t]+(?:is|was)(?:[ \t]+now)?)?[ \t]*:?[ \t]+",
+            r"(?i)\b(?:webhook|signing|client|shared)[ \t_-]?secret(?:\*\*|__)?(?:[ \t]+(?:with|for|of)(?:[ \t]+[^\s:*`|]+){1,3}?[ \t]+(?:is|was))?(?:[ \t]+(?:is|was)(?:[ \t]+now)?)?[ \t]*:?[ \t]+",
             prose_value!()
         ),
         check: Check::Prose,

@@ -291,6 +291,13 @@ const PASSWORD_PHRASINGS: &[&str] = &[
     "ldap_default_authtok = {p}",
     "token for the CI bot: {p}",
     "API key for Mailchimp: {p}",
+    "The shared secret with Acme is {p}.",
+    "WIFI:S:GuestNet;T:WPA;P:{p};;",
+    "htpasswd -b .htpasswd admin {p}",
+    "htpasswd -nbB admin {p}",
+    "ldapsearch -x -D cn=admin,dc=example -w {p} -b dc=example",
+    "openssl enc -aes-256-cbc -pass pass:{p} -in a -out b",
+    "openssl enc -d -k {p} -in a",
 ];
 
 #[test]
@@ -430,6 +437,10 @@ const PASSWORD_PROSE: &[&str] = &[
     "token for the CI bot: see the CI settings",
     "Token for design: see Figma",
     "API key for Mailchimp: in the team vault",
+    "the shared secret with the vendor is stored in Vault",
+    "htpasswd -B .htpasswd admin",
+    "ldapsearch -x -W -b dc=example",
+    "openssl enc -pass env:PASSPHRASE -in a",
 ];
 
 #[test]
