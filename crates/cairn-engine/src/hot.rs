@@ -53,10 +53,50 @@ impl SessionSource {
     }
 
     /// Whether the session carries on earlier work (the latest session note is
-    /// shown whatever its age).
+    /// shown whatever its age; so does a task that asks to carry on).
     pub fn continues(self) -> bool {
         matches!(self, Self::Resume | Self::Compact)
     }
+}
+
+/// What a task says when it asks to carry on the last session's work
+/// (`continue where I left off`, `where were we?`, `pick up from last
+/// session`), in lower case.
+const RESUMING: &[&str] = &[
+    "left off",
+    "where was i",
+    "where were we",
+    "pick up where",
+    "pick up from",
+    "carry on",
+    "continue where",
+    "continue from",
+    "continue the work",
+    "continue working",
+    "resume work",
+    "resume where",
+    "last session",
+    "previous session",
+    "what was i doing",
+    "what were we doing",
+];
+
+/// Whether `task` asks to carry on the last session's work: then the latest
+/// session is shown whatever its age, as on a resumed session.
+pub(crate) fn asks_to_resume(task: &str) -> bool {
+    if task.is_empty() {
+        return false;
+    }
+    let lower = task.to_lowercase();
+    let words: Vec<&str> = lower
+        .split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .filter(|w| !w.is_empty())
+        .collect();
+    let said = words.join(" ");
+    matches!(
+        said.as_str(),
+        "continue" | "resume" | "let's continue" | "lets continue"
+    ) || RESUMING.iter().any(|r| said.contains(r))
 }
 
 /// Scopes that mark a note as the developer's own profile.

@@ -151,7 +151,13 @@ impl Engine {
             project_names: &project_names,
             project_ids,
             today: req.now.date_naive(),
-            source: req.source,
+            // A task that asks to carry on the last session's work is a resumed
+            // session's (`continue where I left off`).
+            source: if req.source == hot::SessionSource::Startup && hot::asks_to_resume(&req.task) {
+                hot::SessionSource::Resume
+            } else {
+                req.source
+            },
             rules: profile.hot,
             visible: &visible,
         })

@@ -126,6 +126,25 @@ fn an_old_session_shows_on_resume_and_compact_only() {
     assert!(!shows(SessionSource::Startup));
     assert!(shows(SessionSource::Resume));
     assert!(shows(SessionSource::Compact));
+    // A new session whose task asks to carry on the last session's work is a
+    // resumed one (held-out trial: "continue where I left off" matched no note
+    // and an older session was not shown).
+    let shows_for = |task: &str| {
+        let mut req = request(dir.path(), SessionSource::Startup);
+        req.task = task.to_owned();
+        engine
+            .wakeup(&req)
+            .unwrap()
+            .packet
+            .active_context
+            .iter()
+            .any(|i| i.path == session)
+    };
+    assert!(shows_for("continue where I left off"));
+    assert!(shows_for("Where were we?"));
+    assert!(shows_for("pick up from the last session"));
+    assert!(!shows_for("update the README badges"));
+    assert!(!shows_for("continuous integration is slow"));
 }
 
 /// The latest session's item says what comes next, not only what was done
