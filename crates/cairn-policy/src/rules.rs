@@ -206,12 +206,13 @@ pub(crate) const RULES: &[Rule] = &[
     },
     Rule {
         // A key with what it is for, then a colon: `Password for staging: x`,
-        // `Root password for the NAS: x`, `**Passphrase for the GPG key:** x`.
+        // `Root password for the NAS: x`, `**Passphrase for the GPG key:** x`,
+        // `Password (staging): x`.
         // Not `pin` (`Pins for the release: v1.2.3`).
         kind: CredentialKind::PasswordAssignment,
         anchors: &["pass", "pwd", "pw"],
         pattern: concat!(
-            r"(?i)\b(?:password|passwd|passphrase|passcode|pwd|pw)(?:\*\*|__)?[ \t]+(?:for|of|on|at|in|with)(?:[ \t]+[^\s:：*`|\[\]()<>]+){1,5}?(?:\*\*|__)?[ \t]*[:：](?:\*\*|__)?[ \t]+",
+            r"(?i)\b(?:password|passwd|passphrase|passcode|pwd|pw)(?:\*\*|__)?(?:[ \t]+(?:for|of|on|at|in|with)(?:[ \t]+[^\s:：*`|\[\]()<>]+){1,5}?|[ \t]*\([^()\r\n:]{1,40}\))(?:\*\*|__)?[ \t]*[:：](?:\*\*|__)?[ \t]+",
             prose_value!()
         ),
         check: Check::Prose,
@@ -511,12 +512,12 @@ pub(crate) const RULES: &[Rule] = &[
     },
     Rule {
         // A key with what it is for, then a colon: `API key for Mailchimp: x`,
-        // `token for the CI bot: x` (one token: `Tokens for the theme: …` are
-        // a design system's).
+        // `token for the CI bot: x`, `API key (prod): x` (one token: `Tokens for
+        // the theme: …` are a design system's).
         kind: CredentialKind::ApiKeyAssignment,
         anchors: &["api_key", "api-key", "api key", "apikey", "token"],
         pattern: concat!(
-            r"(?i)\b(?:api[ _-]?key|api[ _-]?token|access[ _-]?token|auth[ _-]?token|token)(?:\*\*|__)?[ \t]+(?:for|of|on|at|in|with)(?:[ \t]+[^\s:：*`|\[\]()<>]+){1,5}?(?:\*\*|__)?[ \t]*[:：](?:\*\*|__)?[ \t]+",
+            r"(?i)\b(?:api[ _-]?key|api[ _-]?token|access[ _-]?token|auth[ _-]?token|token)(?:\*\*|__)?(?:[ \t]+(?:for|of|on|at|in|with)(?:[ \t]+[^\s:：*`|\[\]()<>]+){1,5}?|[ \t]*\([^()\r\n:]{1,40}\))(?:\*\*|__)?[ \t]*[:：](?:\*\*|__)?[ \t]+",
             prose_value!()
         ),
         check: Check::Prose,
