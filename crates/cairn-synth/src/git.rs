@@ -84,9 +84,21 @@ impl Repo {
     }
 }
 
-/// Runs git in `dir` with a fixed identity and both dates at `date`.
+/// Runs git in `dir` with a fixed identity and both dates at `date`; panics on failure.
 pub fn git_in(dir: &Path, args: &[&str], date: &str) -> String {
-    let out = Command::new("git")
+    let out = git_output_in(dir, args, date);
+    assert!(
+        out.status.success(),
+        "git {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// [`git_in`] for a command that may fail (a rebase that stops at a conflict):
+/// its output, whatever its status.
+pub fn git_output_in(dir: &Path, args: &[&str], date: &str) -> std::process::Output {
+    Command::new("git")
         .args([
             "-c",
             "user.name=Test",
@@ -104,13 +116,7 @@ pub fn git_in(dir: &Path, args: &[&str], date: &str) -> String {
         .env_remove("GIT_DIR")
         .env_remove("GIT_WORK_TREE")
         .output()
-        .expect("git runs");
-    assert!(
-        out.status.success(),
-        "git {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
+        .expect("git runs")
 }
 
 impl Repo {

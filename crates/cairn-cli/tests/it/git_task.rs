@@ -432,12 +432,11 @@ fn a_rebase_stopped_at_a_conflict_keeps_the_branch_s_task() {
         &["checkout", "-q", "fix/payout-batch-lock-timeouts"],
         "2026-02-03T09:00:00Z",
     );
-    let rebase = std::process::Command::new("git")
-        .args(["-c", "user.name=Test", "-c", "user.email=test@example.com"])
-        .args(["rebase", "--merge", "main"])
-        .current_dir(&repo)
-        .output()
-        .unwrap();
+    let rebase = cairn_synth::git::git_output_in(
+        &repo,
+        &["rebase", "--merge", "main"],
+        "2026-02-04T09:00:00Z",
+    );
     assert!(!rebase.status.success(), "the rebase was meant to stop");
     let p = wakeup_json(&config, &repo, &[]);
     let q = &p["query"];

@@ -121,22 +121,6 @@ fn a_detached_head_has_no_branch_and_its_own_commits() {
     assert_eq!(t.changed, ["src/payout/lock.rs"]);
 }
 
-/// Runs git in `r` as [`Repo::git`] does, where git may fail (a rebase that
-/// stops at a conflict exits with an error).
-fn git_may_fail(r: &Repo, args: &[&str]) {
-    let _ = std::process::Command::new("git")
-        .args(["-c", "user.name=Test", "-c", "user.email=test@example.com"])
-        .args(["-c", "commit.gpgsign=false", "-c", "core.editor=true"])
-        .args(args)
-        .current_dir(r.path())
-        .env("GIT_AUTHOR_DATE", "2026-03-01T09:00:00Z")
-        .env("GIT_COMMITTER_DATE", "2026-03-01T09:00:00Z")
-        .env_remove("GIT_DIR")
-        .env_remove("GIT_WORK_TREE")
-        .output()
-        .expect("git runs");
-}
-
 /// [`ledger_on_a_branch`] with a second commit of its own, and `main` moved on
 /// with a commit that conflicts with the branch's first.
 fn ledger_on_a_branch_behind_main() -> Repo {
@@ -165,7 +149,11 @@ fn ledger_on_a_branch_behind_main() -> Repo {
 fn a_rebase_that_stopped_is_the_branch_s_work() {
     for backend in ["--merge", "--apply"] {
         let r = ledger_on_a_branch_behind_main();
-        git_may_fail(&r, &["rebase", backend, "main"]);
+        cairn_synth::git::git_output_in(
+            &r.path(),
+            &["rebase", backend, "main"],
+            "2026-03-01T09:00:00Z",
+        );
         assert!(
             r.git(&["status"]).contains("rebas"),
             "{backend}: no rebase under way"
@@ -222,7 +210,11 @@ fn a_bisect_names_the_branch_it_started_from() {
 fn a_rebase_s_state_naming_no_branch_names_none() {
     let r = ledger_on_a_branch_behind_main();
     r.git(&["checkout", "-q", "--detach"]);
-    git_may_fail(&r, &["rebase", "--merge", "main"]);
+    cairn_synth::git::git_output_in(
+        &r.path(),
+        &["rebase", "--merge", "main"],
+        "2026-03-01T09:00:00Z",
+    );
     let state = r.path().join(".git/rebase-merge");
     assert!(state.is_dir());
     let t = read_working_tree(&r.path(), ReadOptions::default()).unwrap();
