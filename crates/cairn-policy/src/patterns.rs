@@ -1,7 +1,7 @@
 //! The building blocks of the credential rules (`rules.rs`): the ends of their
 //! keys, and their patterns' parts as macros, so each pattern is one
 //! `concat!`ed literal: a value, an assignment, a key before a code span, a
-//! command-line flag, a sentence, a YAML block scalar.
+//! command-line flag, a sentence, a key with what it is for, a YAML block scalar.
 
 /// The password keys' ends, then `extra` ones: one list for both rules' lists.
 macro_rules! password_ends {
@@ -110,6 +110,20 @@ macro_rules! prose {
             r"(?i)\b(?:",
             $keys,
             r#")(?:\*\*|__)?(?:[ \t]+(?:for|of|on)(?:[ \t]+[^\s*`|]+){1,4}?)?[ \t]+(?:(?:(?:is|was|has[ \t]+been|had[ \t]+been)[ \t]+)?(?:changed|reset|set|rotated|updated)[ \t]+to|(?:is|was|ist|es|est)(?:[ \t]+(?:set[ \t]+to|now|still|currently|simply|just))?)[ \t]*:?[ \t]+"#,
+            prose_value!()
+        )
+    };
+}
+
+/// `<key> for the staging DB: <value>`, `<key> (prod): <value>`: a key, what it
+/// is for (one to five words after `for`, `of`, `on`, `at`, `in` or `with`, or
+/// a note in brackets), then a colon and blanks, then `prose_value!`.
+macro_rules! qualified {
+    ($keys:literal) => {
+        concat!(
+            r"(?i)\b(?:",
+            $keys,
+            r")(?:\*\*|__)?(?:[ \t]+(?:for|of|on|at|in|with)(?:[ \t]+[^\s:：*`|\[\]()<>]+){1,5}?|[ \t]*\([^()\r\n:]{1,40}\))(?:\*\*|__)?[ \t]*[:：](?:\*\*|__)?[ \t]+",
             prose_value!()
         )
     };

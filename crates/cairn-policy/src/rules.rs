@@ -211,10 +211,7 @@ pub(crate) const RULES: &[Rule] = &[
         // Not `pin` (`Pins for the release: v1.2.3`).
         kind: CredentialKind::PasswordAssignment,
         anchors: &["pass", "pwd", "pw"],
-        pattern: concat!(
-            r"(?i)\b(?:password|passwd|passphrase|passcode|pwd|pw)(?:\*\*|__)?(?:[ \t]+(?:for|of|on|at|in|with)(?:[ \t]+[^\s:：*`|\[\]()<>]+){1,5}?|[ \t]*\([^()\r\n:]{1,40}\))(?:\*\*|__)?[ \t]*[:：](?:\*\*|__)?[ \t]+",
-            prose_value!()
-        ),
+        pattern: qualified!(r"password|passwd|passphrase|passcode|pwd|pw"),
         check: Check::Prose,
         line: Line::After(&[":", "："]),
         ..DEFAULTS
@@ -516,10 +513,7 @@ pub(crate) const RULES: &[Rule] = &[
         // the theme: …` are a design system's).
         kind: CredentialKind::ApiKeyAssignment,
         anchors: &["api_key", "api-key", "api key", "apikey", "token"],
-        pattern: concat!(
-            r"(?i)\b(?:api[ _-]?key|api[ _-]?token|access[ _-]?token|auth[ _-]?token|token)(?:\*\*|__)?(?:[ \t]+(?:for|of|on|at|in|with)(?:[ \t]+[^\s:：*`|\[\]()<>]+){1,5}?|[ \t]*\([^()\r\n:]{1,40}\))(?:\*\*|__)?[ \t]*[:：](?:\*\*|__)?[ \t]+",
-            prose_value!()
-        ),
+        pattern: qualified!(r"api[ _-]?key|api[ _-]?token|access[ _-]?token|auth[ _-]?token|token"),
         check: Check::Prose,
         line: Line::After(&[":", "："]),
         ..DEFAULTS

@@ -544,6 +544,8 @@ fn list_value(text: &str, start: usize, end: usize, out: &mut Vec<(usize, usize)
     let quoted = ['`', '"', '\'']
         .iter()
         .any(|q| value.len() >= 2 && value.starts_with(*q) && value.ends_with(*q));
+    // A user and a password: a word among them is the user.
+    let pair = value.contains(" / ");
     let parts: Vec<&str> = if quoted {
         vec![value]
     } else {
@@ -561,21 +563,13 @@ fn list_value(text: &str, start: usize, end: usize, out: &mut Vec<(usize, usize)
         let part = part.trim();
         let part_start = at + text[at..].find(part).unwrap_or(0);
         at = part_start + part.len();
-        if part.is_empty()
-            || names_something(part)
-            || (parts_are_pair(value) && benign::is_word(part))
-        {
+        if part.is_empty() || names_something(part) || (pair && benign::is_word(part)) {
             continue;
         }
         if let Some(found) = value_cell(text, (part_start, part_start + part.len())) {
             out.push(found);
         }
     }
-}
-
-/// Whether a list value is a user and a password (`admin / x`).
-fn parts_are_pair(value: &str) -> bool {
-    value.contains(" / ")
 }
 
 /// Whether a value names someone or something rather than being a secret: a
