@@ -49,7 +49,9 @@ pub enum CredentialKind {
     /// Google, npm, `PyPI`, Mapbox, Hugging Face (`hf_`), `SendGrid` (`SG.`), Twilio
     /// (`SK…`), `DigitalOcean` (`dop_v1_`), Shopify (`shpat_`), Tailscale
     /// (`tskey-`), Mailgun (`key-`), Discord and Telegram bot tokens and webhook
-    /// URLs, Azure `AccountKey=`/`SharedAccessKey=`.
+    /// URLs, Azure `AccountKey=`/`SharedAccessKey=`, `HashiCorp` Vault (`hvs.`),
+    /// Doppler (`dp.st.`), `PlanetScale` (`pscale_pw_`), the AI providers' keys
+    /// (`gsk_`, `xai-`, `pplx-`, `r8_`, `sk-or-v1-`) and more in `rules.rs`.
     #[serde(rename = "api-key")]
     ApiKeyAssignment,
     /// The credentials of an `Authorization:` header or a bare `Bearer <token>`.

@@ -1219,6 +1219,16 @@ mod tests {
             format!("shpat_{}", h(32)),
             format!("tskey-{}-{}", a(6), a(10)),
             format!("key-{}", h(32)),
+            format!("hvs.{}", a(24)),
+            format!("dp.st.{}", a(40)),
+            format!("dp.st.dev.{}", a(40)),
+            format!("pscale_pw_{}", a(32)),
+            format!("xkeysib-{}-{}", h(64), a(16)),
+            format!("{}.atlasv1.{}", a(14), a(60)),
+            format!("gsk_{}", a(48)),
+            format!("r8_{}", a(37)),
+            format!("dapi{}", h(32)),
+            format!("sk-or-v1-{}", h(20)),
         ] {
             let rule = RULES
                 .iter()
