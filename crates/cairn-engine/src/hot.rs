@@ -99,6 +99,89 @@ pub(crate) fn asks_to_resume(task: &str) -> bool {
     ) || RESUMING.iter().any(|r| said.contains(r))
 }
 
+/// Words a request to carry on says beside the work it names: a task of these
+/// alone (`continue where I left off`, `ok, where were we?`, `let's pick up from
+/// the last session`) names no work, in lower case.
+const RESUMING_WORDS: &[&str] = &[
+    "a",
+    "again",
+    "am",
+    "and",
+    "back",
+    "bit",
+    "can",
+    "carry",
+    "continue",
+    "continuing",
+    "did",
+    "do",
+    "doing",
+    "ended",
+    "from",
+    "get",
+    "go",
+    "going",
+    "hey",
+    "hi",
+    "i",
+    "i'm",
+    "it",
+    "just",
+    "last",
+    "left",
+    "let",
+    "let's",
+    "lets",
+    "me",
+    "my",
+    "now",
+    "of",
+    "off",
+    "ok",
+    "okay",
+    "on",
+    "our",
+    "pick",
+    "picking",
+    "please",
+    "previous",
+    "resume",
+    "resuming",
+    "session",
+    "so",
+    "stopped",
+    "the",
+    "things",
+    "time",
+    "to",
+    "up",
+    "us",
+    "was",
+    "we",
+    "were",
+    "what",
+    "where",
+    "with",
+    "work",
+    "working",
+    "yesterday",
+    "you",
+];
+
+/// Whether `task` asks to carry on the last session's work and names no
+/// work of its own (`continue where I left off`, not `continue the payout
+/// retry work`): the wake-up then reads it as no task, on a resumed session's
+/// terms (a held-out trial: such a task matched no note, and its packet said
+/// so instead of giving the notes a session without a task gets).
+pub(crate) fn only_asks_to_resume(task: &str) -> bool {
+    asks_to_resume(task)
+        && task
+            .to_lowercase()
+            .split(|c: char| !c.is_alphanumeric() && c != '\'')
+            .filter(|w| !w.is_empty())
+            .all(|w| RESUMING_WORDS.contains(&w))
+}
+
 /// Scopes that mark a note as the developer's own profile.
 const SELF_SCOPES: &[&str] = &["user", "self", "me"];
 

@@ -400,7 +400,18 @@ impl Engine {
     /// when the text is over a character or byte cap, only the layers, assembly and
     /// rendering run again, within a budget derived from the measured ratio (see `fit.rs`).
     pub fn wakeup(&self, req: &WakeupRequest) -> Result<WakeupOutput, EngineError> {
-        self.wakeup_echo(req, Echo::default(), None, &[])
+        match crate::git_task::resumption(req) {
+            // A task that only asks to resume is read as none.
+            Some(read) => {
+                let echo = Echo {
+                    derived: Some(crate::git_task::RESUMED),
+                    unused: None,
+                    resumed: Some(&req.task),
+                };
+                self.wakeup_echo(&read, echo, None, &[])
+            }
+            None => self.wakeup_echo(req, Echo::default(), None, &[]),
+        }
     }
 
     /// [`Engine::wakeup`], the packet's query saying what `echo` adds.
@@ -508,7 +519,9 @@ impl Engine {
             query: QueryEcho {
                 task: echo
                     .unused
-                    .map_or_else(|| req.task.clone(), |(task, _)| task.to_owned()),
+                    .map(|(task, _)| task)
+                    .or(echo.resumed)
+                    .map_or_else(|| req.task.clone(), str::to_owned),
                 cwd: sel.route.cwd.display().to_string(),
                 files: echo
                     .unused
@@ -516,7 +529,7 @@ impl Engine {
                 modules: sel.route.modules.clone(),
                 scenes: sel.route.scenes.clone(),
                 derived: echo.derived.map(str::to_owned),
-                task_unused: echo.unused.is_some(),
+                task_unused: echo.unused.is_some() || echo.resumed.is_some(),
             },
             project,
             route: RouteInfo {

@@ -974,6 +974,31 @@ fn the_task_is_the_same_whether_cairn_runs_in_the_repository_or_elsewhere() {
     }
 }
 
+/// A task that only asks to carry on (`continue where I left off`) names no
+/// work: the working tree is the task, as with none (held-out trial: such a
+/// task matched no note and the packet said so); a task that names work stays
+/// the task.
+#[test]
+fn a_task_that_only_asks_to_resume_takes_the_working_tree_as_the_task() {
+    let (_dir, config, repo) = held_out("");
+    let none = wakeup_json(&config, &repo, &[]);
+    for asked in ["continue where I left off", "OK, where were we?"] {
+        let p = wakeup_json(&config, &repo, &["--task", asked]);
+        assert_eq!(p["query"]["task"], none["query"]["task"], "{asked}");
+        assert_eq!(p["query"]["files"], none["query"]["files"], "{asked}");
+        let derived = p["query"]["derived"].as_str().unwrap();
+        assert!(
+            derived.starts_with("read as resuming the last session")
+                && derived.ends_with(none["query"]["derived"].as_str().unwrap()),
+            "{derived}"
+        );
+        assert_eq!(titles(&p), titles(&none), "{asked}");
+    }
+    let named = wakeup_json(&config, &repo, &["--task", "continue the access review"]);
+    assert_eq!(named["query"]["task"], "continue the access review");
+    assert!(named["query"].get("derived").is_none());
+}
+
 #[test]
 fn a_task_given_or_derivation_turned_off_reads_no_git() {
     let (_dir, config, repo) = held_out("");

@@ -147,6 +147,47 @@ fn an_old_session_shows_on_resume_and_compact_only() {
     assert!(!shows_for("continuous integration is slow"));
 }
 
+/// A task that only asks to carry on names no work: the packet is a resumed
+/// session's without a task (held-out trial: "continue where I left off" gave
+/// "No note matches the task" under the hot layer, and none of the recent
+/// notes a session without a task gets), its query saying the task as asked,
+/// unused. A task that names work beside it stays a task.
+#[test]
+fn a_task_that_only_asks_to_resume_is_read_as_none() {
+    let (dir, engine) = vault("note_roots=['me']");
+    let paths = |p: &cairn_assemble::Packet| -> Vec<String> {
+        p.sections()
+            .iter()
+            .flat_map(|(_, items)| items.iter().map(|i| i.path.clone()))
+            .collect()
+    };
+    let resumed = engine
+        .wakeup(&request(dir.path(), SessionSource::Resume))
+        .unwrap()
+        .packet;
+    for asked in [
+        "continue where I left off",
+        "Where were we?",
+        "ok let's pick up from the last session",
+    ] {
+        let mut req = request(dir.path(), SessionSource::Startup);
+        req.task = asked.to_owned();
+        let packet = engine.wakeup(&req).unwrap().packet;
+        assert_eq!(paths(&packet), paths(&resumed), "{asked}");
+        assert_eq!(packet.query.task, asked);
+        assert!(packet.query.task_unused, "{asked}");
+        assert_eq!(
+            packet.query.derived.as_deref(),
+            Some("read as resuming the last session: the notes a session without a task gets")
+        );
+    }
+    let mut req = request(dir.path(), SessionSource::Startup);
+    req.task = "continue the batch locks work".to_owned();
+    let packet = engine.wakeup(&req).unwrap().packet;
+    assert!(!packet.query.task_unused);
+    assert!(packet.query.derived.is_none());
+}
+
 /// The latest session's item says what comes next, not only what was done
 /// (held-out trial: a session note's "Next:" list was cut from the packet,
 /// which showed its "Did:" paragraph alone), the same words whatever the task.
