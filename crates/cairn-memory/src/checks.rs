@@ -22,7 +22,7 @@ pub(crate) fn check_hash(opts: &WriteOptions, cur: &Current) -> Result<(), Memor
     };
     let actual = cur.text.as_deref().map_or_else(
         || "absent".to_owned(),
-        |t| crate::content_hash(t.as_bytes()),
+        |t| crate::seal::shown_hash(&cur.rel, t, &cur.abs),
     );
     let want = expected.trim().to_ascii_lowercase();
     if want.len() < 8 || !actual.starts_with(&want) {

@@ -42,6 +42,7 @@ mod ops;
 mod plan;
 mod report;
 mod scope;
+mod seal;
 mod sensitivity;
 mod slug;
 mod store;

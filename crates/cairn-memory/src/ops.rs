@@ -145,9 +145,10 @@ pub struct Change {
     /// Where it went (moves and archives).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub to: Option<String>,
-    /// Content hash before.
+    /// Content hash before (none for a note that hides any of its text:
+    /// secret, confidential, entries withheld or credentials redacted).
     pub hash_before: Option<String>,
-    /// Content hash after.
+    /// Content hash after (none likewise).
     pub hash_after: Option<String>,
     /// Unified diff (redacted; withheld for secret and confidential notes).
     pub diff: String,
@@ -192,7 +193,8 @@ pub struct Shown {
     pub slug: String,
     /// Vault-relative path.
     pub path: String,
-    /// Content hash (for `--expect-hash`).
+    /// Content hash (for `--expect-hash`; sealed for a note that hides any of
+    /// its text: keyed with its file's identity, it confirms no guess).
     pub hash: String,
     /// Title (redacted).
     pub title: String,
@@ -227,7 +229,7 @@ pub struct Listed {
     pub pinned: bool,
     /// `updated`, else `created`.
     pub date: Option<String>,
-    /// Content hash.
+    /// Content hash (sealed as [`Shown::hash`] is).
     pub hash: String,
     /// Usage statistics from the sidecar.
     pub usage: Usage,

@@ -71,6 +71,13 @@ pub(crate) fn done_phrase(plan: &[FileOp]) -> String {
     }
 }
 
+/// The plain content hash of the note `rel` holding `text`, for a change's
+/// report; none for a note that hides any of its text (its hash is sealed,
+/// see `seal.rs`, and the file it keys on is not yet written).
+fn plain_hash(rel: &str, text: &str) -> Option<String> {
+    (!crate::seal::sealed(rel, text)).then(|| content_hash(text.as_bytes()))
+}
+
 /// The change one file operation makes.
 fn describe(f: &FileOp) -> Change {
     match f {
@@ -84,8 +91,8 @@ fn describe(f: &FileOp) -> Change {
                 Action::Created
             },
             to: None,
-            hash_before: before.as_deref().map(|b| content_hash(b.as_bytes())),
-            hash_after: Some(content_hash(after.as_bytes())),
+            hash_before: before.as_deref().and_then(|b| plain_hash(rel, b)),
+            hash_after: plain_hash(rel, after),
             diff: note_diff(rel, before.as_deref(), Some(after)),
         },
         FileOp::Move {
@@ -95,7 +102,7 @@ fn describe(f: &FileOp) -> Change {
             archive,
             ..
         } => {
-            let h = content_hash(content.as_bytes());
+            let h = plain_hash(from_rel, content);
             Change {
                 path: from_rel.clone(),
                 action: if *archive {
@@ -104,8 +111,8 @@ fn describe(f: &FileOp) -> Change {
                     Action::Moved
                 },
                 to: Some(to_rel.clone()),
-                hash_before: Some(h.clone()),
-                hash_after: Some(h),
+                hash_before: h.clone(),
+                hash_after: h,
                 diff: format!("rename from {from_rel}\nrename to {to_rel}\n"),
             }
         }
@@ -113,7 +120,7 @@ fn describe(f: &FileOp) -> Change {
             path: rel.clone(),
             action: Action::Deleted,
             to: None,
-            hash_before: Some(content_hash(content.as_bytes())),
+            hash_before: plain_hash(rel, content),
             hash_after: None,
             diff: note_diff(rel, Some(content), None),
         },

@@ -26,7 +26,6 @@ use chrono::{DateTime, Utc};
 use crate::atomic::{self, Replace, ScopeLock};
 use crate::checks::check_declassify;
 use crate::contain::{join, plain_file_or_absent, read_note, read_plain, scope_root, slug_of};
-use crate::content_hash;
 use crate::diff::index_diff;
 use crate::error::MemoryError;
 use crate::fault;
@@ -125,7 +124,11 @@ impl Store {
                     status: status_word(note.status).to_owned(),
                     pinned: note.pinned,
                     date: note.updated.or(note.created).map(|d| d.to_string()),
-                    hash: content_hash(&n.bytes),
+                    hash: crate::seal::shown_hash(
+                        &join(&rel, &n.file),
+                        &String::from_utf8_lossy(&n.bytes),
+                        &root.join(&n.file),
+                    ),
                     usage: usage.get(&n.slug).cloned().unwrap_or_default(),
                     slug: n.slug,
                 }
@@ -170,11 +173,12 @@ impl Store {
         );
         // Printed as written: redacted as written and as rendered.
         let red = cairn_policy::redact_markdown(&content);
+        let hash = crate::seal::shown_hash(&cur.rel, &text, &cur.abs);
         let shown = Shown {
             scope: scope.to_string(),
             slug: slug.to_string(),
             path: cur.rel,
-            hash: content_hash(text.as_bytes()),
+            hash,
             title,
             sensitivity: sensitivity.as_str().to_owned(),
             withheld,

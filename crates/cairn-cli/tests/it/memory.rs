@@ -898,3 +898,109 @@ fn scopes_paths_and_listing() {
     // Nothing about usage lives in the vault.
     assert!(!v.files().keys().any(|k| k.contains("usage")));
 }
+
+/// The hash of a note that hides any of its text (secret, or a credential
+/// redacted) is sealed: not the plain hash of its bytes, which a red team
+/// brute-forced to a four-digit door code in 0.04 s from `memory list`. It
+/// still serves compare-and-swap, and changes when the file does. A note shown
+/// whole keeps its plain hash.
+#[test]
+fn a_hidden_text_s_hash_confirms_no_guess() {
+    let v = Vault::new();
+    v.memory(&[
+        "write",
+        "door-code",
+        "--sensitivity",
+        "secret",
+        "--allow-secrets",
+        "--title",
+        "Door code",
+        "--body",
+        "Office door code: 4817",
+        "--now",
+        NOW,
+    ])
+    .assert()
+    .success();
+    v.write("retry-policy", "Retry three times.");
+    // A note of the user's own with a credential in it (the write path would
+    // have made it secret).
+    std::fs::write(
+        v.note("wifi"),
+        "---\ntitle: Guest wifi\n---\nThe guest wifi password: Xk9fakePw2\n",
+    )
+    .unwrap();
+    let out = v
+        .memory(&["list", "--format", "json"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let listed: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let hash = |slug: &str| {
+        listed
+            .as_array()
+            .or_else(|| listed["notes"].as_array())
+            .unwrap()
+            .iter()
+            .find(|n| n["slug"] == slug)
+            .unwrap()["hash"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    let plain = |slug: &str| cairn_memory::content_hash(&std::fs::read(v.note(slug)).unwrap());
+    assert_ne!(hash("door-code"), plain("door-code"));
+    assert_ne!(hash("wifi"), plain("wifi"));
+    assert_eq!(hash("retry-policy"), plain("retry-policy"));
+    assert_eq!(hash_of(&v, "wifi"), hash("wifi"));
+    // Compare-and-swap with the sealed hash; the old one is stale after.
+    let h = hash("wifi");
+    v.memory(&[
+        "write",
+        "wifi",
+        "--append",
+        "--body",
+        "Rotated monthly.",
+        "--now",
+        NOW,
+        "--expect-hash",
+        &h,
+    ])
+    .assert()
+    .success();
+    v.memory(&[
+        "write",
+        "wifi",
+        "--append",
+        "--body",
+        "Again.",
+        "--now",
+        NOW,
+        "--expect-hash",
+        &h,
+    ])
+    .assert()
+    .code(3);
+    // The refusal names the current hash: sealed too.
+    let out = v
+        .memory(&[
+            "write",
+            "door-code",
+            "--force",
+            "--allow-secrets",
+            "--body",
+            "x",
+            "--expect-hash",
+            "0000000000000000",
+        ])
+        .assert()
+        .code(3)
+        .get_output()
+        .stderr
+        .clone();
+    let err = String::from_utf8_lossy(&out);
+    assert!(!err.contains(&plain("door-code")), "{err}");
+    assert!(err.contains(&hash("door-code")), "{err}");
+}
