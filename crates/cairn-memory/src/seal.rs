@@ -39,35 +39,32 @@ pub(crate) fn sealed(rel: &str, text: &str) -> bool {
 /// refuses, which is safe).
 fn file_key(file: &Path) -> Vec<u8> {
     let mut key = b"cairn sealed hash\0".to_vec();
-    match std::fs::metadata(file) {
-        Ok(m) => {
-            #[cfg(unix)]
-            {
-                use std::os::unix::fs::MetadataExt;
-                for n in [m.dev(), m.ino(), m.size()] {
-                    key.extend_from_slice(&n.to_le_bytes());
-                }
-                key.extend_from_slice(&m.mtime().to_le_bytes());
-                key.extend_from_slice(&m.mtime_nsec().to_le_bytes());
+    if let Ok(m) = std::fs::metadata(file) {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            for n in [m.dev(), m.ino(), m.size()] {
+                key.extend_from_slice(&n.to_le_bytes());
             }
-            #[cfg(not(unix))]
-            {
-                key.extend_from_slice(&m.len().to_le_bytes());
-                if let Ok(t) = m.modified().and_then(|t| {
-                    t.duration_since(std::time::UNIX_EPOCH)
-                        .map_err(std::io::Error::other)
-                }) {
-                    key.extend_from_slice(&t.as_nanos().to_le_bytes());
-                }
+            key.extend_from_slice(&m.mtime().to_le_bytes());
+            key.extend_from_slice(&m.mtime_nsec().to_le_bytes());
+        }
+        #[cfg(not(unix))]
+        {
+            key.extend_from_slice(&m.len().to_le_bytes());
+            if let Ok(t) = m.modified().and_then(|t| {
+                t.duration_since(std::time::UNIX_EPOCH)
+                    .map_err(std::io::Error::other)
+            }) {
+                key.extend_from_slice(&t.as_nanos().to_le_bytes());
             }
         }
-        Err(_) => {
-            let unique = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_nanos());
-            key.extend_from_slice(&unique.to_le_bytes());
-            key.extend_from_slice(&std::process::id().to_le_bytes());
-        }
+    } else {
+        let unique = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        key.extend_from_slice(&unique.to_le_bytes());
+        key.extend_from_slice(&std::process::id().to_le_bytes());
     }
     key
 }
