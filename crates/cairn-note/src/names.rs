@@ -198,6 +198,7 @@ pub fn is_attachment(target: &str) -> bool {
                 && !ext.chars().all(|c| c.is_ascii_digit())
                 && !ext.eq_ignore_ascii_case("md")
                 && !ext.eq_ignore_ascii_case("markdown")
+                && !ext.eq_ignore_ascii_case("mdx")
         }
         None => false,
     }
@@ -214,6 +215,7 @@ fn candidates(target: &str, from: &Note) -> Vec<String> {
             s.clone(),
             s.strip_suffix(".md").unwrap_or(&s).to_owned(),
             s.strip_suffix(".markdown").unwrap_or(&s).to_owned(),
+            s.strip_suffix(".mdx").unwrap_or(&s).to_owned(),
         ] {
             if !variant.is_empty() && !out.contains(&variant) {
                 out.push(variant);

@@ -455,12 +455,17 @@ fn read_fields(map: serde_yaml_ng::Mapping, fields: &mut Map) {
     }
 }
 
-/// `dir/Note Name.md` → `dir/Note Name`.
+/// `dir/Note Name.md` → `dir/Note Name` (`.markdown` and MDX's `.mdx` too, any
+/// case).
 pub fn note_id(path: &str) -> String {
-    let p = path.replace('\\', "/");
-    for ext in [".md", ".markdown", ".MD", ".Md"] {
-        if let Some(stripped) = p.strip_suffix(ext) {
-            return stripped.to_owned();
+    let mut p = path.replace('\\', "/");
+    for ext in [".md", ".markdown", ".mdx"] {
+        if p.len() > ext.len()
+            && p.is_char_boundary(p.len() - ext.len())
+            && p[p.len() - ext.len()..].eq_ignore_ascii_case(ext)
+        {
+            p.truncate(p.len() - ext.len());
+            return p;
         }
     }
     p

@@ -75,6 +75,7 @@ pub fn prose_sentences(body: &str) -> Vec<String> {
 pub fn prose(body: &str) -> Prose {
     let body = crate::block_ids::without_block_ids(body);
     let body = without_metadata_lines(&body);
+    let body = crate::site_syntax::without_site_syntax(&body);
     let (text, markers) = protect_markers(&body);
     let units = units(&text);
     let mut out = Prose::default();

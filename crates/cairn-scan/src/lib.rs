@@ -79,7 +79,7 @@ pub fn scan(vault: &Path, roots: &[String], limits: &Limits) -> Scan {
 /// Whether `name` is a markdown note file name.
 pub fn is_note_file(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();
-    lower.ends_with(".md") || lower.ends_with(".markdown")
+    lower.ends_with(".md") || lower.ends_with(".markdown") || lower.ends_with(".mdx")
 }
 
 /// Folder names that hold note templates, never memories.

@@ -274,7 +274,7 @@ pub(super) fn is_bookkeeping_file(path: &str) -> bool {
     }
     let (stem, ext) = name.split_once('.').unwrap_or((name, ""));
     CHANGELOG_NAMES.iter().any(|c| stem.eq_ignore_ascii_case(c))
-        && ["", "md", "markdown", "rst", "txt", "adoc"]
+        && ["", "md", "markdown", "mdx", "rst", "txt", "adoc"]
             .iter()
             .any(|e| ext.eq_ignore_ascii_case(e))
 }
