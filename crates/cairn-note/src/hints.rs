@@ -52,7 +52,23 @@ const TAG_KEYS: &[&str] = &[
 /// Tags (any case, without `#`) that raise the note to a level.
 pub(crate) const LEVEL_TAGS: &[(&str, Sensitivity)] = &[
     ("secret", Sensitivity::Secret),
+    ("topsecret", Sensitivity::Secret),
+    ("strictlyconfidential", Sensitivity::Secret),
     ("confidential", Sensitivity::Confidential),
+    ("geheim", Sensitivity::Secret),
+    ("strenggeheim", Sensitivity::Secret),
+    ("vertraulich", Sensitivity::Confidential),
+    ("secreto", Sensitivity::Secret),
+    ("confidencial", Sensitivity::Confidential),
+    ("confidentiel", Sensitivity::Confidential),
+    ("segreto", Sensitivity::Secret),
+    ("riservato", Sensitivity::Confidential),
+    ("極秘", Sensitivity::Secret),
+    ("秘密", Sensitivity::Secret),
+    ("機密", Sensitivity::Secret),
+    ("绝密", Sensitivity::Secret),
+    ("机密", Sensitivity::Secret),
+    ("社外秘", Sensitivity::Confidential),
 ];
 
 /// The highest level a block's top-level hint keys state, if any.
@@ -104,27 +120,51 @@ pub(crate) fn hinted_level(block: &Yaml) -> Option<Sensitivity> {
                 Yaml::String(s) => s.split([',', ' ']).collect(),
                 _ => Vec::new(),
             };
-            for t in tags {
-                let Some(t) = fold(t.trim().trim_start_matches('#')) else {
-                    continue;
-                };
-                if let Some(&(_, level)) = LEVEL_TAGS.iter().find(|(n, _)| t == *n) {
-                    raise(level);
-                }
+            if let Some(level) = tags.iter().filter_map(|t| tag_level(t)).max() {
+                raise(level);
+            }
+        } else if key == "tlp" {
+            // The Traffic Light Protocol: RED is for the named recipients only,
+            // AMBER for their organisation.
+            if let Some(level) = yaml_key_text(v).and_then(|t| tlp_level(&format!("tlp{t}"))) {
+                raise(level);
             }
         }
     }
     out
 }
 
+/// The level one tag states: `secret`, `confidential`, `top-secret`, a level
+/// as a part of a nested tag (`security/secret`, `classification/confidential`,
+/// `secret/infra`), the same words in a few other languages (`geheim`,
+/// `vertraulich`, `極秘`), the Traffic Light Protocol's `tlp:red` and
+/// `tlp:amber`. Not `secrets` or `secret-management`: a note about them.
+pub(crate) fn tag_level(tag: &str) -> Option<Sensitivity> {
+    tag.trim()
+        .trim_start_matches('#')
+        .split('/')
+        .filter_map(|part| {
+            let f = fold(part)?;
+            tlp_level(&f).or_else(|| LEVEL_TAGS.iter().find(|(n, _)| f == *n).map(|&(_, l)| l))
+        })
+        .max()
+}
+
+/// The level of a folded Traffic Light Protocol label (`tlp:red`, `tlpamber`).
+fn tlp_level(folded: &str) -> Option<Sensitivity> {
+    let f = folded.to_lowercase().replace([':', ' ', '-', '_'], "");
+    match f.as_str() {
+        "tlpred" => Some(Sensitivity::Secret),
+        "tlpamber" | "tlpamber+strict" => Some(Sensitivity::Confidential),
+        _ => None,
+    }
+}
+
 /// The level the body's own tags state (`#secret`, `#confidential`, written in
 /// the text as Obsidian users tag): as a `secret` tag in the front matter, it
 /// can only raise a note's level.
 pub(crate) fn tags_level<'t>(tags: impl IntoIterator<Item = &'t String>) -> Option<Sensitivity> {
-    tags.into_iter()
-        .filter_map(|t| fold(t.trim_start_matches('#')))
-        .filter_map(|t| LEVEL_TAGS.iter().find(|(n, _)| t == *n).map(|&(_, l)| l))
-        .max()
+    tags.into_iter().filter_map(|t| tag_level(t)).max()
 }
 
 fn untagged(v: &Yaml) -> &Yaml {
@@ -148,6 +188,28 @@ mod tests {
     fn check(yaml: &str, expect: Option<Sensitivity>) {
         let v: Yaml = serde_yaml_ng::from_str(yaml).unwrap();
         assert_eq!(hinted_level(&v), expect, "{yaml}");
+    }
+
+    /// Tags a red team used to mark notes that were read as internal: a
+    /// level as a part of a nested tag, `top-secret`, other languages, TLP.
+    #[test]
+    fn tags_and_tlp_that_state_a_level_raise_it() {
+        use Sensitivity::*;
+        check("tags: [top-secret]", Some(Secret));
+        check("tags: [security/secret]", Some(Secret));
+        check("tags: [classification/confidential]", Some(Confidential));
+        check("tags: [secret/infra]", Some(Secret));
+        check("tags: [Geheim]", Some(Secret));
+        check("tags: [tlp:red]", Some(Secret));
+        check("tlp: red", Some(Secret));
+        check("TLP: amber+strict", Some(Confidential));
+        check("tlp: green", None);
+        // A note about secrets is not one.
+        check("tags: [secrets, secret-management, security/vault]", None);
+        assert_eq!(
+            tags_level(&["#sensitivity/secret".to_owned()]),
+            Some(Secret)
+        );
     }
 
     #[test]

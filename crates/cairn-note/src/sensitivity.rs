@@ -62,6 +62,22 @@ pub const SENSITIVITY_KEYS: &[&str] = &[
     "informationclassification",
     "confidentiality",
     "confidentialitylevel",
+    // The same keys in other languages (their values, in the same language,
+    // are synonyms below or doubt, so secret).
+    "sensibilite",
+    "sensibilité",
+    "confidentialite",
+    "confidentialité",
+    "vertraulichkeit",
+    "einstufung",
+    "geheimhaltungsstufe",
+    "confidencialidad",
+    "clasificacion",
+    "clasificación",
+    "riservatezza",
+    "機密区分",
+    "機密性",
+    "密级",
 ];
 
 /// Documented synonyms (any ASCII case) and the level they stand for. None is
@@ -70,6 +86,20 @@ pub const SYNONYMS: &[(&str, Sensitivity)] = &[
     ("private", Sensitivity::Confidential),
     ("restricted", Sensitivity::Confidential),
     ("sensitive", Sensitivity::Confidential),
+    ("geheim", Sensitivity::Secret),
+    ("streng geheim", Sensitivity::Secret),
+    ("vertraulich", Sensitivity::Confidential),
+    ("secreto", Sensitivity::Secret),
+    ("confidencial", Sensitivity::Confidential),
+    ("confidentiel", Sensitivity::Confidential),
+    ("segreto", Sensitivity::Secret),
+    ("riservato", Sensitivity::Confidential),
+    ("極秘", Sensitivity::Secret),
+    ("秘密", Sensitivity::Secret),
+    ("機密", Sensitivity::Secret),
+    ("社外秘", Sensitivity::Confidential),
+    ("绝密", Sensitivity::Secret),
+    ("机密", Sensitivity::Secret),
 ];
 
 /// What a sensitivity reading found.
