@@ -172,6 +172,34 @@ pub(crate) fn is_benign_value(value: &str, quote: Quote, rest: &str) -> bool {
         || starts_a_sentence(value, rest)
 }
 
+/// A name made of words, as code and API docs name types and members
+/// (`retry`, `PrefetchOptions`, `createReducer`,
+/// `ActionReducerMapBuilder.addCase`, `Options.unstable__sideEffects`): parts
+/// between dots and underscores, each words in camel or Pascal case, letters
+/// only, at most ten words of three and a half letters on average (a random
+/// key of letters alone changes case every other letter); one word only in
+/// lower case, of at most twelve letters.
+pub(crate) fn is_identifier_words(value: &str) -> bool {
+    let mut words = 0usize;
+    let mut letters = 0usize;
+    for part in value.split(['.', '_']).filter(|p| !p.is_empty()) {
+        for (i, c) in part.chars().enumerate() {
+            if !c.is_ascii_alphabetic() {
+                return false;
+            }
+            if i == 0 || c.is_ascii_uppercase() {
+                words += 1;
+            }
+            letters += 1;
+        }
+    }
+    match words {
+        0 => false,
+        1 => letters <= 12 && value.bytes().all(|b| b.is_ascii_lowercase()),
+        _ => words <= 10 && letters * 2 >= words * 7,
+    }
+}
+
 /// Words that name a credential; an identifier made with one is a variable.
 const CREDENTIAL_WORDS: &[&str] = &[
     "password",
@@ -566,6 +594,39 @@ mod tests {
         for &(input, expect) in cases {
             assert_eq!(f(input), expect, "{input:?}");
         }
+    }
+
+    #[test]
+    fn identifier_words() {
+        check(
+            is_identifier_words,
+            &[
+                ("PrefetchOptions", true),
+                ("UseQueryResult", true),
+                ("createReducer", true),
+                ("ActionReducerMapBuilder.addCase", true),
+                ("CreateApiOptions.extractRehydrationInfo", true),
+                ("refetchOnMountOrArgChange", true),
+                ("EndpointDefinitionWithQueryFn.queryFn", true),
+                (
+                    "ReactHooksModuleOptions.unstable__sideEffectsInRender",
+                    true,
+                ),
+                ("retry", true),
+                ("Prefetch", false),
+                ("averyveryverylongword", false),
+                ("PrefetchOptions2", false),
+                ("AbCdEf", false),
+                ("XkqPzrTvnBlmWq", false),
+                ("ABCdef", false),
+                ("aBcDeF", false),
+                ("XkQpZrTvNbLm", false),
+                ("Q7xLm9PzW4", false),
+                ("a.b", false),
+                ("", false),
+                ("OneTwoThreeFourFiveSixSevenEightNineTenEleven", false),
+            ],
+        );
     }
 
     #[test]

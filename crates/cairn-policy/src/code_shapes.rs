@@ -62,6 +62,13 @@ pub(crate) fn is_code(value: &str) -> bool {
     if value.starts_with([':', '{']) || value.contains("::") {
         return true;
     }
+    // A parenthesised expression: `(getState() as RootState).auth.token`.
+    if let Some(inner) = value.strip_prefix('(')
+        && !inner.is_empty()
+        && is_code(inner)
+    {
+        return true;
+    }
     // An array type: `[u8; 32]`.
     if let Some(inner) = value.strip_prefix('[') {
         let elem = inner.split([';', ']']).next().unwrap_or("");

@@ -650,6 +650,15 @@ fn value_span(
     if end == start || benign::is_benign_value(value, quote, rest) {
         return None;
     }
+    // A type or member name as an API key's value (`?token=PrefetchOptions`,
+    // `?token=ActionReducerMapBuilder.addCase` in a docs site's links): words in
+    // camel or Pascal case and nothing else; a key is random.
+    if unquoted
+        && rule.kind == CredentialKind::ApiKeyAssignment
+        && benign::is_identifier_words(value)
+    {
+        return None;
+    }
     let key = &text[match_start..start];
     // `a == b` compares with a literal only when the literal is quoted.
     if unquoted && key.contains("==") {

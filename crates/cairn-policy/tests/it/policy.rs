@@ -390,6 +390,10 @@ fn positive_cases() -> Vec<(String, String)> {
 /// Text that mentions credentials without containing any: must come out unchanged.
 const NEGATIVE_CASES: &[&str] = &[
     "The password policy requires rotation every 90 days.",
+    // Code and docs a held-out trial on Redux Toolkit's docs found flagged.
+    "[summary](docblock://query/core/module.ts?token=PrefetchOptions)",
+    "token=UseQueryResult",
+    "const token = (getState() as RootState).auth.token",
     // Vendor prefixes in ordinary words and short placeholders.
     "Nulla dapibus, the hvs.example field and a pul-request; gsk_short, r8_x, xai-sdk.",
     "Vault tokens start with hvs. and Doppler's with dp.st., PlanetScale's with pscale_pw_.",
