@@ -51,7 +51,7 @@ pub enum CredentialKind {
     /// (`tskey-`), Mailgun (`key-`), Discord and Telegram bot tokens and webhook
     /// URLs, Azure `AccountKey=`/`SharedAccessKey=`, `HashiCorp` Vault (`hvs.`),
     /// Doppler (`dp.st.`), `PlanetScale` (`pscale_pw_`), the AI providers' keys
-    /// (`gsk_`, `xai-`, `pplx-`, `r8_`, `sk-or-v1-`) and more in `rules.rs`.
+    /// (`gsk_`, `xai-`, `pplx-`, `r8_`, `sk-or-v1-`) and more in `rules/`.
     #[serde(rename = "api-key")]
     ApiKeyAssignment,
     /// The credentials of an `Authorization:` header or a bare `Bearer <token>`.

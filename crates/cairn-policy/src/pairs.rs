@@ -1,6 +1,6 @@
 //! `user:password` pairs written after a word for credentials (`default creds
 //! msfadmin:msfadmin`, `login root / toor`): which of them are credentials, and
-//! where each one is (the `Pair` check of `rules.rs`).
+//! where each one is (the `Pair` check of `rules/`).
 
 use crate::benign;
 

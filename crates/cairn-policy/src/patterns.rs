@@ -1,4 +1,4 @@
-//! The building blocks of the credential rules (`rules.rs`): the ends of their
+//! The building blocks of the credential rules (`rules/`): the ends of their
 //! keys, and their patterns' parts as macros, so each pattern is one
 //! `concat!`ed literal: a value, an assignment, a key before a code span, a
 //! command-line flag, a sentence, a key with what it is for, a YAML block scalar.

@@ -1,5 +1,5 @@
 //! What a credential detector is ([`Rule`]) and how its match becomes spans
-//! ([`Check`]); the detectors themselves are data in `rules.rs`.
+//! ([`Check`]); the detectors themselves are data in `rules/`.
 
 use crate::CredentialKind;
 use crate::shape::Line;
@@ -56,7 +56,7 @@ pub(crate) enum Check {
 }
 
 /// One detector.
-#[derive(Debug)]
+#[derive(Debug, Clone, Copy)]
 pub(crate) struct Rule {
     pub(crate) kind: CredentialKind,
     /// Literals of which at least one occurs in every text the rule can flag.

@@ -6,7 +6,7 @@ use memchr::memmem::Finder;
 
 use crate::rule::{Check, Rule};
 
-/// The verbs of a credential stated in a sentence (`prose!` in `rules.rs`), and
+/// The verbs of a credential stated in a sentence (`prose!` in `rules/`), and
 /// the words that may come between a key and its verb (`the password for the
 /// db is`).
 pub(crate) const VERBS: &[&str] = &[
@@ -55,14 +55,14 @@ impl Line {
 /// What follows a key in a [`Line::Key`] test, as its rule's pattern has it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Then {
-    /// An assignment (`assignment!` in `rules.rs`): maybe markdown bold and a quote, blanks,
+    /// An assignment (`assignment!` in `rules/`): maybe markdown bold and a quote, blanks,
     /// then a separator (`=`, `:`, `：`, `＝`).
     Separator,
-    /// A sentence (`prose!` in `rules.rs`): maybe markdown bold, then after a blank a verb
+    /// A sentence (`prose!` in `rules/`): maybe markdown bold, then after a blank a verb
     /// ([`VERBS`]: `is`, `was`, `changed`, ...), directly or after `for`, `of` or `on`
     /// and one to four words.
     Verb,
-    /// A code span (`code_span_after!` in `rules.rs`): after blanks, maybe `is` or `was`
+    /// A code span (`code_span_after!` in `rules/`): after blanks, maybe `is` or `was`
     /// and blanks, a backtick.
     CodeSpan,
 }
