@@ -646,6 +646,17 @@ fn value_span(
         }
     }
     let value = &text[start..end];
+    // A sentence's value that ends in a colon, or is followed by one, is what
+    // the key is for (`client secret (base64): x`, `client secret "prod": x`):
+    // the value comes after it.
+    if matches!(rule.check, Check::Prose | Check::Answer)
+        && (value.ends_with([':', '：'])
+            || text[end..line_end]
+                .trim_start_matches(['"', '\'', '`', '*', '_'])
+                .starts_with([':', '：']))
+    {
+        return None;
+    }
     let rest = &text[match_end.max(end).min(line_end)..line_end];
     if end == start || benign::is_benign_value(value, quote, rest) {
         return None;

@@ -52,6 +52,7 @@ pub(crate) const PASSWORD_ASSIGNMENT_ENDS: &[&str] = password_ends!(
 /// How the generic secret keys end (`secret_key_base`, `credentials`).
 pub(crate) const SECRET_ENDS: &[&str] = &[
     "secret",
+    "geheimnis",
     "key",
     "base",
     "token",
@@ -69,14 +70,15 @@ macro_rules! value {
 }
 
 /// `<key><separator><value>`: the key, optionally quoted or in markdown bold, then
-/// `=`, `:`, `:=`, `=>`, `==`, `===` or a full-width `：`/`＝` on the same line,
+/// `=`, `:`, `:=`, `::` and a blank (a Dataview or Logseq property), `=>`, `==`, `===` or a
+/// full-width `：`/`＝` on the same line,
 /// then [`value!`].
 macro_rules! assignment {
     ($keys:literal) => {
         concat!(
             "(?i)(?:",
             $keys,
-            r#")(?:\*\*|__)?["'`]?(?:\*\*|__)?[ \t]*(?:=>|:=|===|==|=|:|：|＝)[ \t]*(?:\*\*|__)?[ \t]*"#,
+            r#")(?:\*\*|__)?["'`]?(?:\*\*|__)?[ \t]*(?:=>|:=|::[ \t]|===|==|=|:|：|＝)[ \t]*(?:\*\*|__)?[ \t]*"#,
             value!()
         )
     };
@@ -116,14 +118,16 @@ macro_rules! prose {
 }
 
 /// `<key> for the staging DB: <value>`, `<key> (prod): <value>`: a key, what it
-/// is for (one to five words after `for`, `of`, `on`, `at`, `in` or `with`, or
-/// a note in brackets), then a colon and blanks, then `prose_value!`.
+/// is for (one to five words after `for`, `of`, `on`, `at`, `in` or `with`, a
+/// note in round or square brackets or double quotes, or an encoding: `base64`,
+/// `hex`), then a
+/// colon and blanks, then `prose_value!`.
 macro_rules! qualified {
     ($keys:literal) => {
         concat!(
             r"(?i)\b(?:",
             $keys,
-            r")(?:\*\*|__)?(?:[ \t]+(?:for|of|on|at|in|with)(?:[ \t]+[^\s:：*`|\[\]()<>]+){1,5}?|[ \t]*\([^()\r\n:]{1,40}\))(?:\*\*|__)?[ \t]*[:：](?:\*\*|__)?[ \t]+",
+            r")(?:\*\*|__)?(?:[ \t]+(?:for|of|on|at|in|with)(?:[ \t]+[^\s:：*`|\[\]()<>]+){1,5}?|[ \t]*\([^()\r\n:]{1,40}\)|[ \t]*\[[^\[\]\r\n:]{1,40}\]|[ \t]+\x22[^\x22\r\n:]{1,40}\x22|[ \t]+(?:base64|b64|hex|value|string))(?:\*\*|__)?[ \t]*[:：](?:\*\*|__)?[ \t]+",
             prose_value!()
         )
     };

@@ -311,6 +311,7 @@ pub(crate) const KEYS: &[Rule] = &[
         kind: CredentialKind::GenericSecretAssignment,
         anchors: &[
             "secret",
+            "geheimnis",
             "credential",
             "privatekey",
             "private_key",
@@ -326,7 +327,7 @@ pub(crate) const KEYS: &[Rule] = &[
             "master-key",
         ],
         pattern: assignment!(
-            r"secret(?:[ _-]?(?:access[ _-]?)?key(?:[_-]?base)?|[ _-]?token)?|credentials?|private[_-]?key|(?:signing|encryption|master)[_-]?key|(?-i:(?:private|signing|encryption|master)Key)"
+            r"secret(?:[ _-]?(?:access[ _-]?)?key(?:[_-]?base)?|[ _-]?token)?|geheimnis|credentials?|private[_-]?key|(?:signing|encryption|master)[_-]?key|(?-i:(?:private|signing|encryption|master)Key)"
         ),
         check: Check::Assignment,
         line: Line::Key {
@@ -388,6 +389,37 @@ pub(crate) const KEYS: &[Rule] = &[
         pattern: r"(?i)<(?:[a-z0-9]+[_.-]?)?(?:secret|token|api[_-]?key|apikey|access[_-]?key|secret[_-]?key)>([^<\r\n]*)</",
         check: Check::Literal,
         line: Line::After(&["</"]),
+        ..DEFAULTS
+    },
+    Rule {
+        // A secret with what it is for before the colon: `client secret (prod):
+        // x`, `webhook secret for Acme: x`, `signing secret [rotated]: x`,
+        // `shared secret hex: x` (a red team, 2026-12-01).
+        kind: CredentialKind::GenericSecretAssignment,
+        anchors: &["secret"],
+        pattern: qualified!(
+            r"(?:(?:client|webhook|signing|shared|app|api|consumer|oauth|jwt|session|cookie)[ \t_-]?)?secret"
+        ),
+        check: Check::Prose,
+        line: Line::After(&[":", "："]),
+        ..DEFAULTS
+    },
+    Rule {
+        // A session cookie's value: `Cookie: sessionid=x`, `Set-Cookie:
+        // session=x; Path=/` (only one that looks random).
+        kind: CredentialKind::GenericSecretAssignment,
+        anchors: &["cookie"],
+        pattern: r"(?i)\b(?:set-)?cookie[ \t]*:[^\r\n]*?\b(?:session(?:id)?|sid|sessid|phpsessid|jsessionid|connect\.sid|[a-z0-9]*_session|auth(?:_token)?|token|jwt|remember_token)=([^;\s\x22']+)",
+        check: Check::RandomLooking,
+        ..DEFAULTS
+    },
+    Rule {
+        // Vault's unseal keys as `vault operator init` prints them, a presigned
+        // URL's signature (S3's `X-Amz-Signature`, an Azure SAS's `sig`).
+        kind: CredentialKind::GenericSecretAssignment,
+        anchors: &["unseal key", "x-amz-signature=", "sig="],
+        pattern: r"(?i)(?:\bunseal key(?:[ \t]+\d+)?[ \t]*:[ \t]*([A-Za-z0-9+/=]{20,})|X-Amz-Signature=([0-9a-f]{64})|[?&]sig=([A-Za-z0-9%+/=]{20,}))",
+        check: Check::Plain,
         ..DEFAULTS
     },
 ];

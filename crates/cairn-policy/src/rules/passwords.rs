@@ -347,4 +347,59 @@ pub(crate) const PASSWORDS: &[Rule] = &[
         line: Line::TableRow,
         ..DEFAULTS
     },
+    Rule {
+        // More command lines that take a password as an argument (a red team,
+        // 2026-12-01): `rabbitmqctl add_user app x`, `az login -u u -p x`,
+        // `net user administrator x`, `mc alias set local URL access x`.
+        kind: CredentialKind::PasswordAssignment,
+        anchors: &[
+            "rabbitmqctl",
+            "az login",
+            "net user",
+            "mc alias set",
+            "mc config host add",
+        ],
+        pattern: concat!(
+            r"(?i)(?:\brabbitmqctl[ \t]+(?:add_user|change_password)[ \t]+\S+[ \t]+",
+            r"|\baz login\b[^\r\n|;&]*?[ \t](?:(?-i:-p)|--password)[ \t]+",
+            r"|\bnet user[ \t]+[^\s/]+[ \t]+",
+            r"|\bmc (?:alias set|config host add)[ \t]+\S+[ \t]+\S+[ \t]+\S+[ \t]+)",
+            value!()
+        ),
+        check: Check::Assignment,
+        ..DEFAULTS
+    },
+    Rule {
+        // A password piped into a command that reads it: `echo 'x' | docker
+        // login -u bob --password-stdin`, `echo 'app:x' | chpasswd`.
+        kind: CredentialKind::PasswordAssignment,
+        anchors: &["--password-stdin", "chpasswd"],
+        pattern: concat!(
+            r#"(?i)\becho[ \t]+(?:-n[ \t]+)?(?:"([^"\r\n]+)"|'([^'\r\n]+)'|([^\s|'"]+))[ \t]*\|[ \t]*(?:sudo[ \t]+)?"#,
+            r"(?:(?:docker|podman|nerdctl|buildah|skopeo|oras|helm[ \t]+registry)[ \t]+login\b[^\r\n]*?--password-stdin|chpasswd\b)"
+        ),
+        check: Check::Assignment,
+        ..DEFAULTS
+    },
+    Rule {
+        // Configuration lines whose value is a password: Redis's `requirepass`
+        // and `masterauth`, wpa_supplicant's `psk=` and `wpa_passphrase`.
+        kind: CredentialKind::PasswordAssignment,
+        anchors: &["requirepass", "masterauth", "psk", "wpa_passphrase"],
+        pattern: concat!(
+            r"(?im)^[ \t]*(?:requirepass|masterauth|(?:wpa_)?psk|wpa_passphrase)(?:[ \t]*=[ \t]*|[ \t]+)",
+            value!()
+        ),
+        check: Check::Assignment,
+        ..DEFAULTS
+    },
+    Rule {
+        // A `.pgpass` line: `host:port:database:user:password` (the port
+        // PostgreSQL's, PgBouncer's or any).
+        kind: CredentialKind::PasswordAssignment,
+        anchors: &[":5432:", ":5433:", ":6432:", ":*:"],
+        pattern: r"(?m)^[ \t]*[^\s:#|]+:(?:5432|5433|6432|\*):[^\s:|]+:[^\s:|]+:([^\s|`]+)[ \t]*$",
+        check: Check::Assignment,
+        ..DEFAULTS
+    },
 ];

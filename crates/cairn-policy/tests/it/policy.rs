@@ -333,6 +333,23 @@ fn positive_cases() -> Vec<(String, String)> {
         ("password\u{202f}= Xk9fakePw2".into(), "password\u{202f}= [redacted:password]"),
         ("the password is\u{3000}Xk9fakePw2".into(), "the password is\u{3000}[redacted:password]"),
         ("Authorization: Bearer\u{2009}Zp4Wv8Tn1Bc7Rk3Wm6Yp0Hd5Gs2J".into(), "Authorization: Bearer\u{2009}[redacted:bearer-token]"),
+        // A red team's list of shapes with a qualifier or no usual key (2026-12-01).
+        ("client secret (prod): Zp4Wv8Tn1Bc7Rk".into(), "client secret (prod): [redacted:secret]"),
+        ("signing secret [rotated]: Zp4Wv8Tn1Bc7Rk".into(), "signing secret [rotated]: [redacted:secret]"),
+        ("client secret base64: Q05SWXE3WnA0V3Y4VG4x".into(), "client secret base64: [redacted:secret]"),
+        ("client secret \"prod\": Zp4Wv8Tn1Bc7Rk".into(), "client secret \"prod\": [redacted:secret]"),
+        ("webhook secret for Acme: Zp4Wv8Tn1Bc7Rk".into(), "webhook secret for Acme: [redacted:secret]"),
+        ("password:: Xk9fakePw2".into(), "password:: [redacted:password]"),
+        ("Geheimnis: Zp4Wv8Tn1Bc7Rk".into(), "Geheimnis: [redacted:secret]"),
+        ("requirepass Xk9fakePw2".into(), "requirepass [redacted:password]"),
+        ("  psk=\"Xk9fakePw2\"".into(), "  psk=\"[redacted:password]\""),
+        ("db.internal:5432:ledger:app:Xk9fakePw2".into(), "db.internal:5432:ledger:app:[redacted:password]"),
+        ("echo 'Xk9fakePw2' | docker login -u bob --password-stdin".into(), "echo '[redacted:password]' | docker login -u bob --password-stdin"),
+        ("rabbitmqctl add_user app Xk9fakePw2".into(), "rabbitmqctl add_user app [redacted:password]"),
+        ("az login -u bob@example.com -p Xk9fakePw2".into(), "az login -u bob@example.com -p [redacted:password]"),
+        ("net user administrator Xk9fakePw2".into(), "net user administrator [redacted:password]"),
+        ("Cookie: sessionid=Zp4Wv8Tn1Bc7Rk3Wm6Yp0".into(), "Cookie: sessionid=[redacted:secret]"),
+        ("Unseal Key 1: q7Lm0PzX4vT9bN2cR8sK1wY6hJ3fD5gA".into(), "Unseal Key 1: [redacted:secret]"),
         // Prefixed tokens with no label before them (a red team's list, 2026-12-01).
         ("vault login hvs.CAESIJ3kQ7x2Lm9pZ4Wv8Tn1Bc7R then".into(), "vault login [redacted:api-key] then"),
         (
@@ -390,6 +407,15 @@ fn positive_cases() -> Vec<(String, String)> {
 /// Text that mentions credentials without containing any: must come out unchanged.
 const NEGATIVE_CASES: &[&str] = &[
     "The password policy requires rotation every 90 days.",
+    // Look-alikes of the red team's shapes.
+    "client secret (prod): see the team vault",
+    "Cookie: theme=dark; lang=en",
+    "Set-Cookie: sessionid=abc; Path=/",
+    "net user bob /add",
+    "localhost:5432:mydb:postgres:*",
+    "psk=${WIFI_PSK}",
+    "echo $REGISTRY_TOKEN | docker login -u ci --password-stdin",
+    "the client secret: rotate it yearly",
     // Code and docs a held-out trial on Redux Toolkit's docs found flagged.
     "[summary](docblock://query/core/module.ts?token=PrefetchOptions)",
     "token=UseQueryResult",
