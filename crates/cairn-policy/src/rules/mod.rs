@@ -1,5 +1,5 @@
 //! The credential detectors, as data: for each one its kind, its anchors, its
-//! pattern and how a match becomes a span ([`Check`]). The engine that runs them
+//! pattern and how a match becomes a span ([`Check`](crate::rule::Check)). The engine that runs them
 //! is `detect.rs`; what counts as "obviously not a secret" is `benign.rs`.
 //!
 //! Formats follow the public rule sets of secret scanners (prefixes and lengths
