@@ -91,33 +91,9 @@ pub(crate) struct Echo<'a> {
     /// them all the same.
     pub(crate) unused: Option<(&'a str, &'a [String])>,
     /// The task as asked when it only asked to resume the last session and
-    /// the packet was made without one (see [`resumption`]): its query says
+    /// the packet was made without one (see [`crate::resume::resumption`]): its query says
     /// it, unused.
     pub(crate) resumed: Option<&'a str>,
-}
-
-/// What the packet's query says of a task that only asked to resume, made
-/// without a task.
-pub(crate) const RESUMED: &str =
-    "read as resuming the last session: the notes a session without a task gets";
-
-/// What the packet's query says first of a task that only asked to resume,
-/// when git gave the task.
-const RESUMING: &str = "read as resuming the last session";
-
-/// `req` as the wake-up reads it when its task only asks to carry on the last
-/// session's work (`continue where I left off`): no task (so git derives one
-/// where it can), on a resumed session's terms (the latest session shown
-/// whatever its age). `None`: `req` is read as it is.
-pub(crate) fn resumption(req: &WakeupRequest) -> Option<WakeupRequest> {
-    crate::hot::only_asks_to_resume(&req.task).then(|| {
-        let mut read = req.clone();
-        read.task.clear();
-        if read.source == crate::hot::SessionSource::Startup {
-            read.source = crate::hot::SessionSource::Resume;
-        }
-        read
-    })
 }
 
 /// What a packet says when the task derived from git found no note (after the
@@ -315,7 +291,7 @@ struct Asked<'a> {
 
 /// Why `req` asks for no derivation, if it does not.
 fn not_asked(config: &Config, req: &WakeupRequest) -> Option<String> {
-    if !req.task.trim().is_empty() && !crate::hot::only_asks_to_resume(&req.task) {
+    if !req.task.trim().is_empty() && !crate::resume::only_asks_to_resume(&req.task) {
         return Some("a task was given".to_owned());
     }
     (config.git.derive == Derive::Never)
@@ -343,12 +319,12 @@ impl Engine {
     /// Those of [`Engine::wakeup`]; git's own problems are never errors.
     pub fn wakeup_with_git(&self, req: &WakeupRequest) -> Result<WakeupOutput, EngineError> {
         let asked = req;
-        let read = resumption(req);
+        let read = crate::resume::resumption(req);
         let req = read.as_ref().unwrap_or(req);
         let git = self.git_read(req);
         let echo = match (read.is_some(), git.task.echo()) {
-            (true, Some(e)) => Some(format!("{RESUMING}; {e}")),
-            (true, None) => Some(RESUMED.to_owned()),
+            (true, Some(e)) => Some(format!("{}; {e}", crate::resume::RESUMING)),
+            (true, None) => Some(crate::resume::RESUMED.to_owned()),
             (false, e) => e,
         };
         let history = git.history.cached.as_deref();
@@ -413,7 +389,7 @@ impl Engine {
     /// # Errors
     /// Those of [`Engine::explain`].
     pub fn explain_with_git(&self, req: &WakeupRequest) -> Result<Explanation, EngineError> {
-        let read = resumption(req);
+        let read = crate::resume::resumption(req);
         let resumed = read.is_some();
         let req = read.as_ref().unwrap_or(req);
         let git = self.git_read(req);
@@ -445,7 +421,7 @@ impl Engine {
         };
         ex.git = git.task.lines();
         if resumed {
-            ex.git.insert(0, RESUMED.to_owned());
+            ex.git.insert(0, crate::resume::RESUMED.to_owned());
         }
         if nothing_matched {
             ex.git.push(

@@ -153,7 +153,9 @@ impl Engine {
             today: req.now.date_naive(),
             // A task that asks to carry on the last session's work is a resumed
             // session's (`continue where I left off`).
-            source: if req.source == hot::SessionSource::Startup && hot::asks_to_resume(&req.task) {
+            source: if req.source == hot::SessionSource::Startup
+                && crate::resume::asks_to_resume(&req.task)
+            {
                 hot::SessionSource::Resume
             } else {
                 req.source

@@ -28,6 +28,7 @@ mod open;
 mod owners;
 mod persistent;
 mod prompt_notes;
+mod resume;
 mod scope;
 mod wakeup;
 

@@ -400,18 +400,8 @@ impl Engine {
     /// when the text is over a character or byte cap, only the layers, assembly and
     /// rendering run again, within a budget derived from the measured ratio (see `fit.rs`).
     pub fn wakeup(&self, req: &WakeupRequest) -> Result<WakeupOutput, EngineError> {
-        match crate::git_task::resumption(req) {
-            // A task that only asks to resume is read as none.
-            Some(read) => {
-                let echo = Echo {
-                    derived: Some(crate::git_task::RESUMED),
-                    unused: None,
-                    resumed: Some(&req.task),
-                };
-                self.wakeup_echo(&read, echo, None, &[])
-            }
-            None => self.wakeup_echo(req, Echo::default(), None, &[]),
-        }
+        let (read, echo) = crate::resume::read_as(req);
+        self.wakeup_echo(&read, echo, None, &[])
     }
 
     /// [`Engine::wakeup`], the packet's query saying what `echo` adds.
