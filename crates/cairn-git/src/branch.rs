@@ -158,8 +158,20 @@ pub(crate) fn default_and_own_commits(
 ) -> Result<(Option<DefaultBranch>, Vec<OwnCommit>), GitError> {
     let head = tip.or_else(|| repo.head().ok().and_then(|h| h.id()).map(gix::Id::detach));
     let cache = cache.filter(|_| ids_say_it_all(repo));
+    // The default branch, and the branch this one was made from.
+    let compared_with = |repo: &gix::Repository, peel: bool| {
+        default_branch(repo, peel).map(|(mut name, mut tips)| {
+            if let Some((shown, id)) = other_upstream(repo, peel)
+                && !tips.contains(&id)
+            {
+                name.compared = format!("{} and {shown}", name.compared);
+                tips.push(id);
+            }
+            (name, tips)
+        })
+    };
     let kept = match (cache, head) {
-        (Some(_), Some(head)) => default_branch(repo, false).map(|(name, tips)| {
+        (Some(_), Some(head)) => compared_with(repo, false).map(|(name, tips)| {
             let ids: Vec<String> = tips.iter().map(ToString::to_string).collect();
             let key = format!(
                 "{COMMITS_MAGIC} {head} {} {max} {} {}",
@@ -176,7 +188,7 @@ pub(crate) fn default_and_own_commits(
     {
         return Ok((Some(name.clone()), commits));
     }
-    let default = default_branch(repo, true);
+    let default = compared_with(repo, true);
     let peeled_head = tip.or_else(|| repo.head_id().ok().map(gix::Id::detach));
     let commits = match (&default, peeled_head) {
         (Some((_, tips)), Some(head)) => own_commits(repo, head, tips, max)?,
@@ -189,6 +201,41 @@ pub(crate) fn default_and_own_commits(
         write_kept(file, "git-commits", key, &OwnCommit::to_lines(&commits));
     }
     Ok((default.map(|(name, _)| name), commits))
+}
+
+/// The branch `HEAD`'s branch was made from, when its upstream is another
+/// branch than its own name on a remote (`git switch -c backport/x
+/// origin/release/1.2` tracks `origin/release/1.2`): its name as shown and its
+/// tip. Its commits are no more the branch's own than the default branch's
+/// are (a held-out trial: a backport branch's task held the release branch's
+/// last five commits). A branch that tracks its own name (`git push -u`) has
+/// none: its pushed commits are still its own.
+fn other_upstream(repo: &gix::Repository, peel: bool) -> Option<(String, gix::ObjectId)> {
+    let head = repo.head_name().ok().flatten()?;
+    let short = head.shorten().to_string();
+    let upstream = repo
+        .branch_remote_tracking_ref_name(head.as_ref(), gix::remote::Direction::Fetch)
+        .and_then(Result::ok)
+        .or_else(|| {
+            // A local upstream (`branch.<name>.remote = .`): the branch itself.
+            let remote = repo.branch_remote_name(short.as_str(), gix::remote::Direction::Fetch)?;
+            (remote.as_bstr() == ".")
+                .then(|| repo.branch_remote_ref_name(head.as_ref(), gix::remote::Direction::Fetch))
+                .flatten()
+                .and_then(Result::ok)
+        })?;
+    let shown = upstream.as_ref().shorten().to_string();
+    let own_name = shown.ends_with(&format!("/{short}")) || shown == short;
+    if own_name {
+        return None;
+    }
+    let mut r = repo.try_find_reference(upstream.as_ref()).ok().flatten()?;
+    let id = if peel {
+        r.peel_to_id().ok()?.detach()
+    } else {
+        r.follow_to_object().ok()?.detach()
+    };
+    Some((shown, id))
 }
 
 /// One of the branch's own commits: its subject and the files it changed.

@@ -25,6 +25,8 @@ pub enum Operation {
     Rebase,
     /// A bisect (`git bisect`) under way.
     Bisect,
+    /// A merge stopped at a conflict (`HEAD` stays on the branch).
+    Merge,
 }
 
 impl Operation {
@@ -34,6 +36,7 @@ impl Operation {
         match self {
             Self::Rebase => "rebase",
             Self::Bisect => "bisect",
+            Self::Merge => "merge",
         }
     }
 }
@@ -89,6 +92,61 @@ pub(crate) fn detached_from(repo: &gix::Repository) -> Option<Detached> {
         }
         _ => None,
     }
+}
+
+/// What a merge that stopped at a conflict says of the changed files: the
+/// files in conflict (the developer's work now) and the files the merge
+/// brought in cleanly (staged as the merged branch has them: its work, not the
+/// developer's). `None` when no merge is under way.
+#[derive(Debug, Default)]
+pub(crate) struct Merging {
+    pub(crate) conflicted: std::collections::BTreeSet<String>,
+    pub(crate) incoming: std::collections::BTreeSet<String>,
+}
+
+/// The [`Merging`] of `repo` whose index is `index`; `None` outside a merge.
+/// The merged commit is read from `MERGE_HEAD` (untrusted: used only when it
+/// names a commit of the repository); without it, nothing is incoming. A file
+/// in `unstaged` (changed in the working tree since) is the developer's.
+pub(crate) fn merging(
+    repo: &gix::Repository,
+    index: &gix::index::File,
+    unstaged: &std::collections::BTreeSet<String>,
+) -> Option<Merging> {
+    use gix::index::entry::Stage;
+    if !matches!(repo.state()?, gix::state::InProgress::Merge) {
+        return None;
+    }
+    let mut out = Merging::default();
+    for e in index.entries() {
+        if e.stage() != Stage::Unconflicted {
+            out.conflicted.insert(e.path(index).to_string());
+        }
+    }
+    let theirs = read_line(&repo.git_dir().join("MERGE_HEAD"))
+        .and_then(|hex| gix::ObjectId::from_hex(hex.as_bytes()).ok())
+        .filter(|id| is_commit(repo, *id))
+        .and_then(|id| repo.find_object(id).ok()?.peel_to_tree().ok());
+    if let Some(tree) = theirs {
+        for e in index.entries() {
+            let path = e.path(index).to_string();
+            if e.stage() != Stage::Unconflicted
+                || out.conflicted.contains(&path)
+                || unstaged.contains(&path)
+            {
+                continue;
+            }
+            let same = tree
+                .lookup_entry_by_path(&path)
+                .ok()
+                .flatten()
+                .is_some_and(|t| t.object_id() == e.id);
+            if same {
+                out.incoming.insert(path);
+            }
+        }
+    }
+    Some(out)
 }
 
 /// The first line of a small state file, trimmed; `None` when it is missing,

@@ -2,7 +2,8 @@
 
 /// Prefixes that say what kind of work a branch is, not what it is about.
 const KIND_PREFIXES: &[&str] = &[
-    "feature", "feat", "fix", "bugfix", "hotfix", "chore", "refactor", "wip",
+    "feature", "feat", "fix", "bugfix", "hotfix", "chore", "refactor", "wip", "docs", "doc",
+    "test", "tests", "perf", "ci", "build", "style", "revert",
 ];
 
 /// First segments that name who made a branch (a bot, a coding agent), not
@@ -124,6 +125,16 @@ pub fn branch_words(branch: &str, author: &[String]) -> Vec<String> {
             .split(|c: char| matches!(c, '-' | '_' | '.') || c.is_whitespace() || is_format_char(c))
             .collect();
         let mut i = 0;
+        // A kind written with a dash (`fix-ssl-connect`, `feat_retry`), opening
+        // a branch of one segment and followed by more.
+        if segments.len() == 1
+            && !kind_dropped
+            && words.len() > 1
+            && KIND_PREFIXES.contains(&words[0].to_lowercase().as_str())
+        {
+            kind_dropped = true;
+            i = 1;
+        }
         while i < words.len() {
             let w = words[i];
             i += 1;
@@ -260,7 +271,8 @@ pub fn subject_topic(subject: &str) -> String {
     };
     // Only the Conventional Commits types: `runtime: fix GC pause` (Go's and
     // the kernel's style) names its topic first, and keeps it.
-    let is_type = COMMIT_TYPES.contains(&kind);
+    // Any case: `WIP: retry poll`, `Fix: x`.
+    let is_type = COMMIT_TYPES.contains(&kind.to_ascii_lowercase().as_str());
     if !is_type || !rest.starts_with(' ') {
         return subject.to_owned();
     }
@@ -287,6 +299,8 @@ mod tests {
         check("see http://example.com", "see http://example.com");
         check("fix(: x", "fix(: x");
         check("runtime: fix GC pause", "runtime: fix GC pause");
+        // A held-out trial: `WIP:` stayed in the task.
+        check("WIP: retry poll on EINTR", "retry poll on EINTR");
         check("mm: fold page tables", "mm: fold page tables");
         check(
             "fixup! fix(sessions): cookie path falls back",
@@ -327,6 +341,13 @@ mod tests {
         check("alice/fix/retry-loop", "alice fix retry loop");
         check("feature/123-idempotency-keys", "idempotency keys");
         check("release/2.4", "");
+        // A held-out trial: these kinds stayed as topic words.
+        check("test/ssl-reconnect-timeout", "ssl reconnect timeout");
+        check("docs/readme-maxdepth", "readme maxdepth");
+        check("perf/reader-alloc", "reader alloc");
+        check("fix-ssl-connect-funcs-1233", "ssl connect funcs");
+        check("fix-", "");
+        check("testing-harness", "testing harness");
         // Throwaway names say nothing either (held-out trial), unless with a topic.
         check("tmp", "");
         check("wip/temp-2", "");

@@ -453,6 +453,117 @@ fn a_rebase_stopped_at_a_conflict_keeps_the_branch_s_task() {
     assert!(got.iter().any(|t| t == "Payout batch locking"), "{got:?}");
 }
 
+/// A merge stopped at a conflict: the file in conflict comes first among the
+/// changed files, the files the merge brought in cleanly are the merged
+/// branch's and left out, and the query says a merge is in progress (a
+/// held-out trial: 33 files of `main`'s crowded out the one in conflict).
+#[test]
+fn a_merge_stopped_at_a_conflict_puts_the_conflict_first() {
+    let (_dir, config, repo) = held_out("");
+    git(&repo, &["add", "-A"], "2026-02-02T09:00:00Z");
+    git(
+        &repo,
+        &["commit", "-q", "-m", "Guard posting against replays"],
+        "2026-02-02T09:00:00Z",
+    );
+    git(&repo, &["checkout", "-q", "main"], "2026-02-03T09:00:00Z");
+    write(&repo.join("src/ledger/posting.rs"), "fn post() { y() }\n");
+    for i in 0..4 {
+        write(&repo.join(format!("web/page{i}.ts")), "export {}\n");
+    }
+    git(&repo, &["add", "-A"], "2026-02-03T09:00:00Z");
+    git(
+        &repo,
+        &["commit", "-q", "-m", "Dashboard pages"],
+        "2026-02-03T09:00:00Z",
+    );
+    git(
+        &repo,
+        &["checkout", "-q", "fix/payout-batch-lock-timeouts"],
+        "2026-02-03T09:00:00Z",
+    );
+    let merge = cairn_synth::git::git_output_in(&repo, &["merge", "main"], "2026-02-04T09:00:00Z");
+    assert!(!merge.status.success(), "the merge was meant to stop");
+    let p = wakeup_json(&config, &repo, &[]);
+    let q = &p["query"];
+    let files: Vec<&str> = q["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f.as_str().unwrap())
+        .collect();
+    assert_eq!(files.first(), Some(&"src/ledger/posting.rs"), "{files:?}");
+    assert!(!files.iter().any(|f| f.starts_with("web/")), "{files:?}");
+    let derived = q["derived"].as_str().unwrap();
+    assert!(
+        derived.contains("branch fix/payout-batch-lock-timeouts (merge in progress)"),
+        "{derived}"
+    );
+}
+
+/// A branch made from another than the default one, and tracking it (a
+/// backport: `git switch -c backport/x --track release/1.0`): its own commits
+/// are those not on that branch either (a held-out trial: a backport's task
+/// held the release branch's last commits).
+#[test]
+fn a_backport_s_commits_are_not_its_release_branch_s() {
+    let (_dir, config, repo) = held_out("");
+    git(&repo, &["stash", "-q"], "2026-02-02T09:00:00Z");
+    git(&repo, &["checkout", "-q", "main"], "2026-02-02T09:00:00Z");
+    git(
+        &repo,
+        &["checkout", "-q", "-b", "release/1.0"],
+        "2026-02-02T09:00:00Z",
+    );
+    for (i, subject) in ["Bump the version to 1.0.1", "Pin the Kafka client"]
+        .iter()
+        .enumerate()
+    {
+        write(&repo.join(format!("deploy/release{i}.txt")), "x\n");
+        git(&repo, &["add", "-A"], "2026-02-03T09:00:00Z");
+        git(
+            &repo,
+            &["commit", "-q", "-m", subject],
+            "2026-02-03T09:00:00Z",
+        );
+    }
+    git(
+        &repo,
+        &[
+            "checkout",
+            "-q",
+            "-b",
+            "backport/lock-timeouts",
+            "--track",
+            "release/1.0",
+        ],
+        "2026-02-04T09:00:00Z",
+    );
+    write(
+        &repo.join("src/payout/batch.rs"),
+        "fn batch() { lock(5) }\n",
+    );
+    git(&repo, &["add", "-A"], "2026-02-04T09:00:00Z");
+    git(
+        &repo,
+        &[
+            "commit",
+            "-q",
+            "-m",
+            "Shorter lock timeout for payout batches",
+        ],
+        "2026-02-04T09:00:00Z",
+    );
+    let p = wakeup_json(&config, &repo, &[]);
+    let q = &p["query"];
+    assert_eq!(
+        q["task"],
+        "backport lock timeouts; Shorter lock timeout for payout batches"
+    );
+    let got = titles(&p);
+    assert!(got.iter().any(|t| t == "Payout batch locking"), "{got:?}");
+}
+
 /// A changed file named for a topic (`settlement_cutoff.rs`) points at the
 /// note whose title says it ("Settlement cutoff rules"), which names no
 /// related file and shares too few words with the task to pass the gate by
