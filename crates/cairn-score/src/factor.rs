@@ -77,11 +77,21 @@ pub enum Detail {
 /// parts, of the part it covers most of (`76% of the query, 100% of the branch
 /// name`).
 pub fn coverage_words(coverage: f64, part: Option<(&str, f64)>) -> String {
-    let whole = format!("{:.0}% of the query", coverage * 100.0);
+    let whole = format!("{}% of the query", whole_percent(coverage));
     match part {
-        Some((name, share)) => format!("{whole}, {:.0}% of {name}", share * 100.0),
+        Some((name, share)) => format!("{whole}, {}% of {name}", whole_percent(share)),
         None => whole,
     }
+}
+
+/// A share as a whole percentage, rounded down: a note just short of the
+/// gate's 35% reads 34%, never "covers 35%, needs 35%" (a held-out trial).
+fn whole_percent(share: f64) -> i64 {
+    // The nudge keeps a share written exactly (0.35, whose double is just
+    // under) at its own percentage.
+    #[allow(clippy::cast_possible_truncation)]
+    let percent = (share * 100.0 + 1e-9).floor() as i64;
+    percent
 }
 
 impl fmt::Display for Detail {
@@ -130,6 +140,17 @@ mod tests {
     use super::*;
 
     #[test]
+    fn coverage_is_rounded_down_so_a_failed_gate_never_reads_as_its_figure() {
+        assert_eq!(coverage_words(0.3496, None), "34% of the query");
+        assert_eq!(coverage_words(0.35, None), "35% of the query");
+        assert_eq!(
+            coverage_words(0.999, Some(("the branch name", 0.25))),
+            "99% of the query, 25% of the branch name"
+        );
+        assert_eq!(coverage_words(1.0, None), "100% of the query");
+    }
+
+    #[test]
     fn details_read_as_they_always_did() {
         let date = NaiveDate::from_ymd_opt(2026, 1, 22).unwrap();
         let check = |d: Detail, expect: &str| assert_eq!(d.to_string(), expect);
@@ -141,7 +162,7 @@ mod tests {
                 coverage: 0.755,
                 part: None,
             },
-            "matches the task (bm25 3.25, 50% of the best match, covers 76% of the query)",
+            "matches the task (bm25 3.25, 50% of the best match, covers 75% of the query)",
         );
         check(
             Detail::Matches {
