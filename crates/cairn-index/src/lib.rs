@@ -70,7 +70,7 @@ pub const ANALYZER: &str = "cairn_en";
 /// pair written with a slash, `root / toor`, `admin/admin`; 14: nor an AWS
 /// secret key after the word `secret` in prose);
 /// persisted indexes of another version are rebuilt.
-pub const SCHEMA_VERSION: u32 = 14;
+pub const SCHEMA_VERSION: u32 = 15;
 
 /// A query: weighted analysed terms.
 #[derive(Debug, Clone, Default, PartialEq)]
