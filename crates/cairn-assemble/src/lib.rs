@@ -262,6 +262,16 @@ pub fn assemble_reusing(
                 .entry(at)
                 .or_insert_with(|| make_item(n, s, c, req))
                 .clone();
+            // A copy of a note shown already (a translation's untranslated
+            // pages, a file kept in two places): the same title and summary
+            // tell the session nothing new (a held-out trial: four of eight
+            // items were copies).
+            if let Some(first) = copy_of(packet, &item) {
+                exclude(packet, n, "duplicate", |_| {
+                    format!("the same title and summary as {first}")
+                });
+                return;
+            }
             place(packet, n, item, section);
         };
         match c.layer {
@@ -428,6 +438,20 @@ fn hot_section(profile: &Profile, kind: HotKind, n: &Note) -> &'static str {
             .and_then(|r| SECTION_NAMES.iter().find(|x| **x == r.name).copied())
             .unwrap_or("recommended_notes"),
     }
+}
+
+/// The path of an item `packet` shows with `item`'s title and summary, if any
+/// (withheld items and items without a summary are never copies).
+fn copy_of(packet: &Packet, item: &Item) -> Option<String> {
+    if item.withheld || item.summary.is_empty() {
+        return None;
+    }
+    packet
+        .sections()
+        .iter()
+        .flat_map(|(_, items)| items.iter())
+        .find(|i| i.title == item.title && i.summary == item.summary)
+        .map(|i| i.path.clone())
 }
 
 /// Puts the item for `c` into `section` and records where it came from.

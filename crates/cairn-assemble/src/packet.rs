@@ -227,7 +227,8 @@ pub struct Derived {
 /// A relevant note kept out.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Excluded {
-    /// `retired` (superseded or archived) or `excluded_type` (the profile leaves the type out).
+    /// `retired` (superseded or archived), `excluded_type` (the profile leaves the
+    /// type out) or `duplicate` (the same title and summary as an item shown).
     pub kind: String,
     /// Vault-relative path.
     pub path: String,

@@ -233,6 +233,42 @@ fn types_go_to_their_sections_and_retired_are_excluded() {
 }
 
 #[test]
+fn a_copy_of_a_note_shown_is_left_out_as_a_duplicate() {
+    let copy = |path: &str| {
+        note(
+            path,
+            "memory_type: decision\ntitle: Ledger locks",
+            "Take the ledger lock with a timeout of two seconds.",
+        )
+    };
+    let notes = vec![
+        (copy("en/locks.md"), 2.0, 1.0),
+        (copy("zh/locks.md"), 1.9, 1.0),
+        (
+            note(
+                "other.md",
+                "memory_type: decision\ntitle: Ledger locks",
+                "Release the ledger lock before the payout call.",
+            ),
+            1.8,
+            1.0,
+        ),
+    ];
+    let p = build(&notes, &BTreeSet::new());
+    let shown: Vec<_> = p.decisions.iter().map(|i| i.path.as_str()).collect();
+    // The same title with another summary is another note.
+    assert_eq!(shown, vec!["en/locks.md", "other.md"]);
+    let dup = p
+        .provenance
+        .excluded
+        .iter()
+        .find(|e| e.path == "zh/locks.md")
+        .expect("the copy is accounted for");
+    assert_eq!(dup.kind, "duplicate");
+    assert_eq!(dup.reason, "the same title and summary as en/locks.md");
+}
+
+#[test]
 fn full_sections_spill_then_leave_out() {
     let notes: Vec<_> = (0..16)
         .map(|i| {
