@@ -510,6 +510,40 @@ pub(crate) fn looks_typed(value: &str) -> bool {
     digit || symbol || steps >= 3
 }
 
+/// Whether a value written right after its key, with nothing between
+/// (`password Kq7vZ3mXp9`), is one no sentence has there: eight characters or
+/// more (a final `.` or `)` aside), a letter and a digit, and a symbol or
+/// both cases with four changes or more between lower case, upper case and
+/// digits (`Xk9fakePw2`). `SHA256`, `v2.0.1`, `bcrypt2`, `Argon2id` and
+/// `base64Encoded` are words of a sentence about passwords.
+pub(crate) fn looks_generated(value: &str) -> bool {
+    let v = value.trim_end_matches(['.', ',', ';', ':', '!', '?', ')']);
+    let has = |f: fn(&u8) -> bool| v.as_bytes().iter().any(f);
+    let class = |b: u8| {
+        if b.is_ascii_lowercase() {
+            1
+        } else if b.is_ascii_uppercase() {
+            2
+        } else if b.is_ascii_digit() {
+            3
+        } else {
+            0
+        }
+    };
+    let changes = v
+        .as_bytes()
+        .windows(2)
+        .filter(|w| class(w[0]) != 0 && class(w[1]) != 0 && class(w[0]) != class(w[1]))
+        .count();
+    let mixed = has(u8::is_ascii_lowercase) && has(u8::is_ascii_uppercase) && changes >= 4;
+    v.chars().count() >= 8
+        && has(u8::is_ascii_digit)
+        && has(u8::is_ascii_alphabetic)
+        && (mixed || has(|b| b"!@#$%^&*+=~?".contains(b)))
+        && !is_version(v)
+        && !is_date(v)
+}
+
 /// Function words of the languages notes are written in: a phrase that has one
 /// is a sentence, not a passphrase.
 const STOPWORDS: &[&str] = &[
@@ -594,6 +628,27 @@ mod tests {
         for &(input, expect) in cases {
             assert_eq!(f(input), expect, "{input:?}");
         }
+    }
+
+    #[test]
+    fn generated_values() {
+        check(
+            looks_generated,
+            &[
+                ("Kq7vZ3mXp9", true),
+                ("Xk9fakePw2", true),
+                ("P@ssw0rd!", true),
+                ("Kq7vZ3mXp9.", true),
+                ("SHA256", false),
+                ("Argon2id", false),
+                ("base64Encoded", false),
+                ("sha256Hex", false),
+                ("hunter22", false),
+                ("v2.0.1-rc1", false),
+                ("2026-11-02", false),
+                ("ResetPasswordFlow", false),
+            ],
+        );
     }
 
     #[test]

@@ -391,53 +391,28 @@ fn passes(m: &Matchers, i: usize, enabled: Mask, text: &str, lowered: &mut Lower
 
 /// All spans to redact in `text`, merged and sorted.
 fn detect(text: &str) -> Vec<Span> {
-    // A space other than ASCII's (a no-break space pasted from a web page or a
-    // document, a thin or ideographic space) separates a key from its value as
-    // a space does: the rules read a view with each such character as as many
-    // ASCII spaces as it has bytes, so every offset holds, and a span that
-    // starts or ends inside one is widened to the whole character.
-    if let Some(view) = with_ascii_spaces(text) {
-        return detect_in(&view)
-            .into_iter()
-            .map(|s| Span {
-                start: boundary_at_or_before(text, s.start),
-                end: boundary_at_or_after(text, s.end),
-                kind: s.kind,
+    // Look-alikes of ASCII (a no-break space between a key and its value, a
+    // full-width key, a Cyrillic letter in a Latin key, a zero-width space
+    // gluing a value to its key) are read as the ASCII they stand for: the
+    // rules run on views of the text, their spans mapped back to its bytes.
+    let views = crate::lookalike::views(text);
+    if views.is_empty() {
+        return detect_in(text);
+    }
+    let spans: Vec<Span> = views
+        .iter()
+        .flat_map(|view| {
+            detect_in(&view.text).into_iter().map(|s| {
+                let (start, end) = view.original(s.start, s.end);
+                Span {
+                    start,
+                    end,
+                    kind: s.kind,
+                }
             })
-            .collect();
-    }
-    detect_in(text)
-}
-
-/// `text` with every whitespace character outside ASCII written as ASCII
-/// spaces, one per byte; `None` when it has none.
-fn with_ascii_spaces(text: &str) -> Option<String> {
-    // Every such character's first byte is one of these.
-    if !text.bytes().any(|b| matches!(b, 0xC2 | 0xE1 | 0xE2 | 0xE3)) {
-        return None;
-    }
-    let wide = |c: char| !c.is_ascii() && c.is_whitespace();
-    if !text.chars().any(wide) {
-        return None;
-    }
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        if wide(c) {
-            out.extend(std::iter::repeat_n(' ', c.len_utf8()));
-        } else {
-            out.push(c);
-        }
-    }
-    Some(out)
-}
-
-/// The last character boundary of `text` at or before byte `at`.
-fn boundary_at_or_before(text: &str, at: usize) -> usize {
-    let mut at = at.min(text.len());
-    while !text.is_char_boundary(at) {
-        at -= 1;
-    }
-    at
+        })
+        .collect();
+    merge(spans)
 }
 
 fn detect_in(text: &str) -> Vec<Span> {
@@ -709,6 +684,7 @@ fn value_span(
     }
     match rule.check {
         Check::Prose | Check::Answer if unquoted => benign::looks_typed(value).then_some(end),
+        Check::Bare => benign::looks_generated(value).then_some(end),
         _ => Some(end),
     }
 }

@@ -30,6 +30,7 @@ mod counts;
 mod credential;
 mod detect;
 mod indexed;
+mod lookalike;
 mod markdown;
 mod pairs;
 #[macro_use]

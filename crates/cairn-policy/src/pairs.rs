@@ -11,7 +11,8 @@ use crate::benign;
 /// bracket, `,`, `;`, `:`, `/`, `|`, `*` or `<` (a sentence's closing `.` left
 /// out), that [`credential_pair`] takes for one. A slash between them, with or
 /// without a blank on each side (`root / toor`, `admin/admin`), makes a pair
-/// only when the password is one devices ship with or repeats its user: `read /
+/// only when the password is one devices ship with, repeats its user or looks
+/// generated: `read /
 /// write` and `vault/kv` are no credentials, and a path goes on after its slash.
 pub(crate) fn credential_pairs(text: &str, range: std::ops::Range<usize>) -> Vec<(usize, usize)> {
     let w = &text[range.clone()];
@@ -59,10 +60,13 @@ pub(crate) fn credential_pairs(text: &str, range: std::ops::Range<usize>) -> Vec
 }
 
 /// Whether `user/password` is a credential: a password devices ship with
-/// (`root/toor`, `pi/raspberry`) or one that repeats its user (`admin/admin`).
+/// (`root/toor`, `pi/raspberry`), one that repeats its user (`admin/admin`) or
+/// one no word looks like (`admin / Kq7vZ3mXp9`).
 fn slash_pair(user: &str, password: &str) -> bool {
     !password.bytes().all(|b| b.is_ascii_digit())
-        && (user.eq_ignore_ascii_case(password) || benign::is_known_default_password(password))
+        && (user.eq_ignore_ascii_case(password)
+            || benign::is_known_default_password(password)
+            || benign::looks_generated(password))
 }
 
 /// Whether `user:password` is a credential: not a scheme (`https:`), a port

@@ -72,13 +72,13 @@ macro_rules! value {
 /// `<key><separator><value>`: the key, optionally quoted or in markdown bold, then
 /// `=`, `:`, `:=`, `::` and a blank (a Dataview or Logseq property), `=>`, `==`, `===` or a
 /// full-width `：`/`＝` on the same line,
-/// then [`value!`].
+/// then a YAML anchor's name if any (`pwd: &db x`), then [`value!`].
 macro_rules! assignment {
     ($keys:literal) => {
         concat!(
             "(?i)(?:",
             $keys,
-            r#")(?:\*\*|__)?["'`]?(?:\*\*|__)?[ \t]*(?:=>|:=|::[ \t]|===|==|=|:|：|＝)[ \t]*(?:\*\*|__)?[ \t]*"#,
+            r#")(?:\*\*|__)?["'`]?(?:\*\*|__)?[ \t]*(?:=>|:=|::[ \t]|===|==|=|:|：|＝)[ \t]*(?:\*\*|__)?[ \t]*(?:&[A-Za-z0-9_-]+[ \t]+)?"#,
             value!()
         )
     };

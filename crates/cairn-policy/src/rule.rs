@@ -22,6 +22,11 @@ pub(crate) enum Check {
     /// bold values are literals unless they read as prose; a bare word only
     /// when it looks machine-made or typed (a digit, a symbol, mixed case).
     Prose,
+    /// A value right after its key, no separator or verb between
+    /// (`VNC password Kq7vZ3mXp9`): only a value no sentence has there, eight
+    /// characters or more with a letter, a digit, and mixed case or a symbol
+    /// ([`crate::benign::looks_generated`]).
+    Bare,
     /// An answer to a question about a password (`Q: the staging password?` ⏎
     /// `A: x`): as [`Check::Prose`], unless the question asks something else
     /// than the password itself (who, where, which, why, how, when, whether).

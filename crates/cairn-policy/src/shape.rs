@@ -65,6 +65,10 @@ pub(crate) enum Then {
     /// A code span (`code_span_after!` in `rules/`): after blanks, maybe `is` or `was`
     /// and blanks, a backtick.
     CodeSpan,
+    /// A value that looks generated, right after the key or what it is for
+    /// (`Check::Bare`): on the rest of the line, a run of eight characters or
+    /// more between blanks and the punctuation that ends such a value.
+    Generated,
 }
 
 /// A text as the [`Line`] tests read it: case folded, in ASCII lower case,
@@ -226,6 +230,9 @@ fn follows(then: Then, after: &str) -> bool {
                 _ => false,
             }
         }
+        Then::Generated => after
+            .split(|c: char| c.is_whitespace() || "`*,;()[]<>\"'".contains(c))
+            .any(|w| w.chars().count() >= 8),
         Then::CodeSpan => {
             if !after.starts_with(blank) {
                 return false;

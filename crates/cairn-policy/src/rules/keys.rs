@@ -422,4 +422,40 @@ pub(crate) const KEYS: &[Rule] = &[
         check: Check::Plain,
         ..DEFAULTS
     },
+    Rule {
+        // A wallet's seed phrase (BIP-39: twelve to twenty-four words of three
+        // to eight letters), alone on the rest of its line or the next after
+        // `seed phrase:`, `recovery phrase`, `mnemonic:`.
+        kind: CredentialKind::GenericSecretAssignment,
+        anchors: &["phrase", "mnemonic", "seed words"],
+        pattern: r"(?im)\b(?:(?:seed|recovery|mnemonic|backup|secret|wallet)[ \t]+(?:phrase|words)|mnemonic)(?:\*\*|__)?[ \t]*[:：=-]?(?:\*\*|__)?[ \t]*(?:\r?\n[ \t]*)?((?:[a-z]{3,8}[ \t,]+){11,23}[a-z]{3,8})[ \t]*\.?[ \t]*\r?$",
+        check: Check::Plain,
+        ..DEFAULTS
+    },
+    Rule {
+        // Recovery or backup codes after their label: `GitHub recovery codes:
+        // 8f3k2-m9x7q 4h7q9-z2c8w`, `2FA backup code: 48213967` (each code six
+        // to ten digits, or two groups with a digit between a dash).
+        kind: CredentialKind::GenericSecretAssignment,
+        anchors: &["code"],
+        pattern: r"(?i)\b(?:recovery|backup|2fa|mfa|otp|scratch|emergency)[ \t]+codes?(?:[ \t]*\([^()\r\n]{1,40}\))?(?:\*\*|__)?[ \t]*[:：](?:\*\*|__)?[ \t]*((?:[0-9]{6,10}|[A-Za-z0-9]{0,5}[0-9][A-Za-z0-9]{0,5}-[A-Za-z0-9]{3,6}|[A-Za-z0-9]{3,6}-[A-Za-z0-9]{0,5}[0-9][A-Za-z0-9]{0,5})(?:[ \t]*[,;]?[ \t]+(?:[0-9]{6,10}|[A-Za-z0-9]{0,5}[0-9][A-Za-z0-9]{0,5}-[A-Za-z0-9]{3,6}|[A-Za-z0-9]{3,6}-[A-Za-z0-9]{0,5}[0-9][A-Za-z0-9]{0,5}))*)",
+        check: Check::Plain,
+        line: Line::After(&[":", "："]),
+        ..DEFAULTS
+    },
+    Rule {
+        // A key's value right after its name, or after a colon when the name
+        // is one no assignment rule knows (`API key Kq7vZ3mXp9C5`, `JWT
+        // signing key: Kq7vZ3mXp9`): only a value no sentence has there
+        // (`Check::Bare`).
+        kind: CredentialKind::ApiKeyAssignment,
+        anchors: &["key", "token", "secret"],
+        pattern: r"(?i)\b(?:api[ _-]?key|access[ _-]?key|secret[ _-]?key|signing[ _-]?key|encryption[ _-]?key|master[ _-]?key|license[ _-]?key|token)(?:\*\*|__)?(?:[ \t]*\([^()\r\n:]{1,40}\)|[ \t]*\[[^\[\]\r\n:]{1,40}\])?(?:\*\*|__)?[ \t]*[,:：]?(?:\*\*|__)?[ \t]+([^\s`*,;()\[\]<>\x22']{8,})",
+        check: Check::Bare,
+        line: Line::Key {
+            ends: &["key", "token"],
+            then: Then::Generated,
+        },
+        ..DEFAULTS
+    },
 ];

@@ -161,24 +161,53 @@ pub(crate) const PASSWORDS: &[Rule] = &[
         // (`host:5432`), a scheme, a tag or a pair of plain words
         // (`system:masters`) is none (`pairs::credential_pair`). A slash for
         // the colon (`login root / toor`, `creds admin/admin`) only with a
-        // password devices ship with or that repeats its user.
+        // password devices ship with, that repeats its user or that looks
+        // generated; a Wi-Fi network and its key (`Wi-Fi: Office5G / x`).
         kind: CredentialKind::PasswordAssignment,
-        anchors: &["cred", "login", "logon"],
-        pattern: r"(?i)\b(?:credentials?|creds|logins?|logon)\b([^\r\n]{0,160}[:/][^\r\n]{0,160})",
+        anchors: &["cred", "login", "logon", "wi-fi", "wifi", "wlan"],
+        pattern: r"(?i)\b(?:credentials?|creds|logins?|logon|wi-?fi|wlan)\b([^\r\n]{0,160}[:/][^\r\n]{0,160})",
         check: Check::Pair,
         line: Line::After(&[":", "/"]),
         ..DEFAULTS
     },
     Rule {
-        // An arrow for a separator: `password → x`, `Password -> x`.
+        // An arrow, a dash or a tab for a separator: `password → x`,
+        // `Password -> x`, `Staging password — x`, `db password - x`,
+        // `password<TAB>x` (a row copied from a spreadsheet).
         kind: CredentialKind::PasswordAssignment,
         anchors: &["pass", "pwd", "pw"],
         pattern: concat!(
-            r"(?i)(?:password|passwd|passphrase|passcode|pwd|\bps?w|\bpass)(?:\*\*|__)?[ \t]*(?:->|→|⟶|⇒)[ \t]*(?:\*\*|__)?[ \t]*",
+            r"(?i)(?:password|passwd|passphrase|passcode|pwd|\bps?w|\bpass)(?:\*\*|__)?(?:[ \t]*(?:->|→|⟶|⇒|—|–)[ \t]*|[ \t]+-[ \t]+|\t+)(?:\*\*|__)?[ \t]*",
             value!()
         ),
         check: Check::Assignment,
-        line: Line::After(&["->", "→", "⟶", "⇒"]),
+        line: Line::After(&["->", "→", "⟶", "⇒", "—", "–", " - ", "\t"]),
+        ..DEFAULTS
+    },
+    Rule {
+        // The value right after its key, nothing between but what it is for:
+        // `The VNC password Kq7vZ3mXp9 opens the lab box`, `**Password**
+        // Kq7vZ3mXp9`, `password (prod) Kq7vZ3mXp9`, `the shared password,
+        // Kq7vZ3mXp9, only from the VPN`. Only a value no sentence has there
+        // (`Check::Bare`): `password SHA256 hashes`, `password reset flow` stay.
+        kind: CredentialKind::PasswordAssignment,
+        anchors: &["pass", "pwd"],
+        pattern: r"(?i)\b(?:password|passwd|passphrase|passcode|pwd)(?:\*\*|__)?(?:[ \t]*\([^()\r\n:]{1,40}\)|[ \t]*\[[^\[\]\r\n:]{1,40}\])?(?:\*\*|__)?[ \t]*,?[ \t]+([^\s`*,;()\[\]<>\x22']{8,})",
+        check: Check::Bare,
+        line: Line::Key {
+            ends: &["password", "passwd", "passphrase", "passcode", "pwd"],
+            then: Then::Generated,
+        },
+        ..DEFAULTS
+    },
+    Rule {
+        // Redis's `AUTH [user] password`, opening a line (after a prompt such
+        // as `127.0.0.1:6379>`) or a code span: `AUTH Kq7vZ3mXp9`.
+        kind: CredentialKind::PasswordAssignment,
+        anchors: &["AUTH"],
+        exact: true,
+        pattern: r"(?m)(?:^[ \t]*(?:[\w.:-]*>[ \t]*)?|`)AUTH[ \t]+(?:[^\s`]+[ \t]+)?([^\s`]+)[ \t]*(?:`|\r?$)",
+        check: Check::Prose,
         ..DEFAULTS
     },
     Rule {
