@@ -114,8 +114,28 @@ impl UnreadHistory {
                 now.duration_since(t)
                     .map_or(true, |age| age < READ_ASKED_FOR)
             });
-        !recent && std::fs::write(&stamp, b"").is_ok()
+        !recent && touch_private(&stamp).is_ok()
     }
+}
+
+/// Creates `path` empty, or empties it and moves its time on, private to the
+/// user (0600 on Unix) as every cache file is.
+fn touch_private(path: &Path) -> std::io::Result<()> {
+    let mut o = std::fs::OpenOptions::new();
+    o.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+        o.mode(0o600);
+        let file = o.open(path)?;
+        // A stamp an older version made with the default mode.
+        if file.metadata()?.permissions().mode() & 0o777 != 0o600 {
+            file.set_permissions(std::fs::Permissions::from_mode(0o600))?;
+        }
+        Ok(())
+    }
+    #[cfg(not(unix))]
+    o.open(path).map(drop)
 }
 
 /// The cache files of the staged and the untracked files of the repository at

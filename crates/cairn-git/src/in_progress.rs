@@ -102,6 +102,18 @@ pub(crate) fn detached_from(repo: &gix::Repository) -> Option<Detached> {
 pub(crate) struct Merging {
     pub(crate) conflicted: std::collections::BTreeSet<String>,
     pub(crate) incoming: std::collections::BTreeSet<String>,
+    /// The tree of the merged commit, when `MERGE_HEAD` names one.
+    theirs: Option<gix::ObjectId>,
+}
+
+impl Merging {
+    /// Whether the merge brought in the removal of `path`, a file staged as
+    /// deleted: the merged commit has no such file.
+    pub(crate) fn removed_by_them(&self, repo: &gix::Repository, path: &str) -> bool {
+        self.theirs
+            .and_then(|id| repo.find_object(id).ok()?.peel_to_tree().ok())
+            .is_some_and(|tree| tree.lookup_entry_by_path(path).ok().flatten().is_none())
+    }
 }
 
 /// The [`Merging`] of `repo` whose index is `index`; `None` outside a merge.
@@ -127,6 +139,7 @@ pub(crate) fn merging(
         .and_then(|hex| gix::ObjectId::from_hex(hex.as_bytes()).ok())
         .filter(|id| is_commit(repo, *id))
         .and_then(|id| repo.find_object(id).ok()?.peel_to_tree().ok());
+    out.theirs = theirs.as_ref().map(|t| t.id);
     if let Some(tree) = theirs {
         for e in index.entries() {
             let path = e.path(index).to_string();

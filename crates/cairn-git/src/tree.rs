@@ -377,7 +377,7 @@ fn changed_files(
     // the files it brought in cleanly (and not changed since) are the merged
     // branch's (a held-out trial: 33 files of `main`'s crowded out the one in
     // conflict).
-    let merge = crate::in_progress::merging(repo, &index, &modified.paths);
+    let mut merge = crate::in_progress::merging(repo, &index, &modified.paths);
     let mut paths = modified.paths;
     // ... the untracked files ...
     paths.extend(crate::untracked::untracked_files(
@@ -388,11 +388,19 @@ fn changed_files(
         &folders,
     )?);
     // ... and `HEAD`'s tree against the index (staged).
-    paths.extend(staged_files(
-        repo,
-        &index,
-        cache.map(|c| c.staged.as_path()),
-    )?);
+    let staged = staged_files(repo, &index, cache.map(|c| c.staged.as_path()))?;
+    if let Some(m) = &mut merge {
+        // A file the merged branch removed is staged as deleted: its work too.
+        for path in &staged {
+            if index.entry_by_path(path.as_str().into()).is_none()
+                && !m.conflicted.contains(path)
+                && m.removed_by_them(repo, path)
+            {
+                m.incoming.insert(path.clone());
+            }
+        }
+    }
+    paths.extend(staged);
     if let Some(m) = &merge {
         paths.extend(m.conflicted.iter().cloned());
     }

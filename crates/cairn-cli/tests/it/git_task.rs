@@ -471,6 +471,8 @@ fn a_merge_stopped_at_a_conflict_puts_the_conflict_first() {
     for i in 0..4 {
         write(&repo.join(format!("web/page{i}.ts")), "export {}\n");
     }
+    // A file `main` removed comes in staged as deleted: `main`'s work too.
+    std::fs::remove_file(repo.join("web/vite.config.ts")).unwrap();
     git(&repo, &["add", "-A"], "2026-02-03T09:00:00Z");
     git(
         &repo,
@@ -1745,6 +1747,23 @@ fn the_session_start_hook_reads_an_unread_history_in_the_background() {
     assert!(p.to_string().contains("code_changed"), "{p}");
     let err = hook();
     assert!(!err.contains("reading the git history"), "{err}");
+    // Every file the hook and the read left in the cache is the user's alone
+    // (the stamp that says a read was asked for was 0644: a held-out trial).
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let index = config.parent().unwrap().join("index");
+        let mut stamps = 0;
+        for entry in std::fs::read_dir(&index).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_file() {
+                stamps += usize::from(path.extension().is_some_and(|e| e == "asked"));
+                let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+                assert_eq!(mode, 0o600, "{}", path.display());
+            }
+        }
+        assert_eq!(stamps, 1);
+    }
 }
 
 #[test]
