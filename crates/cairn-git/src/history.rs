@@ -1,5 +1,5 @@
 //! Which commits touched which files: a history of the repository's `HEAD`
-//! (commit id, committer day, files changed against the first parent; merges
+//! (commit id, committer's own day, files changed against the first parent; merges
 //! skipped), kept in a cache file and brought up to date incrementally from the
 //! last `HEAD` it saw. The first, cold pass is capped (commits and days) and only
 //! runs when the caller allows it (`cairn index`, never a session-start hook).
@@ -11,7 +11,8 @@
 //! head <id>
 //! cut <day>                     (when the cold pass stopped at a cap: the oldest day read)
 //! p <path>                      (the path table, in first-seen order)
-//! c <id> <day> <path index>,... (newest first; day = UTC days since 1970-01-01)
+//! c <id> <day> <path index>,... (newest first; day = days since 1970-01-01 in the
+//!                               committer's own time zone, as the note's author dates it)
 //! ```
 
 use std::collections::HashMap;
@@ -27,11 +28,10 @@ use flat::{Commits, Strings};
 use touches::LazyIndex;
 pub use touches::{TouchCount, touch_counts};
 
-const MAGIC: &str = "cairn-git-history 2";
-
-/// The format before the closing count: still read (it is rewritten as the
-/// current one on the next update), without the check a count allows.
-const MAGIC_V1: &str = "cairn-git-history 1";
+/// Version 3 dates commits by the committer's own day (2 and 1, by UTC's, are
+/// foreign: read again by the next cold pass, since a fix committed at 21:00
+/// in New York on a note's date counted as changed after it).
+const MAGIC: &str = "cairn-git-history 3";
 
 /// How much history to read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -147,11 +147,9 @@ impl History {
 
     fn parse(text: &str) -> Option<Self> {
         let mut lines = lines(text);
-        let counted = match lines.next()? {
-            MAGIC => true,
-            MAGIC_V1 => false,
-            _ => return None,
-        };
+        if lines.next()? != MAGIC {
+            return None;
+        }
         // Held flat (see `flat`), with room for about as many commits and path
         // ids as a file of this size holds: grown once or twice at most.
         let mut h = Self {
@@ -187,7 +185,7 @@ impl History {
                 _ => return None,
             }
         }
-        (ended || !counted).then_some(h)
+        ended.then_some(h)
     }
 
     fn to_text(&self) -> String {
@@ -347,7 +345,7 @@ impl History {
         *self = Self::default();
         let n = all.len();
         self.cut = capped
-            .then(|| all.last().map(|w| w.time.div_euclid(86_400)))
+            .then(|| all.last().map(|w| w.day))
             .flatten();
         self.prepend(repo, all, under)?;
         self.head = Some(head_hex);
@@ -437,7 +435,7 @@ impl History {
                 continue;
             }
             commits
-                .push(&w.id.to_string(), w.time.div_euclid(86_400), &files)
+                .push(&w.id.to_string(), w.day, &files)
                 .ok_or_else(|| GitError::read("history", &"too many path ids"))?;
         }
         self.commits = commits.then(&self.commits);
@@ -529,7 +527,9 @@ fn path_ids(text: &str, paths: usize, out: &mut Vec<u32>) -> Option<()> {
 /// A commit found by a walk.
 struct Walked {
     id: gix::ObjectId,
-    time: i64,
+    /// The committer's day: days since 1970-01-01 in the committer's own time
+    /// zone.
+    day: i64,
     parent: Option<gix::ObjectId>,
 }
 
@@ -588,9 +588,15 @@ fn walk_until(
         if parents.len() > 1 {
             continue;
         }
+        // The walk gives the time in UTC; the zone is the commit's own.
+        let offset = info
+            .object()
+            .ok()
+            .and_then(|c| c.time().ok())
+            .map_or(0, |t| i64::from(t.offset));
         out.push(Walked {
             id: info.id,
-            time,
+            day: time.saturating_add(offset).div_euclid(86_400),
             parent: parents.first().copied(),
         });
         if out.len() >= max {
@@ -667,7 +673,7 @@ mod tests {
             for i in (1..order.len()).rev() {
                 order.swap(i, next(i + 1));
             }
-            let mut text = String::from("cairn-git-history 2\nhead ff\n");
+            let mut text = format!("{}\nhead ff\n", super::MAGIC);
             for p in &order {
                 text.push_str(&format!("p {p}\n"));
             }

@@ -84,7 +84,7 @@ fn commits_after_a_day_are_counted_per_file_and_folder() {
         "2026-01-20",
         &[("src/ledger/posting.rs", 2)],
     );
-    // The committer's UTC day counts: 2026-02-03T08:00+05:00 is 2026-02-03 03:00 UTC.
+    // The committer's own day counts: 2026-02-03T08:00+05:00 is the 3rd.
     check(
         &h,
         &["src/ledger/posting.rs"],
@@ -159,6 +159,42 @@ fn commits_after_a_day_are_counted_per_file_and_folder() {
 
 /// How much of the repository a folder holds: the share of the files the
 /// history touched that lie under it (a folder name, not a prefix of a name).
+/// A commit is dated by the committer's own day, as the note's author dates
+/// the note: a fix committed at 21:21 in New York on the note's date (already
+/// the next day in UTC) is no change since the note (a held-out trial).
+#[test]
+fn a_commit_counts_on_the_committer_s_own_day() {
+    let r = ledger();
+    r.commit(
+        "2026-03-05T21:21:00-04:00",
+        "Evening fix",
+        &[("src/payout/batch.rs", "3\n")],
+    );
+    r.commit(
+        "2026-03-07T01:30:00+09:00",
+        "Morning fix in Tokyo",
+        &[("src/ledger/posting.rs", "4\n")],
+    );
+    let repo = open(&r.path()).unwrap();
+    let mut h = History::default();
+    h.update(&repo, &HistoryLimits::default(), true).unwrap();
+    check(&h, &["src/payout/batch.rs"], "2026-03-05", &[]);
+    check(
+        &h,
+        &["src/payout/batch.rs"],
+        "2026-03-04",
+        &[("src/payout/batch.rs", 1)],
+    );
+    // 2026-03-06 16:30 UTC is the 7th in Tokyo.
+    check(
+        &h,
+        &["src/ledger/posting.rs"],
+        "2026-03-06",
+        &[("src/ledger/posting.rs", 1)],
+    );
+    check(&h, &["src/ledger/posting.rs"], "2026-03-07", &[]);
+}
+
 #[test]
 fn a_folder_s_share_of_the_files() {
     let r = ledger();
@@ -255,7 +291,7 @@ fn new_commits_are_added_incrementally_and_the_cache_file_round_trips() {
     );
 
     // A damaged or foreign file is an empty history.
-    std::fs::write(&file, "cairn-git-history 2\nc abc notaday 0\nend 1\n").unwrap();
+    std::fs::write(&file, "cairn-git-history 3\nc abc notaday 0\nend 1\n").unwrap();
     assert!(History::load(&file).is_empty());
     // So is one cut short at a line break (its count of commits is missing or
     // wrong).
@@ -272,12 +308,11 @@ fn new_commits_are_added_incrementally_and_the_cache_file_round_trips() {
     dropped.remove(last_commit);
     std::fs::write(&file, dropped.join("\n") + "\n").unwrap();
     assert!(History::load(&file).is_empty(), "a commit line lost");
-    // The older format, without the count, is still read.
-    let v1 = whole
-        .replace("cairn-git-history 2", "cairn-git-history 1")
-        .replace(&format!("end {}\n", h.len()), "");
-    std::fs::write(&file, v1).unwrap();
-    assert_eq!(History::load(&file), h, "the older format");
+    // The older formats dated commits by UTC's day: read again.
+    for old in ["cairn-git-history 2", "cairn-git-history 1"] {
+        std::fs::write(&file, whole.replace("cairn-git-history 3", old)).unwrap();
+        assert!(History::load(&file).is_empty(), "{old}");
+    }
     std::fs::write(&file, "something else").unwrap();
     assert!(History::load(&file).is_empty());
     assert!(History::load(&dir.path().join("missing")).is_empty());
