@@ -137,8 +137,16 @@ pub(crate) fn scan_body(body: &str, first_line: usize) -> BodyParts {
     parts
 }
 
+/// The note a wikilink's inside names: before its alias (`|`) or heading (`#`);
+/// a table cell escapes the alias's pipe (`[[Table view\|Table]]`), and the
+/// backslash is no part of the name.
+fn link_name(inner: &str) -> &str {
+    let name = inner.split(['|', '#']).next().unwrap_or("").trim();
+    name.strip_suffix('\\').map_or(name, str::trim_end)
+}
+
 fn add_link(parts: &mut BodyParts, dest: &str, line: usize) {
-    let target = dest.split(['|', '#']).next().unwrap_or("").trim();
+    let target = link_name(dest);
     // A note name never holds brackets or a line break: `[[![img](x)](y)` and
     // `[[tag] text]` are brackets that happen to double, not links.
     if target.is_empty() || target.contains(['[', ']', '\n']) {
@@ -249,7 +257,7 @@ pub fn wikilinks(text: &str) -> Vec<String> {
         let Some(end) = after.find("]]") else { break };
         let inner = &after[..end];
         if !inner.contains('[') && !inner.contains('\n') {
-            let target = inner.split(['|', '#']).next().unwrap_or("").trim();
+            let target = link_name(inner);
             if !target.is_empty() {
                 out.push(target.to_owned());
             }
@@ -266,7 +274,7 @@ pub fn link_target(text: &str) -> String {
         .strip_prefix("[[")
         .and_then(|t| t.strip_suffix("]]"))
         .unwrap_or(t);
-    t.split(['|', '#']).next().unwrap_or("").trim().to_owned()
+    link_name(t).to_owned()
 }
 
 /// `#tag` words of plain text (never code, HTML or a link: the caller gives only
@@ -321,6 +329,13 @@ mod tests {
         assert_eq!(hs, vec![(1, "Title #rust", 5), (2, "Sub", 10)]);
         assert_eq!(p.wikilinks, vec!["Other Note", "img.png"]);
         assert_eq!(p.tags, vec!["rust", "todo", "tag-two/x"]);
+        // A table cell escapes an alias's pipe.
+        let p = scan_body(
+            "| View | Link |\n|---|---|\n| a | [[Table view\\|Table]] |\n",
+            1,
+        );
+        assert_eq!(p.wikilinks, vec!["Table view"]);
+        assert_eq!(wikilinks("| [[Table view\\|Table]] |"), vec!["Table view"]);
     }
 
     #[test]

@@ -14,25 +14,50 @@ use crate::parse::note_id;
 #[derive(Debug, Default)]
 pub struct NoteNames {
     keys: FxHashMap<String, Vec<usize>>,
+    /// The ends of notes' paths of two folders' depth or more, lowercase,
+    /// without the extension (`obsidian publish/security` of
+    /// `ar/Obsidian Publish/Security.md`).
+    path_ends: FxHashMap<String, Vec<usize>>,
 }
 
 impl NoteNames {
     /// Indexes every name of `notes` (positions in iteration order).
     pub fn new<'a>(notes: impl IntoIterator<Item = &'a Note>) -> NoteNames {
         let mut keys: FxHashMap<String, Vec<usize>> = FxHashMap::default();
+        let mut path_ends: FxHashMap<String, Vec<usize>> = FxHashMap::default();
         for (i, n) in notes.into_iter().enumerate() {
             for k in names_of(n) {
                 keys.entry(k).or_default().push(i);
             }
+            if n.entry_of.is_none() {
+                let path = n.path.to_lowercase();
+                let path = path.rsplit_once('.').map_or(path.as_str(), |(p, _)| p);
+                // Every end after a `/` that still holds one: `b/c` of `a/b/c`.
+                for (at, _) in path.match_indices('/') {
+                    let end = &path[at + 1..];
+                    if end.contains('/') {
+                        path_ends.entry(end.to_owned()).or_default().push(i);
+                    }
+                }
+            }
         }
-        NoteNames { keys }
+        NoteNames { keys, path_ends }
     }
 
     /// The indexes of the notes `target`, written in note `from`, names (empty
-    /// when none; more than one when the name is ambiguous).
+    /// when none; more than one when the name is ambiguous). A path that names
+    /// no note from the vault's root names the notes whose paths end with it,
+    /// as Obsidian resolves it (`[[Obsidian Publish/Security]]` written in a
+    /// translation kept under `ar/`).
     pub fn resolve(&self, target: &str, from: &Note) -> Vec<usize> {
-        for candidate in candidates(target, from) {
-            if let Some(found) = self.keys.get(&candidate) {
+        let candidates = candidates(target, from);
+        for candidate in &candidates {
+            if let Some(found) = self.keys.get(candidate) {
+                return found.clone();
+            }
+        }
+        for candidate in &candidates {
+            if let Some(found) = self.path_ends.get(candidate) {
                 return found.clone();
             }
         }
@@ -289,6 +314,33 @@ mod tests {
         assert_eq!(names.resolve("adr-9", from), vec![0, 1]);
         assert_eq!(names.resolve_one("adr-9", from), None);
         assert_eq!(names.resolve_one("missing", from), None);
+        // A path from a folder below the root, as a translation's links are.
+        let notes = vec![
+            note("ar/Obsidian Publish/Security.md", "x\n"),
+            note("de/Obsidian Publish/Sicherheit.md", "x\n"),
+            note("ar/Index.md", "x\n"),
+        ];
+        let names = NoteNames::new(&notes);
+        let from = &notes[2];
+        assert_eq!(
+            names.resolve_one("Obsidian Publish/Security", from),
+            Some(0)
+        );
+        assert_eq!(
+            names.resolve_one("obsidian publish/sicherheit.md", from),
+            Some(1)
+        );
+        assert_eq!(names.resolve_one("Publish/Security", from), None);
+        assert_eq!(names.resolve_one("Other/Security", from), None);
+        let notes = vec![
+            note(
+                "a/adr-9.md",
+                "---\ntitle: ADR-9 Cluster\naliases: [nine]\n---\nbody\n",
+            ),
+            note("b/adr-9.md", "# Other nine\n"),
+            note("a/x.md", "x\n"),
+        ];
+        let from = &notes[2];
         let found = find_named(
             &notes,
             &[
