@@ -344,9 +344,7 @@ impl History {
         let (all, capped) = walk_capped(repo, head, limits.max_commits, cutoff)?;
         *self = Self::default();
         let n = all.len();
-        self.cut = capped
-            .then(|| all.last().map(|w| w.day))
-            .flatten();
+        self.cut = capped.then(|| all.last().map(|w| w.day)).flatten();
         self.prepend(repo, all, under)?;
         self.head = Some(head_hex);
         Ok(HistoryUpdate::Rebuilt(n))
