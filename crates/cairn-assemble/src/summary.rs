@@ -53,7 +53,18 @@ pub fn best_sentences<S: AsRef<str>>(sentences: &[S], terms: &BTreeSet<String>) 
 /// contents, a badge or an embed. It reads the redacted view only.
 pub fn summarize(n: &ShownNote<'_>, query_terms: &BTreeSet<String>) -> SafeText<'static> {
     if let Some(d) = telling_description(n) {
-        return d.reshape(|d| clip_str(&one_line(d.trim()), SUMMARY_CHARS));
+        // A description that links (`Templates are a [[Core plugins|core
+        // plugin]]`, `see [the guide](x)`) reads as its text, as the body's
+        // prose does; one without a link is kept as written (`Vec<u8>`).
+        return d.reshape(|d| {
+            let d = d.trim();
+            let text = if d.contains("[[") || d.contains("](") {
+                cairn_note::clean_inline(d)
+            } else {
+                d.to_owned()
+            };
+            clip_str(&one_line(&text), SUMMARY_CHARS)
+        });
     }
     n.body.reshape(|body| {
         let p = prose(body);

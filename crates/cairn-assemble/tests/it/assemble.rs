@@ -233,6 +233,28 @@ fn types_go_to_their_sections_and_retired_are_excluded() {
 }
 
 #[test]
+fn a_description_that_links_reads_as_its_text() {
+    let n = note(
+        "Templates.md",
+        "memory_type: reference\ndescription: 'Templates are a [[Core plugins|core plugin]]; see [the guide](https://x.test) for Vec<u8>.'",
+        "Body.",
+    );
+    let p = build(&[(n, 2.0, 1.0)], &BTreeSet::new());
+    assert!(
+        says(&p, "Templates are a core plugin; see the guide for Vec"),
+        "{:?}",
+        p.recommended_notes
+    );
+    let n = note(
+        "Bytes.md",
+        "memory_type: reference\ndescription: Keep payloads as Vec<u8> end to end.",
+        "Body.",
+    );
+    let p = build(&[(n, 2.0, 1.0)], &BTreeSet::new());
+    assert!(says(&p, "Keep payloads as Vec<u8> end to end."));
+}
+
+#[test]
 fn a_copy_of_a_note_shown_is_left_out_as_a_duplicate() {
     let copy = |path: &str| {
         note(
