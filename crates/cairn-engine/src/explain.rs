@@ -11,7 +11,8 @@ use crate::derived_task::TaskPart;
 use crate::wakeup::{WakeupRequest, route_method};
 use crate::{Engine, EngineError};
 
-/// How many candidates an explanation lists (all pinned ones are listed too).
+/// How many candidates an explanation lists (all pinned ones and all the
+/// packet shows are listed too).
 pub(crate) const EXPLAIN_LIMIT: usize = 40;
 
 /// One candidate's story.
@@ -115,14 +116,16 @@ impl Engine {
                 hidden += 1;
                 continue;
             }
-            if rank >= EXPLAIN_LIMIT && !s.pinned {
-                continue;
-            }
             let derived = packet
                 .provenance
                 .derived_from
                 .iter()
                 .find(|d| d.path == s.path);
+            // Every note the packet shows is listed, wherever it ranks (with
+            // no task, a hub note ranks with every other note).
+            if rank >= EXPLAIN_LIMIT && !s.pinned && derived.is_none() {
+                continue;
+            }
             let item = packet
                 .sections()
                 .into_iter()

@@ -223,3 +223,44 @@ fn explain_with_no_task_says_how_the_packet_listed_each_note() {
         "{text}"
     );
 }
+
+/// With no task every note ranks alike, and a hub note the packet shows may
+/// rank past the candidates an explanation lists: it is listed all the same,
+/// as included (a held-out trial: explain left out the two hubs the packet
+/// showed).
+#[test]
+fn explain_lists_every_note_the_packet_shows() {
+    let vault = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: &str| {
+        std::fs::write(vault.path().join(name), text).unwrap();
+    };
+    write(
+        "zz-hub.md",
+        "---\ncreated: 2020-01-01\n---\n# Hub\n\nThe map of the vault.\n",
+    );
+    for i in 0..50 {
+        let link = if i < 5 { " See [[zz-hub]]." } else { "" };
+        write(
+            &format!("n{i:02}.md"),
+            &format!(
+                "---\ncreated: 2026-01-{:02}\n---\n# Note {i}\n\nSome text.{link}\n",
+                1 + i % 28
+            ),
+        );
+    }
+    let e = engine(vault.path());
+    let req = request(vault.path(), "", &[], Format::Json);
+    let packet = e.wakeup(&req).unwrap().packet;
+    let shown: Vec<&str> = packet
+        .provenance
+        .derived_from
+        .iter()
+        .map(|d| d.path.as_str())
+        .collect();
+    assert!(shown.contains(&"zz-hub.md"), "{shown:?}");
+    let x = e.explain(&req).unwrap();
+    for path in &shown {
+        let c = x.candidates.iter().find(|c| c.path == *path);
+        assert_eq!(c.map(|c| c.decision.as_str()), Some("included"), "{path}");
+    }
+}
