@@ -26,6 +26,7 @@ mod touches;
 
 use flat::{Commits, Strings};
 use touches::LazyIndex;
+pub(crate) use touches::is_lock_file_or_changelog;
 pub use touches::{TouchCount, touch_counts};
 
 /// Version 3 dates commits by the committer's own day (2 and 1, by UTC's, are

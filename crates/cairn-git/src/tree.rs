@@ -299,6 +299,19 @@ impl Repository {
                 committed.push(f.clone());
             }
         }
+        // A changelog or a lock file changed beside code says nothing of what
+        // the work is about (a fix's CHANGELOG.md line, a bump's Cargo.lock):
+        // left out, unless nothing else changed (a held-out trial: their path
+        // words took a note under the relevance gate).
+        let mut changed = changed;
+        for files in [&mut changed, &mut committed] {
+            if files
+                .iter()
+                .any(|f| !crate::history::is_lock_file_or_changelog(f))
+            {
+                files.retain(|f| !crate::history::is_lock_file_or_changelog(f));
+            }
+        }
         let commits = own.into_iter().map(|c| c.subject).collect();
         Ok(WorkingTree {
             workdir: self.workdir.clone(),

@@ -125,9 +125,11 @@ pub fn branch_words(branch: &str, author: &[String]) -> Vec<String> {
             .split(|c: char| matches!(c, '-' | '_' | '.') || c.is_whitespace() || is_format_char(c))
             .collect();
         let mut i = 0;
-        // A kind written with a dash (`fix-ssl-connect`, `feat_retry`), opening
-        // a branch of one segment and followed by more.
-        if segments.len() == 1
+        // A kind written with a dash (`fix-ssl-connect`, `feat_retry`,
+        // `copilot/fix-91`), opening the branch's only topical segment and
+        // followed by more.
+        if out.is_empty()
+            && at == segments.len()
             && !kind_dropped
             && words.len() > 1
             && KIND_PREFIXES.contains(&words[0].to_lowercase().as_str())
@@ -146,6 +148,20 @@ pub fn branch_words(branch: &str, author: &[String]) -> Vec<String> {
             {
                 out.push(format!("{w}{number}"));
                 i += 1;
+                continue;
+            }
+            // An issue's number (`2990-glob-trailing-dot`, `fix/issue-91`,
+            // `copilot/fix-91`): a word, as notes that mention the issue
+            // (`#2990`) are indexed; not a version after a name (`vue-3`,
+            // `python-311-support`, `release-24`).
+            if is_issue_number(w) {
+                let after = (i >= 2).then(|| words[i - 2].to_ascii_lowercase());
+                let opens = after.as_deref().is_none_or(|p| {
+                    p.is_empty() || KIND_PREFIXES.contains(&p) || ISSUE_WORDS.contains(&p)
+                });
+                if opens {
+                    out.push(w.to_owned());
+                }
                 continue;
             }
             // A single letter names nothing (`wip/x`, `fix/a-b`); a character
@@ -192,6 +208,16 @@ pub fn author_names(name: &str, email: &str) -> Vec<String> {
     out
 }
 
+/// The words before an issue's number in a branch name (`issue-91`, `gh-1502`).
+const ISSUE_WORDS: &[&str] = &[
+    "issue", "issues", "bug", "bugs", "pr", "mr", "ticket", "task", "story", "card", "gh",
+];
+
+/// Whether `w` may be an issue's number: two to seven digits.
+fn is_issue_number(w: &str) -> bool {
+    (2..=7).contains(&w.len()) && w.bytes().all(|b| b.is_ascii_digit())
+}
+
 /// Whether `letters` then `number` (two words of a branch name) are an issue
 /// tracker's key: a project key of 2 to 10 ASCII letters and a number of two
 /// digits or more (a version is one digit: `HTTP-2-support`, `UI-2-redesign`
@@ -203,12 +229,9 @@ pub fn author_names(name: &str, email: &str) -> Vec<String> {
 /// standard by number (`issue-91`, `RFC-7231`: notes write "issue #91", "RFC
 /// 7231").
 fn is_issue_key(letters: &str, number: &str, opens_segment: bool) -> bool {
-    const REFERENCE_WORDS: &[&str] = &[
-        "issue", "issues", "bug", "bugs", "pr", "mr", "ticket", "task", "story", "card", "gh",
-        "rfc", "pep", "iso", "ieee", "http", "cve",
-    ];
+    const STANDARDS: &[&str] = &["rfc", "pep", "iso", "ieee", "http", "cve"];
     let lower = letters.to_ascii_lowercase();
-    let known = |l: &str| names_no_topic(l) || REFERENCE_WORDS.contains(&l);
+    let known = |l: &str| names_no_topic(l) || ISSUE_WORDS.contains(&l) || STANDARDS.contains(&l);
     if !(2..=10).contains(&letters.len())
         || !letters.bytes().all(|b| b.is_ascii_alphabetic())
         || number.len() < 2
@@ -339,7 +362,7 @@ mod tests {
         check("release/next", "");
         check("feature/release-notes", "release notes");
         check("alice/fix/retry-loop", "alice fix retry loop");
-        check("feature/123-idempotency-keys", "idempotency keys");
+        check("feature/123-idempotency-keys", "123 idempotency keys");
         check("release/2.4", "");
         // A held-out trial: these kinds stayed as topic words.
         check("test/ssl-reconnect-timeout", "ssl reconnect timeout");
@@ -375,8 +398,8 @@ mod tests {
             "dependabot/npm_and_yarn/lodash-4.17.21",
             "npm and yarn lodash",
         );
-        check("claude/issue-91-retry-loop", "issue retry loop");
-        check("copilot/fix-91", "");
+        check("claude/issue-91-retry-loop", "issue 91 retry loop");
+        check("copilot/fix-91", "91");
         check("codex/feature/ledger-holds", "ledger holds");
         check("patch-1", "");
         check("claude", "");
@@ -399,11 +422,17 @@ mod tests {
         check("fix/add-vue-3-support", "add vue support");
         check("chore/vue-3-upgrade", "vue upgrade");
         check("feat/python-311-support", "python support");
-        check("fix/issue-91", "issue");
-        check("fix/ISSUE-91-crash", "ISSUE crash");
-        check("bug-1234-npe", "bug npe");
+        check("fix/issue-91", "issue 91");
+        check("fix/ISSUE-91-crash", "ISSUE 91 crash");
+        check("bug-1234-npe", "bug 1234 npe");
         check("release-24", "");
-        check("fix-123", "");
+        check("fix-123", "123");
+        // An issue's number opening the branch, or alone (GitHub's "create a
+        // branch" from an issue; a held-out trial on ripgrep).
+        check("2990-glob-trailing-dot", "2990 glob trailing dot");
+        check("fix/2990-glob-trailing-dot", "2990 glob trailing dot");
+        check("3108", "3108");
+        check("release-2024", "");
         check("feature/ABCDEFGHIJK-12", "ABCDEFGHIJK");
         // A version or a standard's number is no issue.
         check("feature/HTTP-2-support", "HTTP support");

