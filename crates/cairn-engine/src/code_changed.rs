@@ -462,6 +462,9 @@ impl Engine {
                     if h.update(repo, &limits, false).ok()?.changed() {
                         let _ = h.save(&file);
                     }
+                    // The branch's own commits are the work at hand, as a
+                    // wake-up on the branch reads them.
+                    h.leave_out_commits(&repo.own_commit_ids());
                     // With the deboost off, `cairn index` never reads the
                     // history: nothing to ask for.
                     if h.is_empty()

@@ -615,13 +615,19 @@ fn read_tree(
         status_cache.as_ref(),
         &|f| crate::derived_task::is_vault_note(&workdir, f, &note_dirs),
     );
-    GitRead {
-        task: match tree {
-            Ok(t) => task_of(&t, &why, config.git.changed_files, &note_dirs),
-            Err(e) => GitTask::Failed(safe(&e.to_string())),
-        },
-        history: loading.wait(),
-    }
+    let mut history = loading.wait();
+    let task = match tree {
+        Ok(t) => {
+            // The branch's own commits are the work at hand: no note's code
+            // changed since it by them.
+            if let Some(h) = history.cached.as_mut().and_then(Arc::get_mut) {
+                h.leave_out_commits(&t.own_commit_ids);
+            }
+            task_of(&t, &why, config.git.changed_files, &note_dirs)
+        }
+        Err(e) => GitTask::Failed(safe(&e.to_string())),
+    };
+    GitRead { task, history }
 }
 
 /// The repository's history from the cache, brought up to date when only a few

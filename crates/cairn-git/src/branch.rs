@@ -155,7 +155,7 @@ pub(crate) fn default_and_own_commits(
     max: usize,
     cache: Option<&Path>,
     tip: Option<gix::ObjectId>,
-) -> Result<(Option<DefaultBranch>, Vec<OwnCommit>), GitError> {
+) -> Result<(Option<DefaultBranch>, OwnCommits), GitError> {
     let head = tip.or_else(|| repo.head().ok().and_then(|h| h.id()).map(gix::Id::detach));
     let cache = cache.filter(|_| ids_say_it_all(repo));
     // The default branch, and the branch this one was made from.
@@ -184,7 +184,7 @@ pub(crate) fn default_and_own_commits(
         _ => None,
     };
     if let (Some(file), Some((key, _, name, _))) = (cache, &kept)
-        && let Some(commits) = read_kept(file, key).and_then(|l| OwnCommit::from_lines(&l))
+        && let Some(commits) = read_kept(file, key).and_then(|l| OwnCommits::from_lines(&l))
     {
         return Ok((Some(name.clone()), commits));
     }
@@ -192,13 +192,13 @@ pub(crate) fn default_and_own_commits(
     let peeled_head = tip.or_else(|| repo.head_id().ok().map(gix::Id::detach));
     let commits = match (&default, peeled_head) {
         (Some((_, tips)), Some(head)) => own_commits(repo, head, tips, max)?,
-        _ => Vec::new(),
+        _ => OwnCommits::default(),
     };
     if let (Some(file), Some((key, head, name, tips))) = (cache, kept)
         && peeled_head == Some(head)
         && default.as_ref() == Some(&(name, tips))
     {
-        write_kept(file, "git-commits", key, &OwnCommit::to_lines(&commits));
+        write_kept(file, "git-commits", key, &commits.to_lines());
     }
     Ok((default.map(|(name, _)| name), commits))
 }
@@ -281,9 +281,9 @@ fn own_commits(
     head: gix::ObjectId,
     tips: &[gix::ObjectId],
     max: usize,
-) -> Result<Vec<OwnCommit>, GitError> {
-    if tips.contains(&head) || max == 0 {
-        return Ok(Vec::new());
+) -> Result<OwnCommits, GitError> {
+    if tips.contains(&head) {
+        return Ok(OwnCommits::default());
     }
     let walk = repo
         .rev_walk([head])
@@ -294,9 +294,19 @@ fn own_commits(
         .all()
         .map_err(|e| GitError::read("history", &e))?;
     let mut out = Vec::new();
+    let mut ids = Vec::new();
     for info in walk {
         let info = info.map_err(|e| GitError::read("history", &e))?;
         if info.parent_ids.len() > 1 {
+            continue;
+        }
+        ids.push(info.id.to_string());
+        if out.len() >= max {
+            // Past the subjects the task takes, only which commits are the
+            // branch's own (no message read, no diff).
+            if ids.len() >= MAX_OWN_IDS {
+                break;
+            }
             continue;
         }
         let commit = info.object().map_err(|e| GitError::read("a commit", &e))?;
@@ -319,15 +329,49 @@ fn own_commits(
             };
             out.push(OwnCommit { subject, files });
         }
-        if out.len() >= max {
-            break;
-        }
     }
-    Ok(out)
+    Ok(OwnCommits { commits: out, ids })
+}
+
+/// How many of the branch's own commits are known by id (a longer-lived
+/// branch's older commits count as changes since a note).
+const MAX_OWN_IDS: usize = 1_000;
+
+/// The branch's own commits: the newest with their subjects and files, and the
+/// ids of all of them (up to [`MAX_OWN_IDS`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct OwnCommits {
+    pub(crate) commits: Vec<OwnCommit>,
+    pub(crate) ids: Vec<String>,
+}
+
+impl OwnCommits {
+    /// The cache file's lines: [`OwnCommit::to_lines`], then `i <id>` per commit.
+    fn to_lines(&self) -> Vec<String> {
+        let mut out = OwnCommit::to_lines(&self.commits);
+        out.extend(self.ids.iter().map(|id| format!("i {id}")));
+        out
+    }
+
+    /// Reads [`OwnCommits::to_lines`]; `None` for anything else.
+    fn from_lines(lines: &[String]) -> Option<OwnCommits> {
+        let at = lines
+            .iter()
+            .position(|l| l.starts_with("i "))
+            .unwrap_or(lines.len());
+        let ids = lines[at..]
+            .iter()
+            .map(|l| l.strip_prefix("i ").map(str::to_owned))
+            .collect::<Option<Vec<String>>>()?;
+        Some(OwnCommits {
+            commits: OwnCommit::from_lines(&lines[..at])?,
+            ids,
+        })
+    }
 }
 
 /// First word of a commit-subjects cache file (its format's version).
-const COMMITS_MAGIC: &str = "cairn-git-commits-3";
+const COMMITS_MAGIC: &str = "cairn-git-commits-4";
 
 #[cfg(test)]
 mod tests {

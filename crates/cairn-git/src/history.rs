@@ -108,6 +108,9 @@ pub struct History {
     commits: Commits,
     /// Per path, the commits that touched it, built on the first question.
     touched_by: LazyIndex,
+    /// Positions of commits [`History::touches`] does not count (the
+    /// branch's own: the work at hand, not a change since a note).
+    left_out: std::collections::HashSet<u32>,
 }
 
 impl History {
@@ -122,6 +125,25 @@ impl History {
     #[must_use]
     pub fn cut(&self) -> Option<i64> {
         self.cut
+    }
+
+    /// Leaves the commits `ids` (hex) out of what [`History::touches`] counts,
+    /// until the history is updated: the branch's own commits, the work at
+    /// hand rather than a change since a note (a held-out trial: committing
+    /// the fix marked the note about its file "may be stale").
+    pub fn leave_out_commits(&mut self, ids: &[String]) {
+        self.left_out.clear();
+        if ids.is_empty() {
+            return;
+        }
+        let ids: std::collections::HashSet<&str> = ids.iter().map(String::as_str).collect();
+        for i in 0..self.commits.len() {
+            if ids.contains(self.commits.id(i))
+                && let Ok(at) = u32::try_from(i)
+            {
+                self.left_out.insert(at);
+            }
+        }
     }
 
     /// Number of commits held.
@@ -361,6 +383,7 @@ impl History {
         let before = self.commits.len();
         self.commits = self.commits.retained(|id| !gone.contains(id));
         self.touched_by = LazyIndex::default();
+        self.left_out.clear();
         before - self.commits.len()
     }
 
@@ -440,6 +463,7 @@ impl History {
         self.commits = commits.then(&self.commits);
         self.sort_paths();
         self.touched_by = LazyIndex::default();
+        self.left_out.clear();
         Ok(())
     }
 

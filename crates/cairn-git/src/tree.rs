@@ -91,6 +91,10 @@ pub struct WorkingTree {
     /// The files those commits changed (each against its parent), newest
     /// commit first, each once, at most [`ReadOptions::max_changed`].
     pub committed: Vec<String>,
+    /// The ids (hex) of the branch's own commits, newest first, merges left
+    /// out, up to a thousand: all of them, where [`WorkingTree::commits`]
+    /// holds the newest subjects.
+    pub own_commit_ids: Vec<String>,
     /// Remotes, `origin` first, then by name.
     pub remotes: Vec<Remote>,
     /// The names the repository's author goes by ([`crate::author_names`] of
@@ -291,7 +295,7 @@ impl Repository {
             detached.as_ref().map(|d| d.tip),
         )?;
         let mut committed: Vec<String> = Vec::new();
-        for f in own.iter().flat_map(|c| &c.files) {
+        for f in own.commits.iter().flat_map(|c| &c.files) {
             if committed.len() >= opts.max_changed {
                 break;
             }
@@ -312,7 +316,8 @@ impl Repository {
                 files.retain(|f| !crate::history::is_lock_file_or_changelog(f));
             }
         }
-        let commits = own.into_iter().map(|c| c.subject).collect();
+        let own_commit_ids = own.ids;
+        let commits = own.commits.into_iter().map(|c| c.subject).collect();
         Ok(WorkingTree {
             workdir: self.workdir.clone(),
             main_workdir: self.main_workdir.clone(),
@@ -326,6 +331,7 @@ impl Repository {
             changed_total,
             commits,
             committed,
+            own_commit_ids,
             remotes: remotes(repo),
             author: repo
                 .author()
@@ -333,6 +339,18 @@ impl Repository {
                 .map(|a| crate::author_names(&a.name.to_string(), &a.email.to_string()))
                 .unwrap_or_default(),
         })
+    }
+}
+
+impl Repository {
+    /// The ids (hex) of the commits of `HEAD`'s branch not on the default
+    /// branch (as [`WorkingTree::own_commit_ids`]), without reading the
+    /// working tree: empty on the default branch, or when it cannot be told.
+    #[must_use]
+    pub fn own_commit_ids(&self) -> Vec<String> {
+        crate::branch::default_and_own_commits(&self.repo, 0, None, None)
+            .map(|(_, own)| own.ids)
+            .unwrap_or_default()
     }
 }
 

@@ -2813,3 +2813,47 @@ fn a_changed_file_finds_notes_that_name_it_by_its_name() {
         assert!(!got.iter().any(|g| g == off), "{off} in {got:?}");
     }
 }
+
+/// The branch's own commits are the work at hand: with the task derived from
+/// the branch, the note about the file they changed is not marked as changed
+/// since; merged into the default branch, they are changes like any other (a
+/// held-out trial: committing the fix marked its own note "may be stale").
+#[test]
+fn the_branch_s_own_commits_are_no_change_since_a_note() {
+    let (_dir, config, repo) = held_out("");
+    index(&config, None);
+    let batch = |p: &Value| -> Value {
+        p.as_object()
+            .unwrap()
+            .values()
+            .filter_map(Value::as_array)
+            .flatten()
+            .find(|i| i["title"] == "Payout batch locking")
+            .cloned()
+            .expect("the batch note is in the packet")
+    };
+    let on_branch = batch(&wakeup_json(&config, &repo, &[]));
+    assert!(on_branch.get("code_changed").is_none(), "{on_branch}");
+    // Lint reads the checked-out branch so too.
+    let report = lint_json(&config).to_string();
+    assert!(!report.contains("code-changed-since-note"), "{report}");
+    git(&repo, &["stash", "-q", "-u"], "2026-02-02T09:00:00Z");
+    git(&repo, &["checkout", "-q", "main"], "2026-02-02T09:00:00Z");
+    git(
+        &repo,
+        &["merge", "-q", "--ff-only", "fix/payout-batch-lock-timeouts"],
+        "2026-02-02T09:00:00Z",
+    );
+    index(&config, None);
+    let merged = batch(&wakeup_json(
+        &config,
+        &repo,
+        &["--task", "payout batch lock timeouts"],
+    ));
+    assert_eq!(
+        merged["code_changed"],
+        serde_json::json!([{"path": "src/payout/batch.rs", "commits": 1, "since": "2026-01-20"}])
+    );
+    let report = lint_json(&config).to_string();
+    assert!(report.contains("code-changed-since-note"), "{report}");
+}

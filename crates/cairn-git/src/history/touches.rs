@@ -145,8 +145,9 @@ impl History {
     }
 
     /// For each of `targets` (repository-relative files or folders), the commits
-    /// after `after_day` (UTC days since 1970-01-01) that touched it; targets no
-    /// commit touched are left out. In the order of `targets`.
+    /// after `after_day` (days since 1970-01-01) that touched it, but those
+    /// [`History::leave_out_commits`] named; targets no commit touched are left
+    /// out. In the order of `targets`.
     #[must_use]
     pub fn touches(&self, targets: &[String], after_day: i64) -> Vec<TouchCount> {
         touch_counts(self, targets, after_day)
@@ -192,11 +193,16 @@ pub fn touch_counts(history: &History, targets: &[String], after_day: i64) -> Ve
             })
             .filter(|l| !l.is_empty())
             .collect();
+        let left_out = &history.left_out;
         let commits = match lists.as_slice() {
             [] => 0,
-            [one] => one.len(),
+            [one] if left_out.is_empty() => one.len(),
             many => {
-                let mut all: Vec<u32> = many.iter().flat_map(|l| l.iter().copied()).collect();
+                let mut all: Vec<u32> = many
+                    .iter()
+                    .flat_map(|l| l.iter().copied())
+                    .filter(|c| !left_out.contains(c))
+                    .collect();
                 all.sort_unstable();
                 all.dedup();
                 all.len()
