@@ -353,19 +353,19 @@ impl OwnCommits {
         out
     }
 
-    /// Reads [`OwnCommits::to_lines`]; `None` for anything else.
+    /// Reads [`OwnCommits::to_lines`] (an `i` line anywhere); `None` for
+    /// anything else.
     fn from_lines(lines: &[String]) -> Option<OwnCommits> {
-        let at = lines
-            .iter()
-            .position(|l| l.starts_with("i "))
-            .unwrap_or(lines.len());
-        let ids = lines[at..]
-            .iter()
-            .map(|l| l.strip_prefix("i ").map(str::to_owned))
-            .collect::<Option<Vec<String>>>()?;
+        let (ids, commits): (Vec<&String>, Vec<&String>) =
+            lines.iter().partition(|l| l.starts_with("i "));
+        let commits: Vec<String> = commits.into_iter().cloned().collect();
         Some(OwnCommits {
-            commits: OwnCommit::from_lines(&lines[..at])?,
-            ids,
+            commits: OwnCommit::from_lines(&commits)?,
+            ids: ids
+                .iter()
+                .filter_map(|l| l.strip_prefix("i "))
+                .map(str::to_owned)
+                .collect(),
         })
     }
 }

@@ -620,6 +620,11 @@ fn value_span(
             }
         }
     }
+    // A sentence goes on after a bare value's comma or semicolon (`the deploy
+    // token is ghp_…; then run it`): they are no part of it.
+    if unquoted && matches!(rule.check, Check::Prose | Check::Answer) {
+        end = start + text[start..end].trim_end_matches([',', ';']).len();
+    }
     let value = &text[start..end];
     // A sentence's value that ends in a colon, or is followed by one, is what
     // the key is for (`client secret (base64): x`, `client secret "prod": x`):
@@ -634,6 +639,17 @@ fn value_span(
     }
     let rest = &text[match_end.max(end).min(line_end)..line_end];
     if end == start || benign::is_benign_value(value, quote, rest) {
+        return None;
+    }
+    // An API key or token is long and mixes letters and digits: a value of a
+    // few letters or digits alone is a format's token (`token: \`HH\``), a
+    // field number (`string security_token = 1;`) or a word (``Token
+    // `claims` ``), as docs write them.
+    let short = value.trim_end_matches([';', ',']);
+    if rule.kind == CredentialKind::ApiKeyAssignment
+        && short.chars().count() < 8
+        && (!short.bytes().any(|b| b.is_ascii_digit()) || short.bytes().all(|b| b.is_ascii_digit()))
+    {
         return None;
     }
     // A type or member name as an API key's value (`?token=PrefetchOptions`,

@@ -263,6 +263,11 @@ fn key_cell_kind(cell: &str) -> Option<CredentialKind> {
         .trim_end_matches(':')
         .trim()
         .to_lowercase();
+    // A command-line flag (`--password`, `-p`): the cell beside it says what
+    // the flag is for, as a CLI reference's table does.
+    if key.starts_with('-') {
+        return None;
+    }
     let ends_with_word = |word: &str| {
         key.strip_suffix(word)
             .is_some_and(|head| head.is_empty() || head.ends_with([' ', '_', '-', '.']))

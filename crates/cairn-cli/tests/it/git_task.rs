@@ -131,6 +131,17 @@ pub(crate) fn held_out(extra_config: &str) -> (tempfile::TempDir, PathBuf, PathB
     (dir, config, repo)
 }
 
+/// [`held_out`]'s branch fast-forwarded into `main`, checked out: its commit
+/// is no longer the branch's own (work at hand) but a change since the notes.
+fn merged_into_main(repo: &Path) {
+    git(repo, &["checkout", "-q", "main"], "2026-02-02T09:00:00Z");
+    git(
+        repo,
+        &["merge", "-q", "--ff-only", "fix/payout-batch-lock-timeouts"],
+        "2026-02-02T09:00:00Z",
+    );
+}
+
 fn wakeup_json(config: &Path, cwd: &Path, extra: &[&str]) -> Value {
     wakeup_json_from(config, cwd, extra, None)
 }
@@ -1413,6 +1424,7 @@ fn lint_in_a_repository_of_a_folder_of_repositories_checks_its_notes() {
     )
     .unwrap();
     index(&config, Some(&repo));
+    merged_into_main(&repo);
     let report = lint_json_in(&config, &repo);
     let found = changed_code(&report);
     assert_eq!(found.len(), 1, "{report}");
@@ -1524,6 +1536,7 @@ fn notes_whose_code_changed_say_so_after_cairn_index_and_lint_warns() {
         }
     }
 
+    merged_into_main(&repo);
     let report = lint_json(&config);
     assert!(
         !codes(&report).contains(&"git-history-not-read".to_owned()),
@@ -2243,6 +2256,7 @@ fn a_related_folder_holding_most_of_the_repository_points_at_nothing_alone() {
         "{text}"
     );
     // Nor is the folder's churn a "code changed" count: only the file's is.
+    merged_into_main(&repo);
     let report = lint_json(&config);
     let found = changed_code(&report);
     assert_eq!(found.len(), 1, "{report}");

@@ -342,6 +342,10 @@ fn positive_cases() -> Vec<(String, String)> {
         ("password:: Xk9fakePw2".into(), "password:: [redacted:password]"),
         ("Geheimnis: Zp4Wv8Tn1Bc7Rk".into(), "Geheimnis: [redacted:secret]"),
         ("requirepass Xk9fakePw2".into(), "requirepass [redacted:password]"),
+        (
+            "the deploy token is ghp_u8jzQ0kLm3Nx8RtVw2YbCd4EfGh6IjKlMnOp; then run it".into(),
+            "the deploy token is [redacted:github-token]; then run it",
+        ),
         // A red team's third list (2026-12-02): other separators, no separator,
         // look-alike characters, seed phrases, recovery codes.
         ("Staging password — Kq7vZ3mXp9".into(), "Staging password — [redacted:password]"),
@@ -447,6 +451,11 @@ const NEGATIVE_CASES: &[&str] = &[
     "psk=${WIFI_PSK}",
     "echo $REGISTRY_TOKEN | docker login -u ci --password-stdin",
     "the client secret: rotate it yearly",
+    // Docs a held-out trial found redacted (Obsidian's help, Kubernetes KEPs).
+    "| --password | E2E暗号化のパスワード |",
+    "Gunakan token: `HH` untuk jam.",
+    "Token `claims` are validated by the server.",
+    "  string security_token = 1;",
     // Look-alikes of the third list's shapes.
     "Hash the password SHA256 style, never Argon2id less.",
     "The password reset flow sends a link.",
@@ -642,7 +651,10 @@ fn each_kind_is_reported_with_its_name() {
             CredentialKind::KubernetesSecret,
         ),
         ("password=x1".to_owned(), CredentialKind::PasswordAssignment),
-        ("api_key=x1".to_owned(), CredentialKind::ApiKeyAssignment),
+        (
+            "api_key=x1y2z3w4".to_owned(),
+            CredentialKind::ApiKeyAssignment,
+        ),
         (
             "Authorization: Bearer x1".to_owned(),
             CredentialKind::BearerToken,
