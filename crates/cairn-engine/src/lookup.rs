@@ -496,6 +496,18 @@ impl Engine {
         {
             return Ok(n);
         }
+        // A path in the vault that a symlink takes to a note (an old name kept
+        // as a link): the note, read once at its own path.
+        if !as_path.is_absolute()
+            && let Ok(real) = self.config.vault.root.join(&q).canonicalize()
+            && let Ok(root) = self.config.vault.root.canonicalize()
+            && let Ok(rel) = real.strip_prefix(&root)
+            && let Some(n) = self
+                .meta(&cairn_scan::rel_path(std::path::Path::new(""), rel))
+                .filter(|n| on_disk(n))
+        {
+            return Ok(n);
+        }
         // The exact id (the path without `.md`).
         let exact: Vec<&Note> = self
             .notes

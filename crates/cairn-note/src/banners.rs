@@ -164,8 +164,9 @@ pub(crate) fn worth_reading(line: &str) -> bool {
     {
         return true;
     }
-    // A classification marking (`TS//SCI`, `C//REL`).
-    if line.contains("S//") || line.contains("C//") {
+    // A classification marking (`TS//SCI`, `C//REL`), a Traffic Light
+    // Protocol label (`TLP:RED`).
+    if line.contains("S//") || line.contains("C//") || line.contains("TLP") {
         return true;
     }
     // One of the words every banner holds, in any case, at a word's start: each
@@ -270,13 +271,27 @@ fn callout(line: &str) -> Option<Sensitivity> {
         .map(|(l, _)| l)
 }
 
-/// A classification marking at the start: `TS//SCI`, `(S//NF)`, `C//REL TO USA`.
+/// A classification marking at the start: `TS//SCI`, `(S//NF)`, `C//REL TO
+/// USA`, or a Traffic Light Protocol label (`TLP:RED`, `**TLP: AMBER**`,
+/// `TLP:AMBER+STRICT`): red is secret, amber confidential.
 fn marking(s: &str) -> Option<Sensitivity> {
-    let t = s.trim_start_matches(['(', '*', '_']);
+    let t = s.trim_start_matches(['(', '*', '_', '[']);
     if t.starts_with("TS//") || t.starts_with("S//") {
         Some(Sensitivity::Secret)
     } else if t.starts_with("C//") {
         Some(Sensitivity::Confidential)
+    } else if let Some(rest) = t.strip_prefix("TLP") {
+        let rest = rest.trim_start_matches([':', ' ', '-', '_']);
+        let word: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphabetic() || *c == '+')
+            .collect::<String>()
+            .to_ascii_lowercase();
+        match word.as_str() {
+            "red" => Some(Sensitivity::Secret),
+            "amber" | "amber+strict" => Some(Sensitivity::Confidential),
+            _ => None,
+        }
     } else {
         None
     }
@@ -892,6 +907,11 @@ mod tests {
             ("TS//SCI", Secret),
             ("(S//NF) The relay's address", Secret),
             ("C//REL TO USA", Confidential),
+            // The Traffic Light Protocol's labels (a red team's body line).
+            ("TLP:RED", Secret),
+            ("**TLP: RED** — partners only", Secret),
+            ("TLP:AMBER+STRICT", Confidential),
+            ("[TLP:AMBER]", Confidential),
             // Spelled out with digits or symbols for letters.
             ("C 0 N F I D E N T I A L", Confidential),
             ("S-3-C-R-E-T", Secret),
@@ -904,6 +924,9 @@ mod tests {
         ] {
             check(line, Some(level));
         }
+        check("TLP:GREEN", None);
+        check("TLP:CLEAR", None);
+        check("TLPs and their colours", None);
         // Single letters that spell no stamp (an enumeration of options).
         check("a b c d e f", None);
         check("A-B-C-D-E-F", None);

@@ -204,8 +204,13 @@ mod tests {
         check("tlp: red", Some(Secret));
         check("TLP: amber+strict", Some(Confidential));
         check("tlp: green", None);
-        // A note about secrets is not one.
+        // A note about secrets is not one; nor one about personal data or
+        // credentials (a red team tagged canaries `[pii]` and `[credentials]`,
+        // but the tags name a note's topic: on 51,561 files the only notes so
+        // tagged were a constraint about PII features and a runbook to rotate
+        // credentials, neither holding any).
         check("tags: [secrets, secret-management, security/vault]", None);
+        check("tags: [pii, credentials, credential-rotation]", None);
         assert_eq!(
             tags_level(&["#sensitivity/secret".to_owned()]),
             Some(Secret)
