@@ -235,6 +235,22 @@ pub(crate) const PASSWORDS: &[Rule] = &[
         ..DEFAULTS
     },
     Rule {
+        // The value alone in the paragraph under a heading that ends with its
+        // key: `## Staging password` ⏎ ⏎ `Kq7vZ3mXp9` (a red team's; a value
+        // that looks typed, as in a sentence: `## Password` ⏎ `rotation` stays).
+        kind: CredentialKind::PasswordAssignment,
+        anchors: &["pass", "pwd", "pin"],
+        pattern: concat!(
+            r"(?m)^[ \t]{0,3}#{1,6}[ \t]+(?:[^\r\n#]*?[ \t])?(?i:password|passwd|passphrase|passcode|pwd|pin)[ \t]*#*[ \t]*\r?\n(?:[ \t]*\r?\n)?[ \t]*",
+            prose_value!(),
+            r"[ \t]*\r?$"
+        ),
+        check: Check::Prose,
+        // A heading's mark: prose with a key word runs no regex.
+        also: &["#"],
+        ..DEFAULTS
+    },
+    Rule {
         // A question and its answer: `Q: the staging password?` ⏎ `A: x`, on
         // one line or two (a blank line between, list markers, `Q.`/`Ans:`/
         // `Answer -`, bold or italic labels, `A:` ⏎ `x`, `it's x`, a note in

@@ -376,6 +376,8 @@ fn positive_cases() -> Vec<(String, String)> {
         ),
         ("GitHub recovery codes: 8f3k2-m9x7q 4h7q9-z2c8w".into(), "GitHub recovery codes: [redacted:secret]"),
         ("2FA backup code: 48213967".into(), "2FA backup code: [redacted:secret]"),
+        ("## Staging password\n\nKq7vZ3mXp9\n".into(), "## Staging password\n\n[redacted:password]\n"),
+        ("### Door PIN\n4821".into(), "### Door PIN\n[redacted:password]"),
 
         ("  psk=\"Xk9fakePw2\"".into(), "  psk=\"[redacted:password]\""),
         ("db.internal:5432:ledger:app:Xk9fakePw2".into(), "db.internal:5432:ledger:app:[redacted:password]"),
@@ -467,6 +469,9 @@ const NEGATIVE_CASES: &[&str] = &[
     "Backup codes: 10 per account",
     "The AUTH command takes a password.",
     "Recovery phrase: write it down on paper and keep it safe",
+    "## Password policy\n\nRotate yearly.\n",
+    "## Reset password\n\nSee the runbook.\n",
+    "## Password\n\nrotation\n",
     // Code and docs a held-out trial on Redux Toolkit's docs found flagged.
     "[summary](docblock://query/core/module.ts?token=PrefetchOptions)",
     "token=UseQueryResult",
