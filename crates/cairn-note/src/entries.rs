@@ -721,17 +721,10 @@ pub(crate) fn body_related_files(body: &str) -> Vec<String> {
         return Vec::new();
     }
     let mut out = Vec::new();
-    let mut fence: Option<(char, usize)> = None;
+    let mut fences = crate::markdown::OpenFence::default();
     for line in body.lines() {
         let t = line.trim();
-        if let Some((ch, n)) = fence {
-            if crate::markdown::fence_marker(t).is_some_and(|(c, m)| c == ch && m >= n) {
-                fence = None;
-            }
-            continue;
-        }
-        if let Some(marker) = crate::markdown::fence_marker(t) {
-            fence = Some(marker);
+        if fences.in_code(t) {
             continue;
         }
         if let Some((key, value, _)) = field_line(t)

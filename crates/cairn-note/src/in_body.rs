@@ -21,7 +21,7 @@
 use chrono::NaiveDate;
 
 use crate::fields::parse_date;
-use crate::markdown::{fence_marker, is_heading_marker, wikilinks};
+use crate::markdown::{is_heading_marker, wikilinks};
 
 /// What a body says of its record's status and date.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -39,7 +39,7 @@ pub(crate) struct InBody {
 /// Reads the status and date of `body` (see the module's documentation).
 pub(crate) fn read(body: &str) -> InBody {
     let mut out = InBody::default();
-    let mut fence: Option<(char, usize)> = None;
+    let mut fences = crate::markdown::OpenFence::default();
     // Before the first section heading (a level-1 title does not end it) and
     // within the first two blocks of text.
     let mut head = true;
@@ -49,14 +49,7 @@ pub(crate) fn read(body: &str) -> InBody {
     let mut status_section: Option<bool> = None;
     for raw in body.lines() {
         let t = raw.trim();
-        if let Some((c, n)) = fence {
-            if fence_marker(t).is_some_and(|(c2, n2)| c2 == c && n2 >= n) {
-                fence = None;
-            }
-            continue;
-        }
-        if let Some(m) = fence_marker(t) {
-            fence = Some(m);
+        if fences.in_code(t) {
             continue;
         }
         if is_heading_marker(t) {

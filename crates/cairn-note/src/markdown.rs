@@ -237,6 +237,28 @@ fn closes_its_fence(block: &str) -> bool {
         .is_some_and(|l| l.len() >= n && l.chars().all(|c| c == ch))
 }
 
+/// Fenced code blocks, followed line by line as a reader meets them (a fence
+/// left open runs to the end, unlike [`Fences`], which counts closed blocks
+/// only): the fence a line is in, if any.
+#[derive(Debug, Default)]
+pub(crate) struct OpenFence(Option<(char, usize)>);
+
+impl OpenFence {
+    /// Whether the trimmed line `t`, the next of the text, is a fence or
+    /// inside a fenced block (a closing fence is as long as its opener or
+    /// longer, of the same character).
+    pub(crate) fn in_code(&mut self, t: &str) -> bool {
+        if let Some((ch, n)) = self.0 {
+            if fence_marker(t).is_some_and(|(c, m)| c == ch && m >= n) {
+                self.0 = None;
+            }
+            return true;
+        }
+        self.0 = fence_marker(t);
+        self.0.is_some()
+    }
+}
+
 /// A fence opener/closer: three or more backticks or tildes.
 pub(crate) fn fence_marker(t: &str) -> Option<(char, usize)> {
     let ch = t.chars().next()?;
