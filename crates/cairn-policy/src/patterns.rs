@@ -1,7 +1,8 @@
 //! The building blocks of the credential rules (`rules/`): the ends of their
 //! keys, and their patterns' parts as macros, so each pattern is one
 //! `concat!`ed literal: a value, an assignment, a key before a code span, a
-//! command-line flag, a sentence, a key with what it is for, a YAML block scalar.
+//! command-line flag, a sentence, a key with what it is for, a value right after
+//! its key, a YAML block scalar.
 
 /// The password keys' ends, then `extra` ones: one list for both rules' lists.
 macro_rules! password_ends {
@@ -129,6 +130,23 @@ macro_rules! qualified {
             $keys,
             r")(?:\*\*|__)?(?:[ \t]+(?:for|of|on|at|in|with)(?:[ \t]+[^\s:：*`|\[\]()<>]+){1,5}?|[ \t]*\([^()\r\n:]{1,40}\)|[ \t]*\[[^\[\]\r\n:]{1,40}\]|[ \t]+\x22[^\x22\r\n:]{1,40}\x22|[ \t]+(?:base64|b64|hex|value|string))(?:\*\*|__)?[ \t]*[:：](?:\*\*|__)?[ \t]+",
             prose_value!()
+        )
+    };
+}
+
+/// `<key> [(what it is for)] <value>` with no verb between (`The VNC password
+/// Kq7vZ3mXp9`, `**Password** x`, `password (prod) x`): the key, a note in
+/// round or square brackets, then `$sep` (what may stand between: a comma, a
+/// colon), blanks, and a run of eight characters or more (group 1) that
+/// `Check::Bare` then tests.
+macro_rules! bare {
+    ($keys:literal, $sep:literal) => {
+        concat!(
+            r"(?i)\b(?:",
+            $keys,
+            r")(?:\*\*|__)?(?:[ \t]*\([^()\r\n:]{1,40}\)|[ \t]*\[[^\[\]\r\n:]{1,40}\])?(?:\*\*|__)?[ \t]*",
+            $sep,
+            r"[ \t]+([^\s`*,;()\[\]<>\x22']{8,})"
         )
     };
 }

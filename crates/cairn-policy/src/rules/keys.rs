@@ -450,7 +450,10 @@ pub(crate) const KEYS: &[Rule] = &[
         // (`Check::Bare`).
         kind: CredentialKind::ApiKeyAssignment,
         anchors: &["key", "token", "secret"],
-        pattern: r"(?i)\b(?:api[ _-]?key|access[ _-]?key|secret[ _-]?key|signing[ _-]?key|encryption[ _-]?key|master[ _-]?key|license[ _-]?key|token)(?:\*\*|__)?(?:[ \t]*\([^()\r\n:]{1,40}\)|[ \t]*\[[^\[\]\r\n:]{1,40}\])?(?:\*\*|__)?[ \t]*[,:：]?(?:\*\*|__)?[ \t]+([^\s`*,;()\[\]<>\x22']{8,})",
+        pattern: bare!(
+            r"api[ _-]?key|access[ _-]?key|secret[ _-]?key|signing[ _-]?key|encryption[ _-]?key|master[ _-]?key|license[ _-]?key|token",
+            r"[,:：]?(?:\*\*|__)?"
+        ),
         check: Check::Bare,
         line: Line::Key {
             ends: &["key", "token"],

@@ -192,7 +192,7 @@ pub(crate) const PASSWORDS: &[Rule] = &[
         // (`Check::Bare`): `password SHA256 hashes`, `password reset flow` stay.
         kind: CredentialKind::PasswordAssignment,
         anchors: &["pass", "pwd"],
-        pattern: r"(?i)\b(?:password|passwd|passphrase|passcode|pwd)(?:\*\*|__)?(?:[ \t]*\([^()\r\n:]{1,40}\)|[ \t]*\[[^\[\]\r\n:]{1,40}\])?(?:\*\*|__)?[ \t]*,?[ \t]+([^\s`*,;()\[\]<>\x22']{8,})",
+        pattern: bare!(r"password|passwd|passphrase|passcode|pwd", ",?"),
         check: Check::Bare,
         line: Line::Key {
             ends: &["password", "passwd", "passphrase", "passcode", "pwd"],
