@@ -142,6 +142,11 @@ impl History {
                 && let Ok(at) = u32::try_from(i)
             {
                 self.left_out.insert(at);
+                // The branch's own commits are the newest: once all are
+                // found, the older ones need no look.
+                if self.left_out.len() == ids.len() {
+                    break;
+                }
             }
         }
     }

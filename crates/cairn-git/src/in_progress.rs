@@ -107,12 +107,26 @@ pub(crate) struct Merging {
 }
 
 impl Merging {
-    /// Whether the merge brought in the removal of `path`, a file staged as
-    /// deleted: the merged commit has no such file.
-    pub(crate) fn removed_by_them(&self, repo: &gix::Repository, path: &str) -> bool {
-        self.theirs
+    /// Counts as incoming those of `deleted` (files staged as deleted) that
+    /// the merged commit has not either: the merge brought in their removal.
+    pub(crate) fn add_removed_by_them<'p>(
+        &mut self,
+        repo: &gix::Repository,
+        deleted: impl IntoIterator<Item = &'p String>,
+    ) {
+        let Some(tree) = self
+            .theirs
             .and_then(|id| repo.find_object(id).ok()?.peel_to_tree().ok())
-            .is_some_and(|tree| tree.lookup_entry_by_path(path).ok().flatten().is_none())
+        else {
+            return;
+        };
+        for path in deleted {
+            if !self.conflicted.contains(path)
+                && tree.lookup_entry_by_path(path).ok().flatten().is_none()
+            {
+                self.incoming.insert(path.clone());
+            }
+        }
     }
 }
 

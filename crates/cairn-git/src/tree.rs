@@ -422,14 +422,10 @@ fn changed_files(
     let staged = staged_files(repo, &index, cache.map(|c| c.staged.as_path()))?;
     if let Some(m) = &mut merge {
         // A file the merged branch removed is staged as deleted: its work too.
-        for path in &staged {
-            if index.entry_by_path(path.as_str().into()).is_none()
-                && !m.conflicted.contains(path)
-                && m.removed_by_them(repo, path)
-            {
-                m.incoming.insert(path.clone());
-            }
-        }
+        let deleted = staged
+            .iter()
+            .filter(|p| index.entry_by_path(p.as_str().into()).is_none());
+        m.add_removed_by_them(repo, deleted);
     }
     paths.extend(staged);
     if let Some(m) = &merge {
