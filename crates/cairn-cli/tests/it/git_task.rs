@@ -262,6 +262,18 @@ fn add_ledger_remote(config: &Path, more: &str) {
     .unwrap();
 }
 
+/// The item of `packet` titled `title`, in whichever section (it must be there).
+fn item_titled<'p>(packet: &'p Value, title: &str) -> &'p Value {
+    packet
+        .as_object()
+        .unwrap()
+        .values()
+        .filter_map(Value::as_array)
+        .flatten()
+        .find(|i| i["title"] == title)
+        .unwrap_or_else(|| panic!("{title} is in the packet: {packet}"))
+}
+
 fn titles(packet: &Value) -> Vec<String> {
     let mut out = Vec::new();
     for (_, v) in packet.as_object().unwrap() {
@@ -1516,10 +1528,7 @@ fn notes_whose_code_changed_say_so_after_cairn_index_and_lint_warns() {
         .filter_map(Value::as_array)
         .flatten()
         .collect();
-    let batch = items
-        .iter()
-        .find(|i| i["title"] == "Payout batch locking")
-        .expect("the batch note is in the packet");
+    let batch = item_titled(&p, "Payout batch locking");
     assert_eq!(
         batch["code_changed"],
         serde_json::json!([{"path": "src/payout/batch.rs", "commits": 1, "since": "2026-01-20"}])
@@ -2836,17 +2845,8 @@ fn a_changed_file_finds_notes_that_name_it_by_its_name() {
 fn the_branch_s_own_commits_are_no_change_since_a_note() {
     let (_dir, config, repo) = held_out("");
     index(&config, None);
-    let batch = |p: &Value| -> Value {
-        p.as_object()
-            .unwrap()
-            .values()
-            .filter_map(Value::as_array)
-            .flatten()
-            .find(|i| i["title"] == "Payout batch locking")
-            .cloned()
-            .expect("the batch note is in the packet")
-    };
-    let on_branch = batch(&wakeup_json(&config, &repo, &[]));
+    let p = wakeup_json(&config, &repo, &[]);
+    let on_branch = item_titled(&p, "Payout batch locking");
     assert!(on_branch.get("code_changed").is_none(), "{on_branch}");
     // Lint reads the checked-out branch so too.
     let report = lint_json(&config).to_string();
@@ -2859,11 +2859,8 @@ fn the_branch_s_own_commits_are_no_change_since_a_note() {
         "2026-02-02T09:00:00Z",
     );
     index(&config, None);
-    let merged = batch(&wakeup_json(
-        &config,
-        &repo,
-        &["--task", "payout batch lock timeouts"],
-    ));
+    let p = wakeup_json(&config, &repo, &["--task", "payout batch lock timeouts"]);
+    let merged = item_titled(&p, "Payout batch locking");
     assert_eq!(
         merged["code_changed"],
         serde_json::json!([{"path": "src/payout/batch.rs", "commits": 1, "since": "2026-01-20"}])
