@@ -52,6 +52,35 @@ pub(crate) fn history_file(cache_dir: &Path, workdir: &Path) -> PathBuf {
     cache_dir.join(format!("git-history-{key}.txt"))
 }
 
+/// Brings `h`, the history cached in `file`, up to `repo`'s `HEAD` as
+/// [`History::update_beside`] does, with the line set aside kept beside it
+/// (`git-history-….aside`, not synced: a lost one is read again by a cold
+/// pass): switching between two branches far apart (`main` and an old release
+/// branch) swaps the two rather than emptying the history until the next
+/// `cairn index`. Writing `h` is the caller's.
+pub(crate) fn update_history(
+    h: &mut History,
+    file: &Path,
+    repo: &cairn_git::Repository,
+    limits: &cairn_git::HistoryLimits,
+    cold: bool,
+    under: &str,
+) -> Result<cairn_git::HistoryUpdate, cairn_git::GitError> {
+    let aside_file = aside_file(file);
+    let (update, set_aside) =
+        h.update_beside(repo, limits, cold, under, || History::load(&aside_file))?;
+    if let Some(old) = set_aside {
+        // A cache that cannot be written is no failure: the line is read again.
+        let _ = old.save_unsynced(&aside_file);
+    }
+    Ok(update)
+}
+
+/// The file the line set aside beside the history cached in `file` is kept in.
+fn aside_file(file: &Path) -> PathBuf {
+    file.with_extension("aside")
+}
+
 /// The history cached in `cache_dir` for the repository at `workdir`, and its
 /// file; when none is (a linked worktree not read yet), the history of the main
 /// checkout `main` names, which a worktree starts from (one object store) and
@@ -184,13 +213,16 @@ fn read_history(
     fresh: bool,
 ) -> String {
     let (mut h, file) = if fresh {
-        (History::default(), history_file(dir, repo.workdir()))
+        let file = history_file(dir, repo.workdir());
+        // Read again from scratch: not the line set aside either.
+        let _ = std::fs::remove_file(aside_file(&file));
+        (History::default(), file)
     } else {
         cached_history(dir, repo.workdir(), || {
             repo.main_workdir().map(Path::to_path_buf)
         })
     };
-    match h.update(repo, limits, true) {
+    match update_history(&mut h, &file, repo, limits, true, "") {
         Ok(cairn_git::HistoryUpdate::Unchanged) => {
             format!("history up to date ({})", commits(h.len()))
         }
@@ -459,12 +491,18 @@ impl Engine {
                         repo.main_workdir().map(Path::to_path_buf)
                     });
                     // Not brought to `HEAD`: its commits may not be `HEAD`'s.
-                    if h.update(repo, &limits, false).ok()?.changed() {
+                    if update_history(&mut h, &file, repo, &limits, false, "")
+                        .ok()?
+                        .changed()
+                    {
                         let _ = h.save(&file);
                     }
                     // The branch's own commits are the work at hand, as a
                     // wake-up on the branch reads them.
-                    h.leave_out_commits(&repo.own_commit_ids());
+                    h.leave_out_commits(&repo.own_commit_ids(
+                        self.config.git.commits,
+                        Some(&status_cache(&dir, repo.workdir())),
+                    ));
                     // With the deboost off, `cairn index` never reads the
                     // history: nothing to ask for.
                     if h.is_empty()

@@ -596,15 +596,23 @@ fn read_tree(
             };
         }
     };
-    if let Some(why) = &asked.why_not {
-        return GitRead {
-            task: GitTask::Nothing(why.clone()),
-            history: loading.wait(),
-        };
-    }
     let status_cache = asked
         .cache_dir
         .map(|dir| crate::code_changed::status_cache(dir, repo.workdir()));
+    if let Some(why) = &asked.why_not {
+        // No task to derive (`--task`, `--no-derive`), but the branch's own
+        // commits are still the work at hand: no note's code changed since it
+        // by them (a held-out trial: a `--task` session on a fix branch marked
+        // the fixed file's note as maybe stale).
+        let mut history = loading.wait();
+        if let Some(h) = history.cached.as_mut().and_then(Arc::get_mut) {
+            h.leave_out_commits(&repo.own_commit_ids(config.git.commits, status_cache.as_ref()));
+        }
+        return GitRead {
+            task: GitTask::Nothing(why.clone()),
+            history,
+        };
+    }
     let note_dirs = note_dirs(config);
     let workdir = repo.workdir().to_path_buf();
     let tree = repo.working_tree_leaving_out(
@@ -641,7 +649,9 @@ fn history(config: &Config, repo: &cairn_git::Repository, dir: &Path) -> History
     });
     // A history that cannot be brought to `HEAD` is not used: its commits may
     // not be `HEAD`'s.
-    let Ok(update) = h.update(repo, &crate::code_changed::limits(config), false) else {
+    let limits = crate::code_changed::limits(config);
+    let Ok(update) = crate::code_changed::update_history(&mut h, &file, repo, &limits, false, "")
+    else {
         return HistoryRead::default();
     };
     if update.changed() {

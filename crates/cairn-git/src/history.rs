@@ -305,6 +305,31 @@ impl History {
         cold: bool,
         under: &str,
     ) -> Result<HistoryUpdate, GitError> {
+        self.update_beside(repo, limits, cold, under, History::default)
+            .map(|(u, _)| u)
+    }
+
+    /// [`History::update_under`] with a second line kept aside (the history of
+    /// the branch checked out before a far one: a release branch and `main`),
+    /// which `aside` loads when it is needed. When `HEAD` is too far from this
+    /// history's line (more than `max_new` commits either way) but within reach
+    /// of the line set aside, the two swap and that one is brought up (no cold
+    /// pass, no emptied history: switching back and forth between two far
+    /// branches stays cheap). When `HEAD` is far from both, this line (unless
+    /// empty) takes the aside's place, and the update goes on as
+    /// [`History::update_under`]'s. Besides what the update did, the history to
+    /// set aside now (to be kept where `aside` loads it from), when it changed.
+    ///
+    /// # Errors
+    /// [`GitError::Read`] when a commit or a tree cannot be read.
+    pub fn update_beside(
+        &mut self,
+        repo: &Repository,
+        limits: &HistoryLimits,
+        cold: bool,
+        under: &str,
+        aside: impl FnOnce() -> History,
+    ) -> Result<(HistoryUpdate, Option<History>), GitError> {
         let repo = repo.gix();
         // The commit the references name (no object read): when it is the one the
         // history was read up to, `HEAD` has not moved. Peeling (below) reads
@@ -315,53 +340,53 @@ impl History {
             && let Some(known) = &self.head
             && gix::ObjectId::from_hex(known.as_bytes()).is_ok_and(|k| k == id.detach())
         {
-            return Ok(HistoryUpdate::Unchanged);
+            return Ok((HistoryUpdate::Unchanged, None));
         }
         let Ok(head) = repo.head_id() else {
-            return Ok(HistoryUpdate::Unchanged);
+            return Ok((HistoryUpdate::Unchanged, None));
         };
         let head = head.detach();
-        let head_hex = head.to_string();
-        if self.head.as_deref() == Some(head_hex.as_str()) {
-            return Ok(HistoryUpdate::Unchanged);
+        if self.head_is(head) {
+            return Ok((HistoryUpdate::Unchanged, None));
         }
-        let known: Option<gix::ObjectId> = self
-            .head
-            .as_deref()
-            .and_then(|h| gix::ObjectId::from_hex(h.as_bytes()).ok());
-        if let Some(old) = known {
-            // The commits of `HEAD` the history lacks, and those it holds that are
-            // not `HEAD`'s (none when `HEAD` only moved ahead). An old `HEAD`
-            // that can no longer be read (collected after a reset) is off the line.
-            let max = limits.max_new;
-            let new = walk(repo, head, Some(old), max + 1)
-                .ok()
-                .filter(|n| n.len() <= max);
-            let gone = new
-                .as_ref()
-                .and_then(|_| walk(repo, old, Some(head), max + 1).ok())
-                .filter(|g| g.len() <= max);
-            if let (Some(new), Some(gone)) = (new, gone) {
-                let added = new.len();
-                let dropped = self.drop_commits(&gone);
-                self.prepend(repo, new, under)?;
-                self.head = Some(head_hex);
-                return Ok(if gone.is_empty() {
-                    HistoryUpdate::Added(added)
-                } else {
-                    HistoryUpdate::Moved { added, dropped }
-                });
-            }
-            if !cold {
-                // Too far to follow without the cold pass: emptied (its counts
-                // would be another line's, or short), and its file rewritten so
-                // that later runs do not walk that far again.
-                *self = Self::default();
-                return Ok(HistoryUpdate::Dropped);
-            }
+        if self.head.is_some()
+            && let Some(u) = self.follow(repo, head, limits.max_new, under)?
+        {
+            return Ok((u, None));
+        }
+        // This line (if any) is too far: the one set aside may not be. Swapped
+        // in, this one takes its place (an empty one does not: the aside then
+        // holds a copy of the line in use, which a later far move replaces).
+        let mut other = aside();
+        let keep = |h: History| (h.head.is_some()).then_some(h);
+        if other.head_is(head) {
+            std::mem::swap(self, &mut other);
+            let u = HistoryUpdate::Moved {
+                added: 0,
+                dropped: 0,
+            };
+            return Ok((u, keep(other)));
+        }
+        if other.head.is_some()
+            && let Some(u) = other.follow(repo, head, limits.max_new, under)?
+        {
+            std::mem::swap(self, &mut other);
+            let u = match u {
+                HistoryUpdate::Added(added) => HistoryUpdate::Moved { added, dropped: 0 },
+                u => u,
+            };
+            return Ok((u, keep(other)));
+        }
+        // Far from both lines: this one, the newer, is kept aside.
+        let set_aside = keep(std::mem::take(self));
+        if set_aside.is_some() && !cold {
+            // Too far to follow without the cold pass: emptied (its counts
+            // would be another line's, or short), and its file rewritten so
+            // that later runs do not walk that far again.
+            return Ok((HistoryUpdate::Dropped, set_aside));
         }
         if !cold {
-            return Ok(HistoryUpdate::Behind);
+            return Ok((HistoryUpdate::Behind, None));
         }
         let head_time = repo
             .find_commit(head)
@@ -374,8 +399,55 @@ impl History {
         let n = all.len();
         self.cut = capped.then(|| all.last().map(|w| w.day)).flatten();
         self.prepend(repo, all, under)?;
-        self.head = Some(head_hex);
-        Ok(HistoryUpdate::Rebuilt(n))
+        self.head = Some(head.to_string());
+        Ok((HistoryUpdate::Rebuilt(n), set_aside))
+    }
+
+    /// Whether the history was read up to `head`.
+    fn head_is(&self, head: gix::ObjectId) -> bool {
+        self.head
+            .as_deref()
+            .and_then(|h| gix::ObjectId::from_hex(h.as_bytes()).ok())
+            == Some(head)
+    }
+
+    /// Brings the history from its `HEAD` to `head` when at most `max` commits
+    /// are new and at most `max` held are not `head`'s (none when `head` only
+    /// moved ahead); `None`, the history untouched, when they are more (or its
+    /// `HEAD` can no longer be read: collected after a reset, it is off the line).
+    fn follow(
+        &mut self,
+        repo: &gix::Repository,
+        head: gix::ObjectId,
+        max: usize,
+        under: &str,
+    ) -> Result<Option<HistoryUpdate>, GitError> {
+        let Some(old) = self
+            .head
+            .as_deref()
+            .and_then(|h| gix::ObjectId::from_hex(h.as_bytes()).ok())
+        else {
+            return Ok(None);
+        };
+        let new = walk(repo, head, Some(old), max + 1)
+            .ok()
+            .filter(|n| n.len() <= max);
+        let gone = new
+            .as_ref()
+            .and_then(|_| walk(repo, old, Some(head), max + 1).ok())
+            .filter(|g| g.len() <= max);
+        let (Some(new), Some(gone)) = (new, gone) else {
+            return Ok(None);
+        };
+        let added = new.len();
+        let dropped = self.drop_commits(&gone);
+        self.prepend(repo, new, under)?;
+        self.head = Some(head.to_string());
+        Ok(Some(if gone.is_empty() {
+            HistoryUpdate::Added(added)
+        } else {
+            HistoryUpdate::Moved { added, dropped }
+        }))
     }
 
     /// Drops the commits held that are among `gone`; how many were.

@@ -346,11 +346,19 @@ impl Repository {
     /// The ids (hex) of the commits of `HEAD`'s branch not on the default
     /// branch (as [`WorkingTree::own_commit_ids`]), without reading the
     /// working tree: empty on the default branch, or when it cannot be told.
+    /// With `cache`, its commits file is read and kept as
+    /// [`Repository::working_tree_leaving_out`] does with the same
+    /// `max_commits` (one entry: the same `max_commits` shares it).
     #[must_use]
-    pub fn own_commit_ids(&self) -> Vec<String> {
-        crate::branch::default_and_own_commits(&self.repo, 0, None, None)
-            .map(|(_, own)| own.ids)
-            .unwrap_or_default()
+    pub fn own_commit_ids(&self, max_commits: usize, cache: Option<&StatusCache>) -> Vec<String> {
+        crate::branch::default_and_own_commits(
+            &self.repo,
+            max_commits,
+            cache.map(|c| c.commits.as_path()),
+            None,
+        )
+        .map(|(_, own)| own.ids)
+        .unwrap_or_default()
     }
 }
 

@@ -1493,6 +1493,7 @@ fn lint_in_a_nested_repository_uses_its_history_alone() {
 #[test]
 fn notes_whose_code_changed_say_so_after_cairn_index_and_lint_warns() {
     let (_dir, config, repo) = held_out("");
+    main_at_branch_tip(&repo);
     // Before `cairn index` no history is cached: a wake-up never reads it cold.
     let before = wakeup_json(&config, &repo, &["--task", "payout batch lock"]);
     assert!(!before.to_string().contains("code_changed"), "{before}");
@@ -1664,6 +1665,18 @@ fn explain_git_lines(config: &Path, cwd: &Path) -> String {
         .join("\n")
 }
 
+/// Moves `main` to the checked-out branch's tip, as if the branch were merged
+/// (fast-forward) and work went on on it: its commits are no longer its own
+/// (the work at hand, left out of "code changed since" counts) but changes
+/// after the notes, while the task is still derived from the branch.
+pub(crate) fn main_at_branch_tip(repo: &Path) {
+    git(
+        repo,
+        &["branch", "-q", "-f", "main", "HEAD"],
+        "2026-02-02T09:00:00Z",
+    );
+}
+
 /// Waits (polled, a generous guard rather than a timing assertion: a process
 /// or thread of its own, on a shared machine) until a git history is written
 /// in `index_dir`; when the wait started, for the waits that follow.
@@ -1730,6 +1743,7 @@ fn a_wakeup_without_the_history_says_how_to_read_it() {
 #[test]
 fn the_session_start_hook_reads_an_unread_history_in_the_background() {
     let (_dir, config, repo) = held_out("");
+    main_at_branch_tip(&repo);
     // Relative paths, started from the configuration's folder: the background
     // `cairn index` runs in the repository, with them made absolute.
     let hook = || {
@@ -1837,6 +1851,8 @@ fn a_linked_worktree_of_the_project_gives_its_own_task() {
         &["commit", "-q", "-m", "Log batch locks"],
         "2026-02-06T09:00:00Z",
     );
+    // Merged: the branch's own commits are the work at hand, never counted.
+    main_at_branch_tip(&wt);
     let p = wakeup_json(&config, &wt, &["--task", "payout batch lock"]);
     let text = p.to_string();
     assert!(
@@ -2848,6 +2864,16 @@ fn the_branch_s_own_commits_are_no_change_since_a_note() {
     let p = wakeup_json(&config, &repo, &[]);
     let on_branch = item_titled(&p, "Payout batch locking");
     assert!(on_branch.get("code_changed").is_none(), "{on_branch}");
+    // A session given its task, or told not to derive one, is on the same
+    // branch: its commits are still the work at hand.
+    for args in [
+        &["--task", "payout batch lock timeouts"][..],
+        &["--no-derive"],
+    ] {
+        let p = wakeup_json(&config, &repo, args);
+        let given = item_titled(&p, "Payout batch locking");
+        assert!(given.get("code_changed").is_none(), "{args:?}: {given}");
+    }
     // Lint reads the checked-out branch so too.
     let report = lint_json(&config).to_string();
     assert!(!report.contains("code-changed-since-note"), "{report}");

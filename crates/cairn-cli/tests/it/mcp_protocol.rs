@@ -605,6 +605,7 @@ fn collect_strings(v: &Value, out: &mut Vec<String>) {
 #[test]
 fn an_mcp_server_reads_an_unread_git_history_after_answering() {
     let (_dir, config, repo) = crate::git_task::held_out("[index]\ndir = \"index\"\n");
+    crate::git_task::main_at_branch_tip(&repo);
     let index_dir = config.parent().unwrap().join("index");
     let mut s = Server::start(&config);
     s.check(&initialize(1), &Expect::Result(1));

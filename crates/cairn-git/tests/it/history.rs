@@ -551,6 +551,107 @@ fn a_head_that_moves_off_its_line_drops_the_commits_it_left() {
     assert_same(&h, &fresh(&repo), "rebuilt");
 }
 
+/// Two lines too far apart to follow without the cold pass (`main` and an old
+/// release branch): the one left is kept aside, and switching back swaps it in
+/// and brings it up, rather than emptying the history until the next `cairn
+/// index` (a held-out trial: a checkout 500 commits away left every later
+/// session without "code changed since" marks).
+#[test]
+fn a_line_far_from_the_other_is_kept_aside_and_swapped_back() {
+    let r = ledger();
+    let small = HistoryLimits {
+        max_new: 1,
+        ..HistoryLimits::default()
+    };
+    r.git(&["checkout", "-q", "-b", "release"]);
+    r.commit("2026-03-01T09:00:00Z", "R1", &[("src/r.rs", "1\n")]);
+    r.commit("2026-03-02T09:00:00Z", "R2", &[("src/r.rs", "2\n")]);
+    r.git(&["checkout", "-q", "main"]);
+    r.commit("2026-03-03T09:00:00Z", "M1", &[("src/m.rs", "1\n")]);
+    r.commit("2026-03-04T09:00:00Z", "M2", &[("src/m.rs", "2\n")]);
+    let repo = open(&r.path()).unwrap();
+    let mut h = History::default();
+    let none = || -> History { panic!("the aside is not asked for when not needed") };
+    h.update_beside(&repo, &small, true, "", History::default)
+        .unwrap();
+    let on_main = h.clone();
+    assert_eq!(
+        h.update_beside(&repo, &small, false, "", none).unwrap(),
+        (HistoryUpdate::Unchanged, None)
+    );
+
+    // Far from main's line, nothing aside: emptied, main's line set aside.
+    r.git(&["checkout", "-q", "release"]);
+    let repo = open(&r.path()).unwrap();
+    let (u, aside) = h
+        .update_beside(&repo, &small, false, "", History::default)
+        .unwrap();
+    assert_eq!(u, HistoryUpdate::Dropped);
+    assert!(h.is_empty());
+    let aside = aside.expect("main's line is set aside");
+    assert_eq!(aside, on_main);
+    // The cold pass reads the release line; main's stays aside.
+    let (u, again) = h
+        .update_beside(&repo, &small, true, "", || aside.clone())
+        .unwrap();
+    assert!(matches!(u, HistoryUpdate::Rebuilt(_)), "{u:?}");
+    assert_eq!(again, None, "an empty line does not replace the aside");
+    assert_same(&h, &fresh(&repo), "release");
+    let on_release = h.clone();
+
+    // Back on main, one commit further: swapped in and brought up, the release
+    // line set aside in its place; no cold pass.
+    r.git(&["checkout", "-q", "main"]);
+    r.commit("2026-03-05T09:00:00Z", "M3", &[("src/m.rs", "3\n")]);
+    let repo = open(&r.path()).unwrap();
+    let (u, set) = h
+        .update_beside(&repo, &small, false, "", || aside.clone())
+        .unwrap();
+    assert_eq!(
+        u,
+        HistoryUpdate::Moved {
+            added: 1,
+            dropped: 0
+        }
+    );
+    assert_same(&h, &fresh(&repo), "main again");
+    assert_eq!(set, Some(on_release.clone()));
+
+    // And back to release, where the aside is: swapped as it is.
+    r.git(&["checkout", "-q", "release"]);
+    let repo = open(&r.path()).unwrap();
+    let (u, set) = h
+        .update_beside(&repo, &small, false, "", || on_release.clone())
+        .unwrap();
+    assert_eq!(
+        u,
+        HistoryUpdate::Moved {
+            added: 0,
+            dropped: 0
+        }
+    );
+    assert_eq!(h, on_release);
+    assert!(set.is_some_and(|m| m.head() != on_release.head()));
+
+    // An empty history (after a drop) swaps the aside in without setting
+    // itself aside.
+    let mut empty = History::default();
+    let (u, set) = empty
+        .update_beside(&repo, &small, false, "", || on_release.clone())
+        .unwrap();
+    assert_eq!(
+        (u, set),
+        (
+            HistoryUpdate::Moved {
+                added: 0,
+                dropped: 0
+            },
+            None
+        )
+    );
+    assert_eq!(empty, on_release);
+}
+
 /// A history the cold pass cut at a cap says so: counts after a day before its
 /// oldest commit are lower bounds (`at_least`), later ones exact; the cut
 /// survives the cache file.
