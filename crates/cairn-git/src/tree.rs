@@ -333,12 +333,35 @@ impl Repository {
             committed,
             own_commit_ids,
             remotes: remotes(repo),
-            author: repo
-                .author()
-                .and_then(Result::ok)
-                .map(|a| crate::author_names(&a.name.to_string(), &a.email.to_string()))
-                .unwrap_or_default(),
+            author: author_words(repo),
         })
+    }
+}
+
+/// [`crate::author_names`] of the author `git commit` would record, resolved
+/// as gix's `Repository::author` resolves it (`author.*`, then `user.*`, then
+/// `GIT_AUTHOR_*`; name and email each on its own), from the configuration
+/// alone: gix's also stamps the identity with the time now in the local time
+/// zone, and that loads the time zone database (jiff walked every folder of
+/// `/usr/share/zoneinfo` on each wake-up, inside the git thread); empty when
+/// either is not set.
+fn author_words(repo: &gix::Repository) -> Vec<String> {
+    use gix::config::tree::{Author, User, gitoxide};
+    let config = repo.config_snapshot();
+    let name = [&Author::NAME, &User::NAME, &gitoxide::Author::NAME_FALLBACK]
+        .into_iter()
+        .find_map(|k| config.string(k));
+    let email = [
+        &Author::EMAIL,
+        &User::EMAIL,
+        &gitoxide::User::EMAIL_FALLBACK,
+        &gitoxide::Author::EMAIL_FALLBACK,
+    ]
+    .into_iter()
+    .find_map(|k| config.string(k));
+    match (name, email) {
+        (Some(name), Some(email)) => crate::author_names(&name.to_string(), &email.to_string()),
+        _ => Vec::new(),
     }
 }
 

@@ -1509,3 +1509,23 @@ fn a_stray_main_hides_nothing_master_has() {
     );
     assert_eq!(t.commits, ["Resolve DST gaps"]);
 }
+
+/// The author's words (left out of a branch's words: `asmith/fix-x`) come from
+/// the identity `git commit` would record: `author.*` over `user.*`, name and
+/// email each on its own. Read from the
+/// configuration alone (gix's identity also reads the clock in the local time
+/// zone, which loaded the time zone database at every wake-up).
+#[test]
+fn the_author_is_read_from_the_configuration() {
+    let r = ledger_on_a_branch();
+    let author = || {
+        read_working_tree(&r.path(), ReadOptions::default())
+            .unwrap()
+            .author
+    };
+    r.git(&["config", "user.name", "Alice Smith"]);
+    r.git(&["config", "user.email", "asmith@example.com"]);
+    assert_eq!(author(), ["alice", "alicesmith", "asmith", "smith"]);
+    r.git(&["config", "author.name", "Bo Chen"]);
+    assert_eq!(author(), ["asmith", "bo", "bochen", "chen"]);
+}
