@@ -77,7 +77,7 @@ pub(crate) fn update_history(
 }
 
 /// The file the line set aside beside the history cached in `file` is kept in.
-fn aside_file(file: &Path) -> PathBuf {
+pub(crate) fn aside_file(file: &Path) -> PathBuf {
     file.with_extension("aside")
 }
 

@@ -140,21 +140,24 @@ impl NoteDates {
             return Some(days);
         }
         let mut history = History::load(&file);
-        // Never the cold pass (`cairn index`'s): no history, no days (and a
-        // background `cairn index` is asked for).
-        if history.head().is_none() {
-            self.mark_unread(&repo, file);
-            return None;
-        }
-        let update = history
-            .update_under(&repo, &self.limits, false, &under)
-            .ok()?;
+        // Never the cold pass (`cairn index`'s); the line set aside is swapped
+        // in when `HEAD` is back near it.
+        let update = crate::code_changed::update_history(
+            &mut history,
+            &file,
+            &repo,
+            &self.limits,
+            false,
+            &under,
+        )
+        .ok()?;
         if update.changed() {
             // Not synced, and a failed write is read again next time.
             let _ = history.save_unsynced(&file);
         }
         let Some(head) = history.head() else {
-            // Emptied: `HEAD` moved too far to follow without the cold pass.
+            // No history, or emptied (`HEAD` moved too far to follow without
+            // the cold pass): no days, and a background `cairn index` is asked for.
             self.mark_unread(&repo, file);
             return None;
         };
@@ -253,12 +256,21 @@ pub(crate) fn index_vault_history(
     // Gone already, or to be removed by the next run.
     let _ = std::fs::remove_file(replaced);
     let mut history = if fresh {
+        // Read again from scratch: not the line set aside either.
+        let _ = std::fs::remove_file(crate::code_changed::aside_file(&file));
         History::default()
     } else {
         History::load(&file)
     };
     let limits = limits(config);
-    let outcome = match history.update_under(&repo, &limits, true, &under) {
+    let outcome = match crate::code_changed::update_history(
+        &mut history,
+        &file,
+        &repo,
+        &limits,
+        true,
+        &under,
+    ) {
         Ok(cairn_git::HistoryUpdate::Unchanged) => {
             format!(
                 "up to date ({} touching its notes)",
