@@ -322,11 +322,7 @@ pub fn assemble_reusing(
         if !relevant {
             continue;
         }
-        let Some(rule_ix) = profile
-            .sections
-            .iter()
-            .position(|r| !r.always && takes(profile, r, n))
-        else {
+        let Some(rule_ix) = section_taking(profile, n) else {
             if n.memory_type
                 .is_some_and(|t| profile.exclude_types.contains(&t))
             {
@@ -478,6 +474,24 @@ fn exclude(p: &mut Packet, n: &Note, kind: &str, reason: impl FnOnce(&ShownNote<
             reason,
         });
     }
+}
+
+/// The section of `profile` a task-layer note `n` goes to, caps aside (its
+/// position): the first that takes it and is not always shown; `None` when
+/// none does.
+fn section_taking(profile: &Profile, n: &Note) -> Option<usize> {
+    profile
+        .sections
+        .iter()
+        .position(|r| !r.always && takes(profile, r, n))
+}
+
+/// The name of the section of `profile` a task-layer note `n` that passes the
+/// gate goes to, caps aside; `None` when no section takes it (as the assembly
+/// decides: for an explanation of a note it left out).
+#[must_use]
+pub fn section_for<'p>(profile: &'p Profile, n: &Note) -> Option<&'p str> {
+    section_taking(profile, n).map(|i| profile.sections[i].name.as_str())
 }
 
 /// Whether section `r` takes note `n`.

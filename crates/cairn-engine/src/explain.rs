@@ -222,6 +222,26 @@ impl Engine {
                         files.a_match()
                     ),
                 )
+            } else if let Some(section) = cairn_assemble::section_for(sel.profile, n).filter(|_| {
+                // A note from the profile's secondary folders goes only
+                // where the profile admits it (as the assembly decides).
+                sel.origin.get(s.path.as_str()) == Some(&sel.profile.primary)
+                    || sel.profile.admits_secondary(n)
+            }) {
+                // Past the notes the packet lists by name: a section's cap or
+                // the token budget left it out with the others.
+                let unlisted = packet
+                    .budget
+                    .left_out_count
+                    .saturating_sub(packet.budget.left_out.len());
+                (
+                    "left out".to_owned(),
+                    format!(
+                        "passed the gate, covers {}; {section} was full or the token budget                          spent: one of {} relevant notes left out and not listed by name",
+                        covered(s),
+                        unlisted.max(1)
+                    ),
+                )
             } else {
                 (
                     "left out".to_owned(),

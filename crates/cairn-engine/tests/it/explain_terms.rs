@@ -1,6 +1,7 @@
 //! `explain` lists the query's terms lower-cased and stemmed, where a
 //! case-sensitive rule no longer sees a credential: the task's and the files'
-//! credentials are dropped before the text is cut into terms.
+//! credentials are dropped before the text is cut into terms. And it says why
+//! each note left out is out.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -263,4 +264,52 @@ fn explain_lists_every_note_the_packet_shows() {
         let c = x.candidates.iter().find(|c| c.path == *path);
         assert_eq!(c.map(|c| c.decision.as_str()), Some("included"), "{path}");
     }
+}
+
+/// More notes pass the gate than the sections hold and the packet lists by
+/// name (20): explain said "no section of this profile takes it" of every one
+/// past the list, though a section did and was full. Each left-out note that
+/// passed the gate now says why it is out: named in the list, or one of those
+/// past it.
+#[test]
+fn a_note_past_the_left_out_list_is_left_out_by_caps_not_by_sections() {
+    let vault = tempfile::tempdir().unwrap();
+    for i in 0..40 {
+        std::fs::write(
+            vault.path().join(format!("payout-{i:02}.md")),
+            format!(
+                "---\ntitle: Payout lock timeouts {i}\ntype: reference\n---\n\
+                 Payout batch lock timeouts, case {i}: retry the payout batch.\n"
+            ),
+        )
+        .unwrap();
+    }
+    let e = engine(vault.path());
+    let ex = e
+        .explain(&request(
+            vault.path(),
+            "payout batch lock timeouts",
+            &[],
+            Format::Json,
+        ))
+        .unwrap();
+    let out: Vec<&CandidateReport> = ex
+        .candidates
+        .iter()
+        .filter(|c| c.decision == "left out")
+        .collect();
+    assert!(out.len() > 20, "{} left out", out.len());
+    for c in &out {
+        assert!(
+            !c.why.contains("no section of this profile takes it"),
+            "{}: {}",
+            c.path,
+            c.why
+        );
+    }
+    assert!(
+        out.iter().any(|c| c.why.contains("not listed by name")),
+        "{:?}",
+        out.iter().map(|c| &c.why).collect::<Vec<_>>()
+    );
 }
