@@ -149,12 +149,15 @@ pub(crate) fn has_replacements(repo: &gix::Repository) -> bool {
 /// millisecond's worth of commits from the pack, and peeling two more.
 ///
 /// `tip` stands for `HEAD` when an operation in progress detached it from the
-/// branch (the branch's tip before a rebase).
+/// branch (the branch's tip before a rebase); `replayed`, when given, are the
+/// only commits of the branch still its own (a rebase's list: see
+/// `in_progress::Detached::replayed`), by id or prefix.
 pub(crate) fn default_and_own_commits(
     repo: &gix::Repository,
     max: usize,
     cache: Option<&Path>,
     tip: Option<gix::ObjectId>,
+    replayed: Option<&[String]>,
 ) -> Result<(Option<DefaultBranch>, OwnCommits), GitError> {
     let head = tip.or_else(|| repo.head().ok().and_then(|h| h.id()).map(gix::Id::detach));
     let cache = cache.filter(|_| ids_say_it_all(repo));
@@ -191,7 +194,7 @@ pub(crate) fn default_and_own_commits(
     let default = compared_with(repo, true);
     let peeled_head = tip.or_else(|| repo.head_id().ok().map(gix::Id::detach));
     let commits = match (&default, peeled_head) {
-        (Some((_, tips)), Some(head)) => own_commits(repo, head, tips, max)?,
+        (Some((_, tips)), Some(head)) => own_commits(repo, head, tips, max, replayed)?,
         _ => OwnCommits::default(),
     };
     if let (Some(file), Some((key, head, name, tips))) = (cache, kept)
@@ -281,6 +284,7 @@ fn own_commits(
     head: gix::ObjectId,
     tips: &[gix::ObjectId],
     max: usize,
+    replayed: Option<&[String]>,
 ) -> Result<OwnCommits, GitError> {
     if tips.contains(&head) {
         return Ok(OwnCommits::default());
@@ -300,7 +304,13 @@ fn own_commits(
         if info.parent_ids.len() > 1 {
             continue;
         }
-        ids.push(info.id.to_string());
+        let id = info.id.to_string();
+        // A rebase under way replays only these: another commit of the branch
+        // is upstream already (or dropped), no longer its work.
+        if replayed.is_some_and(|r| !r.iter().any(|p| id.starts_with(p.as_str()))) {
+            continue;
+        }
+        ids.push(id);
         if out.len() >= max {
             // Past the subjects the task takes, only which commits are the
             // branch's own (no message read, no diff).

@@ -50,6 +50,13 @@ pub(crate) struct Detached {
     pub(crate) branch: String,
     pub(crate) tip: gix::ObjectId,
     pub(crate) operation: Operation,
+    /// For a rebase of git's merge backend, the commits it replays (those it
+    /// did and those it has yet to, by id or a prefix of one): a commit of the
+    /// branch that git found upstream already (cherry-picked) is not among
+    /// them, nor one dropped from the list, and is not the branch's work any
+    /// more. `None` when not known (the apply backend, a bisect, an unreadable
+    /// list).
+    pub(crate) replayed: Option<Vec<String>>,
 }
 
 /// The branch an operation in progress detached `HEAD` from; `None` when no
@@ -71,6 +78,7 @@ pub(crate) fn detached_from(repo: &gix::Repository) -> Option<Detached> {
                     branch,
                     tip,
                     operation: Operation::Rebase,
+                    replayed: replayed(&dir),
                 })
             })
         }
@@ -88,6 +96,7 @@ pub(crate) fn detached_from(repo: &gix::Repository) -> Option<Detached> {
                 branch,
                 tip,
                 operation: Operation::Bisect,
+                replayed: None,
             })
         }
         _ => None,
@@ -176,6 +185,55 @@ pub(crate) fn merging(
     Some(out)
 }
 
+/// The most bytes read of a rebase's list of commands (a line per commit).
+const MAX_TODO_FILE: u64 = 1 << 20;
+
+/// The commits a rebase of the merge backend replays, from its lists of
+/// commands done (`done`) and to do (`git-rebase-todo`): the id (or the
+/// prefix of one, as a user may write it) after each command that replays a
+/// commit (`pick`, `reword`, `edit`, `squash`, `fixup`, their one-letter
+/// forms, after their options). `None` for another folder (the apply
+/// backend keeps patches), a list that is not a regular file or cut short by
+/// the size cap, or no commit named at all.
+fn replayed(dir: &Path) -> Option<Vec<String>> {
+    if !dir.ends_with("rebase-merge") {
+        return None;
+    }
+    let mut ids = Vec::new();
+    for name in ["done", "git-rebase-todo"] {
+        let path = dir.join(name);
+        let Ok(meta) = std::fs::symlink_metadata(&path) else {
+            continue;
+        };
+        if !meta.is_file() || meta.len() > MAX_TODO_FILE {
+            return None;
+        }
+        let mut text = String::new();
+        std::fs::File::open(&path)
+            .ok()?
+            .take(MAX_TODO_FILE)
+            .read_to_string(&mut text)
+            .ok()?;
+        for line in text.lines() {
+            let mut words = line.split_whitespace();
+            let replays = matches!(
+                words.next(),
+                Some("pick" | "p" | "reword" | "r" | "edit" | "e" | "squash" | "s" | "fixup" | "f")
+            );
+            if !replays {
+                continue;
+            }
+            if let Some(id) = words.find(|w| !w.starts_with('-'))
+                && id.len() >= 4
+                && id.bytes().all(|b| b.is_ascii_hexdigit())
+            {
+                ids.push(id.to_ascii_lowercase());
+            }
+        }
+    }
+    (!ids.is_empty()).then_some(ids)
+}
+
 /// The first line of a small state file, trimmed; `None` when it is missing,
 /// not a regular file, unreadable, not UTF-8 or empty.
 fn read_line(path: &Path) -> Option<String> {
@@ -209,7 +267,37 @@ fn is_commit(repo: &gix::Repository, id: gix::ObjectId) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::branch_of;
+    use super::{branch_of, replayed};
+
+    #[test]
+    fn a_rebase_list_names_the_commits_it_replays() {
+        let dir = tempfile::tempdir().unwrap();
+        let merge = dir.path().join("rebase-merge");
+        std::fs::create_dir(&merge).unwrap();
+        std::fs::write(
+            merge.join("done"),
+            "pick 1a2b3c4d5e6f Change a\nexec make test\nlabel onto\n",
+        )
+        .unwrap();
+        std::fs::write(
+            merge.join("git-rebase-todo"),
+            "# a comment\nfixup -C ABCDEF12 Squash me\nr 99aa Reword\n\
+             drop 5555aaaa Dropped\nmerge -C 7777bbbb topic\npick zz-not-hex x\n",
+        )
+        .unwrap();
+        assert_eq!(
+            replayed(&merge),
+            Some(vec!["1a2b3c4d5e6f".into(), "abcdef12".into(), "99aa".into()])
+        );
+        // The apply backend keeps patches, not a list.
+        let apply = dir.path().join("rebase-apply");
+        std::fs::create_dir(&apply).unwrap();
+        assert_eq!(replayed(&apply), None);
+        // A list naming no commit says nothing.
+        std::fs::write(merge.join("done"), "exec true\n").unwrap();
+        std::fs::write(merge.join("git-rebase-todo"), "").unwrap();
+        assert_eq!(replayed(&merge), None);
+    }
 
     #[test]
     fn only_valid_branch_references_name_a_branch() {

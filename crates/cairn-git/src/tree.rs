@@ -288,11 +288,16 @@ impl Repository {
         }
         let (changed, changed_total, merging) =
             changed_files(repo, &self.workdir, opts.max_changed, cache, leave_out)?;
+        let replayed = detached.as_ref().and_then(|d| d.replayed.as_deref());
         let (default, own) = crate::branch::default_and_own_commits(
             repo,
             opts.max_commits,
-            cache.map(|c| c.commits.as_path()),
+            // A rebase's list of commits is not part of the cache's key.
+            cache
+                .filter(|_| replayed.is_none())
+                .map(|c| c.commits.as_path()),
             detached.as_ref().map(|d| d.tip),
+            replayed,
         )?;
         let mut committed: Vec<String> = Vec::new();
         for f in own.commits.iter().flat_map(|c| &c.files) {
@@ -378,6 +383,7 @@ impl Repository {
             &self.repo,
             max_commits,
             cache.map(|c| c.commits.as_path()),
+            None,
             None,
         )
         .map(|(_, own)| own.ids)

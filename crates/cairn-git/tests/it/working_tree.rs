@@ -212,6 +212,43 @@ fn a_rebase_that_stopped_is_the_branch_s_work() {
     }
 }
 
+/// A rebase skips a commit of the branch that is upstream already (picked
+/// into `main`): it is no longer the branch's work, so neither its subject nor
+/// its id is the branch's own while the rebase stops at the next (a held-out
+/// trial: the task held the subject of a fix `main` had taken).
+#[test]
+fn a_rebase_leaves_out_the_commits_git_found_upstream() {
+    let r = Repo::new();
+    r.commit(
+        "2026-01-10T09:00:00Z",
+        "Initial",
+        &[("src/a.rs", "1\n"), ("src/b.rs", "1\n")],
+    );
+    r.git(&["checkout", "-q", "-b", "fix/two-things"]);
+    r.commit("2026-01-11T09:00:00Z", "Change a", &[("src/a.rs", "2\n")]);
+    r.commit("2026-01-12T09:00:00Z", "Change b", &[("src/b.rs", "2\n")]);
+    r.git(&["checkout", "-q", "main"]);
+    r.git(&["cherry-pick", "fix/two-things~1"]);
+    r.commit(
+        "2026-01-13T09:00:00Z",
+        "Main changes b",
+        &[("src/b.rs", "3\n")],
+    );
+    r.git(&["checkout", "-q", "fix/two-things"]);
+    let before = read_working_tree(&r.path(), ReadOptions::default()).unwrap();
+    assert_eq!(before.commits, ["Change b", "Change a"]);
+    cairn_synth::git::git_output_in(
+        &r.path(),
+        &["rebase", "--merge", "main"],
+        "2026-01-14T09:00:00Z",
+    );
+    assert!(r.git(&["status"]).contains("rebas"), "no rebase under way");
+    let t = read_working_tree(&r.path(), ReadOptions::default()).unwrap();
+    assert_eq!(t.branch.as_deref(), Some("fix/two-things"));
+    assert_eq!(t.commits, ["Change b"]);
+    assert_eq!(t.own_commit_ids.len(), 1);
+}
+
 /// A bisect detaches `HEAD` from the branch it started on: that branch is named.
 #[test]
 fn a_bisect_names_the_branch_it_started_from() {
