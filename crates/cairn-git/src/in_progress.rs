@@ -287,7 +287,11 @@ mod tests {
         .unwrap();
         assert_eq!(
             replayed(&merge),
-            Some(vec!["1a2b3c4d5e6f".into(), "abcdef12".into(), "99aa".into()])
+            Some(vec![
+                "1a2b3c4d5e6f".into(),
+                "abcdef12".into(),
+                "99aa".into()
+            ])
         );
         // The apply backend keeps patches, not a list.
         let apply = dir.path().join("rebase-apply");
