@@ -264,18 +264,57 @@ fn survey(dir: &Path) -> Result<Found> {
 }
 
 /// The roots adoption proposes: developer folders, and projects (id, folder,
-/// note count).
+/// note count); with the top folders read as translations, proposed as neither.
 struct Proposal {
     developer: Vec<String>,
     projects: Vec<(String, String, usize)>,
     more_projects: usize,
+    translations: Vec<String>,
 }
+
+/// The ISO 639-1 language codes, which a folder of a translation is named by
+/// (`de`, `pt-br`, `zh_Hant`).
+const LANGUAGE_CODES: &str = "aa ab ae af ak am an ar as av ay az ba be bg bh bi bm bn bo br bs \
+    ca ce ch co cr cs cu cv cy da de dv dz ee el en eo es et eu fa ff fi fj fo fr fy ga gd gl gn \
+    gu gv ha he hi ho hr ht hu hy hz ia id ie ig ii ik io is it iu ja jv ka kg ki kj kk kl km kn \
+    ko kr ks ku kv kw ky la lb lg li ln lo lt lu lv mg mh mi mk ml mn mr ms mt my na nb nd ne ng \
+    nl nn no nr nv ny oc oj om or os pa pi pl ps pt qu rm rn ro ru rw sa sc sd se sg si sk sl sm \
+    sn so sq sr ss st su sv sw ta te tg th ti tk tl tn to tr ts tt tw ty ug uk ur uz ve vi vo wa \
+    wo xh yi yo za zh zu";
+
+/// Whether a folder's name is a language's code, alone or with a region or
+/// script (`en`, `pt-BR`, `zh_hant`).
+fn is_language_folder(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    let (code, rest) = match lower.split_once(['-', '_']) {
+        Some((code, rest)) => (code, Some(rest)),
+        None => (lower.as_str(), None),
+    };
+    let rest_ok = rest
+        .is_none_or(|r| (2..=4).contains(&r.len()) && r.bytes().all(|b| b.is_ascii_alphanumeric()));
+    rest_ok && code.len() == 2 && LANGUAGE_CODES.split_whitespace().any(|c| c == code)
+}
+
+/// Top folders read as one collection in several languages (a documentation
+/// vault with `en/`, `de/`, `ja/`…): at least this many named by a language's
+/// code. Each is a translation of the others, not a project: proposing thirty
+/// projects (a held-out trial on Obsidian's help vault) helped nobody.
+const MIN_TRANSLATIONS: usize = 3;
 
 fn propose(found: &Found) -> Proposal {
     let mut developer = Vec::new();
     let mut projects: Vec<(String, String, usize)> = Vec::new();
+    let mut translations: Vec<String> = found
+        .top
+        .keys()
+        .filter(|t| is_language_folder(t))
+        .cloned()
+        .collect();
+    if translations.len() < MIN_TRANSLATIONS {
+        translations.clear();
+    }
     for (top, &n) in &found.top {
-        if top.is_empty() || is_neither_folder(top) {
+        if top.is_empty() || is_neither_folder(top) || translations.contains(top) {
             continue;
         }
         if is_developer_folder(top) {
@@ -305,6 +344,7 @@ fn propose(found: &Found) -> Proposal {
         developer,
         projects,
         more_projects,
+        translations,
     }
 }
 
@@ -377,6 +417,15 @@ fn adopted_config(found: &Found, p: &Proposal) -> String {
         s.push_str("# Proposed from the folder names (uncomment to use instead):\n");
         let list: Vec<String> = p.developer.iter().map(|d| toml_str(d)).collect();
         let _ = writeln!(s, "# note_roots = [{}]", list.join(", "));
+    }
+    if !p.translations.is_empty() {
+        let _ = writeln!(
+            s,
+            "# {} look like one collection in {} languages: no project is proposed for\n\
+             # them (to keep one language, set note_roots to its folder).",
+            p.translations.join(", "),
+            p.translations.len()
+        );
     }
     s.push_str("\n[ranking]\n# A note this many days old keeps 3/4 of its recency weight.\nhalf_life_days = 180\n");
     if !p.projects.is_empty() {
@@ -460,6 +509,14 @@ fn adopt(dir: &Path) -> Result<()> {
         projects.join(", ")
     };
     let _ = writeln!(s, "  proposed projects: {projects}");
+    if !proposal.translations.is_empty() {
+        let _ = writeln!(
+            s,
+            "  translations (one collection in {} languages, no project proposed): {}",
+            proposal.translations.len(),
+            proposal.translations.join(", ")
+        );
+    }
     if cfg.exists() {
         let _ = writeln!(s, "kept    {} (already exists)", cfg.display());
     } else {
@@ -551,5 +608,40 @@ mod tests {
         let c = Config::parse(&open, &path, None).expect("proposals parse");
         assert_eq!(c.projects.len(), 3, "{open}");
         assert_eq!(c.developer.note_roots, vec!["00-Identity"]);
+    }
+
+    /// A collection kept in several languages (`en/`, `de/`, `pt-BR/`…): its
+    /// folders are translations, not projects; two-letter names that are no
+    /// language's code, and fewer than three that are, stay projects.
+    #[test]
+    fn language_folders_are_translations_not_projects() {
+        use super::*;
+        let mut found = Found::default();
+        for top in ["en", "de", "ja", "pt-BR", "zh_Hant", "ui", "Guides"] {
+            found.top.insert(top.into(), 10);
+        }
+        let p = propose(&found);
+        assert_eq!(p.translations, ["de", "en", "ja", "pt-BR", "zh_Hant"]);
+        let folders: Vec<&str> = p.projects.iter().map(|x| x.1.as_str()).collect();
+        assert_eq!(folders, ["Guides", "ui"]);
+        let text = adopted_config(&found, &p);
+        assert!(text.contains("one collection in 5 languages"), "{text}");
+        Config::parse(
+            &text,
+            &tempfile::tempdir().unwrap().path().join("cairn.toml"),
+            None,
+        )
+        .expect("parses");
+
+        let mut two = Found::default();
+        for top in ["en", "de", "ml-service"] {
+            two.top.insert(top.into(), 3);
+        }
+        let p = propose(&two);
+        assert!(p.translations.is_empty());
+        assert_eq!(p.projects.len(), 3);
+        for not in ["ui", "db", "e2e", "en-", "en-toolong", "eng", "x"] {
+            assert!(!is_language_folder(not), "{not}");
+        }
     }
 }
