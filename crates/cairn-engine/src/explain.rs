@@ -237,7 +237,8 @@ impl Engine {
                 (
                     "left out".to_owned(),
                     format!(
-                        "passed the gate, covers {}; {section} was full or the token budget                          spent: one of {} relevant notes left out and not listed by name",
+                        "passed the gate, covers {}; {section} was full or the token budget \
+                         spent: one of {} relevant notes left out and not listed by name",
                         covered(s),
                         unlisted.max(1)
                     ),

@@ -308,7 +308,9 @@ fn a_note_past_the_left_out_list_is_left_out_by_caps_not_by_sections() {
         );
     }
     assert!(
-        out.iter().any(|c| c.why.contains("not listed by name")),
+        out.iter()
+            .any(|c| c.why.contains("or the token budget spent: one of")
+                && c.why.contains("not listed by name")),
         "{:?}",
         out.iter().map(|c| &c.why).collect::<Vec<_>>()
     );
