@@ -208,12 +208,7 @@ fn replayed(dir: &Path) -> Option<Vec<String>> {
         if !meta.is_file() || meta.len() > MAX_TODO_FILE {
             return None;
         }
-        let mut text = String::new();
-        std::fs::File::open(&path)
-            .ok()?
-            .take(MAX_TODO_FILE)
-            .read_to_string(&mut text)
-            .ok()?;
+        let text = read_small(&path, MAX_TODO_FILE)?;
         for line in text.lines() {
             let mut words = line.split_whitespace();
             let replays = matches!(
@@ -237,6 +232,14 @@ fn replayed(dir: &Path) -> Option<Vec<String>> {
 /// The first line of a small state file, trimmed; `None` when it is missing,
 /// not a regular file, unreadable, not UTF-8 or empty.
 fn read_line(path: &Path) -> Option<String> {
+    let text = read_small(path, MAX_STATE_FILE)?;
+    let line = text.lines().next()?.trim();
+    (!line.is_empty()).then(|| line.to_owned())
+}
+
+/// At most `max` bytes of the state file at `path`; `None` when it is missing,
+/// not a regular file, unreadable or not UTF-8.
+fn read_small(path: &Path, max: u64) -> Option<String> {
     // A regular file only: opening a FIFO planted there would wait forever.
     if !std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file()) {
         return None;
@@ -244,11 +247,10 @@ fn read_line(path: &Path) -> Option<String> {
     let mut text = String::new();
     std::fs::File::open(path)
         .ok()?
-        .take(MAX_STATE_FILE)
+        .take(max)
         .read_to_string(&mut text)
         .ok()?;
-    let line = text.lines().next()?.trim();
-    (!line.is_empty()).then(|| line.to_owned())
+    Some(text)
 }
 
 /// The short name of a full branch reference name (`refs/heads/fix/x` →
