@@ -210,6 +210,41 @@ pub fn assemble_reusing(
     candidates: &[Candidate<'_>],
     built: &mut BuiltItems,
 ) -> Packet {
+    assemble_with(req, candidates, &mut Items::Build(built))
+}
+
+/// The positions of the candidates whose items an assembly of `candidates`
+/// with `req` builds, in order, were no item a copy of another (which only
+/// the items can tell: a copy's place goes to a later candidate, whose item
+/// the assembly then builds itself). For building them beforehand, on several
+/// threads ([`item_of`], [`BuiltItems::insert`]): the decisions are the
+/// assembly's own, made without building an item or redacting a name.
+#[must_use]
+pub fn planned_items(req: &Request<'_>, candidates: &[Candidate<'_>]) -> Vec<usize> {
+    let mut items = Items::Plan(Vec::new());
+    assemble_with(req, candidates, &mut items);
+    match items {
+        Items::Plan(at) => at,
+        Items::Build(_) => Vec::new(),
+    }
+}
+
+/// Where an assembly's items come from: built (or taken from those built
+/// before), or only planned (see [`planned_items`]).
+enum Items<'b> {
+    Build(&'b mut BuiltItems),
+    /// The positions an assembly would build; the packet is thrown away, and
+    /// nothing in it is built or redacted (a stand-in item holds only its layer).
+    Plan(Vec<usize>),
+}
+
+impl Items<'_> {
+    fn planning(&self) -> bool {
+        matches!(self, Items::Plan(_))
+    }
+}
+
+fn assemble_with(req: &Request<'_>, candidates: &[Candidate<'_>], items: &mut Items<'_>) -> Packet {
     let profile = req.profile;
     let mut packet = Packet {
         version: VERSION.to_owned(),
@@ -256,12 +291,22 @@ pub fn assemble_reusing(
     for (at, c) in candidates.iter().enumerate() {
         let n = c.note;
         let s = c.scored;
+        let planning = items.planning();
         let mut put = |packet: &mut Packet, section: &str| {
-            let item = built
-                .0
-                .entry(at)
-                .or_insert_with(|| make_item(n, s, c, req))
-                .clone();
+            let item = match items {
+                Items::Build(built) => built
+                    .0
+                    .entry(at)
+                    .or_insert_with(|| make_item(n, s, c, req))
+                    .clone(),
+                Items::Plan(planned) => {
+                    planned.push(at);
+                    Item {
+                        layer: c.layer.as_str().to_owned(),
+                        ..Item::default()
+                    }
+                }
+            };
             // A copy of a note shown already (a translation's untranslated
             // pages, a file kept in two places): the same title and summary
             // tell the session nothing new (a held-out trial: four of eight
@@ -299,7 +344,7 @@ pub fn assemble_reusing(
         if s.retired {
             // Listed as not current when it matches the task: a retired note is
             // usually marked stale too, which must not hide it from this list.
-            if s.anchored || s.covers(profile.min_coverage) {
+            if !planning && (s.anchored || s.covers(profile.min_coverage)) {
                 exclude(&mut packet, n, "retired", |shown| {
                     let kind = match (n.status, shown.superseded_by.first()) {
                         (_, Some(by)) => return format!("superseded by {by}"),
@@ -323,8 +368,9 @@ pub fn assemble_reusing(
             continue;
         }
         let Some(rule_ix) = section_taking(profile, n) else {
-            if n.memory_type
-                .is_some_and(|t| profile.exclude_types.contains(&t))
+            if !planning
+                && n.memory_type
+                    .is_some_and(|t| profile.exclude_types.contains(&t))
             {
                 let t = n
                     .memory_type
@@ -351,7 +397,7 @@ pub fn assemble_reusing(
         let target = target.filter(|_| req.limit.is_none_or(|l| task_items(&packet) < l));
         let Some(target) = target else {
             packet.budget.left_out_count += 1;
-            if packet.budget.left_out.len() < LEFT_OUT_LISTED {
+            if !planning && packet.budget.left_out.len() < LEFT_OUT_LISTED {
                 let shown = ShownNote::head(n);
                 packet.budget.left_out.push(LeftOut {
                     path: shown.path.into_string(),
@@ -368,6 +414,9 @@ pub fn assemble_reusing(
             continue;
         };
         put(&mut packet, target);
+    }
+    if items.planning() {
+        return packet;
     }
 
     packet.policy.withheld_note_count = packet

@@ -24,7 +24,7 @@ impl Engine {
         candidates: &mut [Candidate<'e>],
         dropped: impl FnOnce(&cairn_assemble::Packet) -> BTreeSet<String> + Send,
     ) -> (cairn_assemble::Packet, usize) {
-        let mut built = cairn_assemble::BuiltItems::default();
+        let mut built = prebuilt(request, candidates);
         let packet = cairn_assemble::assemble_reusing(request, candidates, &mut built);
         if !self.notes.lazy_bodies() {
             return (packet, 0);
@@ -87,4 +87,28 @@ impl Engine {
         let packet = cairn_assemble::assemble_reusing(request, candidates, &mut built);
         (packet, dropped.len())
     }
+}
+
+/// The items the assembly of `candidates` will build, built beforehand on the
+/// rayon pool: each is a function of its candidate alone (redacting its texts
+/// is most of an assembly's time, and compiling a detector's pattern the
+/// first time a text needs it, milliseconds, would otherwise hold up the
+/// whole assembly on one thread). Which ones comes from the assembly's own
+/// plan ([`cairn_assemble::planned_items`]); an item it needs that was not
+/// planned (after a copy) it builds itself.
+fn prebuilt(
+    request: &cairn_assemble::Request<'_>,
+    candidates: &[Candidate<'_>],
+) -> cairn_assemble::BuiltItems {
+    use rayon::prelude::*;
+    let planned = cairn_assemble::planned_items(request, candidates);
+    let items: Vec<(usize, cairn_assemble::Item)> = planned
+        .into_par_iter()
+        .map(|at| (at, cairn_assemble::item_of(request, &candidates[at])))
+        .collect();
+    let mut built = cairn_assemble::BuiltItems::default();
+    for (at, item) in items {
+        built.insert(at, item);
+    }
+    built
 }

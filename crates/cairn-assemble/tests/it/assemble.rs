@@ -904,3 +904,99 @@ fn a_note_without_prose_is_summarized_by_its_table_then_its_sources() {
         "Kafka pulls, RabbitMQ pushes."
     );
 }
+
+#[test]
+fn the_planned_items_are_those_the_assembly_builds() {
+    // A pinned decision, a confidential one (withheld), sixteen more (four
+    // placed, eight spilled into recommended notes, four left out for the
+    // caps) and a superseded one (excluded), best first; then the same with a
+    // copy of the best of the sixteen.
+    let decision = |i: usize| {
+        note(
+            &format!("d{i:02}.md"),
+            "memory_type: decision",
+            &format!("Decision number {i} about the ledger."),
+        )
+    };
+    let mut notes: Vec<(Note, f64, f64)> = vec![(
+        note(
+            "pinned.md",
+            "memory_type: decision\npinned: true",
+            "Pinned rule.",
+        ),
+        3.0,
+        1.0,
+    )];
+    notes.push((
+        note(
+            "hidden.md",
+            "memory_type: decision\nsensitivity: confidential",
+            "Kept to itself.",
+        ),
+        2.5,
+        1.0,
+    ));
+    notes.extend((0..16).map(|i| (decision(i), 2.0 - i as f64 * 0.01, 1.0)));
+    notes.push((
+        note(
+            "old.md",
+            "memory_type: decision\nstatus: superseded",
+            "The old way.",
+        ),
+        1.5,
+        1.0,
+    ));
+    let mut with_copy = notes.clone();
+    with_copy.insert(
+        3,
+        (
+            note(
+                "copy/d00.md",
+                "memory_type: decision",
+                "Decision number 0 about the ledger.",
+            ),
+            1.995,
+            1.0,
+        ),
+    );
+    for (case, notes) in [("no copy", &notes), ("a copy", &with_copy)] {
+        build_with(notes, &BTreeSet::new(), |req, cands| {
+            let planned = planned_items(req, cands);
+            let mut built = BuiltItems::default();
+            let direct = assemble_reusing(req, cands, &mut built);
+            let builds: Vec<usize> = built.built().iter().map(|(at, _)| *at).collect();
+            let copied = direct
+                .provenance
+                .excluded
+                .iter()
+                .any(|e| e.kind == "duplicate");
+            assert_eq!(copied, case == "a copy", "{case}");
+            if case == "no copy" {
+                assert_eq!(planned, builds, "{case}");
+                assert_eq!(
+                    planned.len(),
+                    1 + 1 + 4 + 8,
+                    "{case}: pinned, withheld, placed, spilled"
+                );
+            } else {
+                // The copy's place goes to the first note left out for the caps,
+                // which the assembly builds itself.
+                let unplanned: Vec<usize> = builds
+                    .iter()
+                    .copied()
+                    .filter(|at| !planned.contains(at))
+                    .collect();
+                assert_eq!(unplanned.len(), 1, "{case}: {builds:?} {planned:?}");
+                assert!(planned.iter().all(|at| builds.contains(at)), "{case}");
+            }
+            // Items built beforehand, in any order, make the same packet.
+            let mut prebuilt = BuiltItems::default();
+            for &at in planned.iter().rev() {
+                prebuilt.insert(at, item_of(req, &cands[at]));
+            }
+            let packet = assemble_reusing(req, cands, &mut prebuilt);
+            assert_eq!(packet, direct, "{case}");
+            packet
+        });
+    }
+}
