@@ -314,6 +314,8 @@ impl Engine {
             file_names: &file_names,
             // A search reads no git history: a related folder counts whole.
             folder_shares: &std::collections::BTreeMap::new(),
+            // A search gates nothing by files: each match is listed for its words.
+            busy_files: &std::collections::BTreeMap::new(),
             module_prefixes: &prefixes,
             modules: &modules,
             // A search's task is typed: no branch to agree with its files.

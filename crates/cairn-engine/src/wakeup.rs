@@ -283,6 +283,7 @@ impl Engine {
             .flat_map(|s| s.preferred_notes.iter().cloned())
             .collect();
         let folder_shares = crate::code_changed::folder_shares(&route.files, history);
+        let busy_files = cairn_score::busy_files(in_scope.iter().copied(), &route.files);
         let file_names = cairn_score::file_names(&route.files);
         let mut subject = crate::derived_task::subject(parts, &route.files);
         if !subject.is_empty() || subject.branch_has_words() {
@@ -327,6 +328,7 @@ impl Engine {
             files: &route.files,
             file_names: &file_names,
             folder_shares: &folder_shares,
+            busy_files: &busy_files,
             module_prefixes: &module_prefixes,
             modules: &modules,
             subject: &subject,

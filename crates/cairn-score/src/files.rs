@@ -3,7 +3,7 @@
 //! titles name a task's file by its words (`AdrSlug.ts`, "Use the ADR slug as
 //! its unique ID").
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use cairn_note::Note;
 
@@ -70,6 +70,45 @@ pub(crate) fn file_match(n: &Note, files: &[String]) -> Option<(String, String)>
         }
     }
     best.map(|(_, f, r)| (f.clone(), r.clone()))
+}
+
+/// More notes than this naming one file in their related files make it a
+/// busy file ([`busy_files`]).
+pub const BUSY_FILE_NOTES: usize = 5;
+
+/// The files of `files` that more than [`BUSY_FILE_NOTES`] of `notes` name in
+/// their related files (the file itself, or its name: not a folder holding
+/// it, which [`crate::BROAD_FOLDER`] weighs), with how many. Confidential
+/// notes are not counted: their related files point at nothing.
+#[must_use]
+pub fn busy_files<'n>(
+    notes: impl IntoIterator<Item = &'n Note>,
+    files: &[String],
+) -> BTreeMap<String, usize> {
+    let mut named = vec![0_usize; files.len()];
+    if files.is_empty() {
+        return BTreeMap::new();
+    }
+    let normed: Vec<&str> = files.iter().map(|f| norm_path(f)).collect();
+    for n in notes {
+        if n.related_files.is_empty() || n.sensitivity >= cairn_note::Sensitivity::Confidential {
+            continue;
+        }
+        for (count, nf) in named.iter_mut().zip(&normed) {
+            if n.related_files.iter().any(|r| {
+                let nr = norm_path(r);
+                nr == *nf || names_file(nr, nf)
+            }) {
+                *count += 1;
+            }
+        }
+    }
+    files
+        .iter()
+        .zip(named)
+        .filter(|&(_, count)| count > BUSY_FILE_NOTES)
+        .map(|(f, count)| (f.clone(), count))
+        .collect()
 }
 
 pub(crate) fn module_match(n: &Note, ctx: &ScoreContext<'_>) -> Option<String> {

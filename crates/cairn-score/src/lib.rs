@@ -39,7 +39,7 @@ mod factor;
 mod files;
 mod subject;
 pub use factor::{Detail, Factor, Op, coverage_words};
-pub use files::{FileName, file_names, name_terms};
+pub use files::{BUSY_FILE_NOTES, FileName, busy_files, file_names, name_terms};
 pub use subject::{Subject, subject};
 
 /// Which ranking to apply.
@@ -138,6 +138,11 @@ pub struct ScoreContext<'a> {
     /// 0.95), when its history is known: a related folder that holds much of
     /// the repository says little about one change ([`BROAD_FOLDER`]).
     pub folder_shares: &'a BTreeMap<String, f64>,
+    /// Those of [`ScoreContext::files`] that more than [`BUSY_FILE_NOTES`] of
+    /// the notes in scope name in their related files, with how many
+    /// ([`busy_files`]): with a task's words, a file so many notes name does
+    /// not point at one of them by itself.
+    pub busy_files: &'a BTreeMap<String, usize>,
     /// Path prefixes of the selected modules.
     pub module_prefixes: &'a [String],
     /// Ids of the selected modules (a note tagged with one matches).
@@ -422,22 +427,31 @@ fn score_one(n: &Note, m: Match, best: f64, ctx: &ScoreContext<'_>) -> Scored {
             .flatten()
             .filter(|s| norm_path(&file).starts_with(norm_path(&related)) && *s > 0.0);
         let value = w.file_match * (1.0 - share.unwrap_or(0.0));
-        anchored = share.is_none_or(|s| s < BROAD_FOLDER);
+        // A file many notes name (a crate's argument parser, a shared schema)
+        // says little about which of them the work is about: the task's
+        // words choose among them (without words, the file is all there is).
+        let busy = (share.is_none() && ctx.has_query)
+            .then(|| ctx.busy_files.get(&file).copied())
+            .flatten();
+        anchored = share.is_none_or(|s| s < BROAD_FOLDER) && busy.is_none();
         signals += value;
         factors.push(Factor {
             name: "file",
             op: Op::Add,
             value,
-            detail: Detail::Text(match share {
-                Some(s) if anchored => format!(
+            detail: Detail::Text(match (share, busy) {
+                (None, Some(notes)) => format!(
+                    "related file {related} matches {file}, but {notes} notes name it: too many to point at the note alone"
+                ),
+                (Some(s), _) if anchored => format!(
                     "related folder {related} holds {file} ({:.0}% of the repository's files)",
                     s * 100.0
                 ),
-                Some(s) => format!(
+                (Some(s), _) => format!(
                     "related folder {related} holds {file}, but also {:.0}% of the repository's files: too broad to point at the note alone",
                     s * 100.0
                 ),
-                None => format!("related file {related} matches {file}"),
+                (None, None) => format!("related file {related} matches {file}"),
             }),
         });
     } else if let Some(m) = module_match(n, ctx) {

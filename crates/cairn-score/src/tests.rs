@@ -34,6 +34,8 @@ struct Ctx {
     /// [`file_names`] of `files`, made at the first [`Ctx::ctx`].
     file_names: std::cell::OnceCell<Vec<FileName>>,
     shares: BTreeMap<String, f64>,
+    /// [`busy_files`] of the notes scored (set by the test that wants it).
+    busy: BTreeMap<String, usize>,
     prefixes: Vec<String>,
     modules: Vec<String>,
     terms: BTreeSet<String>,
@@ -58,6 +60,7 @@ impl Ctx {
             files: vec![],
             file_names: std::cell::OnceCell::new(),
             shares: BTreeMap::new(),
+            busy: BTreeMap::new(),
             prefixes: vec![],
             modules: vec![],
             terms: cairn_index::analyze(task).into_iter().collect(),
@@ -78,6 +81,7 @@ impl Ctx {
             files: &self.files,
             file_names: self.file_names.get_or_init(|| file_names(&self.files)),
             folder_shares: &self.shares,
+            busy_files: &self.busy,
             module_prefixes: &self.prefixes,
             modules: &self.modules,
             subject: &self.subject,
@@ -206,6 +210,68 @@ fn a_broad_related_folder_points_at_nothing_alone() {
     // No history, no share: a folder counts as before.
     let unknown = get("unknown.md");
     assert!(unknown.anchored && (unknown.signals - 0.6).abs() < 1e-9);
+}
+
+/// A file more than five notes name (a crate's argument parser) points at
+/// none of them alone: each needs the task's words too; a file fewer name
+/// still anchors its notes, and a confidential note is not counted.
+#[test]
+fn a_file_many_notes_name_anchors_none_of_them_alone() {
+    let mut notes: Vec<Note> = (0..6)
+        .map(|i| {
+            note(
+                &format!("flags{i}.md"),
+                "related_files: [crates/core/flags/hiargs.rs]",
+            )
+        })
+        .collect();
+    // Named by its file name alone: the same file.
+    notes.push(note("by-name.md", "related_files: [hiargs.rs]"));
+    notes.push(note(
+        "hidden.md",
+        "sensitivity: confidential\nrelated_files: [crates/core/flags/hiargs.rs]",
+    ));
+    notes.push(note(
+        "walk.md",
+        "related_files: [crates/ignore/src/walk.rs]",
+    ));
+    let files = vec![
+        "crates/core/flags/hiargs.rs".to_owned(),
+        "crates/ignore/src/walk.rs".to_owned(),
+    ];
+    let busy = busy_files(&notes, &files);
+    assert_eq!(
+        busy,
+        BTreeMap::from([("crates/core/flags/hiargs.rs".to_owned(), 7)])
+    );
+    let mut c = Ctx::new("sort the walk by path");
+    c.files = files;
+    c.busy = busy;
+    let s = score(&notes, &[], &c.ctx());
+    let get = |p: &str| s.iter().find(|x| x.path == p).unwrap();
+    for p in ["flags0.md", "flags5.md", "by-name.md"] {
+        assert!(!get(p).anchored, "{p}");
+        assert!(
+            get(p)
+                .reasons()
+                .iter()
+                .any(|r| r.contains("but 7 notes name it: too many")),
+            "{p}: {:?}",
+            get(p).reasons()
+        );
+    }
+    // The signal stays: among notes the words pick, naming the file counts.
+    assert!((get("flags0.md").signals - 0.6).abs() < 1e-9);
+    assert!(get("walk.md").anchored);
+    // Five or fewer: every one anchored, as before.
+    let few = &notes[..5];
+    assert!(busy_files(few, &c.files).is_empty());
+    // Without words, naming the file is all a note has: it anchors.
+    let mut bare = Ctx::new("");
+    bare.files.clone_from(&c.files);
+    bare.busy = c.busy.clone();
+    let s = score(&notes, &[], &bare.ctx());
+    assert!(s.iter().find(|x| x.path == "flags0.md").unwrap().anchored);
 }
 
 /// A confidential note's related files and tags are its content: `--files` or
