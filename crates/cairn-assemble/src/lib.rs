@@ -288,10 +288,10 @@ fn assemble_with(req: &Request<'_>, candidates: &[Candidate<'_>], items: &mut It
     };
 
     let fill = profile.sections.iter().position(|s| s.fill);
+    let planning = items.planning();
     for (at, c) in candidates.iter().enumerate() {
         let n = c.note;
         let s = c.scored;
-        let planning = items.planning();
         let mut put = |packet: &mut Packet, section: &str| {
             let item = match items {
                 Items::Build(built) => built
@@ -415,7 +415,7 @@ fn assemble_with(req: &Request<'_>, candidates: &[Candidate<'_>], items: &mut It
         };
         put(&mut packet, target);
     }
-    if items.planning() {
+    if planning {
         return packet;
     }
 

@@ -44,6 +44,13 @@ fn names_file(related: &str, file: &str) -> bool {
             .is_some_and(|head| head.ends_with('/'))
 }
 
+/// Whether a related file is `file` itself or names it by its file name
+/// ([`names_file`]), not a folder holding it. Both paths as [`norm_path`]
+/// gives them.
+pub(crate) fn is_the_file(related: &str, file: &str) -> bool {
+    related == file || names_file(related, file)
+}
+
 /// A related file equal to, or a folder containing, a `--files` path, or
 /// naming it by its file name ([`names_file`]): the nearest one (the same
 /// path, else the file's name, else the deepest folder holding it), the first
@@ -85,20 +92,20 @@ pub fn busy_files<'n>(
     notes: impl IntoIterator<Item = &'n Note>,
     files: &[String],
 ) -> BTreeMap<String, usize> {
-    let mut named = vec![0_usize; files.len()];
     if files.is_empty() {
         return BTreeMap::new();
     }
+    let mut named = vec![0_usize; files.len()];
     let normed: Vec<&str> = files.iter().map(|f| norm_path(f)).collect();
     for n in notes {
         if n.related_files.is_empty() || n.sensitivity >= cairn_note::Sensitivity::Confidential {
             continue;
         }
         for (count, nf) in named.iter_mut().zip(&normed) {
-            if n.related_files.iter().any(|r| {
-                let nr = norm_path(r);
-                nr == *nf || names_file(nr, nf)
-            }) {
+            if n.related_files
+                .iter()
+                .any(|r| is_the_file(norm_path(r), nf))
+            {
                 *count += 1;
             }
         }

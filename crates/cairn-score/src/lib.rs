@@ -33,7 +33,7 @@ use chrono::NaiveDate;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::files::{file_match, module_match, norm_path};
+use crate::files::{file_match, is_the_file, module_match, norm_path};
 
 mod factor;
 mod files;
@@ -430,7 +430,8 @@ fn score_one(n: &Note, m: Match, best: f64, ctx: &ScoreContext<'_>) -> Scored {
         // A file many notes name (a crate's argument parser, a shared schema)
         // says little about which of them the work is about: the task's
         // words choose among them (without words, the file is all there is).
-        let busy = (share.is_none() && ctx.has_query)
+        // A related folder holding it is weighed by its share instead.
+        let busy = (ctx.has_query && is_the_file(norm_path(&related), norm_path(&file)))
             .then(|| ctx.busy_files.get(&file).copied())
             .flatten();
         anchored = share.is_none_or(|s| s < BROAD_FOLDER) && busy.is_none();

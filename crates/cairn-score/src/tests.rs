@@ -235,6 +235,9 @@ fn a_file_many_notes_name_anchors_none_of_them_alone() {
         "walk.md",
         "related_files: [crates/ignore/src/walk.rs]",
     ));
+    // A folder holding it is not the file: not counted, and weighed by its
+    // share of the repository (none known here), not as a busy file.
+    notes.push(note("folder.md", "related_files: [crates/core/flags/]"));
     let files = vec![
         "crates/core/flags/hiargs.rs".to_owned(),
         "crates/ignore/src/walk.rs".to_owned(),
@@ -263,6 +266,11 @@ fn a_file_many_notes_name_anchors_none_of_them_alone() {
     // The signal stays: among notes the words pick, naming the file counts.
     assert!((get("flags0.md").signals - 0.6).abs() < 1e-9);
     assert!(get("walk.md").anchored);
+    assert!(
+        get("folder.md").anchored,
+        "{:?}",
+        get("folder.md").reasons()
+    );
     // Five or fewer: every one anchored, as before.
     let few = &notes[..5];
     assert!(busy_files(few, &c.files).is_empty());
