@@ -97,6 +97,12 @@ pub(crate) fn session_start(a: SessionStartArgs) -> Result<ExitCode> {
         })
     };
     emit(&outcome);
+    if !outcome.timings.is_empty() {
+        let hook = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
+        let mut phases = vec![("hook", hook)];
+        phases.extend(outcome.timings.iter().copied());
+        crate::index_report::print_timings(&phases);
+    }
     record_session_start(&outcome, &record_input);
     if let Some(unread) = &outcome.history_unread {
         read_history_in_background(&a.source, unread);

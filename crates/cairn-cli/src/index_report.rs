@@ -39,24 +39,23 @@ pub(crate) fn report_late(engine: &Engine) {
 
 /// With `CAIRN_TIMINGS=1`, prints how long opening the index and answering took.
 pub(crate) fn timings(engine: &Engine, answer_started: Instant, phases: &[(&str, u64)]) {
+    let answer = u64::try_from(answer_started.elapsed().as_micros()).unwrap_or(u64::MAX);
+    let all: Vec<(&str, u64)> = (engine.index_info().timings.iter().copied())
+        .chain([("answer", answer)])
+        .chain(phases.iter().copied())
+        .collect();
+    print_timings(&all);
+}
+
+/// With `CAIRN_TIMINGS=1`, prints `phases` (microseconds each) on one stderr line.
+pub(crate) fn print_timings(phases: &[(&str, u64)]) {
     if std::env::var_os("CAIRN_TIMINGS").is_none() {
         return;
     }
-    let mut parts: Vec<String> = engine
-        .index_info()
-        .timings
+    let parts: Vec<String> = phases
         .iter()
         .map(|(k, us)| format!("{k} {:.1} ms", *us as f64 / 1000.0))
         .collect();
-    parts.push(format!(
-        "answer {:.1} ms",
-        answer_started.elapsed().as_secs_f64() * 1000.0
-    ));
-    parts.extend(
-        phases
-            .iter()
-            .map(|(k, us)| format!("{k} {:.1} ms", *us as f64 / 1000.0)),
-    );
     eprintln!("cairn: timings: {}", parts.join(", "));
 }
 

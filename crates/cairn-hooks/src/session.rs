@@ -185,6 +185,10 @@ pub struct HookOutcome {
     /// for its `HEAD`: where a background `cairn index` reads it (so that the
     /// next sessions mark notes whose code changed since).
     pub history_unread: Option<cairn_engine::UnreadHistory>,
+    /// Microseconds per phase of the packet that answered (opening the index,
+    /// git's thread, then `answer` and its phases, as `cairn wakeup` gives
+    /// them), for `CAIRN_TIMINGS`; empty for a notice.
+    pub timings: Vec<(&'static str, u64)>,
 }
 
 /// "Now" for a hook: midnight UTC of today, so output is stable across a day.
@@ -368,6 +372,8 @@ struct Built {
     given: Vec<String>,
     /// See [`HookOutcome::history_unread`].
     history_unread: Option<cairn_engine::UnreadHistory>,
+    /// See [`HookOutcome::timings`].
+    timings: Vec<(&'static str, u64)>,
 }
 
 /// Every answer is made here, so no text leaves without [`for_the_user`].
@@ -382,6 +388,7 @@ fn answer(
         context,
         given: Vec::new(),
         history_unread: None,
+        timings: Vec::new(),
     };
     answer_with(client, built, path, message, warnings)
 }
@@ -402,6 +409,7 @@ fn answer_with(
         warnings: warnings.iter().map(|w| for_the_user(w)).collect(),
         given: built.given,
         history_unread: built.history_unread,
+        timings: built.timings,
     }
 }
 
@@ -439,12 +447,22 @@ fn build(
         caps: limits.caps(),
         ..req.wakeup_request()
     };
+    let started = std::time::Instant::now();
     let out = if git {
         engine.wakeup_with_git(&request)
     } else {
         engine.wakeup(&request)
     };
+    let answered = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
     out.map(|o| Built {
+        timings: engine
+            .index_info()
+            .timings
+            .iter()
+            .copied()
+            .chain([("answer", answered)])
+            .chain(o.timings)
+            .collect(),
         given: o
             .packet
             .sections()

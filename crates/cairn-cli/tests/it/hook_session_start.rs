@@ -176,6 +176,51 @@ fn output_is_byte_identical_for_unchanged_inputs() {
     }
 }
 
+/// `CAIRN_TIMINGS=1` gives the hook's phases on stderr, one line, as
+/// `cairn wakeup` gives its own, and changes nothing on stdout.
+#[test]
+fn timings_go_to_stderr_and_leave_the_answer_alone() {
+    let config = demo().join("cairn.toml");
+    let hearth = demo().join("repos/hearth").canonicalize().unwrap();
+    let payload = Client::Claude.sample_payload(&hearth, "startup");
+    let hook = |timings: bool| {
+        let mut c = test_cairn();
+        if timings {
+            c.env("CAIRN_TIMINGS", "1");
+        } else {
+            c.env_remove("CAIRN_TIMINGS");
+        }
+        c.args(["hook", "session-start", "--client", "claude", "--config"])
+            .arg(&config)
+            .args(["--now", "2026-11-25T09:00:00Z", "--deadline-ms", "20000"])
+            .write_stdin(payload.clone())
+            .output()
+            .unwrap()
+    };
+    let (with, without) = (hook(true), hook(false));
+    assert_eq!(with.stdout, without.stdout);
+    let stderr = String::from_utf8_lossy(&with.stderr);
+    let lines: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("cairn: timings: "))
+        .collect();
+    assert_eq!(lines.len(), 1, "{stderr}");
+    for phase in [
+        "hook ",
+        ", answer ",
+        ", select ",
+        ", assemble ",
+        ", render ",
+    ] {
+        assert!(lines[0].contains(phase), "{phase}: {}", lines[0]);
+    }
+    assert!(
+        !String::from_utf8_lossy(&without.stderr).contains("timings"),
+        "{}",
+        String::from_utf8_lossy(&without.stderr)
+    );
+}
+
 /// A vault far larger than any cap: 400 notes with long bodies and descriptions.
 fn big_vault() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
