@@ -98,8 +98,7 @@ pub(crate) fn session_start(a: SessionStartArgs) -> Result<ExitCode> {
     };
     emit(&outcome);
     if !outcome.timings.is_empty() {
-        let hook = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
-        let mut phases = vec![("hook", hook)];
+        let mut phases = vec![("hook", cairn_engine::micros(started))];
         phases.extend(outcome.timings.iter().copied());
         crate::index_report::print_timings(&phases);
     }

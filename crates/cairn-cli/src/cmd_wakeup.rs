@@ -24,7 +24,7 @@ pub(crate) fn run(a: WakeupArgs) -> Result<()> {
     let t = std::time::Instant::now();
     let out = engine.wakeup_with_git(&req)?;
     print_out(&out.rendered)?;
-    index_report::timings(&engine, t, &out.timings);
+    index_report::print_timings(&engine.timings(t, &out.timings));
     index_report::report(&engine, &a.source);
     index_report::report_late(&engine);
     if let Some(unread) = &out.history_unread {

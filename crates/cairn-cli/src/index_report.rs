@@ -3,7 +3,6 @@
 //! background refresh a deadline leaves behind.
 
 use std::path::Path;
-use std::time::Instant;
 
 use cairn_engine::Engine;
 
@@ -37,17 +36,8 @@ pub(crate) fn report_late(engine: &Engine) {
     }
 }
 
-/// With `CAIRN_TIMINGS=1`, prints how long opening the index and answering took.
-pub(crate) fn timings(engine: &Engine, answer_started: Instant, phases: &[(&str, u64)]) {
-    let answer = u64::try_from(answer_started.elapsed().as_micros()).unwrap_or(u64::MAX);
-    let all: Vec<(&str, u64)> = (engine.index_info().timings.iter().copied())
-        .chain([("answer", answer)])
-        .chain(phases.iter().copied())
-        .collect();
-    print_timings(&all);
-}
-
-/// With `CAIRN_TIMINGS=1`, prints `phases` (microseconds each) on one stderr line.
+/// With `CAIRN_TIMINGS=1`, prints `phases` (microseconds each) on one stderr
+/// line: how long opening the index and answering took ([`Engine::timings`]).
 pub(crate) fn print_timings(phases: &[(&str, u64)]) {
     if std::env::var_os("CAIRN_TIMINGS").is_none() {
         return;

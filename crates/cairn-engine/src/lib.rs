@@ -258,6 +258,22 @@ impl Engine {
         &self.index_info
     }
 
+    /// What `CAIRN_TIMINGS` prints of a wake-up answered since `answer_started`
+    /// (microseconds each): the open's steps (git's thread among them), then
+    /// `answer`, then the answer's `phases` ([`WakeupOutput::timings`]).
+    #[must_use]
+    pub fn timings(
+        &self,
+        answer_started: std::time::Instant,
+        phases: &[(&'static str, u64)],
+    ) -> Vec<(&'static str, u64)> {
+        let answer = micros(answer_started);
+        (self.index_info.timings.iter().copied())
+            .chain([("answer", answer)])
+            .chain(phases.iter().copied())
+            .collect()
+    }
+
     /// Warnings the index raised after the engine was opened (a damaged cached
     /// index found by a search and replaced), each returned once.
     pub fn take_index_warnings(&self) -> Vec<String> {
@@ -412,6 +428,6 @@ fn load_profiles(dir: Option<&Path>) -> Result<(BTreeMap<String, Profile>, Rende
 }
 
 /// Microseconds since `t`, for the timings `CAIRN_TIMINGS` prints.
-pub(crate) fn micros(t: std::time::Instant) -> u64 {
+pub fn micros(t: std::time::Instant) -> u64 {
     u64::try_from(t.elapsed().as_micros()).unwrap_or(u64::MAX)
 }

@@ -453,16 +453,8 @@ fn build(
     } else {
         engine.wakeup(&request)
     };
-    let answered = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
     out.map(|o| Built {
-        timings: engine
-            .index_info()
-            .timings
-            .iter()
-            .copied()
-            .chain([("answer", answered)])
-            .chain(o.timings)
-            .collect(),
+        timings: engine.timings(started, &o.timings),
         given: o
             .packet
             .sections()
