@@ -252,10 +252,16 @@ pub fn session_start(req: SessionStart, sources: EngineSources) -> HookOutcome {
     spawn(move || {
         #[cfg(feature = "fault-injection")]
         crate::fault::stall_if(crate::fault::STALL_FULL_BUILD);
-        let r = full()
-            .map_err(|e| e.to_string())
-            .and_then(|engine| build(&engine, &full_req, full_req.client.limits(), true));
+        let engine = full();
+        let r = match &engine {
+            Ok(engine) => build(engine, &full_req, full_req.client.limits(), true),
+            Err(e) => Err(e.to_string()),
+        };
         let _ = full_tx.send((BuildPath::Full, r));
+        // Freed after the answer is sent: the hook writes it and ends while
+        // thousands of decoded notes, the index's readers and the git state are
+        // still being freed here (a process that ends frees them all at once).
+        drop(engine);
     });
 
     let mut quick_result: Option<Built> = None;
@@ -299,14 +305,18 @@ pub fn session_start(req: SessionStart, sources: EngineSources) -> HookOutcome {
                     limits.max_chars = limits.max_chars.saturating_sub(prefix.chars().count());
                     limits.max_bytes = limits.max_bytes.saturating_sub(prefix.len());
                     spawn(move || {
-                        let r = open()
-                            .map_err(|e| e.to_string())
-                            .and_then(|engine| build(&engine, &quick_req, limits, false))
-                            .map(|b| Built {
-                                context: format!("{prefix}{}", b.context),
-                                ..b
-                            });
+                        let engine = open();
+                        let r = match &engine {
+                            Ok(engine) => build(engine, &quick_req, limits, false),
+                            Err(e) => Err(e.to_string()),
+                        }
+                        .map(|b| Built {
+                            context: format!("{prefix}{}", b.context),
+                            ..b
+                        });
                         let _ = quick_tx.send((BuildPath::Quick, r));
+                        // As the full build's: freed after the answer is sent.
+                        drop(engine);
                     });
                 }
             }
