@@ -24,7 +24,7 @@ mod summary;
 use std::collections::{BTreeSet, HashMap};
 
 use cairn_note::{Note, Sensitivity};
-use cairn_policy::{SafeText, ShownNote};
+use cairn_policy::{SafeText, ShownName, ShownNote};
 use cairn_score::Scored;
 
 pub use packet::{
@@ -398,7 +398,7 @@ fn assemble_with(req: &Request<'_>, candidates: &[Candidate<'_>], items: &mut It
         let Some(target) = target else {
             packet.budget.left_out_count += 1;
             if !planning && packet.budget.left_out.len() < LEFT_OUT_LISTED {
-                let shown = ShownNote::head(n);
+                let shown = ShownName::of(n);
                 packet.budget.left_out.push(LeftOut {
                     path: shown.path.into_string(),
                     title: shown.title.into_string(),

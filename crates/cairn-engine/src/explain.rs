@@ -250,7 +250,7 @@ impl Engine {
                 )
             };
             let withheld = v == Visibility::Withheld;
-            let shown = cairn_policy::ShownNote::head(n);
+            let shown = cairn_policy::ShownName::of(n);
             candidates.push(CandidateReport {
                 path: shown.path.into_string(),
                 title: shown.title.into_string(),

@@ -441,7 +441,7 @@ impl Engine {
         entries.sort_by_key(|m| m.body_line);
         entries
             .into_iter()
-            .map(|m| ShownNote::head(m).path.into_string())
+            .map(|m| cairn_policy::ShownName::path_of(m).into_string())
             .collect()
     }
 
@@ -553,7 +553,7 @@ impl Engine {
                 _ => {
                     let shown: Vec<String> = found
                         .iter()
-                        .map(|n| ShownNote::head(n).path.into_string())
+                        .map(|n| cairn_policy::ShownName::path_of(n).into_string())
                         .collect();
                     return Err(EngineError::Ambiguous {
                         query: redacted(query),
@@ -595,7 +595,7 @@ impl Engine {
             let mut names: Vec<String> = entries
                 .iter()
                 .take(LISTED)
-                .map(|n| ShownNote::head(n).path.into_string())
+                .map(|n| cairn_policy::ShownName::path_of(n).into_string())
                 .collect();
             if entries.len() > LISTED {
                 names.push(format!("… ({} entries)", entries.len()));
@@ -613,7 +613,7 @@ impl Engine {
                 n.path.to_lowercase().contains(&lower) || n.title.to_lowercase().contains(&lower)
             })
             .take(3)
-            .map(|n| ShownNote::head(n).path.into_string())
+            .map(|n| cairn_policy::ShownName::path_of(n).into_string())
             .collect();
         let hint = if suggestions.is_empty() {
             String::new()

@@ -554,7 +554,7 @@ impl Engine {
         for n in &layers.pins_over {
             packet.budget.left_out_count += 1;
             if packet.budget.left_out.len() < cairn_assemble::LEFT_OUT_LISTED {
-                let shown = cairn_policy::ShownNote::head(n);
+                let shown = cairn_policy::ShownName::of(n);
                 packet.budget.left_out.push(cairn_assemble::LeftOut {
                     path: shown.path.into_string(),
                     title: shown.title.into_string(),

@@ -45,7 +45,7 @@ pub(crate) fn changed_since_note(ctx: &mut Ctx<'_>) {
         // An entry of a decision log is named, at its heading: the file's
         // other entries share its path.
         let (line, which) = if n.entry_of.is_some() {
-            let title = cairn_policy::ShownNote::head(n).title.into_string();
+            let title = cairn_policy::ShownName::of(n).title.into_string();
             (
                 Some(n.body_line),
                 format!("the entry \u{201c}{title}\u{201d}: "),

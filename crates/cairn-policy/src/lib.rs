@@ -52,6 +52,6 @@ pub use detect::{
 };
 pub use indexed::index_view;
 pub use markdown::{find_credentials_markdown, redact_markdown};
-pub use shown::{SafeText, ShownNote};
+pub use shown::{SafeText, ShownName, ShownNote};
 pub use untrusted::{is_invisible, is_line_break, normalize, one_line};
 pub use visibility::{Visibility, WITHHELD_NOTICE, visibility};

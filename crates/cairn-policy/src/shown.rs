@@ -130,7 +130,7 @@ impl<'a> ShownNote<'a> {
         let all = |v: &'a [String]| v.iter().map(|s| name(s)).collect();
         Self {
             id: SafeText::redact(&note.id),
-            path: SafeText::redact(&note.path),
+            path: ShownName::path_of(note),
             title: name(&note.title),
             description: note.description.as_deref().map(SafeText::redact),
             body: SafeText::default(),
@@ -140,6 +140,34 @@ impl<'a> ShownNote<'a> {
             superseded_by: all(&note.superseded_by),
             status_word: note.status_word.as_deref().map(name),
         }
+    }
+}
+
+/// What a list names a note by: its path and title, redacted as
+/// [`ShownNote::head`] redacts them, and nothing else of the note read. For
+/// the lists of notes an answer mentions without showing them (left out,
+/// candidates, search hits by path): a head would redact its id, description,
+/// tags and aliases too, for nothing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShownName<'a> {
+    /// Vault-relative path.
+    pub path: SafeText<'a>,
+    /// Title, on one line.
+    pub title: SafeText<'a>,
+}
+
+impl<'a> ShownName<'a> {
+    /// `note`'s path and title, each redacted on its original text.
+    pub fn of(note: &'a Note) -> Self {
+        Self {
+            path: ShownName::path_of(note),
+            title: name(&note.title),
+        }
+    }
+
+    /// `note`'s path alone, redacted (the path [`ShownName::of`] gives).
+    pub fn path_of(note: &'a Note) -> SafeText<'a> {
+        SafeText::redact(&note.path)
     }
 }
 
@@ -170,6 +198,20 @@ mod tests {
     fn a_separator_a_reader_sees_as_a_line_break_is_one_for_the_redactor() {
         let s = SafeText::redact("password: Xk2pL9qWz7\u{2028}then log in with the admin user.");
         assert!(!s.contains("Xk2pL9qWz7"), "{s}");
+    }
+
+    #[test]
+    fn a_name_is_the_heads_path_and_title() {
+        let path = "ops/token ghp_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7C.md";
+        let text = "---\ntitle: \"Rotate\\npassword: Xk2pL9qWz7 today\"\n---\nBody.\n";
+        let note = cairn_note::parse_note(path, text.as_bytes()).note.unwrap();
+        let head = ShownNote::head(&note);
+        let name = ShownName::of(&note);
+        assert_eq!((&name.path, &name.title), (&head.path, &head.title));
+        assert!(!name.path.contains("ghp_Ab3d"), "{}", name.path);
+        assert!(!name.title.contains("Xk2pL9qWz7"), "{}", name.title);
+        assert!(!name.title.contains('\n'), "{}", name.title);
+        assert_eq!(ShownName::path_of(&note), head.path);
     }
 
     #[test]
