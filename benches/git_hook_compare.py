@@ -18,8 +18,10 @@ and with `--no-derive`. Prints medians, the ratio (goal: <= 1.3) and its 95%
 interval (a paired bootstrap over the run pairs): on a shared 2-core machine the
 ratio of 40-run medians moves by +-0.05 from one run of this script to the next.
 Then what deriving adds in milliseconds (wall and CPU), which, unlike the ratio,
-does not grow when both hooks get faster, and, for scale, how long `git status`
-takes in the same repository.
+does not grow when both hooks get faster, for scale how long `git status`
+takes in the same repository, and, from separate runs after the pairs, the
+hook's own phases (`CAIRN_TIMINGS=1`: the index open, git's thread, the
+answer's select, assemble and render) for both cases.
 
 For figures, build release binaries first:
     cargo build --release -p cairn-cli -p cairn-synth
@@ -28,6 +30,7 @@ For figures, build release binaries first:
 import json
 import os
 import random
+import re
 import resource
 import shutil
 import statistics
@@ -205,6 +208,28 @@ def main():
         took.append((time.perf_counter() - t) * 1000)
     print(f"for scale: `git status --porcelain` in the same repository: median "
           f"{statistics.median(took):.1f} ms")
+    # Where the time goes inside each hook, after the pairs (so that printing
+    # it never weighs on them): the phases `CAIRN_TIMINGS=1` prints, medians.
+    print_phases(cases, stdin, repo, max(10, runs // 5))
+
+
+def print_phases(cases, stdin, repo, runs):
+    """Median in-process phases of each case over RUNS interleaved runs."""
+    env = dict(os.environ, CAIRN_TIMINGS="1")
+    phases = {k: {} for k in cases}
+    for _ in range(runs):
+        for k, cmd in cases.items():
+            err = subprocess.run(cmd, input=stdin, stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.PIPE, cwd=repo, env=env).stderr.decode()
+            line = next((l for l in err.splitlines() if "timings:" in l), "")
+            for name, ms in re.findall(r"([a-z][a-z ()'-]*?) ([0-9.]+) ms", line.split("timings:")[-1]):
+                phases[k].setdefault(name.strip(), []).append(float(ms))
+    names = list(phases["derive"]) or list(phases["no-derive"])
+    print(f"inside the hook (CAIRN_TIMINGS, medians of {runs} runs each, ms):")
+    print(f"  {'phase':28s} {'derive':>8s} {'no-derive':>10s}")
+    for name in names:
+        d, n = (statistics.median(phases[k].get(name, [0.0])) for k in ("derive", "no-derive"))
+        print(f"  {name:28s} {d:8.2f} {n:10.2f}")
 
 
 def paired_interval(a, b, rounds=2000):
