@@ -207,7 +207,8 @@ def main():
         subprocess.run(status, **quiet)
         took.append((time.perf_counter() - t) * 1000)
     print(f"for scale: `git status --porcelain` in the same repository: median "
-          f"{statistics.median(took):.1f} ms")
+          f"{statistics.median(took):.1f} ms; deriving adds "
+          f"{added / statistics.median(took):.2f}x that")
     # Where the time goes inside each hook, after the pairs (so that printing
     # it never weighs on them): the phases `CAIRN_TIMINGS=1` prints, medians.
     print_phases(cases, stdin, repo, max(10, runs // 5))
