@@ -11,7 +11,7 @@ use std::path::PathBuf;
 
 use cairn_index::QueryTerms;
 use cairn_note::{Note, Sensitivity, Status, prose};
-use cairn_policy::{PolicyCounts, SafeText, ShownNote, Visibility};
+use cairn_policy::{PolicyCounts, SafeText, ShownName, ShownNote, Visibility};
 use cairn_route::RouteInput;
 use cairn_score::{Ranking, ScoreContext, Scored, Weights};
 use chrono::NaiveDate;
@@ -441,7 +441,7 @@ impl Engine {
         entries.sort_by_key(|m| m.body_line);
         entries
             .into_iter()
-            .map(|m| cairn_policy::ShownName::path_of(m).into_string())
+            .map(|m| ShownName::path_of(m).into_string())
             .collect()
     }
 
@@ -553,7 +553,7 @@ impl Engine {
                 _ => {
                     let shown: Vec<String> = found
                         .iter()
-                        .map(|n| cairn_policy::ShownName::path_of(n).into_string())
+                        .map(|n| ShownName::path_of(n).into_string())
                         .collect();
                     return Err(EngineError::Ambiguous {
                         query: redacted(query),
@@ -595,7 +595,7 @@ impl Engine {
             let mut names: Vec<String> = entries
                 .iter()
                 .take(LISTED)
-                .map(|n| cairn_policy::ShownName::path_of(n).into_string())
+                .map(|n| ShownName::path_of(n).into_string())
                 .collect();
             if entries.len() > LISTED {
                 names.push(format!("… ({} entries)", entries.len()));
@@ -613,7 +613,7 @@ impl Engine {
                 n.path.to_lowercase().contains(&lower) || n.title.to_lowercase().contains(&lower)
             })
             .take(3)
-            .map(|n| cairn_policy::ShownName::path_of(n).into_string())
+            .map(|n| ShownName::path_of(n).into_string())
             .collect();
         let hint = if suggestions.is_empty() {
             String::new()

@@ -128,10 +128,13 @@ impl<'a> ShownNote<'a> {
     /// note's name only (lists, withheld notes, left-out notes).
     pub fn head(note: &'a Note) -> Self {
         let all = |v: &'a [String]| v.iter().map(|s| name(s)).collect();
+        // The path and title a list names the note by, so a head and a name
+        // never differ.
+        let ShownName { path, title } = ShownName::of(note);
         Self {
             id: SafeText::redact(&note.id),
-            path: ShownName::path_of(note),
-            title: name(&note.title),
+            path,
+            title,
             description: note.description.as_deref().map(SafeText::redact),
             body: SafeText::default(),
             tags: all(&note.tags),
@@ -146,8 +149,8 @@ impl<'a> ShownNote<'a> {
 /// What a list names a note by: its path and title, redacted as
 /// [`ShownNote::head`] redacts them, and nothing else of the note read. For
 /// the lists of notes an answer mentions without showing them (left out,
-/// candidates, search hits by path): a head would redact its id, description,
-/// tags and aliases too, for nothing.
+/// explain's candidates, the notes an ambiguous name may mean): a head would
+/// redact its id, description, tags and aliases too, for nothing.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ShownName<'a> {
     /// Vault-relative path.
